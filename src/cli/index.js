@@ -1,0 +1,40 @@
+import yargs from 'yargs';
+import { usageError } from '../errors.js';
+import * as compare from './compare.js';
+import * as fixtures from './fixtures.js';
+import * as procs from './procs.js';
+import * as tasks from './tasks.js';
+import * as workers from './workers.js';
+
+/**
+ * Builds the parser without running it, so tests can parse argv in-process.
+ * @param {string[]} args
+ * @param {{ interrupt?: AbortSignal, stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream }} [context]
+ */
+export function buildYargs(args, context = {}) {
+  return yargs(args)
+    .scriptName('mmapbench')
+    .usage('$0 <command> [options]\n\nWorker threads vs child processes on allocation-heavy work.')
+    .command(workers)
+    .command(procs)
+    .command(compare)
+    .command(fixtures)
+    .command(tasks)
+    .option('verbose', { type: 'boolean', describe: 'show stack traces and task output on failure' })
+    .middleware((argv) => {
+      argv.context = context;
+    })
+    .demandCommand(1, 'no command given; run `mmapbench compare`, or `mmapbench --help` for the list')
+    .strict()
+    .recommendCommands()
+    .fail((message, error) => {
+      if (error) throw error;
+      throw usageError(`${message.split('\n')[0]}; see \`mmapbench --help\``);
+    })
+    .example('$0 compare', 'workers vs procs on the defaults: readfilesync of a 64 KiB file, k = CPUs')
+    .example('$0 compare --task reuse-buffer --file 1m -k 4 --rounds 10', 'the buffer-reuse mitigation at 1 MiB')
+    .example('$0 compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator variant, as JSON')
+    .wrap(Math.min(110, process.stdout.columns ?? 80))
+    .help()
+    .version();
+}

@@ -1,0 +1,39 @@
+import { buildPlan } from '../run/plan.js';
+import { runSession } from '../run/session.js';
+import { describeEnvironment } from '../system/environment.js';
+import { buildResults } from '../report/results.js';
+import { compareModel, singleModel } from '../report/model.js';
+import { renderMarkdown, renderTerminal, useColor } from '../report/table.js';
+import { startProgress } from '../report/progress.js';
+
+const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
+
+/**
+ * The handler behind workers, procs and compare: plan, run, then print whatever was measured
+ * before passing on an error, so a failure in round 4 never costs rounds 1-3.
+ */
+export async function measureCommand(argv, command, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const modes = command === 'compare' ? ['workers', 'procs'] : [command];
+  const plan = await buildPlan(argv, command);
+  for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
+
+  const cells = plan.rounds * modes.length;
+  const progress = startProgress({ cells, expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS), stream: stderr });
+  let session;
+  try {
+    session = await runSession(plan, modes, { interrupt, onCell: progress.tick });
+  } finally {
+    progress.stop();
+  }
+
+  const results = buildResults(plan, session, modes, describeEnvironment(plan));
+  stdout.write(render(results, argv, stdout));
+  if (session.error) throw session.error;
+  return results;
+}
+
+export function render(results, argv, stdout = process.stdout) {
+  if (argv.json) return `${JSON.stringify(results, null, 2)}\n`;
+  const model = results.command === 'compare' ? compareModel(results) : singleModel(results);
+  return argv.markdown ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stdout) });
+}

@@ -1,0 +1,31 @@
+/**
+ * The one error type mmapbench throws on purpose. `bin/` prints `message` (one line) and sets
+ * the exit code; everything else is for `--json`, tests and `--verbose`.
+ */
+export class MmapbenchError extends Error {
+  /**
+   * @param {string} message what failed, where, and the fix
+   * @param {object} [fields]
+   * @param {'usage'|'run'|'interrupted'} [fields.kind]
+   * @param {unknown} [fields.cause]
+   * @param {number} [fields.worker] index of the worker/process that failed
+   * @param {string} [fields.signal] signal that ended it
+   * @param {boolean} [fields.timedOut]
+   */
+  constructor(message, { kind = 'run', cause, worker, signal, timedOut = false } = {}) {
+    super(message, { cause });
+    this.name = 'MmapbenchError';
+    this.kind = kind;
+    this.worker = worker;
+    this.signal = signal;
+    this.timedOut = timedOut;
+  }
+
+  get exitCode() {
+    return EXIT_CODES[this.kind];
+  }
+}
+
+export const EXIT_CODES = { run: 1, usage: 2, interrupted: 130 };
+
+export const usageError = (message, cause) => new MmapbenchError(message, { kind: 'usage', cause });

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { ratioStats, summarize, verdict } from '../stats/ratio.js';
+import { completeRounds } from '../run/session.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+/**
+ * The one results document: what `--json` prints and what the renderers read. Every figure in
+ * it was measured in this run.
+ * @param {import('../run/plan.js').Plan} plan
+ * @param {import('../run/session.js').Session} session
+ * @param {Array<'workers'|'procs'>} modes
+ */
+export function buildResults(plan, session, modes, environment) {
+  const complete = completeRounds(session, modes);
+  const { error } = session;
+  const results = {
+    mmapbench: version,
+    command: plan.command,
+    status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
+    error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+    config: {
+      task: { name: plan.task.name, builtin: plan.task.builtin, module: plan.task.builtin ? null : plan.task.url },
+      params: plan.params,
+      file: plan.file,
+      k: plan.k,
+      iterations: plan.iterations,
+      duration: plan.duration,
+      warmup: plan.warmup,
+      rounds: plan.rounds,
+      env: plan.envOverrides,
+      node: plan.node.path,
+      timeout: plan.timeout,
+      smoke: plan.smoke,
+    },
+    environment,
+    calibration: session.calibration,
+    rounds: session.rounds.map((round) => ({
+      index: round.index,
+      order: round.order,
+      complete: modes.every((mode) => round.cells[mode]),
+      ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
+      ...(modes.length === 2 && complete.includes(round) ? { ratio: ratioOf(round) } : {}),
+    })),
+  };
+  for (const mode of modes) {
+    const cells = complete.map((round) => round.cells[mode]);
+    results[mode] = cells.length === 0 ? null : {
+      throughput: summarize(cells.map((cell) => cell.throughput)),
+      spread: summarize(cells.map((cell) => cell.spread)),
+      releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+    };
+  }
+  if (modes.length === 2) {
+    results.ratio = complete.length ? ratioStats(complete.map(ratioOf)) : null;
+    results.verdict = results.ratio ? verdict(results.ratio) : null;
+  }
+  return results;
+}
+
+const ratioOf = (round) => round.cells.workers.throughput / round.cells.procs.throughput;

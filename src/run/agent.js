@@ -1,0 +1,62 @@
+// Runs inside every measured worker thread and child process, so it imports nothing from
+// node_modules: a cell's process tree stays as light as the bare loop it is compared with.
+
+/**
+ * @typedef {object} TaskContext
+ * @property {string} file      absolute path of the file the task reads
+ * @property {number} fileSize  its size in bytes
+ * @property {Record<string, any>} params  task parameters, defaults filled in
+ * @property {number} index     0-based index of this worker or process
+ * @property {number} k         how many run side by side
+ * @property {'workers'|'procs'|'calibrate'} mode
+ * @property {Record<string, any>} state  the task's own scratch space (setup -> run -> teardown)
+ */
+
+/**
+ * @typedef {object} AgentSpec
+ * @property {string} taskUrl file URL of the task module
+ * @property {string} file
+ * @property {number} fileSize
+ * @property {Record<string, any>} params
+ * @property {number} k
+ * @property {number} warmup
+ * @property {number} iterations
+ */
+
+/** Loads the task and runs setup and warmup: everything that must not be timed. */
+export async function prepare(spec, index, mode) {
+  const module = await import(spec.taskUrl);
+  const task = module.default ?? module;
+  /** @type {TaskContext} */
+  const ctx = {
+    file: spec.file,
+    fileSize: spec.fileSize,
+    params: spec.params,
+    index,
+    k: spec.k,
+    mode,
+    state: {},
+  };
+  await task.setup?.(ctx);
+  if (spec.warmup > 0) await task.run(ctx, spec.warmup);
+  return { task, ctx };
+}
+
+/**
+ * The timed part: one call into the task's own loop, bracketed by the monotonic clock, so the
+ * harness adds two clock reads per worker and nothing per iteration.
+ */
+export async function measure({ task, ctx }, iterations) {
+  const start = process.hrtime.bigint();
+  const pending = task.run(ctx, iterations);
+  if (pending && typeof pending.then === 'function') await pending;
+  const end = process.hrtime.bigint();
+  await task.teardown?.(ctx);
+  return { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
+}
+
+/** Errors cross thread and process boundaries as plain data. */
+export const serializeError = (error) => ({
+  message: error instanceof Error ? error.message : String(error),
+  stack: error instanceof Error ? error.stack : undefined,
+});

@@ -1,0 +1,23 @@
+// A fresh one-thread process that times single ops of the task with tinybench, so --duration
+// can be turned into a fixed iteration count that both modes then share.
+import { Bench, hrtimeNow } from 'tinybench';
+import { prepare, serializeError } from './agent.js';
+
+const { spec, timeMs } = JSON.parse(process.argv[2]);
+
+try {
+  const prepared = await prepare(spec, 0, 'calibrate');
+  const { task, ctx } = prepared;
+  const bench = new Bench({ time: timeMs, warmup: false, now: hrtimeNow, throws: true });
+  bench.add('op', () => task.run(ctx, 1));
+  await bench.run();
+  await task.teardown?.(ctx);
+  const { latency } = bench.tasks[0].result;
+  const ns = (ms) => Math.round(ms * 1e6);
+  process.send(
+    { type: 'result', latency: { p50Ns: ns(latency.p50), p99Ns: ns(latency.p99), meanNs: ns(latency.mean), samples: latency.samplesCount } },
+    () => process.exit(0),
+  );
+} catch (error) {
+  process.send({ type: 'failed', worker: 0, ...serializeError(error) }, () => process.exit(1));
+}

@@ -1,0 +1,121 @@
+import { fileURLToPath } from 'node:url';
+import { execaNode } from 'execa';
+import { MmapbenchError } from '../errors.js';
+import { summarizeCell } from '../stats/cell.js';
+
+const hosts = {
+  workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
+  procs: fileURLToPath(new URL('./proc-host.js', import.meta.url)),
+};
+
+// A task that traps SIGTERM gets this long before SIGKILL.
+export const KILL_GRACE_MS = 2000;
+
+/**
+ * Runs one measured cell in a fresh process tree: workers mode = one new process hosting K
+ * Worker threads; procs mode = K new processes. A fresh tree is what makes MALLOC_* and
+ * LD_PRELOAD (read by glibc once, at process start) and `--node` apply, and keeps one cell's
+ * heap and JIT state out of the next.
+ *
+ * @param {object} plan   from src/run/plan.js
+ * @param {'workers'|'procs'} mode
+ * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
+ */
+export async function runCell(plan, mode, interrupt) {
+  const stop = new AbortController();
+  const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
+  const spec = JSON.stringify(plan.agent);
+  const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
+
+  const children = argsFor.map((args, i) => {
+    const subprocess = execaNode(hosts[mode], args, {
+      nodePath: plan.node.path,
+      nodeOptions: [], // never pass the CLI's own flags (--test, --inspect) into a measured cell
+      env: plan.env,
+      stdin: 'ignore',
+      timeout: plan.timeout * 1000,
+      forceKillAfterDelay: KILL_GRACE_MS,
+      cancelSignal: signal,
+    });
+    const label = mode === 'workers' ? 'the workers host process' : `process ${i}`;
+    return { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
+  });
+
+  const finished = Promise.all(children.map((child) => child.done));
+  try {
+    await Promise.race([Promise.all(children.map((child) => child.ready)), finished]);
+    // The barrier: every worker has set up and warmed up; release them together.
+    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go' })));
+    const messages = await finished;
+    return summarizeCell(mode, messages.flatMap((message) => message.samples));
+  } catch (error) {
+    // The first failure stops the rest of the tree; wait until every process has exited so
+    // none outlives the CLI.
+    stop.abort();
+    await Promise.allSettled(children.flatMap(({ subprocess, done }) => [subprocess, done]));
+    throw error;
+  }
+}
+
+function track(subprocess, context) {
+  let markReady;
+  const ready = new Promise((resolve) => (markReady = resolve));
+  const done = (async () => {
+    let result;
+    let failure;
+    try {
+      for await (const message of subprocess.getEachMessage()) {
+        if (message?.type === 'ready') markReady();
+        else if (message?.type === 'result') result = message;
+        else if (message?.type === 'failed') failure = message;
+      }
+      await subprocess;
+    } catch (error) {
+      if (!failure) throw describeExit(error, context);
+    }
+    if (failure) throw describeFailure(failure, context);
+    if (!result) throw new MmapbenchError(`${context.label} exited before reporting a result`);
+    return result;
+  })();
+  return { ready, done };
+}
+
+const who = ({ mode }, worker) => (mode === 'workers' ? `worker ${worker}` : `process ${worker}`);
+
+function describeFailure(failure, context) {
+  const { task } = context.plan;
+  if (failure.exitCode !== undefined) {
+    return new MmapbenchError(
+      `${who(context, failure.worker)} ${failure.message} (task ${task.name}); a task must not exit the thread or process it runs in`,
+      { worker: failure.worker },
+    );
+  }
+  const error = new MmapbenchError(
+    `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run); the other workers were stopped`,
+    { worker: failure.worker },
+  );
+  error.taskStack = failure.stack;
+  return error;
+}
+
+function describeExit(error, { label, plan, interrupt }) {
+  if (interrupt?.aborted) {
+    return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
+  }
+  if (error.timedOut) {
+    return new MmapbenchError(
+      `${label} did not finish within --timeout ${plan.timeout}s and was terminated (SIGTERM, then SIGKILL after ${KILL_GRACE_MS / 1000}s); raise --timeout or lower --iterations / --duration`,
+      { cause: error, timedOut: true },
+    );
+  }
+  const stderr = lastLine(error.stderr);
+  const detail = stderr ? `: ${stderr}` : '';
+  if (error.signal) {
+    const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
+    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, { cause: error, signal: error.signal });
+  }
+  if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
+  return new MmapbenchError(`${label} exited with code ${error.exitCode} before finishing${detail}`, { cause: error });
+}
+
+const lastLine = (text) => (typeof text === 'string' ? text.trim().split('\n').at(-1) ?? '' : '');

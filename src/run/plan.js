@@ -1,0 +1,132 @@
+import os from 'node:os';
+import { usageError } from '../errors.js';
+import { loadTask } from '../tasks/index.js';
+import { resolveNode } from '../system/node.js';
+import { parseSize, resolveFile } from './files.js';
+
+export const DEFAULTS = { duration: 1, warmup: 200, rounds: { compare: 5, single: 1 }, timeout: 300, file: 'med', task: 'readfilesync' };
+// --smoke proves every path runs; it measures nothing worth quoting.
+export const SMOKE = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
+
+/**
+ * @typedef {object} Plan  everything a run needs, resolved and checked before any process starts
+ * @property {'workers'|'procs'|'compare'} command
+ * @property {import('../tasks/index.js').LoadedTask} task
+ * @property {{ path: string, size: number, label: string }} file
+ * @property {{ path: string, version: string }} node
+ * @property {Record<string, any>} params
+ * @property {number} k
+ * @property {number|null} iterations  per worker; null until calibrated from duration
+ * @property {number|null} duration    seconds per cell (approximate), when calibrating
+ * @property {number} warmup
+ * @property {number} rounds
+ * @property {Record<string, string>} envOverrides  --env values
+ * @property {Record<string, string>} env           what the cells are started with
+ * @property {number} timeout  seconds per cell
+ * @property {boolean} smoke
+ * @property {string[]} warnings
+ * @property {import('./agent.js').AgentSpec} agent
+ */
+
+/** @returns {Promise<Plan>} */
+export async function buildPlan(argv, command) {
+  const smoke = Boolean(argv.smoke);
+  const task = await loadTask(argv.task ?? DEFAULTS.task);
+  const file = resolveFile(argv.file ?? DEFAULTS.file, argv.fixturesDir);
+  const node = await resolveNode(argv.node);
+  const params = resolveParams(task, argv);
+  const envOverrides = parseEnv(argv.env ?? []);
+  const cores = os.availableParallelism();
+
+  const k = argv.k ?? (smoke ? Math.min(SMOKE.k, cores) : cores);
+  const warnings = [];
+  if (k > cores) warnings.push(`-k ${k} exceeds the ${cores} CPUs here: workers and processes will also compete for CPU time, not only for the kernel lock`);
+
+  let iterations = argv.iterations ?? null;
+  let duration = null;
+  if (iterations === null) {
+    if (smoke && argv.duration === undefined) iterations = SMOKE.iterations;
+    else duration = argv.duration ?? DEFAULTS.duration;
+  }
+  const warmup = argv.warmup ?? (smoke ? SMOKE.warmup : DEFAULTS.warmup);
+  const rounds = argv.rounds ?? (smoke ? SMOKE.rounds : command === 'compare' ? DEFAULTS.rounds.compare : DEFAULTS.rounds.single);
+
+  return {
+    command,
+    task,
+    file,
+    node,
+    params,
+    k,
+    iterations,
+    duration,
+    warmup,
+    rounds,
+    envOverrides,
+    env: { ...process.env, ...envOverrides },
+    timeout: argv.timeout ?? (smoke ? SMOKE.timeout : DEFAULTS.timeout),
+    smoke,
+    warnings,
+    agent: { taskUrl: task.url, file: file.path, fileSize: file.size, params, k, warmup, iterations },
+  };
+}
+
+export function parseEnv(pairs) {
+  const env = {};
+  for (const pair of [pairs].flat()) {
+    const at = String(pair).indexOf('=');
+    if (at < 1) throw usageError(`--env ${pair} is not KEY=VALUE; write it as --env MALLOC_ARENA_MAX=1`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+const COERCE = {
+  integer(value, name) {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw usageError(`--${name} ${value} is not a positive integer; pass a whole number such as 8`);
+    return number;
+  },
+  size(value, name) {
+    const bytes = typeof value === 'number' ? value : parseSize(value);
+    if (!Number.isInteger(bytes) || bytes < 1) throw usageError(`--${name} ${value} is not a size; pass bytes or a size such as 256k or 1m`);
+    return bytes;
+  },
+  number(value, name) {
+    const number = Number(value);
+    if (!Number.isFinite(number)) throw usageError(`--${name} ${value} is not a number`);
+    return number;
+  },
+  string: (value) => String(value),
+};
+
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * Fills in the task's parameters from --concurrency, --pool-size and --param KEY=VALUE, with
+ * the task's own defaults. A parameter the task does not declare is an error, not ignored.
+ */
+export function resolveParams(task, argv) {
+  const given = {};
+  for (const pair of [argv.param ?? []].flat()) {
+    const at = String(pair).indexOf('=');
+    if (at < 1) throw usageError(`--param ${pair} is not KEY=VALUE; write it as --param concurrency=8`);
+    given[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  if (argv.concurrency !== undefined) given.concurrency = argv.concurrency;
+  if (argv.poolSize !== undefined) given.poolSize = argv.poolSize;
+
+  const declared = task.params ?? {};
+  for (const name of Object.keys(given)) {
+    if (!(name in declared)) {
+      const known = Object.keys(declared).map((p) => `--${kebab(p)}`).join(', ') || 'none';
+      throw usageError(`task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`mmapbench tasks\``);
+    }
+  }
+  const params = {};
+  for (const [name, spec] of Object.entries(declared)) {
+    const value = given[name] ?? spec.default;
+    params[name] = value === undefined ? undefined : (COERCE[spec.type] ?? COERCE.string)(value, kebab(name));
+  }
+  return params;
+}

@@ -1,0 +1,12 @@
+// Entry point of one Worker thread in workers mode.
+import { parentPort, workerData } from 'node:worker_threads';
+import { measure, prepare } from './agent.js';
+
+const { spec, index, gate } = workerData;
+const flag = new Int32Array(gate);
+
+const prepared = await prepare(spec, index, 'workers');
+parentPort.postMessage({ type: 'ready' });
+// A blocking wait, not a message, so all K threads wake within microseconds of each other.
+Atomics.wait(flag, 0, 0);
+parentPort.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });

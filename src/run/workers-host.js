@@ -1,0 +1,47 @@
+// Entry point of the one process that hosts K Worker threads in workers mode. Its own main
+// thread only coordinates: it reports ready once all K are, and opens the gate on release.
+import { Worker } from 'node:worker_threads';
+import { serializeError } from './agent.js';
+
+const spec = JSON.parse(process.argv[2]);
+const gate = new SharedArrayBuffer(4);
+const samples = [];
+let ready = 0;
+
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
+process.on('SIGINT', () => {});
+
+let failed = false;
+const fail = (worker, details) => {
+  if (failed) return; // a thread that throws also exits: report the first cause only
+  failed = true;
+  process.send({ type: 'failed', worker, ...details }, () => process.exit(1));
+};
+
+process.on('message', (message) => {
+  if (message?.type !== 'go') return;
+  Atomics.store(new Int32Array(gate), 0, 1);
+  Atomics.notify(new Int32Array(gate), 0);
+});
+
+for (let index = 0; index < spec.k; index++) {
+  const worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
+    workerData: { spec, index, gate },
+  });
+  let finished = false;
+  worker.on('message', (message) => {
+    if (message.type === 'ready' && ++ready === spec.k) process.send({ type: 'ready' });
+    if (message.type === 'result') {
+      finished = true;
+      samples.push(message.sample);
+      if (samples.length === spec.k) {
+        process.send({ type: 'result', samples }, () => process.exit(0));
+      }
+    }
+  });
+  worker.on('error', (error) => fail(index, serializeError(error)));
+  worker.on('exit', (code) => {
+    if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * @typedef {object} WorkerSample  one worker or process of one cell
+ * @property {number} index
+ * @property {number} pid
+ * @property {number} ops
+ * @property {number} startNs  start of its timed loop, ns after the cell's earliest start
+ * @property {number} endNs    end of its timed loop, same origin
+ * @property {number} opsPerSec
+ */
+
+/**
+ * @typedef {object} CellResult
+ * @property {'workers'|'procs'} mode
+ * @property {number} throughput   total ops / (latest end - earliest start), ops/s
+ * @property {number} totalOps
+ * @property {number} elapsedNs
+ * @property {number} releaseSkewNs  latest start - earliest start: how tight the barrier was
+ * @property {number} spread       slowest / fastest worker ops/s (1 = even)
+ * @property {WorkerSample[]} workers
+ */
+
+/**
+ * Aggregates one cell on one clock: process.hrtime is CLOCK_MONOTONIC, so starts and ends
+ * from different processes on one host are comparable.
+ * @returns {CellResult}
+ */
+export function summarizeCell(mode, samples) {
+  const starts = samples.map((s) => BigInt(s.start));
+  const ends = samples.map((s) => BigInt(s.end));
+  const origin = starts.reduce((a, b) => (b < a ? b : a));
+  const last = ends.reduce((a, b) => (b > a ? b : a));
+  const latestStart = starts.reduce((a, b) => (b > a ? b : a));
+  const elapsedNs = Number(last - origin);
+  const workers = samples
+    .map((s, i) => {
+      const startNs = Number(starts[i] - origin);
+      const endNs = Number(ends[i] - origin);
+      return { index: s.index, pid: s.pid, ops: s.ops, startNs, endNs, opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1) };
+    })
+    .sort((a, b) => a.index - b.index);
+  const totalOps = workers.reduce((sum, w) => sum + w.ops, 0);
+  const rates = workers.map((w) => w.opsPerSec);
+  return {
+    mode,
+    throughput: (totalOps * 1e9) / Math.max(elapsedNs, 1),
+    totalOps,
+    elapsedNs,
+    releaseSkewNs: Number(latestStart - origin),
+    spread: Math.min(...rates) / Math.max(...rates),
+    workers,
+  };
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
+
+/** The bracketed token of a sysfs choice file: `always [madvise] never` -> `madvise`. */
+export function readChoice(path) {
+  try {
+    return /\[([^\]]+)\]/.exec(readFileSync(path, 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function physicalCores(cpuinfo) {
+  const cores = new Set();
+  let physical = '0';
+  for (const line of cpuinfo.split('\n')) {
+    const [key, value] = line.split(':').map((part) => part?.trim());
+    if (key === 'physical id') physical = value;
+    if (key === 'core id') cores.add(`${physical}:${value}`);
+  }
+  return cores.size || null;
+}
+
+const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$|UV_THREADPOOL_SIZE$)/;
+
+/**
+ * Facts that change what a cell measures. Node is the one the cells ran on (--node); the
+ * allocator variables are those the cells were started with.
+ */
+export function describeEnvironment({ node, env }) {
+  let cpuinfo = '';
+  try {
+    cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {}
+  const cpus = os.cpus();
+  return {
+    node: { version: node.version, path: node.path },
+    platform: `${process.platform}-${process.arch}`,
+    kernel: os.release(),
+    glibc: process.report?.getReport().header.glibcVersionRuntime ?? null,
+    cpu: {
+      model: cpus[0]?.model ?? null,
+      logicalCores: os.availableParallelism(),
+      physicalCores: physicalCores(cpuinfo) ?? cpus.length,
+    },
+    thp: readChoice(THP_PATH),
+    allocatorEnv: Object.fromEntries(Object.entries(env).filter(([key]) => ALLOCATOR_VARS.test(key)).sort()),
+    date: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,32 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { execa } from 'execa';
+import { usageError } from '../errors.js';
+
+const MIN_MAJOR = 18;
+
+/**
+ * Checks that `--node PATH` is an executable Node.js and asks it for its version, so a typo is
+ * a usage error here rather than K spawn failures inside a cell.
+ * @returns {Promise<{ path: string, version: string }>}
+ */
+export async function resolveNode(spec) {
+  if (!spec) return { path: process.execPath, version: process.version };
+  const path = resolve(spec);
+  try {
+    if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    accessSync(path, constants.X_OK);
+  } catch (error) {
+    throw usageError(`--node ${spec} is not an executable file (${error.code ?? error.message}); pass the path of a node binary, e.g. --node "$(which node)"`, error);
+  }
+  let version;
+  try {
+    ({ stdout: version } = await execa(path, ['-p', 'process.version'], { timeout: 15000, env: { NODE_OPTIONS: '' } }));
+  } catch (error) {
+    throw usageError(`--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`, error);
+  }
+  const major = Number(/^v(\d+)\./.exec(version.trim())?.[1]);
+  if (!major) throw usageError(`--node ${spec} printed "${version.trim().slice(0, 40)}" instead of a Node.js version; pass the path of a node binary`);
+  if (major < MIN_MAJOR) throw usageError(`--node ${spec} is Node ${version.trim()}; mmapbench needs Node ${MIN_MAJOR} or newer in its cells`);
+  return { path, version: version.trim() };
+}

@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { usageError } from '../errors.js';
+
+/** Built-in tasks, in the order `mmapbench tasks` lists them. */
+export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 'pool-size'];
+
+/**
+ * @typedef {object} TaskParam
+ * @property {string} description
+ * @property {'integer'|'size'|'number'|'string'} type
+ * @property {any} default
+ */
+
+/**
+ * @typedef {object} LoadedTask
+ * @property {string} name
+ * @property {string} description
+ * @property {Record<string, TaskParam>} params
+ * @property {string} url       file URL the workers import
+ * @property {boolean} builtin
+ */
+
+const looksLikePath = (spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
+
+/**
+ * Resolves `--task NAME|PATH` and checks the module the way a worker will load it, so a broken
+ * task is reported once, here, instead of K times from inside the cell.
+ * @returns {Promise<LoadedTask>}
+ */
+export async function loadTask(spec, cwd = process.cwd()) {
+  let url;
+  let builtin = false;
+  if (BUILTIN_TASKS.includes(spec)) {
+    url = new URL(`./${spec}.js`, import.meta.url).href;
+    builtin = true;
+  } else if (looksLikePath(spec)) {
+    const path = resolve(cwd, spec);
+    if (!existsSync(path)) throw usageError(`task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`);
+    url = pathToFileURL(path).href;
+  } else {
+    throw usageError(`unknown task "${spec}"; built-in tasks are ${BUILTIN_TASKS.join(', ')}, or pass a path such as ./my-task.js`);
+  }
+
+  let module;
+  try {
+    module = await import(url);
+  } catch (error) {
+    throw usageError(`task module ${spec} failed to load: ${error.message}; check that \`node ${spec}\` runs`, error);
+  }
+  const task = module.default ?? module;
+  if (typeof task?.run !== 'function') {
+    const has = task && typeof task === 'object' ? Object.keys(task).join(', ') || 'nothing' : typeof task;
+    throw usageError(`task module ${spec} has no run(ctx, iterations) function (it exports ${has}); export default { run(ctx, iterations) { ... } } (see examples/my-task.js)`);
+  }
+  for (const hook of ['setup', 'teardown']) {
+    if (task[hook] !== undefined && typeof task[hook] !== 'function') {
+      throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
+    }
+  }
+  return {
+    name: task.name ?? spec,
+    description: task.description ?? '',
+    params: task.params ?? {},
+    url,
+    builtin,
+  };
+}

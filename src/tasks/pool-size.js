@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Buffer.poolSize is per realm, so setting it here changes only this worker or process.
+ * readFileSync slices from the pool when the file is smaller than poolSize / 2.
+ */
+export default {
+  name: 'pool-size',
+  description: 'fs.readFileSync(file) per op with Buffer.poolSize set to --pool-size in setup',
+  params: {
+    poolSize: { description: 'Buffer.poolSize in bytes (accepts 256k, 1m)', type: 'size', default: 256 * 1024 },
+  },
+  setup(ctx) {
+    Buffer.poolSize = ctx.params.poolSize;
+  },
+  run(ctx, iterations) {
+    const { file } = ctx;
+    for (let i = 0; i < iterations; i++) readFileSync(file);
+  },
+};
