@@ -8,6 +8,9 @@ const hosts = {
   procs: fileURLToPath(new URL('./proc-host.js', import.meta.url)),
 };
 
+// How far ahead of now the common start time is set: one IPC message takes a few ms to land
+// here, and the parent must be idle again before the children start.
+const releaseLeadNs = (processes) => BigInt((20 + 5 * processes) * 1e6);
 // A task that traps SIGTERM gets this long before SIGKILL.
 export const KILL_GRACE_MS = 2000;
 
@@ -44,8 +47,10 @@ export async function runCell(plan, mode, interrupt) {
   const finished = Promise.all(children.map((child) => child.done));
   try {
     await Promise.race([Promise.all(children.map((child) => child.ready)), finished]);
-    // The barrier: every worker has set up and warmed up; release them together.
-    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go' })));
+    // The barrier: every worker has set up and warmed up; release them together. Processes get
+    // a start time far enough ahead for every message to arrive (see proc-host.js).
+    const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
+    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at })));
     const messages = await finished;
     return summarizeCell(mode, messages.flatMap((message) => message.samples));
   } catch (error) {

@@ -17,7 +17,7 @@ try {
     process.on('message', function onMessage(message) {
       if (message?.type !== 'go') return;
       process.off('message', onMessage);
-      resolve();
+      untilDeadline(BigInt(message.at)).then(resolve);
     });
   });
   process.send({ type: 'ready' });
@@ -27,4 +27,15 @@ try {
   process.send({ type: 'result', samples: [sample] }, () => process.exit(0));
 } catch (error) {
   process.send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
+}
+
+/**
+ * The release names a moment on CLOCK_MONOTONIC, shared by every process on the host, rather
+ * than meaning "now": messages to K processes arrive one after another, and the first child to
+ * start would take the CPU the parent needs to send the rest. Sleep most of the way, then spin.
+ */
+async function untilDeadline(at) {
+  const sleepMs = Number(at - process.hrtime.bigint()) / 1e6 - 2;
+  if (sleepMs > 0) await new Promise((resolve) => setTimeout(resolve, sleepMs));
+  while (process.hrtime.bigint() < at);
 }
