@@ -26,7 +26,7 @@ export function renderTerminal(model, { color = false } = {}) {
     const table = new Table({
       head,
       colAligns: align ?? head.map((_, i) => (i === 0 ? 'left' : 'right')),
-      style: color ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] },
+      style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
     });
     table.push(...rows);
     parts.push(table.toString());
