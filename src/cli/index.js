@@ -24,12 +24,15 @@ export function buildYargs(args, context = {}) {
     .middleware((argv) => {
       argv.context = context;
     })
-    .demandCommand(1, 'no command given; run `mmapbench compare`, or `mmapbench --help` for the list')
+    .demandCommand(1, 'no command given; run `mmapbench compare`, or see `mmapbench --help` for the list')
     .strict()
     .recommendCommands()
     .fail((message, error) => {
-      if (error) throw error;
-      throw usageError(`${message.split('\n')[0]}; see \`mmapbench --help\``);
+      // Errors from handlers pass through; yargs's own (YError, also wrapping a coerce
+      // failure) are usage errors.
+      if (error && error.name !== 'YError') throw error;
+      const line = (message ?? error.message).split('\n')[0];
+      throw usageError(line.includes('--help') ? line : `${line}; see \`mmapbench --help\``);
     })
     .example('$0 compare', 'workers vs procs on the defaults: readfilesync of a 64 KiB file, k = CPUs')
     .example('$0 compare --task reuse-buffer --file 1m -k 4 --rounds 10', 'the buffer-reuse mitigation at 1 MiB')

@@ -120,7 +120,10 @@ function describeExit(error, { label, plan, interrupt }) {
     return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, { cause: error, signal: error.signal });
   }
   if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
-  return new MmapbenchError(`${label} exited with code ${error.exitCode} before finishing${detail}`, { cause: error });
+  return new MmapbenchError(
+    `${label} exited with code ${error.exitCode} before finishing (task ${plan.task.name})${detail}; a task must not exit the thread or process it runs in`,
+    { cause: error },
+  );
 }
 
 const lastLine = (text) => (typeof text === 'string' ? text.trim().split('\n').at(-1) ?? '' : '');

@@ -14,6 +14,17 @@ export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 
  */
 
 /**
+ * The interface of a task module, built-in or the user's own (default export, ESM or CommonJS).
+ * @typedef {object} Task
+ * @property {string} [name]
+ * @property {string} [description]
+ * @property {Record<string, TaskParam>} [params]
+ * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [setup]
+ * @property {(ctx: import('../run/agent.js').TaskContext, iterations: number) => void | Promise<void>} run
+ * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [teardown]
+ */
+
+/**
  * @typedef {object} LoadedTask
  * @property {string} name
  * @property {string} description

@@ -1,0 +1,217 @@
+// Spawns the real bin, as a user would, and checks what it prints and how it exits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUILTIN_TASKS } from '../../src/tasks/index.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+
+const json = (result) => JSON.parse(result.stdout);
+
+for (const task of BUILTIN_TASKS) {
+  test(`compare --smoke runs ${task} in both modes and reports a ratio`, async () => {
+    const result = await cli(['compare', '--task', task, '--smoke', '--json']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const doc = json(result);
+    assert.equal(doc.status, 'complete');
+    assert.equal(doc.config.task.name, task);
+    assert.equal(doc.rounds.length, 2);
+    // interleaved: the second round runs the modes in the other order
+    assert.deepEqual(doc.rounds.map((round) => round.order), [['workers', 'procs'], ['procs', 'workers']]);
+    for (const round of doc.rounds) {
+      for (const mode of ['workers', 'procs']) {
+        const cell = round[mode];
+        assert.equal(cell.workers.length, 2);
+        assert.equal(cell.totalOps, 2 * doc.config.iterations);
+        assert.ok(cell.throughput > 0 && cell.elapsedNs > 0);
+        assert.ok(cell.workers.every((worker) => worker.endNs > worker.startNs));
+      }
+      const pids = new Set(round.procs.workers.map((worker) => worker.pid));
+      assert.equal(pids.size, 2, 'procs mode runs each worker in its own process');
+      assert.equal(new Set(round.workers.workers.map((worker) => worker.pid)).size, 1, 'workers mode shares one process');
+      assert.ok(Math.abs(round.ratio - round.workers.throughput / round.procs.throughput) < 1e-9);
+    }
+    assert.ok(doc.workers.throughput.median > 0 && doc.procs.throughput.median > 0);
+    assert.equal(doc.ratio.ci95.length, 2);
+    assert.ok(doc.ratio.ci95[0] <= doc.ratio.geomean && doc.ratio.geomean <= doc.ratio.ci95[1]);
+    assert.equal(typeof doc.verdict.text, 'string');
+  });
+}
+
+test('the JSON document carries configuration and environment', async () => {
+  const result = await cli(['workers', '--smoke', '-k', '1', '--env', 'MALLOC_ARENA_MAX=2', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.command, 'workers');
+  assert.equal(doc.procs, undefined);
+  assert.deepEqual(doc.config.env, { MALLOC_ARENA_MAX: '2' });
+  assert.equal(doc.environment.allocatorEnv.MALLOC_ARENA_MAX, '2');
+  assert.equal(doc.environment.node.version, process.version);
+  for (const key of ['kernel', 'glibc', 'cpu', 'thp', 'date']) assert.ok(key in doc.environment, key);
+  assert.equal(doc.config.file.size, 65536);
+  assert.equal(doc.rounds[0].workers.workers.length, 1);
+});
+
+test('--env reaches the cells at process start', async () => {
+  const probe = fixture('env-probe.js');
+  const result = await cli(['procs', '--task', probe, '--smoke', '--env', 'PROBE=set-by-test']);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /PROBE=set-by-test/);
+});
+
+test('--duration calibrates iterations with tinybench and reports the latency', async () => {
+  const result = await cli(['compare', '--duration', '0.1', '--rounds', '2', '-k', '1', '--warmup', '5', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.ok(doc.calibration.p50Ns > 0 && doc.calibration.p99Ns >= doc.calibration.p50Ns);
+  assert.equal(doc.config.iterations, doc.calibration.iterations);
+  assert.equal(doc.rounds[0].workers.totalOps, doc.calibration.iterations);
+});
+
+test('the terminal table shows both modes, the ratio with its CI and a verdict', async () => {
+  const result = await cli(['compare', '--smoke']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /workers ops\/s .* procs ops\/s .* workers\/procs/);
+  assert.match(result.stdout, /median .*\(95% CI \d+\.\d\d-\d+\.\d\d\)/);
+  assert.match(result.stdout, /^(procs are|workers are|no significant difference)/m);
+  assert.doesNotMatch(result.stdout, /\u001b\[/, 'no color when stdout is not a terminal');
+  assert.equal(result.stderr, '', 'no progress bar off a terminal');
+});
+
+test('--markdown prints the same table as markdown', async () => {
+  const result = await cli(['compare', '--smoke', '--markdown']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /^### mmapbench compare/m);
+  assert.match(result.stdout, /^\| round \| order \| workers ops\/s \| spread \| procs ops\/s \| spread \| workers\/procs \|$/m);
+  assert.match(result.stdout, /^\| median \|/m);
+});
+
+test('workers and procs print one row per worker and the aggregate', async () => {
+  for (const mode of ['workers', 'procs']) {
+    const result = await cli([mode, '--smoke', '-k', '2']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.match(result.stdout, mode === 'workers' ? /│ 1\s+│ 0 \(pid \d+\)/ : /│ 1\s+│ 1 \(pid \d+\)/);
+    assert.match(result.stdout, /│ 1\s+│\s+all │\s+40 │/);
+    assert.match(result.stdout, new RegExp(`^${mode}: [\\d,]+ ops/s`, 'm'));
+  }
+});
+
+test('tasks lists every built-in task with its parameters', async () => {
+  const result = await cli(['tasks', '--json']);
+  assert.equal(result.exitCode, 0);
+  const list = json(result);
+  assert.deepEqual(list.map((task) => task.name), BUILTIN_TASKS);
+  assert.ok(list.find((task) => task.name === 'readfile-async').params.concurrency);
+  const table = await cli(['tasks']);
+  assert.match(table.stdout, /--pool-size size \(default 262144\)/);
+});
+
+test('fixtures creates the four named files', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  const result = await cli(['fixtures', '--fixtures-dir', dir, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.deepEqual(json(result).map((file) => [file.name, file.size]), [['small', 128], ['med', 65536], ['large', 1048576], ['huge', 8388608]]);
+});
+
+test('a user task in CommonJS takes its own --param', async () => {
+  const result = await cli(['compare', '--task', fixture('commonjs-task.cjs'), '--param', 'repeat=2', '--smoke', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.deepEqual(json(result).config.params, { repeat: 2 });
+});
+
+const usage = [
+  [['compare', '-k', '0'], /-k 0 is invalid: it must be a whole number of 1 or more/],
+  [['compare', '-k', '1.5'], /-k 1.5 is invalid/],
+  [['compare', '--iterations', 'abc'], /--iterations abc is invalid/],
+  [['compare', '--duration', '-2'], /--duration -2 is invalid: it must be a number greater than 0/],
+  [['compare', '--rounds', '0'], /--rounds 0 is invalid/],
+  [['compare', '--iterations', '5', '--duration', '1'], /mutually exclusive/],
+  [['compare', '--task', 'nope'], /unknown task "nope"/],
+  [['compare', '--task', fixture('no-run.js')], /has no run\(ctx, iterations\) function/],
+  [['compare', '--task', fixture('broken.js')], /failed to load/],
+  [['compare', '--env', 'NOEQUALS'], /--env NOEQUALS is not KEY=VALUE/],
+  [['compare', '--file', '/no/such/file'], /--file \/no\/such\/file does not exist/],
+  [['compare', '--node', '/no/such/node'], /--node \/no\/such\/node is not an executable file \(ENOENT\)/],
+  [['compare', '--node', '/tmp'], /--node \/tmp is not an executable file \(EISDIR\)/],
+  [['compare', '--node', '/bin/true'], /--node \/bin\/true printed "" instead of a Node.js version/],
+  [['compare', '--concurrency', '4'], /task readfilesync has no parameter concurrency/],
+  [['frobnicate'], /Unknown argument: frobnicate/],
+  [['compare', '--bogus'], /Unknown argument: bogus/],
+  [[], /no command given/],
+];
+for (const [args, message] of usage) {
+  test(`usage error: mmapbench ${args.join(' ')}`, async () => {
+    const result = await cli(args);
+    assert.equal(result.exitCode, 2);
+    assert.match(result.stderr, message);
+    assert.equal(result.stderr.trim().split('\n').length, 1, 'one line');
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(result.stdout, '');
+  });
+}
+
+test('--verbose adds the stack trace to a failure', async () => {
+  const result = await cli(['workers', '--task', fixture('throws.js'), '--smoke', '--verbose']);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /worker 1 failed: disk on fire/);
+  assert.match(result.stderr, /\n\s+at .*throws\.js/);
+});
+
+const faults = [
+  ['workers', 'throws.js', /^mmapbench: worker 1 failed: disk on fire \(task throws, .*\); the other workers were stopped$/],
+  ['procs', 'throws.js', /^mmapbench: process 1 failed: disk on fire/],
+  ['workers', 'exits.js', /^mmapbench: worker 0 exited with code 3 before finishing \(task exits\)/],
+  ['procs', 'exits.js', /^mmapbench: process 0 exited with code 3 before finishing \(task exits\)/],
+  ['workers', 'killed.js', /^mmapbench: the workers host process was killed by SIGKILL \(SIGKILL often means the out-of-memory killer/],
+  ['procs', 'killed.js', /^mmapbench: process 0 was killed by SIGKILL/],
+];
+for (const [mode, task, message] of faults) {
+  test(`${mode}: ${task} fails the run with a named worker and leaves no process`, async () => {
+    const mark = uniqueMark();
+    const result = await cli([mode, '--task', fixture(task), '--smoke', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+    assert.equal(result.exitCode, 1);
+    assert.match(result.stderr.trim(), message);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+    assert.deepEqual(processesMarked(mark), []);
+  });
+}
+
+for (const mode of ['workers', 'procs']) {
+  test(`${mode}: a hang past --timeout ignoring SIGTERM is killed with SIGKILL`, async () => {
+    const mark = uniqueMark();
+    const result = await cli([mode, '--task', fixture('hangs.js'), '--smoke', '--timeout', '1', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+    assert.equal(result.exitCode, 1);
+    assert.match(result.stderr, /did not finish within --timeout 1s and was terminated \(SIGTERM, then SIGKILL after 2s\)/);
+    assert.deepEqual(processesMarked(mark), []);
+  });
+}
+
+test('a failure in a later round still prints the rounds already measured', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  const result = await cli(['compare', '--task', fixture('fails-late.js'), '--smoke', '--rounds', '3', '--json', '--fixtures-dir', dir]);
+  assert.equal(result.exitCode, 1);
+  const doc = json(result);
+  assert.equal(doc.status, 'failed');
+  assert.match(doc.error.message, /failed: round two/);
+  assert.equal(doc.rounds.filter((round) => round.complete).length, 1);
+  assert.equal(doc.ratio.n, 1);
+  assert.match(result.stderr, /^mmapbench: (worker|process) \d failed: round two/);
+});
+
+test('Ctrl-C stops every process, prints what finished marked interrupted, exits 130', async () => {
+  const mark = uniqueMark();
+  const run = cli(['compare', '--task', fixture('slow.js'), '--iterations', '5', '--warmup', '0', '--rounds', '20', '-k', '2', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  // wait until a later round is under way, then interrupt the CLI the way a terminal does
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  assert.ok(processesMarked(mark).length > 0, 'cells were running');
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130);
+  const doc = json(result);
+  assert.equal(doc.status, 'interrupted');
+  assert.ok(doc.rounds.filter((round) => round.complete).length >= 1);
+  assert.ok(doc.rounds.length < 20);
+  assert.match(result.stderr, /interrupted by SIGINT; the results above are what finished/);
+  assert.deepEqual(processesMarked(mark), []);
+});

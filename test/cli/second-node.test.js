@@ -1,0 +1,26 @@
+// Thread naming, Buffer and fs internals differ across Node majors, so the smoke compare also
+// runs on Node 24 from the npm registry (`node scripts/install-node.js 24`, which .ci/run calls).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { nodeBinary } from '../../scripts/install-node.js';
+import { BUILTIN_TASKS } from '../../src/tasks/index.js';
+import { cli } from '../helpers.js';
+
+const node24 = nodeBinary(24);
+const missing = !existsSync(node24);
+// On CI a missing second Node is a failure, never a skip.
+const skip = missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false;
+
+for (const task of BUILTIN_TASKS) {
+  test(`compare --smoke --node <Node 24> runs ${task} on that node`, { skip }, async () => {
+    assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
+    const result = await cli(['compare', '--task', task, '--smoke', '--node', node24, '--json']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const doc = JSON.parse(result.stdout);
+    assert.match(doc.environment.node.version, /^v24\./);
+    assert.equal(doc.config.node, node24);
+    assert.equal(doc.status, 'complete');
+    assert.ok(doc.ratio.median > 0);
+  });
+}

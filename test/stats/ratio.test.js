@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ratioStats, verdict } from '../../src/stats/ratio.js';
+
+test('identical ratios give a zero-width interval at that ratio', () => {
+  const stats = ratioStats([0.6, 0.6, 0.6, 0.6]);
+  assert.equal(stats.n, 4);
+  assert.ok(Math.abs(stats.median - 0.6) < 1e-12);
+  assert.ok(Math.abs(stats.ci95[0] - 0.6) < 1e-12 && Math.abs(stats.ci95[1] - 0.6) < 1e-12);
+});
+
+test('the interval is a t interval on log ratios', () => {
+  // log ratios -0.1, 0, 0.1: mean 0, sd 0.1, t(0.975, 2) = 4.302653
+  const stats = ratioStats([Math.exp(-0.1), 1, Math.exp(0.1)]);
+  const half = (4.302653 * 0.1) / Math.sqrt(3);
+  assert.ok(Math.abs(stats.ci95[0] - Math.exp(-half)) < 1e-5);
+  assert.ok(Math.abs(stats.ci95[1] - Math.exp(half)) < 1e-5);
+  assert.ok(Math.abs(stats.geomean - 1) < 1e-12);
+});
+
+test('one round has no interval and says how to get one', () => {
+  const stats = ratioStats([0.7]);
+  assert.equal(stats.ci95, null);
+  const result = verdict(stats);
+  assert.equal(result.significant, false);
+  assert.match(result.text, /--rounds 3/);
+});
+
+test('procs faster when the whole interval is below 1, reported as procs/workers', () => {
+  const result = verdict({ median: 0.5, ci95: [0.4, 0.625], n: 5 });
+  assert.deepEqual([result.significant, result.faster], [true, 'procs']);
+  assert.equal(result.text, 'procs are 2.00x faster than workers (95% CI 1.60-2.50)');
+});
+
+test('workers faster when the whole interval is above 1', () => {
+  const result = verdict({ median: 1.2, ci95: [1.1, 1.3], n: 5 });
+  assert.deepEqual([result.significant, result.faster], [true, 'workers']);
+  assert.equal(result.text, 'workers are 1.20x faster than procs (95% CI 1.10-1.30)');
+});
+
+test('an interval spanning 1 is not significant and says what would tighten it', () => {
+  const result = verdict(ratioStats([0.7, 1.3, 0.9, 1.1]));
+  assert.deepEqual([result.significant, result.faster], [false, null]);
+  assert.match(result.text, /^no significant difference: .*spans 1.*--rounds/);
+});
+
+test('wide noise widens the interval', () => {
+  const tight = ratioStats([0.6, 0.62, 0.58, 0.61, 0.59]);
+  const noisy = ratioStats([0.4, 0.9, 0.5, 0.8, 0.45]);
+  assert.ok(noisy.ci95[1] - noisy.ci95[0] > tight.ci95[1] - tight.ci95[0]);
+});

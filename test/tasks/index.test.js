@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUILTIN_TASKS, loadTask } from '../../src/tasks/index.js';
+import { fixture } from '../helpers.js';
+
+test('every built-in task has the user-task shape', async () => {
+  for (const name of BUILTIN_TASKS) {
+    const task = await loadTask(name);
+    assert.equal(task.name, name);
+    assert.equal(task.builtin, true);
+    assert.ok(task.description.length > 10, `${name} has a description`);
+    for (const [param, spec] of Object.entries(task.params)) {
+      assert.ok(spec.description && spec.type && spec.default !== undefined, `${name}.${param} is documented`);
+    }
+  }
+});
+
+test('a CommonJS user task loads with its own parameters', async () => {
+  const task = await loadTask(fixture('commonjs-task.cjs'));
+  assert.equal(task.name, 'commonjs-task');
+  assert.equal(task.builtin, false);
+  assert.deepEqual(Object.keys(task.params), ['repeat']);
+});
+
+test('the example task in the README loads', async () => {
+  const task = await loadTask('examples/my-task.js');
+  assert.equal(task.builtin, false);
+});
+
+test('broken task modules are usage errors that say what is missing', async () => {
+  await assert.rejects(loadTask('no-such-task'), { kind: 'usage', message: /unknown task "no-such-task"; built-in tasks are readfilesync/ });
+  await assert.rejects(loadTask('./missing.js'), { kind: 'usage', message: /not found/ });
+  await assert.rejects(loadTask(fixture('no-run.js')), { kind: 'usage', message: /has no run\(ctx, iterations\) function \(it exports name, setup\)/ });
+  await assert.rejects(loadTask(fixture('broken.js')), { kind: 'usage', message: /failed to load: .*doesNotExist/ });
+});
