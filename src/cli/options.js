@@ -23,7 +23,7 @@ export function measurementOptions(yargs, { compare = false } = {}) {
     .option('file', { type: 'string', describe: 'small|med|large|huge, a size (64k, 8m) or a path', defaultDescription: 'med (64 KiB)' })
     .option('iterations', { type: 'string', describe: 'timed ops per worker (instead of --duration)', coerce: positiveInteger('--iterations') })
     .option('duration', { type: 'string', describe: 'target seconds per cell; picks --iterations by calibrating', defaultDescription: '1', coerce: positiveNumber('--duration') })
-    .option('warmup', { type: 'string', describe: 'untimed ops per worker before the barrier', defaultDescription: '200 (2 with --smoke)', coerce: nonNegativeInteger('--warmup') })
+    .option('warmup', { type: 'string', describe: 'untimed ops per worker before the barrier', defaultDescription: 'a quarter of --iterations, at least 200 (2 with --smoke)', coerce: nonNegativeInteger('--warmup') })
     .option('rounds', { type: 'string', describe: compare ? 'interleaved rounds of both modes' : 'cells to run one after another', defaultDescription: compare ? '5 (2 with --smoke)' : '1', coerce: positiveInteger('--rounds') })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE set in every cell at process start (repeatable)' })
     .option('node', { type: 'string', describe: 'node binary the cells run on', defaultDescription: 'this node' })

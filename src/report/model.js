@@ -51,7 +51,7 @@ export function compareModel(results) {
   if (skews.length) notes.push(`barrier release skew (max): ${skews.join(', ')}; spread = slowest / fastest worker ops/s`);
   return {
     ...header(results),
-    tables: [{ head: ['round', 'order', 'workers ops/s', 'spread', 'procs ops/s', 'spread', 'workers/procs'], rows }],
+    tables: [{ head: ['round', 'order', 'workers ops/s', 'spread', 'procs ops/s', 'spread', 'workers/procs'], rows, align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'] }],
     notes,
   };
 }

@@ -17,7 +17,7 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 /** @returns {Promise<Calibration>} */
 export async function calibrate(plan, interrupt) {
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  const subprocess = execaNode(host, [JSON.stringify({ spec: { ...plan.agent, k: 1 }, timeMs })], {
+  const subprocess = execaNode(host, [JSON.stringify({ spec: { ...plan.agent, k: 1, warmup: plan.agent.warmup ?? 1000 }, timeMs })], {
     nodePath: plan.node.path,
     nodeOptions: [],
     env: plan.env,

@@ -1,6 +1,7 @@
 import { MmapbenchError } from '../errors.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
+import { warmupFor } from './plan.js';
 
 /**
  * @typedef {object} Round
@@ -32,6 +33,7 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
       session.calibration = await calibrate(plan, interrupt);
       plan.iterations = plan.agent.iterations = session.calibration.iterations;
     }
+    if (plan.warmup === null) plan.warmup = plan.agent.warmup = warmupFor(plan.iterations);
     for (let index = 1; index <= plan.rounds; index++) {
       const order = index % 2 === 1 ? modes : [...modes].reverse();
       const round = { index, order, cells: {} };
