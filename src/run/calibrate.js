@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { execaNode } from 'execa';
 import { MmapbenchError } from '../errors.js';
-import { KILL_GRACE_MS } from './cell.js';
+import { spawnHost } from './cell.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 
@@ -17,15 +16,8 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 /** @returns {Promise<Calibration>} */
 export async function calibrate(plan, interrupt) {
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  const subprocess = execaNode(host, [JSON.stringify({ spec: { ...plan.agent, k: 1, warmup: plan.agent.warmup ?? 1000 }, timeMs })], {
-    nodePath: plan.node.path,
-    nodeOptions: [],
-    env: plan.env,
-    stdin: 'ignore',
-    timeout: plan.timeout * 1000,
-    forceKillAfterDelay: KILL_GRACE_MS,
-    cancelSignal: interrupt,
-  });
+  const spec = { ...plan.agent, k: 1, warmup: plan.agent.warmup ?? 1000 };
+  const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   let reply;
   try {
     for await (const message of subprocess.getEachMessage()) reply = message;

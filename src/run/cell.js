@@ -12,7 +12,7 @@ const hosts = {
 // here, and the parent must be idle again before the children start.
 const releaseLeadNs = (processes) => BigInt((20 + 5 * processes) * 1e6);
 // A task that traps SIGTERM gets this long before SIGKILL.
-export const KILL_GRACE_MS = 2000;
+const KILL_GRACE_MS = 2000;
 
 /**
  * Runs one measured cell in a fresh process tree: workers mode = one new process hosting K
@@ -31,15 +31,7 @@ export async function runCell(plan, mode, interrupt) {
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const children = argsFor.map((args, i) => {
-    const subprocess = execaNode(hosts[mode], args, {
-      nodePath: plan.node.path,
-      nodeOptions: [], // never pass the CLI's own flags (--test, --inspect) into a measured cell
-      env: plan.env,
-      stdin: 'ignore',
-      timeout: plan.timeout * 1000,
-      forceKillAfterDelay: KILL_GRACE_MS,
-      cancelSignal: signal,
-    });
+    const subprocess = spawnHost(plan, hosts[mode], args, signal);
     const label = mode === 'workers' ? 'the workers host process' : `process ${i}`;
     return { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
   });
@@ -61,6 +53,18 @@ export async function runCell(plan, mode, interrupt) {
     throw error;
   }
 }
+
+/** Starts one host script on the plan's node, environment and timeout. */
+export const spawnHost = (plan, script, args, cancelSignal) =>
+  execaNode(script, args, {
+    nodePath: plan.node.path,
+    nodeOptions: [], // never pass the CLI's own flags (--test, --inspect) into a measured cell
+    env: plan.env,
+    stdin: 'ignore',
+    timeout: plan.timeout * 1000,
+    forceKillAfterDelay: KILL_GRACE_MS,
+    cancelSignal,
+  });
 
 function track(subprocess, context) {
   let markReady;
