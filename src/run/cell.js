@@ -66,7 +66,11 @@ export const spawnHost = (plan, script, args, cancelSignal) =>
     cancelSignal,
   });
 
-function track(subprocess, context) {
+/**
+ * Follows one host process: `ready` resolves on its ready message, `done` with its result, or
+ * rejects with an MmapbenchError that names who failed and how.
+ */
+export function track(subprocess, context) {
   let markReady;
   const ready = new Promise((resolve) => (markReady = resolve));
   const done = (async () => {
@@ -83,13 +87,16 @@ function track(subprocess, context) {
       if (!failure) throw describeExit(error, context);
     }
     if (failure) throw describeFailure(failure, context);
-    if (!result) throw new MmapbenchError(`${context.label} exited before reporting a result`);
+    if (!result) {
+      throw new MmapbenchError(`${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`);
+    }
     return result;
   })();
   return { ready, done };
 }
 
-const who = ({ mode }, worker) => (mode === 'workers' ? `worker ${worker}` : `process ${worker}`);
+const WHO = { workers: (n) => `worker ${n}`, procs: (n) => `process ${n}`, calibrate: () => 'the calibration run' };
+const who = ({ mode }, worker) => WHO[mode](worker);
 
 function describeFailure(failure, context) {
   const { task } = context.plan;
@@ -100,7 +107,7 @@ function describeFailure(failure, context) {
     );
   }
   const error = new MmapbenchError(
-    `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run); the other workers were stopped`,
+    `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run)${context.mode === 'calibrate' ? '' : '; the other workers were stopped'}`,
     { worker: failure.worker },
   );
   error.taskStack = failure.stack;

@@ -187,6 +187,22 @@ for (const mode of ['workers', 'procs']) {
   });
 }
 
+const calibrationFaults = [
+  [['--task', fixture('env-probe.js'), '--env', 'PROBE=calibrating'], /^mmapbench: the calibration run failed: PROBE=calibrating \(task env-probe, in setup, warmup or run\)$/],
+  [['--task', fixture('exits-zero.js')], /^mmapbench: the calibration process exited before reporting a result \(task exits-zero\)/],
+  [['--task', fixture('hangs.js'), '--timeout', '1'], /^mmapbench: the calibration process did not finish within --timeout 1s/],
+];
+for (const [args, message] of calibrationFaults) {
+  test(`calibration (--duration) fails like a cell: ${args[1].split('/').at(-1)}`, async () => {
+    const mark = uniqueMark();
+    const result = await cli(['compare', '--duration', '0.1', '-k', '1', ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`, '--json']);
+    assert.equal(result.exitCode, 1);
+    assert.match(result.stderr.trim(), message);
+    assert.equal(json(result).status, 'failed');
+    assert.deepEqual(processesMarked(mark), []);
+  });
+}
+
 test('a failure in a later round still prints the rounds already measured', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
   const result = await cli(['compare', '--task', fixture('fails-late.js'), '--smoke', '--rounds', '3', '--json', '--fixtures-dir', dir]);
