@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
+import { agentSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 
@@ -15,7 +16,7 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 /** @returns {Promise<Calibration>} */
 export async function calibrate(plan, interrupt) {
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  const spec = { ...plan.agent, k: 1, warmup: plan.agent.warmup ?? 1000 };
+  const spec = { ...agentSpec(plan), k: 1, warmup: plan.warmup ?? 1000 };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt }).done;
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };

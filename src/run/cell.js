@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { execaNode } from 'execa';
 import { MmapbenchError } from '../errors.js';
 import { summarizeCell } from '../stats/cell.js';
+import { agentSpec } from './plan.js';
 
 const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
@@ -27,7 +28,7 @@ const KILL_GRACE_MS = 2000;
 export async function runCell(plan, mode, interrupt) {
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
-  const spec = JSON.stringify(plan.agent);
+  const spec = JSON.stringify(agentSpec(plan));
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const children = argsFor.map((args, i) => {

@@ -25,7 +25,6 @@ export const SMOKE = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {number} timeout  seconds per cell
  * @property {boolean} smoke
  * @property {string[]} warnings
- * @property {import('./agent.js').AgentSpec} agent
  */
 
 /** @returns {Promise<Plan>} */
@@ -67,9 +66,24 @@ export async function buildPlan(argv, command) {
     timeout: argv.timeout ?? (smoke ? SMOKE.timeout : DEFAULTS.timeout),
     smoke,
     warnings,
-    agent: { taskUrl: task.url, file: file.path, fileSize: file.size, params, k, warmup, iterations },
   };
 }
+
+/**
+ * What each worker or process is handed, derived when a cell starts, so calibration can fill in
+ * the plan's iterations and warmup in one place.
+ * @param {Plan} plan
+ * @returns {import('./agent.js').AgentSpec}
+ */
+export const agentSpec = (plan) => ({
+  taskUrl: plan.task.url,
+  file: plan.file.path,
+  fileSize: plan.file.size,
+  params: plan.params,
+  k: plan.k,
+  warmup: plan.warmup,
+  iterations: plan.iterations,
+});
 
 /**
  * Default warmup: a quarter of the timed ops. A few hundred ops leave V8 still tiering up and

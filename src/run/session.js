@@ -31,9 +31,9 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
   try {
     if (plan.iterations === null) {
       session.calibration = await calibrate(plan, interrupt);
-      plan.iterations = plan.agent.iterations = session.calibration.iterations;
+      plan.iterations = session.calibration.iterations;
     }
-    if (plan.warmup === null) plan.warmup = plan.agent.warmup = warmupFor(plan.iterations);
+    if (plan.warmup === null) plan.warmup = warmupFor(plan.iterations);
     for (let index = 1; index <= plan.rounds; index++) {
       const order = index % 2 === 1 ? modes : [...modes].reverse();
       const round = { index, order, cells: {} };
