@@ -1,0 +1,116 @@
+/**
+ * Reads what `bpftrace -f json` prints: one JSON object per line, `{"type": ..., "data": ...}`.
+ * Maps (count, sum, max) and stats (avg) come as `{"@name": value}` or, keyed,
+ * `{"@name": {"k1,k2": value}}`; histograms as a list of `{min, max, count}` buckets with empty
+ * buckets left out (the lowest, negative bucket has no `min`). A map that was never written is
+ * absent, except count maps, which bpftrace 0.17 prints as 0.
+ *
+ * @typedef {{ lowNs: number | null, highNs: number, count: number }} Bucket  lowNs null: below 0
+ * @typedef {object} BpftraceOutput
+ * @property {number | null} attachedProbes
+ * @property {string[]} printf   lines the script printed
+ * @property {Record<string, number | Record<string, number>>} maps  by name without `@`
+ * @property {Record<string, Bucket[]>} hists  buckets ascending, empty ones filled in
+ * @property {string[]} errors   bpftrace's own error lines
+ * @property {string[]} other    lines that were not bpftrace's (a -c command's own output)
+ */
+
+/** @returns {BpftraceOutput} */
+export function parseBpftraceJson(text) {
+  /** @type {BpftraceOutput} */
+  const out = { attachedProbes: null, printf: [], maps: {}, hists: {}, errors: [], other: [] };
+  for (const line of text.split('\n')) {
+    const record = jsonRecord(line);
+    if (!record) {
+      if (line.trim()) out.other.push(line);
+      continue;
+    }
+    const { type, data } = record;
+    if (type === 'attached_probes') out.attachedProbes = data.probes;
+    else if (type === 'printf') out.printf.push(...String(data).split('\n').filter(Boolean));
+    else if (type === 'map' || type === 'stats') Object.assign(out.maps, unprefixed(data));
+    else if (type === 'hist' || type === 'lhist') {
+      for (const [name, buckets] of Object.entries(unprefixed(data))) out.hists[name] = histogram(buckets, type);
+    } else if (type === 'error') out.errors.push(String(data));
+    // other record types (time, join, syscall) carry nothing this script prints
+  }
+  return out;
+}
+
+function jsonRecord(line) {
+  if (!line.startsWith('{')) return null;
+  try {
+    const record = JSON.parse(line);
+    return record && typeof record.type === 'string' && 'data' in record ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+const unprefixed = (data) => Object.fromEntries(Object.entries(data).map(([name, value]) => [name.replace(/^@/, ''), value]));
+
+/** Buckets in ascending order, with the empty power-of-two buckets between them put back. */
+function histogram(raw, type) {
+  const buckets = raw.map(({ min, max, count }) => ({ lowNs: min ?? null, highNs: max, count }));
+  if (type !== 'hist') return buckets;
+  const filled = [];
+  for (const bucket of buckets) {
+    const previous = filled.at(-1);
+    if (previous && previous.highNs >= 1) {
+      for (let low = previous.highNs + 1; low < bucket.lowNs; low *= 2) {
+        filled.push({ lowNs: low, highNs: low * 2 - 1, count: 0 });
+      }
+    }
+    filled.push(bucket);
+  }
+  return filled;
+}
+
+/**
+ * @typedef {object} LockWaits
+ * @property {number} count     successful acquisitions
+ * @property {number} totalNs   summed wait, start_locking -> acquire_returned
+ * @property {number | null} avgNs  null without acquisitions
+ * @property {number | null} maxNs
+ * @property {Bucket[]} histogram
+ */
+
+/**
+ * @typedef {object} TraceSummary  one traced cell, as mmap-lock.bt measured it
+ * @property {LockWaits} write
+ * @property {LockWaits} read
+ * @property {number} trylockFailed
+ * @property {number} writeHoldNs  summed time the lock was held for write
+ * @property {{ pid: number, comm: string, writes: number }[]} processes  most writes first
+ */
+
+/** @param {BpftraceOutput} output  of mmap-lock.bt @returns {TraceSummary} */
+export function summarizeTrace({ maps, hists }) {
+  const waits = (kind) => {
+    const count = number(maps[`cnt_${kind}`]);
+    const totalNs = number(maps[`sum_${kind}_ns`]);
+    return {
+      count,
+      totalNs,
+      avgNs: count ? totalNs / count : null,
+      maxNs: count ? number(maps[`max_${kind}_ns`]) : null,
+      histogram: hists[`wait_${kind}_ns`] ?? [],
+    };
+  };
+  const perProcess = maps.cnt_per_pid_write && typeof maps.cnt_per_pid_write === 'object' ? maps.cnt_per_pid_write : {};
+  const processes = Object.entries(perProcess)
+    .map(([key, writes]) => {
+      const comma = key.indexOf(',');
+      return { pid: Number(key.slice(0, comma)), comm: key.slice(comma + 1), writes };
+    })
+    .sort((a, b) => b.writes - a.writes || a.pid - b.pid);
+  return {
+    write: waits('write'),
+    read: waits('read'),
+    trylockFailed: number(maps.cnt_trylock_failed),
+    writeHoldNs: number(maps.sum_hold_write_ns),
+    processes,
+  };
+}
+
+const number = (value) => (typeof value === 'number' ? value : 0);

@@ -1,0 +1,85 @@
+// The parser reads bpftrace 0.17's own `-f json` output, captured on a real run
+// (scripts/capture-trace-fixtures.sh) and committed unedited.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseBpftraceJson, summarizeTrace } from '../../src/system/trace/parse.js';
+import { fixture } from '../helpers.js';
+
+const captured = (name) => parseBpftraceJson(readFileSync(fixture(`bpftrace/${name}`), 'utf8'));
+
+test('a workers cell: counts, sums, avg (a stats record) and histograms are read', () => {
+  const output = captured('workers-k2.json');
+  assert.equal(output.attachedProbes, 5);
+  assert.match(output.printf[0], /^mmap-lock: tracing descendants of pid \d+$/);
+  assert.deepEqual(output.other, []);
+  const trace = summarizeTrace(output);
+  assert.equal(trace.write.count, output.maps.cnt_write);
+  assert.equal(trace.write.totalNs, output.maps.sum_write_ns);
+  assert.equal(trace.write.avgNs, trace.write.totalNs / trace.write.count);
+  assert.equal(trace.write.maxNs, output.maps.max_write_ns);
+  assert.ok(trace.read.count > 0);
+  // the histogram holds every acquisition, in ascending buckets
+  assert.equal(trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0), trace.write.count);
+  const lows = trace.write.histogram.map((bucket) => bucket.lowNs);
+  assert.deepEqual(lows, [...lows].sort((a, b) => a - b));
+});
+
+test('per-process writes: a two-key map becomes pid and comm, most writes first', () => {
+  const { processes, write } = summarizeTrace(captured('procs-k2.json'));
+  assert.ok(processes.length >= 2);
+  assert.ok(processes.every(({ pid, comm, writes }) => Number.isInteger(pid) && pid > 0 && typeof comm === 'string' && writes > 0));
+  assert.deepEqual(processes.map((p) => p.writes), processes.map((p) => p.writes).sort((a, b) => b - a));
+  assert.equal(processes.reduce((sum, p) => sum + p.writes, 0), write.count);
+});
+
+test('nothing traced: count maps come as 0, the rest is absent, and nothing is invented', () => {
+  const output = captured('nothing-traced.json');
+  assert.deepEqual(Object.keys(output.hists), []);
+  assert.equal(output.maps.sum_write_ns, undefined);
+  const trace = summarizeTrace(output);
+  assert.deepEqual(trace.write, { count: 0, totalNs: 0, avgNs: null, maxNs: null, histogram: [] });
+  assert.deepEqual(trace.read, { count: 0, totalNs: 0, avgNs: null, maxNs: null, histogram: [] });
+  assert.deepEqual(trace.processes, []);
+});
+
+test('run by hand with -c: the command\'s own output between records is kept aside', () => {
+  const output = captured('by-hand-c.json');
+  assert.ok(output.other.some((line) => line.includes('mmapbench procs')));
+  const trace = summarizeTrace(output);
+  assert.ok(trace.write.count > 0);
+  // with -c the root is bpftrace itself; the forked command shows under its pre-exec name too
+  assert.ok(trace.processes.some((p) => p.comm === 'bpftrace'));
+});
+
+test('histogram corners: the negative bucket has no min, 0 and 1 are buckets of their own', () => {
+  const output = captured('hist-edges.json');
+  const buckets = output.hists.h;
+  assert.deepEqual(buckets.slice(0, 3), [
+    { lowNs: null, highNs: -1, count: 1 },
+    { lowNs: 0, highNs: 0, count: 1 },
+    { lowNs: 1, highNs: 1, count: 1 },
+  ]);
+  assert.deepEqual(buckets.at(-1), { lowNs: 65536, highNs: 131071, count: 1 });
+  // contiguous power-of-two buckets from 1 up
+  for (let i = 3; i < buckets.length; i++) assert.equal(buckets[i].lowNs, buckets[i - 1].highNs + 1);
+  // a key may itself hold a comma: only the first one splits
+  assert.deepEqual(output.maps.k, { '1,a': 1, '2,b,c': 1 });
+});
+
+test('empty buckets left out between two present ones are put back', () => {
+  const text = '{"type": "hist", "data": {"@h": [{"min": 2, "max": 3, "count": 4}, {"min": 32, "max": 63, "count": 1}]}}';
+  assert.deepEqual(parseBpftraceJson(text).hists.h, [
+    { lowNs: 2, highNs: 3, count: 4 },
+    { lowNs: 4, highNs: 7, count: 0 },
+    { lowNs: 8, highNs: 15, count: 0 },
+    { lowNs: 16, highNs: 31, count: 0 },
+    { lowNs: 32, highNs: 63, count: 1 },
+  ]);
+});
+
+test('bpftrace error records are collected, not dropped', () => {
+  const output = parseBpftraceJson('{"type": "error", "data": "map full"}\nnot json\n{broken');
+  assert.deepEqual(output.errors, ['map full']);
+  assert.deepEqual(output.other, ['not json', '{broken']);
+});
