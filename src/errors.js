@@ -6,7 +6,8 @@ export class MmapbenchError extends Error {
   /**
    * @param {string} message what failed, where, and the fix
    * @param {object} [fields]
-   * @param {'usage'|'run'|'interrupted'} [fields.kind]
+   * @param {'usage'|'run'|'environment'|'interrupted'} [fields.kind]  environment: this machine
+   *   lacks something the command needs (root, bpftrace, tracefs)
    * @param {unknown} [fields.cause]
    * @param {number} [fields.worker] index of the worker/process that failed
    * @param {string} [fields.signal] signal that ended it
@@ -26,6 +27,7 @@ export class MmapbenchError extends Error {
   }
 }
 
-export const EXIT_CODES = { run: 1, usage: 2, interrupted: 130 };
+export const EXIT_CODES = { run: 1, usage: 2, environment: 3, interrupted: 130 };
 
 export const usageError = (message, cause) => new MmapbenchError(message, { kind: 'usage', cause });
+export const environmentError = (message, cause) => new MmapbenchError(message, { kind: 'environment', cause });
