@@ -4,6 +4,7 @@ import * as compare from './compare.js';
 import * as fixtures from './fixtures.js';
 import * as procs from './procs.js';
 import * as tasks from './tasks.js';
+import * as trace from './trace.js';
 import * as workers from './workers.js';
 
 /**
@@ -18,6 +19,7 @@ export function buildYargs(args, context = {}) {
     .command(workers)
     .command(procs)
     .command(compare)
+    .command(trace)
     .command(fixtures)
     .command(tasks)
     .option('verbose', { type: 'boolean', describe: 'show stack traces and task output on failure' })
@@ -31,7 +33,8 @@ export function buildYargs(args, context = {}) {
       // Errors from handlers pass through; yargs's own (YError, also wrapping a coerce
       // failure) are usage errors.
       if (error && error.name !== 'YError') throw error;
-      const line = (message ?? error.message).split('\n')[0];
+      // yargs puts the detail of some messages ("Invalid values:") on the lines after
+      const line = (message ?? error.message).split('\n').map((part) => part.trim()).filter(Boolean).join(' ');
       throw usageError(line.includes('--help') ? line : `${line}; see \`mmapbench --help\``);
     })
     .example('$0 compare', 'workers vs procs on the defaults: readfilesync of a 64 KiB file, k = CPUs')

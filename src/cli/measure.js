@@ -3,8 +3,10 @@ import { runSession } from '../run/session.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
 import { compareModel, singleModel } from '../report/model.js';
+import { traceModel } from '../report/trace-model.js';
 import { renderMarkdown, renderTerminal, useColor } from '../report/table.js';
 import { startProgress } from '../report/progress.js';
+import { preflight } from '../system/trace/preflight.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
 
@@ -15,9 +17,13 @@ const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the prog
 export async function measureCommand(argv, command, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const modes = command === 'compare' ? ['workers', 'procs'] : [command];
   const plan = await buildPlan(argv, command);
+  if (argv.trace) {
+    plan.trace = { ...(await preflight({ bpftrace: argv.bpftrace, mountTracefs: argv.mountTracefs })), window: argv.traceWindow ?? 'timed' };
+    if (plan.trace.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
+  }
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
 
-  const cells = plan.rounds * modes.length;
+  const cells = plan.rounds * modes.length * (plan.trace ? 2 : 1);
   const progress = startProgress({ cells, expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS), stream: stderr });
   let session;
   try {
@@ -34,6 +40,7 @@ export async function measureCommand(argv, command, { interrupt, stdout = proces
 
 export function render(results, argv, stdout = process.stdout) {
   if (argv.json) return `${JSON.stringify(results, null, 2)}\n`;
-  const model = results.command === 'compare' ? compareModel(results) : singleModel(results);
-  return argv.markdown ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stdout) });
+  const models = [results.command === 'compare' ? compareModel(results) : singleModel(results)];
+  if (results.trace) models.push(traceModel(results));
+  return models.map((model) => (argv.markdown ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stdout) }))).join('\n');
 }

@@ -15,7 +15,7 @@ export const positiveInteger = (name) => checked(name, (n) => Number.isInteger(n
 export const nonNegativeInteger = (name) => checked(name, (n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more');
 export const positiveNumber = (name) => checked(name, (n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
 
-/** Options shared by workers, procs and compare (and later trace). */
+/** Options shared by workers, procs, compare and trace. */
 export function measurementOptions(yargs, { compare = false } = {}) {
   return yargs
     .option('k', { type: 'string', describe: 'workers (threads or processes) side by side', defaultDescription: 'number of CPUs (2 with --smoke)', coerce: positiveInteger('-k') })
@@ -35,6 +35,10 @@ export function measurementOptions(yargs, { compare = false } = {}) {
     .option('json', { type: 'boolean', describe: 'print one JSON document on stdout and nothing else' })
     .option('markdown', { type: 'boolean', describe: 'print the table as markdown' })
     .option('smoke', { type: 'boolean', describe: 'tiny run that proves every path works; measures nothing' })
+    .option('trace', { type: 'boolean', describe: 'also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root' })
+    .option('mount-tracefs', { type: 'boolean', describe: 'with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted' })
+    .option('trace-window', { choices: ['timed', 'cell'], describe: 'with --trace: trace from the barrier release (timed) or the whole cell, startup and warmup included (cell)', defaultDescription: 'timed' })
+    .option('bpftrace', { type: 'string', describe: 'with --trace: the bpftrace binary', defaultDescription: 'bpftrace on PATH' })
     .conflicts('iterations', 'duration')
     .conflicts('json', 'markdown');
 }

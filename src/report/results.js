@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ratioStats, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/session.js';
+import { traceResults } from '../stats/trace.js';
+import { MMAP_LOCK_WAITS } from '../reference/published.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -32,6 +34,7 @@ export function buildResults(plan, session, modes, environment) {
       node: plan.node.path,
       timeout: plan.timeout,
       smoke: plan.smoke,
+      trace: Boolean(plan.trace),
     },
     environment,
     calibration: session.calibration,
@@ -41,6 +44,7 @@ export function buildResults(plan, session, modes, environment) {
       complete: modes.every((mode) => round.cells[mode]),
       ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
       ...(modes.length === 2 && complete.includes(round) ? { ratio: ratioOf(round) } : {}),
+      ...(plan.trace ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
     })),
   };
   for (const mode of modes) {
@@ -54,6 +58,15 @@ export function buildResults(plan, session, modes, environment) {
   if (modes.length === 2) {
     results.ratio = complete.length ? ratioStats(complete.map(ratioOf)) : null;
     results.verdict = results.ratio ? verdict(results.ratio) : null;
+  }
+  if (plan.trace) {
+    results.trace = {
+      bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
+      script: 'mmap-lock.bt',
+      window: plan.trace.window,
+      ...traceResults(session.rounds, modes),
+      published: MMAP_LOCK_WAITS,
+    };
   }
   return results;
 }

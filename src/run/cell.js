@@ -24,8 +24,13 @@ const KILL_GRACE_MS = 2000;
  * @param {object} plan   from src/run/plan.js
  * @param {'workers'|'procs'} mode
  * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
+ * @param {{ trace?: { window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<object>, cancel: () => Promise<void> }> } }} [options]
+ *   trace: stopped when the cell's processes have exited; started before they are spawned
+ *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
+ *   process startup, module loading and warmup)
  */
-export async function runCell(plan, mode, interrupt) {
+export async function runCell(plan, mode, interrupt, { trace } = {}) {
+  let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   const spec = JSON.stringify(agentSpec(plan));
@@ -40,20 +45,38 @@ export async function runCell(plan, mode, interrupt) {
   const finished = Promise.all(children.map((child) => child.done));
   try {
     await Promise.race([Promise.all(children.map((child) => child.ready)), finished]);
+    if (trace && !tracer) tracer = await trace.start();
+    // Ctrl-C while bpftrace was attaching: the children are being stopped, `finished` says how
+    if (signal.aborted) await finished;
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at })));
     const messages = await finished;
-    return summarizeCell(mode, messages.flatMap((message) => message.samples));
+    const cell = summarizeCell(mode, messages.flatMap((message) => message.samples));
+    if (tracer) {
+      const traced = tracer;
+      tracer = null;
+      cell.trace = await traced.stop();
+    }
+    return cell;
   } catch (error) {
     // The first failure stops the rest of the tree; wait until every process has exited so
     // none outlives the CLI.
     stop.abort();
-    await Promise.allSettled(children.flatMap(({ subprocess, done }) => [subprocess, done]));
-    throw error;
+    await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
+    throw interrupted(error, interrupt);
   }
 }
+
+// A terminal's Ctrl-C also reaches bpftrace, which then fails in its own words.
+const interrupted = (error, interrupt) =>
+  interrupt?.aborted && error.kind !== 'interrupted' ? new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason }) : error;
+
+const asInterrupted = (promise, interrupt) =>
+  promise.catch((error) => {
+    throw interrupted(error, interrupt);
+  });
 
 /** Starts one host script on the plan's node, environment and timeout. */
 export const spawnHost = (plan, script, args, cancelSignal) =>

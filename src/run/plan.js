@@ -24,6 +24,7 @@ export const SMOKE = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {Record<string, string>} env           what the cells are started with
  * @property {number} timeout  seconds per cell
  * @property {boolean} smoke
+ * @property {import('../system/trace/preflight.js').TraceSetup | null} trace  set by --trace after preflight
  * @property {string[]} warnings
  */
 
@@ -65,6 +66,7 @@ export async function buildPlan(argv, command) {
     env: { ...process.env, ...envOverrides },
     timeout: argv.timeout ?? (smoke ? SMOKE.timeout : DEFAULTS.timeout),
     smoke,
+    trace: null,
     warnings,
   };
 }

@@ -1,4 +1,5 @@
 import { MmapbenchError } from '../errors.js';
+import { startTrace } from '../system/trace/tracer.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { warmupFor } from './plan.js';
@@ -8,6 +9,8 @@ import { warmupFor } from './plan.js';
  * @property {number} index  1-based
  * @property {Array<'workers'|'procs'>} order  the order its cells ran in
  * @property {Partial<Record<'workers'|'procs', import('../stats/cell.js').CellResult>>} cells
+ * @property {Partial<Record<'workers'|'procs', object>>} [traced]  with --trace: the same cells
+ *   run again under mmap-lock.bt, each with its `trace`
  */
 
 /**
@@ -20,7 +23,8 @@ import { warmupFor } from './plan.js';
 /**
  * Runs the plan's rounds. Modes alternate order round by round (A B, B A, ...) so drift on a
  * noisy machine hits both. A failure or Ctrl-C ends the loop but keeps every finished cell:
- * the caller reports them and then the error.
+ * the caller reports them and then the error. With plan.trace, each mode also runs once under
+ * bpftrace per round, before or after its untraced cell by turns, so the observer effect shows.
  * @param {import('./plan.js').Plan} plan
  * @param {Array<'workers'|'procs'>} modes
  * @returns {Promise<Session>}
@@ -39,8 +43,11 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
       const round = { index, order, cells: {} };
       session.rounds.push(round);
       for (const mode of order) {
-        round.cells[mode] = await runCell(plan, mode, interrupt);
-        onCell?.(round, mode);
+        for (const traced of variants(plan, index)) {
+          if (!traced) round.cells[mode] = await runCell(plan, mode, interrupt);
+          else (round.traced ??= {})[mode] = await runCell(plan, mode, interrupt, { trace: tracerFor(plan) });
+          onCell?.(round, mode);
+        }
       }
     }
   } catch (error) {
@@ -49,6 +56,11 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
   }
   return session;
 }
+
+const variants = (plan, index) => (!plan.trace ? [false] : index % 2 === 1 ? [false, true] : [true, false]);
+
+// Every cell is a child of this process; the script follows descendants of the pid it is given.
+const tracerFor = (plan) => ({ window: plan.trace.window, start: () => startTrace({ bpftrace: plan.trace.bpftrace, root: process.pid }) });
 
 /** Rounds in which every mode finished: the only ones a ratio may be taken from. */
 export const completeRounds = (session, modes) =>

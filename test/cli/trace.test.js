@@ -1,0 +1,132 @@
+// `mmapbench trace` end to end: real bpftrace on real cells. Where this machine cannot trace the
+// tests say why and skip, except under CI (which installs bpftrace and mounts tracefs): there
+// a missing piece is a failure, never a quiet skip.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { cli, processesMarked, uniqueMark } from '../helpers.js';
+
+function tracingUnavailable() {
+  if (process.getuid?.() !== 0) return 'not root';
+  if (!existsSync('/sys/kernel/tracing/events/mmap_lock')) return 'tracefs not mounted or no mmap_lock tracepoints (mount -t tracefs nodev /sys/kernel/tracing)';
+  const onPath = (process.env.PATH ?? '').split(':').some((dir) => existsSync(`${dir}/bpftrace`));
+  return onPath ? null : 'bpftrace not installed (apt-get install bpftrace)';
+}
+const missing = tracingUnavailable();
+const tracing = missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {};
+const requireTracing = () => {
+  if (missing) assert.fail(`CI must be able to trace, but: ${missing}`);
+};
+
+/** bpftrace processes running mmap-lock.bt: none may outlive the CLI. */
+const tracers = () =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mmap-lock.bt');
+      } catch {
+        return false;
+      }
+    });
+
+const pidsOf = (cell) => [...new Set(cell.workers.map((worker) => worker.pid))].sort();
+
+test('trace compare --trace-window cell: every cell traced, exactly its own processes, ratios beside the published ones', tracing, async () => {
+  requireTracing();
+  const mark = uniqueMark();
+  const result = await cli(['trace', 'compare', '--smoke', '--trace-window', 'cell', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.config.trace, true);
+  assert.equal(doc.trace.window, 'cell');
+  assert.match(doc.trace.bpftrace.version, /^\d+\.\d+/);
+  for (const round of doc.rounds) {
+    for (const mode of ['workers', 'procs']) {
+      assert.ok(round[mode], 'the untraced cell ran');
+      const traced = round.traced[mode];
+      const { trace } = traced;
+      // the process-tree filter: the processes that took the lock are the cell's own, no others
+      assert.deepEqual([...new Set(trace.processes.map((p) => p.pid))].sort(), pidsOf(traced));
+      // process and thread startup always maps memory, so a whole cell has write acquisitions
+      assert.ok(trace.write.count > 0 && trace.write.totalNs > 0);
+      assert.equal(trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0), trace.write.count);
+    }
+  }
+  assert.equal(doc.trace.ratios.totalWrite.n, 2);
+  assert.equal(doc.trace.ratios.avgWrite.n, 2);
+  assert.ok(doc.trace.modes.workers.observer > 0 && doc.trace.modes.procs.observer > 0);
+  assert.match(doc.trace.published.source, /Hypothesis 8/);
+  assert.deepEqual(processesMarked(mark), []);
+  assert.deepEqual(tracers(), []);
+});
+
+test('trace workers: the default window, as tables with the histogram and observer effect', tracing, async () => {
+  requireTracing();
+  const result = await cli(['trace', 'workers', '--smoke']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /mmap_lock waits \(bpftrace [\d.]+, mmap-lock\.bt\)/);
+  assert.match(result.stdout, /traced: from the barrier release/);
+  for (const row of ['write acquisitions', 'avg write wait', 'write wait', 'write acquisitions per process', 'observer effect']) assert.match(result.stdout, new RegExp(row));
+  assert.doesNotMatch(result.stdout, /workers\/procs/, 'one mode has no ratio column');
+  assert.equal(result.stderr, '', 'bpftrace\'s own chatter stays out of the output');
+});
+
+test('--trace on compare is the same as the trace command', tracing, async () => {
+  requireTracing();
+  const result = await cli(['compare', '--trace', '--smoke', '--rounds', '1', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.ok(doc.rounds[0].traced.workers.trace && doc.rounds[0].traced.procs.trace);
+});
+
+// A terminal's Ctrl-C goes to the whole process group: bpftrace gets it as well as the CLI.
+// The first lands while bpftrace is attaching, the second while it traces.
+for (const [target, kill, settle] of [
+  ['the CLI', (run) => run.kill('SIGINT'), 0],
+  ['its process group, as a terminal sends it', (run) => process.kill(-run.pid, 'SIGINT'), 1500],
+]) {
+  test(`Ctrl-C to ${target} during a traced run: exit 130, status interrupted, no cell and no bpftrace left`, tracing, async () => {
+    requireTracing();
+    const mark = uniqueMark();
+    const run = cli(['trace', 'compare', '--iterations', '150000', '--warmup', '10', '--rounds', '3', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`], { detached: true });
+    // wait until a traced cell is under way
+    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(tracers().length > 0, 'bpftrace started');
+    await new Promise((resolve) => setTimeout(resolve, settle));
+    kill(run);
+    const result = await run;
+    assert.equal(result.exitCode, 130, result.stderr);
+    assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
+    assert.equal(JSON.parse(result.stdout).status, 'interrupted');
+    assert.deepEqual(processesMarked(mark), []);
+    assert.deepEqual(tracers(), []);
+  });
+}
+
+test('trace with a bpftrace that is not there: exit 3, one line with the fix, nothing started', async () => {
+  const mark = uniqueMark();
+  const result = await cli(['trace', 'compare', '--smoke', '--bpftrace', '/nonexistent/bpftrace', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  assert.equal(result.exitCode, 3);
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 1);
+  const root = process.getuid?.() === 0;
+  assert.match(lines[0], root ? /^mmapbench: bpftrace not found at \/nonexistent\/bpftrace: install it with `apt-get install bpftrace`/ : /^mmapbench: tracing needs root/);
+  assert.equal(result.stdout, '');
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+test('trace with an unknown mode is a usage error', async () => {
+  const result = await cli(['trace', 'threads', '--smoke']);
+  assert.equal(result.exitCode, 2);
+  assert.match(result.stderr, /^mmapbench: .*threads/);
+});
+
+test('mmap-lock.bt runs by hand with -c, as documented', tracing, async () => {
+  requireTracing();
+  const script = new URL('../../mmap-lock.bt', import.meta.url).pathname;
+  const result = await execa('bpftrace', ['-f', 'json', script, '-c', `${process.execPath} -e "for (let i = 0; i < 2000; i++) Buffer.alloc(1 << 20)"`], { reject: false });
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /"@cnt_write": [1-9]/);
+});

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { combineWaits, sumHistograms, traceResults } from '../../src/stats/trace.js';
+
+const waits = (count, totalNs, maxNs, histogram = []) => ({ count, totalNs, avgNs: count ? totalNs / count : null, maxNs: count ? maxNs : null, histogram });
+const bucket = (lowNs, count) => ({ lowNs, highNs: lowNs * 2 - 1, count });
+
+test('combineWaits: medians per cell, the largest max, histograms summed', () => {
+  const combined = combineWaits([
+    waits(10, 1000, 300, [bucket(64, 4), bucket(128, 6)]),
+    waits(30, 9000, 900, [bucket(128, 10), bucket(256, 20)]),
+    waits(20, 4000, 500, [bucket(256, 20)]),
+  ]);
+  assert.equal(combined.count, 20);
+  assert.equal(combined.totalNs, 4000);
+  assert.equal(combined.avgNs, 200); // median of 100, 300, 200
+  assert.equal(combined.maxNs, 900);
+  assert.deepEqual(combined.histogram, [bucket(64, 4), bucket(128, 16), bucket(256, 40)]);
+});
+
+test('combineWaits: cells without acquisitions give no average rather than 0', () => {
+  const combined = combineWaits([waits(0, 0, 0), waits(0, 0, 0)]);
+  assert.equal(combined.avgNs, null);
+  assert.equal(combined.maxNs, null);
+});
+
+test('sumHistograms keeps the negative bucket first', () => {
+  assert.deepEqual(sumHistograms([[{ lowNs: 1, highNs: 1, count: 1 }], [{ lowNs: null, highNs: -1, count: 2 }]]).map((b) => b.lowNs), [null, 1]);
+});
+
+const cell = (throughput, write) => ({ throughput, trace: { write, read: waits(0, 0, 0), trylockFailed: 0, writeHoldNs: 0, processes: [{ pid: 1, comm: 'node', writes: write.count }] } });
+
+test('traceResults: per-round ratios of total and average write wait, observer effect per mode', () => {
+  const rounds = [1, 2, 3].map((index) => ({
+    index,
+    cells: { workers: { throughput: 100 }, procs: { throughput: 200 } },
+    traced: { workers: cell(90, waits(100, 100 * 20 * index, 1)), procs: cell(180, waits(50, 50 * 2 * index, 1)) },
+  }));
+  const results = traceResults(rounds, ['workers', 'procs']);
+  assert.equal(results.modes.workers.cells, 3);
+  assert.ok(Math.abs(results.modes.workers.observer - 0.9) < 1e-12);
+  // total: (100*20) / (50*2) = 20 every round; average: 20 / 2 = 10
+  assert.deepEqual(results.ratios.totalWrite.samples.map((r) => Math.round(r * 1e9) / 1e9), [20, 20, 20]);
+  assert.deepEqual(results.ratios.avgWrite.samples.map((r) => Math.round(r * 1e9) / 1e9), [10, 10, 10]);
+  assert.equal(results.modes.procs.processes.round, 3);
+});
+
+test('traceResults: a round where procs took no write lock gives no ratio sample, not Infinity', () => {
+  const rounds = [{ index: 1, cells: {}, traced: { workers: cell(1, waits(5, 50, 1)), procs: cell(1, waits(0, 0, 0)) } }];
+  const { ratios } = traceResults(rounds, ['workers', 'procs']);
+  assert.equal(ratios.totalWrite, null);
+  assert.equal(ratios.avgWrite, null);
+});
+
+test('traceResults: a mode with no traced cell is null; a single mode has no ratios', () => {
+  const results = traceResults([{ index: 1, cells: { workers: { throughput: 1 } } }], ['workers']);
+  assert.equal(results.modes.workers, null);
+  assert.equal(results.ratios, null);
+});
