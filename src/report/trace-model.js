@@ -40,6 +40,7 @@ function waitsTable(trace, modes, compare) {
     ['read acquisitions', (mode) => ops(m(mode).read.count), plainRatio((mode) => m(mode).read.count), ''],
     ['total read wait', (mode) => duration(m(mode).read.totalNs), plainRatio((mode) => m(mode).read.totalNs), ''],
     ['avg read wait', (mode) => maybe(m(mode).read.avgNs, duration), plainRatio((mode) => m(mode).read.avgNs), ''],
+    ['total wait, write + read', (mode) => duration(m(mode).write.totalNs + m(mode).read.totalNs), plainRatio((mode) => m(mode).write.totalNs + m(mode).read.totalNs), ''],
     ['failed trylocks', (mode) => ops(m(mode).trylockFailed), '', ''],
   ];
   const head = ['per cell', ...modes];
