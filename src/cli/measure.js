@@ -9,6 +9,7 @@ import { startProgress } from '../report/progress.js';
 import { preflight } from '../system/trace/preflight.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
+const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
 
 /**
  * The handler behind workers, procs and compare: plan, run, then print whatever was measured
@@ -24,7 +25,8 @@ export async function measureCommand(argv, command, { interrupt, stdout = proces
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
 
   const cells = plan.rounds * modes.length * (plan.trace ? 2 : 1);
-  const progress = startProgress({ cells, expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS), stream: stderr });
+  const attach = plan.trace ? (cells / 2) * TRACE_ATTACH_SECONDS : 0;
+  const progress = startProgress({ cells, expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS) + attach, stream: stderr });
   let session;
   try {
     session = await runSession(plan, modes, { interrupt, onCell: progress.tick });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { execa } from 'execa';
-import { cli, processesMarked, uniqueMark } from '../helpers.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 function tracingUnavailable() {
   if (process.getuid?.() !== 0) return 'not root';
@@ -114,6 +114,17 @@ test('trace with a bpftrace that is not there: exit 3, one line with the fix, no
   const root = process.getuid?.() === 0;
   assert.match(lines[0], root ? /^mmapbench: bpftrace not found at \/nonexistent\/bpftrace: install it with `apt-get install bpftrace`/ : /^mmapbench: tracing needs root/);
   assert.equal(result.stdout, '');
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+test('bpftrace failing to load its program: exit 1, its own error line, no cell left', tracing, async () => {
+  requireTracing();
+  const mark = uniqueMark();
+  const result = await cli(['trace', 'workers', '--smoke', '--bpftrace', fixture('fake-bpftrace.sh'), '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  assert.equal(result.exitCode, 1);
+  const last = result.stderr.trim().split('\n').at(-1);
+  // the harmless RLIMIT_MEMLOCK line is passed over for the one that says what went wrong
+  assert.match(last, /^mmapbench: bpftrace exited before tracing: ERROR: Error loading program: tracepoint:mmap_lock/);
   assert.deepEqual(processesMarked(mark), []);
 });
 
