@@ -30,6 +30,8 @@ export function measurementOptions(yargs, { compare = false } = {}) {
     .option('timeout', { type: 'string', describe: 'seconds a cell may take before it is terminated', defaultDescription: '300 (60 with --smoke)', coerce: positiveNumber('--timeout') })
     .option('concurrency', { type: 'string', describe: 'task parameter: operations in flight per worker', coerce: positiveInteger('--concurrency') })
     .option('pool-size', { type: 'string', describe: 'task parameter: Buffer.poolSize (bytes, 256k, 1m)' })
+    .option('size', { type: 'string', describe: 'task parameter: bytes each op allocates (alloc-unsafe, crypto-random, zlib, json, wasm-grow)' })
+    .option('partition', { type: 'string', describe: 'task parameter: threadpool-clog reads in chunks of this many bytes instead of one request' })
     .option('param', { type: 'string', array: true, describe: 'task parameter KEY=VALUE for your own task (repeatable)' })
     .option('fixtures-dir', { type: 'string', describe: 'where named and sized files are created', defaultDescription: '$TMPDIR/mmapbench-fixtures' })
     .option('json', { type: 'boolean', describe: 'print one JSON document on stdout and nothing else' })

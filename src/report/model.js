@@ -10,13 +10,36 @@ function header(results) {
   const title = `mmapbench ${results.command}: task ${config.task.name}, file ${config.file.label}, k=${config.k}, ${config.rounds} round${config.rounds === 1 ? '' : 's'} × ${work}${config.smoke ? ' (smoke: not a measurement)' : ''}${state}`;
   const env = Object.entries(config.env).map(([key, value]) => `${key}=${value}`).join(' ');
   const lines = [
-    `node ${environment.node.version} · ${environment.kernel} · glibc ${environment.glibc ?? 'n/a'} · ${environment.cpu.logicalCores} CPUs · THP ${environment.thp ?? 'n/a'}${env ? ` · ${env}` : ''}`,
+    `node ${environment.node.version} · ${environment.kernel} · glibc ${environment.glibc ?? 'n/a'} · ${environment.cpu.logicalCores} CPUs · THP ${environment.thp ?? 'n/a'} · libuv threadpool ${environment.uvThreadpoolSize ?? 4}${env ? ` · ${env}` : ''}`,
   ];
   const { calibration } = results;
   if (calibration) {
     lines.push(`calibrated in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)} -> ${ops(calibration.iterations)} iterations per worker for ~${config.duration} s`);
   }
   return { title, lines };
+}
+
+const UNIT = {
+  'ops/s': (v) => `${ops(v)} ops/s`,
+  count: (v) => ops(v),
+  ms: (v) => `${fixed(v)} ms`,
+  ratio: (v) => fixed(v),
+};
+
+/** The task's own figures (medians over complete rounds), when it reports any. */
+function metricsTable(results, modes) {
+  const declared = results.config.task.metrics ?? {};
+  const names = Object.keys(declared);
+  if (!names.length || !modes.every((mode) => results[mode])) return [];
+  const rows = names.map((name) => {
+    const format = UNIT[declared[name].unit] ?? fixed;
+    const medians = modes.map((mode) => results[mode].metrics?.[name]?.median ?? null);
+    const row = [`${name}: ${declared[name].description}`, ...medians.map((v) => (v === null ? '-' : format(v)))];
+    if (modes.length === 2) row.push(medians[0] !== null && medians[1] ? fixed(medians[0] / medians[1]) : '-');
+    return row;
+  });
+  const head = ['task metric (median over rounds)', ...modes, ...(modes.length === 2 ? ['workers/procs'] : [])];
+  return [{ head, rows, align: ['left', ...head.slice(1).map(() => 'right')] }];
 }
 
 const spread = (cell) => (cell ? fixed(cell.spread) : '-');
@@ -51,7 +74,10 @@ export function compareModel(results) {
   if (skews.length) notes.push(`barrier release skew (max): ${skews.join(', ')}; spread = slowest / fastest worker ops/s`);
   return {
     ...header(results),
-    tables: [{ head: ['round', 'order', 'workers ops/s', 'spread', 'procs ops/s', 'spread', 'workers/procs'], rows, align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'] }],
+    tables: [
+      { head: ['round', 'order', 'workers ops/s', 'spread', 'procs ops/s', 'spread', 'workers/procs'], rows, align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'] },
+      ...metricsTable(results, MODES),
+    ],
     notes,
   };
 }
@@ -77,7 +103,7 @@ export function singleModel(results) {
   }
   return {
     ...header(results),
-    tables: [{ head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows }],
+    tables: [{ head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows }, ...metricsTable(results, [mode])],
     notes,
   };
 }

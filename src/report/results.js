@@ -22,7 +22,7 @@ export function buildResults(plan, session, modes, environment) {
     status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
     error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
     config: {
-      task: { name: plan.task.name, builtin: plan.task.builtin, module: plan.task.builtin ? null : plan.task.url },
+      task: { name: plan.task.name, builtin: plan.task.builtin, module: plan.task.builtin ? null : plan.task.url, metrics: plan.task.metrics },
       params: plan.params,
       file: plan.file,
       k: plan.k,
@@ -53,6 +53,7 @@ export function buildResults(plan, session, modes, environment) {
       throughput: summarize(cells.map((cell) => cell.throughput)),
       spread: summarize(cells.map((cell) => cell.spread)),
       releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+      ...metricSummaries(cells, plan.task.metrics),
     };
   }
   if (modes.length === 2) {
@@ -69,6 +70,18 @@ export function buildResults(plan, session, modes, environment) {
     };
   }
   return results;
+}
+
+/** Each task metric over the cells, as medians and ranges like throughput. */
+function metricSummaries(cells, declared) {
+  const names = Object.keys(declared ?? {});
+  if (!names.length) return {};
+  return {
+    metrics: Object.fromEntries(names.map((name) => {
+      const values = cells.map((cell) => cell.metrics?.[name]).filter((v) => typeof v === 'number');
+      return [name, values.length ? summarize(values) : null];
+    })),
+  };
 }
 
 const ratioOf = (round) => round.cells.workers.throughput / round.cells.procs.throughput;

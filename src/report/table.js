@@ -16,15 +16,17 @@ export const useColor = (stream = process.stdout, env = process.env) =>
 /**
  * A report as data: a title, table sections, and lines after. Both renderers read the same
  * model, so the markdown never drifts from the terminal table.
- * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: ('left'|'right')[] }[], notes: string[] }} ReportModel
+ * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: ('left'|'right')[], widths?: number[] }[], notes: string[] }} ReportModel
+ *   widths: column widths for the terminal, long cells wrap at words
  */
 
 /** @param {ReportModel} model */
 export function renderTerminal(model, { color = false } = {}) {
   const parts = [model.title, ...(model.lines ?? [])];
-  for (const { head, rows, align } of model.tables) {
+  for (const { head, rows, align, widths } of model.tables) {
     const table = new Table({
       head,
+      ...(widths ? { colWidths: widths, wordWrap: true } : {}),
       colAligns: align ?? head.map((_, i) => (i === 0 ? 'left' : 'right')),
       style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
     });

@@ -48,11 +48,13 @@ export async function prepare(spec, index, mode) {
  */
 export async function measure({ task, ctx }, iterations) {
   const start = process.hrtime.bigint();
-  const pending = task.run(ctx, iterations);
-  if (pending && typeof pending.then === 'function') await pending;
+  let returned = task.run(ctx, iterations);
+  if (returned && typeof returned.then === 'function') returned = await returned;
   const end = process.hrtime.bigint();
   await task.teardown?.(ctx);
-  return { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
+  const sample = { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
+  if (returned?.metrics) sample.metrics = returned.metrics;
+  return sample;
 }
 
 /** Errors cross thread and process boundaries as plain data. */

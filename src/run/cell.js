@@ -53,7 +53,7 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at })));
     const messages = await finished;
-    const cell = summarizeCell(mode, messages.flatMap((message) => message.samples));
+    const cell = summarizeCell(mode, messages.flatMap((message) => message.samples), plan.task.metrics);
     if (tracer) {
       const traced = tracer;
       tracer = null;

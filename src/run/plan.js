@@ -32,7 +32,7 @@ export const SMOKE = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
 export async function buildPlan(argv, command) {
   const smoke = Boolean(argv.smoke);
   const task = await loadTask(argv.task ?? DEFAULTS.task);
-  const file = resolveFile(argv.file ?? DEFAULTS.file, argv.fixturesDir);
+  const file = resolveFile(argv.file ?? task.defaultFile ?? DEFAULTS.file, argv.fixturesDir);
   const node = await resolveNode(argv.node);
   const params = resolveParams(task, argv);
   const envOverrides = parseEnv(argv.env ?? []);
@@ -125,6 +125,12 @@ const COERCE = {
 
 const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** Task parameters common enough to have their own option; the rest go through --param. */
+export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
+
+/** How a user sets a parameter on the command line. */
+export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
+
 /**
  * Fills in the task's parameters from --concurrency, --pool-size and --param KEY=VALUE, with
  * the task's own defaults. A parameter the task does not declare is an error, not ignored.
@@ -136,13 +142,12 @@ export function resolveParams(task, argv) {
     if (at < 1) throw usageError(`--param ${pair} is not KEY=VALUE; write it as --param concurrency=8`);
     given[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  if (argv.concurrency !== undefined) given.concurrency = argv.concurrency;
-  if (argv.poolSize !== undefined) given.poolSize = argv.poolSize;
+  for (const name of PARAM_OPTIONS) if (argv[name] !== undefined) given[name] = argv[name];
 
   const declared = task.params ?? {};
   for (const name of Object.keys(given)) {
     if (!(name in declared)) {
-      const known = Object.keys(declared).map((p) => `--${kebab(p)}`).join(', ') || 'none';
+      const known = Object.keys(declared).map(paramFlag).join(', ') || 'none';
       throw usageError(`task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`mmapbench tasks\``);
     }
   }
@@ -150,6 +155,9 @@ export function resolveParams(task, argv) {
   for (const [name, spec] of Object.entries(declared)) {
     const value = given[name] ?? spec.default;
     params[name] = value === undefined ? undefined : (COERCE[spec.type] ?? COERCE.string)(value, kebab(name));
+    if (spec.choices && value !== undefined && !spec.choices.includes(params[name])) {
+      throw usageError(`${paramFlag(name)}${paramFlag(name).endsWith('=') ? '' : ' '}${value} is not one of ${spec.choices.join(', ')} (task ${task.name})`);
+    }
   }
   return params;
 }

@@ -17,6 +17,7 @@
  * @property {number} releaseSkewNs  latest start - earliest start: how tight the barrier was
  * @property {number} spread       slowest / fastest worker ops/s (1 = even)
  * @property {WorkerSample[]} workers
+ * @property {Record<string, number>} [metrics]  the task's own figures, combined across workers
  */
 
 /**
@@ -24,7 +25,7 @@
  * from different processes on one host are comparable.
  * @returns {CellResult}
  */
-export function summarizeCell(mode, samples) {
+export function summarizeCell(mode, samples, declared = {}) {
   const starts = samples.map((s) => BigInt(s.start));
   const ends = samples.map((s) => BigInt(s.end));
   const origin = starts.reduce((a, b) => (b < a ? b : a));
@@ -35,7 +36,9 @@ export function summarizeCell(mode, samples) {
     .map((s, i) => {
       const startNs = Number(starts[i] - origin);
       const endNs = Number(ends[i] - origin);
-      return { index: s.index, pid: s.pid, ops: s.ops, startNs, endNs, opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1) };
+      const worker = { index: s.index, pid: s.pid, ops: s.ops, startNs, endNs, opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1) };
+      if (s.metrics) worker.metrics = s.metrics;
+      return worker;
     })
     .sort((a, b) => a.index - b.index);
   const totalOps = workers.reduce((sum, w) => sum + w.ops, 0);
@@ -48,5 +51,22 @@ export function summarizeCell(mode, samples) {
     releaseSkewNs: Number(latestStart - origin),
     spread: Math.min(...rates) / Math.max(...rates),
     workers,
+    ...(Object.keys(declared).length ? { metrics: combineMetrics(workers, declared) } : {}),
   };
+}
+
+const COMBINE = {
+  sum: (values) => values.reduce((a, b) => a + b, 0),
+  max: (values) => Math.max(...values),
+  mean: (values) => values.reduce((a, b) => a + b, 0) / values.length,
+};
+
+/** Each declared metric over the workers that reported it, combined as the task declares. */
+export function combineMetrics(workers, declared) {
+  const combined = {};
+  for (const [name, { combine = 'sum' }] of Object.entries(declared)) {
+    const values = workers.map((w) => w.metrics?.[name]).filter((v) => typeof v === 'number' && Number.isFinite(v));
+    combined[name] = values.length ? COMBINE[combine](values) : null;
+  }
+  return combined;
 }

@@ -46,6 +46,8 @@ export function describeEnvironment({ node, env }) {
       physicalCores: physicalCores(cpuinfo) ?? cpus.length,
     },
     thp: readChoice(THP_PATH),
+    // libuv's pool is per process: K Worker threads share one, K processes have K
+    uvThreadpoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
     allocatorEnv: Object.fromEntries(Object.entries(env).filter(([key]) => ALLOCATOR_VARS.test(key)).sort()),
     date: new Date().toISOString(),
   };
