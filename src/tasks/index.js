@@ -4,13 +4,23 @@ import { pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
 
 /** Built-in tasks, in the order `mmapbench tasks` lists them. */
-export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 'pool-size'];
+export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 'pool-size', 'alloc-unsafe', 'crypto-random', 'zlib', 'json', 'wasm-grow', 'threadpool-clog', 'fs-promises', 'throttle'];
 
 /**
  * @typedef {object} TaskParam
  * @property {string} description
  * @property {'integer'|'size'|'number'|'string'} type
- * @property {any} default
+ * @property {any} [default]  left out: the parameter is undefined unless given
+ * @property {any[]} [choices]
+ */
+
+/**
+ * A figure a task measures besides its ops, returned by run() as `{ metrics: { name: number } }`
+ * from every worker and combined across the cell's workers.
+ * @typedef {object} TaskMetric
+ * @property {string} description
+ * @property {'ops/s'|'count'|'ms'|'ratio'} unit
+ * @property {'sum'|'max'|'mean'} combine  across the workers of one cell
  */
 
 /**
@@ -19,8 +29,11 @@ export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 
  * @property {string} [name]
  * @property {string} [description]
  * @property {Record<string, TaskParam>} [params]
+ * @property {Record<string, TaskMetric>} [metrics]
+ * @property {string} [defaultFile]  what --file defaults to for this task
+ * @property {string} [reference]  the published figure the task relates to, and its source
  * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [setup]
- * @property {(ctx: import('../run/agent.js').TaskContext, iterations: number) => void | Promise<void>} run
+ * @property {(ctx: import('../run/agent.js').TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
  * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [teardown]
  */
 
@@ -29,6 +42,9 @@ export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 
  * @property {string} name
  * @property {string} description
  * @property {Record<string, TaskParam>} params
+ * @property {Record<string, TaskMetric>} metrics
+ * @property {string | undefined} defaultFile
+ * @property {string | null} reference
  * @property {string} url       file URL the workers import
  * @property {boolean} builtin
  */
@@ -74,6 +90,9 @@ export async function loadTask(spec, cwd = process.cwd()) {
     name: task.name ?? spec,
     description: task.description ?? '',
     params: task.params ?? {},
+    metrics: task.metrics ?? {},
+    defaultFile: task.defaultFile,
+    reference: task.reference ?? null,
     url,
     builtin,
   };
