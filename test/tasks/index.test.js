@@ -10,7 +10,13 @@ test('every built-in task has the user-task shape', async () => {
     assert.equal(task.builtin, true);
     assert.ok(task.description.length > 10, `${name} has a description`);
     for (const [param, spec] of Object.entries(task.params)) {
-      assert.ok(spec.description && spec.type && spec.default !== undefined, `${name}.${param} is documented`);
+      assert.ok(spec.description && ['integer', 'size', 'number', 'string'].includes(spec.type), `${name}.${param} is documented`);
+      // a parameter without a default must say what leaving it out means
+      if (spec.default === undefined) assert.match(spec.description, /left out/, `${name}.${param}`);
+    }
+    for (const [metric, spec] of Object.entries(task.metrics)) {
+      assert.ok(spec.description && ['ops/s', 'count', 'ms', 'ratio'].includes(spec.unit), `${name} ${metric}`);
+      assert.ok(['sum', 'max', 'mean'].includes(spec.combine), `${name} ${metric}`);
     }
   }
 });
