@@ -2,6 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inFlight } from './lanes.js';
 
 /**
  * The same fs call made through fs/promises and through its callback form, `concurrency` in
@@ -17,16 +18,10 @@ const OPS = {
   stat: { promise: (ctx) => fsp.stat(ctx.file), callback: (ctx, _lane, done) => stat(ctx.file, done) },
 };
 
-async function lanes(ctx, iterations, start) {
-  let next = 0;
-  const lane = async (index) => {
-    while (next < iterations) {
-      next++;
-      await start(ctx, index);
-    }
-  };
+/** Calls per second with `concurrency` in flight. */
+async function rate(ctx, iterations, start) {
   const began = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: Math.min(ctx.params.concurrency, iterations) }, (_, i) => lane(i)));
+  await inFlight(ctx.params.concurrency, iterations, (lane) => start(ctx, lane));
   return (iterations * 1e9) / Number(process.hrtime.bigint() - began);
 }
 
@@ -53,9 +48,9 @@ export default {
   },
   async run(ctx, iterations) {
     const op = OPS[ctx.params.op];
-    const promises = () => lanes(ctx, iterations, (c, lane) => op.promise(c, lane));
+    const promises = () => rate(ctx, iterations, (c, lane) => op.promise(c, lane));
     const callbacks = () =>
-      lanes(ctx, iterations, (c, lane) => new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve()))));
+      rate(ctx, iterations, (c, lane) => new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve()))));
     // alternate which goes first, call by call, so drift within a cell hits both
     ctx.state.flip = !ctx.state.flip;
     let promisesPerSec;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { inFlight } from './lanes.js';
 
 /** Async reads still allocate; they only move the syscalls to libuv threadpool threads. */
 export default {
@@ -9,14 +10,6 @@ export default {
   },
   async run(ctx, iterations) {
     const { file } = ctx;
-    let next = 0;
-    const lane = async () => {
-      while (next < iterations) {
-        next++;
-        await readFile(file);
-      }
-    };
-    const lanes = Math.min(ctx.params.concurrency, iterations);
-    await Promise.all(Array.from({ length: lanes }, lane));
+    await inFlight(ctx.params.concurrency, iterations, () => readFile(file));
   },
 };

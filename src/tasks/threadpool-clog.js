@@ -1,6 +1,7 @@
 import { close, fstat, open, read } from 'node:fs';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
+import { inFlight } from './lanes.js';
 
 const [openAsync, fstatAsync, readAsync, closeAsync] = [open, fstat, read, close].map((fn) => promisify(fn));
 const deflateAsync = promisify(deflate);
@@ -56,21 +57,16 @@ export default {
       }
     })();
 
-    let next = 0;
-    const lane = async () => {
-      while (next < iterations) {
-        next++;
-        const fd = await openAsync(ctx.file, 'r');
-        try {
-          const { size } = await fstatAsync(fd);
-          const buffer = Buffer.allocUnsafe(size);
-          await (partition ? readPartitioned(fd, buffer, partition) : readWhole(fd, buffer));
-        } finally {
-          await closeAsync(fd);
-        }
+    await inFlight(concurrency, iterations, async () => {
+      const fd = await openAsync(ctx.file, 'r');
+      try {
+        const { size } = await fstatAsync(fd);
+        const buffer = Buffer.allocUnsafe(size);
+        await (partition ? readPartitioned(fd, buffer, partition) : readWhole(fd, buffer));
+      } finally {
+        await closeAsync(fd);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, iterations) }, lane));
+    });
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     reading = false;
     await zipper;
