@@ -1,11 +1,10 @@
 import { BUILTIN_TASKS, loadTask } from '../tasks/index.js';
-import { paramFlag } from '../run/plan.js';
+import { paramSetting } from '../run/plan.js';
 import { renderTerminal, useColor } from '../report/table.js';
 
 export const command = 'tasks';
 export const describe = 'List the built-in tasks with their parameters';
 export const builder = (yargs) => yargs.option('json', { type: 'boolean', describe: 'print the list as JSON' });
-
 
 // The terminal's width split between the columns (borders take 4); 120 off a terminal.
 function widthsFor(columns = 120) {
@@ -28,7 +27,7 @@ export async function handler(argv) {
       ...Object.keys(metrics).map((m) => `reports ${m}: ${metrics[m].description}`),
       reference ? `published: ${reference}` : '',
     ].filter(Boolean).join('\n'),
-    Object.entries(params).map(([key, p]) => `${paramFlag(key)}${paramFlag(key).endsWith('=') ? '' : ' '}${p.choices ? p.choices.join('|') : p.type} (default ${p.default ?? 'none'}): ${p.description}`).join('\n') || '-',
+    Object.entries(params).map(([key, p]) => `${paramSetting(key, p.choices ? p.choices.join('|') : p.type)} (default ${p.default ?? 'none'}): ${p.description}`).join('\n') || '-',
   ]);
   out.write(renderTerminal(
     { title: 'Built-in tasks (--task NAME); --task ./file.js runs your own', tables: [{ head: ['task', 'what one op does', 'parameters'], rows, align: ['left', 'left', 'left'], widths: widthsFor(out.columns) }], notes: [] },

@@ -131,6 +131,9 @@ export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
 /** How a user sets a parameter on the command line. */
 export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
 
+/** A parameter set to a value as typed: `--size 64k`, `--param op=stat`. */
+export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.includes(name) ? ' ' : ''}${value}`;
+
 /**
  * Fills in the task's parameters from --concurrency, --pool-size and --param KEY=VALUE, with
  * the task's own defaults. A parameter the task does not declare is an error, not ignored.
@@ -156,7 +159,7 @@ export function resolveParams(task, argv) {
     const value = given[name] ?? spec.default;
     params[name] = value === undefined ? undefined : (COERCE[spec.type] ?? COERCE.string)(value, kebab(name));
     if (spec.choices && value !== undefined && !spec.choices.includes(params[name])) {
-      throw usageError(`${paramFlag(name)}${paramFlag(name).endsWith('=') ? '' : ' '}${value} is not one of ${spec.choices.join(', ')} (task ${task.name})`);
+      throw usageError(`${paramSetting(name, value)} is not one of ${spec.choices.join(', ')} (task ${task.name})`);
     }
   }
   return params;
