@@ -55,6 +55,7 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
     const messages = await finished;
     const cell = summarizeCell(mode, messages.flatMap((message) => message.samples), plan.task.metrics);
     if (tracer) {
+      // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
       tracer = null;
       cell.trace = await traced.stop();

@@ -34,7 +34,7 @@ export async function startTrace({ bpftrace, root }) {
     if (stdout.includes(READY_LINE)) markReady(true);
   });
   subprocess.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-  const exited = subprocess.then((result) => result);
+  const exited = subprocess; // reject: false, so it resolves with the result whatever happens
 
   const failure = (what) => {
     const line = stderr.split('\n').filter((l) => l.trim() && !HARMLESS.test(l)).at(0) ?? 'no message';
