@@ -3,10 +3,14 @@ import os from 'node:os';
 
 export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
 
-/** The bracketed token of a sysfs choice file: `always [madvise] never` -> `madvise`. */
+/**
+ * The bracketed token of a sysfs choice file: `always [madvise] never` -> `madvise`. A file
+ * holding one bare word (a stand-in for the sysfs file) reads as that word.
+ */
 export function readChoice(path) {
   try {
-    return /\[([^\]]+)\]/.exec(readFileSync(path, 'utf8'))?.[1] ?? null;
+    const text = readFileSync(path, 'utf8').trim();
+    return /\[([^\]]+)\]/.exec(text)?.[1] ?? (/^\w+$/.test(text) ? text : null);
   } catch {
     return null;
   }
