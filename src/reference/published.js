@@ -14,3 +14,98 @@ export const MMAP_LOCK_WAITS = {
     avgWrite: { text: '~17x (re-run 17.6x)', value: 17 },
   },
 };
+
+/**
+ * The tables `mmapbench reproduce` re-checks (README, Hypotheses 1-7 and the step-by-step
+ * guide), k=8 on the investigation's machine. ops/s as printed there; ratio = workers/procs.
+ */
+export const TABLES = {
+  gap: {
+    source: `${INVESTIGATION}, Hypothesis 1 and step 3 (readFileSync, 64 KiB, k=8)`,
+    rows: [{ label: 'readfilesync 64 KiB', workers: 79_027, procs: 146_526, ratio: 0.54 }],
+    claim: 'procs are at least 1.4x faster than workers (ratio 0.55-0.65, typically 0.60; validation re-run 0.55-0.64)',
+  },
+  arena: {
+    source: `${INVESTIGATION}, Hypothesis 2 (64 KiB, k=8)`,
+    rows: [
+      { label: 'default', workers: 76_775, procs: 141_259, ratio: 0.54 },
+      { label: 'MALLOC_ARENA_MAX=1', workers: 96_403, procs: 138_477, ratio: 0.7 },
+      { label: 'MALLOC_ARENA_MAX=64', workers: 94_128, procs: 153_064, ratio: 0.61 },
+    ],
+    claim: 'the arena count moves totals but does not close the gap (procs stay faster in every setting)',
+  },
+  'mmap-threshold': {
+    source: `${INVESTIGATION}, Hypothesis 3 (64 KiB, k=8)`,
+    rows: [
+      { label: 'default', ratio: 0.54 },
+      { label: 'MALLOC_MMAP_THRESHOLD_=4096', workers: 30_769, procs: 94_045, ratio: 0.33 },
+    ],
+    claim: 'forcing every allocation through mmap collapses workers more than procs (the ratio falls)',
+  },
+  jemalloc: {
+    source: `${INVESTIGATION}, Hypothesis 4 and step 8 (k=8)`,
+    rows: [
+      { label: 'glibc 64 KiB', workers: 85_155, procs: 141_957, ratio: 0.6 },
+      { label: 'jemalloc 64 KiB', workers: 90_619, procs: 124_621, ratio: 0.73 },
+      { label: 'glibc 8 MiB', workers: 1_515, procs: 1_640, ratio: 0.92 },
+      { label: 'jemalloc 8 MiB', workers: 1_144, procs: 1_210, ratio: 0.7 },
+    ],
+    claim: 'jemalloc helps a little at 64 KiB (5-10%) and regresses at 8 MiB',
+  },
+  'mmap-max': {
+    source: `${INVESTIGATION}, step 6 and its independent validation`,
+    rows: [],
+    claim: 'MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=-1 is marginal (5-7% over baseline); an early +30% did not replicate',
+  },
+  thp: {
+    source: `${INVESTIGATION}, Hypothesis 5 and step 7 (64 KiB, k=8)`,
+    rows: [
+      { label: 'always', workers: 81_774, procs: 139_966, ratio: 0.58 },
+      { label: 'madvise', workers: 90_206, procs: 132_356, ratio: 0.68 },
+      { label: 'never', workers: 92_394, procs: 145_795, ratio: 0.63 },
+    ],
+    claim: 'the THP mode makes no difference beyond noise (validation: within 3%)',
+  },
+  'pool-size': {
+    source: `${INVESTIGATION}, Hypothesis 5b (64 KiB, k=8)`,
+    rows: [
+      { label: '8k (default)', workers: 79_708, procs: 151_100, ratio: 0.53 },
+      { label: '256k', workers: 105_031, procs: 130_364, ratio: 0.81 },
+      { label: '1m', workers: 90_101, procs: 120_722, ratio: 0.75 },
+      { label: '4m', workers: 76_891, procs: 114_283, ratio: 0.67 },
+      { label: '16m', workers: 93_264, procs: 107_290, ratio: 0.87 },
+    ],
+    claim: 'a 256 KiB pool narrows the gap at 64 KiB; pools of 4 MiB and more stop helping',
+  },
+  'pool-grid': {
+    source: `${INVESTIGATION}, Hypothesis 5c (workers ops/s, k=8; columns: pool 8k 16k 32k 64k 128k 256k, then procs)`,
+    columns: ['8k', '16k', '32k', '64k', '128k', '256k', 'procs'],
+    rows: [
+      { label: '512', values: [404e3, 460e3, 453e3, 431e3, 455e3, 446e3, 496e3] },
+      { label: '2k', values: [360e3, 382e3, 410e3, 367e3, 417e3, 411e3, 472e3] },
+      { label: '4k', values: [326e3, 332e3, 326e3, 360e3, 372e3, 382e3, 413e3] },
+      { label: '8k', values: [202e3, 187e3, 208e3, 254e3, 232e3, 271e3, 302e3] },
+      { label: '16k', values: [148e3, 147e3, 150e3, 181e3, 189e3, 243e3, 284e3] },
+      { label: '64k', values: [86e3, 87e3, 80e3, 87e3, 88e3, 108e3, 142e3] },
+      { label: '1m', values: [12e3, 13e3, 12e3, 12e3, 12e3, 13e3, 12e3] },
+    ],
+    claim: 'a 256 KiB pool never regresses and wins at every multi-KiB size; the 1 MiB row is flat',
+  },
+  reuse: {
+    source: `${INVESTIGATION}, Hypothesis 6 and step 4 (k=8)`,
+    rows: [
+      { label: 'reuse-buffer 64 KiB', workers: 393_321, procs: 484_380, ratio: 0.81 },
+      { label: 'reuse-buffer 1 MiB', workers: 39_133, procs: 35_376, ratio: 1.11 },
+    ],
+    claim: 'reusing one buffer is several times faster than readFileSync and nearly closes the gap',
+  },
+  async: {
+    source: `${INVESTIGATION}, Hypothesis 7 and step 10 (64 KiB, k=8)`,
+    rows: [
+      { label: 'sync', workers: 79_027, procs: 146_526, ratio: 0.54 },
+      { label: 'async serial (C=1)', workers: 35_449, procs: 41_392, ratio: 0.86 },
+      { label: 'async parallel (C=8)', workers: 80_216, procs: 60_855, ratio: 1.32 },
+    ],
+    claim: 'async does not speed workers up; the ratio closes only because async slows procs down',
+  },
+};
