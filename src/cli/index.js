@@ -3,6 +3,7 @@ import { usageError } from '../errors.js';
 import * as compare from './compare.js';
 import * as fixtures from './fixtures.js';
 import * as procs from './procs.js';
+import * as reproduce from './reproduce.js';
 import * as restore from './restore.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
@@ -23,6 +24,7 @@ export function buildYargs(args, context = {}) {
     .command(trace)
     .command(fixtures)
     .command(tasks)
+    .command(reproduce)
     .command(restore)
     .option('verbose', { type: 'boolean', describe: 'show stack traces and task output on failure' })
     .middleware((argv) => {

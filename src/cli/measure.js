@@ -29,7 +29,7 @@ export async function measureCommand(argv, command, { interrupt, stdout = proces
   const progress = startProgress({ cells, expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS) + attach, stream: stderr });
   let session;
   try {
-    session = await runSession(plan, modes, { interrupt, onCell: progress.tick });
+    session = await runSession(plan, modes, { interrupt, onCell: (round, mode) => progress.tick({ label: `round ${round.index} ${mode}` }) });
   } finally {
     progress.stop();
   }

@@ -37,10 +37,10 @@ export function renderTerminal(model, { color = false } = {}) {
   return `${parts.join('\n')}\n`;
 }
 
-/** @param {ReportModel} model */
-export function renderMarkdown(model) {
+/** @param {ReportModel} model @param {{ level?: number }} [options] heading level of the title */
+export function renderMarkdown(model, { level = 3 } = {}) {
   const cell = (text) => String(text).replaceAll('|', '\\|');
-  const parts = [`### ${model.title}`, ...(model.lines ?? []).map((line) => `${line}  `)];
+  const parts = [`${'#'.repeat(level)} ${model.title}`, ...(model.lines ?? []).map((line) => `${line}  `)];
   for (const { head, rows, align } of model.tables) {
     const aligns = align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'));
     parts.push(

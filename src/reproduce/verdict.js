@@ -1,25 +1,33 @@
+import jstat from 'jstat';
+
 const x = (value) => value.toFixed(2);
 
 /**
- * @typedef {{ median: number, ci95: [number, number] | null, n: number }} RatioLike
+ * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured
  * @typedef {{ verdict: 'holds'|'does not hold'|'inconclusive', text: string }} Verdict
  */
 
 /**
- * About how many rounds would put the interval on one side of `threshold`: the half-width of a
- * t interval shrinks with 1/sqrt(n), measured on the log scale the interval is built on.
+ * About how many rounds would put the interval on one side of `threshold`, if the spread of the
+ * per-round log ratios stayed as measured: the smallest n whose t interval half-width
+ * t(n-1) * sd / sqrt(n) is under the median's distance from the threshold.
  */
-export function roundsToDecide({ median, ci95, n }, threshold) {
-  const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
+export function roundsToDecide({ median, ci95, n }, threshold, limit = 1000) {
   const distance = Math.abs(Math.log(median) - Math.log(threshold));
   if (distance === 0) return null;
-  return Math.ceil(n * (half / distance) ** 2);
+  const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
+  const sd = (half * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
+  for (let rounds = n + 1; rounds <= limit; rounds++) {
+    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) < distance) return rounds;
+  }
+  return null;
 }
 
 function undecided(stats, threshold, what) {
+  if (!stats) return { verdict: 'inconclusive', text: `${what}: no round measured both sides yet` };
   if (!stats.ci95) return { verdict: 'inconclusive', text: `${what}: one round gives no interval; run 3 or more rounds` };
   const more = roundsToDecide(stats, threshold);
-  const hint = more === null ? 'the median sits on the threshold; only a different setup would decide it' : `about ${more} rounds (or longer cells) would tighten it enough`;
+  const hint = more === null ? 'the median sits on or next to the threshold; more rounds would hardly decide it' : `about ${more} rounds in all (or steadier cells) would decide it`;
   return { verdict: 'inconclusive', text: `${what}: 95% CI ${x(stats.ci95[0])}-${x(stats.ci95[1])} straddles ${x(threshold)}; ${hint}` };
 }
 
@@ -31,7 +39,7 @@ function undecided(stats, threshold, what) {
  * @returns {Verdict}
  */
 function side(stats, threshold, what, claimed) {
-  if (!stats.ci95) return undecided(stats, threshold, what);
+  if (!stats?.ci95) return undecided(stats, threshold, what);
   const [low, high] = stats.ci95;
   const under = high < threshold;
   if (!under && !(low > threshold)) return undecided(stats, threshold, what);
@@ -48,7 +56,7 @@ export const above = (stats, threshold, what) => side(stats, threshold, what, 'a
  * @returns {Verdict}
  */
 export function within(stats, [low, high], what) {
-  if (!stats.ci95) return undecided(stats, low, what);
+  if (!stats?.ci95) return undecided(stats, low, what);
   const [a, b] = stats.ci95;
   const range = `${x(low)}-${x(high)}`;
   if (a >= low && b <= high) return { verdict: 'holds', text: `${what}: ${describe(stats)} lies within ${range}` };

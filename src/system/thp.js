@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { environmentError } from '../errors.js';
@@ -69,4 +69,19 @@ export function restoreThp({ restoreFile = defaultRestoreFile() } = {}) {
   writeFileSync(saved.path, saved.original);
   rmSync(restoreFile);
   return { path: saved.path, from: before, to: saved.original };
+}
+
+/**
+ * Why this run cannot change the THP mode at `file`, or null when it can. A stand-in file (a
+ * test's, --thp-path) needs no root.
+ */
+export function thpProblem(file = THP_PATH, { uid = process.getuid?.() } = {}) {
+  if (!readChoice(file)) return `no THP setting at ${file} (a kernel without transparent hugepages)`;
+  if (file === THP_PATH && uid !== 0) return `changing ${file} needs root; run with sudo`;
+  try {
+    accessSync(file, constants.W_OK);
+  } catch (error) {
+    return `${file} is not writable (${error.code}; a read-only /sys, as in most containers)`;
+  }
+  return null;
 }

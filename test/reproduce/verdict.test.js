@@ -16,7 +16,7 @@ test('below: the interval wholly under the threshold holds, wholly over does not
 
 test('inconclusive says what would decide it', () => {
   const { text } = below(wide, 1, 'procs faster');
-  assert.match(text, /95% CI .* straddles 1\.00; about \d+ rounds \(or longer cells\) would tighten it enough/);
+  assert.match(text, /95% CI .* straddles 1\.00; about \d+ rounds in all \(or steadier cells\) would decide it/);
   assert.match(below(ratioStats([0.7]), 1, 'x').text, /one round gives no interval/);
 });
 

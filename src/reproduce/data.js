@@ -1,0 +1,55 @@
+import { median } from 'simple-statistics';
+import { ratioStats } from '../stats/ratio.js';
+
+/**
+ * The cells one experiment has measured, by variant, round and mode, and the per-round ratios
+ * its verdicts are taken from. Every figure pairs cells of the same round only: the runner
+ * interleaves every variant and mode within a round, so drift on a noisy machine cancels out of
+ * a within-round ratio, and the rounds are the independent samples of the interval.
+ */
+export class ExperimentData {
+  /** @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }>} cells */
+  constructor(cells) {
+    this.cells = new Map(cells.map((c) => [key(c.variant, c.round, c.mode), c.cell]));
+    this.rounds = [...new Set(cells.map((c) => c.round))].sort((a, b) => a - b);
+  }
+
+  throughput(variant, round, mode) {
+    return this.cells.get(key(variant, round, mode))?.throughput ?? null;
+  }
+
+  /** Median ops/s of a variant in one mode over the rounds that measured it. */
+  median(variant, mode) {
+    const values = this.rounds.map((round) => this.throughput(variant, round, mode)).filter((v) => v !== null);
+    return values.length ? median(values) : null;
+  }
+
+  /** A per-round quantity over the rounds where every operand was measured, as RatioStats. */
+  series(perRound) {
+    const samples = this.rounds.map(perRound).filter((v) => v !== null && Number.isFinite(v) && v > 0);
+    return samples.length ? ratioStats(samples) : null;
+  }
+
+  /** workers / procs of one variant. */
+  ratio(variant) {
+    return this.series((round) => divide(this.throughput(variant, round, 'workers'), this.throughput(variant, round, 'procs')));
+  }
+
+  /** One variant against another in the same mode: e.g. workers with jemalloc / workers with glibc. */
+  relative(variant, base, mode) {
+    return this.series((round) => divide(this.throughput(variant, round, mode), this.throughput(base, round, mode)));
+  }
+
+  /** How a variant moves the gap: its workers/procs ratio over the base's. */
+  gapChange(variant, base) {
+    return this.series((round) =>
+      divide(
+        divide(this.throughput(variant, round, 'workers'), this.throughput(variant, round, 'procs')),
+        divide(this.throughput(base, round, 'workers'), this.throughput(base, round, 'procs')),
+      ),
+    );
+  }
+}
+
+const key = (variant, round, mode) => `${variant}\u0000${round}\u0000${mode}`;
+const divide = (a, b) => (a === null || b === null || !b ? null : a / b);

@@ -1,0 +1,129 @@
+import { INVESTIGATION } from '../reference/published.js';
+import { fixed, ops } from '../report/table.js';
+import { renderMarkdown, renderTerminal } from '../report/table.js';
+import { ExperimentData } from './data.js';
+import { modesOf } from './experiments.js';
+
+const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
+const VERDICT_WIDTHS = [44, 15, 60];
+
+const withCi = (stats) => (!stats ? '-' : stats.ci95 ? `${fixed(stats.median)} (${fixed(stats.ci95[0])}-${fixed(stats.ci95[1])})` : fixed(stats.median));
+const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
+const thousands = (value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
+
+/** `k=2 (published k=8; scaled to the 2 CPUs here)` */
+export function kNote(k, cores) {
+  if (k === 8) return 'k=8 as published';
+  return cores < 8 && k === cores ? `k=${k} (published k=8; scaled to the ${cores} CPUs here)` : `k=${k} (published k=8; set by -k)`;
+}
+
+function rowsTable(experiment, variants, data) {
+  const rows = variants.map((variant) => {
+    const p = variant.published ?? {};
+    const measured = modesOf(variant);
+    return [
+      variant.label,
+      measured.includes('workers') ? rate(data.median(variant.id, 'workers')) : '-',
+      measured.includes('procs') ? rate(data.median(variant.id, 'procs')) : '-',
+      withCi(data.ratio(variant.id)),
+      rate(p.workers),
+      rate(p.procs),
+      p.ratio === undefined ? '-' : fixed(p.ratio),
+    ];
+  });
+  const head = ['setting', 'workers ops/s', 'procs ops/s', 'workers/procs (95% CI)', 'published workers', 'published procs', 'published ratio'];
+  return { head, rows, align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'] };
+}
+
+function gridTable(experiment, variants, data) {
+  const columns = [...new Set(variants.map((v) => v.grid.column))];
+  const sizes = [...new Set(variants.map((v) => v.grid.row))];
+  const rows = sizes.map((size) => {
+    const cells = columns.map((column) => {
+      const variant = variants.find((v) => v.grid.row === size && v.grid.column === column);
+      return `${thousands(data.median(variant.id, modesOf(variant)[0]))} / ${thousands(variant.published?.value)}`;
+    });
+    return [size, ...cells, withCi(data.relative(`${size}@256k`, `${size}@8k`, 'workers'))];
+  });
+  const head = ['file', ...columns.map((c) => (c === 'procs' ? 'procs (pool 8k)' : `pool ${c}`)), 'workers 256k / 8k (95% CI)'];
+  return { head, rows, align: ['left', ...head.slice(1).map(() => 'right')] };
+}
+
+const verdictTable = (verdicts) => ({
+  head: ['claim', 'verdict', 'evidence (per-round ratio, 95% CI)'],
+  rows: verdicts.map((v) => [v.claim, v.verdict, v.text]),
+  align: ['left', 'left', 'left'],
+  widths: VERDICT_WIDTHS,
+});
+
+/**
+ * One experiment's section: its table shaped like the published one, measured medians beside
+ * the published figures, then a verdict per claim.
+ * @returns {{ model: import('../report/table.js').ReportModel, verdicts: object[] }}
+ */
+export function experimentSection(experiment, variants, cells, { k, cores }) {
+  const data = new ExperimentData(cells);
+  const verdicts = experiment.verdicts(data);
+  const table = experiment.shape === 'grid' ? gridTable(experiment, variants, data) : rowsTable(experiment, variants, data);
+  const measuredRounds = data.rounds.length;
+  return {
+    verdicts,
+    model: {
+      title: `${experiment.name} — ${experiment.hypothesis} · ${kNote(k, cores)} · ${measuredRounds} round${measuredRounds === 1 ? '' : 's'} measured`,
+      lines: [
+        `claim: ${experiment.claim}`,
+        `published figures (quoted, not measured here): ${experiment.source}; ${PUBLISHED_SETUP}`,
+        ...(experiment.shape === 'grid' ? ['cells: workers ops/s measured / published; the procs column is procs ops/s'] : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
+      ],
+      tables: [table, verdictTable(verdicts)],
+      notes: [],
+    },
+  };
+}
+
+/** The report's first block: what this run ran on and how. */
+export function environmentModel({ header, status, file, skipped }) {
+  const { environment: env, options } = header;
+  const rows = [
+    ['status', status],
+    ['mmapbench', header.mmapbench],
+    ['started', header.started],
+    ['node', `${env.node.version} (${env.node.path})`],
+    ['kernel', `${env.kernel} (${env.platform})`],
+    ['glibc', env.glibc ?? 'n/a'],
+    ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
+    ['THP', env.thp ?? 'n/a'],
+    ['k', kNote(options.k, env.cpu.logicalCores)],
+    ['cells', options.quick ? `--quick: 200 iterations per worker after 50 warmup (a smoke run; its figures decide little)` : `~${options.duration} s each, iterations calibrated per setting`],
+    ['rounds', options.quick ? '2 (--quick)' : options.rounds ? `${options.rounds} (--rounds)` : `${header.bounds[0]} and more until every claim is decided, at most ${header.bounds[1]}`],
+    ['jemalloc', header.jemalloc ?? 'not found'],
+    ['results file', file],
+  ];
+  for (const { name, reason } of skipped) rows.push([`skipped: ${name}`, reason]);
+  return {
+    title: 'mmapbench reproduce: the investigation\'s tables re-checked on this machine',
+    lines: [`Every ops/s and ratio below was measured in this run; published figures are quoted from ${INVESTIGATION} and labelled as such.`],
+    tables: [{ head: ['', 'this run'], rows, align: ['left', 'left'] }],
+    notes: [],
+  };
+}
+
+/** One line per claim, first in the report, so a reader sees every verdict at once. */
+export function summaryModel(sections, { quick = false } = {}) {
+  const rows = sections.flatMap(({ name, verdicts }) => verdicts.map((v) => [name, v.claim, v.verdict]));
+  const open = rows.filter((row) => row[2] === 'inconclusive').length;
+  return {
+    title: 'Verdicts',
+    lines: [],
+    tables: [{ head: ['experiment', 'claim', 'verdict'], rows, align: ['left', 'left', 'left'], widths: [16, 70, 15] }],
+    notes: [
+      ...(quick ? ['--quick: cells of 200 iterations, mostly process startup, and 2 rounds; these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.'] : []),
+      ...(open ? [`${open} claim${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`] : []),
+    ],
+  };
+}
+
+export function renderReport(models, { markdown, color = false }) {
+  if (markdown) return models.map((model, i) => renderMarkdown(model, { level: i === 0 ? 1 : 2 })).join('\n');
+  return models.map((model) => renderTerminal(model, { color })).join('\n');
+}

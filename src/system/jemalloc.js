@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { usageError } from '../errors.js';
+
+/** Where distributions put libjemalloc.so.2 when ldconfig does not list it. */
+export const USUAL_PATHS = [
+  '/lib/x86_64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
+  '/lib/aarch64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib64/libjemalloc.so.2',
+  '/usr/lib/libjemalloc.so.2',
+  '/usr/local/lib/libjemalloc.so.2',
+  '/usr/local/lib/libjemalloc.so',
+];
+
+export const INSTALL_HINT = 'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
+
+const readable = (path) => {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const ldconfig = () => {
+  try {
+    return execFileSync('ldconfig', ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return '';
+  }
+};
+
+/** The first libjemalloc in `ldconfig -p` output for this architecture, or null. */
+export function fromLdconfig(listing, arch = process.arch) {
+  const want = arch === 'x64' ? /x86-64/ : arch === 'arm64' ? /AArch64/ : /./;
+  for (const line of listing.split('\n')) {
+    const match = /^\s*libjemalloc\.so(?:\.\d+)?\s+\(([^)]*)\)\s+=>\s+(\S+)/.exec(line);
+    if (match && want.test(match[1])) return match[2];
+  }
+  return null;
+}
+
+/**
+ * Finds the jemalloc library the jemalloc experiment preloads: `--jemalloc PATH` (which must
+ * exist), else ldconfig's cache, else the usual paths.
+ * @returns {{ path: string | null, how: string | null, why: string | null }}
+ */
+export function findJemalloc(given, { listing = ldconfig, exists = readable, paths = USUAL_PATHS } = {}) {
+  if (given) {
+    if (!exists(given)) throw usageError(`--jemalloc ${given} is not a readable file; pass the path of libjemalloc.so.2`);
+    return { path: given, how: '--jemalloc', why: null };
+  }
+  const cached = fromLdconfig(listing());
+  if (cached && exists(cached)) return { path: cached, how: 'ldconfig -p', why: null };
+  const found = paths.find(exists);
+  if (found) return { path: found, how: 'usual path', why: null };
+  return { path: null, how: null, why: `libjemalloc not found (ldconfig -p and ${paths.length} usual paths); ${INSTALL_HINT}` };
+}
+
+/**
+ * Whether `node` really runs with the library preloaded: the dynamic loader ignores a preload
+ * it cannot load (wrong architecture, a static binary) with only a warning.
+ * @returns {string | null} why it did not load, or null when it did
+ */
+export function preloadProblem(nodePath, library) {
+  try {
+    const maps = execFileSync(nodePath, ['-e', 'process.stdout.write(require("fs").readFileSync("/proc/self/maps", "utf8"))'], {
+      encoding: 'utf8',
+      env: { ...process.env, LD_PRELOAD: library },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return maps.includes(library) ? null : `LD_PRELOAD=${library} did not load into ${nodePath}`;
+  } catch (error) {
+    return `${nodePath} with LD_PRELOAD=${library} failed: ${String(error.stderr || error.message).trim().split('\n')[0]}`;
+  }
+}
