@@ -11,7 +11,7 @@ import { renderTerminal, useColor } from '../report/table.js';
 import { describeEnvironment, THP_PATH } from '../system/environment.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
-import { defaultRestoreFile, thpProblem } from '../system/thp.js';
+import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
 import { positiveInteger, positiveNumber } from './options.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -94,7 +94,7 @@ function select(options, ctx) {
     else skipped.push({ name: experiment.name, reason: why });
   }
   if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
-    throw environmentError(`a previous run left THP changed (${ctx.thp.restoreFile} exists); run \`mmapbench restore\` first`);
+    throw leftover(ctx.thp.restoreFile);
   }
   return { runnable, skipped };
 }

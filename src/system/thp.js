@@ -26,7 +26,7 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
     writeFileSync(restoreFile, `${JSON.stringify({ path: file, original, pid: process.pid, date: new Date().toISOString() })}\n`, { flag: 'wx' });
   } catch (error) {
     if (error.code !== 'EEXIST') throw error;
-    throw environmentError(`a previous run left THP changed (${restoreFile} exists); run \`mmapbench restore\` first`);
+    throw leftover(restoreFile);
   }
   let restored = false;
   const restore = () => {
@@ -49,6 +49,12 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
     restore,
   };
 }
+
+/** The refusal while a killed run's restore file is there, naming the command that clears it. */
+export const leftover = (restoreFile) => {
+  const command = restoreFile === defaultRestoreFile() ? 'mmapbench restore' : `mmapbench restore --thp-restore-file ${restoreFile}`;
+  return environmentError(`a previous run left THP changed (${restoreFile} exists); run \`${command}\` first`);
+};
 
 /**
  * `mmapbench restore`: puts back the mode a run that died (SIGKILL, power loss) left in its

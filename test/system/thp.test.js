@@ -33,7 +33,7 @@ test('a leftover restore file is never overwritten: the run refuses and names `m
   takeThp({ path: file, restoreFile }).set('never'); // a run that "died" with THP changed
   assert.throws(() => takeThp({ path: file, restoreFile }), (error) => {
     assert.equal(error.exitCode, 3);
-    assert.match(error.message, /a previous run left THP changed .*run `mmapbench restore` first/);
+    assert.match(error.message, /a previous run left THP changed .*run `mmapbench restore --thp-restore-file .*thp-restore.json` first/);
     return true;
   });
   assert.equal(JSON.parse(readFileSync(restoreFile, 'utf8')).original, 'madvise', 'the true original is kept');

@@ -1,0 +1,210 @@
+// `mmapbench reproduce` as a user runs it: every experiment in --quick, the THP guard against a
+// stand-in file (SIGINT and SIGKILL mid-run), resume after a kill, and bad input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, cli, processesMarked, uniqueMark } from '../helpers.js';
+import { EXPERIMENTS, modesOf } from '../../src/reproduce/experiments.js';
+import { ExperimentData } from '../../src/reproduce/data.js';
+import { findJemalloc } from '../../src/system/jemalloc.js';
+import { readChoice, THP_PATH } from '../../src/system/environment.js';
+import { thpProblem } from '../../src/system/thp.js';
+
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-reproduce-'));
+  const thp = join(dir, 'enabled');
+  writeFileSync(thp, 'always [madvise] never\n');
+  return { dir, out: join(dir, 'out'), thp, restoreFile: join(dir, 'state', 'thp-restore.json') };
+}
+
+const thpArgs = (w) => ['--thp-path', w.thp, '--thp-restore-file', w.restoreFile];
+const resultsFile = (out) => join(out, readdirSync(out).find((name) => name.endsWith('.jsonl')));
+const records = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+const cellKey = (r) => `${r.experiment}|${r.variant}|${r.round}|${r.mode}`;
+
+/** Starts the CLI and resolves once `ready()` is true, polled every 10 ms (wrapped: the subprocess is a thenable). */
+async function startUntil(args, ready, env = {}) {
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
+  for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(ready(), 'the run reached the point the test waits for');
+  return { run };
+}
+
+const cellCount = (out) => () => {
+  try {
+    return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
+  } catch {
+    return 0;
+  }
+};
+
+async function noneLeft(mark) {
+  for (let i = 0; i < 100 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(processesMarked(mark), []);
+}
+
+test('--list names every experiment, the claim it tests, what it needs, whether it runs here and its time', async () => {
+  const { exitCode, stdout } = await cli(['reproduce', '--list']);
+  assert.equal(exitCode, 0);
+  for (const { name } of EXPERIMENTS) assert.match(stdout, new RegExp(`│ ${name} +│`));
+  assert.match(stdout, /Hypothesis 1, step 3: procs are at least/);
+  assert.match(stdout, /libjemalloc/);
+  assert.match(stdout, /~\d+ (s|min) \(--quick ~\d+ s\)/);
+});
+
+test('reproduce --quick runs every experiment and writes REPORT.md with tables, published figures and verdicts', async () => {
+  const w = workspace();
+  const mark = uniqueMark();
+  const jemalloc = findJemalloc();
+  const result = await cli(['reproduce', '--quick', '--out', w.out, ...thpArgs(w)], { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark }, timeout: 300000 });
+  assert.equal(result.exitCode, 0, result.stderr);
+  const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
+  assert.match(report, /^# mmapbench reproduce/);
+  assert.ok(report.indexOf('| node |') < report.indexOf('## Verdicts'), 'the environment block comes first');
+  assert.match(report, /\| status \| complete \|/);
+  assert.match(report, /\| k \| k=\d+ \(/);
+
+  const ran = EXPERIMENTS.filter((e) => e.name !== 'jemalloc' || jemalloc.path || process.env.CI);
+  if (ran.length < EXPERIMENTS.length) assert.match(report, /\| skipped: jemalloc \| libjemalloc not found .*apt-get install libjemalloc2/);
+  for (const experiment of ran) {
+    const section = report.split(`\n## ${experiment.name} — `)[1]?.split('\n## ')[0];
+    assert.ok(section, `a section for ${experiment.name}`);
+    assert.match(section, /published figures \(quoted, not measured here\): .*Hypothesis|step/);
+    assert.match(section, /\| claim \| verdict \| evidence/);
+    const verdicts = [...section.matchAll(/\| (holds|does not hold|inconclusive) \|/g)];
+    assert.equal(verdicts.length, experiment.verdicts(new ExperimentData([])).length, `${experiment.name}: a verdict per claim`);
+  }
+  assert.match(report, /\| readfilesync 64 KiB \| [\d,]+ \| [\d,]+ \| [\d.]+ \([\d.]+-[\d.]+\) \| 79,027 \| 146,526 \| 0\.54 \|/);
+  assert.match(result.stdout, /Verdicts/);
+
+  const all = records(resultsFile(w.out));
+  assert.equal(all[0].type, 'run');
+  const cells = all.filter((r) => r.type === 'cell');
+  const expected = ran.reduce((n, e) => n + e.variants({ jemalloc: { path: 'x' } }).reduce((m, v) => m + modesOf(v).length, 0) * 2, 0);
+  assert.equal(cells.length, expected, 'two rounds of every variant and mode');
+  assert.equal(new Set(cells.map(cellKey)).size, cells.length);
+  assert.ok(cells.every((r) => r.cell.totalOps > 0));
+
+  const thpCells = cells.filter((r) => r.experiment === 'thp');
+  assert.equal(thpCells.length, 12);
+  assert.equal(readChoice(w.thp), 'madvise', 'THP is as it was found');
+  assert.equal(existsSync(w.restoreFile), false);
+  await noneLeft(mark);
+});
+
+test('adaptive rounds: at least 5, then more only while a claim is undecided, at most --max-rounds', async () => {
+  const w = workspace();
+  const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', '--out', w.out]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const all = records(resultsFile(w.out));
+  assert.equal(all.filter((r) => r.type === 'calibration').length, 1, 'one calibration per variant');
+  const cells = all.filter((r) => r.type === 'cell');
+  const rounds = Math.max(...cells.map((r) => r.round));
+  assert.ok(rounds === 5 || rounds === 6, `${rounds} rounds`);
+  const firstFive = new ExperimentData(cells.filter((r) => r.round <= 5));
+  const decidedAtFive = EXPERIMENTS[0].verdicts(firstFive).every((v) => v.verdict !== 'inconclusive');
+  assert.equal(rounds === 5, decidedAtFive, 'a sixth round ran exactly when five left a claim undecided');
+});
+
+test('a run killed midway resumes where it stopped: nothing measured is lost or measured twice', async () => {
+  const w = workspace();
+  const mark = uniqueMark();
+  const { run } = await startUntil(['reproduce', 'gap', 'arena', '--quick', '--out', w.out], () => cellCount(w.out)() >= 5, { MMAPBENCH_TEST_MARK: mark });
+  run.kill('SIGKILL');
+  await run;
+  await noneLeft(mark);
+  const file = resultsFile(w.out);
+  const before = readFileSync(file, 'utf8');
+  const kept = records(file).filter((r) => r.type === 'cell').length;
+  assert.ok(kept >= 5 && kept < 16, `${kept} cells before the kill`);
+
+  const resumed = await cli(['reproduce', '--resume', file]);
+  assert.equal(resumed.exitCode, 0, resumed.stderr);
+  assert.ok(readFileSync(file, 'utf8').startsWith(before), 'the cells measured before the kill are kept as they were');
+  const cells = records(file).filter((r) => r.type === 'cell');
+  assert.equal(cells.length, 16, 'gap 2 cells and arena 6 per round, 2 rounds');
+  assert.equal(new Set(cells.map(cellKey)).size, 16);
+  assert.match(readFileSync(join(w.out, 'REPORT.md'), 'utf8'), /\| status \| complete \|/);
+});
+
+test('Ctrl-C keeps what finished: exit 130, REPORT.md marked interrupted, the resume command, no process left', async () => {
+  const w = workspace();
+  const mark = uniqueMark();
+  const { run } = await startUntil(['reproduce', 'gap', 'arena', '--quick', '--out', w.out], () => cellCount(w.out)() >= 2, { MMAPBENCH_TEST_MARK: mark });
+  run.kill('SIGINT');
+  const { exitCode, stderr } = await run;
+  assert.equal(exitCode, 130, stderr);
+  assert.match(stderr, /to finish the run: mmapbench reproduce --resume .*\.jsonl/);
+  assert.match(readFileSync(join(w.out, 'REPORT.md'), 'utf8'), /\| status \| interrupted: resume with --resume \|/);
+  assert.ok(cellCount(w.out)() >= 2);
+  await noneLeft(mark);
+});
+
+test('THP: SIGINT mid-run puts the original mode back', async () => {
+  const w = workspace();
+  const mark = uniqueMark();
+  const { run } = await startUntil(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)], () => existsSync(w.restoreFile) && readFileSync(w.thp, 'utf8') !== 'always [madvise] never\n', { MMAPBENCH_TEST_MARK: mark });
+  run.kill('SIGINT');
+  const { exitCode, stderr } = await run;
+  assert.equal(exitCode, 130, stderr);
+  assert.equal(readChoice(w.thp), 'madvise');
+  assert.equal(existsSync(w.restoreFile), false);
+  await noneLeft(mark);
+});
+
+test('THP: after SIGKILL the next thp run refuses until `mmapbench restore` puts the original back', async () => {
+  const w = workspace();
+  const mark = uniqueMark();
+  const { run } = await startUntil(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)], () => existsSync(w.restoreFile) && readFileSync(w.thp, 'utf8') !== 'always [madvise] never\n', { MMAPBENCH_TEST_MARK: mark });
+  run.kill('SIGKILL');
+  await run;
+  await noneLeft(mark);
+  const changed = readChoice(w.thp);
+  assert.notEqual(changed, 'madvise', 'a SIGKILL leaves it changed');
+
+  const refused = await cli(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)]);
+  assert.equal(refused.exitCode, 3);
+  assert.equal(refused.stderr, `mmapbench: a previous run left THP changed (${w.restoreFile} exists); run \`mmapbench restore --thp-restore-file ${w.restoreFile}\` first`);
+  assert.equal(readChoice(w.thp), changed, 'the refusal touched nothing');
+
+  const restored = await cli(['restore', '--thp-restore-file', w.restoreFile]);
+  assert.equal(restored.stdout, `restored ${w.thp}: ${changed} -> madvise`);
+  const again = await cli(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)]);
+  assert.equal(again.exitCode, 0, again.stderr);
+  assert.equal(readChoice(w.thp), 'madvise');
+});
+
+test('THP on the real sysfs file: the mode is the same after the run', async (t) => {
+  const problem = thpProblem(THP_PATH);
+  if (problem && !process.env.CI) return t.skip(problem);
+  assert.equal(problem, null, 'CI runs as root with a writable THP setting');
+  const original = readChoice(THP_PATH);
+  t.after(() => {
+    if (readChoice(THP_PATH) !== original) writeFileSync(THP_PATH, original);
+  });
+  const w = workspace();
+  const result = await cli(['reproduce', 'thp', '--quick', '--out', w.out, '--thp-restore-file', w.restoreFile]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(records(resultsFile(w.out)).filter((r) => r.type === 'cell').length, 12);
+  assert.equal(readChoice(THP_PATH), original);
+  assert.equal(existsSync(w.restoreFile), false);
+});
+
+for (const [args, pattern, code] of [
+  [['reproduce', 'gapp'], /^mmapbench: no experiment gapp; the experiments are gap, arena, .*async \(see `mmapbench reproduce --list`\)$/, 2],
+  [['reproduce', '--resume', '/nonexistent/results.jsonl'], /^mmapbench: --resume \/nonexistent\/results.jsonl: no such file; pass the results file a reproduce run wrote$/, 2],
+  [['reproduce', '--resume', BIN, '--quick'], /^mmapbench: --resume continues a run with the options it was started with; drop --quick$/, 2],
+  [['reproduce', 'gap', '--jemalloc', '/nonexistent/libjemalloc.so.2'], /^mmapbench: --jemalloc \/nonexistent\/libjemalloc.so.2 is not a readable file; pass the path of libjemalloc.so.2$/, 2],
+  [['reproduce', '--quick', '--rounds', '3'], /^mmapbench: Arguments quick and rounds are mutually exclusive; see `mmapbench --help`$/, 2],
+  [['reproduce', 'thp', '--thp-path', '/nonexistent/enabled'], /^mmapbench: thp cannot run here: no THP setting at \/nonexistent\/enabled \(a kernel without transparent hugepages\)$/, 3],
+]) {
+  test(`bad input: mmapbench ${args.join(' ')}`, async () => {
+    const { exitCode, stderr, stdout } = await cli(args);
+    assert.equal(exitCode, code);
+    assert.match(stderr, pattern);
+    assert.equal(stdout, '');
+  });
+}
