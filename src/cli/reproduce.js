@@ -5,6 +5,7 @@ import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../reproduce/experiments.js';
 import { environmentModel, experimentSection, renderReport, summaryModel } from '../reproduce/report.js';
 import { createResultsFile, readResultsFile } from '../reproduce/results-file.js';
+import { oversubscribed } from '../run/plan.js';
 import { cellsPerRound, roundBounds, runExperiment, ROUNDS } from '../reproduce/runner.js';
 import { startProgress } from '../report/progress.js';
 import { renderTerminal, useColor } from '../report/table.js';
@@ -162,6 +163,8 @@ export async function handler(argv) {
     createResultsFile(file, header);
   }
   const reportFile = join(argv.out ?? dirname(file), 'REPORT.md');
+  const cores = os.availableParallelism();
+  if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
   stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
 
   const plan = runnable.map((experiment) => ({ experiment, variants: experiment.variants(ctx) }));

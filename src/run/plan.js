@@ -40,7 +40,7 @@ export async function buildPlan(argv, command) {
 
   const k = argv.k ?? (smoke ? Math.min(SMOKE.k, cores) : cores);
   const warnings = [];
-  if (k > cores) warnings.push(`-k ${k} exceeds the ${cores} CPUs here: workers and processes will also compete for CPU time, not only for the kernel lock`);
+  if (k > cores) warnings.push(oversubscribed(k, cores));
 
   let iterations = argv.iterations ?? null;
   let duration = null;
@@ -70,6 +70,9 @@ export async function buildPlan(argv, command) {
     warnings,
   };
 }
+
+export const oversubscribed = (k, cores) =>
+  `-k ${k} exceeds the ${cores} CPUs here: workers and processes will also compete for CPU time, not only for the kernel lock`;
 
 /**
  * What each worker or process is handed, derived when a cell starts, so calibration can fill in

@@ -143,10 +143,17 @@ test('Ctrl-C keeps what finished: exit 130, REPORT.md marked interrupted, the re
   await noneLeft(mark);
 });
 
-test('THP: SIGINT mid-run puts the original mode back', async () => {
+/** A `reproduce thp --quick` run against a stand-in file, once it has changed the mode. */
+async function thpChanged() {
   const w = workspace();
   const mark = uniqueMark();
-  const { run } = await startUntil(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)], () => existsSync(w.restoreFile) && readFileSync(w.thp, 'utf8') !== 'always [madvise] never\n', { MMAPBENCH_TEST_MARK: mark });
+  const changed = () => existsSync(w.restoreFile) && readFileSync(w.thp, 'utf8') !== 'always [madvise] never\n';
+  const { run } = await startUntil(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)], changed, { MMAPBENCH_TEST_MARK: mark });
+  return { w, mark, run };
+}
+
+test('THP: SIGINT mid-run puts the original mode back', async () => {
+  const { w, mark, run } = await thpChanged();
   run.kill('SIGINT');
   const { exitCode, stderr } = await run;
   assert.equal(exitCode, 130, stderr);
@@ -156,9 +163,7 @@ test('THP: SIGINT mid-run puts the original mode back', async () => {
 });
 
 test('THP: after SIGKILL the next thp run refuses until `mmapbench restore` puts the original back', async () => {
-  const w = workspace();
-  const mark = uniqueMark();
-  const { run } = await startUntil(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)], () => existsSync(w.restoreFile) && readFileSync(w.thp, 'utf8') !== 'always [madvise] never\n', { MMAPBENCH_TEST_MARK: mark });
+  const { w, mark, run } = await thpChanged();
   run.kill('SIGKILL');
   await run;
   await noneLeft(mark);
@@ -208,3 +213,22 @@ for (const [args, pattern, code] of [
     assert.equal(stdout, '');
   });
 }
+
+test('scripts/run.sh runs compare over files × k × arenas, and passes its arguments on', async () => {
+  const script = new URL('../../scripts/run.sh', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa('bash', [script, '--smoke'], { reject: false, env: { FILES: 'small', KS: '1 2', ARENAS: 'default 1' } });
+  assert.equal(exitCode, 0, stderr);
+  const titles = stdout.split('\n').filter((line) => line.startsWith('### mmapbench compare'));
+  assert.deepEqual(titles.map((t) => /k=(\d)/.exec(t)[1]), ['1', '1', '2', '2']);
+  assert.ok(titles.every((t) => t.includes('file small (128 B)') && t.includes('(smoke: not a measurement)')));
+  assert.equal((stdout.match(/· MALLOC_ARENA_MAX=1/g) ?? []).length, 2);
+});
+
+test('scripts/run-thp.sh is reproduce thp', async () => {
+  const w = workspace();
+  const script = new URL('../../scripts/run-thp.sh', import.meta.url).pathname;
+  const { exitCode, stderr } = await execa('bash', [script, '--quick', '--out', w.out, ...thpArgs(w)], { reject: false });
+  assert.equal(exitCode, 0, stderr);
+  assert.match(readFileSync(join(w.out, 'REPORT.md'), 'utf8'), /\n## thp — Hypothesis 5, step 7/);
+  assert.equal(readChoice(w.thp), 'madvise');
+});
