@@ -61,7 +61,10 @@ export function within(stats, [low, high], what) {
   const range = `${x(low)}-${x(high)}`;
   if (a >= low && b <= high) return { verdict: 'holds', text: `${what}: ${describe(stats)} lies within ${range}` };
   if (b < low || a > high) return { verdict: 'does not hold', text: `${what}: ${describe(stats)} lies outside ${range}` };
-  return { verdict: 'inconclusive', text: `${what}: ${describe(stats)} overlaps the edge of ${range}; more rounds would tighten it` };
+  const edge = Math.abs(Math.log(stats.median / low)) < Math.abs(Math.log(stats.median / high)) ? low : high;
+  const more = roundsToDecide(stats, edge);
+  const hint = more === null ? 'the median sits on or next to the edge; more rounds would hardly decide it' : `about ${more} rounds in all (or steadier cells) would decide it`;
+  return { verdict: 'inconclusive', text: `${what}: ${describe(stats)} overlaps the edge of ${range}; ${hint}` };
 }
 
 /** Several verdicts about one claim: all hold -> holds; any does not hold -> does not hold. */

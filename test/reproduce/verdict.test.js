@@ -47,3 +47,9 @@ test('all: any contradiction wins, then any doubt', () => {
   assert.equal(all([holds, maybe]).verdict, 'inconclusive');
   assert.equal(all([maybe, no]).verdict, 'does not hold');
 });
+
+test('within: an interval across the edge of the band says how many rounds would decide it', () => {
+  const { verdict, text } = within(ratioStats([0.85, 1.0, 0.95, 0.9, 1.05]), [0.9, 1.1], 'workers tuned / default');
+  assert.equal(verdict, 'inconclusive');
+  assert.match(text, /overlaps the edge of 0\.90-1\.10; about \d+ rounds in all \(or steadier cells\) would decide it/);
+});
