@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
@@ -8,14 +8,13 @@ import { createResultsFile, readResultsFile } from '../reproduce/results-file.js
 import { oversubscribed } from '../run/plan.js';
 import { cellsPerRound, roundBounds, runExperiment, ROUNDS } from '../reproduce/runner.js';
 import { startProgress } from '../report/progress.js';
+import { version } from '../report/results.js';
 import { renderTerminal, useColor } from '../report/table.js';
 import { describeEnvironment, THP_PATH } from '../system/environment.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
 import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
 import { positiveInteger, positiveNumber } from './options.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
 // measured here on 2 cores, for --list's estimates and the progress bar only.

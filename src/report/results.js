@@ -4,7 +4,7 @@ import { completeRounds } from '../run/session.js';
 import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+export const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 /**
  * The one results document: what `--json` prints and what the renderers read. Every figure in

@@ -1,6 +1,5 @@
 import { INVESTIGATION } from '../reference/published.js';
-import { fixed, ops } from '../report/table.js';
-import { renderMarkdown, renderTerminal } from '../report/table.js';
+import { fixed, ops, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 
@@ -17,7 +16,7 @@ export function kNote(k, cores) {
   return cores < 8 && k === cores ? `k=${k} (published k=8; scaled to the ${cores} CPUs here)` : `k=${k} (published k=8; set by -k)`;
 }
 
-function rowsTable(experiment, variants, data) {
+function rowsTable(variants, data) {
   const rows = variants.map((variant) => {
     const p = variant.published ?? {};
     const measured = modesOf(variant);
@@ -35,7 +34,7 @@ function rowsTable(experiment, variants, data) {
   return { head, rows, align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'] };
 }
 
-function gridTable(experiment, variants, data) {
+function gridTable(variants, data) {
   const columns = [...new Set(variants.map((v) => v.grid.column))];
   const sizes = [...new Set(variants.map((v) => v.grid.row))];
   const rows = sizes.map((size) => {
@@ -64,7 +63,7 @@ const verdictTable = (verdicts) => ({
 export function experimentSection(experiment, variants, cells, { k, cores }) {
   const data = new ExperimentData(cells);
   const verdicts = experiment.verdicts(data);
-  const table = experiment.shape === 'grid' ? gridTable(experiment, variants, data) : rowsTable(experiment, variants, data);
+  const table = experiment.shape === 'grid' ? gridTable(variants, data) : rowsTable(variants, data);
   const measuredRounds = data.rounds.length;
   return {
     verdicts,

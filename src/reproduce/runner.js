@@ -1,7 +1,6 @@
-import { buildPlan } from '../run/plan.js';
+import { buildPlan, warmupFor } from '../run/plan.js';
 import { calibrate } from '../run/calibrate.js';
 import { runCell } from '../run/cell.js';
-import { warmupFor } from '../run/plan.js';
 import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
