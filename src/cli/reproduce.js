@@ -5,7 +5,7 @@ import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../reproduce/experiments.js';
 import { environmentModel, experimentSection, renderReport, summaryModel } from '../reproduce/report.js';
 import { createResultsFile, readResultsFile } from '../reproduce/results-file.js';
-import { oversubscribed } from '../run/plan.js';
+import { kebab, oversubscribed } from '../run/plan.js';
 import { cellsPerRound, roundBounds, runExperiment, ROUNDS } from '../reproduce/runner.js';
 import { startProgress } from '../report/progress.js';
 import { version } from '../report/results.js';
@@ -135,7 +135,7 @@ export async function handler(argv) {
   let file;
   if (argv.resume) {
     const given = MEASUREMENT_OPTIONS.filter((name) => argv[name] !== undefined && !(name === 'experiments' && argv.experiments.length === 0));
-    if (given.length) throw usageError(`--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)).join(', ')}`);
+    if (given.length) throw usageError(`--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`);
     ({ header, records } = readResultsFile(argv.resume));
     ({ options } = header);
     file = argv.resume;
@@ -154,7 +154,6 @@ export async function handler(argv) {
       mmapbench: version,
       started: new Date().toISOString(),
       options,
-      bounds: roundBounds(options),
       environment: describeEnvironment({ node: ctx.node, env: process.env }),
       jemalloc: ctx.jemalloc.path,
     };
@@ -174,7 +173,7 @@ export async function handler(argv) {
   let error = null;
   try {
     for (const { experiment, variants } of plan) {
-      await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: { path: ctx.thp.path, restoreFile: ctx.thp.restoreFile } });
+      await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: ctx.thp });
     }
   } catch (caught) {
     if (!(caught instanceof MmapbenchError)) throw caught;
@@ -191,7 +190,7 @@ export async function handler(argv) {
     }),
   }));
   const status = !error ? 'complete' : error.kind === 'interrupted' ? 'interrupted: resume with --resume' : `failed: ${error.message}`;
-  const models = [environmentModel({ header, status, file, skipped }), summaryModel(sections, { quick: options.quick }), ...sections.map((s) => s.model)];
+  const models = [environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }), summaryModel(sections, { quick: options.quick }), ...sections.map((s) => s.model)];
   writeFileSync(reportFile, renderReport(models, { markdown: true }));
   stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout) }));
   stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);

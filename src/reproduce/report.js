@@ -2,6 +2,7 @@ import { INVESTIGATION } from '../reference/published.js';
 import { fixed, ops, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
+import { QUICK } from './runner.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -81,7 +82,7 @@ export function experimentSection(experiment, variants, cells, { k, cores }) {
 }
 
 /** The report's first block: what this run ran on and how. */
-export function environmentModel({ header, status, file, skipped }) {
+export function environmentModel({ header, status, file, skipped, bounds }) {
   const { environment: env, options } = header;
   const rows = [
     ['status', status],
@@ -93,8 +94,8 @@ export function environmentModel({ header, status, file, skipped }) {
     ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
     ['THP', env.thp ?? 'n/a'],
     ['k', kNote(options.k, env.cpu.logicalCores)],
-    ['cells', options.quick ? `--quick: 200 iterations per worker after 50 warmup (a smoke run; its figures decide little)` : `~${options.duration} s each, iterations calibrated per setting`],
-    ['rounds', options.quick ? '2 (--quick)' : options.rounds ? `${options.rounds} (--rounds)` : `${header.bounds[0]} and more until every claim is decided, at most ${header.bounds[1]}`],
+    ['cells', options.quick ? `--quick: ${QUICK.iterations} iterations per worker after ${QUICK.warmup} warmup (a smoke run; its figures decide little)` : `~${options.duration} s each, iterations calibrated per setting`],
+    ['rounds', options.quick ? `${QUICK.rounds} (--quick)` : options.rounds ? `${options.rounds} (--rounds)` : `${bounds[0]} and more until every claim is decided, at most ${bounds[1]}`],
     ['jemalloc', header.jemalloc ?? 'not found'],
     ['results file', file],
   ];
@@ -116,7 +117,7 @@ export function summaryModel(sections, { quick = false } = {}) {
     lines: [],
     tables: [{ head: ['experiment', 'claim', 'verdict'], rows, align: ['left', 'left', 'left'], widths: [16, 70, 15] }],
     notes: [
-      ...(quick ? ['--quick: cells of 200 iterations, mostly process startup, and 2 rounds; these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.'] : []),
+      ...(quick ? [`--quick: cells of ${QUICK.iterations} iterations, mostly process startup, and ${QUICK.rounds} rounds; these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.`] : []),
       ...(open ? [`${open} claim${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`] : []),
     ],
   };

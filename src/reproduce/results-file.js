@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, openSync, closeSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 
@@ -10,12 +10,7 @@ import { usageError } from '../errors.js';
  */
 export function createResultsFile(path, header) {
   mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, 'wx');
-  try {
-    writeSync(fd, `${JSON.stringify({ type: 'run', ...header })}\n`);
-  } finally {
-    closeSync(fd);
-  }
+  writeFileSync(path, `${JSON.stringify({ type: 'run', ...header })}\n`, { flag: 'wx' });
 }
 
 export const appendRecord = (path, record) => appendFileSync(path, `${JSON.stringify(record)}\n`);

@@ -57,13 +57,11 @@ const decided = (experiment, data) => experiment.verdicts(data).every((v) => v.v
  * file as it finishes. Every round runs every variant and mode, the variants' order rotating
  * and the modes' order alternating round by round, so slow drift on the machine spreads over
  * all of them.
- * @returns {Promise<ExperimentData>}
  */
 export async function runExperiment(experiment, variants, { options, records, file, interrupt, progress = {}, thp }) {
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.filter((r) => r.type === 'cell');
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  const data = () => new ExperimentData(cells);
   const [min, max] = roundBounds(options);
 
   const plans = new Map();
@@ -87,8 +85,8 @@ export async function runExperiment(experiment, variants, { options, records, fi
   let guard = null;
   try {
     for (let round = 1; round <= max; round++) {
-      if (round > min && decided(experiment, data())) break;
-      if (round > min) progress.grow?.(variants.reduce((n, v) => n + modesOf(v).length, 0));
+      if (round > min && decided(experiment, new ExperimentData(cells))) break;
+      if (round > min) progress.grow?.(cellsPerRound(variants));
       const order = variants.map((_, i) => variants[(i + round - 1) % variants.length]);
       for (const variant of order) {
         const modes = round % 2 === 1 ? modesOf(variant) : [...modesOf(variant)].reverse();
@@ -110,7 +108,6 @@ export async function runExperiment(experiment, variants, { options, records, fi
   } finally {
     guard?.restore();
   }
-  return data();
 }
 
 /** Cells per round of an experiment: what the progress bar and --list count. */

@@ -126,7 +126,7 @@ const COERCE = {
   string: (value) => String(value),
 };
 
-const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Task parameters common enough to have their own option; the rest go through --param. */
 export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
