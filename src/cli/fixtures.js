@@ -1,20 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DEFAULT_FIXTURES_DIR, NAMED_FILES, ensureFixture, formatSize } from '../run/files.js';
+import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn, formatSize } from '../run/files.js';
 
 export const command = 'fixtures';
 export const describe = 'Create the small, med, large and huge files (random bytes)';
 export const builder = (yargs) =>
   yargs
-    .option('fixtures-dir', { type: 'string', describe: 'folder to create them in', default: DEFAULT_FIXTURES_DIR })
+    .option('fixtures-dir', { type: 'string', describe: 'folder to create them in (yours alone: created 0700)', defaultDescription: FIXTURES_DIR_DESCRIPTION })
     .option('json', { type: 'boolean', describe: 'print the files as JSON' });
 
 export function handler(argv) {
-  mkdirSync(argv.fixturesDir, { recursive: true });
-  const files = Object.entries(NAMED_FILES).map(([name, size]) => {
-    const path = join(argv.fixturesDir, name);
-    return { name, size, path, created: ensureFixture(path, size) };
-  });
+  const dir = argv.fixturesDir ?? defaultFixturesDir();
+  const files = Object.entries(NAMED_FILES).map(([name, size]) => ({ name, size, ...fixtureIn(dir, name, size) }));
   const out = argv.context?.stdout ?? process.stdout;
   if (argv.json) return void out.write(`${JSON.stringify(files, null, 2)}\n`);
   for (const file of files) {

@@ -1,11 +1,11 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../reproduce/experiments.js';
 import { environmentModel, experimentSection, renderReport, summaryModel } from '../reproduce/report.js';
 import { createResultsFile, readResultsFile } from '../reproduce/results-file.js';
-import { kebab, oversubscribed } from '../run/plan.js';
+import { checkK, kebab, oversubscribed } from '../run/plan.js';
 import { cellsPerRound, roundBounds, runExperiment, ROUNDS } from '../reproduce/runner.js';
 import { startProgress } from '../report/progress.js';
 import { version } from '../report/results.js';
@@ -14,7 +14,11 @@ import { describeEnvironment, THP_PATH } from '../system/environment.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
 import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
-import { positiveInteger, positiveNumber } from './options.js';
+import { positiveInteger, positiveNumber, timeoutSeconds } from './options.js';
+import { FIXTURES_DIR_DESCRIPTION } from '../run/files.js';
+import { commandLine } from '../report/command-line.js';
+import { lockFolder } from '../system/out-lock.js';
+import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
 
 // Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
 // measured here on 2 cores, for --list's estimates and the progress bar only.
@@ -23,7 +27,7 @@ const QUICK_CELL_SECONDS = 0.25;
 const CALIBRATION_SECONDS = 0.6;
 
 // Options that shape the measurement; --resume takes them from the results file instead.
-const MEASUREMENT_OPTIONS = ['experiments', 'quick', 'k', 'rounds', 'maxRounds', 'duration', 'timeout', 'node', 'jemalloc', 'thpPath', 'fixturesDir'];
+const MEASUREMENT_OPTIONS = ['experiments', 'quick', 'k', 'rounds', 'maxRounds', 'duration', 'timeout', 'fixturesDir'];
 
 export const command = 'reproduce [experiments..]';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
@@ -36,26 +40,24 @@ export const builder = (yargs) =>
     .option('rounds', { type: 'string', describe: 'run exactly this many rounds per experiment', defaultDescription: `${ROUNDS.min}, more until every claim is decided`, coerce: positiveInteger('--rounds') })
     .option('max-rounds', { type: 'string', describe: 'most rounds an undecided experiment gets', defaultDescription: String(ROUNDS.max), coerce: positiveInteger('--max-rounds') })
     .option('duration', { type: 'string', describe: 'target seconds per cell', defaultDescription: '1', coerce: positiveNumber('--duration') })
-    .option('timeout', { type: 'string', describe: 'seconds a cell may take before it is terminated', defaultDescription: '300 (60 with --quick)', coerce: positiveNumber('--timeout') })
+    .option('timeout', { type: 'string', describe: 'seconds a cell may take before it is terminated', defaultDescription: '300 (60 with --quick)', coerce: timeoutSeconds('--timeout') })
+    .option('force', { type: 'boolean', describe: 'run a -k above 4 × CPUs (or 256)' })
     .option('node', { type: 'string', describe: 'node binary the cells run on', defaultDescription: 'this node' })
     .option('out', { type: 'string', describe: 'folder for REPORT.md and the results file', defaultDescription: './mmapbench-reproduce' })
     .option('resume', { type: 'string', describe: 'continue the run whose results file this is, with the options it was started with' })
     .option('jemalloc', { type: 'string', describe: 'path of libjemalloc.so for the jemalloc experiment', defaultDescription: 'found with ldconfig -p or in the usual paths' })
     .option('thp-path', { type: 'string', describe: 'the THP setting file the thp experiment changes (a stand-in for tests)', defaultDescription: THP_PATH })
     .option('thp-restore-file', { type: 'string', describe: 'where the original THP mode is kept while it is changed', defaultDescription: defaultRestoreFile() })
-    .option('fixtures-dir', { type: 'string', describe: 'where the files the tasks read are created', defaultDescription: '$TMPDIR/mmapbench-fixtures' })
+    .option('fixtures-dir', { type: 'string', describe: 'where the files the tasks read are created', defaultDescription: FIXTURES_DIR_DESCRIPTION })
     .option('markdown', { type: 'boolean', describe: 'print the report as markdown (REPORT.md is always markdown)' })
     .conflicts('quick', ['rounds', 'duration'])
     .conflicts('list', 'resume');
 
 /** What a new run is asked for, checked before anything starts. */
 function newOptions(argv) {
-  const experiments = [argv.experiments ?? []].flat();
-  const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
-  if (unknown.length) throw usageError(`no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`);
   const cores = os.availableParallelism();
-  return {
-    experiments,
+  return checkOptions({
+    experiments: [argv.experiments ?? []].flat(),
     quick: Boolean(argv.quick),
     k: argv.k ?? Math.min(8, cores),
     rounds: argv.rounds ?? null,
@@ -66,7 +68,60 @@ function newOptions(argv) {
     jemalloc: argv.jemalloc,
     thpPath: argv.thpPath ?? THP_PATH,
     fixturesDir: argv.fixturesDir,
-  };
+  }, { force: argv.force });
+}
+
+const optionalString = (name) => (value) => {
+  if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
+  return value ?? undefined;
+};
+
+// The same checks a new run's flags get, applied to a stored header too: a results file is
+// data, and must never choose what runs, or run with values a user could not have typed.
+const OPTION_CHECKS = {
+  k: positiveInteger('-k'),
+  rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
+  maxRounds: positiveInteger('--max-rounds'),
+  duration: positiveNumber('--duration'),
+  timeout: timeoutSeconds('--timeout'),
+  node: optionalString('--node'),
+  jemalloc: optionalString('--jemalloc'),
+  thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
+  fixturesDir: optionalString('--fixtures-dir'),
+};
+
+function checkOptions(options, { force = false } = {}) {
+  const checked = { experiments: options.experiments, quick: options.quick };
+  if (!Array.isArray(checked.experiments) || typeof checked.quick !== 'boolean') throw usageError('the experiments and --quick are not as a run stores them');
+  const unknown = checked.experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
+  if (unknown.length) throw usageError(`no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`);
+  for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
+  checkK(checked.k, { force, cores: os.availableParallelism() });
+  return checked;
+}
+
+// What a results file may not decide on its own: the programs and files root runs or writes.
+const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
+
+/** The stored options of a run to resume, checked like new ones, and the flags given with it. */
+function resumedOptions(argv, header, file) {
+  let options;
+  try {
+    options = checkOptions(header.options, { force: argv.force });
+  } catch (error) {
+    throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
+  }
+  for (const [name, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
+    const flag = `--${kebab(name)}`;
+    const given = argv[name];
+    if (given !== undefined && resolve(given) !== resolve(options[name] ?? '')) {
+      throw usageError(`--resume ${file}: the run was started with ${flag} ${options[name] === undefined ? 'left out' : commandLine([options[name]])}, not ${commandLine([given])}; resume it with the same ${flag}`);
+    }
+    if (options[name] !== fallback && given === undefined) {
+      throw usageError(`--resume ${file}: the run was started with ${flag} ${commandLine([options[name]])}; give it again (${flag} ${commandLine([options[name]])}) to resume: a results file never chooses what runs`);
+    }
+  }
+  return options;
 }
 
 /** What this machine offers the experiments: the jemalloc library, the THP file. */
@@ -94,7 +149,7 @@ function select(options, ctx) {
     else skipped.push({ name: experiment.name, reason: why });
   }
   if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
-    throw leftover(ctx.thp.restoreFile);
+    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
   }
   return { runnable, skipped };
 }
@@ -129,15 +184,18 @@ function listing(ctx, options) {
 
 export async function handler(argv) {
   const { interrupt, stdout = process.stdout, stderr = process.stderr } = argv.context ?? {};
+  const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
   let options;
   let header;
   let records = [];
   let file;
+  let resumed = null;
   if (argv.resume) {
     const given = MEASUREMENT_OPTIONS.filter((name) => argv[name] !== undefined && !(name === 'experiments' && argv.experiments.length === 0));
     if (given.length) throw usageError(`--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`);
-    ({ header, records } = readResultsFile(argv.resume));
-    ({ options } = header);
+    resumed = readResultsFile(argv.resume);
+    ({ header, records } = resumed);
+    options = resumedOptions(argv, header, argv.resume);
     file = argv.resume;
   } else {
     options = newOptions(argv);
@@ -149,7 +207,28 @@ export async function handler(argv) {
   }
   const { runnable, skipped } = select(options, ctx);
 
-  if (!header) {
+  const out = argv.out ?? (file ? dirname(file) : 'mmapbench-reproduce');
+  try {
+    makeFolder(out);
+  } catch (error) {
+    throw fileError(error, out, '--out');
+  }
+  const folders = [...new Set([out, ...(file ? [dirname(file)] : [])])];
+  const releases = [];
+  try {
+    for (const folder of folders) releases.push(await lockFolder(folder, folder === out ? '--out' : '--resume', { warn }));
+    return await measure({ argv, options, ctx, runnable, skipped, header, records, file, resumed, out, stdout, stderr, interrupt });
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+/** The run itself, with --out held: every cell appended as it finishes, then the report. */
+async function measure({ argv, options, ctx, runnable, skipped, header, records, file, resumed, out, stdout, stderr, interrupt }) {
+  if (resumed) {
+    resumed.mend();
+    if (resumed.cutLines) stderr.write(`mmapbench: skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again\n`);
+  } else {
     header = {
       mmapbench: version,
       started: new Date().toISOString(),
@@ -157,10 +236,10 @@ export async function handler(argv) {
       environment: describeEnvironment({ node: ctx.node, env: process.env }),
       jemalloc: ctx.jemalloc.path,
     };
-    file = join(argv.out ?? 'mmapbench-reproduce', `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
+    file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
     createResultsFile(file, header);
   }
-  const reportFile = join(argv.out ?? dirname(file), 'REPORT.md');
+  const reportFile = join(out, 'REPORT.md');
   const cores = os.availableParallelism();
   if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
   stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
@@ -176,8 +255,8 @@ export async function handler(argv) {
       await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: ctx.thp });
     }
   } catch (caught) {
-    if (!(caught instanceof MmapbenchError)) throw caught;
-    error = caught;
+    // Whatever stopped the run, what finished is reported below before the error.
+    error = caught instanceof MmapbenchError ? caught : new MmapbenchError(`internal error: ${caught.message}`, { cause: caught });
   } finally {
     progress.stop();
   }
@@ -191,11 +270,21 @@ export async function handler(argv) {
   }));
   const status = !error ? 'complete' : error.kind === 'interrupted' ? 'interrupted: resume with --resume' : `failed: ${error.message}`;
   const models = [environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }), summaryModel(sections, { quick: options.quick }), ...sections.map((s) => s.model)];
-  writeFileSync(reportFile, renderReport(models, { markdown: true }));
   stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout) }));
-  stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
+  try {
+    writeFileAtomic(reportFile, renderReport(models, { markdown: true }));
+    stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
+  } catch (writeError) {
+    const failed = fileError(writeError, reportFile, '--out');
+    stderr.write(`mmapbench: ${failed.message}; the report is the one printed above, raw results in ${file}\n`);
+    error ??= failed;
+  }
   if (error) {
-    stderr.write(`mmapbench: to finish the run: mmapbench reproduce --resume ${file}\n`);
+    stderr.write(`mmapbench: to finish the run: ${commandLine(['mmapbench', 'reproduce', '--resume', file, ...resumeFlags(options)])}\n`);
     throw error;
   }
 }
+
+/** The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN). */
+const resumeFlags = (options) =>
+  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([name, fallback]) => (options[name] !== fallback ? [`--${kebab(name)}`, options[name]] : []));

@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
+import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
 
 /**
  * The raw results of a reproduce run, one JSON record per line: a `run` header, then a
@@ -9,16 +10,38 @@ import { usageError } from '../errors.js';
  * the cell that was running.
  */
 export function createResultsFile(path, header) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify({ type: 'run', ...header })}\n`, { flag: 'wx' });
+  try {
+    makeFolder(dirname(path));
+  } catch (error) {
+    throw fileError(error, dirname(path), '--out');
+  }
+  try {
+    // wx: a new file, never one planted under this name
+    writeFileSync(path, `${JSON.stringify({ type: 'run', ...header })}\n`, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    throw error.code === 'EEXIST' ? usageError(`${path} already exists; a new run never writes over results`, error) : fileError(error, path, '--out');
+  }
 }
 
-export const appendRecord = (path, record) => appendFileSync(path, `${JSON.stringify(record)}\n`);
+export function appendRecord(path, record) {
+  appendLine(path, `${JSON.stringify(record)}\n`);
+}
+
+function appendLine(path, text) {
+  try {
+    appendOwnFile(path, text);
+  } catch (error) {
+    throw error.kind ? error : fileError(error, path, '--out');
+  }
+}
+
+const RECORD_TYPES = ['cell', 'calibration'];
 
 /**
- * Reads a results file for --resume. A last line cut off by a kill is dropped from the file, so
- * the records appended next start on a line of their own.
- * @returns {{ header: object, records: object[] }}
+ * Reads a results file for --resume, writing nothing: the caller checks the header before it
+ * trusts the file, then calls `mend()` so the records appended next start on a line of their
+ * own. A line cut off by a kill stays in the file (nothing is ever truncated) and is skipped.
+ * @returns {{ header: object, records: object[], cutLines: number, mend: () => void }}
  */
 export function readResultsFile(path) {
   let text;
@@ -27,18 +50,30 @@ export function readResultsFile(path) {
   } catch (error) {
     throw usageError(`--resume ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; pass the results file a reproduce run wrote`, error);
   }
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, end)));
-  const records = [];
-  for (const [index, line] of text.slice(0, end).split('\n').entries()) {
-    if (!line) continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      throw usageError(`--resume ${path}: line ${index + 1} is not JSON; the file is not one mmapbench reproduce wrote`);
-    }
+  const notOurs = (why) => usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`);
+  const lines = text.split('\n');
+  const endsCut = lines.at(-1) !== '';
+  let header;
+  try {
+    header = JSON.parse(lines[0]);
+  } catch {
+    throw notOurs('line 1 is not JSON');
   }
-  const [header] = records;
-  if (header?.type !== 'run') throw usageError(`--resume ${path}: no run header on line 1; the file is not one mmapbench reproduce wrote`);
-  return { header, records: records.slice(1) };
+  if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null) throw notOurs('no run header on line 1');
+
+  const records = [];
+  let cutLines = 0;
+  for (const [index, line] of lines.slice(1).entries()) {
+    if (!line) continue;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
+      continue;
+    }
+    if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string') throw notOurs(`line ${index + 2} is not a record`);
+    records.push(record);
+  }
+  return { header, records, cutLines: cutLines, mend: () => endsCut && appendLine(path, '\n') };
 }

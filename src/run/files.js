@@ -1,13 +1,23 @@
-import { accessSync, constants, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
+import { ensurePrivateDir, fileError, temporaryBeside } from '../system/safe-fs.js';
 
 /** The investigation's four files (its /tmp/fs-contention-files). */
 export const NAMED_FILES = { small: 128, med: 64 * 1024, large: 1024 * 1024, huge: 8 * 1024 * 1024 };
 
-export const DEFAULT_FIXTURES_DIR = join(tmpdir(), 'mmapbench-fixtures');
+/**
+ * Fixtures are a cache, and a per-user one: a fixed name in a world-writable /tmp would let
+ * another user plant links there for root to write through.
+ */
+export const defaultFixturesDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'fixtures');
+export const FIXTURES_DIR_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/fixtures (~/.cache/mmapbench/fixtures)';
+
+/** The largest file --file SIZE creates: bigger ones are better made once, by hand. */
+export const MAX_FIXTURE_BYTES = 1024 ** 3;
+const CHUNK_BYTES = 8 * 1024 * 1024;
 
 const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
@@ -26,18 +36,50 @@ export function formatSize(bytes) {
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
 }
 
-/** Writes a file of random bytes unless one of that size is already there. */
+/**
+ * Writes a file of random bytes unless one of that size is already there. The folder must be
+ * one ensurePrivateDir() checked; a link in it is refused, never followed.
+ */
 export function ensureFixture(path, size) {
+  let stats = null;
   try {
-    if (statSync(path).size === size) return false;
-  } catch {}
-  const data = Buffer.allocUnsafe(size);
-  randomFillSync(data);
-  // Write then rename, so a concurrent run never reads a half-written fixture.
-  const partial = `${path}.${process.pid}.partial`;
-  writeFileSync(partial, data);
-  renameSync(partial, path);
+    stats = lstatSync(path);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  if (stats && !stats.isFile()) {
+    throw usageError(`fixture ${path} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; remove it and run again`);
+  }
+  if (stats?.size === size) return false;
+  // A new file (`wx`, a name no one can guess) then a rename: never a planted link, and a
+  // concurrent run never reads a half-written fixture.
+  const partial = temporaryBeside(path, 'partial');
+  const fd = openSync(partial, 'wx', 0o644);
+  try {
+    const chunk = Buffer.allocUnsafe(Math.min(size, CHUNK_BYTES));
+    for (let written = 0; written < size; written += chunk.length) {
+      const part = chunk.subarray(0, Math.min(chunk.length, size - written));
+      randomFillSync(part);
+      writeSync(fd, part);
+    }
+    closeSync(fd);
+    renameSync(partial, path);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
   return true;
+}
+
+/** Checks the fixtures folder and creates one fixture, with errors a user can act on. */
+export function fixtureIn(dir, name, size) {
+  ensurePrivateDir(dir, '--fixtures-dir');
+  const path = join(dir, name);
+  try {
+    return { path, created: ensureFixture(path, size) };
+  } catch (error) {
+    throw error.kind ? error : fileError(error, path, '--fixtures-dir');
+  }
 }
 
 /**
@@ -45,14 +87,13 @@ export function ensureFixture(path, size) {
  * that size is created in the fixtures folder), or an existing readable file.
  * @returns {{ path: string, size: number, label: string }}
  */
-export function resolveFile(spec, fixturesDir = DEFAULT_FIXTURES_DIR) {
-  const named = NAMED_FILES[spec];
+export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
+  const named = Object.hasOwn(NAMED_FILES, spec) ? NAMED_FILES[spec] : undefined;
   const size = named ?? (/[/\\]/.test(spec) ? null : parseSize(spec));
   if (size !== null) {
     if (size < 1) throw usageError(`--file ${spec}: a size must be at least 1 byte`);
-    const path = join(fixturesDir, named ? spec : `size-${size}`);
-    mkdirSync(fixturesDir, { recursive: true });
-    ensureFixture(path, size);
+    if (size > MAX_FIXTURE_BYTES) throw usageError(`--file ${spec}: mmapbench creates files of at most ${formatSize(MAX_FIXTURE_BYTES)}; make a bigger one yourself and pass its path`);
+    const { path } = fixtureIn(fixturesDir, named ? spec : `size-${size}`, size);
     return { path, size, label: named ? `${spec} (${formatSize(size)})` : formatSize(size) };
   }
   const path = resolve(spec);
@@ -62,8 +103,11 @@ export function resolveFile(spec, fixturesDir = DEFAULT_FIXTURES_DIR) {
     accessSync(path, constants.R_OK);
   } catch (error) {
     const why = error.code === 'ENOENT' ? 'does not exist' : `is not readable (${error.code})`;
-    throw usageError(`--file ${spec} ${why}; pass small, med, large, huge, a size such as 64k, or a readable file`, error);
+    throw usageError(`--file ${printable(spec)} ${why}; pass small, med, large, huge, a size such as 64k, or a readable file`, error);
   }
-  if (!stats.isFile()) throw usageError(`--file ${spec} is not a regular file; pass a file, a name (med) or a size (64k)`);
-  return { path, size: stats.size, label: spec };
+  if (!stats.isFile()) throw usageError(`--file ${printable(spec)} is not a regular file; pass a file, a name (med) or a size (64k)`);
+  return { path, size: stats.size, label: printable(spec) };
 }
+
+/** A name as one line of output: control characters (a newline in a file name) escaped. */
+export const printable = (text) => String(text).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));

@@ -38,7 +38,7 @@ export async function buildPlan(argv, command) {
   const envOverrides = parseEnv(argv.env ?? []);
   const cores = os.availableParallelism();
 
-  const k = argv.k ?? (smoke ? Math.min(SMOKE.k, cores) : cores);
+  const k = checkK(argv.k ?? (smoke ? Math.min(SMOKE.k, cores) : cores), { force: argv.force, cores });
   const warnings = [];
   if (k > cores) warnings.push(oversubscribed(k, cores));
 
@@ -50,6 +50,9 @@ export async function buildPlan(argv, command) {
   }
   const warmup = argv.warmup ?? (smoke ? SMOKE.warmup : iterations === null ? null : warmupFor(iterations));
   const rounds = argv.rounds ?? (smoke ? SMOKE.rounds : command === 'compare' ? DEFAULTS.rounds.compare : DEFAULTS.rounds.single);
+  const timeout = argv.timeout ?? (smoke ? SMOKE.timeout : DEFAULTS.timeout);
+  const late = timeoutWarning({ duration, timeout, k, cores });
+  if (late) warnings.push(late);
 
   return {
     command,
@@ -64,11 +67,30 @@ export async function buildPlan(argv, command) {
     rounds,
     envOverrides,
     env: { ...process.env, ...envOverrides },
-    timeout: argv.timeout ?? (smoke ? SMOKE.timeout : DEFAULTS.timeout),
+    timeout,
     smoke,
     trace: null,
     warnings,
   };
+}
+
+/** The most workers a run starts without --force: past it a typo (-k 100000) exhausts the machine. */
+export const maxK = (cores) => Math.max(4 * cores, 256);
+
+export function checkK(k, { force = false, cores }) {
+  if (k > maxK(cores) && !force) {
+    throw usageError(`-k ${k} is more than ${maxK(cores)} (4 × the ${cores} CPUs here, or 256, whichever is larger); pass --force to run it anyway`);
+  }
+  return k;
+}
+
+/** A warning when cells of about `duration` seconds may run into --timeout. */
+export function timeoutWarning({ duration, timeout, k, cores }) {
+  if (!duration) return null;
+  const expected = duration * Math.max(1, k / cores);
+  return expected * 2 > timeout
+    ? `--duration ${duration} is close to --timeout ${timeout}: with k=${k} on ${cores} CPUs a cell takes about ${Math.round(expected)} s and may be terminated; raise --timeout`
+    : null;
 }
 
 export const oversubscribed = (k, cores) =>

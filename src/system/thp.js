@@ -1,8 +1,9 @@
 import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentError } from '../errors.js';
+import { environmentError, usageError } from '../errors.js';
 import { readChoice, THP_PATH } from './environment.js';
+import { commandLine } from '../report/command-line.js';
 
 export const THP_MODES = ['always', 'madvise', 'never'];
 
@@ -26,7 +27,7 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
     writeFileSync(restoreFile, `${JSON.stringify({ path: file, original, pid: process.pid, date: new Date().toISOString() })}\n`, { flag: 'wx' });
   } catch (error) {
     if (error.code !== 'EEXIST') throw error;
-    throw leftover(restoreFile);
+    throw leftover(restoreFile, file);
   }
   let restored = false;
   const restore = () => {
@@ -51,16 +52,19 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
 }
 
 /** The refusal while a killed run's restore file is there, naming the command that clears it. */
-export const leftover = (restoreFile) => {
-  const command = restoreFile === defaultRestoreFile() ? 'mmapbench restore' : `mmapbench restore --thp-restore-file ${restoreFile}`;
+export const leftover = (restoreFile, file = THP_PATH) => {
+  const command = commandLine(['mmapbench', 'restore', ...(restoreFile === defaultRestoreFile() ? [] : ['--thp-restore-file', restoreFile]), ...(file === THP_PATH ? [] : ['--thp-path', file])]);
   return environmentError(`a previous run left THP changed (${restoreFile} exists); run \`${command}\` first`);
 };
 
 /**
  * `mmapbench restore`: puts back the mode a run that died (SIGKILL, power loss) left in its
- * restore file. Returns what it did, or null when there was nothing to restore.
+ * restore file. The file is data, not an instruction: it may only name the real THP file (or
+ * the stand-in the user gives again), it must hold a THP mode, and its writer must be gone.
+ * Returns what it did, or null when there was nothing to restore.
+ * @param {{ restoreFile?: string, thpPath?: string }} [options]
  */
-export function restoreThp({ restoreFile = defaultRestoreFile() } = {}) {
+export function restoreThp({ restoreFile = defaultRestoreFile(), thpPath = THP_PATH } = {}) {
   let saved;
   try {
     saved = JSON.parse(readFileSync(restoreFile, 'utf8'));
@@ -68,14 +72,31 @@ export function restoreThp({ restoreFile = defaultRestoreFile() } = {}) {
     if (error.code === 'ENOENT') return null;
     throw environmentError(`${restoreFile} is not a restore file mmapbench wrote (${error.message}); check it and remove it by hand`);
   }
-  if (!THP_MODES.includes(saved.original) || typeof saved.path !== 'string') {
+  if (!THP_MODES.includes(saved?.original) || typeof saved.path !== 'string') {
     throw environmentError(`${restoreFile} does not hold a THP mode; check it and remove it by hand`);
   }
+  const allowed = [THP_PATH, path.resolve(thpPath)];
+  if (!allowed.includes(path.resolve(saved.path))) {
+    throw usageError(`${restoreFile} names ${saved.path}, which is not the THP setting ${THP_PATH}; if that is the stand-in the run used, pass --thp-path ${saved.path}`);
+  }
+  if (Number.isInteger(saved.pid) && saved.pid !== process.pid && alive(saved.pid)) {
+    throw usageError(`the run that changed THP (pid ${saved.pid}) is still running and will put it back itself; stop it first`);
+  }
   const before = readChoice(saved.path);
+  if (!before) throw environmentError(`cannot read the THP mode from ${saved.path}; nothing was written`);
   writeFileSync(saved.path, saved.original);
   rmSync(restoreFile);
   return { path: saved.path, from: before, to: saved.original };
 }
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
 
 /**
  * Why this run cannot change the THP mode at `file`, or null when it can. A stand-in file (a

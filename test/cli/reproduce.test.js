@@ -172,10 +172,10 @@ test('THP: after SIGKILL the next thp run refuses until `mmapbench restore` puts
 
   const refused = await cli(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)]);
   assert.equal(refused.exitCode, 3);
-  assert.equal(refused.stderr, `mmapbench: a previous run left THP changed (${w.restoreFile} exists); run \`mmapbench restore --thp-restore-file ${w.restoreFile}\` first`);
+  assert.equal(refused.stderr, `mmapbench: a previous run left THP changed (${w.restoreFile} exists); run \`mmapbench restore --thp-restore-file ${w.restoreFile} --thp-path ${w.thp}\` first`);
   assert.equal(readChoice(w.thp), changed, 'the refusal touched nothing');
 
-  const restored = await cli(['restore', '--thp-restore-file', w.restoreFile]);
+  const restored = await cli(['restore', '--thp-restore-file', w.restoreFile, '--thp-path', w.thp]);
   assert.equal(restored.stdout, `restored ${w.thp}: ${changed} -> madvise`);
   const again = await cli(['reproduce', 'thp', '--quick', '--out', w.out, ...thpArgs(w)]);
   assert.equal(again.exitCode, 0, again.stderr);

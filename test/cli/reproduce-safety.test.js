@@ -1,0 +1,167 @@
+// reproduce as root in places other users share, on a full or read-only disk, twice at once,
+// and resuming a results file someone else wrote: nothing outside --out is written, nothing
+// measured is lost, and every refusal is one line with its exit code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { asNobody, asRoot, BIN, cli, processesMarked, sharedTmp, uniqueMark, victim } from '../helpers.js';
+
+// a full disk can cut the last record short: count only whole ones
+const records = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
+const resultsFile = (out) => join(out, readdirSync(out).find((name) => name.endsWith('.jsonl')));
+const cells = (out) => {
+  try {
+    return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
+  } catch {
+    return 0;
+  }
+};
+
+async function startUntil(args, ready, env = {}) {
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
+  for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(ready(), 'the run reached the point the test waits for');
+  return { run }; // wrapped: the subprocess is a thenable, and returning it would wait for it
+}
+
+/** A tmpfs of its own, unmounted when the test ends: the only way to make a disk full or read-only. */
+function tmpfs(t, options) {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-tmpfs-'));
+  return execa('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]).then(() => {
+    t.after(() => execa('umount', [dir]));
+    return dir;
+  });
+}
+
+test('a REPORT.md planted as a link by another user is replaced, and its target left alone', asRoot, async () => {
+  const shared = sharedTmp();
+  const target = victim();
+  const out = join(shared, 'out');
+  await asNobody(`mkdir ${out} && chmod 777 ${out} && ln -s ${target.path} ${out}/REPORT.md`);
+  const result = await cli(['reproduce', 'gap', '--quick', '--out', out]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(readFileSync(target.path, 'utf8'), target.content);
+  assert.ok(lstatSync(join(out, 'REPORT.md')).isFile(), 'REPORT.md is a file of its own now');
+  assert.match(readFileSync(join(out, 'REPORT.md'), 'utf8'), /^# mmapbench reproduce/);
+});
+
+test('--out naming a file is a usage error, and the file is untouched', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'taken');
+  writeFileSync(file, 'keep me');
+  const result = await cli(['reproduce', 'gap', '--quick', '--out', file]);
+  assert.equal(result.exitCode, 2);
+  assert.equal(result.stderr, `mmapbench: --out ${file}: a file is in the way of a folder (EEXIST); pass --out a folder`);
+  assert.equal(readFileSync(file, 'utf8'), 'keep me');
+});
+
+test('--out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
+  const dir = await tmpfs(t, 'ro,size=1m');
+  const mark = uniqueMark();
+  const result = await cli(['reproduce', 'gap', '--quick', '--out', join(dir, 'out')], { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark } });
+  assert.equal(result.exitCode, 3);
+  assert.equal(result.stderr, `mmapbench: ${join(dir, 'out')} is on a read-only file system (EROFS); pass --out a writable folder`);
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+test('the disk filling up mid-run: exit 3, the cells already appended kept, the report printed, the resume command', asRoot, async (t) => {
+  const dir = await tmpfs(t, 'size=1m');
+  // leave two 4 KiB pages: the lock's owner file and the first page of the results file
+  writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
+  const out = join(dir, 'out');
+  const result = await cli(['reproduce', 'gap', 'arena', '--quick', '--out', out]);
+  assert.equal(result.exitCode, 3, result.stderr);
+  const kept = cells(out);
+  assert.ok(kept >= 2 && kept < 16, `${kept} cells kept`);
+  assert.match(result.stderr, /^mmapbench: no space left to write .*results-.*\.jsonl \(ENOSPC\)/m);
+  assert.match(result.stderr, /^mmapbench: to finish the run: mmapbench reproduce --resume .*results-.*\.jsonl$/m);
+  assert.match(result.stdout, /status \│? ?.*failed: no space left/);
+  assert.doesNotMatch(result.stderr, /internal error/);
+});
+
+test('two runs on one --out: the second is refused while the first holds it; the first finishes', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'out');
+  const { run: first } = await startUntil(['reproduce', 'gap', 'arena', '--quick', '--out', out], () => cells(out) >= 1);
+  const second = await cli(['reproduce', 'gap', '--quick', '--out', out]);
+  assert.equal(second.exitCode, 2, second.stderr);
+  assert.match(second.stderr, new RegExp(`^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`));
+  const resumed = await cli(['reproduce', '--resume', resultsFile(out)]);
+  assert.equal(resumed.exitCode, 2, 'a second --resume of the same file is refused too');
+  assert.match(resumed.stderr, /is in use by another mmapbench run/);
+  const done = await first;
+  assert.equal(done.exitCode, 0, done.stderr);
+  assert.equal(cells(out), 16, 'every cell once');
+  assert.deepEqual(readdirSync(out).filter((name) => name.includes('lock')), [], 'the lock is gone');
+});
+
+/** A results file as reproduce writes it, with these stored options. */
+function storedRun(options) {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  const file = join(dir, 'results.jsonl');
+  const header = { type: 'run', started: new Date().toISOString(), options: { experiments: ['gap'], quick: true, k: 2, rounds: null, maxRounds: 12, duration: 1, timeout: 300, thpPath: '/sys/kernel/mm/transparent_hugepage/enabled', ...options } };
+  writeFileSync(file, `${JSON.stringify(header)}\n`);
+  return { dir, file };
+}
+
+test('--resume never runs what a results file names: a stored --node must be given again', async () => {
+  const { dir, file } = storedRun({ node: join(tmpdir(), 'evil.sh') });
+  const ran = join(dir, 'ran');
+  const evil = join(dir, 'evil.sh');
+  writeFileSync(evil, `#!/bin/sh\ntouch ${ran}\n`);
+  chmodSync(evil, 0o755);
+  const { file: stored } = storedRun({ node: evil });
+  for (const resumeFile of [file, stored]) {
+    const before = readFileSync(resumeFile, 'utf8');
+    const result = await cli(['reproduce', '--resume', resumeFile]);
+    assert.equal(result.exitCode, 2);
+    assert.match(result.stderr, /^mmapbench: --resume .*: the run was started with --node .*evil\.sh; give it again \(--node .*evil\.sh\) to resume: a results file never chooses what runs$/);
+    assert.equal(readFileSync(resumeFile, 'utf8'), before);
+  }
+  assert.equal(existsSync(ran), false, 'the script never ran');
+
+  const other = await cli(['reproduce', '--resume', stored, '--node', process.execPath]);
+  assert.equal(other.exitCode, 2);
+  assert.match(other.stderr, /the run was started with --node .*evil\.sh, not .*; resume it with the same --node$/);
+});
+
+for (const [options, message] of [
+  [{ k: 0 }, /its stored options are invalid \(-k 0 is invalid: it must be a whole number of 1 or more\)$/],
+  [{ k: 100000 }, /its stored options are invalid \(-k 100000 is more than 256/],
+  [{ timeout: 1e9 }, /its stored options are invalid \(--timeout 1000000000 is invalid/],
+  [{ experiments: ['gap', 'rm -rf'] }, /its stored options are invalid \(no experiment rm -rf;/],
+  [{ thpPath: '/etc/passwd' }, /the run was started with --thp-path \/etc\/passwd; give it again/],
+  [{ jemalloc: '/tmp/evil.so' }, /the run was started with --jemalloc \/tmp\/evil.so; give it again/],
+]) {
+  test(`--resume checks stored options like new ones: ${JSON.stringify(options)}`, async () => {
+    const { file } = storedRun(options);
+    const before = readFileSync(file, 'utf8');
+    const result = await cli(['reproduce', '--resume', file]);
+    assert.equal(result.exitCode, 2);
+    assert.match(result.stderr, message);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+    assert.equal(readFileSync(file, 'utf8'), before, 'the file is untouched');
+  });
+}
+
+test('--resume of a file that is not ours leaves it as it was', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  mkdirSync(join(dir, 'sub'));
+  const file = join(dir, 'sub', 'notes');
+  const content = 'fifty-two bytes of notes with no newline at the end!';
+  writeFileSync(file, content);
+  const result = await cli(['reproduce', '--resume', file]);
+  assert.equal(result.exitCode, 2);
+  assert.match(result.stderr, /line 1 is not JSON; the file is not one mmapbench reproduce wrote$/);
+  assert.equal(readFileSync(file, 'utf8'), content);
+});
