@@ -3,30 +3,63 @@ import { constants } from 'node:os';
 import { hideBin } from 'yargs/helpers';
 import { buildYargs } from '../src/cli/index.js';
 import { EXIT_CODES, MmapbenchError } from '../src/errors.js';
+import { killChildren } from '../src/system/children.js';
 
 const args = hideBin(process.argv);
 const verbose = args.includes('--verbose');
 const interrupt = new AbortController();
+const exitCodeOf = (signal) => 128 + constants.signals[signal];
 
-// First Ctrl-C: stop the cells and report what finished. Second: leave now.
+// One Ctrl-C reaches the CLI more than once: a terminal signals the whole process group, and
+// `timeout -s INT` or a supervisor may repeat it within milliseconds. Only a second press after
+// this long means "stop harder".
+const REPEAT_MS = 300;
+// After a second press the cells are SIGKILLed and what finished is printed; if that still
+// has not happened by then, leave anyway.
+const LAST_CHANCE_MS = 5000;
+
+let firstAt = 0;
+let done = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
-    if (interrupt.signal.aborted) process.exit(128 + constants.signals[signal]);
-    interrupt.abort(signal);
+    if (!interrupt.signal.aborted) {
+      firstAt = Date.now();
+      interrupt.abort(signal); // stop the cells; the command reports what finished
+      return;
+    }
+    if (Date.now() - firstAt < REPEAT_MS) return;
+    process.stderr.write(`mmapbench: ${signal} again: killing the cells now\n`);
+    killChildren('SIGKILL');
+    setTimeout(() => {
+      done = true;
+      process.exit(exitCodeOf(interrupt.signal.reason));
+    }, LAST_CHANCE_MS).unref();
   });
 }
+
+// Whatever the way out, no process this CLI started is left running; and a command that did
+// not finish (a task module calling process.exit at its top level) never exits 0.
+process.on('exit', (code) => {
+  killChildren('SIGKILL');
+  if (done) return;
+  process.stderr.write('mmapbench: exited before the command finished (did a task module call process.exit?)\n');
+  if (!code) process.exitCode = EXIT_CODES.run;
+});
 
 try {
   await buildYargs(args, { interrupt: interrupt.signal }).parseAsync();
 } catch (error) {
-  if (error instanceof MmapbenchError) {
-    const signal = error.kind === 'interrupted' ? error.signal ?? 'SIGINT' : null;
+  if (error instanceof MmapbenchError || interrupt.signal.aborted) {
+    // After Ctrl-C, whatever failed next (a check cut short, a cell stopped) is the interrupt.
+    const signal = error.kind === 'interrupted' || interrupt.signal.aborted ? error.signal ?? interrupt.signal.reason ?? 'SIGINT' : null;
     process.stderr.write(signal ? `mmapbench: interrupted by ${signal}; the results above are what finished\n` : `mmapbench: ${error.message}\n`);
     if (verbose && error.taskStack) process.stderr.write(`${error.taskStack}\n`);
     if (verbose && error.cause?.stack) process.stderr.write(`${error.cause.stack}\n`);
-    process.exitCode = signal ? 128 + constants.signals[signal] : error.exitCode;
+    process.exitCode = signal ? exitCodeOf(signal) : error.exitCode;
   } else {
     process.stderr.write(verbose ? `${error.stack}\n` : `mmapbench: internal error: ${error.message} (run with --verbose for the stack)\n`);
     process.exitCode = EXIT_CODES.run;
   }
+} finally {
+  done = true;
 }

@@ -46,5 +46,7 @@ export function buildYargs(args, context = {}) {
     .example('$0 compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator variant, as JSON')
     .wrap(Math.min(110, process.stdout.columns ?? 80))
     .help()
-    .version();
+    .version()
+    // bin/ decides how the process ends; --help and --version return like any command
+    .exitProcess(false);
 }

@@ -19,7 +19,7 @@ export async function measureCommand(argv, command, { interrupt, stdout = proces
   const modes = command === 'compare' ? ['workers', 'procs'] : [command];
   const plan = await buildPlan(argv, command);
   if (argv.trace) {
-    plan.trace = { ...(await preflight({ bpftrace: argv.bpftrace, mountTracefs: argv.mountTracefs })), window: argv.traceWindow ?? 'timed' };
+    plan.trace = { ...(await preflight({ bpftrace: argv.bpftrace, mountTracefs: argv.mountTracefs, interrupt })), window: argv.traceWindow ?? 'timed' };
     if (plan.trace.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
   }
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);

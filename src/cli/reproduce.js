@@ -126,7 +126,7 @@ function resumedOptions(argv, header, file) {
 
 /** What this machine offers the experiments: the jemalloc library, the THP file. */
 async function machine(options, argv) {
-  const node = await resolveNode(options.node);
+  const node = await resolveNode(options.node, argv.context?.interrupt);
   const jemalloc = findJemalloc(options.jemalloc);
   if (jemalloc.path) {
     const problem = preloadProblem(node.path, jemalloc.path);

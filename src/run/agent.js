@@ -21,6 +21,7 @@
  * @property {number} k
  * @property {number} warmup
  * @property {number} iterations
+ * @property {string[]} metrics  the names of the metrics the task declared
  */
 
 /** Loads the task and runs setup and warmup: everything that must not be timed. */
@@ -39,26 +40,44 @@ export async function prepare(spec, index, mode) {
   };
   await task.setup?.(ctx);
   if (spec.warmup > 0) await task.run(ctx, spec.warmup);
-  return { task, ctx };
+  return { task, ctx, spec };
 }
 
 /**
  * The timed part: one call into the task's own loop, bracketed by the monotonic clock, so the
  * harness adds two clock reads per worker and nothing per iteration.
  */
-export async function measure({ task, ctx }, iterations) {
+export async function measure({ task, ctx, spec }, iterations) {
   const start = process.hrtime.bigint();
   let returned = task.run(ctx, iterations);
   if (returned && typeof returned.then === 'function') returned = await returned;
   const end = process.hrtime.bigint();
   await task.teardown?.(ctx);
   const sample = { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
-  if (returned?.metrics) sample.metrics = returned.metrics;
+  const metrics = declaredMetrics(returned?.metrics, spec.metrics);
+  if (metrics) sample.metrics = metrics;
   return sample;
 }
 
-/** Errors cross thread and process boundaries as plain data. */
+/**
+ * Only what the task declared crosses to the CLI, and only finite numbers: a task returning a
+ * huge or odd object must not fill the CLI's memory.
+ */
+function declaredMetrics(returned, declared = []) {
+  if (!returned || typeof returned !== 'object') return null;
+  const kept = {};
+  for (const name of declared) {
+    const value = Object.hasOwn(returned, name) ? returned[name] : undefined;
+    if (typeof value === 'number' && Number.isFinite(value)) kept[name] = value;
+  }
+  return Object.keys(kept).length ? kept : null;
+}
+
+const MAX_MESSAGE = 2000;
+const MAX_STACK = 20000;
+
+/** Errors cross thread and process boundaries as plain data, of bounded size. */
 export const serializeError = (error) => ({
-  message: error instanceof Error ? error.message : String(error),
-  stack: error instanceof Error ? error.stack : undefined,
+  message: (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE),
+  stack: error instanceof Error ? error.stack?.slice(0, MAX_STACK) : undefined,
 });

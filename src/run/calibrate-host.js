@@ -4,6 +4,11 @@ import { Bench, hrtimeNow } from 'tinybench';
 import { prepare, serializeError } from './agent.js';
 
 const { spec, timeMs } = JSON.parse(process.argv[2]);
+// The channel carries the harness's messages only (see proc-host.js).
+const send = process.send.bind(process);
+process.send = () => {
+  throw new Error('a task must not use process.send: the channel to mmapbench is the harness\'s');
+};
 
 try {
   const prepared = await prepare(spec, 0, 'calibrate');
@@ -14,10 +19,10 @@ try {
   await task.teardown?.(ctx);
   const { latency } = bench.tasks[0].result;
   const ns = (ms) => Math.round(ms * 1e6);
-  process.send(
+  send(
     { type: 'result', latency: { p50Ns: ns(latency.p50), p99Ns: ns(latency.p99), meanNs: ns(latency.mean), samples: latency.samplesCount } },
     () => process.exit(0),
   );
 } catch (error) {
-  process.send({ type: 'failed', worker: 0, ...serializeError(error) }, () => process.exit(1));
+  send({ type: 'failed', worker: 0, ...serializeError(error) }, () => process.exit(1));
 }

@@ -1,6 +1,9 @@
+import { setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { execaNode } from 'execa';
-import { MmapbenchError } from '../errors.js';
+import { execa } from 'execa';
+import { MmapbenchError, environmentError } from '../errors.js';
+import { adopt, diesWithParent } from '../system/children.js';
+import { pidsLimit } from '../system/limits.js';
 import { summarizeCell } from '../stats/cell.js';
 import { agentSpec } from './plan.js';
 
@@ -14,6 +17,11 @@ const hosts = {
 const releaseLeadNs = (processes) => BigInt((20 + 5 * processes) * 1e6);
 // A task that traps SIGTERM gets this long before SIGKILL.
 const KILL_GRACE_MS = 2000;
+// Processes started at once: K spawns in one burst starve the event loop that must read their
+// messages, and a limit (pids, memory) is met with a few processes to stop, not thousands.
+const SPAWN_BATCH = 16;
+// A host sends ready, then result or failed; a task that floods the channel is stopped.
+const MAX_MESSAGES = 64;
 
 /**
  * Runs one measured cell in a fresh process tree: workers mode = one new process hosting K
@@ -33,26 +41,36 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
+  setMaxListeners(plan.k + 10, signal); // one listener per process of the cell
   const spec = JSON.stringify(agentSpec(plan));
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
-  const children = argsFor.map((args, i) => {
-    const subprocess = spawnHost(plan, hosts[mode], args, signal);
-    const label = mode === 'workers' ? 'the workers host process' : `process ${i}`;
-    return { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
-  });
-
-  const finished = Promise.all(children.map((child) => child.done));
+  const limitBefore = pidsLimit();
+  const children = [];
+  const finished = () => Promise.all(children.map((child) => child.done));
   try {
-    await Promise.race([Promise.all(children.map((child) => child.ready)), finished]);
+    for (let i = 0; i < argsFor.length && !signal.aborted; i += SPAWN_BATCH) {
+      const batch = argsFor.slice(i, i + SPAWN_BATCH).map((args, j) => {
+        const subprocess = spawnHost(plan, hosts[mode], args, signal);
+        const label = mode === 'workers' ? 'the workers host process' : `process ${i + j}`;
+        const child = { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
+        // The first failure, even while later batches start, stops the whole tree.
+        child.done.catch(() => stop.abort());
+        return child;
+      });
+      children.push(...batch);
+      await Promise.all(batch.map(({ subprocess }) => started(subprocess)));
+    }
+    await Promise.race([Promise.all(children.map((child) => child.ready)), finished()]);
     if (trace && !tracer) tracer = await trace.start();
     // Ctrl-C while bpftrace was attaching: the children are being stopped, `finished` says how
-    if (signal.aborted) await finished;
+    if (signal.aborted) await finished();
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
-    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at })));
-    const messages = await finished;
+    // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
+    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
+    const messages = await finished();
     const cell = summarizeCell(mode, messages.flatMap((message) => message.samples), plan.task.metrics);
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
@@ -66,8 +84,22 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
     // none outlives the CLI.
     stop.abort();
     await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
-    throw interrupted(error, interrupt);
+    // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
+    const failure = error instanceof MmapbenchError ? error : new MmapbenchError(`internal error in a ${mode} cell: ${error.message}`, { cause: error });
+    throw interrupted(atLimit(failure, limitBefore), interrupt);
   }
+}
+
+/**
+ * A cell that failed while the kernel refused processes or threads to this cgroup (a process
+ * aborting on a thread it could not start, often with nothing on stderr) failed for the
+ * machine's limit, not its task's fault.
+ */
+function atLimit(failure, before) {
+  if (failure.kind !== 'run' || !before) return failure;
+  const after = pidsLimit();
+  if (!after || after.refused <= before.refused) return failure;
+  return environmentError(`${failure.message}; this cgroup's pids limit (pids.max ${after.max}) was reached: lower -k`, failure);
 }
 
 // A terminal's Ctrl-C also reaches bpftrace, which then fails in its own words.
@@ -79,16 +111,29 @@ const asInterrupted = (promise, interrupt) =>
     throw interrupted(error, interrupt);
   });
 
-/** Starts one host script on the plan's node, environment and timeout. */
-export const spawnHost = (plan, script, args, cancelSignal) =>
-  execaNode(script, args, {
-    nodePath: plan.node.path,
-    nodeOptions: [], // never pass the CLI's own flags (--test, --inspect) into a measured cell
-    env: plan.env,
-    stdin: 'ignore',
-    timeout: plan.timeout * 1000,
-    forceKillAfterDelay: KILL_GRACE_MS,
-    cancelSignal,
+/**
+ * Starts one host script on the plan's node, environment and timeout. Never with the CLI's own
+ * node flags (--test, --inspect); killed by the kernel if the CLI dies, even by SIGKILL.
+ */
+export function spawnHost(plan, script, args, cancelSignal) {
+  const [file, argv] = diesWithParent(plan.node.path, [script, ...args]);
+  return adopt(
+    execa(file, argv, {
+      ipc: true,
+      env: plan.env,
+      stdin: 'ignore',
+      timeout: plan.timeout * 1000,
+      forceKillAfterDelay: KILL_GRACE_MS,
+      cancelSignal,
+    }),
+  );
+}
+
+/** Resolves once the process has started, or failed to (the failure is `track`'s to report). */
+const started = (subprocess) =>
+  new Promise((resolve) => {
+    subprocess.once('spawn', resolve);
+    subprocess.once('error', resolve);
   });
 
 /**
@@ -102,13 +147,19 @@ export function track(subprocess, context) {
     let result;
     let failure;
     try {
+      let count = 0;
       for await (const message of subprocess.getEachMessage()) {
+        if (++count > MAX_MESSAGES) {
+          subprocess.kill('SIGKILL');
+          throw new MmapbenchError(`${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`);
+        }
         if (message?.type === 'ready') markReady();
         else if (message?.type === 'result') result = message;
         else if (message?.type === 'failed') failure = message;
       }
       await subprocess;
     } catch (error) {
+      if (error instanceof MmapbenchError) throw error;
       if (!failure) throw describeExit(error, context);
     }
     if (failure) throw describeFailure(failure, context);
@@ -125,6 +176,9 @@ const who = ({ mode }, worker) => WHO[mode](worker);
 
 function describeFailure(failure, context) {
   const { task } = context.plan;
+  if (failure.notStarted) {
+    return environmentError(`${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`);
+  }
   if (failure.exitCode !== undefined) {
     return new MmapbenchError(
       `${who(context, failure.worker)} ${failure.message} (task ${task.name}); a task must not exit the thread or process it runs in`,
@@ -149,8 +203,15 @@ function describeExit(error, { label, plan, interrupt }) {
       { cause: error, timedOut: true },
     );
   }
-  const stderr = lastLine(error.stderr);
+  if (error.code && error.exitCode === undefined && !error.signal) {
+    // spawn itself failed: EAGAIN (the pids or thread limit), ENOMEM, ENOENT
+    return environmentError(`could not start ${label}: ${error.code}${LIMITS.has(error.code) ? " (the machine's process or memory limit)" : ''}; lower -k or free resources`, error);
+  }
+  const stderr = causeLine(error.stderr);
   const detail = stderr ? `: ${stderr}` : '';
+  if (/uv_thread_create|pthread_create|Resource temporarily unavailable|\bEAGAIN\b/.test(stderr)) {
+    return environmentError(`${label} could not start its threads${detail}; the machine's thread or process limit: lower -k or free resources`, error);
+  }
   if (error.signal) {
     const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
     return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, { cause: error, signal: error.signal });
@@ -162,4 +223,16 @@ function describeExit(error, { label, plan, interrupt }) {
   );
 }
 
-const lastLine = (text) => (typeof text === 'string' ? text.trim().split('\n').at(-1) ?? '' : '');
+const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
+
+/**
+ * The line of a dead process's stderr that says why: the first error line (`TypeError: …`,
+ * `FATAL ERROR: …`), not Node's closing `Node.js v20…` nor a native stack frame.
+ */
+export function causeLine(text) {
+  if (typeof text !== 'string') return '';
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const error = lines.find((line) => /^(\w*Error\b|FATAL ERROR\b|Error \[|Uncaught\b|#\s*Fatal error)/.test(line));
+  if (error) return error;
+  return lines.filter((line) => !/^Node\.js v\d/.test(line) && !/^(at |\d+: 0x|----- Native stack)/.test(line)).at(-1) ?? '';
+}

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { usageError } from '../errors.js';
 import { loadTask } from '../tasks/index.js';
 import { resolveNode } from '../system/node.js';
+import { preloadProblem } from '../system/jemalloc.js';
 import { parseSize, resolveFile } from './files.js';
 
 export const DEFAULTS = { duration: 1, warmupShare: 0.25, minWarmup: 200, rounds: { compare: 5, single: 1 }, timeout: 300, file: 'med', task: 'readfilesync' };
@@ -33,9 +34,15 @@ export async function buildPlan(argv, command) {
   const smoke = Boolean(argv.smoke);
   const task = await loadTask(argv.task ?? DEFAULTS.task);
   const file = resolveFile(argv.file ?? task.defaultFile ?? DEFAULTS.file, argv.fixturesDir);
-  const node = await resolveNode(argv.node);
+  const node = await resolveNode(argv.node, argv.context?.interrupt);
   const params = resolveParams(task, argv);
   const envOverrides = parseEnv(argv.env ?? []);
+  if (envOverrides.LD_PRELOAD) {
+    // The dynamic loader skips a library it cannot load with a warning only: check, or the
+    // report would name an allocator the cells never ran with.
+    const problem = preloadProblem(node.path, envOverrides.LD_PRELOAD, { ...process.env, ...envOverrides });
+    if (problem) throw usageError(`--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`);
+  }
   const cores = os.availableParallelism();
 
   const k = checkK(argv.k ?? (smoke ? Math.min(SMOKE.k, cores) : cores), { force: argv.force, cores });
@@ -110,6 +117,7 @@ export const agentSpec = (plan) => ({
   k: plan.k,
   warmup: plan.warmup,
   iterations: plan.iterations,
+  metrics: Object.keys(plan.task.metrics),
 });
 
 /**
@@ -120,13 +128,13 @@ export const agentSpec = (plan) => ({
 export const warmupFor = (iterations) => Math.max(DEFAULTS.minWarmup, Math.round(iterations * DEFAULTS.warmupShare));
 
 export function parseEnv(pairs) {
-  const env = {};
+  const env = Object.create(null);
   for (const pair of [pairs].flat()) {
     const at = String(pair).indexOf('=');
     if (at < 1) throw usageError(`--env ${pair} is not KEY=VALUE; write it as --env MALLOC_ARENA_MAX=1`);
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  return env;
+  return { ...env }; // own properties only, `__proto__` included as a plain name
 }
 
 const COERCE = {
@@ -164,7 +172,8 @@ export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.
  * the task's own defaults. A parameter the task does not declare is an error, not ignored.
  */
 export function resolveParams(task, argv) {
-  const given = {};
+  // no prototype: `--param __proto__=1` or `constructor=1` is a name like any other, and unknown
+  const given = Object.create(null);
   for (const pair of [argv.param ?? []].flat()) {
     const at = String(pair).indexOf('=');
     if (at < 1) throw usageError(`--param ${pair} is not KEY=VALUE; write it as --param concurrency=8`);
@@ -174,7 +183,7 @@ export function resolveParams(task, argv) {
 
   const declared = task.params ?? {};
   for (const name of Object.keys(given)) {
-    if (!(name in declared)) {
+    if (!Object.hasOwn(declared, name)) {
       const known = Object.keys(declared).map(paramFlag).join(', ') || 'none';
       throw usageError(`task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`mmapbench tasks\``);
     }

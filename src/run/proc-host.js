@@ -6,6 +6,12 @@ const [specJson, indexArg] = process.argv.slice(2);
 const spec = JSON.parse(specJson);
 const index = Number(indexArg);
 
+// The channel carries the harness's messages only: a task flooding it would flood the CLI.
+const send = process.send.bind(process);
+process.send = () => {
+  throw new Error('a task must not use process.send: the channel to mmapbench is the harness\'s');
+};
+
 // Without a parent there is nobody to release us or read the result.
 process.on('disconnect', () => process.exit(0));
 // Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
@@ -20,13 +26,13 @@ try {
       untilDeadline(BigInt(message.at)).then(resolve);
     });
   });
-  process.send({ type: 'ready' });
+  send({ type: 'ready' });
   await released;
   const sample = await measure(prepared, spec.iterations);
   // Exit explicitly: a handle the task left open must not keep the cell alive.
-  process.send({ type: 'result', samples: [sample] }, () => process.exit(0));
+  send({ type: 'result', samples: [sample] }, () => process.exit(0));
 } catch (error) {
-  process.send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
+  send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
 }
 
 /**

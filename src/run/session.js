@@ -51,8 +51,8 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
       }
     }
   } catch (error) {
-    if (!(error instanceof MmapbenchError)) throw error;
-    session.error = error;
+    // Whatever went wrong, the rounds that finished are the caller's to report first.
+    session.error = error instanceof MmapbenchError ? error : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
   }
   return session;
 }

@@ -25,10 +25,20 @@ process.on('message', (message) => {
   Atomics.notify(new Int32Array(gate), 0);
 });
 
-for (let index = 0; index < spec.k; index++) {
-  const worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
-    workerData: { spec, index, gate },
-  });
+// A thread the machine cannot start (ERR_WORKER_INIT_FAILED: EAGAIN at the pids or thread
+// limit, ENOMEM) is named as such, not as a task's failure.
+const notStarted = (index, error) => fail(index, { message: `could not start worker thread ${index}: ${error.message}`, notStarted: true, code: error.code });
+
+for (let index = 0; index < spec.k && !failed; index++) {
+  let worker;
+  try {
+    worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
+      workerData: { spec, index, gate },
+    });
+  } catch (error) {
+    notStarted(index, error);
+    break;
+  }
   let finished = false;
   worker.on('message', (message) => {
     if (message.type === 'ready' && ++ready === spec.k) process.send({ type: 'ready' });
@@ -40,7 +50,7 @@ for (let index = 0; index < spec.k; index++) {
       }
     }
   });
-  worker.on('error', (error) => fail(index, serializeError(error)));
+  worker.on('error', (error) => (error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error))));
   worker.on('exit', (code) => {
     if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
   });

@@ -65,14 +65,17 @@ export function findJemalloc(given, { listing = ldconfig, exists = readable, pat
  * it cannot load (wrong architecture, a static binary) with only a warning.
  * @returns {string | null} why it did not load, or null when it did
  */
-export function preloadProblem(nodePath, library) {
+export function preloadProblem(nodePath, library, env = process.env) {
   try {
     const maps = execFileSync(nodePath, ['-e', 'process.stdout.write(require("fs").readFileSync("/proc/self/maps", "utf8"))'], {
       encoding: 'utf8',
-      env: { ...process.env, LD_PRELOAD: library },
+      env: { ...env, LD_PRELOAD: library },
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 15_000,
     });
-    return maps.includes(library) ? null : `LD_PRELOAD=${library} did not load into ${nodePath}`;
+    // LD_PRELOAD may list several libraries, separated by spaces or colons
+    const missing = library.split(/[\s:]+/).filter(Boolean).find((lib) => !maps.includes(lib.includes('/') ? lib : `/${lib}`));
+    return missing ? `LD_PRELOAD=${missing} did not load into ${nodePath}` : null;
   } catch (error) {
     return `${nodePath} with LD_PRELOAD=${library} failed: ${String(error.stderr || error.message).trim().split('\n')[0]}`;
   }

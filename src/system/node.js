@@ -10,7 +10,7 @@ const MIN_MAJOR = 18;
  * a usage error here rather than K spawn failures inside a cell.
  * @returns {Promise<{ path: string, version: string }>}
  */
-export async function resolveNode(spec) {
+export async function resolveNode(spec, interrupt) {
   if (!spec) return { path: process.execPath, version: process.version };
   const path = resolve(spec);
   try {
@@ -21,7 +21,7 @@ export async function resolveNode(spec) {
   }
   let version;
   try {
-    ({ stdout: version } = await execa(path, ['-p', 'process.version'], { timeout: 15000, env: { NODE_OPTIONS: '' } }));
+    ({ stdout: version } = await execa(path, ['-p', 'process.version'], { timeout: 15000, env: { NODE_OPTIONS: '' }, cancelSignal: interrupt }));
   } catch (error) {
     throw usageError(`--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`, error);
   }

@@ -49,6 +49,36 @@ export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 
  * @property {boolean} builtin
  */
 
+export const METRIC_UNITS = ['ops/s', 'count', 'ms', 'ratio'];
+export const METRIC_COMBINE = ['sum', 'max', 'mean'];
+export const PARAM_TYPES = ['integer', 'size', 'number', 'string'];
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A task's `metrics` and `params` declarations, checked when it loads rather than mid-run. */
+function checkDeclarations(task, spec) {
+  const bad = (what) => usageError(`task module ${spec}: ${what} (see examples/my-task.js)`);
+  for (const [field, check] of [['metrics', checkMetric], ['params', checkParam]]) {
+    if (task[field] === undefined) continue;
+    if (!isPlainObject(task[field])) throw bad(`${field} must be an object keyed by name`);
+    for (const [name, declaration] of Object.entries(task[field])) {
+      if (!isPlainObject(declaration)) throw bad(`${field}.${name} must be an object`);
+      const problem = check(declaration);
+      if (problem) throw bad(`${field}.${name}.${problem}`);
+    }
+  }
+}
+
+const checkMetric = ({ unit, combine = 'sum' }) =>
+  !METRIC_UNITS.includes(unit) ? `unit must be one of ${METRIC_UNITS.join(', ')} (it is ${JSON.stringify(unit)})`
+  : !METRIC_COMBINE.includes(combine) ? `combine must be one of ${METRIC_COMBINE.join(', ')} (it is ${JSON.stringify(combine)})`
+  : null;
+
+const checkParam = ({ type = 'string', choices }) =>
+  !PARAM_TYPES.includes(type) ? `type must be one of ${PARAM_TYPES.join(', ')} (it is ${JSON.stringify(type)})`
+  : choices !== undefined && !Array.isArray(choices) ? 'choices must be an array'
+  : null;
+
 const looksLikePath = (spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
 /**
@@ -86,6 +116,7 @@ export async function loadTask(spec, cwd = process.cwd()) {
       throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
     }
   }
+  checkDeclarations(task, spec);
   return {
     name: task.name ?? spec,
     description: task.description ?? '',

@@ -136,6 +136,13 @@ const usage = [
   [['compare', '--node', '/tmp'], /--node \/tmp is not an executable file \(EISDIR\)/],
   [['compare', '--node', '/bin/true'], /--node \/bin\/true printed "" instead of a Node.js version/],
   [['compare', '--concurrency', '4'], /task readfilesync has no parameter concurrency/],
+  [['compare', '--param', 'constructor=1'], /task readfilesync has no parameter constructor/],
+  [['compare', '--param', '__proto__=1'], /task readfilesync has no parameter __proto__/],
+  [['compare', '--timeout', '3000000'], /--timeout 3000000 is invalid: it must be a number of seconds greater than 0 and at most 2147483/],
+  [['compare', '--timeout', '1e9'], /--timeout 1e9 is invalid/],
+  [['compare', '--file', '100g'], /--file 100g: mmapbench creates files of at most 1 GiB; make a bigger one yourself and pass its path/],
+  [['compare', '--env', 'LD_PRELOAD=/nonexistent.so'], /^mmapbench: --env LD_PRELOAD=\/nonexistent.so: LD_PRELOAD=\/nonexistent.so did not load into .*node; pass the path of a shared library/],
+  [['compare', '--task', fixture('bad-metric.js')], /^mmapbench: task module .*bad-metric.js: metrics.reads.combine must be one of sum, max, mean \(it is "median"\)/],
   [['frobnicate'], /Unknown argument: frobnicate/],
   [['compare', '--bogus'], /Unknown argument: bogus/],
   [[], /no command given/],
@@ -230,4 +237,24 @@ test('Ctrl-C stops every process, prints what finished marked interrupted, exits
   assert.ok(doc.rounds.length < 20);
   assert.match(result.stderr, /interrupted by SIGINT; the results above are what finished/);
   assert.deepEqual(processesMarked(mark), []);
+});
+
+test('a task returns only its declared metrics, as finite numbers, to the CLI', async () => {
+  const result = await cli(['procs', '--task', fixture('noisy-metrics.js'), '--smoke', '-k', '1', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const cell = json(result).rounds[0].procs;
+  assert.deepEqual(cell.workers[0].metrics, { reads: 20 });
+  assert.deepEqual(cell.metrics, { reads: 20 });
+  assert.ok(result.stdout.length < 100_000, 'the junk never crossed');
+});
+
+test('a --node that never answers gives way to Ctrl-C', async () => {
+  const run = cli(['compare', '--smoke', '--node', fixture('hangs-as-node.sh')]);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const started = Date.now();
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
+  assert.match(result.stderr, /^mmapbench: interrupted by SIGINT/m);
 });

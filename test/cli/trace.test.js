@@ -3,7 +3,9 @@
 // a missing piece is a failure, never a quiet skip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
@@ -140,4 +142,45 @@ test('mmap-lock.bt runs by hand with -c, as documented', tracing, async () => {
   const result = await execa('bpftrace', ['-f', 'json', script, '-c', `${process.execPath} -e "for (let i = 0; i < 2000; i++) Buffer.alloc(1 << 20)"`], { reject: false });
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /"@cnt_write": [1-9]/);
+});
+
+test('a cell dying between "ready" and "go" (while bpftrace attaches) fails the run with its name, keeping the rounds before', tracing, async () => {
+  requireTracing();
+  const mark = uniqueMark();
+  const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  // procs only: the task kills its own process 200 ms after reporting ready in round 2
+  const result = await cli(['trace', 'procs', '--task', fixture('late.js'), '--iterations', '5', '--warmup', '0', '--rounds', '3', '-k', '2', '--json', '--fixtures-dir', fixtures, '--env', `MMAPBENCH_TEST_MARK=${mark}`, '--env', 'LATE=die-after-ready'], { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark } });
+  assert.equal(result.exitCode, 1, result.stderr);
+  assert.match(result.stderr.trim(), /^mmapbench: process \d was killed by SIGKILL/);
+  assert.doesNotMatch(result.stderr, /internal error/);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'failed');
+  assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
+  assert.deepEqual(processesMarked(mark), []);
+  assert.deepEqual(tracers(), []);
+});
+
+test('bpftrace does not outlive a SIGKILLed CLI: the parent-death signal and the script\'s watchdog', tracing, async () => {
+  requireTracing();
+  const mark = uniqueMark();
+  const run = cli(['trace', 'compare', '--iterations', '150000', '--warmup', '10', '--rounds', '3', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(tracers().length > 0, 'bpftrace started');
+  run.kill('SIGKILL');
+  await run;
+  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(tracers(), []);
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+test('mmap-lock.bt given a PID exits by itself when that process is gone', tracing, async () => {
+  requireTracing();
+  const sleeper = execa('sleep', ['60'], { reject: false });
+  const script = new URL('../../mmap-lock.bt', import.meta.url).pathname;
+  const tracer = execa('bpftrace', ['-f', 'json', script, String(sleeper.pid)], { reject: false });
+  await new Promise((resolve) => tracer.stdout.on('data', (chunk) => String(chunk).includes('mmap-lock: tracing') && resolve()));
+  sleeper.kill('SIGKILL');
+  const result = await tracer;
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /"type": "map"/, 'it printed its maps on the way out');
 });

@@ -1,8 +1,9 @@
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { environmentError } from '../../errors.js';
+import { which } from '../which.js';
 
 export const TRACEFS = '/sys/kernel/tracing';
 const LEGACY_TRACEFS = '/sys/kernel/debug/tracing';
@@ -12,6 +13,7 @@ const MIN_BPFTRACE = [0, 16];
 // Since 5.11 BPF memory is charged to the memory cgroup and RLIMIT_MEMLOCK no longer applies.
 const MEMCG_ACCOUNTING = [5, 11];
 const MIN_MEMLOCK = 64 * 1024 * 1024;
+const CHECK_TIMEOUT_MS = 15_000;
 
 /** What preflight reads off the machine; tests hand in a stand-in. */
 export const realHost = {
@@ -20,10 +22,11 @@ export const realHost = {
   kernel: () => os.release(),
   exists: (file) => existsSync(file),
   which,
-  version: async (bpftrace) => (await execa(bpftrace, ['--version'])).stdout,
+  // A wedged binary or mount must not hang the run: both get a time limit and Ctrl-C.
+  version: async (bpftrace, cancelSignal) => (await execa(bpftrace, ['--version'], { timeout: CHECK_TIMEOUT_MS, cancelSignal })).stdout,
   memlockLimit,
-  mountTracefs: async () => {
-    await execa('mount', ['-t', 'tracefs', 'nodev', TRACEFS]);
+  mountTracefs: async (cancelSignal) => {
+    await execa('mount', ['-t', 'tracefs', 'nodev', TRACEFS], { timeout: CHECK_TIMEOUT_MS, cancelSignal });
   },
 };
 
@@ -38,10 +41,10 @@ export const realHost = {
 /**
  * Everything `mmapbench trace` needs, checked before any cell starts, in the order a person
  * would fix them. Each failure names the exact fix.
- * @param {{ bpftrace?: string, mountTracefs?: boolean }} options
+ * @param {{ bpftrace?: string, mountTracefs?: boolean, interrupt?: AbortSignal }} options
  * @returns {Promise<TraceSetup>}
  */
-export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false } = {}, host = realHost) {
+export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, interrupt } = {}, host = realHost) {
   if (host.platform !== 'linux') throw environmentError(`tracing needs Linux (this is ${host.platform}): mmap_lock is a Linux kernel lock`);
   if (host.uid() !== 0) throw environmentError('tracing needs root to load BPF programs: run it as root, e.g. `sudo npx mmapbench trace compare`');
 
@@ -49,7 +52,7 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false } 
   if (!binary) {
     throw environmentError(`bpftrace not found${bpftrace === 'bpftrace' ? ' on PATH' : ` at ${bpftrace}`}: install it with \`apt-get install bpftrace\` (or point --bpftrace at it)`);
   }
-  const version = (await host.version(binary).catch(() => '')).trim();
+  const version = (await host.version(binary, interrupt).catch(() => '')).trim();
   const parsed = /v?(\d+)\.(\d+)(\.\d+)?/.exec(version);
   if (!parsed || older([Number(parsed[1]), Number(parsed[2])], MIN_BPFTRACE)) {
     throw environmentError(`${binary} reports version "${version || 'none'}"; mmap-lock.bt needs bpftrace 0.16 or newer: \`apt-get install bpftrace\` from a newer release`);
@@ -59,7 +62,7 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false } 
   let tracefs = [TRACEFS, LEGACY_TRACEFS].find((dir) => host.exists(path.join(dir, 'events')));
   if (!tracefs && mountTracefs) {
     try {
-      await host.mountTracefs();
+      await host.mountTracefs(interrupt);
     } catch (error) {
       throw environmentError(`\`${MOUNT_COMMAND}\` failed: ${error.shortMessage ?? error.message}`, error);
     }
@@ -95,19 +98,6 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false } 
 }
 
 const older = ([major, minor], [wantMajor, wantMinor]) => major < wantMajor || (major === wantMajor && minor < wantMinor);
-
-/** A command name searched on PATH, or a path checked as given. */
-function which(command) {
-  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, command));
-  return candidates.find((file) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  }) ?? null;
-}
 
 /** The hard RLIMIT_MEMLOCK in bytes (what root may raise the soft one to), null if unlimited. */
 function memlockLimit() {

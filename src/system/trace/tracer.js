@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { MmapbenchError } from '../../errors.js';
 import { parseBpftraceJson, summarizeTrace } from './parse.js';
+import { adopt, diesWithParent } from '../children.js';
 
 export const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
 const READY_LINE = 'mmap-lock: tracing';
@@ -20,11 +21,9 @@ const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
  * @returns {Promise<{ stop: () => Promise<import('./parse.js').TraceSummary>, cancel: () => Promise<void> }>}
  */
 export async function startTrace({ bpftrace, root }) {
-  const subprocess = execa(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, String(root)], {
-    stdin: 'ignore',
-    buffer: false,
-    reject: false,
-  });
+  // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too.
+  const [file, args] = diesWithParent(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, String(root)], 'SIGINT');
+  const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false }));
   let stdout = '';
   let stderr = '';
   let markReady;

@@ -1,0 +1,135 @@
+// No process outlives the CLI, however it ends (SIGKILL, a second Ctrl-C, a repeated signal),
+// and what finished is printed whatever the signals: the processes of a run are found by the
+// marker every cell carries in its environment.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { asRoot, BIN, cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts the CLI with a marker and resolves once `ready()` holds, polled every 20 ms. */
+async function start(args, ready, { env = {}, ...options } = {}) {
+  const mark = uniqueMark();
+  const run = execa(process.execPath, [BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
+    reject: false,
+    env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark, ...env },
+    ...options,
+  });
+  for (let i = 0; i < 1500 && !ready(mark) && run.exitCode === null; i++) await sleep(20);
+  assert.ok(ready(mark), 'the run reached the point the test waits for');
+  return { run, mark }; // wrapped: the subprocess is a thenable
+}
+
+const cellsRunning = (k) => (mark) => processesMarked(mark).length >= k;
+
+/** Polls until no process of the run is left; the figure is how long that took. */
+async function goneWithin(mark, ms) {
+  const started = Date.now();
+  while (processesMarked(mark).length && Date.now() - started < ms) await sleep(20);
+  assert.deepEqual(processesMarked(mark), [], `processes of the run still alive ${ms} ms after the CLI died`);
+}
+
+for (const mode of ['workers', 'procs']) {
+  test(`${mode}: a SIGKILLed CLI takes its busy cells with it (the kernel's parent-death signal)`, async () => {
+    const { run, mark } = await start([mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'], cellsRunning(mode === 'procs' ? 2 : 1));
+    await sleep(300); // inside the timed loop, which spins for a minute
+    run.kill('SIGKILL');
+    await run;
+    await goneWithin(mark, 2000);
+  });
+}
+
+test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl-C: what finished is printed, exit 130', async () => {
+  const { run, mark } = await start(['compare', '--task', fixture('slow.js'), '--iterations', '5', '--warmup', '0', '--rounds', '20', '-k', '2', '--json'], cellsRunning(1));
+  await sleep(4000); // a round or more finish
+  run.kill('SIGINT');
+  await sleep(5);
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'interrupted');
+  assert.ok(doc.rounds.filter((round) => round.complete).length >= 1, 'the finished rounds are in the document');
+  assert.doesNotMatch(result.stderr, /again/);
+  await goneWithin(mark, 1000);
+});
+
+test('a second SIGTERM while cells ignore the first: they are killed, what finished is printed, exit 143', async () => {
+  const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  const procsDone = (mark) => existsSync(join(fixtures, `med.late-${mark}-procs`));
+  // round 1 runs workers then procs; round 2 starts with procs, whose cells ignore SIGTERM and spin
+  const { run, mark } = await start(['compare', '--task', fixture('late.js'), '--iterations', '5', '--warmup', '0', '--rounds', '3', '-k', '2', '--json', '--fixtures-dir', fixtures], (m) => procsDone(m) && cellsRunning(2)(m), { env: { LATE: 'hang' } });
+  await sleep(1000); // past setup, spinning
+  run.kill('SIGTERM');
+  await sleep(800);
+  run.kill('SIGTERM');
+  const result = await run;
+  assert.equal(result.exitCode, 143, result.stderr);
+  assert.match(result.stderr, /SIGTERM again: killing the cells now/);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'interrupted');
+  assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
+  await goneWithin(mark, 1000);
+});
+
+test('a task module calling process.exit(0) at its top level never makes a command exit 0', async () => {
+  for (const extra of [[], ['--json']]) {
+    const result = await cli(['compare', '--task', fixture('exits-at-load.js'), '--smoke', ...extra]);
+    assert.equal(result.exitCode, 1);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr, 'mmapbench: exited before the command finished (did a task module call process.exit?)');
+  }
+});
+
+/** A pids cgroup (v1) of its own for one CLI run, so it can run out of processes safely. */
+function pidsCgroup(t, max) {
+  const dir = join('/sys/fs/cgroup/pids', `mmapbench-test-${process.pid}-${Date.now()}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'pids.max'), String(max));
+  t.after(async () => {
+    for (let i = 0; i < 50; i++) {
+      try {
+        rmdirSync(dir);
+        return;
+      } catch {
+        await sleep(50);
+      }
+    }
+  });
+  return dir;
+}
+
+const inCgroup = (dir, args, mark) =>
+  execa('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], { reject: false, env: { NO_COLOR: '1' } });
+
+for (const [mode, k] of [['procs', 20], ['workers', 40]]) {
+  test(`${mode}: running out of processes or threads is "the machine can't" (exit 3), one line, nothing left`, asRoot, async (t) => {
+    const dir = pidsCgroup(t, 40);
+    const mark = uniqueMark();
+    const result = await inCgroup(dir, [mode, '-k', String(k), '--smoke'], mark);
+    assert.equal(result.exitCode, 3, result.stderr);
+    const lines = result.stderr.split('\n').filter((line) => !line.includes('warning:'));
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0], /^mmapbench: (could not start (process|worker thread) \d+: EAGAIN|process \d+ could not start its threads|process \d+ was killed by SIGABRT).*lower -k( or free resources)?$/);
+    assert.equal(readFileSync(join(dir, 'pids.current'), 'utf8').trim(), '0', 'no process of the run is left');
+  });
+}
+
+test('-k beyond 4 × CPUs or 256 is refused before anything starts, unless --force', async () => {
+  const result = await cli(['procs', '-k', '100000']);
+  assert.equal(result.exitCode, 2);
+  assert.match(result.stderr, /^mmapbench: -k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/);
+});
+
+test('a task that floods the channel to the CLI is stopped and named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  const task = join(dir, 'floods.mjs');
+  writeFileSync(task, "export default { name: 'floods', run() { for (let i = 0; i < 300000; i++) process.send?.({ junk: i }); } };\n");
+  const result = await cli(['procs', '--task', task, '--smoke']);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /^mmapbench: process \d failed: a task must not use process.send: the channel to mmapbench is the harness's \(task floods/);
+});
