@@ -184,3 +184,14 @@ test('mmap-lock.bt given a PID exits by itself when that process is gone', traci
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /"type": "map"/, 'it printed its maps on the way out');
 });
+
+test('a bpftrace that hangs on --version gives way to Ctrl-C', tracing, async () => {
+  requireTracing();
+  const run = cli(['trace', 'compare', '--smoke', '--bpftrace', fixture('hangs-as-node.sh')]);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const started = Date.now();
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
+});

@@ -36,3 +36,12 @@ test('smoke plans are small; k above the CPU count warns', async () => {
   assert.equal(timed.duration, 1);
   assert.equal(timed.rounds, 5);
 });
+
+test('a --duration close to --timeout is warned about; k beyond the cap needs --force', async () => {
+  const plan = await buildPlan({ duration: 5, timeout: 6, k: 1 }, 'compare');
+  assert.ok(plan.warnings.some((w) => /^--duration 5 is close to --timeout 6: .* raise --timeout$/.test(w)), plan.warnings.join('\n'));
+  const fine = await buildPlan({ duration: 1, timeout: 300, k: 1 }, 'compare');
+  assert.equal(fine.warnings.length, 0);
+  await assert.rejects(buildPlan({ k: 100000, iterations: 1 }, 'procs'), { kind: 'usage', message: /pass --force/ });
+  assert.equal((await buildPlan({ k: 100000, force: true, iterations: 1 }, 'procs')).k, 100000);
+});
