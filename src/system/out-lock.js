@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { usageError } from '../errors.js';
+import { alive } from './alive.js';
 import { fileError, writeFileAtomic } from './safe-fs.js';
 
 // proper-lockfile keeps the lock's mtime fresh while we hold it; one older than this belongs
@@ -10,14 +11,6 @@ const STALE_MS = 3000;
 const LOCK = '.mmapbench.lock';
 const OWNER = '.mmapbench.lock.owner';
 
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-};
 
 const owner = (dir) => {
   try {

@@ -2,6 +2,8 @@ import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
+import { alive } from './alive.js';
+
 import { readChoice, THP_PATH } from './environment.js';
 import { commandLine } from '../report/command-line.js';
 
@@ -88,15 +90,6 @@ export function restoreThp({ restoreFile = defaultRestoreFile(), thpPath = THP_P
   rmSync(restoreFile);
   return { path: saved.path, from: before, to: saved.original };
 }
-
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-};
 
 /**
  * Why this run cannot change the THP mode at `file`, or null when it can. A stand-in file (a
