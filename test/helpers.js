@@ -32,11 +32,14 @@ export const uniqueMark = () => `${process.pid}-${Date.now()}-${counter++}`;
  * Tests that act as another local user (a hostile one) need root; they skip elsewhere, except
  * under CI, which runs as root and must not report them as passing without running them.
  */
-export const asRoot = process.getuid?.() === 0 || process.env.CI ? {} : { skip: 'needs root to act as another user (nobody)' };
+export const asRoot =
+  process.getuid?.() === 0 || process.env.CI ? {} : { skip: 'needs root to act as another user (nobody)' };
 
 /** Runs a shell command as the unprivileged user nobody, the way a hostile local user would. */
 export const asNobody = (script) =>
-  execa('setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', 'sh', '-c', script], { env: { PATH: '/usr/bin:/bin' } });
+  execa('setpriv', ['--reuid', 'nobody', '--regid', 'nogroup', '--clear-groups', 'sh', '-c', script], {
+    env: { PATH: '/usr/bin:/bin' },
+  });
 
 /** A temporary folder anyone may write, like /tmp (sticky, 1777). */
 export function sharedTmp() {
@@ -50,4 +53,38 @@ export function victim(content = 'secret: not to be overwritten\n') {
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-victim-')), 'victim');
   writeFileSync(path, content, { mode: 0o600 });
   return { path, content };
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `ready()` every 20 ms until it holds or `ms` have passed; says whether it held. */
+export async function until(ready, ms = 60000) {
+  for (const end = Date.now() + ms; Date.now() < end; await pause(20)) if (ready()) return true;
+  return ready();
+}
+
+/**
+ * How many distinct processes of a run have been seen so far, polled from outside: with k=2 a
+ * compare round starts 3 (one workers host, two procs), so 4 means round 2 is under way.
+ */
+export function processCounter(mark) {
+  const seen = new Set();
+  return () => {
+    for (const pid of processesMarked(mark)) seen.add(pid);
+    return seen.size;
+  };
+}
+
+/** Pids whose parent is `pid`. */
+export function childrenOf(pid) {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((child) => {
+      try {
+        // the command name is in parentheses and may hold spaces: the fields after it are fixed
+        return Number(readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    });
 }

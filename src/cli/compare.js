@@ -1,7 +1,17 @@
-import { measureCommand } from './measure.js';
-import { measurementOptions } from './options.js';
+import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
 
 export const command = 'compare';
 export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
-export const builder = (yargs) => measurementOptions(yargs, { compare: true });
-export const handler = (argv) => measureCommand(argv, 'compare', argv.context);
+export const builder = (cmd) =>
+  measurementOptions(cmd, { compare: true }).addHelpText(
+    'after',
+    examples([
+      ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, 5 rounds of ~1 s cells'],
+      ['mmapbench compare --task reuse-buffer --file 1m --rounds 10', 'the buffer-reuse mitigation at 1 MiB'],
+      ['mmapbench compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator setting, as JSON'],
+    ]),
+  );
+export async function handler(opts, context) {
+  const { measureCommand } = await import('./measure.js');
+  return measureCommand(measureOptions(opts, 'compare'), outputFormat(opts), context);
+}

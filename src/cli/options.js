@@ -1,53 +1,142 @@
-import { usageError } from '../errors.js';
-import { FIXTURES_DIR_DESCRIPTION } from '../run/files.js';
+import { Option } from 'commander';
+import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
+import {
+  bytes,
+  nonNegativeInteger,
+  pairs,
+  PARAM_OPTIONS,
+  positiveInteger,
+  positiveNumber,
+  timeoutSeconds,
+} from './vocabulary.js';
 
-const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
+// The last value wins for a single option given twice; repeatable ones collect.
+const collect = (value, previous) => [...(previous ?? []), value];
 
-const checked = (name, test, expectation) => (raw) => {
-  const value = last(raw);
-  const number = Number(value);
-  if (value === '' || typeof value === 'boolean' || !test(number)) {
-    throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
-  }
-  return number;
-};
+/** Options every command takes. */
+export const common = (command) => command.option('--verbose', 'show stack traces and task output on failure');
 
-export const positiveInteger = (name) => checked(name, (n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more');
-export const nonNegativeInteger = (name) => checked(name, (n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more');
-export const positiveNumber = (name) => checked(name, (n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
-
-/** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */
-export const MAX_TIMEOUT_SECONDS = 2_147_483;
-export const timeoutSeconds = (name) =>
-  checked(name, (n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT_SECONDS, `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`);
-
-/** Options shared by workers, procs, compare and trace. */
-export function measurementOptions(yargs, { compare = false } = {}) {
-  return yargs
-    .option('k', { type: 'string', describe: 'workers (threads or processes) side by side', defaultDescription: 'number of CPUs (2 with --smoke)', coerce: positiveInteger('-k') })
-    .option('task', { type: 'string', describe: 'built-in task name or path to a task module', defaultDescription: 'readfilesync' })
-    .option('file', { type: 'string', describe: 'small|med|large|huge, a size (64k, 8m) or a path', defaultDescription: 'med (64 KiB)' })
-    .option('iterations', { type: 'string', describe: 'timed ops per worker (instead of --duration)', coerce: positiveInteger('--iterations') })
-    .option('duration', { type: 'string', describe: 'target seconds per cell; picks --iterations by calibrating', defaultDescription: '1', coerce: positiveNumber('--duration') })
-    .option('warmup', { type: 'string', describe: 'untimed ops per worker before the barrier', defaultDescription: 'a quarter of --iterations, at least 200 (2 with --smoke)', coerce: nonNegativeInteger('--warmup') })
-    .option('rounds', { type: 'string', describe: compare ? 'interleaved rounds of both modes' : 'cells to run one after another', defaultDescription: compare ? '5 (2 with --smoke)' : '1', coerce: positiveInteger('--rounds') })
-    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE set in every cell at process start (repeatable)' })
-    .option('node', { type: 'string', describe: 'node binary the cells run on', defaultDescription: 'this node' })
-    .option('timeout', { type: 'string', describe: 'seconds a cell may take before it is terminated', defaultDescription: '300 (60 with --smoke)', coerce: timeoutSeconds('--timeout') })
-    .option('force', { type: 'boolean', describe: 'run a -k above 4 × CPUs (or 256)' })
-    .option('concurrency', { type: 'string', describe: 'task parameter: operations in flight per worker', coerce: positiveInteger('--concurrency') })
-    .option('pool-size', { type: 'string', describe: 'task parameter: Buffer.poolSize (bytes, 256k, 1m)' })
-    .option('size', { type: 'string', describe: 'task parameter: bytes each op allocates (alloc-unsafe, crypto-random, zlib, json, wasm-grow)' })
-    .option('partition', { type: 'string', describe: 'task parameter: threadpool-clog reads in chunks of this many bytes instead of one request' })
-    .option('param', { type: 'string', array: true, describe: 'task parameter KEY=VALUE for your own task (repeatable)' })
-    .option('fixtures-dir', { type: 'string', describe: 'where named and sized files are created', defaultDescription: FIXTURES_DIR_DESCRIPTION })
-    .option('json', { type: 'boolean', describe: 'print one JSON document on stdout and nothing else' })
-    .option('markdown', { type: 'boolean', describe: 'print the table as markdown' })
-    .option('smoke', { type: 'boolean', describe: 'tiny run that proves every path works; measures nothing' })
-    .option('trace', { type: 'boolean', describe: 'also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root' })
-    .option('mount-tracefs', { type: 'boolean', describe: 'with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted' })
-    .option('trace-window', { choices: ['timed', 'cell'], describe: 'with --trace: trace from the barrier release (timed) or the whole cell, startup and warmup included (cell)', defaultDescription: 'timed' })
-    .option('bpftrace', { type: 'string', describe: 'with --trace: the bpftrace binary', defaultDescription: 'bpftrace on PATH' })
-    .conflicts('iterations', 'duration')
-    .conflicts('json', 'markdown');
+/**
+ * Options shared by workers, procs, compare and trace.
+ * @param {import('commander').Command} command
+ */
+export function measurementOptions(command, { compare = false } = {}) {
+  return common(command)
+    .addOption(
+      new Option(
+        '-k <count>',
+        'workers (threads or processes) side by side (default: the number of CPUs; 2 with --quick)',
+      ).argParser(positiveInteger('-k')),
+    )
+    .option(
+      '--task <name|path>',
+      'built-in task (see `mmapbench tasks`) or path to a task module (default: readfilesync)',
+    )
+    .option('--file <name|size|path>', 'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)')
+    .addOption(
+      new Option('--iterations <count>', 'timed ops per worker (instead of --duration)')
+        .argParser(positiveInteger('--iterations'))
+        .conflicts('duration'),
+    )
+    .addOption(
+      new Option(
+        '--duration <seconds>',
+        'target seconds per cell; picks --iterations by calibrating (default: 1)',
+      ).argParser(positiveNumber('--duration')),
+    )
+    .addOption(
+      new Option(
+        '--warmup <count>',
+        'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200)',
+      ).argParser(nonNegativeInteger('--warmup')),
+    )
+    .addOption(
+      new Option(
+        '--rounds <count>',
+        compare
+          ? 'interleaved rounds of both modes (default: 5; 2 with --quick)'
+          : 'cells to run one after another (default: 1; 2 with --quick)',
+      ).argParser(positiveInteger('--rounds')),
+    )
+    .addOption(new Option('--env <KEY=VALUE>', 'set in every cell at process start (repeatable)').argParser(collect))
+    .option('--node <path>', 'node binary the cells run on (default: this node)')
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
+      ).argParser(timeoutSeconds('--timeout')),
+    )
+    .option('--force', 'run a -k above 4 × CPUs (or 256)')
+    .addOption(
+      new Option('--concurrency <count>', 'task parameter: operations in flight per worker').argParser(
+        positiveInteger('--concurrency'),
+      ),
+    )
+    .addOption(
+      new Option('--pool-size <bytes>', 'task parameter: Buffer.poolSize (bytes, 256k, 1m)').argParser(
+        bytes('--pool-size'),
+      ),
+    )
+    .addOption(new Option('--size <bytes>', 'task parameter: bytes each op allocates').argParser(bytes('--size')))
+    .addOption(
+      new Option('--partition <bytes>', 'task parameter: threadpool-clog reads in chunks of this many bytes').argParser(
+        bytes('--partition'),
+      ),
+    )
+    .addOption(new Option('--param <KEY=VALUE>', 'task parameter for your own task (repeatable)').argParser(collect))
+    .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`)
+    .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
+    .option('--markdown', 'print the tables as markdown')
+    .option('--quick', 'a tiny run that proves every path works; measures nothing')
+    .addOption(new Option('--smoke').hideHelp())
+    .option('--trace', 'also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root')
+    .option('--mount-tracefs', 'with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted')
+    .addOption(
+      new Option(
+        '--trace-window <window>',
+        'with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)',
+      ).choices(['timed', 'cell']),
+    )
+    .option('--bpftrace <path>', 'with --trace: the bpftrace binary (default: bpftrace on PATH)');
 }
+
+/**
+ * The command line of a measuring command, converted once into the options object the run is
+ * planned from.
+ * @param {Record<string, any>} opts  commander's parsed options
+ * @param {'workers'|'procs'|'compare'} command
+ * @param {{ trace?: boolean }} [force]
+ * @returns {import('../run/plan.js').MeasureOptions}
+ */
+export function measureOptions(opts, command, { trace = false } = {}) {
+  const params = pairs(opts.param, '--param', 'concurrency=8');
+  for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  return {
+    command,
+    task: opts.task,
+    file: opts.file,
+    k: opts.k,
+    force: Boolean(opts.force),
+    iterations: opts.iterations,
+    duration: opts.duration,
+    warmup: opts.warmup,
+    rounds: opts.rounds,
+    env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
+    params,
+    node: opts.node,
+    timeout: opts.timeout,
+    fixturesDir: opts.fixturesDir,
+    quick: Boolean(opts.quick || opts.smoke),
+    trace:
+      trace || opts.trace
+        ? { bpftrace: opts.bpftrace, mountTracefs: Boolean(opts.mountTracefs), window: opts.traceWindow ?? 'timed' }
+        : null,
+  };
+}
+
+/** How a result is printed. */
+export const outputFormat = (opts) => (opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal');
+
+/** Examples shown under a command's help: one per line, never wrapped mid-command. */
+export const examples = (lines) =>
+  `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;

@@ -1,7 +1,16 @@
-import { measureCommand } from './measure.js';
-import { measurementOptions } from './options.js';
+import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
 
 export const command = 'procs';
-export const describe = 'Run the task in K fresh child processes, behind a start barrier';
-export const builder = (yargs) => measurementOptions(yargs);
-export const handler = (argv) => measureCommand(argv, 'procs', argv.context);
+export const describe = "Run K fresh child processes, released together; print each process's throughput";
+export const builder = (cmd) =>
+  measurementOptions(cmd, { compare: false }).addHelpText(
+    'after',
+    examples([
+      ['mmapbench procs -k 2 --env MALLOC_ARENA_MAX=1', 'two processes with one glibc arena each'],
+      ['mmapbench procs --quick', 'a tiny run that proves every path works'],
+    ]),
+  );
+export async function handler(opts, context) {
+  const { measureCommand } = await import('./measure.js');
+  return measureCommand(measureOptions(opts, 'procs'), outputFormat(opts), context);
+}

@@ -1,290 +1,101 @@
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { environmentError, MmapbenchError, usageError } from '../errors.js';
-import { EXPERIMENTS, EXPERIMENT_NAMES } from '../reproduce/experiments.js';
-import { environmentModel, experimentSection, renderReport, summaryModel } from '../reproduce/report.js';
-import { createResultsFile, readResultsFile } from '../reproduce/results-file.js';
-import { checkK, kebab, oversubscribed } from '../run/plan.js';
-import { cellsPerRound, roundBounds, runExperiment, ROUNDS } from '../reproduce/runner.js';
-import { startProgress } from '../report/progress.js';
-import { version } from '../report/results.js';
-import { renderTerminal, useColor } from '../report/table.js';
-import { describeEnvironment, THP_PATH } from '../system/environment.js';
-import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
-import { resolveNode } from '../system/node.js';
-import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
-import { positiveInteger, positiveNumber, timeoutSeconds } from './options.js';
-import { FIXTURES_DIR_DESCRIPTION } from '../run/files.js';
-import { commandLine } from '../report/command-line.js';
-import { lockFolder } from '../system/out-lock.js';
-import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
+import { Argument, Option } from 'commander';
+import { THP_PATH } from '../system/environment.js';
+import { defaultRestoreFile } from '../system/thp.js';
+import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
+import { EXPERIMENT_NAMES } from '../reproduce/names.js';
+import { ROUNDS } from '../reproduce/rounds.js';
+import { common, examples } from './options.js';
+import { positiveInteger, positiveNumber, timeoutSeconds } from './vocabulary.js';
 
-// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
-// measured here on 2 cores, for --list's estimates and the progress bar only.
-const CELL_OVERHEAD_SECONDS = 0.4;
-const QUICK_CELL_SECONDS = 0.25;
-const CALIBRATION_SECONDS = 0.6;
-
-// Options that shape the measurement; --resume takes them from the results file instead.
-const MEASUREMENT_OPTIONS = ['experiments', 'quick', 'k', 'rounds', 'maxRounds', 'duration', 'timeout', 'fixturesDir'];
-
-export const command = 'reproduce [experiments..]';
+export const command = 'reproduce';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
-export const builder = (yargs) =>
-  yargs
-    .positional('experiments', { type: 'string', array: true, describe: `experiments to run (${EXPERIMENT_NAMES.join(', ')})`, defaultDescription: 'every one this machine can run' })
-    .option('list', { type: 'boolean', describe: 'list the experiments: the claim each tests, what it needs, whether it runs here, estimated time' })
-    .option('quick', { type: 'boolean', describe: 'short cells and 2 rounds: every experiment in about a minute on 2 cores (smoke; decides little)' })
-    .option('k', { type: 'string', describe: 'workers or processes side by side', defaultDescription: 'the published 8, or the number of CPUs if fewer', coerce: positiveInteger('-k') })
-    .option('rounds', { type: 'string', describe: 'run exactly this many rounds per experiment', defaultDescription: `${ROUNDS.min}, more until every claim is decided`, coerce: positiveInteger('--rounds') })
-    .option('max-rounds', { type: 'string', describe: 'most rounds an undecided experiment gets', defaultDescription: String(ROUNDS.max), coerce: positiveInteger('--max-rounds') })
-    .option('duration', { type: 'string', describe: 'target seconds per cell', defaultDescription: '1', coerce: positiveNumber('--duration') })
-    .option('timeout', { type: 'string', describe: 'seconds a cell may take before it is terminated', defaultDescription: '300 (60 with --quick)', coerce: timeoutSeconds('--timeout') })
-    .option('force', { type: 'boolean', describe: 'run a -k above 4 × CPUs (or 256)' })
-    .option('node', { type: 'string', describe: 'node binary the cells run on', defaultDescription: 'this node' })
-    .option('out', { type: 'string', describe: 'folder for REPORT.md and the results file', defaultDescription: './mmapbench-reproduce' })
-    .option('resume', { type: 'string', describe: 'continue the run whose results file this is, with the options it was started with' })
-    .option('jemalloc', { type: 'string', describe: 'path of libjemalloc.so for the jemalloc experiment', defaultDescription: 'found with ldconfig -p or in the usual paths' })
-    .option('thp-path', { type: 'string', describe: 'the THP setting file the thp experiment changes (a stand-in for tests)', defaultDescription: THP_PATH })
-    .option('thp-restore-file', { type: 'string', describe: 'where the original THP mode is kept while it is changed', defaultDescription: defaultRestoreFile() })
-    .option('fixtures-dir', { type: 'string', describe: 'where the files the tasks read are created', defaultDescription: FIXTURES_DIR_DESCRIPTION })
-    .option('markdown', { type: 'boolean', describe: 'print the report as markdown (REPORT.md is always markdown)' })
-    .conflicts('quick', ['rounds', 'duration'])
-    .conflicts('list', 'resume');
+export const builder = (cmd) =>
+  common(cmd)
+    .addArgument(
+      new Argument(
+        '[experiments...]',
+        `experiments to run (${EXPERIMENT_NAMES.join(', ')}); default: every one this machine can run`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--list',
+        'list the experiments: the claim each tests, what it needs, whether it runs here, estimated time',
+      ).conflicts('resume'),
+    )
+    .addOption(
+      new Option(
+        '--quick',
+        'short cells and 2 rounds: every experiment in about a minute on 2 cores (smoke; decides little)',
+      ).conflicts(['rounds', 'duration']),
+    )
+    .addOption(new Option('--smoke').hideHelp().conflicts(['rounds', 'duration']))
+    .addOption(
+      new Option(
+        '-k <count>',
+        'workers or processes side by side (default: the published 8, or the number of CPUs if fewer)',
+      ).argParser(positiveInteger('-k')),
+    )
+    .addOption(
+      new Option(
+        '--rounds <count>',
+        `run exactly this many rounds per experiment (default: ${ROUNDS.min}, more until every claim is decided)`,
+      ).argParser(positiveInteger('--rounds')),
+    )
+    .addOption(
+      new Option('--max-rounds <count>', `most rounds an undecided experiment gets (default: ${ROUNDS.max})`).argParser(
+        positiveInteger('--max-rounds'),
+      ),
+    )
+    .addOption(
+      new Option('--duration <seconds>', 'target seconds per cell (default: 1)').argParser(
+        positiveNumber('--duration'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
+      ).argParser(timeoutSeconds('--timeout')),
+    )
+    .option('--force', 'run a -k above 4 × CPUs (or 256)')
+    .option('--node <path>', 'node binary the cells run on (default: this node)')
+    .option('--out <path>', 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)')
+    .option('--resume <file>', 'continue the run whose results file this is, with the options it was started with')
+    .option(
+      '--jemalloc <path>',
+      'path of libjemalloc.so for the jemalloc experiment (default: found with ldconfig -p or in the usual paths)',
+    )
+    .option(
+      '--thp-path <path>',
+      `the THP setting file the thp experiment changes, a stand-in for tests (default: ${THP_PATH})`,
+    )
+    .option(
+      '--thp-restore-file <path>',
+      `where the original THP mode is kept while it is changed (default: ${defaultRestoreFile()})`,
+    )
+    .option(
+      '--fixtures-dir <path>',
+      `where the files the tasks read are created (default: ${FIXTURES_DIR_DESCRIPTION})`,
+    )
+    .option('--markdown', 'print the report as markdown (REPORT.md is always markdown)')
+    .addHelpText(
+      'after',
+      examples([
+        ['mmapbench reproduce --list', 'what each experiment checks, whether it runs here, and how long it takes'],
+        ['mmapbench reproduce gap arena', 'two experiments, rounds until every claim is decided'],
+        ['mmapbench reproduce --quick', 'every experiment in about a minute (smoke: decides little)'],
+        ['mmapbench reproduce --resume mmapbench-reproduce/results-<start>.jsonl', 'finish a run that was stopped'],
+      ]),
+    );
 
-/** What a new run is asked for, checked before anything starts. */
-function newOptions(argv) {
-  const cores = os.availableParallelism();
-  return checkOptions({
-    experiments: [argv.experiments ?? []].flat(),
-    quick: Boolean(argv.quick),
-    k: argv.k ?? Math.min(8, cores),
-    rounds: argv.rounds ?? null,
-    maxRounds: argv.maxRounds ?? ROUNDS.max,
-    duration: argv.duration ?? 1,
-    timeout: argv.timeout ?? 300,
-    node: argv.node,
-    jemalloc: argv.jemalloc,
-    thpPath: argv.thpPath ?? THP_PATH,
-    fixturesDir: argv.fixturesDir,
-  }, { force: argv.force });
+export async function handler(opts, context) {
+  const { reproduce } = await import('../reproduce/command.js');
+  const {
+    positionals: [experiments = []],
+    smoke,
+    verbose,
+    ...rest
+  } = opts;
+  return reproduce({ ...rest, experiments, quick: rest.quick || smoke || undefined }, context);
 }
-
-const optionalString = (name) => (value) => {
-  if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
-  return value ?? undefined;
-};
-
-// The same checks a new run's flags get, applied to a stored header too: a results file is
-// data, and must never choose what runs, or run with values a user could not have typed.
-const OPTION_CHECKS = {
-  k: positiveInteger('-k'),
-  rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
-  maxRounds: positiveInteger('--max-rounds'),
-  duration: positiveNumber('--duration'),
-  timeout: timeoutSeconds('--timeout'),
-  node: optionalString('--node'),
-  jemalloc: optionalString('--jemalloc'),
-  thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
-  fixturesDir: optionalString('--fixtures-dir'),
-};
-
-function checkOptions(options, { force = false } = {}) {
-  const checked = { experiments: options.experiments, quick: options.quick };
-  if (!Array.isArray(checked.experiments) || typeof checked.quick !== 'boolean') throw usageError('the experiments and --quick are not as a run stores them');
-  const unknown = checked.experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
-  if (unknown.length) throw usageError(`no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`);
-  for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
-  checkK(checked.k, { force, cores: os.availableParallelism() });
-  return checked;
-}
-
-// What a results file may not decide on its own: the programs and files root runs or writes.
-const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
-
-/** The stored options of a run to resume, checked like new ones, and the flags given with it. */
-function resumedOptions(argv, header, file) {
-  let options;
-  try {
-    options = checkOptions(header.options, { force: argv.force });
-  } catch (error) {
-    throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
-  }
-  for (const [name, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
-    const flag = `--${kebab(name)}`;
-    const given = argv[name];
-    if (given !== undefined && resolve(given) !== resolve(options[name] ?? '')) {
-      throw usageError(`--resume ${file}: the run was started with ${flag} ${options[name] === undefined ? 'left out' : commandLine([options[name]])}, not ${commandLine([given])}; resume it with the same ${flag}`);
-    }
-    if (options[name] !== fallback && given === undefined) {
-      throw usageError(`--resume ${file}: the run was started with ${flag} ${commandLine([options[name]])}; give it again (${flag} ${commandLine([options[name]])}) to resume: a results file never chooses what runs`);
-    }
-  }
-  return options;
-}
-
-/** What this machine offers the experiments: the jemalloc library, the THP file. */
-async function machine(options, argv) {
-  const node = await resolveNode(options.node, argv.context?.interrupt);
-  const jemalloc = findJemalloc(options.jemalloc);
-  if (jemalloc.path) {
-    const problem = preloadProblem(node.path, jemalloc.path);
-    if (problem) Object.assign(jemalloc, { path: null, why: problem });
-  }
-  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
-  thp.why = thpProblem(thp.path);
-  return { node, jemalloc, thp };
-}
-
-/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
-function select(options, ctx) {
-  const named = options.experiments.length > 0;
-  const runnable = [];
-  const skipped = [];
-  for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
-    const why = experiment.unavailable?.(ctx) ?? null;
-    if (!why) runnable.push(experiment);
-    else if (named) throw environmentError(`${experiment.name} cannot run here: ${why}`);
-    else skipped.push({ name: experiment.name, reason: why });
-  }
-  if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
-    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
-  }
-  return { runnable, skipped };
-}
-
-const minutes = (seconds) => (seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`);
-
-function estimate(variants, options, quick) {
-  const [min] = roundBounds({ ...options, quick });
-  const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
-  return cellsPerRound(variants) * min * cell + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
-}
-
-function listing(ctx, options) {
-  const rows = EXPERIMENTS.map((experiment) => {
-    const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });
-    const why = experiment.unavailable?.(ctx);
-    return [
-      experiment.name,
-      `${experiment.hypothesis}: ${experiment.claim}`,
-      experiment.needs,
-      why ? `skipped: ${why}` : 'runs',
-      `${minutes(estimate(variants, options, false))} (--quick ${minutes(estimate(variants, options, true))})`,
-    ];
-  });
-  const [min] = roundBounds(options);
-  return renderTerminal({
-    title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
-    tables: [{ head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'], rows, align: ['left', 'left', 'left', 'left', 'left'], widths: [16, 44, 26, 30, 24] }],
-    notes: [],
-  });
-}
-
-export async function handler(argv) {
-  const { interrupt, stdout = process.stdout, stderr = process.stderr } = argv.context ?? {};
-  const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
-  let options;
-  let header;
-  let records = [];
-  let file;
-  let resumed = null;
-  if (argv.resume) {
-    const given = MEASUREMENT_OPTIONS.filter((name) => argv[name] !== undefined && !(name === 'experiments' && argv.experiments.length === 0));
-    if (given.length) throw usageError(`--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`);
-    resumed = readResultsFile(argv.resume);
-    ({ header, records } = resumed);
-    options = resumedOptions(argv, header, argv.resume);
-    file = argv.resume;
-  } else {
-    options = newOptions(argv);
-  }
-  const ctx = await machine(options, argv);
-  if (argv.list) {
-    stdout.write(listing(ctx, options));
-    return;
-  }
-  const { runnable, skipped } = select(options, ctx);
-
-  const out = argv.out ?? (file ? dirname(file) : 'mmapbench-reproduce');
-  try {
-    makeFolder(out);
-  } catch (error) {
-    throw fileError(error, out, '--out');
-  }
-  const folders = [...new Set([out, ...(file ? [dirname(file)] : [])])];
-  const releases = [];
-  try {
-    for (const folder of folders) releases.push(await lockFolder(folder, folder === out ? '--out' : '--resume', { warn }));
-    return await measure({ argv, options, ctx, runnable, skipped, header, records, file, resumed, out, stdout, stderr, interrupt });
-  } finally {
-    for (const release of releases) release();
-  }
-}
-
-/** The run itself, with --out held: every cell appended as it finishes, then the report. */
-async function measure({ argv, options, ctx, runnable, skipped, header, records, file, resumed, out, stdout, stderr, interrupt }) {
-  if (resumed) {
-    resumed.mend();
-    if (resumed.cutLines) stderr.write(`mmapbench: skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again\n`);
-  } else {
-    header = {
-      mmapbench: version,
-      started: new Date().toISOString(),
-      options,
-      environment: describeEnvironment({ node: ctx.node, env: process.env }),
-      jemalloc: ctx.jemalloc.path,
-    };
-    file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
-    createResultsFile(file, header);
-  }
-  const reportFile = join(out, 'REPORT.md');
-  const cores = os.availableParallelism();
-  if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
-  stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
-
-  const plan = runnable.map((experiment) => ({ experiment, variants: experiment.variants(ctx) }));
-  const [min] = roundBounds(options);
-  const cells = Math.max(0, plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) - records.filter((r) => r.type === 'cell').length);
-  const seconds = plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0);
-  const progress = startProgress({ cells, expectedSeconds: seconds, stream: stderr });
-  let error = null;
-  try {
-    for (const { experiment, variants } of plan) {
-      await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: ctx.thp });
-    }
-  } catch (caught) {
-    // Whatever stopped the run, what finished is reported below before the error.
-    error = caught instanceof MmapbenchError ? caught : new MmapbenchError(`internal error: ${caught.message}`, { cause: caught });
-  } finally {
-    progress.stop();
-  }
-
-  const sections = plan.map(({ experiment, variants }) => ({
-    name: experiment.name,
-    ...experimentSection(experiment, variants, records.filter((r) => r.type === 'cell' && r.experiment === experiment.name), {
-      k: options.k,
-      cores: header.environment.cpu.logicalCores,
-    }),
-  }));
-  const status = !error ? 'complete' : error.kind === 'interrupted' ? 'interrupted: resume with --resume' : `failed: ${error.message}`;
-  const models = [environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }), summaryModel(sections, { quick: options.quick }), ...sections.map((s) => s.model)];
-  stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout) }));
-  try {
-    writeFileAtomic(reportFile, renderReport(models, { markdown: true }));
-    stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
-  } catch (writeError) {
-    const failed = fileError(writeError, reportFile, '--out');
-    stderr.write(`mmapbench: ${failed.message}; the report is the one printed above, raw results in ${file}\n`);
-    error ??= failed;
-  }
-  if (error) {
-    stderr.write(`mmapbench: to finish the run: ${commandLine(['mmapbench', 'reproduce', '--resume', file, ...resumeFlags(options)])}\n`);
-    throw error;
-  }
-}
-
-/** The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN). */
-const resumeFlags = (options) =>
-  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([name, fallback]) => (options[name] !== fallback ? [`--${kebab(name)}`, options[name]] : []));

@@ -1,7 +1,16 @@
-import { measureCommand } from './measure.js';
-import { measurementOptions } from './options.js';
+import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
 
 export const command = 'workers';
-export const describe = 'Run the task in K Worker threads in one fresh process, behind a start barrier';
-export const builder = (yargs) => measurementOptions(yargs);
-export const handler = (argv) => measureCommand(argv, 'workers', argv.context);
+export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
+export const builder = (cmd) =>
+  measurementOptions(cmd, { compare: false }).addHelpText(
+    'after',
+    examples([
+      ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
+      ['mmapbench workers --task ./my-task.mjs --json', 'your own task, as JSON'],
+    ]),
+  );
+export async function handler(opts, context) {
+  const { measureCommand } = await import('./measure.js');
+  return measureCommand(measureOptions(opts, 'workers'), outputFormat(opts), context);
+}

@@ -55,7 +55,8 @@ export const TABLES = {
   'mmap-max': {
     source: `${INVESTIGATION}, step 6 and its independent validation`,
     rows: [],
-    claim: 'MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=-1 is marginal (5-7% over baseline); an early +30% did not replicate',
+    claim:
+      'MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=-1 is marginal (5-7% over baseline); an early +30% did not replicate',
   },
   thp: {
     source: `${INVESTIGATION}, Hypothesis 5 and step 7 (64 KiB, k=8)`,

@@ -1,3 +1,4 @@
+import { verdictText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
 const MODES = ['workers', 'procs'];
@@ -6,17 +7,45 @@ function header(results) {
   const { config, environment, status } = results;
   const work = config.iterations ? `${ops(config.iterations)} iterations per worker` : 'no iterations chosen';
   const done = results.rounds.filter((round) => round.complete).length;
-  const state = status === 'complete' ? '' : ` — ${status.toUpperCase()} after ${done} of ${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
-  const title = `mmapbench ${results.command}: task ${config.task.name}, file ${config.file.label}, k=${config.k}, ${config.rounds} round${config.rounds === 1 ? '' : 's'} × ${work}${config.smoke ? ' (smoke: not a measurement)' : ''}${state}`;
-  const env = Object.entries(config.env).map(([key, value]) => `${key}=${value}`).join(' ');
-  const lines = [
-    `node ${environment.node.version} · ${environment.kernel} · glibc ${environment.glibc ?? 'n/a'} · ${environment.cpu.logicalCores} CPUs · THP ${environment.thp ?? 'n/a'} · libuv threadpool ${environment.uvThreadpoolSize ?? 4}${env ? ` · ${env}` : ''}`,
+  const state =
+    status === 'complete'
+      ? ''
+      : ` — ${status.toUpperCase()} after ${done} of ${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
+  const rounds = `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
+  const quick = config.quick ? ' (--quick: not a measurement)' : '';
+  const title = `mmapbench ${results.command}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
+  const env = Object.entries(config.env)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  const facts = [
+    `node ${environment.node.version}`,
+    environment.kernel,
+    `glibc ${environment.glibc ?? 'n/a'}`,
+    `${environment.cpu.logicalCores} CPUs`,
+    `THP ${environment.thp ?? 'n/a'}`,
+    `libuv pool ${environment.uvThreadpoolSize ?? 4}`,
+    ...(env ? [env] : []),
   ];
+  const lines = [`${rounds} × ${work}${quick}`, facts.join(' · ')];
   const { calibration } = results;
   if (calibration) {
-    lines.push(`calibrated in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)} -> ${ops(calibration.iterations)} iterations per worker for ~${config.duration} s`);
+    // calibration runs alone in one thread; K contended workers take longer, so say how long
+    const took = cellSeconds(results);
+    lines.push(
+      `calibrated alone in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)}` +
+        ` -> ${ops(calibration.iterations)} iterations per worker, ~${config.duration} s uncontended` +
+        (took === null ? '' : `; cells took ${took.toFixed(1)} s here (median)`),
+    );
   }
   return { title, lines };
+}
+
+/** The median wall time of the cells measured, in seconds; null before any. */
+function cellSeconds(results) {
+  const times = results.rounds.flatMap((round) => MODES.map((mode) => round[mode]?.elapsedNs).filter(Number.isFinite));
+  if (!times.length) return null;
+  times.sort((a, b) => a - b);
+  return times[Math.floor((times.length - 1) / 2)] / 1e9;
 }
 
 const UNIT = {
@@ -42,18 +71,16 @@ function metricsTable(results, modes) {
   return [{ head, rows, align: ['left', ...head.slice(1).map(() => 'right')] }];
 }
 
-const spread = (cell) => (cell ? fixed(cell.spread) : '-');
 const rate = (cell) => (cell ? ops(cell.throughput) : '-');
 
 /** `compare`: one row per round, then the medians, the ratio with its CI and the verdict. */
 export function compareModel(results) {
+  // five columns, so the table fits 80; each round's spread is in --json and in workers/procs
   const rows = results.rounds.map((round) => [
     String(round.index),
-    round.order.join(' → '),
+    round.order[0],
     rate(round.workers),
-    spread(round.workers),
     rate(round.procs),
-    spread(round.procs),
     round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
   const { ratio } = results;
@@ -62,20 +89,26 @@ export function compareModel(results) {
       'median',
       '',
       ops(results.workers.throughput.median),
-      fixed(results.workers.spread.median),
       ops(results.procs.throughput.median),
-      fixed(results.procs.spread.median),
-      ratio.ci95 ? `${fixed(ratio.median)} (95% CI ${fixed(ratio.ci95[0])}-${fixed(ratio.ci95[1])})` : fixed(ratio.median),
+      withCI(ratio, '', { label: false }),
     ]);
   }
   const notes = [];
-  if (results.verdict) notes.push(results.verdict.text);
-  const skews = MODES.filter((mode) => results[mode]).map((mode) => `${mode} ${duration(results[mode].releaseSkewNs.max)}`);
-  if (skews.length) notes.push(`barrier release skew (max): ${skews.join(', ')}; spread = slowest / fastest worker ops/s`);
+  if (results.verdict) notes.push(verdictText(results.ratio, results.verdict));
+  const measured = MODES.filter((mode) => results[mode]);
+  if (measured.length) {
+    const spreads = measured.map((mode) => `${mode} ${fixed(results[mode].spread.median)}`).join(', ');
+    const skews = measured.map((mode) => `${mode} ${duration(results[mode].releaseSkewNs.max)}`).join(', ');
+    notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
+  }
   return {
     ...header(results),
     tables: [
-      { head: ['round', 'order', 'workers ops/s', 'spread', 'procs ops/s', 'spread', 'workers/procs'], rows, align: ['left', 'left', 'right', 'right', 'right', 'right', 'right'] },
+      {
+        head: ['round', 'first', 'workers ops/s', 'procs ops/s', 'workers/procs (95% CI)'],
+        rows,
+        align: ['left', 'left', 'right', 'right', 'right'],
+      },
       ...metricsTable(results, MODES),
     ],
     notes,
@@ -90,7 +123,14 @@ export function singleModel(results) {
     const cell = round[mode];
     if (!cell) continue;
     for (const worker of cell.workers) {
-      rows.push([String(round.index), `${worker.index} (pid ${worker.pid})`, ops(worker.ops), duration(worker.startNs), duration(worker.endNs), ops(worker.opsPerSec)]);
+      rows.push([
+        String(round.index),
+        `${worker.index} (pid ${worker.pid})`,
+        ops(worker.ops),
+        duration(worker.startNs),
+        duration(worker.endNs),
+        ops(worker.opsPerSec),
+      ]);
     }
     rows.push([String(round.index), 'all', ops(cell.totalOps), '', duration(cell.elapsedNs), ops(cell.throughput)]);
   }
@@ -98,12 +138,20 @@ export function singleModel(results) {
   const summary = results[mode];
   if (summary) {
     const { throughput } = summary;
-    const range = throughput.samples.length > 1 ? ` (min ${ops(throughput.min)}, max ${ops(throughput.max)} over ${throughput.samples.length} rounds)` : '';
-    notes.push(`${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`);
+    const range =
+      throughput.samples.length > 1
+        ? ` (min ${ops(throughput.min)}, max ${ops(throughput.max)} over ${throughput.samples.length} rounds)`
+        : '';
+    notes.push(
+      `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
+    );
   }
   return {
     ...header(results),
-    tables: [{ head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows }, ...metricsTable(results, [mode])],
+    tables: [
+      { head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows },
+      ...metricsTable(results, [mode]),
+    ],
     notes,
   };
 }

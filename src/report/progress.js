@@ -1,17 +1,51 @@
 import cliProgress from 'cli-progress';
 
+// Off a terminal (CI logs, a pipe) a line now and then instead of a bar.
+const LINE_EVERY_MS = 10_000;
+// Runs shorter than this get neither: a quick run should print nothing on stderr.
+const QUIET_BELOW_SECONDS = 10;
+
+const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
+
 /**
- * A progress bar on stderr, only on a terminal and only for runs long enough to want one:
- * cells done of all, what ran last, and the ETA from the rate so far.
+ * Progress on stderr for runs long enough to want it: first one line with the expected time,
+ * then a bar on a terminal (cells done of all, what ran last, the ETA) or, off a terminal, a
+ * short line about every 10 s.
+ * @param {{ cells: number, expectedSeconds: number, stream?: NodeJS.WritableStream & { isTTY?: boolean } }} options
  * @returns {{ tick(payload: { label: string }): void, grow(cells: number): void, stop(): void }}
  */
 export function startProgress({ cells, expectedSeconds, stream = process.stderr }) {
-  if (!stream.isTTY || expectedSeconds < 2) return { tick() {}, grow() {}, stop() {} };
+  if (expectedSeconds < QUIET_BELOW_SECONDS) return { tick() {}, grow() {}, stop() {} };
+  stream.write(`mmapbench: ${cells} cells, about ${about(expectedSeconds)}; Ctrl-C stops and prints what finished\n`);
+  let total = cells;
+  if (!stream.isTTY) {
+    let done = 0;
+    const started = Date.now();
+    let last = started;
+    return {
+      tick({ label }) {
+        done++;
+        if (Date.now() - last < LINE_EVERY_MS) return;
+        last = Date.now();
+        const left = ((Date.now() - started) / done) * Math.max(0, total - done);
+        stream.write(`mmapbench: ${done}/${total} cells (${label}), about ${about(left / 1000)} left\n`);
+      },
+      grow: (more) => {
+        total += more;
+      },
+      stop() {},
+    };
+  }
   const bar = new cliProgress.SingleBar(
-    { stream, format: 'cells {bar} {value}/{total} | {label} | ETA {eta_formatted}', clearOnComplete: true, hideCursor: true, etaBuffer: 20 },
+    {
+      stream,
+      format: 'cells {bar} {value}/{total} | {label} | ETA {eta_formatted}',
+      clearOnComplete: true,
+      hideCursor: true,
+      etaBuffer: 20,
+    },
     cliProgress.Presets.shades_classic,
   );
-  let total = cells;
   bar.start(total, 0, { label: 'starting' });
   return {
     tick: (payload) => bar.increment(payload),

@@ -1,17 +1,56 @@
-import { readFileSync } from 'node:fs';
 import { ratioStats, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/session.js';
 import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
-
-export const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+import { verdictText } from './sentences.js';
+import { version } from '../version.js';
 
 /**
- * The one results document: what `--json` prints and what the renderers read. Every figure in
- * it was measured in this run.
+ * @typedef {import('../stats/ratio.js').Summary} Summary
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
+ */
+
+/**
+ * @typedef {object} Config  what the run was asked and did
+ * @property {{ name: string, builtin: boolean, module: string | null, metrics: object }} task
+ * @property {Record<string, any>} params
+ * @property {{ path: string, size: number, label: string }} file
+ * @property {number} k
+ * @property {number | null} iterations  per worker, calibrated or given
+ * @property {number | null} duration
+ * @property {number | null} warmup
+ * @property {number} rounds
+ * @property {Record<string, string>} env  the --env values
+ * @property {string} node
+ * @property {number} timeout
+ * @property {boolean} quick
+ * @property {boolean} trace
+ */
+
+/**
+ * The results document: what `--json` prints and what the renderers read (docs/json.md).
+ * @typedef {object} ResultsDocument
+ * @property {string} mmapbench  its version
+ * @property {'workers'|'procs'|'compare'} command
+ * @property {'complete'|'failed'|'interrupted'} status
+ * @property {{ kind: string, message: string, worker: number | null } | null} error
+ * @property {Config} config
+ * @property {object} environment  from describeEnvironment()
+ * @property {import('../run/calibrate.js').Calibration | null} calibration
+ * @property {Array<{ index: number, order: string[], complete: boolean, workers?: CellResult | null, procs?: CellResult | null, ratio?: number, traced?: object }>} rounds
+ * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [workers]
+ * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [procs]
+ * @property {import('../stats/ratio.js').RatioStats | null} [ratio]  compare only
+ * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {object} [trace]  with --trace
+ */
+
+/**
+ * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../run/plan.js').Plan} plan
  * @param {import('../run/session.js').Session} session
  * @param {Array<'workers'|'procs'>} modes
+ * @returns {ResultsDocument}
  */
 export function buildResults(plan, session, modes, environment) {
   const complete = completeRounds(session, modes);
@@ -22,18 +61,24 @@ export function buildResults(plan, session, modes, environment) {
     status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
     error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
     config: {
-      task: { name: plan.task.name, builtin: plan.task.builtin, module: plan.task.builtin ? null : plan.task.url, metrics: plan.task.metrics },
+      task: {
+        name: plan.task.name,
+        builtin: plan.task.builtin,
+        module: plan.task.builtin ? null : plan.task.url,
+        metrics: plan.task.metrics,
+      },
       params: plan.params,
       file: plan.file,
       k: plan.k,
-      iterations: plan.iterations,
+      // what the cells did: fixed by the plan, or calibrated by the session
+      iterations: session.work?.iterations ?? plan.iterations,
       duration: plan.duration,
-      warmup: plan.warmup,
+      warmup: session.work?.warmup ?? plan.warmup,
       rounds: plan.rounds,
       env: plan.envOverrides,
       node: plan.node.path,
       timeout: plan.timeout,
-      smoke: plan.smoke,
+      quick: plan.quick,
       trace: Boolean(plan.trace),
     },
     environment,
@@ -49,16 +94,22 @@ export function buildResults(plan, session, modes, environment) {
   };
   for (const mode of modes) {
     const cells = complete.map((round) => round.cells[mode]);
-    results[mode] = cells.length === 0 ? null : {
-      throughput: summarize(cells.map((cell) => cell.throughput)),
-      spread: summarize(cells.map((cell) => cell.spread)),
-      releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
-      ...metricSummaries(cells, plan.task.metrics),
-    };
+    results[mode] =
+      cells.length === 0
+        ? null
+        : {
+            throughput: summarize(cells.map((cell) => cell.throughput)),
+            spread: summarize(cells.map((cell) => cell.spread)),
+            releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+            ...metricSummaries(cells, plan.task.metrics),
+          };
   }
   if (modes.length === 2) {
     results.ratio = complete.length ? ratioStats(complete.map(ratioOf)) : null;
-    results.verdict = results.ratio ? verdict(results.ratio) : null;
+    // the sentence rides along in the document, so a reader of --json gets the same answer
+    results.verdict = results.ratio
+      ? { ...verdict(results.ratio), text: verdictText(results.ratio, verdict(results.ratio)) }
+      : null;
   }
   if (plan.trace) {
     results.trace = {
@@ -69,7 +120,7 @@ export function buildResults(plan, session, modes, environment) {
       published: MMAP_LOCK_WAITS,
     };
   }
-  return results;
+  return /** @type {ResultsDocument} */ (results);
 }
 
 /** Each task metric over the cells, as medians and ranges like throughput. */
@@ -77,10 +128,12 @@ function metricSummaries(cells, declared) {
   const names = Object.keys(declared ?? {});
   if (!names.length) return {};
   return {
-    metrics: Object.fromEntries(names.map((name) => {
-      const values = cells.map((cell) => cell.metrics?.[name]).filter((v) => typeof v === 'number');
-      return [name, values.length ? summarize(values) : null];
-    })),
+    metrics: Object.fromEntries(
+      names.map((name) => {
+        const values = cells.map((cell) => cell.metrics?.[name]).filter((v) => typeof v === 'number');
+        return [name, values.length ? summarize(values) : null];
+      }),
+    ),
   };
 }
 

@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import wrapAnsi from 'wrap-ansi';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export const ops = (value) => integer.format(value);
@@ -10,30 +11,66 @@ export function duration(ns) {
   return `${Math.round(ns)} ns`;
 }
 
+/** @param {{ isTTY?: boolean }} [stream] */
 export const useColor = (stream = process.stdout, env = process.env) =>
   Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 
 /**
  * A report as data: a title, table sections, and lines after. Both renderers read the same
  * model, so the markdown never drifts from the terminal table.
- * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: ('left'|'right')[], widths?: number[] }[], notes: string[] }} ReportModel
+ * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: string[], widths?: number[] }[], notes: string[] }} ReportModel
  *   widths: column widths for the terminal, long cells wrap at words
  */
 
-/** @param {ReportModel} model */
-export function renderTerminal(model, { color = false } = {}) {
-  const parts = [model.title, ...(model.lines ?? [])];
+/**
+ * Column widths (padding included) that fit `total` columns with the table's borders: every
+ * column shrinks in proportion, but never below its longest word, so a verdict or a number is
+ * never cut; long cells wrap at words.
+ * @param {number[]} widths
+ * @param {number} total
+ * @param {string[][]} [cells]  the head and rows, whose words set each column's floor
+ */
+export function fitWidths(widths, total, cells = []) {
+  const borders = widths.length + 1;
+  const room = total - borders;
+  const sum = widths.reduce((a, b) => a + b, 0);
+  if (sum <= room) return widths;
+  const floors = widths.map((width, i) => {
+    const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
+    return Math.min(width, Math.max(6, ...words.map((word) => [...word].length + 2)));
+  });
+  const fitted = widths.map((width, i) => Math.max(floors[i], Math.floor((width * room) / sum)));
+  // the floors may have pushed it over: take the rest from the columns with most to spare
+  for (let over = fitted.reduce((a, b) => a + b, 0) - room; over > 0; over--) {
+    const spare = fitted.map((width, i) => width - floors[i]);
+    const most = spare.indexOf(Math.max(...spare));
+    if (spare[most] <= 0) break;
+    fitted[most]--;
+  }
+  return fitted;
+}
+
+/** The width text is wrapped to: the terminal's, or 80 off a terminal (a log, a pipe). */
+export const textWidth = (stream) => Math.max(60, stream?.columns ?? 80);
+
+/**
+ * @param {ReportModel} model
+ * @param {{ color?: boolean, width?: number }} [options]  width: lines of text wrap at it
+ */
+export function renderTerminal(model, { color = false, width = 80 } = {}) {
+  const wrap = (text) => wrapAnsi(text, width, { hard: true });
+  const parts = [model.title, ...(model.lines ?? [])].map(wrap);
   for (const { head, rows, align, widths } of model.tables) {
     const table = new Table({
       head,
-      ...(widths ? { colWidths: widths, wordWrap: true } : {}),
-      colAligns: align ?? head.map((_, i) => (i === 0 ? 'left' : 'right')),
+      ...(widths ? { colWidths: fitWidths(widths, width, [head, ...rows]), wordWrap: true } : {}),
+      colAligns: /** @type {any} */ (align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'))),
       style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
     });
     table.push(...rows);
     parts.push(table.toString());
   }
-  parts.push(...model.notes);
+  parts.push(...model.notes.map(wrap));
   return `${parts.join('\n')}\n`;
 }
 

@@ -1,8 +1,10 @@
+import { traceReading, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
 const BAR_WIDTH = 24;
 const WINDOWS = {
-  timed: 'from the barrier release until the cell processes exited (not startup or warmup; --trace-window cell includes them)',
+  timed:
+    'from the barrier release until the cell processes exited (not startup or warmup; --trace-window cell includes them)',
   cell: 'each cell whole: process and thread startup, warmup, the timed loops and exit (--trace-window cell)',
 };
 
@@ -21,10 +23,17 @@ export function traceModel(results) {
   const lines = [`traced: ${WINDOWS[trace.window]}`];
   if (!modes.length) return { title, lines, tables: [], notes: ['no traced cell finished'] };
 
-  const tables = [waitsTable(trace, modes, compare), histogramTable(trace, modes), processTable(trace, modes), observerTable(trace, modes)];
+  const tables = [
+    waitsTable(trace, modes, compare),
+    histogramTable(trace, modes),
+    processTable(trace, modes),
+    observerTable(trace, modes),
+  ];
   const notes = [];
-  if (compare) notes.push(reading(trace.ratios));
-  notes.push(`published: ${trace.published.source}; their machine, their k, their run length: compare ratios, not counts`);
+  if (compare) notes.push(traceReading(trace.ratios));
+  notes.push(
+    `published: ${trace.published.source}; their machine, their k, their run length: compare ratios, not counts`,
+  );
   return { title, lines, tables, notes };
 }
 
@@ -32,15 +41,40 @@ function waitsTable(trace, modes, compare) {
   const m = (mode) => trace.modes[mode];
   const { published } = trace;
   const rows = [
-    ['write acquisitions', (mode) => ops(m(mode).write.count), plainRatio((mode) => m(mode).write.count), `${ops(published.workers.writeCount)} / ${ops(published.procs.writeCount)}`],
-    ['total write wait', (mode) => duration(m(mode).write.totalNs), ciRatio(trace.ratios?.totalWrite), `${duration(published.workers.writeTotalNs)} / ${duration(published.procs.writeTotalNs)}, ${published.ratios.totalWrite.text}`],
-    ['avg write wait', (mode) => maybe(m(mode).write.avgNs, duration), ciRatio(trace.ratios?.avgWrite), `${duration(published.workers.writeAvgNs)} / ${duration(published.procs.writeAvgNs)}, ${published.ratios.avgWrite.text}`],
-    ['max write wait', (mode) => maybe(m(mode).write.maxNs, duration), '', `${published.workers.writeMax} / ${published.procs.writeMax}`],
+    [
+      'write acquisitions',
+      (mode) => ops(m(mode).write.count),
+      plainRatio((mode) => m(mode).write.count),
+      `${ops(published.workers.writeCount)} / ${ops(published.procs.writeCount)}`,
+    ],
+    [
+      'total write wait',
+      (mode) => duration(m(mode).write.totalNs),
+      ciRatio(trace.ratios?.totalWrite),
+      `${duration(published.workers.writeTotalNs)} / ${duration(published.procs.writeTotalNs)}, ${published.ratios.totalWrite.text}`,
+    ],
+    [
+      'avg write wait',
+      (mode) => maybe(m(mode).write.avgNs, duration),
+      ciRatio(trace.ratios?.avgWrite),
+      `${duration(published.workers.writeAvgNs)} / ${duration(published.procs.writeAvgNs)}, ${published.ratios.avgWrite.text}`,
+    ],
+    [
+      'max write wait',
+      (mode) => maybe(m(mode).write.maxNs, duration),
+      '',
+      `${published.workers.writeMax} / ${published.procs.writeMax}`,
+    ],
     ['write lock held (total)', (mode) => duration(m(mode).writeHoldNs), plainRatio((mode) => m(mode).writeHoldNs), ''],
     ['read acquisitions', (mode) => ops(m(mode).read.count), plainRatio((mode) => m(mode).read.count), ''],
     ['total read wait', (mode) => duration(m(mode).read.totalNs), plainRatio((mode) => m(mode).read.totalNs), ''],
     ['avg read wait', (mode) => maybe(m(mode).read.avgNs, duration), plainRatio((mode) => m(mode).read.avgNs), ''],
-    ['total wait, write + read', (mode) => duration(m(mode).write.totalNs + m(mode).read.totalNs), plainRatio((mode) => m(mode).write.totalNs + m(mode).read.totalNs), ''],
+    [
+      'total wait, write + read',
+      (mode) => duration(m(mode).write.totalNs + m(mode).read.totalNs),
+      plainRatio((mode) => m(mode).write.totalNs + m(mode).read.totalNs),
+      '',
+    ],
     ['failed trylocks', (mode) => ops(m(mode).trylockFailed), '', ''],
   ];
   const head = ['per cell', ...modes];
@@ -62,21 +96,20 @@ const plainRatio = (pick) => () => {
   return w !== null && p ? `${fixed(w / p)}x` : '-';
 };
 
-const ciRatio = (stats) => {
-  if (!stats) return '-';
-  return stats.ci95 ? `${fixed(stats.median)}x (95% CI ${fixed(stats.ci95[0])}-${fixed(stats.ci95[1])})` : `${fixed(stats.median)}x`;
-};
+const ciRatio = (stats) => (stats ? withCI(stats, 'x') : '-');
 
 /** Both modes' write-wait histograms on one set of power-of-two buckets, bars scaled per mode. */
 function histogramTable(trace, modes) {
   const lows = new Set();
   for (const mode of modes) for (const bucket of trace.modes[mode].write.histogram) lows.add(bucket.lowNs ?? -Infinity);
   const sorted = [...lows].sort((a, b) => a - b);
-  const byMode = Object.fromEntries(modes.map((mode) => {
-    const buckets = new Map(trace.modes[mode].write.histogram.map((b) => [b.lowNs ?? -Infinity, b]));
-    const peak = Math.max(1, ...trace.modes[mode].write.histogram.map((b) => b.count));
-    return [mode, { buckets, peak }];
-  }));
+  const byMode = Object.fromEntries(
+    modes.map((mode) => {
+      const buckets = new Map(trace.modes[mode].write.histogram.map((b) => [b.lowNs ?? -Infinity, b]));
+      const peak = Math.max(1, ...trace.modes[mode].write.histogram.map((b) => b.count));
+      return [mode, { buckets, peak }];
+    }),
+  );
   const rows = sorted.map((low) => {
     const any = modes.map((mode) => byMode[mode].buckets.get(low)).find(Boolean);
     const row = [bucketLabel(any)];
@@ -115,7 +148,11 @@ function processTable(trace, modes) {
     const { round, list } = trace.modes[mode].processes;
     for (const { pid, comm, writes } of list) rows.push([`${mode} (round ${round})`, String(pid), comm, ops(writes)]);
   }
-  return { head: ['write acquisitions per process', 'pid', 'comm', 'writes'], rows, align: ['left', 'right', 'left', 'right'] };
+  return {
+    head: ['write acquisitions per process', 'pid', 'comm', 'writes'],
+    rows,
+    align: ['left', 'right', 'left', 'right'],
+  };
 }
 
 function observerTable(trace, modes) {
@@ -126,15 +163,4 @@ function observerTable(trace, modes) {
       return [mode, ops(throughput.median), observer === null ? '-' : fixed(observer)];
     }),
   };
-}
-
-/** One sentence on the per-acquisition wait, the figure that tells contention from volume. */
-export function reading({ avgWrite, totalWrite }) {
-  if (!avgWrite) return 'no write acquisitions in one of the modes: nothing to compare';
-  const total = totalWrite ? `; in total ${fixed(totalWrite.median)}x` : '';
-  if (!avgWrite.ci95) return `workers waited ${fixed(avgWrite.median)}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
-  const [low, high] = avgWrite.ci95;
-  if (low > 1) return `workers waited ${fixed(avgWrite.median)}x longer than procs per write acquisition (95% CI ${fixed(low)}-${fixed(high)})${total}: they queue on one shared mmap_lock`;
-  if (high < 1) return `workers waited less than procs per write acquisition (${fixed(avgWrite.median)}x, 95% CI ${fixed(low)}-${fixed(high)})${total}: no sign of a contended mmap_lock`;
-  return `no significant difference in wait per write acquisition: ${fixed(avgWrite.median)}x (95% CI ${fixed(low)}-${fixed(high)} spans 1)${total}; more --rounds would tighten it`;
 }

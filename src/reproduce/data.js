@@ -32,7 +32,9 @@ export class ExperimentData {
 
   /** workers / procs of one variant. */
   ratio(variant) {
-    return this.series((round) => divide(this.throughput(variant, round, 'workers'), this.throughput(variant, round, 'procs')));
+    return this.series((round) =>
+      divide(this.throughput(variant, round, 'workers'), this.throughput(variant, round, 'procs')),
+    );
   }
 
   /** One variant against another in the same mode: e.g. workers with jemalloc / workers with glibc. */

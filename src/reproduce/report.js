@@ -1,21 +1,30 @@
 import { INVESTIGATION } from '../reference/published.js';
+import { withCI } from '../report/sentences.js';
 import { fixed, ops, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
-import { QUICK } from './runner.js';
+import { QUICK } from './rounds.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
 
-const withCi = (stats) => (!stats ? '-' : stats.ci95 ? `${fixed(stats.median)} (${fixed(stats.ci95[0])}-${fixed(stats.ci95[1])})` : fixed(stats.median));
+// the column head says "95% CI"
+const withCi = (stats) => (stats ? withCI(stats, '', { label: false }) : '-');
 const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
 const thousands = (value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
 
 /** `k=2 (published k=8; scaled to the 2 CPUs here)` */
 export function kNote(k, cores) {
-  if (k === 8) return 'k=8 as published';
-  return cores < 8 && k === cores ? `k=${k} (published k=8; scaled to the ${cores} CPUs here)` : `k=${k} (published k=8; set by -k)`;
+  // more workers than CPUs measures CPU sharing as well as the lock: the report says so itself
+  const over = k > cores ? `; more than the ${cores} CPUs here, so they also share CPU time` : '';
+  if (k === 8) return `k=8 as published${over}`;
+  return cores < 8 && k === cores
+    ? `k=${k} (published k=8; scaled to the ${cores} CPUs here)`
+    : `k=${k} (published k=8; set by -k${over})`;
 }
+
+/** A verdict as printed: a --quick run's are labelled smoke in every row, never read as findings. */
+const shown = (verdict, quick) => (quick ? `${verdict} (smoke)` : verdict);
 
 function rowsTable(variants, data) {
   const rows = variants.map((variant) => {
@@ -31,8 +40,21 @@ function rowsTable(variants, data) {
       p.ratio === undefined ? '-' : fixed(p.ratio),
     ];
   });
-  const head = ['setting', 'workers ops/s', 'procs ops/s', 'workers/procs (95% CI)', 'published workers', 'published procs', 'published ratio'];
-  return { head, rows, align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'] };
+  const head = [
+    'setting',
+    'workers ops/s',
+    'procs ops/s',
+    'workers/procs (95% CI)',
+    'published workers',
+    'published procs',
+    'published ratio',
+  ];
+  return {
+    head,
+    rows,
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    widths: [24, 11, 11, 18, 11, 11, 11],
+  };
 }
 
 function gridTable(variants, data) {
@@ -45,13 +67,22 @@ function gridTable(variants, data) {
     });
     return [size, ...cells, withCi(data.relative(`${size}@256k`, `${size}@8k`, 'workers'))];
   });
-  const head = ['file', ...columns.map((c) => (c === 'procs' ? 'procs (pool 8k)' : `pool ${c}`)), 'workers 256k / 8k (95% CI)'];
-  return { head, rows, align: ['left', ...head.slice(1).map(() => 'right')] };
+  const head = [
+    'file',
+    ...columns.map((c) => (c === 'procs' ? 'procs (pool 8k)' : `pool ${c}`)),
+    'workers 256k / 8k (95% CI)',
+  ];
+  return {
+    head,
+    rows,
+    align: ['left', ...head.slice(1).map(() => 'right')],
+    widths: [8, ...head.slice(1).map(() => 13)],
+  };
 }
 
-const verdictTable = (verdicts) => ({
+const verdictTable = (verdicts, quick) => ({
   head: ['claim', 'verdict', 'evidence (per-round ratio, 95% CI)'],
-  rows: verdicts.map((v) => [v.claim, v.verdict, v.text]),
+  rows: verdicts.map((v) => [v.claim, shown(v.verdict, quick), v.text]),
   align: ['left', 'left', 'left'],
   widths: VERDICT_WIDTHS,
 });
@@ -61,7 +92,7 @@ const verdictTable = (verdicts) => ({
  * the published figures, then a verdict per claim.
  * @returns {{ model: import('../report/table.js').ReportModel, verdicts: object[] }}
  */
-export function experimentSection(experiment, variants, cells, { k, cores }) {
+export function experimentSection(experiment, variants, cells, { k, cores, quick = false }) {
   const data = new ExperimentData(cells);
   const verdicts = experiment.verdicts(data);
   const table = experiment.shape === 'grid' ? gridTable(variants, data) : rowsTable(variants, data);
@@ -73,9 +104,11 @@ export function experimentSection(experiment, variants, cells, { k, cores }) {
       lines: [
         `claim: ${experiment.claim}`,
         `published figures (quoted, not measured here): ${experiment.source}; ${PUBLISHED_SETUP}`,
-        ...(experiment.shape === 'grid' ? ['cells: workers ops/s measured / published; the procs column is procs ops/s'] : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
+        ...(experiment.shape === 'grid'
+          ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
+          : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
       ],
-      tables: [table, verdictTable(verdicts)],
+      tables: [table, verdictTable(verdicts, quick)],
       notes: [],
     },
   };
@@ -94,36 +127,59 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
     ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
     ['THP', env.thp ?? 'n/a'],
     ['k', kNote(options.k, env.cpu.logicalCores)],
-    ['cells', options.quick ? `--quick: ${QUICK.iterations} iterations per worker after ${QUICK.warmup} warmup (a smoke run; its figures decide little)` : `~${options.duration} s each, iterations calibrated per setting`],
-    ['rounds', options.quick ? `${QUICK.rounds} (--quick)` : options.rounds ? `${options.rounds} (--rounds)` : `${bounds[0]} and more until every claim is decided, at most ${bounds[1]}`],
+    [
+      'cells',
+      options.quick
+        ? `--quick: ${QUICK.iterations} iterations per worker after ${QUICK.warmup} warmup (a smoke run; its figures decide little)`
+        : `~${options.duration} s each, iterations calibrated per setting`,
+    ],
+    [
+      'rounds',
+      options.quick
+        ? `${QUICK.rounds} (--quick)`
+        : options.rounds
+          ? `${options.rounds} (--rounds)`
+          : `${bounds[0]} and more until every claim is decided, at most ${bounds[1]}`,
+    ],
     ['jemalloc', header.jemalloc ?? 'not found'],
     ['results file', file],
   ];
   for (const { name, reason } of skipped) rows.push([`skipped: ${name}`, reason]);
   return {
-    title: 'mmapbench reproduce: the investigation\'s tables re-checked on this machine',
-    lines: [`Every ops/s and ratio below was measured in this run; published figures are quoted from ${INVESTIGATION} and labelled as such.`],
-    tables: [{ head: ['', 'this run'], rows, align: ['left', 'left'] }],
+    title: "mmapbench reproduce: the investigation's tables re-checked on this machine",
+    lines: [
+      `Every ops/s and ratio below was measured in this run; published figures are quoted from ${INVESTIGATION} and labelled as such.`,
+    ],
+    tables: [{ head: ['', 'this run'], rows, align: ['left', 'left'], widths: [16, 100] }],
     notes: [],
   };
 }
 
 /** One line per claim, first in the report, so a reader sees every verdict at once. */
 export function summaryModel(sections, { quick = false } = {}) {
-  const rows = sections.flatMap(({ name, verdicts }) => verdicts.map((v) => [name, v.claim, v.verdict]));
-  const open = rows.filter((row) => row[2] === 'inconclusive').length;
+  const rows = sections.flatMap(({ name, verdicts }) => verdicts.map((v) => [name, v.claim, shown(v.verdict, quick)]));
+  const open = sections.flatMap((s) => s.verdicts).filter((v) => v.verdict === 'inconclusive').length;
   return {
     title: 'Verdicts',
     lines: [],
     tables: [{ head: ['experiment', 'claim', 'verdict'], rows, align: ['left', 'left', 'left'], widths: [16, 70, 15] }],
     notes: [
-      ...(quick ? [`--quick: cells of ${QUICK.iterations} iterations, mostly process startup, and ${QUICK.rounds} rounds; these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.`] : []),
-      ...(open ? [`${open} claim${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`] : []),
+      ...(quick
+        ? [
+            `--quick: cells of ${QUICK.iterations} iterations, mostly process startup, and ${QUICK.rounds} rounds; ` +
+              'these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.',
+          ]
+        : []),
+      ...(open
+        ? [
+            `${open} claim${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
+          ]
+        : []),
     ],
   };
 }
 
-export function renderReport(models, { markdown, color = false }) {
+export function renderReport(models, { markdown, color = false, width = 80 }) {
   if (markdown) return models.map((model, i) => renderMarkdown(model, { level: i === 0 ? 1 : 2 })).join('\n');
-  return models.map((model) => renderTerminal(model, { color })).join('\n');
+  return models.map((model) => renderTerminal(model, { color, width })).join('\n');
 }

@@ -19,7 +19,9 @@ export function createResultsFile(path, header) {
     // wx: a new file, never one planted under this name
     writeFileSync(path, `${JSON.stringify({ type: 'run', ...header })}\n`, { flag: 'wx', mode: 0o644 });
   } catch (error) {
-    throw error.code === 'EEXIST' ? usageError(`${path} already exists; a new run never writes over results`, error) : fileError(error, path, '--out');
+    throw error.code === 'EEXIST'
+      ? usageError(`${path} already exists; a new run never writes over results`, error)
+      : fileError(error, path, '--out');
   }
 }
 
@@ -48,7 +50,10 @@ export function readResultsFile(path) {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw usageError(`--resume ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; pass the results file a reproduce run wrote`, error);
+    throw usageError(
+      `--resume ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; pass the results file a reproduce run wrote`,
+      error,
+    );
   }
   const notOurs = (why) => usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`);
   const lines = text.split('\n');
@@ -59,7 +64,8 @@ export function readResultsFile(path) {
   } catch {
     throw notOurs('line 1 is not JSON');
   }
-  if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null) throw notOurs('no run header on line 1');
+  if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
+    throw notOurs('no run header on line 1');
 
   const records = [];
   let cutLines = 0;
@@ -72,7 +78,8 @@ export function readResultsFile(path) {
       cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
       continue;
     }
-    if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string') throw notOurs(`line ${index + 2} is not a record`);
+    if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string')
+      throw notOurs(`line ${index + 2} is not a record`);
     records.push(record);
   }
   return { header, records, cutLines: cutLines, mend: () => endsCut && appendLine(path, '\n') };

@@ -1,18 +1,12 @@
-import { buildPlan, warmupFor } from '../run/plan.js';
+import { buildPlan, fixedWork, warmupFor } from '../run/plan.js';
 import { calibrate } from '../run/calibrate.js';
 import { runCell } from '../run/cell.js';
+import { roundOrder } from '../run/interleave.js';
 import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
-
-/** --quick: every path of every experiment, in about a minute on 2 cores; decides little. */
-export const QUICK = { iterations: 200, warmup: 50, rounds: 2, timeout: 60 };
-/** The default: rounds until every claim is decided, between these bounds. */
-export const ROUNDS = { min: 5, max: 12 };
-
-// Variables that change what glibc does; a baseline must not inherit them from the user's shell.
-const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/;
+import { QUICK, roundBounds } from './rounds.js';
 
 /**
  * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
@@ -24,31 +18,36 @@ const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/;
  * @property {number} timeout
  * @property {string|undefined} node
  * @property {string|undefined} fixturesDir
+ * @property {string|undefined} jemalloc
+ * @property {string} thpPath
+ * @property {string[]} experiments
  */
 
-/** The plan of one variant, as `compare` would build it from the equivalent flags. */
-export async function planVariant(variant, options) {
-  const argv = {
-    task: variant.task,
-    file: variant.file,
-    k: options.k,
-    node: options.node,
-    fixturesDir: options.fixturesDir,
-    timeout: options.quick ? QUICK.timeout : options.timeout,
-    env: Object.entries(variant.env ?? {}).map(([key, value]) => `${key}=${value}`),
-    ...(options.quick ? { iterations: QUICK.iterations, warmup: QUICK.warmup } : { duration: options.duration }),
-    ...variant.params,
-  };
-  const plan = await buildPlan(argv, 'compare');
-  for (const name of Object.keys(plan.env)) {
-    if (ALLOCATOR_VARS.test(name) && !(name in plan.envOverrides)) delete plan.env[name];
-  }
-  return plan;
+/**
+ * The plan of one setting: what `compare` would run with the equivalent flags, except that the
+ * allocator variables of the user's shell are dropped (a baseline is glibc's defaults).
+ * @param {import('./experiments.js').Variant} variant
+ * @param {ReproduceOptions} options
+ */
+export function planVariant(variant, options, interrupt) {
+  return buildPlan(
+    {
+      command: 'compare',
+      task: variant.task,
+      file: variant.file,
+      k: options.k,
+      force: true, // the run's -k was checked, with the user's --force, when it started
+      node: options.node,
+      fixturesDir: options.fixturesDir,
+      timeout: options.timeout, // --quick's shorter default was filled in when the run started
+      env: variant.env ?? {},
+      params: variant.params ?? {},
+      inheritAllocatorEnv: false,
+      ...(options.quick ? { iterations: QUICK.iterations, warmup: QUICK.warmup } : { duration: options.duration }),
+    },
+    { interrupt },
+  );
 }
-
-/** Rounds at least and at most; the run stops between them once every claim is decided. */
-export const roundBounds = (options) =>
-  options.quick ? [QUICK.rounds, QUICK.rounds] : options.rounds ? [options.rounds, options.rounds] : [ROUNDS.min, options.maxRounds ?? ROUNDS.max];
 
 const decided = (experiment, data) => experiment.verdicts(data).every((v) => v.verdict !== 'inconclusive');
 
@@ -58,28 +57,37 @@ const decided = (experiment, data) => experiment.verdicts(data).every((v) => v.v
  * and the modes' order alternating round by round, so slow drift on the machine spreads over
  * all of them.
  */
+/**
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {{ options: ReproduceOptions, records: any[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string } }} run
+ */
 export async function runExperiment(experiment, variants, { options, records, file, interrupt, progress = {}, thp }) {
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.filter((r) => r.type === 'cell');
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
   const [min, max] = roundBounds(options);
 
+  // Each setting's plan, and the work its cells do: fixed by --quick, else calibrated once and
+  // kept in the results file, so a resumed run does the same work.
   const plans = new Map();
+  const work = new Map();
   for (const variant of variants) {
-    const plan = await planVariant(variant, options);
-    if (plan.iterations === null) {
+    const plan = await planVariant(variant, options, interrupt);
+    let fixed = fixedWork(plan);
+    if (!fixed) {
       const saved = mine.find((r) => r.type === 'calibration' && r.variant === variant.id);
-      if (saved) ({ iterations: plan.iterations, warmup: plan.warmup } = saved);
+      if (saved) fixed = { iterations: saved.iterations, warmup: saved.warmup };
       else {
         const calibration = await calibrate(plan, interrupt);
-        plan.iterations = calibration.iterations;
-        plan.warmup = warmupFor(plan.iterations);
-        const record = { type: 'calibration', experiment: experiment.name, variant: variant.id, iterations: plan.iterations, warmup: plan.warmup, calibration };
+        fixed = { iterations: calibration.iterations, warmup: warmupFor(calibration.iterations) };
+        const record = { type: 'calibration', experiment: experiment.name, variant: variant.id, ...fixed, calibration };
         appendRecord(file, record);
         records.push(record);
       }
     }
     plans.set(variant.id, plan);
+    work.set(variant.id, fixed);
   }
 
   let guard = null;
@@ -87,16 +95,14 @@ export async function runExperiment(experiment, variants, { options, records, fi
     for (let round = 1; round <= max; round++) {
       if (round > min && decided(experiment, new ExperimentData(cells))) break;
       if (round > min) progress.grow?.(cellsPerRound(variants));
-      const order = variants.map((_, i) => variants[(i + round - 1) % variants.length]);
-      for (const variant of order) {
-        const modes = round % 2 === 1 ? modesOf(variant) : [...modesOf(variant)].reverse();
-        for (const mode of modes) {
+      for (const variant of roundOrder(variants, round)) {
+        for (const mode of roundOrder(modesOf(variant), round)) {
           if (done.has(`${variant.id}|${round}|${mode}`)) continue;
           if (variant.thp) {
             guard ??= takeThp(thp);
             guard.set(variant.thp);
           }
-          const cell = await runCell(plans.get(variant.id), mode, interrupt);
+          const cell = await runCell(plans.get(variant.id), work.get(variant.id), mode, interrupt);
           const record = { type: 'cell', experiment: experiment.name, variant: variant.id, round, mode, cell };
           appendRecord(file, record);
           records.push(record);

@@ -1,4 +1,6 @@
 import jstat from 'jstat';
+import { bandOf, sideOf } from '../stats/interval.js';
+import { formatCI, withCI } from '../report/sentences.js';
 
 const x = (value) => value.toFixed(2);
 
@@ -6,6 +8,9 @@ const x = (value) => value.toFixed(2);
  * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured
  * @typedef {{ verdict: 'holds'|'does not hold'|'inconclusive', text: string }} Verdict
  */
+
+/** @param {'holds'|'does not hold'|'inconclusive'} verdict @param {string} text @returns {Verdict} */
+const decided = (verdict, text) => ({ verdict, text });
 
 /**
  * About how many rounds would put the interval on one side of `threshold`, if the spread of the
@@ -24,11 +29,14 @@ export function roundsToDecide({ median, ci95, n }, threshold, limit = 1000) {
 }
 
 function undecided(stats, threshold, what) {
-  if (!stats) return { verdict: 'inconclusive', text: `${what}: no round measured both sides yet` };
-  if (!stats.ci95) return { verdict: 'inconclusive', text: `${what}: one round gives no interval; run 3 or more rounds` };
+  if (!stats) return decided('inconclusive', `${what}: no round measured both sides yet`);
+  if (!stats.ci95) return decided('inconclusive', `${what}: one round gives no interval; run 3 or more rounds`);
   const more = roundsToDecide(stats, threshold);
-  const hint = more === null ? 'the median sits on or next to the threshold; more rounds would hardly decide it' : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return { verdict: 'inconclusive', text: `${what}: 95% CI ${x(stats.ci95[0])}-${x(stats.ci95[1])} straddles ${x(threshold)}; ${hint}` };
+  const hint =
+    more === null
+      ? 'the median sits on or next to the threshold; more rounds would hardly decide it'
+      : `about ${more} rounds in all (or steadier cells) would decide it`;
+  return decided('inconclusive', `${what}: ${formatCI(stats.ci95)} straddles ${x(threshold)}; ${hint}`);
 }
 
 /**
@@ -39,12 +47,12 @@ function undecided(stats, threshold, what) {
  * @returns {Verdict}
  */
 function side(stats, threshold, what, claimed) {
-  if (!stats?.ci95) return undecided(stats, threshold, what);
-  const [low, high] = stats.ci95;
-  const under = high < threshold;
-  if (!under && !(low > threshold)) return undecided(stats, threshold, what);
-  const holds = claimed === 'below' ? under : !under;
-  return { verdict: holds ? 'holds' : 'does not hold', text: `${what}: ${describe(stats)} ${under ? '<' : '>'} ${x(threshold)}` };
+  const found = sideOf(stats?.ci95 ?? null, threshold);
+  if (found === null || found === 'spans') return undecided(stats, threshold, what);
+  return {
+    verdict: found === claimed ? 'holds' : 'does not hold',
+    text: `${what}: ${withCI(stats)} ${found === 'below' ? '<' : '>'} ${x(threshold)}`,
+  };
 }
 
 export const below = (stats, threshold, what) => side(stats, threshold, what, 'below');
@@ -57,21 +65,23 @@ export const above = (stats, threshold, what) => side(stats, threshold, what, 'a
  */
 export function within(stats, [low, high], what) {
   if (!stats?.ci95) return undecided(stats, low, what);
-  const [a, b] = stats.ci95;
   const range = `${x(low)}-${x(high)}`;
-  if (a >= low && b <= high) return { verdict: 'holds', text: `${what}: ${describe(stats)} lies within ${range}` };
-  if (b < low || a > high) return { verdict: 'does not hold', text: `${what}: ${describe(stats)} lies outside ${range}` };
+  const band = bandOf(stats.ci95, [low, high]);
+  if (band === 'inside') return decided('holds', `${what}: ${withCI(stats)} lies within ${range}`);
+  if (band === 'outside') return decided('does not hold', `${what}: ${withCI(stats)} lies outside ${range}`);
   const edge = Math.abs(Math.log(stats.median / low)) < Math.abs(Math.log(stats.median / high)) ? low : high;
   const more = roundsToDecide(stats, edge);
-  const hint = more === null ? 'the median sits on or next to the edge; more rounds would hardly decide it' : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return { verdict: 'inconclusive', text: `${what}: ${describe(stats)} overlaps the edge of ${range}; ${hint}` };
+  const hint =
+    more === null
+      ? 'the median sits on or next to the edge; more rounds would hardly decide it'
+      : `about ${more} rounds in all (or steadier cells) would decide it`;
+  return decided('inconclusive', `${what}: ${withCI(stats)} overlaps the edge of ${range}; ${hint}`);
 }
 
 /** Several verdicts about one claim: all hold -> holds; any does not hold -> does not hold. */
 export function all(verdicts) {
-  if (verdicts.some((v) => v.verdict === 'does not hold')) return { verdict: 'does not hold', text: verdicts.map((v) => v.text).join('; ') };
-  if (verdicts.every((v) => v.verdict === 'holds')) return { verdict: 'holds', text: verdicts.map((v) => v.text).join('; ') };
-  return { verdict: 'inconclusive', text: verdicts.map((v) => v.text).join('; ') };
+  if (verdicts.some((v) => v.verdict === 'does not hold'))
+    return decided('does not hold', verdicts.map((v) => v.text).join('; '));
+  if (verdicts.every((v) => v.verdict === 'holds')) return decided('holds', verdicts.map((v) => v.text).join('; '));
+  return decided('inconclusive', verdicts.map((v) => v.text).join('; '));
 }
-
-const describe = (stats) => (stats.ci95 ? `${x(stats.median)} (95% CI ${x(stats.ci95[0])}-${x(stats.ci95[1])})` : x(stats.median));

@@ -1,13 +1,13 @@
 // A fresh one-thread process that times single ops of the task with tinybench, so --duration
 // can be turned into a fixed iteration count that both modes then share.
 import { Bench, hrtimeNow } from 'tinybench';
-import { prepare, serializeError } from './agent.js';
+import { prepare, serializeError } from './task-runner.js';
 
 const { spec, timeMs } = JSON.parse(process.argv[2]);
 // The channel carries the harness's messages only (see proc-host.js).
 const send = process.send.bind(process);
 process.send = () => {
-  throw new Error('a task must not use process.send: the channel to mmapbench is the harness\'s');
+  throw new Error("a task must not use process.send: the channel to mmapbench is the harness's");
 };
 
 try {
@@ -17,10 +17,18 @@ try {
   bench.add('op', () => task.run(ctx, 1));
   await bench.run();
   await task.teardown?.(ctx);
-  const { latency } = bench.tasks[0].result;
+  const { latency } = /** @type {any} */ (bench.tasks[0].result);
   const ns = (ms) => Math.round(ms * 1e6);
   send(
-    { type: 'result', latency: { p50Ns: ns(latency.p50), p99Ns: ns(latency.p99), meanNs: ns(latency.mean), samples: latency.samplesCount } },
+    {
+      type: 'result',
+      latency: {
+        p50Ns: ns(latency.p50),
+        p99Ns: ns(latency.p99),
+        meanNs: ns(latency.mean),
+        samples: latency.samplesCount,
+      },
+    },
     () => process.exit(0),
   );
 } catch (error) {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
-import { agentSpec } from './plan.js';
+import { runnerSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 
@@ -16,8 +16,10 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 /** @returns {Promise<Calibration>} */
 export async function calibrate(plan, interrupt) {
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  const spec = { ...agentSpec(plan), k: 1, warmup: plan.warmup ?? 1000 };
+  // one uncontended thread; its warmup is the plan's, or enough for V8 to tier up
+  const spec = { ...runnerSpec(plan, { iterations: 0, warmup: plan.warmup ?? 1000 }), k: 1 };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
-  const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt }).done;
+  const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt })
+    .done;
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }

@@ -5,7 +5,7 @@ import { MmapbenchError, environmentError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
 import { pidsLimit } from '../system/limits.js';
 import { summarizeCell } from '../stats/cell.js';
-import { agentSpec } from './plan.js';
+import { runnerSpec } from './plan.js';
 
 const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
@@ -29,7 +29,8 @@ const MAX_MESSAGES = 64;
  * LD_PRELOAD (read by glibc once, at process start) and `--node` apply, and keeps one cell's
  * heap and JIT state out of the next.
  *
- * @param {object} plan   from src/run/plan.js
+ * @param {import('./plan.js').Plan} plan
+ * @param {import('./plan.js').Work} work  iterations and warmup per worker
  * @param {'workers'|'procs'} mode
  * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
  * @param {{ trace?: { window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<object>, cancel: () => Promise<void> }> } }} [options]
@@ -37,16 +38,18 @@ const MAX_MESSAGES = 64;
  *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
  *   process startup, module loading and warmup)
  */
-export async function runCell(plan, mode, interrupt, { trace } = {}) {
+export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(plan.k + 10, signal); // one listener per process of the cell
-  const spec = JSON.stringify(agentSpec(plan));
+  const spec = JSON.stringify(runnerSpec(plan, work));
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const limitBefore = pidsLimit();
   const children = [];
+  let firstFailure = null;
+  // every child's result; read only once every child has started
   const finished = () => Promise.all(children.map((child) => child.done));
   try {
     for (let i = 0; i < argsFor.length && !signal.aborted; i += SPAWN_BATCH) {
@@ -54,8 +57,12 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
         const subprocess = spawnHost(plan, hosts[mode], args, signal);
         const label = mode === 'workers' ? 'the workers host process' : `process ${i + j}`;
         const child = { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
-        // The first failure, even while later batches start, stops the whole tree.
-        child.done.catch(() => stop.abort());
+        // The first failure, even while later batches start, stops the whole tree, and is the
+        // one reported: the others are its consequences (stopped with SIGTERM).
+        child.done.catch((error) => {
+          firstFailure ??= error;
+          stop.abort();
+        });
         return child;
       });
       children.push(...batch);
@@ -71,7 +78,11 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
     const messages = await finished();
-    const cell = summarizeCell(mode, messages.flatMap((message) => message.samples), plan.task.metrics);
+    const cell = summarizeCell(
+      mode,
+      messages.flatMap((message) => message.samples),
+      plan.task.metrics,
+    );
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
@@ -84,8 +95,12 @@ export async function runCell(plan, mode, interrupt, { trace } = {}) {
     // none outlives the CLI.
     stop.abort();
     await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
+    const cause = firstFailure ?? error;
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
-    const failure = error instanceof MmapbenchError ? error : new MmapbenchError(`internal error in a ${mode} cell: ${error.message}`, { cause: error });
+    const failure =
+      cause instanceof MmapbenchError
+        ? cause
+        : new MmapbenchError(`internal error in a ${mode} cell: ${cause.message}`, { cause });
     throw interrupted(atLimit(failure, limitBefore), interrupt);
   }
 }
@@ -99,12 +114,17 @@ function atLimit(failure, before) {
   if (failure.kind !== 'run' || !before) return failure;
   const after = pidsLimit();
   if (!after || after.refused <= before.refused) return failure;
-  return environmentError(`${failure.message}; this cgroup's pids limit (pids.max ${after.max}) was reached: lower -k`, failure);
+  return environmentError(
+    `${failure.message}; this cgroup's pids limit (pids.max ${after.max}) was reached: lower -k`,
+    failure,
+  );
 }
 
 // A terminal's Ctrl-C also reaches bpftrace, which then fails in its own words.
 const interrupted = (error, interrupt) =>
-  interrupt?.aborted && error.kind !== 'interrupted' ? new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason }) : error;
+  interrupt?.aborted && error.kind !== 'interrupted'
+    ? new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason })
+    : error;
 
 const asInterrupted = (promise, interrupt) =>
   promise.catch((error) => {
@@ -141,7 +161,8 @@ const started = (subprocess) =>
  * rejects with an MmapbenchError that names who failed and how.
  */
 export function track(subprocess, context) {
-  let markReady;
+  /** @type {(value?: unknown) => void} */
+  let markReady = () => {};
   const ready = new Promise((resolve) => (markReady = resolve));
   const done = (async () => {
     let result;
@@ -151,7 +172,9 @@ export function track(subprocess, context) {
       for await (const message of subprocess.getEachMessage()) {
         if (++count > MAX_MESSAGES) {
           subprocess.kill('SIGKILL');
-          throw new MmapbenchError(`${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`);
+          throw new MmapbenchError(
+            `${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`,
+          );
         }
         if (message?.type === 'ready') markReady();
         else if (message?.type === 'result') result = message;
@@ -164,7 +187,9 @@ export function track(subprocess, context) {
     }
     if (failure) throw describeFailure(failure, context);
     if (!result) {
-      throw new MmapbenchError(`${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`);
+      throw new MmapbenchError(
+        `${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`,
+      );
     }
     return result;
   })();
@@ -177,7 +202,9 @@ const who = ({ mode }, worker) => WHO[mode](worker);
 function describeFailure(failure, context) {
   const { task } = context.plan;
   if (failure.notStarted) {
-    return environmentError(`${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`);
+    return environmentError(
+      `${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`,
+    );
   }
   if (failure.exitCode !== undefined) {
     return new MmapbenchError(
@@ -205,16 +232,25 @@ function describeExit(error, { label, plan, interrupt }) {
   }
   if (error.code && error.exitCode === undefined && !error.signal) {
     // spawn itself failed: EAGAIN (the pids or thread limit), ENOMEM, ENOENT
-    return environmentError(`could not start ${label}: ${error.code}${LIMITS.has(error.code) ? " (the machine's process or memory limit)" : ''}; lower -k or free resources`, error);
+    return environmentError(
+      `could not start ${label}: ${error.code}${LIMITS.has(error.code) ? " (the machine's process or memory limit)" : ''}; lower -k or free resources`,
+      error,
+    );
   }
   const stderr = causeLine(error.stderr);
   const detail = stderr ? `: ${stderr}` : '';
   if (/uv_thread_create|pthread_create|Resource temporarily unavailable|\bEAGAIN\b/.test(stderr)) {
-    return environmentError(`${label} could not start its threads${detail}; the machine's thread or process limit: lower -k or free resources`, error);
+    return environmentError(
+      `${label} could not start its threads${detail}; the machine's thread or process limit: lower -k or free resources`,
+      error,
+    );
   }
   if (error.signal) {
     const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
-    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, { cause: error, signal: error.signal });
+    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, {
+      cause: error,
+      signal: error.signal,
+    });
   }
   if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
   return new MmapbenchError(
@@ -231,8 +267,13 @@ const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
  */
 export function causeLine(text) {
   if (typeof text !== 'string') return '';
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const error = lines.find((line) => /^(\w*Error\b|FATAL ERROR\b|Error \[|Uncaught\b|#\s*Fatal error)/.test(line));
   if (error) return error;
-  return lines.filter((line) => !/^Node\.js v\d/.test(line) && !/^(at |\d+: 0x|----- Native stack)/.test(line)).at(-1) ?? '';
+  return (
+    lines.filter((line) => !/^Node\.js v\d/.test(line) && !/^(at |\d+: 0x|----- Native stack)/.test(line)).at(-1) ?? ''
+  );
 }

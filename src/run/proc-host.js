@@ -1,6 +1,6 @@
 // Entry point of one child process in procs mode: prepare, report ready, block until the
 // parent's release message, run the timed loop, report, exit.
-import { measure, prepare, serializeError } from './agent.js';
+import { measure, prepare, serializeError } from './task-runner.js';
 
 const [specJson, indexArg] = process.argv.slice(2);
 const spec = JSON.parse(specJson);
@@ -9,7 +9,7 @@ const index = Number(indexArg);
 // The channel carries the harness's messages only: a task flooding it would flood the CLI.
 const send = process.send.bind(process);
 process.send = () => {
-  throw new Error('a task must not use process.send: the channel to mmapbench is the harness\'s');
+  throw new Error("a task must not use process.send: the channel to mmapbench is the harness's");
 };
 
 // Without a parent there is nobody to release us or read the result.
@@ -20,7 +20,7 @@ process.on('SIGINT', () => {});
 try {
   const prepared = await prepare(spec, index, 'procs');
   const released = new Promise((resolve) => {
-    process.on('message', function onMessage(message) {
+    process.on('message', function onMessage(/** @type {any} */ message) {
       if (message?.type !== 'go') return;
       process.off('message', onMessage);
       untilDeadline(BigInt(message.at)).then(resolve);

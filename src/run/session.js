@@ -2,7 +2,8 @@ import { MmapbenchError } from '../errors.js';
 import { startTrace } from '../system/trace/tracer.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
-import { warmupFor } from './plan.js';
+import { roundOrder } from './interleave.js';
+import { fixedWork, warmupFor } from './plan.js';
 
 /**
  * @typedef {object} Round
@@ -14,8 +15,9 @@ import { warmupFor } from './plan.js';
  */
 
 /**
- * @typedef {object} Session
+ * @typedef {object} Session  what a run learned and measured
  * @property {import('./calibrate.js').Calibration | null} calibration
+ * @property {import('./plan.js').Work | null} work  iterations and warmup every cell ran
  * @property {Round[]} rounds  including a last, incomplete one if the run stopped inside it
  * @property {MmapbenchError | null} error  why the run stopped early, if it did
  */
@@ -27,40 +29,48 @@ import { warmupFor } from './plan.js';
  * bpftrace per round, before or after its untraced cell by turns, so the observer effect shows.
  * @param {import('./plan.js').Plan} plan
  * @param {Array<'workers'|'procs'>} modes
+ * @param {{ interrupt?: AbortSignal, onCell?: (round: Round, mode: 'workers'|'procs') => void }} [hooks]
  * @returns {Promise<Session>}
  */
 export async function runSession(plan, modes, { interrupt, onCell } = {}) {
   /** @type {Session} */
-  const session = { calibration: null, rounds: [], error: null };
+  const session = { calibration: null, work: fixedWork(plan), rounds: [], error: null };
   try {
-    if (plan.iterations === null) {
+    if (!session.work) {
       session.calibration = await calibrate(plan, interrupt);
-      plan.iterations = session.calibration.iterations;
+      const { iterations } = session.calibration;
+      session.work = { iterations, warmup: plan.warmup ?? warmupFor(iterations) };
     }
-    if (plan.warmup === null) plan.warmup = warmupFor(plan.iterations);
     for (let index = 1; index <= plan.rounds; index++) {
-      const order = index % 2 === 1 ? modes : [...modes].reverse();
+      const order = roundOrder(modes, index);
       const round = { index, order, cells: {} };
       session.rounds.push(round);
       for (const mode of order) {
-        for (const traced of variants(plan, index)) {
-          if (!traced) round.cells[mode] = await runCell(plan, mode, interrupt);
-          else (round.traced ??= {})[mode] = await runCell(plan, mode, interrupt, { trace: tracerFor(plan) });
+        for (const traced of plan.trace ? roundOrder([false, true], index) : [false]) {
+          if (!traced) round.cells[mode] = await runCell(plan, session.work, mode, interrupt);
+          else
+            (round.traced ??= {})[mode] = await runCell(plan, session.work, mode, interrupt, {
+              trace: tracerFor(plan),
+            });
           onCell?.(round, mode);
         }
       }
     }
   } catch (error) {
     // Whatever went wrong, the rounds that finished are the caller's to report first.
-    session.error = error instanceof MmapbenchError ? error : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+    session.error =
+      error instanceof MmapbenchError
+        ? error
+        : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
   }
   return session;
 }
 
-const variants = (plan, index) => (!plan.trace ? [false] : index % 2 === 1 ? [false, true] : [true, false]);
-
 // Every cell is a child of this process; the script follows descendants of the pid it is given.
-const tracerFor = (plan) => ({ window: plan.trace.window, start: () => startTrace({ bpftrace: plan.trace.bpftrace, root: process.pid }) });
+const tracerFor = (plan) => ({
+  window: plan.trace.window,
+  start: () => startTrace({ bpftrace: plan.trace.bpftrace, root: process.pid }),
+});
 
 /** Rounds in which every mode finished: the only ones a ratio may be taken from. */
 export const completeRounds = (session, modes) =>

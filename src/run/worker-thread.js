@@ -1,6 +1,6 @@
 // Entry point of one Worker thread in workers mode.
 import { parentPort, workerData } from 'node:worker_threads';
-import { measure, prepare } from './agent.js';
+import { measure, prepare } from './task-runner.js';
 
 const { spec, index, gate } = workerData;
 const flag = new Int32Array(gate);

@@ -1,7 +1,7 @@
 // Entry point of the one process that hosts K Worker threads in workers mode. Its own main
 // thread only coordinates: it reports ready once all K are, and opens the gate on release.
 import { Worker } from 'node:worker_threads';
-import { serializeError } from './agent.js';
+import { serializeError } from './task-runner.js';
 
 const spec = JSON.parse(process.argv[2]);
 const gate = new SharedArrayBuffer(4);
@@ -19,7 +19,7 @@ const fail = (worker, details) => {
   process.send({ type: 'failed', worker, ...details }, () => process.exit(1));
 };
 
-process.on('message', (message) => {
+process.on('message', (/** @type {any} */ message) => {
   if (message?.type !== 'go') return;
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
@@ -27,7 +27,12 @@ process.on('message', (message) => {
 
 // A thread the machine cannot start (ERR_WORKER_INIT_FAILED: EAGAIN at the pids or thread
 // limit, ENOMEM) is named as such, not as a task's failure.
-const notStarted = (index, error) => fail(index, { message: `could not start worker thread ${index}: ${error.message}`, notStarted: true, code: error.code });
+const notStarted = (index, error) =>
+  fail(index, {
+    message: `could not start worker thread ${index}: ${error.message}`,
+    notStarted: true,
+    code: error.code,
+  });
 
 for (let index = 0; index < spec.k && !failed; index++) {
   let worker;
@@ -50,7 +55,9 @@ for (let index = 0; index < spec.k && !failed; index++) {
       }
     }
   });
-  worker.on('error', (error) => (error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error))));
+  worker.on('error', (/** @type {Error & { code?: string }} */ error) =>
+    error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error)),
+  );
   worker.on('exit', (code) => {
     if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
   });

@@ -6,6 +6,7 @@
  * @property {number} startNs  start of its timed loop, ns after the cell's earliest start
  * @property {number} endNs    end of its timed loop, same origin
  * @property {number} opsPerSec
+ * @property {Record<string, number>} [metrics]  what the task returned, declared metrics only
  */
 
 /**
@@ -17,7 +18,8 @@
  * @property {number} releaseSkewNs  latest start - earliest start: how tight the barrier was
  * @property {number} spread       slowest / fastest worker ops/s (1 = even)
  * @property {WorkerSample[]} workers
- * @property {Record<string, number>} [metrics]  the task's own figures, combined across workers
+ * @property {Record<string, number | null>} [metrics]  the task's own figures, combined across workers
+ * @property {object} [trace]  with --trace: the cell's mmap_lock waits (system/trace/parse.js)
  */
 
 /**
@@ -36,7 +38,14 @@ export function summarizeCell(mode, samples, declared = {}) {
     .map((s, i) => {
       const startNs = Number(starts[i] - origin);
       const endNs = Number(ends[i] - origin);
-      const worker = { index: s.index, pid: s.pid, ops: s.ops, startNs, endNs, opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1) };
+      const worker = {
+        index: s.index,
+        pid: s.pid,
+        ops: s.ops,
+        startNs,
+        endNs,
+        opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1),
+      };
       if (s.metrics) worker.metrics = s.metrics;
       return worker;
     })
@@ -61,8 +70,12 @@ const COMBINE = {
   mean: (values) => values.reduce((a, b) => a + b, 0) / values.length,
 };
 
-/** Each declared metric over the workers that reported it, combined as the task declares. */
+/**
+ * Each declared metric over the workers that reported it, combined as the task declares.
+ * @returns {Record<string, number | null>}
+ */
 export function combineMetrics(workers, declared) {
+  /** @type {Record<string, number | null>} */
   const combined = {};
   for (const [name, { combine = 'sum' }] of Object.entries(declared)) {
     const values = workers.map((w) => w.metrics?.[name]).filter((v) => typeof v === 'number' && Number.isFinite(v));

@@ -1,5 +1,6 @@
 import jstat from 'jstat';
 import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
+import { sideOf } from './interval.js';
 
 /** @typedef {{ median: number, mean: number, min: number, max: number, samples: number[] }} Summary */
 
@@ -32,34 +33,39 @@ export function ratioStats(ratios) {
   const n = ratios.length;
   const logs = ratios.map(Math.log);
   const centre = mean(logs);
+  /** @type {[number, number] | null} */
   let ci95 = null;
   if (n >= 2) {
     const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(logs)) / Math.sqrt(n);
     ci95 = [Math.exp(centre - half), Math.exp(centre + half)];
   }
-  return { median: median(ratios), geomean: Math.exp(centre), ci95, n, method: 'Student t interval on log ratios', samples: ratios };
+  return {
+    median: median(ratios),
+    geomean: Math.exp(centre),
+    ci95,
+    n,
+    method: 'Student t interval on log ratios',
+    samples: ratios,
+  };
 }
 
-const x = (value) => value.toFixed(2);
+/**
+ * @typedef {object} Verdict  the answer to "which is faster?", as data
+ * @property {boolean} significant  the whole interval lies on one side of 1
+ * @property {'workers'|'procs'|null} faster
+ * @property {'below'|'above'|'spans'|null} side  of the interval against 1; null with one round
+ */
 
 /**
- * One sentence a person can act on. Significant only when the whole interval is on one side of 1.
- * @returns {{ significant: boolean, faster: 'workers'|'procs'|null, text: string }}
+ * Significant only when the whole interval is on one side of 1.
+ * @param {RatioStats} stats
+ * @returns {Verdict}
  */
-export function verdict({ median: ratio, ci95, n }) {
-  if (!ci95) {
-    return { significant: false, faster: null, text: `workers/procs ratio ${x(ratio)} from ${n} round; run --rounds 3 or more for a confidence interval` };
-  }
-  const [low, high] = ci95;
-  if (high < 1) {
-    return { significant: true, faster: 'procs', text: `procs are ${x(1 / ratio)}x faster than workers (95% CI ${x(1 / high)}-${x(1 / low)})` };
-  }
-  if (low > 1) {
-    return { significant: true, faster: 'workers', text: `workers are ${x(ratio)}x faster than procs (95% CI ${x(low)}-${x(high)})` };
-  }
+export function verdict({ ci95 }) {
+  const side = sideOf(ci95, 1);
   return {
-    significant: false,
-    faster: null,
-    text: `no significant difference: workers/procs ratio ${x(ratio)} (95% CI ${x(low)}-${x(high)} spans 1); more --rounds or a longer --duration would tighten it`,
+    significant: side === 'below' || side === 'above',
+    faster: side === 'below' ? 'procs' : side === 'above' ? 'workers' : null,
+    side,
   };
 }

@@ -44,7 +44,9 @@ export function sumHistograms(histograms) {
 export function traceResults(rounds, modes) {
   const results = { modes: {}, ratios: null };
   for (const mode of modes) {
-    const traced = rounds.filter((round) => round.traced?.[mode]).map((round) => ({ index: round.index, cell: round.traced[mode] }));
+    const traced = rounds
+      .filter((round) => round.traced?.[mode])
+      .map((round) => ({ index: round.index, cell: round.traced[mode] }));
     if (!traced.length) {
       results.modes[mode] = null;
       continue;
@@ -66,7 +68,9 @@ export function traceResults(rounds, modes) {
     };
   }
   if (modes.length === 2) {
-    const both = rounds.filter((round) => round.traced?.workers && round.traced?.procs).map((round) => [round.traced.workers.trace.write, round.traced.procs.trace.write]);
+    const both = rounds
+      .filter((round) => round.traced?.workers && round.traced?.procs)
+      .map((round) => [round.traced.workers.trace.write, round.traced.procs.trace.write]);
     const ratio = (pick) => {
       const samples = both.map(([w, p]) => pick(w) / pick(p)).filter((r) => Number.isFinite(r) && r > 0);
       return samples.length ? ratioStats(samples) : null;

@@ -18,6 +18,7 @@ export function adopt(subprocess) {
 }
 
 /** Sends `signal` to every process still alive; returns how many there were. */
+/** @param {NodeJS.Signals} [signal] */
 export function killChildren(signal = 'SIGKILL') {
   for (const subprocess of live) {
     try {

@@ -27,7 +27,10 @@ export function physicalCores(cpuinfo) {
   return cores.size || null;
 }
 
-const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$|UV_THREADPOOL_SIZE$)/;
+/** Variables that change what glibc's allocator does (read once, at process start). */
+export const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/;
+// What a report shows of the cells' environment: the allocator's, and libuv's pool size
+const REPORTED_VARS = (name) => ALLOCATOR_VARS.test(name) || name === 'UV_THREADPOOL_SIZE';
 
 /**
  * Facts that change what a cell measures. Node is the one the cells ran on (--node); the
@@ -43,7 +46,7 @@ export function describeEnvironment({ node, env }) {
     node: { version: node.version, path: node.path },
     platform: `${process.platform}-${process.arch}`,
     kernel: os.release(),
-    glibc: process.report?.getReport().header.glibcVersionRuntime ?? null,
+    glibc: /** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime ?? null,
     cpu: {
       model: cpus[0]?.model ?? null,
       logicalCores: os.availableParallelism(),
@@ -52,7 +55,11 @@ export function describeEnvironment({ node, env }) {
     thp: readChoice(THP_PATH),
     // libuv's pool is per process: K Worker threads share one, K processes have K
     uvThreadpoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
-    allocatorEnv: Object.fromEntries(Object.entries(env).filter(([key]) => ALLOCATOR_VARS.test(key)).sort()),
+    allocatorEnv: Object.fromEntries(
+      Object.entries(env)
+        .filter(([key]) => REPORTED_VARS(key))
+        .sort(),
+    ),
     date: new Date().toISOString(),
   };
 }

@@ -14,7 +14,8 @@ export const USUAL_PATHS = [
   '/usr/local/lib/libjemalloc.so',
 ];
 
-export const INSTALL_HINT = 'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
+export const INSTALL_HINT =
+  'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
 
 const readable = (path) => {
   try {
@@ -50,14 +51,19 @@ export function fromLdconfig(listing, arch = process.arch) {
  */
 export function findJemalloc(given, { listing = ldconfig, exists = readable, paths = USUAL_PATHS } = {}) {
   if (given) {
-    if (!exists(given)) throw usageError(`--jemalloc ${given} is not a readable file; pass the path of libjemalloc.so.2`);
+    if (!exists(given))
+      throw usageError(`--jemalloc ${given} is not a readable file; pass the path of libjemalloc.so.2`);
     return { path: given, how: '--jemalloc', why: null };
   }
   const cached = fromLdconfig(listing());
   if (cached && exists(cached)) return { path: cached, how: 'ldconfig -p', why: null };
   const found = paths.find(exists);
   if (found) return { path: found, how: 'usual path', why: null };
-  return { path: null, how: null, why: `libjemalloc not found (ldconfig -p and ${paths.length} usual paths); ${INSTALL_HINT}` };
+  return {
+    path: null,
+    how: null,
+    why: `libjemalloc not found (ldconfig -p and ${paths.length} usual paths); ${INSTALL_HINT}`,
+  };
 }
 
 /**
@@ -67,16 +73,27 @@ export function findJemalloc(given, { listing = ldconfig, exists = readable, pat
  */
 export function preloadProblem(nodePath, library, env = process.env) {
   try {
-    const maps = execFileSync(nodePath, ['-e', 'process.stdout.write(require("fs").readFileSync("/proc/self/maps", "utf8"))'], {
-      encoding: 'utf8',
-      env: { ...env, LD_PRELOAD: library },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 15_000,
-    });
+    const maps = execFileSync(
+      nodePath,
+      ['-e', 'process.stdout.write(require("fs").readFileSync("/proc/self/maps", "utf8"))'],
+      {
+        encoding: 'utf8',
+        env: { ...env, LD_PRELOAD: library },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 15_000,
+      },
+    );
     // LD_PRELOAD may list several libraries, separated by spaces or colons
-    const missing = library.split(/[\s:]+/).filter(Boolean).find((lib) => !maps.includes(lib.includes('/') ? lib : `/${lib}`));
+    const missing = library
+      .split(/[\s:]+/)
+      .filter(Boolean)
+      .find((lib) => !maps.includes(lib.includes('/') ? lib : `/${lib}`));
     return missing ? `LD_PRELOAD=${missing} did not load into ${nodePath}` : null;
   } catch (error) {
-    return `${nodePath} with LD_PRELOAD=${library} failed: ${String(error.stderr || error.message).trim().split('\n')[0]}`;
+    return `${nodePath} with LD_PRELOAD=${library} failed: ${
+      String(error.stderr || error.message)
+        .trim()
+        .split('\n')[0]
+    }`;
   }
 }

@@ -17,16 +17,32 @@ export async function resolveNode(spec, interrupt) {
     if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     accessSync(path, constants.X_OK);
   } catch (error) {
-    throw usageError(`--node ${spec} is not an executable file (${error.code ?? error.message}); pass the path of a node binary, e.g. --node "$(which node)"`, error);
+    throw usageError(
+      `--node ${spec} is not an executable file (${error.code ?? error.message}); pass the path of a node binary, e.g. --node "$(which node)"`,
+      error,
+    );
   }
   let version;
   try {
-    ({ stdout: version } = await execa(path, ['-p', 'process.version'], { timeout: 15000, env: { NODE_OPTIONS: '' }, cancelSignal: interrupt }));
+    ({ stdout: version } = await execa(path, ['-p', 'process.version'], {
+      timeout: 15000,
+      env: { NODE_OPTIONS: '' },
+      cancelSignal: interrupt,
+    }));
   } catch (error) {
-    throw usageError(`--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`, error);
+    throw usageError(
+      `--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`,
+      error,
+    );
   }
   const major = Number(/^v(\d+)\./.exec(version.trim())?.[1]);
-  if (!major) throw usageError(`--node ${spec} printed "${version.trim().slice(0, 40)}" instead of a Node.js version; pass the path of a node binary`);
-  if (major < MIN_MAJOR) throw usageError(`--node ${spec} is Node ${version.trim()}; mmapbench needs Node ${MIN_MAJOR} or newer in its cells`);
+  if (!major)
+    throw usageError(
+      `--node ${spec} printed "${version.trim().slice(0, 40)}" instead of a Node.js version; pass the path of a node binary`,
+    );
+  if (major < MIN_MAJOR)
+    throw usageError(
+      `--node ${spec} is Node ${version.trim()}; mmapbench needs Node ${MIN_MAJOR} or newer in its cells`,
+    );
   return { path, version: version.trim() };
 }

@@ -11,7 +11,6 @@ const STALE_MS = 3000;
 const LOCK = '.mmapbench.lock';
 const OWNER = '.mmapbench.lock.owner';
 
-
 const owner = (dir) => {
   try {
     return JSON.parse(readFileSync(join(dir, OWNER), 'utf8'));
@@ -26,6 +25,7 @@ const owner = (dir) => {
  * holder's lock is waited out until it is stale, then taken over.
  * @param {string} dir  an existing folder
  * @param {string} what  how the user named it, for the message
+ * @param {{ warn?: (message: string) => void }} [options]
  * @returns {Promise<() => void>} release
  */
 export async function lockFolder(dir, what, { warn = () => {} } = {}) {
@@ -33,7 +33,8 @@ export async function lockFolder(dir, what, { warn = () => {} } = {}) {
     realpath: false,
     lockfilePath: join(dir, LOCK),
     stale: STALE_MS,
-    onCompromised: (error) => warn(`the lock on ${dir} was lost (${error.message}); another run may now write there too`),
+    onCompromised: (error) =>
+      warn(`the lock on ${dir} was lost (${error.message}); another run may now write there too`),
   };
   let release;
   try {
@@ -42,14 +43,18 @@ export async function lockFolder(dir, what, { warn = () => {} } = {}) {
     if (error.code !== 'ELOCKED') throw fileError(error, dir, what);
     const holder = owner(dir);
     if (holder?.pid && alive(holder.pid)) {
-      throw usageError(`${what} ${dir} is in use by another mmapbench run (pid ${holder.pid}, started ${holder.started}); wait for it to finish or pass another folder`);
+      throw usageError(
+        `${what} ${dir} is in use by another mmapbench run (pid ${holder.pid}, started ${holder.started}); wait for it to finish or pass another folder`,
+      );
     }
     // The holder is gone: its lock goes stale within STALE_MS.
     try {
       release = await lockfile.lock(dir, { ...options, retries: { retries: 8, minTimeout: 500, maxTimeout: 500 } });
     } catch (again) {
       if (again.code !== 'ELOCKED') throw fileError(again, dir, what);
-      throw usageError(`${what} ${dir} is locked by another mmapbench run (${join(dir, LOCK)}); wait for it to finish or pass another folder`);
+      throw usageError(
+        `${what} ${dir} is locked by another mmapbench run (${join(dir, LOCK)}); wait for it to finish or pass another folder`,
+      );
     }
   }
   try {

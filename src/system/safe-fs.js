@@ -2,12 +2,24 @@
 // (/tmp, a team's results folder). Every file it writes goes through here, so a symbolic link
 // or hard link planted by someone else is never followed into a file root owns.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 
 /** A name no one can have created beforehand, beside `path`. */
-export const temporaryBeside = (path, suffix = 'tmp') => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.${suffix}`);
+export const temporaryBeside = (path, suffix = 'tmp') =>
+  join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.${suffix}`);
 
 /**
  * Replaces `path` with `data` all at once: the data goes to a new file (`wx`: created here, so
@@ -42,7 +54,13 @@ export function appendOwnFile(path, data) {
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
   try {
     const stats = fstatSync(fd);
-    const problem = !stats.isFile() ? 'is not a regular file' : stats.uid !== uid() ? `belongs to uid ${stats.uid}` : stats.nlink !== 1 ? 'has other names (hard links)' : null;
+    const problem = !stats.isFile()
+      ? 'is not a regular file'
+      : stats.uid !== uid()
+        ? `belongs to uid ${stats.uid}`
+        : stats.nlink !== 1
+          ? 'has other names (hard links)'
+          : null;
     if (problem) throw usageError(`${path} ${problem}; mmapbench only appends to results files it created`);
     writeFileSync(fd, data);
   } finally {
@@ -92,7 +110,10 @@ export function ensurePrivateDir(dir, what) {
         : stats.mode & 0o022
           ? `can be written by other users (mode ${(stats.mode & 0o777).toString(8)})`
           : null;
-  if (problem) throw usageError(`${what} ${dir} ${problem}; another user could plant files in it: pass ${what} a folder of your own`);
+  if (problem)
+    throw usageError(
+      `${what} ${dir} ${problem}; another user could plant files in it: pass ${what} a folder of your own`,
+    );
   return dir;
 }
 
@@ -105,10 +126,21 @@ export function ensurePrivateDir(dir, what) {
  */
 export function fileError(error, path, what) {
   const code = error.code ?? '';
-  if (code === 'ENOSPC' || code === 'EDQUOT') return environmentError(`no space left to write ${path} (${code}); free some space or pass ${what} another folder`, error);
-  if (code === 'EROFS') return environmentError(`${path} is on a read-only file system (EROFS); pass ${what} a writable folder`, error);
-  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') return usageError(`${what} ${path}: a file is in the way of a folder (${code}); pass ${what} a folder`, error);
-  if (code === 'EACCES' || code === 'EPERM') return usageError(`${path} is not writable (${code}); pass ${what} a folder you can write`, error);
-  if (code === 'ELOOP') return usageError(`${path} is a symbolic link; mmapbench does not write through links: pass ${what} another folder`, error);
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return environmentError(
+      `no space left to write ${path} (${code}); free some space or pass ${what} another folder`,
+      error,
+    );
+  if (code === 'EROFS')
+    return environmentError(`${path} is on a read-only file system (EROFS); pass ${what} a writable folder`, error);
+  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR')
+    return usageError(`${what} ${path}: a file is in the way of a folder (${code}); pass ${what} a folder`, error);
+  if (code === 'EACCES' || code === 'EPERM')
+    return usageError(`${path} is not writable (${code}); pass ${what} a folder you can write`, error);
+  if (code === 'ELOOP')
+    return usageError(
+      `${path} is a symbolic link; mmapbench does not write through links: pass ${what} another folder`,
+      error,
+    );
   return environmentError(`could not write ${path} (${code || error.message}); pass ${what} another folder`, error);
 }

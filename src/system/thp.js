@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { alive } from './alive.js';
-
 import { readChoice, THP_PATH } from './environment.js';
 import { commandLine } from '../report/command-line.js';
 
@@ -26,7 +25,11 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
   if (!original) throw environmentError(`cannot read the THP mode from ${file}; the thp experiment needs it`);
   mkdirSync(path.dirname(restoreFile), { recursive: true });
   try {
-    writeFileSync(restoreFile, `${JSON.stringify({ path: file, original, pid: process.pid, date: new Date().toISOString() })}\n`, { flag: 'wx' });
+    writeFileSync(
+      restoreFile,
+      `${JSON.stringify({ path: file, original, pid: process.pid, date: new Date().toISOString() })}\n`,
+      { flag: 'wx' },
+    );
   } catch (error) {
     if (error.code !== 'EEXIST') throw error;
     throw leftover(restoreFile, file);
@@ -55,7 +58,12 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
 
 /** The refusal while a killed run's restore file is there, naming the command that clears it. */
 export const leftover = (restoreFile, file = THP_PATH) => {
-  const command = commandLine(['mmapbench', 'restore', ...(restoreFile === defaultRestoreFile() ? [] : ['--thp-restore-file', restoreFile]), ...(file === THP_PATH ? [] : ['--thp-path', file])]);
+  const command = commandLine([
+    'mmapbench',
+    'restore',
+    ...(restoreFile === defaultRestoreFile() ? [] : ['--thp-restore-file', restoreFile]),
+    ...(file === THP_PATH ? [] : ['--thp-path', file]),
+  ]);
   return environmentError(`a previous run left THP changed (${restoreFile} exists); run \`${command}\` first`);
 };
 
@@ -72,17 +80,23 @@ export function restoreThp({ restoreFile = defaultRestoreFile(), thpPath = THP_P
     saved = JSON.parse(readFileSync(restoreFile, 'utf8'));
   } catch (error) {
     if (error.code === 'ENOENT') return null;
-    throw environmentError(`${restoreFile} is not a restore file mmapbench wrote (${error.message}); check it and remove it by hand`);
+    throw environmentError(
+      `${restoreFile} is not a restore file mmapbench wrote (${error.message}); check it and remove it by hand`,
+    );
   }
   if (!THP_MODES.includes(saved?.original) || typeof saved.path !== 'string') {
     throw environmentError(`${restoreFile} does not hold a THP mode; check it and remove it by hand`);
   }
   const allowed = [THP_PATH, path.resolve(thpPath)];
   if (!allowed.includes(path.resolve(saved.path))) {
-    throw usageError(`${restoreFile} names ${saved.path}, which is not the THP setting ${THP_PATH}; if that is the stand-in the run used, pass --thp-path ${saved.path}`);
+    throw usageError(
+      `${restoreFile} names ${saved.path}, which is not the THP setting ${THP_PATH}; if that is the stand-in the run used, pass --thp-path ${saved.path}`,
+    );
   }
   if (Number.isInteger(saved.pid) && saved.pid !== process.pid && alive(saved.pid)) {
-    throw usageError(`the run that changed THP (pid ${saved.pid}) is still running and will put it back itself; stop it first`);
+    throw usageError(
+      `the run that changed THP (pid ${saved.pid}) is still running and will put it back itself; stop it first`,
+    );
   }
   const before = readChoice(saved.path);
   if (!before) throw environmentError(`cannot read the THP mode from ${saved.path}; nothing was written`);

@@ -3,7 +3,12 @@ import path from 'node:path';
 
 /** A command name searched on PATH, or a path checked as given; null when not executable. */
 export function which(command) {
-  const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates = command.includes('/')
+    ? [command]
+    : (process.env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   return (
     candidates.find((file) => {
       try {

@@ -5,7 +5,9 @@
 export default {
   name: 'alloc-unsafe',
   description: 'Buffer.allocUnsafe(--size) per op, first and last byte written',
-  reference: 'platformatic/node-worker-mmap-lock-contention, Scope: Buffer.allocUnsafe/alloc of 8 KiB and more takes the same path as readFileSync (published 64 KiB k=8 workers/procs 0.55-0.65, Hypothesis 1); no figure of its own',
+  reference:
+    'platformatic/node-worker-mmap-lock-contention, Scope: Buffer.allocUnsafe/alloc of 8 KiB and more takes the ' +
+    'same path as readFileSync (published 64 KiB k=8 workers/procs 0.55-0.65, Hypothesis 1); no figure of its own',
   params: {
     size: { description: 'bytes per Buffer (accepts 64k, 1m)', type: 'size', default: 64 * 1024 },
   },

@@ -7,10 +7,16 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 export default {
   name: 'crypto-random',
   description: 'crypto.randomBytes(--size) per op; with --param reuse=yes, randomFillSync into one buffer',
-  reference: 'platformatic/node-worker-mmap-lock-contention, Scope and mitigation 1: crypto.randomBytes allocates per call, randomFillSync(buf) is the reuse fix; no figure of its own',
+  reference:
+    'platformatic/node-worker-mmap-lock-contention, Scope and mitigation 1: crypto.randomBytes allocates per call, randomFillSync(buf) is the reuse fix; no figure of its own',
   params: {
     size: { description: 'random bytes per op (accepts 64k, 1m)', type: 'size', default: 64 * 1024 },
-    reuse: { description: 'yes: fill one buffer allocated in setup instead of a new one per op', type: 'string', default: 'no', choices: ['no', 'yes'] },
+    reuse: {
+      description: 'yes: fill one buffer allocated in setup instead of a new one per op',
+      type: 'string',
+      default: 'no',
+      choices: ['no', 'yes'],
+    },
   },
   setup(ctx) {
     if (ctx.params.reuse === 'yes') ctx.state.buffer = Buffer.allocUnsafe(ctx.params.size);

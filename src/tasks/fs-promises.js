@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inFlight } from './lanes.js';
+import { inFlight } from './in-flight.js';
 
 /**
  * The same fs call made through fs/promises and through its callback form, `concurrency` in
@@ -27,17 +27,33 @@ async function rate(ctx, iterations, start) {
 
 export default {
   name: 'fs-promises',
-  description: 'per op one fs/promises call and one of its callback form (--param op=readFile|writeFile|stat), --concurrency in flight; reports both rates and their ratio',
-  reference: "nodejs/node#63886 'fs: allocate FSReqPromise stat arrays lazily' (open in 2026): 64 in flight on tmpfs, promises faster after the fix by writeFile 1 KiB +53%, stat +26%, readFile 1 KiB +22%, callbacks unchanged",
+  description:
+    'per op one fs/promises call and one of its callback form (--param op=readFile|writeFile|stat), --concurrency in flight; reports both rates and their ratio',
+  reference:
+    "nodejs/node#63886 'fs: allocate FSReqPromise stat arrays lazily' (open in 2026): 64 in flight on tmpfs, " +
+    'promises faster after the fix by writeFile 1 KiB +53%, stat +26%, readFile 1 KiB +22%, callbacks unchanged',
   defaultFile: '1k',
   params: {
-    op: { description: 'the fs call; writeFile writes the file\'s bytes to a temporary file per lane', type: 'string', default: 'readFile', choices: Object.keys(OPS) },
-    concurrency: { description: 'calls in flight per worker/process (the PR measured 1, 10, 64)', type: 'integer', default: 10 },
+    op: {
+      description: "the fs call; writeFile writes the file's bytes to a temporary file per lane",
+      type: 'string',
+      default: 'readFile',
+      choices: Object.keys(OPS),
+    },
+    concurrency: {
+      description: 'calls in flight per worker/process (the PR measured 1, 10, 64)',
+      type: 'integer',
+      default: 10,
+    },
   },
   metrics: {
     promisesPerSec: { description: 'fs/promises calls per second', unit: 'ops/s', combine: 'sum' },
     callbacksPerSec: { description: 'callback-form calls per second', unit: 'ops/s', combine: 'sum' },
-    promisesToCallbacks: { description: 'promises / callbacks rate (1 = no promise overhead)', unit: 'ratio', combine: 'mean' },
+    promisesToCallbacks: {
+      description: 'promises / callbacks rate (1 = no promise overhead)',
+      unit: 'ratio',
+      combine: 'mean',
+    },
   },
   async setup(ctx) {
     if (ctx.params.op !== 'writeFile') return;
@@ -50,7 +66,12 @@ export default {
     const op = OPS[ctx.params.op];
     const promises = () => rate(ctx, iterations, (c, lane) => op.promise(c, lane));
     const callbacks = () =>
-      rate(ctx, iterations, (c, lane) => new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve()))));
+      rate(
+        ctx,
+        iterations,
+        (c, lane) =>
+          new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve()))),
+      );
     // alternate which goes first, call by call, so drift within a cell hits both
     ctx.state.flip = !ctx.state.flip;
     let promisesPerSec;

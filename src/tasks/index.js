@@ -4,7 +4,20 @@ import { pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
 
 /** Built-in tasks, in the order `mmapbench tasks` lists them. */
-export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 'pool-size', 'alloc-unsafe', 'crypto-random', 'zlib', 'json', 'wasm-grow', 'threadpool-clog', 'fs-promises', 'throttle'];
+export const BUILTIN_TASKS = [
+  'readfilesync',
+  'reuse-buffer',
+  'readfile-async',
+  'pool-size',
+  'alloc-unsafe',
+  'crypto-random',
+  'zlib',
+  'json',
+  'wasm-grow',
+  'threadpool-clog',
+  'fs-promises',
+  'throttle',
+];
 
 /**
  * @typedef {object} TaskParam
@@ -32,9 +45,9 @@ export const BUILTIN_TASKS = ['readfilesync', 'reuse-buffer', 'readfile-async', 
  * @property {Record<string, TaskMetric>} [metrics]
  * @property {string} [defaultFile]  what --file defaults to for this task
  * @property {string} [reference]  the published figure the task relates to, and its source
- * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [setup]
- * @property {(ctx: import('../run/agent.js').TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
- * @property {(ctx: import('../run/agent.js').TaskContext) => void | Promise<void>} [teardown]
+ * @property {(ctx: import('../run/task-runner.js').TaskContext) => void | Promise<void>} [setup]
+ * @property {(ctx: import('../run/task-runner.js').TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
+ * @property {(ctx: import('../run/task-runner.js').TaskContext) => void | Promise<void>} [teardown]
  */
 
 /**
@@ -57,8 +70,13 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
 
 /** A task's `metrics` and `params` declarations, checked when it loads rather than mid-run. */
 function checkDeclarations(task, spec) {
-  const bad = (what) => usageError(`task module ${spec}: ${what} (see examples/my-task.js)`);
-  for (const [field, check] of [['metrics', checkMetric], ['params', checkParam]]) {
+  const bad = (what) => usageError(`task module ${spec}: ${what} (see examples/my-task.mjs)`);
+  /** @type {Array<[string, (declaration: any) => string | null]>} */
+  const checks = [
+    ['metrics', checkMetric],
+    ['params', checkParam],
+  ];
+  for (const [field, check] of checks) {
     if (task[field] === undefined) continue;
     if (!isPlainObject(task[field])) throw bad(`${field} must be an object keyed by name`);
     for (const [name, declaration] of Object.entries(task[field])) {
@@ -70,14 +88,18 @@ function checkDeclarations(task, spec) {
 }
 
 const checkMetric = ({ unit, combine = 'sum' }) =>
-  !METRIC_UNITS.includes(unit) ? `unit must be one of ${METRIC_UNITS.join(', ')} (it is ${JSON.stringify(unit)})`
-  : !METRIC_COMBINE.includes(combine) ? `combine must be one of ${METRIC_COMBINE.join(', ')} (it is ${JSON.stringify(combine)})`
-  : null;
+  !METRIC_UNITS.includes(unit)
+    ? `unit must be one of ${METRIC_UNITS.join(', ')} (it is ${JSON.stringify(unit)})`
+    : !METRIC_COMBINE.includes(combine)
+      ? `combine must be one of ${METRIC_COMBINE.join(', ')} (it is ${JSON.stringify(combine)})`
+      : null;
 
 const checkParam = ({ type = 'string', choices }) =>
-  !PARAM_TYPES.includes(type) ? `type must be one of ${PARAM_TYPES.join(', ')} (it is ${JSON.stringify(type)})`
-  : choices !== undefined && !Array.isArray(choices) ? 'choices must be an array'
-  : null;
+  !PARAM_TYPES.includes(type)
+    ? `type must be one of ${PARAM_TYPES.join(', ')} (it is ${JSON.stringify(type)})`
+    : choices !== undefined && !Array.isArray(choices)
+      ? 'choices must be an array'
+      : null;
 
 const looksLikePath = (spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
@@ -94,10 +116,15 @@ export async function loadTask(spec, cwd = process.cwd()) {
     builtin = true;
   } else if (looksLikePath(spec)) {
     const path = resolve(cwd, spec);
-    if (!existsSync(path)) throw usageError(`task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`);
+    if (!existsSync(path))
+      throw usageError(
+        `task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`,
+      );
     url = pathToFileURL(path).href;
   } else {
-    throw usageError(`unknown task "${spec}"; built-in tasks are ${BUILTIN_TASKS.join(', ')}, or pass a path such as ./my-task.js`);
+    throw usageError(
+      `unknown task "${spec}"; built-in tasks are ${BUILTIN_TASKS.join(', ')}, or pass a path such as ./my-task.js`,
+    );
   }
 
   let module;
@@ -109,7 +136,9 @@ export async function loadTask(spec, cwd = process.cwd()) {
   const task = module.default ?? module;
   if (typeof task?.run !== 'function') {
     const has = task && typeof task === 'object' ? Object.keys(task).join(', ') || 'nothing' : typeof task;
-    throw usageError(`task module ${spec} has no run(ctx, iterations) function (it exports ${has}); export default { run(ctx, iterations) { ... } } (see examples/my-task.js)`);
+    throw usageError(
+      `task module ${spec} has no run(ctx, iterations) function (it exports ${has}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
+    );
   }
   for (const hook of ['setup', 'teardown']) {
     if (task[hook] !== undefined && typeof task[hook] !== 'function') {

@@ -5,7 +5,8 @@
 export default {
   name: 'json',
   description: 'JSON.parse(JSON.stringify(object)) per op, the object ~--size bytes as JSON',
-  reference: 'platformatic/node-worker-mmap-lock-contention, Scope: JSON.parse/stringify of large objects allocate through the same path; no figure of its own',
+  reference:
+    'platformatic/node-worker-mmap-lock-contention, Scope: JSON.parse/stringify of large objects allocate through the same path; no figure of its own',
   params: {
     size: { description: 'approximate bytes of the JSON text (accepts 64k, 1m)', type: 'size', default: 64 * 1024 },
   },

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { inFlight } from './lanes.js';
+import { inFlight } from './in-flight.js';
 
 /** Async reads still allocate; they only move the syscalls to libuv threadpool threads. */
 export default {

@@ -9,7 +9,10 @@ export default {
     ctx.state.buffer = Buffer.allocUnsafe(Math.max(ctx.fileSize, 1));
   },
   run(ctx, iterations) {
-    const { file, state: { buffer } } = ctx;
+    const {
+      file,
+      state: { buffer },
+    } = ctx;
     for (let i = 0; i < iterations; i++) {
       const fd = openSync(file, 'r');
       let offset = 0;

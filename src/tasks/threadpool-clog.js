@@ -1,7 +1,7 @@
 import { close, fstat, open, read } from 'node:fs';
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
-import { inFlight } from './lanes.js';
+import { inFlight } from './in-flight.js';
 
 const [openAsync, fstatAsync, readAsync, closeAsync] = [open, fstat, read, close].map((fn) => promisify(fn));
 const deflateAsync = promisify(deflate);
@@ -34,12 +34,18 @@ async function readPartitioned(fd, buffer, chunk) {
  */
 export default {
   name: 'threadpool-clog',
-  description: 'per op one whole-file async read (--concurrency in flight), while one zlib.deflate after another competes for the libuv threadpool; --partition reads in chunks',
-  reference: "Node PR 'fs: partition readFile to avoid threadpool exhaustion', benchmark/fs/readfile-clogging.js, 5 s, 16 MiB, 10 reads in flight: unpartitioned 2,759 reads and 703 zips, partitioned 623 reads and 61,745 zips (8 CPUs)",
+  description:
+    'per op one whole-file async read (--concurrency in flight), while one zlib.deflate after another competes for the libuv threadpool; --partition reads in chunks',
+  reference:
+    "Node PR 'fs: partition readFile to avoid threadpool exhaustion', benchmark/fs/readfile-clogging.js, 5 s, " +
+    '16 MiB, 10 reads in flight: unpartitioned 2,759 reads and 703 zips, partitioned 623 reads and 61,745 zips (8 CPUs)',
   defaultFile: '16m',
   params: {
     concurrency: { description: 'reads in flight per worker/process', type: 'integer', default: 10 },
-    partition: { description: 'read in requests of this many bytes (the fix: Node uses 512k); left out, one request per file', type: 'size' },
+    partition: {
+      description: 'read in requests of this many bytes (the fix: Node uses 512k); left out, one request per file',
+      type: 'size',
+    },
   },
   metrics: {
     readsPerSec: { description: 'whole-file reads completed per second', unit: 'ops/s', combine: 'sum' },

@@ -48,8 +48,10 @@ async function phase(count, start) {
  */
 export default {
   name: 'throttle',
-  description: 'per op one file job (open, read, close) started by Promise.all over --param batch jobs, and one through p-limit(--param limit); reports wall time, peak open fds and event-loop delay of each',
-  reference: "Momtchil Momtchev, 'Debugging a common performance pitfall on Node.js' (2021): an unthrottled Promise.all held 47,577 fds; a queue of 16 took the run from 115 s to 9 s",
+  description:
+    'per op one file job (open, read, close) started by Promise.all over --param batch jobs, and one through p-limit(--param limit); reports wall time, peak open fds and event-loop delay of each',
+  reference:
+    "Momtchil Momtchev, 'Debugging a common performance pitfall on Node.js' (2021): an unthrottled Promise.all held 47,577 fds; a queue of 16 took the run from 115 s to 9 s",
   params: {
     batch: { description: 'jobs one Promise.all starts at once', type: 'integer', default: 1000 },
     limit: { description: 'jobs in flight through the bounded queue', type: 'integer', default: 16 },

@@ -7,9 +7,14 @@ const PAGE = 64 * 1024; // WebAssembly page size
 export default {
   name: 'wasm-grow',
   description: 'new WebAssembly.Memory, grown by --size, one byte per page written, then dropped, per op',
-  reference: 'platformatic/node-worker-mmap-lock-contention, Scope: WebAssembly.Memory.grow is mmap/mremap and takes mmap_lock for write; no figure of its own',
+  reference:
+    'platformatic/node-worker-mmap-lock-contention, Scope: WebAssembly.Memory.grow is mmap/mremap and takes mmap_lock for write; no figure of its own',
   params: {
-    size: { description: 'bytes to grow by, rounded up to 64 KiB pages (accepts 1m)', type: 'size', default: 1024 * 1024 },
+    size: {
+      description: 'bytes to grow by, rounded up to 64 KiB pages (accepts 1m)',
+      type: 'size',
+      default: 1024 * 1024,
+    },
   },
   run(ctx, iterations) {
     const pages = Math.ceil(ctx.params.size / PAGE);

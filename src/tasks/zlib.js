@@ -4,7 +4,8 @@ import { deflateSync } from 'node:zlib';
 export default {
   name: 'zlib',
   description: 'zlib.deflateSync of a --size buffer of text-like data per op',
-  reference: 'platformatic/node-worker-mmap-lock-contention, Scope: deflate/inflate allocate large output buffers per operation; no figure of its own',
+  reference:
+    'platformatic/node-worker-mmap-lock-contention, Scope: deflate/inflate allocate large output buffers per operation; no figure of its own',
   params: {
     size: { description: 'bytes compressed per op (accepts 64k, 1m)', type: 'size', default: 64 * 1024 },
   },

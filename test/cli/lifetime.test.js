@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asRoot, BIN, cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { asRoot, BIN, cli, fixture, processCounter, processesMarked, uniqueMark } from '../helpers.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,7 +16,7 @@ async function start(args, ready, { env = {}, ...options } = {}) {
   const mark = uniqueMark();
   const run = execa(process.execPath, [BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
     reject: false,
-    env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark, ...env },
+    env: { NO_COLOR: '1', ...env }, // the marker only in the cells (--env), so counts are of cells
     ...options,
   });
   for (let i = 0; i < 1500 && !ready(mark) && run.exitCode === null; i++) await sleep(20);
@@ -35,7 +35,10 @@ async function goneWithin(mark, ms) {
 
 for (const mode of ['workers', 'procs']) {
   test(`${mode}: a SIGKILLed CLI takes its busy cells with it (the kernel's parent-death signal)`, async () => {
-    const { run, mark } = await start([mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'], cellsRunning(mode === 'procs' ? 2 : 1));
+    const { run, mark } = await start(
+      [mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'],
+      cellsRunning(mode === 'procs' ? 2 : 1),
+    );
     await sleep(300); // inside the timed loop, which spins for a minute
     run.kill('SIGKILL');
     await run;
@@ -44,8 +47,25 @@ for (const mode of ['workers', 'procs']) {
 }
 
 test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl-C: what finished is printed, exit 130', async () => {
-  const { run, mark } = await start(['compare', '--task', fixture('slow.js'), '--iterations', '5', '--warmup', '0', '--rounds', '20', '-k', '2', '--json'], cellsRunning(1));
-  await sleep(4000); // a round or more finish
+  const seen = new Map();
+  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 4;
+  const { run, mark } = await start(
+    [
+      'compare',
+      '--task',
+      fixture('slow.js'),
+      '--iterations',
+      '5',
+      '--warmup',
+      '0',
+      '--rounds',
+      '20',
+      '-k',
+      '2',
+      '--json',
+    ],
+    roundTwo,
+  );
   run.kill('SIGINT');
   await sleep(5);
   run.kill('SIGINT');
@@ -60,10 +80,30 @@ test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl
 
 test('a second SIGTERM while cells ignore the first: they are killed, what finished is printed, exit 143', async () => {
   const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
-  const procsDone = (mark) => existsSync(join(fixtures, `med.late-${mark}-procs`));
+  // both round-2 processes have set their SIGTERM handler
+  const ignoring = (mark) => [0, 1].every((i) => existsSync(join(fixtures, `med.late-${mark}-procs.ignoring-${i}`)));
   // round 1 runs workers then procs; round 2 starts with procs, whose cells ignore SIGTERM and spin
-  const { run, mark } = await start(['compare', '--task', fixture('late.js'), '--iterations', '5', '--warmup', '0', '--rounds', '3', '-k', '2', '--json', '--fixtures-dir', fixtures], (m) => procsDone(m) && cellsRunning(2)(m), { env: { LATE: 'hang' } });
-  await sleep(1000); // past setup, spinning
+  const { run, mark } = await start(
+    [
+      'compare',
+      '--task',
+      fixture('late.js'),
+      '--iterations',
+      '5',
+      '--warmup',
+      '0',
+      '--rounds',
+      '3',
+      '-k',
+      '2',
+      '--json',
+      '--fixtures-dir',
+      fixtures,
+    ],
+    ignoring,
+    { env: { LATE: 'hang' } },
+  );
+  await sleep(300); // into the timed loop, spinning
   run.kill('SIGTERM');
   await sleep(800);
   run.kill('SIGTERM');
@@ -78,7 +118,7 @@ test('a second SIGTERM while cells ignore the first: they are killed, what finis
 
 test('a task module calling process.exit(0) at its top level never makes a command exit 0', async () => {
   for (const extra of [[], ['--json']]) {
-    const result = await cli(['compare', '--task', fixture('exits-at-load.js'), '--smoke', ...extra]);
+    const result = await cli(['compare', '--task', fixture('exits-at-load.js'), '--quick', ...extra]);
     assert.equal(result.exitCode, 1);
     assert.equal(result.stdout, '');
     assert.equal(result.stderr, 'mmapbench: exited before the command finished (did a task module call process.exit?)');
@@ -104,32 +144,64 @@ function pidsCgroup(t, max) {
 }
 
 const inCgroup = (dir, args, mark) =>
-  execa('sh', ['-c', `echo $$ > ${dir}/cgroup.procs && exec "$@"`, 'sh', process.execPath, BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], { reject: false, env: { NO_COLOR: '1' } });
+  execa(
+    'sh',
+    [
+      '-c',
+      `echo $$ > ${dir}/cgroup.procs && exec "$@"`,
+      'sh',
+      process.execPath,
+      BIN,
+      ...args,
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ],
+    { reject: false, env: { NO_COLOR: '1' } },
+  );
 
-for (const [mode, k] of [['procs', 20], ['workers', 40]]) {
-  test(`${mode}: running out of processes or threads is "the machine can't" (exit 3), one line, nothing left`, asRoot, async (t) => {
-    const dir = pidsCgroup(t, 40);
-    const mark = uniqueMark();
-    const result = await inCgroup(dir, [mode, '-k', String(k), '--smoke'], mark);
-    assert.equal(result.exitCode, 3, result.stderr);
-    const lines = result.stderr.split('\n').filter((line) => !line.includes('warning:'));
-    assert.equal(lines.length, 1, result.stderr);
-    assert.match(lines[0], /^mmapbench: (could not start (process|worker thread) \d+: EAGAIN|process \d+ could not start its threads|process \d+ was killed by SIGABRT).*lower -k( or free resources)?$/);
-    assert.equal(readFileSync(join(dir, 'pids.current'), 'utf8').trim(), '0', 'no process of the run is left');
-  });
+for (const [mode, k] of [
+  ['procs', 20],
+  ['workers', 40],
+]) {
+  test(
+    `${mode}: running out of processes or threads is "the machine can't" (exit 3), one line, nothing left`,
+    asRoot,
+    async (t) => {
+      const dir = pidsCgroup(t, 40);
+      const mark = uniqueMark();
+      const result = await inCgroup(dir, [mode, '-k', String(k), '--quick'], mark);
+      assert.equal(result.exitCode, 3, result.stderr);
+      const lines = result.stderr.split('\n').filter((line) => !line.includes('warning:'));
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(
+        lines[0],
+        /^mmapbench: (could not start (process|worker thread) \d+: EAGAIN|process \d+ could not start its threads|process \d+ was killed by SIGABRT).*lower -k( or free resources)?$/,
+      );
+      assert.equal(readFileSync(join(dir, 'pids.current'), 'utf8').trim(), '0', 'no process of the run is left');
+    },
+  );
 }
 
 test('-k beyond 4 × CPUs or 256 is refused before anything starts, unless --force', async () => {
   const result = await cli(['procs', '-k', '100000']);
   assert.equal(result.exitCode, 2);
-  assert.match(result.stderr, /^mmapbench: -k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/);
+  assert.match(
+    result.stderr,
+    /^mmapbench: -k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
+  );
 });
 
 test('a task that floods the channel to the CLI is stopped and named', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
   const task = join(dir, 'floods.mjs');
-  writeFileSync(task, "export default { name: 'floods', run() { for (let i = 0; i < 300000; i++) process.send?.({ junk: i }); } };\n");
-  const result = await cli(['procs', '--task', task, '--smoke']);
+  writeFileSync(
+    task,
+    "export default { name: 'floods', run() { for (let i = 0; i < 300000; i++) process.send?.({ junk: i }); } };\n",
+  );
+  const result = await cli(['procs', '--task', task, '--quick']);
   assert.equal(result.exitCode, 1);
-  assert.match(result.stderr, /^mmapbench: process \d failed: a task must not use process.send: the channel to mmapbench is the harness's \(task floods/);
+  assert.match(
+    result.stderr,
+    /^mmapbench: process \d failed: a task must not use process.send: the channel to mmapbench is the harness's \(task floods/,
+  );
 });

@@ -3,7 +3,16 @@
 // measured is lost, and every refusal is one line with its exit code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -20,7 +29,11 @@ const records = (file) =>
         return [];
       }
     });
-const resultsFile = (out) => join(out, readdirSync(out).find((name) => name.endsWith('.jsonl')));
+const resultsFile = (out) =>
+  join(
+    out,
+    readdirSync(out).find((name) => name.endsWith('.jsonl')),
+  );
 const cells = (out) => {
   try {
     return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
@@ -62,54 +75,92 @@ test('--out naming a file is a usage error, and the file is untouched', async ()
   writeFileSync(file, 'keep me');
   const result = await cli(['reproduce', 'gap', '--quick', '--out', file]);
   assert.equal(result.exitCode, 2);
-  assert.equal(result.stderr, `mmapbench: --out ${file}: a file is in the way of a folder (EEXIST); pass --out a folder`);
+  assert.equal(
+    result.stderr,
+    `mmapbench: --out ${file}: a file is in the way of a folder (EEXIST); pass --out a folder`,
+  );
   assert.equal(readFileSync(file, 'utf8'), 'keep me');
 });
 
 test('--out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
   const dir = await tmpfs(t, 'ro,size=1m');
   const mark = uniqueMark();
-  const result = await cli(['reproduce', 'gap', '--quick', '--out', join(dir, 'out')], { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark } });
+  const result = await cli(['reproduce', 'gap', '--quick', '--out', join(dir, 'out')], {
+    env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark },
+  });
   assert.equal(result.exitCode, 3);
-  assert.equal(result.stderr, `mmapbench: ${join(dir, 'out')} is on a read-only file system (EROFS); pass --out a writable folder`);
+  assert.equal(
+    result.stderr,
+    `mmapbench: ${join(dir, 'out')} is on a read-only file system (EROFS); pass --out a writable folder`,
+  );
   assert.deepEqual(processesMarked(mark), []);
 });
 
-test('the disk filling up mid-run: exit 3, the cells already appended kept, the report printed, the resume command', asRoot, async (t) => {
-  const dir = await tmpfs(t, 'size=1m');
-  // leave two 4 KiB pages: the lock's owner file and the first page of the results file
-  writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
-  const out = join(dir, 'out');
-  const result = await cli(['reproduce', 'gap', 'arena', '--quick', '--out', out]);
-  assert.equal(result.exitCode, 3, result.stderr);
-  const kept = cells(out);
-  assert.ok(kept >= 2 && kept < 16, `${kept} cells kept`);
-  assert.match(result.stderr, /^mmapbench: no space left to write .*results-.*\.jsonl \(ENOSPC\)/m);
-  assert.match(result.stderr, /^mmapbench: to finish the run: mmapbench reproduce --resume .*results-.*\.jsonl$/m);
-  assert.match(result.stdout, /status \│? ?.*failed: no space left/);
-  assert.doesNotMatch(result.stderr, /internal error/);
-});
+test(
+  'the disk filling up mid-run: exit 3, the cells already appended kept, the report printed, the resume command',
+  asRoot,
+  async (t) => {
+    const dir = await tmpfs(t, 'size=1m');
+    // leave two 4 KiB pages: the lock's owner file and the first page of the results file
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
+    const out = join(dir, 'out');
+    const result = await cli(['reproduce', 'gap', 'arena', '--quick', '--out', out]);
+    assert.equal(result.exitCode, 3, result.stderr);
+    const kept = cells(out);
+    assert.ok(kept >= 2 && kept < 16, `${kept} cells kept`);
+    assert.match(result.stderr, /^mmapbench: no space left to write .*results-.*\.jsonl \(ENOSPC\)/m);
+    assert.match(result.stderr, /^mmapbench: to finish the run: mmapbench reproduce --resume .*results-.*\.jsonl$/m);
+    assert.match(result.stdout, /status .*failed: no space left/);
+    assert.doesNotMatch(result.stderr, /internal error/);
+  },
+);
 
 test('two runs on one --out: the second is refused while the first holds it; the first finishes', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'out');
-  const { run: first } = await startUntil(['reproduce', 'gap', 'arena', '--quick', '--out', out], () => cells(out) >= 1);
+  const { run: first } = await startUntil(
+    ['reproduce', 'gap', 'arena', '--quick', '--out', out],
+    () => cells(out) >= 1,
+  );
   const second = await cli(['reproduce', 'gap', '--quick', '--out', out]);
   assert.equal(second.exitCode, 2, second.stderr);
-  assert.match(second.stderr, new RegExp(`^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`));
+  assert.match(
+    second.stderr,
+    new RegExp(
+      `^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`,
+    ),
+  );
   const resumed = await cli(['reproduce', '--resume', resultsFile(out)]);
   assert.equal(resumed.exitCode, 2, 'a second --resume of the same file is refused too');
   assert.match(resumed.stderr, /is in use by another mmapbench run/);
   const done = await first;
   assert.equal(done.exitCode, 0, done.stderr);
   assert.equal(cells(out), 16, 'every cell once');
-  assert.deepEqual(readdirSync(out).filter((name) => name.includes('lock')), [], 'the lock is gone');
+  assert.deepEqual(
+    readdirSync(out).filter((name) => name.includes('lock')),
+    [],
+    'the lock is gone',
+  );
 });
 
 /** A results file as reproduce writes it, with these stored options. */
 function storedRun(options) {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
   const file = join(dir, 'results.jsonl');
-  const header = { type: 'run', started: new Date().toISOString(), options: { experiments: ['gap'], quick: true, k: 2, rounds: null, maxRounds: 12, duration: 1, timeout: 300, thpPath: '/sys/kernel/mm/transparent_hugepage/enabled', ...options } };
+  const header = {
+    type: 'run',
+    started: new Date().toISOString(),
+    options: {
+      experiments: ['gap'],
+      quick: true,
+      k: 2,
+      rounds: null,
+      maxRounds: 12,
+      duration: 1,
+      timeout: 300,
+      thpPath: '/sys/kernel/mm/transparent_hugepage/enabled',
+      ...options,
+    },
+  };
   writeFileSync(file, `${JSON.stringify(header)}\n`);
   return { dir, file };
 }
@@ -125,7 +176,10 @@ test('--resume never runs what a results file names: a stored --node must be giv
     const before = readFileSync(resumeFile, 'utf8');
     const result = await cli(['reproduce', '--resume', resumeFile]);
     assert.equal(result.exitCode, 2);
-    assert.match(result.stderr, /^mmapbench: --resume .*: the run was started with --node .*evil\.sh; give it again \(--node .*evil\.sh\) to resume: a results file never chooses what runs$/);
+    assert.match(
+      result.stderr,
+      /^mmapbench: --resume .*: the run was started with --node .*evil\.sh; give it again \(--node .*evil\.sh\) to resume: a results file never chooses what runs$/,
+    );
     assert.equal(readFileSync(resumeFile, 'utf8'), before);
   }
   assert.equal(existsSync(ran), false, 'the script never ran');

@@ -13,9 +13,9 @@ const missing = !existsSync(node24);
 const skip = missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false;
 
 for (const task of BUILTIN_TASKS) {
-  test(`compare --smoke --node <Node 24> runs ${task} on that node`, { skip }, async () => {
+  test(`compare --quick --node <Node 24> runs ${task} on that node`, { skip }, async () => {
     assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
-    const result = await cli(['compare', '--task', task, '--smoke', '--node', node24, '--json']);
+    const result = await cli(['compare', '--task', task, '--quick', '--node', node24, '--json']);
     assert.equal(result.exitCode, 0, result.stderr);
     const doc = JSON.parse(result.stdout);
     assert.match(doc.environment.node.version, /^v24\./);

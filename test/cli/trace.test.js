@@ -7,11 +7,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { childrenOf, cli, fixture, processesMarked, uniqueMark, until } from '../helpers.js';
 
 function tracingUnavailable() {
   if (process.getuid?.() !== 0) return 'not root';
-  if (!existsSync('/sys/kernel/tracing/events/mmap_lock')) return 'tracefs not mounted or no mmap_lock tracepoints (mount -t tracefs nodev /sys/kernel/tracing)';
+  if (!existsSync('/sys/kernel/tracing/events/mmap_lock'))
+    return 'tracefs not mounted or no mmap_lock tracepoints (mount -t tracefs nodev /sys/kernel/tracing)';
   const onPath = (process.env.PATH ?? '').split(':').some((dir) => existsSync(`${dir}/bpftrace`));
   return onPath ? null : 'bpftrace not installed (apt-get install bpftrace)';
 }
@@ -35,49 +36,72 @@ const tracers = () =>
 
 const pidsOf = (cell) => [...new Set(cell.workers.map((worker) => worker.pid))].sort();
 
-test('trace compare --trace-window cell: every cell traced, exactly its own processes, ratios beside the published ones', tracing, async () => {
-  requireTracing();
-  const mark = uniqueMark();
-  const result = await cli(['trace', 'compare', '--smoke', '--trace-window', 'cell', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
-  assert.equal(doc.config.trace, true);
-  assert.equal(doc.trace.window, 'cell');
-  assert.match(doc.trace.bpftrace.version, /^\d+\.\d+/);
-  for (const round of doc.rounds) {
-    for (const mode of ['workers', 'procs']) {
-      assert.ok(round[mode], 'the untraced cell ran');
-      const traced = round.traced[mode];
-      const { trace } = traced;
-      // the process-tree filter: the processes that took the lock are the cell's own, no others
-      assert.deepEqual([...new Set(trace.processes.map((p) => p.pid))].sort(), pidsOf(traced));
-      // process and thread startup always maps memory, so a whole cell has write acquisitions
-      assert.ok(trace.write.count > 0 && trace.write.totalNs > 0);
-      assert.equal(trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0), trace.write.count);
+test(
+  'trace compare --trace-window cell: every cell traced, exactly its own processes, ratios beside the published ones',
+  tracing,
+  async () => {
+    requireTracing();
+    const mark = uniqueMark();
+    const result = await cli([
+      'trace',
+      'compare',
+      '--quick',
+      '--trace-window',
+      'cell',
+      '--json',
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ]);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const doc = JSON.parse(result.stdout);
+    assert.equal(doc.config.trace, true);
+    assert.equal(doc.trace.window, 'cell');
+    assert.match(doc.trace.bpftrace.version, /^\d+\.\d+/);
+    for (const round of doc.rounds) {
+      for (const mode of ['workers', 'procs']) {
+        assert.ok(round[mode], 'the untraced cell ran');
+        const traced = round.traced[mode];
+        const { trace } = traced;
+        // the process-tree filter: the processes that took the lock are the cell's own, no others
+        assert.deepEqual([...new Set(trace.processes.map((p) => p.pid))].sort(), pidsOf(traced));
+        // process and thread startup always maps memory, so a whole cell has write acquisitions
+        assert.ok(trace.write.count > 0 && trace.write.totalNs > 0);
+        assert.equal(
+          trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0),
+          trace.write.count,
+        );
+      }
     }
-  }
-  assert.equal(doc.trace.ratios.totalWrite.n, 2);
-  assert.equal(doc.trace.ratios.avgWrite.n, 2);
-  assert.ok(doc.trace.modes.workers.observer > 0 && doc.trace.modes.procs.observer > 0);
-  assert.match(doc.trace.published.source, /Hypothesis 8/);
-  assert.deepEqual(processesMarked(mark), []);
-  assert.deepEqual(tracers(), []);
-});
+    assert.equal(doc.trace.ratios.totalWrite.n, 2);
+    assert.equal(doc.trace.ratios.avgWrite.n, 2);
+    assert.ok(doc.trace.modes.workers.observer > 0 && doc.trace.modes.procs.observer > 0);
+    assert.match(doc.trace.published.source, /Hypothesis 8/);
+    assert.deepEqual(processesMarked(mark), []);
+    assert.deepEqual(tracers(), []);
+  },
+);
 
 test('trace workers: the default window, as tables with the histogram and observer effect', tracing, async () => {
   requireTracing();
-  const result = await cli(['trace', 'workers', '--smoke']);
+  const result = await cli(['trace', 'workers', '--quick']);
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /mmap_lock waits \(bpftrace [\d.]+, mmap-lock\.bt\)/);
   assert.match(result.stdout, /traced: from the barrier release/);
-  for (const row of ['write acquisitions', 'avg write wait', 'write wait', 'write acquisitions per process', 'observer effect']) assert.match(result.stdout, new RegExp(row));
+  for (const row of [
+    'write acquisitions',
+    'avg write wait',
+    'write wait',
+    'write acquisitions per process',
+    'observer effect',
+  ])
+    assert.match(result.stdout, new RegExp(row));
   assert.doesNotMatch(result.stdout, /workers\/procs/, 'one mode has no ratio column');
-  assert.equal(result.stderr, '', 'bpftrace\'s own chatter stays out of the output');
+  assert.equal(result.stderr, '', "bpftrace's own chatter stays out of the output");
 });
 
 test('--trace on compare is the same as the trace command', tracing, async () => {
   requireTracing();
-  const result = await cli(['compare', '--trace', '--smoke', '--rounds', '1', '--json']);
+  const result = await cli(['compare', '--trace', '--quick', '--rounds', '1', '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
   const doc = JSON.parse(result.stdout);
   assert.ok(doc.rounds[0].traced.workers.trace && doc.rounds[0].traced.procs.trace);
@@ -89,32 +113,64 @@ for (const [target, kill, settle] of [
   ['the CLI', (run) => run.kill('SIGINT'), 0],
   ['its process group, as a terminal sends it', (run) => process.kill(-run.pid, 'SIGINT'), 1500],
 ]) {
-  test(`Ctrl-C to ${target} during a traced run: exit 130, status interrupted, no cell and no bpftrace left`, tracing, async () => {
-    requireTracing();
-    const mark = uniqueMark();
-    const run = cli(['trace', 'compare', '--iterations', '150000', '--warmup', '10', '--rounds', '3', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`], { detached: true });
-    // wait until a traced cell is under way
-    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(tracers().length > 0, 'bpftrace started');
-    await new Promise((resolve) => setTimeout(resolve, settle));
-    kill(run);
-    const result = await run;
-    assert.equal(result.exitCode, 130, result.stderr);
-    assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
-    assert.equal(JSON.parse(result.stdout).status, 'interrupted');
-    assert.deepEqual(processesMarked(mark), []);
-    assert.deepEqual(tracers(), []);
-  });
+  test(
+    `Ctrl-C to ${target} during a traced run: exit 130, status interrupted, no cell and no bpftrace left`,
+    tracing,
+    async () => {
+      requireTracing();
+      const mark = uniqueMark();
+      const run = cli(
+        [
+          'trace',
+          'compare',
+          '--iterations',
+          '150000',
+          '--warmup',
+          '10',
+          '--rounds',
+          '3',
+          '--json',
+          '--env',
+          `MMAPBENCH_TEST_MARK=${mark}`,
+        ],
+        { detached: true },
+      );
+      // wait until a traced cell is under way
+      for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(tracers().length > 0, 'bpftrace started');
+      await new Promise((resolve) => setTimeout(resolve, settle));
+      kill(run);
+      const result = await run;
+      assert.equal(result.exitCode, 130, result.stderr);
+      assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
+      assert.equal(JSON.parse(result.stdout).status, 'interrupted');
+      assert.deepEqual(processesMarked(mark), []);
+      assert.deepEqual(tracers(), []);
+    },
+  );
 }
 
 test('trace with a bpftrace that is not there: exit 3, one line with the fix, nothing started', async () => {
   const mark = uniqueMark();
-  const result = await cli(['trace', 'compare', '--smoke', '--bpftrace', '/nonexistent/bpftrace', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  const result = await cli([
+    'trace',
+    'compare',
+    '--quick',
+    '--bpftrace',
+    '/nonexistent/bpftrace',
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+  ]);
   assert.equal(result.exitCode, 3);
   const lines = result.stderr.trim().split('\n');
   assert.equal(lines.length, 1);
   const root = process.getuid?.() === 0;
-  assert.match(lines[0], root ? /^mmapbench: bpftrace not found at \/nonexistent\/bpftrace: install it with `apt-get install bpftrace`/ : /^mmapbench: tracing needs root/);
+  assert.match(
+    lines[0],
+    root
+      ? /^mmapbench: bpftrace not found at \/nonexistent\/bpftrace: install it with `apt-get install bpftrace`/
+      : /^mmapbench: tracing needs root/,
+  );
   assert.equal(result.stdout, '');
   assert.deepEqual(processesMarked(mark), []);
 });
@@ -122,7 +178,15 @@ test('trace with a bpftrace that is not there: exit 3, one line with the fix, no
 test('bpftrace failing to load its program: exit 1, its own error line, no cell left', tracing, async () => {
   requireTracing();
   const mark = uniqueMark();
-  const result = await cli(['trace', 'workers', '--smoke', '--bpftrace', fixture('fake-bpftrace.sh'), '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  const result = await cli([
+    'trace',
+    'workers',
+    '--quick',
+    '--bpftrace',
+    fixture('fake-bpftrace.sh'),
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+  ]);
   assert.equal(result.exitCode, 1);
   const last = result.stderr.trim().split('\n').at(-1);
   // the harmless RLIMIT_MEMLOCK line is passed over for the one that says what went wrong
@@ -131,7 +195,7 @@ test('bpftrace failing to load its program: exit 1, its own error line, no cell 
 });
 
 test('trace with an unknown mode is a usage error', async () => {
-  const result = await cli(['trace', 'threads', '--smoke']);
+  const result = await cli(['trace', 'threads', '--quick']);
   assert.equal(result.exitCode, 2);
   assert.match(result.stderr, /^mmapbench: .*threads/);
 });
@@ -139,46 +203,95 @@ test('trace with an unknown mode is a usage error', async () => {
 test('mmap-lock.bt runs by hand with -c, as documented', tracing, async () => {
   requireTracing();
   const script = new URL('../../mmap-lock.bt', import.meta.url).pathname;
-  const result = await execa('bpftrace', ['-f', 'json', script, '-c', `${process.execPath} -e "for (let i = 0; i < 2000; i++) Buffer.alloc(1 << 20)"`], { reject: false });
+  const result = await execa(
+    'bpftrace',
+    ['-f', 'json', script, '-c', `${process.execPath} -e "for (let i = 0; i < 2000; i++) Buffer.alloc(1 << 20)"`],
+    { reject: false },
+  );
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /"@cnt_write": [1-9]/);
 });
 
-test('a cell dying between "ready" and "go" (while bpftrace attaches) fails the run with its name, keeping the rounds before', tracing, async () => {
-  requireTracing();
-  const mark = uniqueMark();
-  const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
-  // procs only: the task kills its own process 200 ms after reporting ready in round 2
-  const result = await cli(['trace', 'procs', '--task', fixture('late.js'), '--iterations', '5', '--warmup', '0', '--rounds', '3', '-k', '2', '--json', '--fixtures-dir', fixtures, '--env', `MMAPBENCH_TEST_MARK=${mark}`, '--env', 'LATE=die-after-ready'], { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark } });
-  assert.equal(result.exitCode, 1, result.stderr);
-  assert.match(result.stderr.trim(), /^mmapbench: process \d was killed by SIGKILL/);
-  assert.doesNotMatch(result.stderr, /internal error/);
-  const doc = JSON.parse(result.stdout);
-  assert.equal(doc.status, 'failed');
-  assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
-  assert.deepEqual(processesMarked(mark), []);
-  assert.deepEqual(tracers(), []);
-});
+test(
+  'a cell dying between "ready" and "go" (while bpftrace attaches) fails the run with its name, keeping the rounds before',
+  tracing,
+  async () => {
+    requireTracing();
+    const mark = uniqueMark();
+    const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+    // procs only: the task kills its own process 200 ms after reporting ready in round 2
+    const result = await cli(
+      [
+        'trace',
+        'procs',
+        '--task',
+        fixture('late.js'),
+        '--iterations',
+        '5',
+        '--warmup',
+        '0',
+        '--rounds',
+        '3',
+        '-k',
+        '2',
+        '--json',
+        '--fixtures-dir',
+        fixtures,
+        '--env',
+        `MMAPBENCH_TEST_MARK=${mark}`,
+        '--env',
+        'LATE=die-after-ready',
+      ],
+      { env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark } },
+    );
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.match(result.stderr.trim(), /^mmapbench: process \d was killed by SIGKILL/);
+    assert.doesNotMatch(result.stderr, /internal error/);
+    const doc = JSON.parse(result.stdout);
+    assert.equal(doc.status, 'failed');
+    assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
+    assert.deepEqual(processesMarked(mark), []);
+    assert.deepEqual(tracers(), []);
+  },
+);
 
-test('bpftrace does not outlive a SIGKILLed CLI: the parent-death signal and the script\'s watchdog', tracing, async () => {
-  requireTracing();
-  const mark = uniqueMark();
-  const run = cli(['trace', 'compare', '--iterations', '150000', '--warmup', '10', '--rounds', '3', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
-  for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(tracers().length > 0, 'bpftrace started');
-  run.kill('SIGKILL');
-  await run;
-  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(tracers(), []);
-  assert.deepEqual(processesMarked(mark), []);
-});
+test(
+  "bpftrace does not outlive a SIGKILLed CLI: the parent-death signal and the script's watchdog",
+  tracing,
+  async () => {
+    requireTracing();
+    const mark = uniqueMark();
+    const run = cli([
+      'trace',
+      'compare',
+      '--iterations',
+      '150000',
+      '--warmup',
+      '10',
+      '--rounds',
+      '3',
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ]);
+    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(tracers().length > 0, 'bpftrace started');
+    run.kill('SIGKILL');
+    await run;
+    for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(tracers(), []);
+    assert.deepEqual(processesMarked(mark), []);
+  },
+);
 
 test('mmap-lock.bt given a PID exits by itself when that process is gone', tracing, async () => {
   requireTracing();
   const sleeper = execa('sleep', ['60'], { reject: false });
   const script = new URL('../../mmap-lock.bt', import.meta.url).pathname;
   const tracer = execa('bpftrace', ['-f', 'json', script, String(sleeper.pid)], { reject: false });
-  await new Promise((resolve) => tracer.stdout.on('data', (chunk) => String(chunk).includes('mmap-lock: tracing') && resolve()));
+  await new Promise((resolve) =>
+    tracer.stdout.on('data', (chunk) => String(chunk).includes('mmap-lock: tracing') && resolve()),
+  );
   sleeper.kill('SIGKILL');
   const result = await tracer;
   assert.equal(result.exitCode, 0, result.stderr);
@@ -187,8 +300,8 @@ test('mmap-lock.bt given a PID exits by itself when that process is gone', traci
 
 test('a bpftrace that hangs on --version gives way to Ctrl-C', tracing, async () => {
   requireTracing();
-  const run = cli(['trace', 'compare', '--smoke', '--bpftrace', fixture('hangs-as-node.sh')]);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const run = cli(['trace', 'compare', '--quick', '--bpftrace', fixture('hangs-as-node.sh')]);
+  assert.ok(await until(() => childrenOf(run.pid).length > 0), 'the version check is running');
   const started = Date.now();
   run.kill('SIGINT');
   const result = await run;

@@ -19,13 +19,19 @@ test('header, then records in the order appended', () => {
   const { header, records } = readResultsFile(file);
   assert.deepEqual(header, { type: 'run', options: { quick: true } });
   assert.equal(statSync(file).mode & 0o777, 0o644);
-  assert.deepEqual(records.map((r) => r.round), [1, 2]);
+  assert.deepEqual(
+    records.map((r) => r.round),
+    [1, 2],
+  );
 });
 
 test('a new run never overwrites an existing results file', () => {
   const file = temp();
   createResultsFile(file, { options: {} });
-  assert.throws(() => createResultsFile(file, {}), (error) => error.exitCode === 2 && /already exists; a new run never writes over results$/.test(error.message));
+  assert.throws(
+    () => createResultsFile(file, {}),
+    (error) => error.exitCode === 2 && /already exists; a new run never writes over results$/.test(error.message),
+  );
 });
 
 test('a last line cut off by a kill is kept, ended with a newline by mend(), and skipped', () => {
@@ -41,7 +47,10 @@ test('a last line cut off by a kill is kept, ended with a newline by mend(), and
   read.mend();
   assert.equal(readFileSync(file, 'utf8'), `${before}\n`, 'nothing truncated: a newline added');
   appendRecord(file, { type: 'cell', experiment: 'gap', round: 2 });
-  assert.deepEqual(readResultsFile(file).records.map((r) => r.round), [1, 2]);
+  assert.deepEqual(
+    readResultsFile(file).records.map((r) => r.round),
+    [1, 2],
+  );
 });
 
 test('a file that is not ours is refused before anything is written to it', () => {
@@ -49,7 +58,11 @@ test('a file that is not ours is refused before anything is written to it', () =
   const file = join(dir, 'notes.txt');
   const content = 'my notes\nsecond line, no newline at the end';
   writeFileSync(file, content);
-  assert.throws(() => readResultsFile(file), (error) => error.exitCode === 2 && /line 1 is not JSON; the file is not one mmapbench reproduce wrote/.test(error.message));
+  assert.throws(
+    () => readResultsFile(file),
+    (error) =>
+      error.exitCode === 2 && /line 1 is not JSON; the file is not one mmapbench reproduce wrote/.test(error.message),
+  );
   assert.equal(readFileSync(file, 'utf8'), content, 'not truncated');
 });
 
@@ -59,7 +72,10 @@ test('records are appended only to our own file: a symbolic link in its place is
   const target = victim();
   rmSync(file);
   symlinkSync(target.path, file);
-  assert.throws(() => appendRecord(file, { type: 'cell' }), (error) => error.exitCode === 2 && /is a symbolic link/.test(error.message));
+  assert.throws(
+    () => appendRecord(file, { type: 'cell' }),
+    (error) => error.exitCode === 2 && /is a symbolic link/.test(error.message),
+  );
   assert.equal(readFileSync(target.path, 'utf8'), target.content);
 });
 
@@ -67,8 +83,14 @@ test('a file that is not a results file is a usage error naming it', () => {
   const file = temp();
   createResultsFile(file, { options: {} });
   writeFileSync(file, '{"type":"cell"}\n');
-  assert.throws(() => readResultsFile(file), (error) => error.exitCode === 2 && /no run header on line 1/.test(error.message));
+  assert.throws(
+    () => readResultsFile(file),
+    (error) => error.exitCode === 2 && /no run header on line 1/.test(error.message),
+  );
   writeFileSync(file, 'not json\n');
   assert.throws(() => readResultsFile(file), /line 1 is not JSON/);
-  assert.throws(() => readResultsFile(`${file}.missing`), (error) => error.exitCode === 2 && /no such file/.test(error.message));
+  assert.throws(
+    () => readResultsFile(`${file}.missing`),
+    (error) => error.exitCode === 2 && /no such file/.test(error.message),
+  );
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summarizeCell } from '../../src/stats/cell.js';
+import { combineMetrics, summarizeCell } from '../../src/stats/cell.js';
 
 const base = 10n ** 15n; // hrtime values are large; the summary must not lose precision
 
@@ -13,10 +13,19 @@ test('aggregate throughput is total ops over latest end minus earliest start', (
   assert.equal(cell.elapsedNs, 1_000_000_000);
   assert.equal(cell.throughput, 2000);
   assert.equal(cell.releaseSkewNs, 1000);
-  assert.deepEqual(cell.workers.map((w) => w.index), [0, 1]);
+  assert.deepEqual(
+    cell.workers.map((w) => w.index),
+    [0, 1],
+  );
   assert.equal(cell.workers[0].startNs, 0);
   assert.equal(cell.workers[1].startNs, 1000);
   assert.equal(cell.workers[0].opsPerSec, 2000);
   // the straggler shows: worker 1 ran at about half worker 0's rate
   assert.ok(Math.abs(cell.spread - 0.5) < 0.001);
+});
+
+test('combineMetrics: sum, max and mean across workers, null when no worker reported', () => {
+  const workers = [{ metrics: { a: 1, b: 5, c: 2 } }, { metrics: { a: 3, b: 4, c: 4 } }, {}];
+  const declared = { a: { combine: 'sum' }, b: { combine: 'max' }, c: { combine: 'mean' }, d: { combine: 'sum' } };
+  assert.deepEqual(combineMetrics(workers, declared), { a: 4, b: 5, c: 3, d: null });
 });

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ratioStats, verdict } from '../../src/stats/ratio.js';
+import { ratioStats, verdict as decide } from '../../src/stats/ratio.js';
+import { verdictText } from '../../src/report/sentences.js';
+
+// the decision (stats/) and its sentence (report/), as the document carries them
+const verdict = (stats) => ({ ...decide(stats), text: verdictText(stats, decide(stats)) });
 
 test('identical ratios give a zero-width interval at that ratio', () => {
   const stats = ratioStats([0.6, 0.6, 0.6, 0.6]);

@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { combineWaits, sumHistograms, traceResults } from '../../src/stats/trace.js';
 
-const waits = (count, totalNs, maxNs, histogram = []) => ({ count, totalNs, avgNs: count ? totalNs / count : null, maxNs: count ? maxNs : null, histogram });
+const waits = (count, totalNs, maxNs, histogram = []) => ({
+  count,
+  totalNs,
+  avgNs: count ? totalNs / count : null,
+  maxNs: count ? maxNs : null,
+  histogram,
+});
 const bucket = (lowNs, count) => ({ lowNs, highNs: lowNs * 2 - 1, count });
 
 test('combineWaits: medians per cell, the largest max, histograms summed', () => {
@@ -25,10 +31,22 @@ test('combineWaits: cells without acquisitions give no average rather than 0', (
 });
 
 test('sumHistograms keeps the negative bucket first', () => {
-  assert.deepEqual(sumHistograms([[{ lowNs: 1, highNs: 1, count: 1 }], [{ lowNs: null, highNs: -1, count: 2 }]]).map((b) => b.lowNs), [null, 1]);
+  assert.deepEqual(
+    sumHistograms([[{ lowNs: 1, highNs: 1, count: 1 }], [{ lowNs: null, highNs: -1, count: 2 }]]).map((b) => b.lowNs),
+    [null, 1],
+  );
 });
 
-const cell = (throughput, write) => ({ throughput, trace: { write, read: waits(0, 0, 0), trylockFailed: 0, writeHoldNs: 0, processes: [{ pid: 1, comm: 'node', writes: write.count }] } });
+const cell = (throughput, write) => ({
+  throughput,
+  trace: {
+    write,
+    read: waits(0, 0, 0),
+    trylockFailed: 0,
+    writeHoldNs: 0,
+    processes: [{ pid: 1, comm: 'node', writes: write.count }],
+  },
+});
 
 test('traceResults: per-round ratios of total and average write wait, observer effect per mode', () => {
   const rounds = [1, 2, 3].map((index) => ({
@@ -40,13 +58,21 @@ test('traceResults: per-round ratios of total and average write wait, observer e
   assert.equal(results.modes.workers.cells, 3);
   assert.ok(Math.abs(results.modes.workers.observer - 0.9) < 1e-12);
   // total: (100*20) / (50*2) = 20 every round; average: 20 / 2 = 10
-  assert.deepEqual(results.ratios.totalWrite.samples.map((r) => Math.round(r * 1e9) / 1e9), [20, 20, 20]);
-  assert.deepEqual(results.ratios.avgWrite.samples.map((r) => Math.round(r * 1e9) / 1e9), [10, 10, 10]);
+  assert.deepEqual(
+    results.ratios.totalWrite.samples.map((r) => Math.round(r * 1e9) / 1e9),
+    [20, 20, 20],
+  );
+  assert.deepEqual(
+    results.ratios.avgWrite.samples.map((r) => Math.round(r * 1e9) / 1e9),
+    [10, 10, 10],
+  );
   assert.equal(results.modes.procs.processes.round, 3);
 });
 
 test('traceResults: a round where procs took no write lock gives no ratio sample, not Infinity', () => {
-  const rounds = [{ index: 1, cells: {}, traced: { workers: cell(1, waits(5, 50, 1)), procs: cell(1, waits(0, 0, 0)) } }];
+  const rounds = [
+    { index: 1, cells: {}, traced: { workers: cell(1, waits(5, 50, 1)), procs: cell(1, waits(0, 0, 0)) } },
+  ];
   const { ratios } = traceResults(rounds, ['workers', 'procs']);
   assert.equal(ratios.totalWrite, null);
   assert.equal(ratios.avgWrite, null);

@@ -13,13 +13,25 @@ test('the bracketed token of a sysfs choice file is the mode in force', () => {
 });
 
 test('physical cores count distinct (package, core) pairs', () => {
-  const cpuinfo = ['physical id\t: 0', 'core id\t\t: 0', 'physical id\t: 0', 'core id\t\t: 0', 'physical id\t: 0', 'core id\t\t: 1', 'physical id\t: 1', 'core id\t\t: 0'].join('\n');
+  const cpuinfo = [
+    'physical id\t: 0',
+    'core id\t\t: 0',
+    'physical id\t: 0',
+    'core id\t\t: 0',
+    'physical id\t: 0',
+    'core id\t\t: 1',
+    'physical id\t: 1',
+    'core id\t\t: 0',
+  ].join('\n');
   assert.equal(physicalCores(cpuinfo), 3);
   assert.equal(physicalCores('processor : 0'), null);
 });
 
-test('the environment block names the cells\' node and allocator variables only', () => {
-  const env = describeEnvironment({ node: { path: '/x/node', version: 'v99.0.0' }, env: { MALLOC_ARENA_MAX: '1', LD_PRELOAD: '/lib/j.so', HOME: '/root' } });
+test("the environment block names the cells' node and allocator variables only", () => {
+  const env = describeEnvironment({
+    node: { path: '/x/node', version: 'v99.0.0' },
+    env: { MALLOC_ARENA_MAX: '1', LD_PRELOAD: '/lib/j.so', HOME: '/root' },
+  });
   assert.deepEqual(env.node, { path: '/x/node', version: 'v99.0.0' });
   assert.deepEqual(env.allocatorEnv, { LD_PRELOAD: '/lib/j.so', MALLOC_ARENA_MAX: '1' });
   for (const key of ['kernel', 'glibc', 'cpu', 'thp', 'date']) assert.ok(key in env, key);

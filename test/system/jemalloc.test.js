@@ -18,9 +18,15 @@ test('ldconfig -p: the entry for this architecture', () => {
 test('the order: --jemalloc, ldconfig, usual paths, else the install hint', () => {
   const exists = (path) => path !== '/missing.so';
   assert.deepEqual(findJemalloc('/mine.so', { exists }), { path: '/mine.so', how: '--jemalloc', why: null });
-  assert.throws(() => findJemalloc('/missing.so', { exists }), (error) => error.exitCode === 2 && /--jemalloc \/missing.so is not a readable file/.test(error.message));
+  assert.throws(
+    () => findJemalloc('/missing.so', { exists }),
+    (error) => error.exitCode === 2 && /--jemalloc \/missing.so is not a readable file/.test(error.message),
+  );
   assert.equal(findJemalloc(undefined, { listing: () => LISTING, exists }).how, 'ldconfig -p');
-  assert.deepEqual(findJemalloc(undefined, { listing: () => '', exists: (p) => p === '/usr/lib64/libjemalloc.so.2' }).path, '/usr/lib64/libjemalloc.so.2');
+  assert.deepEqual(
+    findJemalloc(undefined, { listing: () => '', exists: (p) => p === '/usr/lib64/libjemalloc.so.2' }).path,
+    '/usr/lib64/libjemalloc.so.2',
+  );
   const none = findJemalloc(undefined, { listing: () => '', exists: () => false });
   assert.equal(none.path, null);
   assert.match(none.why, /libjemalloc not found .*apt-get install libjemalloc2.*--jemalloc PATH/);

@@ -31,17 +31,25 @@ test('take, set, restore: the original mode comes back and the restore file goes
 test('a leftover restore file is never overwritten: the run refuses and names `mmapbench restore`', () => {
   const { file, restoreFile } = standIn();
   takeThp({ path: file, restoreFile }).set('never'); // a run that "died" with THP changed
-  assert.throws(() => takeThp({ path: file, restoreFile }), (error) => {
-    assert.equal(error.exitCode, 3);
-    assert.match(error.message, /a previous run left THP changed .*run `mmapbench restore --thp-restore-file .*thp-restore.json --thp-path .*enabled` first/);
-    return true;
-  });
+  assert.throws(
+    () => takeThp({ path: file, restoreFile }),
+    (error) => {
+      assert.equal(error.exitCode, 3);
+      assert.match(
+        error.message,
+        /a previous run left THP changed .*run `mmapbench restore --thp-restore-file .*thp-restore.json --thp-path .*enabled` first/,
+      );
+      return true;
+    },
+  );
   assert.equal(JSON.parse(readFileSync(restoreFile, 'utf8')).original, 'madvise', 'the true original is kept');
 });
 
 test('process.exit while THP is changed (a second Ctrl-C) still restores it', async () => {
   const { file, restoreFile } = standIn();
-  const result = await execa(process.execPath, [fixture('thp-holder.js'), file, restoreFile, 'exit'], { reject: false });
+  const result = await execa(process.execPath, [fixture('thp-holder.js'), file, restoreFile, 'exit'], {
+    reject: false,
+  });
   assert.equal(result.exitCode, 130);
   assert.equal(result.stdout, 'set');
   assert.equal(readFileSync(file, 'utf8'), 'madvise');
@@ -80,7 +88,10 @@ test('restore writes only the THP file: a restore file naming another file is re
   writeFileSync(restoreFile, JSON.stringify({ path: target.path, original: 'never', pid: 999999999 }));
   const result = await cli(['restore', '--thp-restore-file', restoreFile]);
   assert.equal(result.exitCode, 2);
-  assert.equal(result.stderr, `mmapbench: ${restoreFile} names ${target.path}, which is not the THP setting /sys/kernel/mm/transparent_hugepage/enabled; if that is the stand-in the run used, pass --thp-path ${target.path}`);
+  assert.equal(
+    result.stderr,
+    `mmapbench: ${restoreFile} names ${target.path}, which is not the THP setting /sys/kernel/mm/transparent_hugepage/enabled; if that is the stand-in the run used, pass --thp-path ${target.path}`,
+  );
   assert.equal(readFileSync(target.path, 'utf8'), target.content);
   assert.equal(existsSync(restoreFile), true, 'left for a person to check');
 });
@@ -93,6 +104,9 @@ test('restore refuses while the run that changed THP is still alive: it restores
   holder.kill('SIGKILL');
   await holder;
   assert.equal(result.exitCode, 2);
-  assert.match(result.stderr, /^mmapbench: the run that changed THP \(pid \d+\) is still running and will put it back itself; stop it first$/);
+  assert.match(
+    result.stderr,
+    /^mmapbench: the run that changed THP \(pid \d+\) is still running and will put it back itself; stop it first$/,
+  );
   assert.equal(readFileSync(file, 'utf8'), 'never', 'untouched while its owner lived');
 });

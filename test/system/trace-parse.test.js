@@ -20,17 +20,33 @@ test('a workers cell: counts, sums, avg (a stats record) and histograms are read
   assert.equal(trace.write.maxNs, output.maps.max_write_ns);
   assert.ok(trace.read.count > 0);
   // the histogram holds every acquisition, in ascending buckets
-  assert.equal(trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0), trace.write.count);
+  assert.equal(
+    trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0),
+    trace.write.count,
+  );
   const lows = trace.write.histogram.map((bucket) => bucket.lowNs);
-  assert.deepEqual(lows, [...lows].sort((a, b) => a - b));
+  assert.deepEqual(
+    lows,
+    [...lows].sort((a, b) => a - b),
+  );
 });
 
 test('per-process writes: a two-key map becomes pid and comm, most writes first', () => {
   const { processes, write } = summarizeTrace(captured('procs-k2.json'));
   assert.ok(processes.length >= 2);
-  assert.ok(processes.every(({ pid, comm, writes }) => Number.isInteger(pid) && pid > 0 && typeof comm === 'string' && writes > 0));
-  assert.deepEqual(processes.map((p) => p.writes), processes.map((p) => p.writes).sort((a, b) => b - a));
-  assert.equal(processes.reduce((sum, p) => sum + p.writes, 0), write.count);
+  assert.ok(
+    processes.every(
+      ({ pid, comm, writes }) => Number.isInteger(pid) && pid > 0 && typeof comm === 'string' && writes > 0,
+    ),
+  );
+  assert.deepEqual(
+    processes.map((p) => p.writes),
+    processes.map((p) => p.writes).sort((a, b) => b - a),
+  );
+  assert.equal(
+    processes.reduce((sum, p) => sum + p.writes, 0),
+    write.count,
+  );
 });
 
 test('nothing traced: count maps come as 0, the rest is absent, and nothing is invented', () => {
@@ -43,7 +59,7 @@ test('nothing traced: count maps come as 0, the rest is absent, and nothing is i
   assert.deepEqual(trace.processes, []);
 });
 
-test('run by hand with -c: the command\'s own output between records is kept aside', () => {
+test("run by hand with -c: the command's own output between records is kept aside", () => {
   const output = captured('by-hand-c.json');
   assert.ok(output.other.some((line) => line.includes('mmapbench procs')));
   const trace = summarizeTrace(output);
@@ -68,7 +84,8 @@ test('histogram corners: the negative bucket has no min, 0 and 1 are buckets of 
 });
 
 test('empty buckets left out between two present ones are put back', () => {
-  const text = '{"type": "hist", "data": {"@h": [{"min": 2, "max": 3, "count": 4}, {"min": 32, "max": 63, "count": 1}]}}';
+  const text =
+    '{"type": "hist", "data": {"@h": [{"min": 2, "max": 3, "count": 4}, {"min": 32, "max": 63, "count": 1}]}}';
   assert.deepEqual(parseBpftraceJson(text).hists.h, [
     { lowNs: 2, highNs: 3, count: 4 },
     { lowNs: 4, highNs: 7, count: 0 },

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { preflight, TRACEFS } from '../../src/system/trace/preflight.js';
 
 const EVENTS = `${TRACEFS}/events`;
-const TRACEPOINTS = ['mmap_lock_start_locking', 'mmap_lock_acquire_returned', 'mmap_lock_released'].map((name) => `${EVENTS}/mmap_lock/${name}`);
+const TRACEPOINTS = ['mmap_lock_start_locking', 'mmap_lock_acquire_returned', 'mmap_lock_released'].map(
+  (name) => `${EVENTS}/mmap_lock/${name}`,
+);
 
 function host(overrides = {}) {
   const files = new Set([EVENTS, ...TRACEPOINTS, '/sys/kernel/btf/vmlinux']);
@@ -37,22 +39,46 @@ const fails = (promise, kind, pattern) =>
   });
 
 test('a machine with everything passes and says what it found', async () => {
-  assert.deepEqual(await preflight({}, host()), { bpftrace: '/usr/bin/bpftrace', version: '0.17.0', tracefs: TRACEFS, mounted: false });
+  assert.deepEqual(await preflight({}, host()), {
+    bpftrace: '/usr/bin/bpftrace',
+    version: '0.17.0',
+    tracefs: TRACEFS,
+    mounted: false,
+  });
 });
 
-test('not root', () => fails(preflight({}, host({ uid: () => 1000 })), 'environment', /needs root.*sudo npx mmapbench trace/));
+test('not root', () =>
+  fails(preflight({}, host({ uid: () => 1000 })), 'environment', /needs root.*sudo npx mmapbench trace/));
 
-test('bpftrace missing: the apt-get line', () => fails(preflight({}, host({ which: () => null })), 'environment', /bpftrace not found on PATH: install it with `apt-get install bpftrace`/));
+test('bpftrace missing: the apt-get line', () =>
+  fails(
+    preflight({}, host({ which: () => null })),
+    'environment',
+    /bpftrace not found on PATH: install it with `apt-get install bpftrace`/,
+  ));
 
 test('--bpftrace pointing nowhere names the path', () =>
-  fails(preflight({ bpftrace: '/opt/bt' }, host({ which: () => null })), 'environment', /bpftrace not found at \/opt\/bt/));
+  fails(
+    preflight({ bpftrace: '/opt/bt' }, host({ which: () => null })),
+    'environment',
+    /bpftrace not found at \/opt\/bt/,
+  ));
 
-test('bpftrace too old', () => fails(preflight({}, host({ version: async () => 'bpftrace v0.12.1' })), 'environment', /needs bpftrace 0\.16 or newer/));
+test('bpftrace too old', () =>
+  fails(
+    preflight({}, host({ version: async () => 'bpftrace v0.12.1' })),
+    'environment',
+    /needs bpftrace 0\.16 or newer/,
+  ));
 
 test('tracefs not mounted: the mount command and --mount-tracefs', async () => {
   const machine = host();
   machine.files.delete(EVENTS);
-  await fails(preflight({}, machine), 'environment', /tracefs is not mounted at \/sys\/kernel\/tracing.*`mount -t tracefs nodev \/sys\/kernel\/tracing` or pass --mount-tracefs/);
+  await fails(
+    preflight({}, machine),
+    'environment',
+    /tracefs is not mounted at \/sys\/kernel\/tracing.*`mount -t tracefs nodev \/sys\/kernel\/tracing` or pass --mount-tracefs/,
+  );
   assert.equal(machine.mounts, 0, 'nothing is mounted unless asked');
 });
 
@@ -66,7 +92,15 @@ test('--mount-tracefs mounts it, once, and says so', async () => {
 
 test('--mount-tracefs where mount fails carries the reason', () =>
   fails(
-    preflight({ mountTracefs: true }, host({ exists: () => false, mountTracefs: async () => { throw new Error('permission denied'); } })),
+    preflight(
+      { mountTracefs: true },
+      host({
+        exists: () => false,
+        mountTracefs: async () => {
+          throw new Error('permission denied');
+        },
+      }),
+    ),
     'environment',
     /`mount -t tracefs nodev \/sys\/kernel\/tracing` failed: permission denied/,
   ));
@@ -74,7 +108,11 @@ test('--mount-tracefs where mount fails carries the reason', () =>
 test('tracepoints absent: the kernel is named', async () => {
   const machine = host({ kernel: () => '5.4.0-generic' });
   machine.files.delete(TRACEPOINTS[1]);
-  await fails(preflight({}, machine), 'environment', /kernel 5\.4\.0-generic has no tracepoint mmap_lock:mmap_lock_acquire_returned/);
+  await fails(
+    preflight({}, machine),
+    'environment',
+    /kernel 5\.4\.0-generic has no tracepoint mmap_lock:mmap_lock_acquire_returned/,
+  );
 });
 
 test('no BTF', async () => {
@@ -84,11 +122,16 @@ test('no BTF', async () => {
 });
 
 test('RLIMIT_MEMLOCK too low on a kernel that still counts BPF maps against it', () =>
-  fails(preflight({}, host({ kernel: () => '5.10.0' })), 'environment', /RLIMIT_MEMLOCK is 8192 KiB.*`ulimit -l unlimited`/));
+  fails(
+    preflight({}, host({ kernel: () => '5.10.0' })),
+    'environment',
+    /RLIMIT_MEMLOCK is 8192 KiB.*`ulimit -l unlimited`/,
+  ));
 
 test('RLIMIT_MEMLOCK does not matter from 5.11 on, nor when it is unlimited', async () => {
   await preflight({}, host({ kernel: () => '5.11.0' }));
   await preflight({}, host({ kernel: () => '5.10.0', memlockLimit: () => null }));
 });
 
-test('not Linux', () => fails(preflight({}, host({ platform: 'darwin' })), 'environment', /needs Linux \(this is darwin\)/));
+test('not Linux', () =>
+  fails(preflight({}, host({ platform: 'darwin' })), 'environment', /needs Linux \(this is darwin\)/));

@@ -10,7 +10,10 @@ test('every built-in task has the user-task shape', async () => {
     assert.equal(task.builtin, true);
     assert.ok(task.description.length > 10, `${name} has a description`);
     for (const [param, spec] of Object.entries(task.params)) {
-      assert.ok(spec.description && ['integer', 'size', 'number', 'string'].includes(spec.type), `${name}.${param} is documented`);
+      assert.ok(
+        spec.description && ['integer', 'size', 'number', 'string'].includes(spec.type),
+        `${name}.${param} is documented`,
+      );
       // a parameter without a default must say what leaving it out means
       if (spec.default === undefined) assert.match(spec.description, /left out/, `${name}.${param}`);
     }
@@ -29,13 +32,20 @@ test('a CommonJS user task loads with its own parameters', async () => {
 });
 
 test('the example task in the README loads', async () => {
-  const task = await loadTask('examples/my-task.js');
+  const task = await loadTask('examples/my-task.mjs');
   assert.equal(task.builtin, false);
+  assert.equal(task.name, 'concat-chunks');
 });
 
 test('broken task modules are usage errors that say what is missing', async () => {
-  await assert.rejects(loadTask('no-such-task'), { kind: 'usage', message: /unknown task "no-such-task"; built-in tasks are readfilesync/ });
+  await assert.rejects(loadTask('no-such-task'), {
+    kind: 'usage',
+    message: /unknown task "no-such-task"; built-in tasks are readfilesync/,
+  });
   await assert.rejects(loadTask('./missing.js'), { kind: 'usage', message: /not found/ });
-  await assert.rejects(loadTask(fixture('no-run.js')), { kind: 'usage', message: /has no run\(ctx, iterations\) function \(it exports name, setup\)/ });
+  await assert.rejects(loadTask(fixture('no-run.js')), {
+    kind: 'usage',
+    message: /has no run\(ctx, iterations\) function \(it exports name, setup\)/,
+  });
   await assert.rejects(loadTask(fixture('broken.js')), { kind: 'usage', message: /failed to load: .*doesNotExist/ });
 });

@@ -47,7 +47,8 @@ function jsonRecord(line) {
   }
 }
 
-const unprefixed = (data) => Object.fromEntries(Object.entries(data).map(([name, value]) => [name.replace(/^@/, ''), value]));
+const unprefixed = (data) =>
+  Object.fromEntries(Object.entries(data).map(([name, value]) => [name.replace(/^@/, ''), value]));
 
 /** Buckets in ascending order, with the empty power-of-two buckets between them put back. */
 function histogram(raw, type) {

@@ -23,7 +23,8 @@ export const realHost = {
   exists: (file) => existsSync(file),
   which,
   // A wedged binary or mount must not hang the run: both get a time limit and Ctrl-C.
-  version: async (bpftrace, cancelSignal) => (await execa(bpftrace, ['--version'], { timeout: CHECK_TIMEOUT_MS, cancelSignal })).stdout,
+  version: async (bpftrace, cancelSignal) =>
+    (await execa(bpftrace, ['--version'], { timeout: CHECK_TIMEOUT_MS, cancelSignal })).stdout,
   memlockLimit,
   mountTracefs: async (cancelSignal) => {
     await execa('mount', ['-t', 'tracefs', 'nodev', TRACEFS], { timeout: CHECK_TIMEOUT_MS, cancelSignal });
@@ -45,17 +46,25 @@ export const realHost = {
  * @returns {Promise<TraceSetup>}
  */
 export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, interrupt } = {}, host = realHost) {
-  if (host.platform !== 'linux') throw environmentError(`tracing needs Linux (this is ${host.platform}): mmap_lock is a Linux kernel lock`);
-  if (host.uid() !== 0) throw environmentError('tracing needs root to load BPF programs: run it as root, e.g. `sudo npx mmapbench trace compare`');
+  if (host.platform !== 'linux')
+    throw environmentError(`tracing needs Linux (this is ${host.platform}): mmap_lock is a Linux kernel lock`);
+  if (host.uid() !== 0)
+    throw environmentError(
+      'tracing needs root to load BPF programs: run it as root, e.g. `sudo npx mmapbench trace compare`',
+    );
 
   const binary = host.which(bpftrace);
   if (!binary) {
-    throw environmentError(`bpftrace not found${bpftrace === 'bpftrace' ? ' on PATH' : ` at ${bpftrace}`}: install it with \`apt-get install bpftrace\` (or point --bpftrace at it)`);
+    throw environmentError(
+      `bpftrace not found${bpftrace === 'bpftrace' ? ' on PATH' : ` at ${bpftrace}`}: install it with \`apt-get install bpftrace\` (or point --bpftrace at it)`,
+    );
   }
   const version = (await host.version(binary, interrupt).catch(() => '')).trim();
   const parsed = /v?(\d+)\.(\d+)(\.\d+)?/.exec(version);
   if (!parsed || older([Number(parsed[1]), Number(parsed[2])], MIN_BPFTRACE)) {
-    throw environmentError(`${binary} reports version "${version || 'none'}"; mmap-lock.bt needs bpftrace 0.16 or newer: \`apt-get install bpftrace\` from a newer release`);
+    throw environmentError(
+      `${binary} reports version "${version || 'none'}"; mmap-lock.bt needs bpftrace 0.16 or newer: \`apt-get install bpftrace\` from a newer release`,
+    );
   }
 
   let mounted = false;
@@ -70,7 +79,9 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, i
     tracefs = host.exists(path.join(TRACEFS, 'events')) ? TRACEFS : undefined;
   }
   if (!tracefs) {
-    throw environmentError(`tracefs is not mounted at ${TRACEFS}, so no tracepoint can be attached: run \`${MOUNT_COMMAND}\` or pass --mount-tracefs`);
+    throw environmentError(
+      `tracefs is not mounted at ${TRACEFS}, so no tracepoint can be attached: run \`${MOUNT_COMMAND}\` or pass --mount-tracefs`,
+    );
   }
 
   const kernel = host.kernel();
@@ -82,7 +93,8 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, i
   }
   if (!host.exists('/sys/kernel/btf/vmlinux')) {
     throw environmentError(
-      `kernel ${kernel} exposes no BTF at /sys/kernel/btf/vmlinux: mmap-lock.bt reads each thread's parent process from it to trace only the measured run; use a kernel built with CONFIG_DEBUG_INFO_BTF=y`,
+      `kernel ${kernel} exposes no BTF at /sys/kernel/btf/vmlinux: mmap-lock.bt reads each thread's parent process ` +
+        'from it to trace only the measured run; use a kernel built with CONFIG_DEBUG_INFO_BTF=y',
     );
   }
   const release = /^(\d+)\.(\d+)/.exec(kernel);
@@ -97,12 +109,16 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, i
   return { bpftrace: binary, version: `${parsed[0].replace(/^v/, '')}`, tracefs, mounted };
 }
 
-const older = ([major, minor], [wantMajor, wantMinor]) => major < wantMajor || (major === wantMajor && minor < wantMinor);
+/** @param {number[]} version @param {number[]} wanted */
+const older = ([major, minor], [wantMajor, wantMinor]) =>
+  major < wantMajor || (major === wantMajor && minor < wantMinor);
 
 /** The hard RLIMIT_MEMLOCK in bytes (what root may raise the soft one to), null if unlimited. */
 function memlockLimit() {
   try {
-    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max locked memory'));
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max locked memory'));
     const hard = line?.trim().split(/\s{2,}/)[2];
     return hard === undefined || hard === 'unlimited' ? null : Number(hard);
   } catch {

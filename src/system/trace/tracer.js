@@ -36,7 +36,11 @@ export async function startTrace({ bpftrace, root }) {
   const exited = subprocess; // reject: false, so it resolves with the result whatever happens
 
   const failure = (what) => {
-    const line = stderr.split('\n').filter((l) => l.trim() && !HARMLESS.test(l)).at(0) ?? 'no message';
+    const line =
+      stderr
+        .split('\n')
+        .filter((l) => l.trim() && !HARMLESS.test(l))
+        .at(0) ?? 'no message';
     return new MmapbenchError(`bpftrace ${what}: ${line.trim()} (script ${SCRIPT})`);
   };
 
@@ -44,7 +48,11 @@ export async function startTrace({ bpftrace, root }) {
   if (started !== true) {
     subprocess.kill('SIGKILL');
     await exited;
-    throw started === undefined ? new MmapbenchError(`bpftrace did not attach its probes within ${START_TIMEOUT_MS / 1000} s; is the machine overloaded?`) : failure('exited before tracing');
+    throw started === undefined
+      ? new MmapbenchError(
+          `bpftrace did not attach its probes within ${START_TIMEOUT_MS / 1000} s; is the machine overloaded?`,
+        )
+      : failure('exited before tracing');
   }
 
   /** SIGINT, then SIGKILL if it has not exited in time: the result, or undefined if killed. */
@@ -60,8 +68,12 @@ export async function startTrace({ bpftrace, root }) {
   return {
     async stop() {
       const result = await halt();
-      if (!result) throw new MmapbenchError(`bpftrace did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGINT; its maps are lost`);
-      if (result.exitCode !== 0 && result.signal !== 'SIGINT') throw failure(`exited with ${result.exitCode ?? result.signal}`);
+      if (!result)
+        throw new MmapbenchError(
+          `bpftrace did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGINT; its maps are lost`,
+        );
+      if (result.exitCode !== 0 && result.signal !== 'SIGINT')
+        throw failure(`exited with ${result.exitCode ?? result.signal}`);
       const output = parseBpftraceJson(stdout);
       if (output.errors.length) throw new MmapbenchError(`bpftrace reported: ${output.errors[0]}`);
       return summarizeTrace(output);

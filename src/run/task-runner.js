@@ -13,7 +13,7 @@
  */
 
 /**
- * @typedef {object} AgentSpec
+ * @typedef {object} RunnerSpec  what each worker or process is handed
  * @property {string} taskUrl file URL of the task module
  * @property {string} file
  * @property {number} fileSize

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultFixturesDir, formatSize, parseSize, resolveFile } from '../../src/run/files.js';
+import { defaultFixturesDir, formatSize, parseSize, resolveFile } from '../../src/run/fixtures.js';
 import { MmapbenchError } from '../../src/errors.js';
 import { asNobody, asRoot, sharedTmp, victim } from '../helpers.js';
 
@@ -34,7 +34,10 @@ test('an existing file is used as is; a missing one is a usage error', () => {
   const path = join(dir, 'data.bin');
   writeFileSync(path, Buffer.alloc(100));
   assert.equal(resolveFile(path).size, 100);
-  assert.throws(() => resolveFile(join(dir, 'missing')), (error) => error instanceof MmapbenchError && error.kind === 'usage' && /does not exist/.test(error.message));
+  assert.throws(
+    () => resolveFile(join(dir, 'missing')),
+    (error) => error instanceof MmapbenchError && error.kind === 'usage' && /does not exist/.test(error.message),
+  );
   assert.throws(() => resolveFile(dir), /not a regular file/);
 });
 
@@ -44,42 +47,57 @@ test('an unreadable file is a usage error', { skip: root && 'running as root, wh
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'secret.bin');
   writeFileSync(path, 'x');
   chmodSync(path, 0);
-  assert.throws(() => resolveFile(path), (error) => error.kind === 'usage' && /is not readable \(EACCES\)/.test(error.message));
+  assert.throws(
+    () => resolveFile(path),
+    (error) => error.kind === 'usage' && /is not readable \(EACCES\)/.test(error.message),
+  );
 });
 
 test('a fixtures folder another user made is refused, and no file is written through its links', asRoot, async () => {
   const shared = sharedTmp();
   const target = victim();
   const planted = join(shared, 'fixtures');
-  await asNobody(`mkdir ${planted} && chmod 777 ${planted} && ln -s ${target.path} ${planted}/med && ln -s ${target.path} ${planted}/size-3072`);
+  await asNobody(
+    `mkdir ${planted} && chmod 777 ${planted} && ln -s ${target.path} ${planted}/med && ln -s ${target.path} ${planted}/size-3072`,
+  );
   for (const spec of ['med', '3k']) {
-    assert.throws(() => resolveFile(spec, planted), (error) => {
-      assert.equal(error.kind, 'usage');
-      assert.match(error.message, /^--fixtures-dir .*\/fixtures belongs to uid 65534, not to you \(uid 0\); another user could plant files in it: pass --fixtures-dir a folder of your own$/);
-      return true;
-    });
+    assert.throws(
+      () => resolveFile(spec, planted),
+      (error) => {
+        assert.equal(error.kind, 'usage');
+        assert.match(
+          error.message,
+          /^--fixtures-dir .*\/fixtures belongs to uid 65534, not to you \(uid 0\); another user could plant files in it: pass --fixtures-dir a folder of your own$/,
+        );
+        return true;
+      },
+    );
   }
   assert.equal(readFileSync(target.path, 'utf8'), target.content);
 });
 
-test('the default fixtures folder is per user (XDG_CACHE_HOME), created 0700, and refused when another user planted it', asRoot, async () => {
-  const shared = sharedTmp();
-  const target = victim();
-  const saved = process.env.XDG_CACHE_HOME;
-  process.env.XDG_CACHE_HOME = shared;
-  try {
-    assert.equal(defaultFixturesDir(), join(shared, 'mmapbench', 'fixtures'));
-    await asNobody(`mkdir -p ${shared}/mmapbench/fixtures && ln -s ${target.path} ${shared}/mmapbench/fixtures/med`);
-    assert.throws(() => resolveFile('med'), /belongs to uid 65534/);
-    assert.equal(readFileSync(target.path, 'utf8'), target.content);
-  } finally {
-    if (saved === undefined) delete process.env.XDG_CACHE_HOME;
-    else process.env.XDG_CACHE_HOME = saved;
-  }
-  const mine = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'cache', 'fixtures');
-  resolveFile('small', mine);
-  assert.equal(statSync(mine).mode & 0o777, 0o700);
-});
+test(
+  'the default fixtures folder is per user (XDG_CACHE_HOME), created 0700, and refused when another user planted it',
+  asRoot,
+  async () => {
+    const shared = sharedTmp();
+    const target = victim();
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = shared;
+    try {
+      assert.equal(defaultFixturesDir(), join(shared, 'mmapbench', 'fixtures'));
+      await asNobody(`mkdir -p ${shared}/mmapbench/fixtures && ln -s ${target.path} ${shared}/mmapbench/fixtures/med`);
+      assert.throws(() => resolveFile('med'), /belongs to uid 65534/);
+      assert.equal(readFileSync(target.path, 'utf8'), target.content);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+    const mine = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'cache', 'fixtures');
+    resolveFile('small', mine);
+    assert.equal(statSync(mine).mode & 0o777, 0o700);
+  },
+);
 
 test('a folder others can write, or a link in our own folder, is refused; the link is never followed', () => {
   const open = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
@@ -89,13 +107,19 @@ test('a folder others can write, or a link in our own folder, is refused; the li
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
   const target = victim();
   symlinkSync(target.path, join(dir, 'med'));
-  assert.throws(() => resolveFile('med', dir), /^MmapbenchError: fixture .*\/med is a symbolic link; remove it and run again$/);
+  assert.throws(
+    () => resolveFile('med', dir),
+    /^MmapbenchError: fixture .*\/med is a symbolic link; remove it and run again$/,
+  );
   assert.equal(readFileSync(target.path, 'utf8'), target.content);
   assert.deepEqual(readdirSync(dir), ['med'], 'no temporary left behind');
 });
 
 test('a size too big to create is a usage error; a file name with a newline prints as one line', () => {
-  assert.throws(() => resolveFile('100g'), (error) => error.kind === 'usage' && /--file 100g: mmapbench creates files of at most 1 GiB/.test(error.message));
+  assert.throws(
+    () => resolveFile('100g'),
+    (error) => error.kind === 'usage' && /--file 100g: mmapbench creates files of at most 1 GiB/.test(error.message),
+  );
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'two\nlines');
   writeFileSync(path, 'x');
   assert.equal(resolveFile(path).label.includes('\n'), false);

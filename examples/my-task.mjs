@@ -1,9 +1,10 @@
 // A complete task module: run it with
-//   npx mmapbench compare --task ./examples/my-task.js --param chunk=32k
+//   npx mmapbench compare --task ./my-task.mjs --param chunk=32k
+// (.mjs: an ES module whatever the project's "type"; `mmapbench init-task NAME` writes a copy)
 // It builds a response body from chunks the way a body parser or a framing protocol does,
 // allocating a fresh Buffer per op (Buffer.concat), the allocation pattern the harness is about.
 
-/** @type {import('../src/tasks/index.js').Task} */
+/** @type {import('mmapbench/src/tasks/index.js').Task} */
 export default {
   name: 'concat-chunks',
   description: 'Buffer.concat of 4 chunks read from the file, per op',

@@ -1,4 +1,14 @@
-import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { randomFillSync } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +22,8 @@ export const NAMED_FILES = { small: 128, med: 64 * 1024, large: 1024 * 1024, hug
  * Fixtures are a cache, and a per-user one: a fixed name in a world-writable /tmp would let
  * another user plant links there for root to write through.
  */
-export const defaultFixturesDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'fixtures');
+export const defaultFixturesDir = () =>
+  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'fixtures');
 export const FIXTURES_DIR_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/fixtures (~/.cache/mmapbench/fixtures)';
 
 /** The largest file --file SIZE creates: bigger ones are better made once, by hand. */
@@ -30,7 +41,11 @@ export function parseSize(text) {
 }
 
 export function formatSize(bytes) {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]]) {
+  for (const [unit, size] of /** @type {Array<[string, number]>} */ ([
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ])) {
     if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
   }
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
@@ -48,7 +63,9 @@ export function ensureFixture(path, size) {
     if (error.code !== 'ENOENT') throw error;
   }
   if (stats && !stats.isFile()) {
-    throw usageError(`fixture ${path} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; remove it and run again`);
+    throw usageError(
+      `fixture ${path} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; remove it and run again`,
+    );
   }
   if (stats?.size === size) return false;
   // A new file (`wx`, a name no one can guess) then a rename: never a planted link, and a
@@ -92,7 +109,10 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
   const size = named ?? (/[/\\]/.test(spec) ? null : parseSize(spec));
   if (size !== null) {
     if (size < 1) throw usageError(`--file ${spec}: a size must be at least 1 byte`);
-    if (size > MAX_FIXTURE_BYTES) throw usageError(`--file ${spec}: mmapbench creates files of at most ${formatSize(MAX_FIXTURE_BYTES)}; make a bigger one yourself and pass its path`);
+    if (size > MAX_FIXTURE_BYTES)
+      throw usageError(
+        `--file ${spec}: mmapbench creates files of at most ${formatSize(MAX_FIXTURE_BYTES)}; make a bigger one yourself and pass its path`,
+      );
     const { path } = fixtureIn(fixturesDir, named ? spec : `size-${size}`, size);
     return { path, size, label: named ? `${spec} (${formatSize(size)})` : formatSize(size) };
   }
@@ -103,11 +123,17 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
     accessSync(path, constants.R_OK);
   } catch (error) {
     const why = error.code === 'ENOENT' ? 'does not exist' : `is not readable (${error.code})`;
-    throw usageError(`--file ${printable(spec)} ${why}; pass small, med, large, huge, a size such as 64k, or a readable file`, error);
+    throw usageError(
+      `--file ${printable(spec)} ${why}; pass small, med, large, huge, a size such as 64k, or a readable file`,
+      error,
+    );
   }
-  if (!stats.isFile()) throw usageError(`--file ${printable(spec)} is not a regular file; pass a file, a name (med) or a size (64k)`);
+  if (!stats.isFile())
+    throw usageError(`--file ${printable(spec)} is not a regular file; pass a file, a name (med) or a size (64k)`);
   return { path, size: stats.size, label: printable(spec) };
 }
 
 /** A name as one line of output: control characters (a newline in a file name) escaped. */
-export const printable = (text) => String(text).replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+// eslint-disable-next-line no-control-regex -- control characters are what it escapes
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+export const printable = (text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));

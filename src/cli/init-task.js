@@ -1,0 +1,26 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { usageError } from '../errors.js';
+import { common } from './options.js';
+
+export const command = 'init-task';
+export const describe = 'Write NAME.mjs: a commented task module to start your own from';
+export const builder = (cmd) => common(cmd).argument('<name>', 'the task name; the file is NAME.mjs in this folder');
+
+const TEMPLATE = new URL('../../examples/my-task.mjs', import.meta.url);
+
+export function handler(opts, context = {}) {
+  const [name] = opts.positionals;
+  if (!/^[a-z0-9][a-z0-9-]*$/i.test(name))
+    throw usageError(`task name ${name} must be letters, digits and dashes, such as parse-body`);
+  const file = `${name}.mjs`;
+  const text = readFileSync(TEMPLATE, 'utf8')
+    .replaceAll('my-task.mjs', file)
+    .replace("name: 'concat-chunks'", `name: '${name}'`);
+  try {
+    writeFileSync(file, text, { flag: 'wx' }); // never over a file of yours
+  } catch (error) {
+    if (error.code === 'EEXIST') throw usageError(`${file} already exists; pick another name or remove it`, error);
+    throw error;
+  }
+  (context.stdout ?? process.stdout).write(`wrote ${file}; try it: npx mmapbench compare --task ./${file} --quick\n`);
+}

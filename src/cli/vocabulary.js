@@ -1,0 +1,67 @@
+// How a user writes things on the command line: option names, value checks and the spelling of
+// task parameters. One place, so every message names an option the way the user typed it.
+import { usageError } from '../errors.js';
+import { parseSize } from '../run/fixtures.js';
+
+export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Task parameters common enough to have their own option; the rest go through --param. */
+export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
+
+/** How a user sets a parameter on the command line. */
+export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
+
+/** A parameter set to a value as typed: `--size 64k`, `--param op=stat`. */
+export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.includes(name) ? ' ' : ''}${value}`;
+
+const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
+
+/** A check that turns what was typed into a number, or throws a usage error naming the option. */
+const checked = (test, expectation) => (name) => (raw) => {
+  const value = last(raw);
+  const number = typeof value === 'number' ? value : Number(value);
+  if (value === '' || value === null || value === undefined || typeof value === 'boolean' || !test(number)) {
+    throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
+  }
+  return number;
+};
+
+export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more');
+export const nonNegativeInteger = checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more');
+export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
+export const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
+
+/** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */
+export const MAX_TIMEOUT_SECONDS = 2_147_483;
+export const timeoutSeconds = checked(
+  (n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT_SECONDS,
+  `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,
+);
+
+/** Bytes, from `262144`, `256k` or `1m`. */
+export const bytes = (name) => (raw) => {
+  const value = last(raw);
+  const size = typeof value === 'number' ? value : parseSize(value);
+  if (!Number.isInteger(size) || size < 1)
+    throw usageError(`${name} ${value} is invalid: it must be bytes or a size such as 256k or 1m`);
+  return size;
+};
+
+/** How each declared parameter type is read from what was typed. */
+export const PARAM_VALUE = {
+  integer: positiveInteger,
+  size: bytes,
+  number: finiteNumber,
+  string: () => (value) => String(value),
+};
+
+/** `KEY=VALUE` pairs into an object with own properties only (`__proto__` is just a name). */
+export function pairs(list, option, example) {
+  const entries = [];
+  for (const pair of [list ?? []].flat()) {
+    const at = String(pair).indexOf('=');
+    if (at < 1) throw usageError(`${option} ${pair} is not KEY=VALUE; write it as ${option} ${example}`);
+    entries.push([pair.slice(0, at), pair.slice(at + 1)]);
+  }
+  return Object.fromEntries(entries);
+}

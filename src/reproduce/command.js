@@ -1,0 +1,378 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { environmentError, MmapbenchError, usageError } from '../errors.js';
+import { kebab, positiveInteger, positiveNumber, timeoutSeconds } from '../cli/vocabulary.js';
+import { commandLine } from '../report/command-line.js';
+import { startProgress } from '../report/progress.js';
+import { renderTerminal, textWidth, useColor } from '../report/table.js';
+import { checkK, oversubscribed } from '../run/plan.js';
+import { describeEnvironment, THP_PATH } from '../system/environment.js';
+import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
+import { resolveNode } from '../system/node.js';
+import { lockFolder } from '../system/out-lock.js';
+import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
+import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
+import { version } from '../version.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES } from './experiments.js';
+import { environmentModel, experimentSection, renderReport, summaryModel } from './report.js';
+import { createResultsFile, readResultsFile } from './results-file.js';
+import { cellsPerRound, runExperiment } from './runner.js';
+import { QUICK, roundBounds, ROUNDS } from './rounds.js';
+
+/**
+ * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given
+ * (--resume takes those from the results file).
+ * @typedef {object} ReproduceRequest
+ * @property {string[]} experiments
+ * @property {boolean} [list]
+ * @property {boolean} [quick]
+ * @property {number} [k]
+ * @property {number} [rounds]
+ * @property {number} [maxRounds]
+ * @property {number} [duration]
+ * @property {number} [timeout]
+ * @property {boolean} [force]
+ * @property {string} [node]
+ * @property {string} [out]
+ * @property {string} [resume]
+ * @property {string} [jemalloc]
+ * @property {string} [thpPath]
+ * @property {string} [thpRestoreFile]
+ * @property {string} [fixturesDir]
+ * @property {boolean} [markdown]
+ */
+
+// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
+// measured here on 2 cores, for --list's estimates and the progress bar only.
+const CELL_OVERHEAD_SECONDS = 0.4;
+const QUICK_CELL_SECONDS = 0.25;
+const CALIBRATION_SECONDS = 0.6;
+
+// Options that shape the measurement; --resume takes them from the results file instead.
+const MEASUREMENT_OPTIONS = ['experiments', 'quick', 'k', 'rounds', 'maxRounds', 'duration', 'timeout', 'fixturesDir'];
+
+/** What a new run is asked for, checked before anything starts. */
+function newOptions(argv) {
+  const cores = os.availableParallelism();
+  return checkOptions(
+    {
+      experiments: [argv.experiments ?? []].flat(),
+      quick: Boolean(argv.quick),
+      k: argv.k ?? Math.min(8, cores),
+      rounds: argv.rounds ?? null,
+      maxRounds: argv.maxRounds ?? ROUNDS.max,
+      duration: argv.duration ?? 1,
+      timeout: argv.timeout ?? (argv.quick ? QUICK.timeout : 300),
+      node: argv.node,
+      jemalloc: argv.jemalloc,
+      thpPath: argv.thpPath ?? THP_PATH,
+      fixturesDir: argv.fixturesDir,
+    },
+    { force: argv.force },
+  );
+}
+
+const optionalString = (name) => (value) => {
+  if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
+  return value ?? undefined;
+};
+
+// The same checks a new run's flags get, applied to a stored header too: a results file is
+// data, and must never choose what runs, or run with values a user could not have typed.
+const OPTION_CHECKS = {
+  k: positiveInteger('-k'),
+  rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
+  maxRounds: positiveInteger('--max-rounds'),
+  duration: positiveNumber('--duration'),
+  timeout: timeoutSeconds('--timeout'),
+  node: optionalString('--node'),
+  jemalloc: optionalString('--jemalloc'),
+  thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
+  fixturesDir: optionalString('--fixtures-dir'),
+};
+
+function checkOptions(options, { force = false } = {}) {
+  const checked = { experiments: options.experiments, quick: options.quick };
+  if (!Array.isArray(checked.experiments) || typeof checked.quick !== 'boolean')
+    throw usageError('the experiments and --quick are not as a run stores them');
+  const unknown = checked.experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
+  if (unknown.length)
+    throw usageError(
+      `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
+    );
+  for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
+  checkK(checked.k, { force, cores: os.availableParallelism() });
+  return checked;
+}
+
+// What a results file may not decide on its own: the programs and files root runs or writes.
+const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
+
+/** The stored options of a run to resume, checked like new ones, and the flags given with it. */
+function resumedOptions(argv, header, file) {
+  let options;
+  try {
+    options = checkOptions(header.options, { force: argv.force });
+  } catch (error) {
+    throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
+  }
+  for (const [name, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
+    const flag = `--${kebab(name)}`;
+    const given = argv[name];
+    if (given !== undefined && resolve(given) !== resolve(options[name] ?? '')) {
+      throw usageError(
+        `--resume ${file}: the run was started with ${flag} ${options[name] === undefined ? 'left out' : commandLine([options[name]])}, not ${commandLine([given])}; resume it with the same ${flag}`,
+      );
+    }
+    if (options[name] !== fallback && given === undefined) {
+      throw usageError(
+        `--resume ${file}: the run was started with ${flag} ${commandLine([options[name]])}; give it again (${flag} ${commandLine([options[name]])}) to resume: a results file never chooses what runs`,
+      );
+    }
+  }
+  return options;
+}
+
+/** What this machine offers the experiments: the jemalloc library, the THP file. */
+async function machine(options, argv, interrupt) {
+  const node = await resolveNode(options.node, interrupt);
+  const jemalloc = findJemalloc(options.jemalloc);
+  if (jemalloc.path) {
+    const problem = preloadProblem(node.path, jemalloc.path);
+    if (problem) Object.assign(jemalloc, { path: null, why: problem });
+  }
+  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
+  thp.why = thpProblem(thp.path);
+  return { node, jemalloc, thp };
+}
+
+/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
+function select(options, ctx) {
+  const named = options.experiments.length > 0;
+  const runnable = [];
+  const skipped = [];
+  for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
+    const why = experiment.unavailable?.(ctx) ?? null;
+    if (!why) runnable.push(experiment);
+    else if (named) throw environmentError(`${experiment.name} cannot run here: ${why}`);
+    else skipped.push({ name: experiment.name, reason: why });
+  }
+  if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
+    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
+  }
+  return { runnable, skipped };
+}
+
+const approxTime = (seconds) =>
+  seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
+
+function estimate(variants, options, quick) {
+  const [min] = roundBounds({ ...options, quick });
+  const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
+  return cellsPerRound(variants) * min * cell + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
+}
+
+function listing(ctx, options, width) {
+  const rows = EXPERIMENTS.map((experiment) => {
+    const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });
+    const why = experiment.unavailable?.(ctx);
+    return [
+      experiment.name,
+      `${experiment.hypothesis}: ${experiment.claim}`,
+      experiment.needs,
+      why ? `skipped: ${why}` : 'runs',
+      `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
+    ];
+  });
+  const [min] = roundBounds(options);
+  return renderTerminal(
+    {
+      title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
+      tables: [
+        {
+          head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
+          rows,
+          align: ['left', 'left', 'left', 'left', 'left'],
+          widths: [16, 44, 26, 30, 24],
+        },
+      ],
+      notes: [],
+    },
+    { width },
+  );
+}
+
+/**
+ * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it
+ * finishes, then REPORT.md; or, with `resume`, the cells that file is missing.
+ * @param {ReproduceRequest} argv  what the command line asked for
+ * @param {import('../cli/index.js').Context} [context]
+ */
+export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
+  let options;
+  let header;
+  let records = [];
+  let file;
+  let resumed = null;
+  if (argv.resume) {
+    const given = MEASUREMENT_OPTIONS.filter(
+      (name) => argv[name] !== undefined && !(name === 'experiments' && argv.experiments.length === 0),
+    );
+    if (given.length)
+      throw usageError(
+        `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,
+      );
+    resumed = readResultsFile(argv.resume);
+    ({ header, records } = resumed);
+    options = resumedOptions(argv, header, argv.resume);
+    file = argv.resume;
+  } else {
+    options = newOptions(argv);
+  }
+  const ctx = await machine(options, argv, interrupt);
+  if (argv.list) {
+    stdout.write(listing(ctx, options, textWidth(stdout)));
+    return;
+  }
+  const { runnable, skipped } = select(options, ctx);
+
+  const out = argv.out ?? (file ? dirname(file) : 'mmapbench-reproduce');
+  try {
+    makeFolder(out);
+  } catch (error) {
+    throw fileError(error, out, '--out');
+  }
+  const folders = [...new Set([out, ...(file ? [dirname(file)] : [])])];
+  const releases = [];
+  try {
+    for (const folder of folders)
+      releases.push(await lockFolder(folder, folder === out ? '--out' : '--resume', { warn }));
+    return await measure({
+      argv,
+      options,
+      ctx,
+      runnable,
+      skipped,
+      header,
+      records,
+      file,
+      resumed,
+      out,
+      stdout,
+      stderr,
+      interrupt,
+    });
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+/** The run itself, with --out held: every cell appended as it finishes, then the report. */
+async function measure({
+  argv,
+  options,
+  ctx,
+  runnable,
+  skipped,
+  header,
+  records,
+  file,
+  resumed,
+  out,
+  stdout,
+  stderr,
+  interrupt,
+}) {
+  if (resumed) {
+    resumed.mend();
+    if (resumed.cutLines)
+      stderr.write(
+        `mmapbench: skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again\n`,
+      );
+  } else {
+    header = {
+      mmapbench: version,
+      started: new Date().toISOString(),
+      options,
+      environment: describeEnvironment({ node: ctx.node, env: process.env }),
+      jemalloc: ctx.jemalloc.path,
+    };
+    file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
+    createResultsFile(file, header);
+  }
+  const reportFile = join(out, 'REPORT.md');
+  const cores = os.availableParallelism();
+  if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
+  stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
+
+  const plan = runnable.map((experiment) => ({ experiment, variants: experiment.variants(ctx) }));
+  const [min] = roundBounds(options);
+  const cells = Math.max(
+    0,
+    plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) -
+      records.filter((r) => r.type === 'cell').length,
+  );
+  const seconds = plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0);
+  const progress = startProgress({ cells, expectedSeconds: seconds, stream: stderr });
+  let error = null;
+  try {
+    for (const { experiment, variants } of plan) {
+      await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: ctx.thp });
+    }
+  } catch (caught) {
+    // Whatever stopped the run, what finished is reported below before the error.
+    error =
+      caught instanceof MmapbenchError
+        ? caught
+        : new MmapbenchError(`internal error: ${caught.message}`, { cause: caught });
+  } finally {
+    progress.stop();
+  }
+
+  const sections = plan.map(({ experiment, variants }) => ({
+    name: experiment.name,
+    ...experimentSection(
+      experiment,
+      variants,
+      records.filter((r) => r.type === 'cell' && r.experiment === experiment.name),
+      {
+        k: options.k,
+        cores: header.environment.cpu.logicalCores,
+        quick: options.quick,
+      },
+    ),
+  }));
+  const status = !error
+    ? 'complete'
+    : error.kind === 'interrupted'
+      ? 'interrupted: resume with --resume'
+      : `failed: ${error.message}`;
+  const models = [
+    environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
+    summaryModel(sections, { quick: options.quick }),
+    ...sections.map((s) => s.model),
+  ];
+  stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout), width: textWidth(stdout) }));
+  try {
+    writeFileAtomic(reportFile, renderReport(models, { markdown: true }));
+    stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
+  } catch (writeError) {
+    const failed = fileError(writeError, reportFile, '--out');
+    stderr.write(`mmapbench: ${failed.message}; the report is the one printed above, raw results in ${file}\n`);
+    error ??= failed;
+  }
+  if (error) {
+    stderr.write(
+      `mmapbench: to finish the run: ${commandLine(['mmapbench', 'reproduce', '--resume', file, ...resumeFlags(options)])}\n`,
+    );
+    throw error;
+  }
+}
+
+/** The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN). */
+const resumeFlags = (options) =>
+  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([name, fallback]) =>
+    options[name] !== fallback ? [`--${kebab(name)}`, options[name]] : [],
+  );

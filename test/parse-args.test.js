@@ -1,0 +1,120 @@
+// The command line parsed in-process (no process spawned per case), as c8 tests its parser: every
+// usage error is one line naming the problem and the fix, of kind usage (exit 2).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { run } from '../src/cli/index.js';
+import { fixture } from './helpers.js';
+
+/** A stdout that keeps what is written, as the CLI's context. */
+function capture() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, encoding, done) {
+      text += chunk;
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const usage = [
+  [['compare', '-k', '0'], /^-k 0 is invalid: it must be a whole number of 1 or more$/],
+  [['compare', '-k', '1.5'], /^-k 1.5 is invalid/],
+  [['compare', '--iterations', 'abc'], /^--iterations abc is invalid/],
+  [['compare', '--duration', '-2'], /^--duration -2 is invalid: it must be a number greater than 0$/],
+  [['compare', '--rounds', '0'], /^--rounds 0 is invalid/],
+  [
+    ['compare', '--iterations', '5', '--duration', '1'],
+    /^option '--iterations <count>' cannot be used with option '--duration <seconds>'; see `mmapbench compare --help`$/,
+  ],
+  [['compare', '--json', '--markdown'], /cannot be used with option '--markdown'/],
+  [['compare', '--task', 'nope'], /^unknown task "nope"/],
+  [['compare', '--task', fixture('no-run.js')], /has no run\(ctx, iterations\) function/],
+  [['compare', '--task', fixture('broken.js')], /failed to load/],
+  [
+    ['compare', '--task', fixture('bad-metric.js')],
+    /^task module .*bad-metric.js: metrics.reads.combine must be one of sum, max, mean \(it is "median"\)/,
+  ],
+  [['compare', '--env', 'NOEQUALS'], /^--env NOEQUALS is not KEY=VALUE; write it as --env MALLOC_ARENA_MAX=1$/],
+  [['compare', '--env', '=x'], /^--env =x is not KEY=VALUE/],
+  [
+    ['compare', '--env', 'LD_PRELOAD=/nonexistent.so'],
+    /^--env LD_PRELOAD=\/nonexistent.so: LD_PRELOAD=\/nonexistent.so did not load into .*node; pass the path of a shared library/,
+  ],
+  [['compare', '--file', '/no/such/file'], /^--file \/no\/such\/file does not exist/],
+  [
+    ['compare', '--file', '100g'],
+    /^--file 100g: mmapbench creates files of at most 1 GiB; make a bigger one yourself and pass its path$/,
+  ],
+  [['compare', '--node', '/no/such/node'], /^--node \/no\/such\/node is not an executable file \(ENOENT\)/],
+  [['compare', '--node', '/tmp'], /^--node \/tmp is not an executable file \(EISDIR\)/],
+  [['compare', '--node', '/bin/true'], /^--node \/bin\/true printed "" instead of a Node.js version/],
+  [['compare', '--concurrency', '4'], /^task readfilesync has no parameter concurrency/],
+  [['compare', '--param', 'constructor=1'], /^task readfilesync has no parameter constructor/],
+  [['compare', '--param', '__proto__=1'], /^task readfilesync has no parameter __proto__/],
+  [
+    ['compare', '--task', 'fs-promises', '--param', 'op=chmod'],
+    /^--param op=chmod is not one of readFile, writeFile, stat \(task fs-promises\)$/,
+  ],
+  [
+    ['compare', '--timeout', '3000000'],
+    /^--timeout 3000000 is invalid: it must be a number of seconds greater than 0 and at most 2147483$/,
+  ],
+  [['compare', '--timeout', '1e9'], /^--timeout 1e9 is invalid/],
+  [
+    ['procs', '-k', '100000'],
+    /^-k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
+  ],
+  [
+    ['compare', '--trace-window', 'x'],
+    /^option '--trace-window <window>' argument 'x' is invalid. Allowed choices are timed, cell; see `mmapbench compare --help`$/,
+  ],
+  [
+    ['trace', 'threads'],
+    /^command-argument value 'threads' is invalid for argument 'mode'. Allowed choices are workers, procs, compare; see `mmapbench trace --help`$/,
+  ],
+  [['reproduce', '--quick', '--rounds', '3'], /^option '--quick' cannot be used with option '--rounds <count>'/],
+  [['reproduce', '--list', '--resume', 'x'], /^option '--list' cannot be used with option '--resume <file>'/],
+  [['init-task', 'no/slash'], /^task name no\/slash must be letters, digits and dashes/],
+  [['frobnicate'], /^unknown command 'frobnicate'; see `mmapbench --help`$/],
+  [['compare', '--bogus'], /^unknown option '--bogus'; see `mmapbench compare --help`$/],
+  [
+    ['compare', '--rounts', '3'],
+    /^unknown option '--rounts' \(Did you mean --rounds\?\); see `mmapbench compare --help`$/,
+  ],
+  [['compare', 'extra'], /^too many arguments for 'compare'/],
+  [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
+];
+for (const [args, message] of usage) {
+  test(`usage error: mmapbench ${args.join(' ')}`, async () => {
+    const out = capture();
+    await assert.rejects(run(args, { stdout: out.stream, stderr: out.stream }), (error) => {
+      assert.equal(error.kind, 'usage', error.message);
+      assert.equal(error.exitCode, 2);
+      assert.match(error.message, message);
+      assert.doesNotMatch(error.message, /\n/, 'one line');
+      return true;
+    });
+    assert.equal(out.text(), '', 'nothing printed before the error');
+  });
+}
+
+test('--help and --version print and return; every command has examples, and no line is cut mid-command', async () => {
+  const top = capture();
+  await run(['--help'], { stdout: top.stream });
+  assert.match(top.text(), /^Usage: mmapbench \[options\] \[command\]/);
+  for (const name of ['compare', 'workers', 'procs', 'trace', 'reproduce', 'tasks', 'init-task', 'fixtures', 'restore'])
+    assert.match(top.text(), new RegExp(`\\n  ${name} `));
+  for (const name of ['compare', 'workers', 'procs', 'trace', 'reproduce']) {
+    const out = capture();
+    await run([name, '--help'], { stdout: out.stream });
+    const examples = out.text().split('\nExamples:\n')[1];
+    assert.ok(examples, `${name} --help has examples`);
+    for (const line of examples.split('\n').filter((l) => l.startsWith('  $ ')))
+      assert.match(line, /^ {2}\$ mmapbench /, `${name}: an example is one whole line`);
+  }
+  const version = capture();
+  await run(['--version'], { stdout: version.stream });
+  assert.match(version.text(), /^\d+\.\d+\.\d+\n$/);
+});
