@@ -25,5 +25,7 @@ for (let i = 0; i < runs; i++) {
 const base = median(times['node -e 0']);
 for (const [name, samples] of Object.entries(times)) {
   const ms = median(samples);
-  console.log(`${name.padEnd(26)} median ${ms.toFixed(0).padStart(4)} ms  ${(ms / base).toFixed(2)}x node -e 0  (${runs} runs)`);
+  console.log(
+    `${name.padEnd(26)} median ${ms.toFixed(0).padStart(4)} ms  ${(ms / base).toFixed(2)}x node -e 0  (${runs} runs)`,
+  );
 }
