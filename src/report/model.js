@@ -26,7 +26,8 @@ function header(results) {
     `libuv pool ${environment.uvThreadpoolSize ?? 4}`,
     ...(env ? [env] : []),
   ];
-  const lines = [`${rounds} × ${work}${quick}`, facts.join(' · ')];
+  // no-break spaces inside a fact, so a narrow terminal wraps between facts, not within one
+  const lines = [`${rounds} × ${work}${quick}`, facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · ')];
   const { calibration } = results;
   if (calibration) {
     // calibration runs alone in one thread; K contended workers take longer, so say how long

@@ -37,7 +37,8 @@ export function fitWidths(widths, total, cells = []) {
   if (sum <= room) return widths;
   const floors = widths.map((width, i) => {
     const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
-    return Math.min(width, Math.max(6, ...words.map((word) => [...word].length + 2)));
+    // a short word (a verdict, a number) stays whole; a long one (a path) is broken instead
+    return Math.min(width, 16, Math.max(6, ...words.map((word) => [...word].length + 2)));
   });
   const fitted = widths.map((width, i) => Math.max(floors[i], Math.floor((width * room) / sum)));
   // the floors may have pushed it over: take the rest from the columns with most to spare
@@ -61,13 +62,16 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
   const wrap = (text) => wrapAnsi(text, width, { hard: true });
   const parts = [model.title, ...(model.lines ?? [])].map(wrap);
   for (const { head, rows, align, widths } of model.tables) {
+    const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : null;
+    // cells are wrapped here, words longer than the column broken, so nothing is cut off
+    const fit = (row) => (fitted ? row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true })) : row);
     const table = new Table({
-      head,
-      ...(widths ? { colWidths: fitWidths(widths, width, [head, ...rows]), wordWrap: true } : {}),
+      head: fit(head),
+      ...(fitted ? { colWidths: fitted } : {}),
       colAligns: /** @type {any} */ (align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'))),
       style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
     });
-    table.push(...rows);
+    table.push(...rows.map(fit));
     parts.push(table.toString());
   }
   parts.push(...model.notes.map(wrap));

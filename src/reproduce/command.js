@@ -5,7 +5,7 @@ import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { kebab, positiveInteger, positiveNumber, timeoutSeconds } from '../cli/vocabulary.js';
 import { commandLine } from '../report/command-line.js';
 import { startProgress } from '../report/progress.js';
-import { renderTerminal, textWidth, useColor } from '../report/table.js';
+import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
 import { checkK, oversubscribed } from '../run/plan.js';
 import { describeEnvironment, THP_PATH } from '../system/environment.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
@@ -173,7 +173,7 @@ function estimate(variants, options, quick) {
   return cellsPerRound(variants) * min * cell + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
 }
 
-function listing(ctx, options, width) {
+function listing(ctx, options, { width, markdown }) {
   const rows = EXPERIMENTS.map((experiment) => {
     const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });
     const why = experiment.unavailable?.(ctx);
@@ -186,21 +186,19 @@ function listing(ctx, options, width) {
     ];
   });
   const [min] = roundBounds(options);
-  return renderTerminal(
-    {
-      title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
-      tables: [
-        {
-          head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
-          rows,
-          align: ['left', 'left', 'left', 'left', 'left'],
-          widths: [16, 44, 26, 30, 24],
-        },
-      ],
-      notes: [],
-    },
-    { width },
-  );
+  const model = {
+    title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
+    tables: [
+      {
+        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
+        rows,
+        align: ['left', 'left', 'left', 'left', 'left'],
+        widths: [16, 44, 26, 30, 24],
+      },
+    ],
+    notes: [],
+  };
+  return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
 }
 
 /**
@@ -233,7 +231,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   }
   const ctx = await machine(options, argv, interrupt);
   if (argv.list) {
-    stdout.write(listing(ctx, options, textWidth(stdout)));
+    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown }));
     return;
   }
   const { runnable, skipped } = select(options, ctx);

@@ -209,9 +209,8 @@ export function resolveParams(task, given) {
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(declared, name)) {
       const known = Object.keys(declared).map(paramFlag).join(', ') || 'none';
-      throw usageError(
-        `task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`mmapbench tasks\``,
-      );
+      const list = task.builtin ? 'mmapbench tasks' : `mmapbench tasks --task ${task.spec}`;
+      throw usageError(`task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`${list}\``);
     }
   }
   const params = {};

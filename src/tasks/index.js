@@ -59,6 +59,7 @@ export const BUILTIN_TASKS = [
  * @property {string | undefined} defaultFile
  * @property {string | null} reference
  * @property {string} url       file URL the workers import
+ * @property {string} spec      what --task said: a name or a path
  * @property {boolean} builtin
  */
 
@@ -154,6 +155,7 @@ export async function loadTask(spec, cwd = process.cwd()) {
     defaultFile: task.defaultFile,
     reference: task.reference ?? null,
     url,
+    spec,
     builtin,
   };
 }

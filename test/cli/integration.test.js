@@ -124,8 +124,10 @@ test('tasks lists every built-in task with its parameters', async () => {
     BUILTIN_TASKS,
   );
   assert.ok(list.find((task) => task.name === 'readfile-async').params.concurrency);
+  assert.equal(list.find((task) => task.name === 'pool-size').params.poolSize.default, 262144);
   const table = await cli(['tasks']);
-  assert.match(table.stdout, /--pool-size size \(default 262144\)/);
+  assert.match(table.stdout, /│ pool-size +│/);
+  assert.ok(Math.max(...table.stdout.split('\n').map((line) => [...line].length)) <= 80);
 });
 
 test('fixtures creates the four named files', async () => {

@@ -55,12 +55,15 @@ async function noneLeft(mark) {
 }
 
 test('--list names every experiment, the claim it tests, what it needs, whether it runs here and its time', async () => {
-  const { exitCode, stdout } = await cli(['reproduce', '--list']);
+  const { exitCode, stdout } = await cli(['reproduce', '--list', '--markdown']);
   assert.equal(exitCode, 0);
-  for (const { name } of EXPERIMENTS) assert.match(stdout, new RegExp(`│ ${name} +│`));
+  for (const { name } of EXPERIMENTS) assert.match(stdout, new RegExp(`^\\| ${name} \\|`, 'm'));
   assert.match(stdout, /Hypothesis 1, step 3: procs are at least/);
   assert.match(stdout, /libjemalloc/);
   assert.match(stdout, /~\d+ (s|min) \(--quick ~\d+ s\)/);
+  const table = await cli(['reproduce', '--list']);
+  const widest = Math.max(...table.stdout.split('\n').map((line) => [...line].length));
+  assert.ok(widest <= 82, `the terminal listing is ${widest} columns off a terminal`);
 });
 
 test('reproduce --quick runs every experiment and writes REPORT.md with tables, published figures and verdicts', async () => {
