@@ -13,6 +13,15 @@ import {
 // The last value wins for a single option given twice; repeatable ones collect.
 const collect = (value, previous) => [...(previous ?? []), value];
 
+/** Options of every measuring command, reproduce's too. */
+export const timeoutOption = () =>
+  new Option(
+    '--timeout <seconds>',
+    'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
+  ).argParser(timeoutSeconds('--timeout'));
+export const forceOption = () => new Option('--force', 'run a -k above 4 × CPUs (or 256)');
+export const nodeOption = () => new Option('--node <path>', 'node binary the cells run on (default: this node)');
+
 /** Options every command takes. */
 export const common = (command) => command.option('--verbose', 'show stack traces and task output on failure');
 
@@ -59,14 +68,9 @@ export function measurementOptions(command, { compare = false } = {}) {
       ).argParser(positiveInteger('--rounds')),
     )
     .addOption(new Option('--env <KEY=VALUE>', 'set in every cell at process start (repeatable)').argParser(collect))
-    .option('--node <path>', 'node binary the cells run on (default: this node)')
-    .addOption(
-      new Option(
-        '--timeout <seconds>',
-        'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
-      ).argParser(timeoutSeconds('--timeout')),
-    )
-    .option('--force', 'run a -k above 4 × CPUs (or 256)')
+    .addOption(nodeOption())
+    .addOption(timeoutOption())
+    .addOption(forceOption())
     .addOption(
       new Option('--concurrency <count>', 'task parameter: operations in flight per worker').argParser(
         positiveInteger('--concurrency'),

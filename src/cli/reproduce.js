@@ -4,8 +4,8 @@ import { defaultRestoreFile } from '../system/thp.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/rounds.js';
-import { common, examples } from './options.js';
-import { positiveInteger, positiveNumber, timeoutSeconds } from './vocabulary.js';
+import { common, examples, forceOption, nodeOption, timeoutOption } from './options.js';
+import { positiveInteger, positiveNumber } from './vocabulary.js';
 
 export const command = 'reproduce';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
@@ -52,14 +52,9 @@ export const builder = (cmd) =>
         positiveNumber('--duration'),
       ),
     )
-    .addOption(
-      new Option(
-        '--timeout <seconds>',
-        'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
-      ).argParser(timeoutSeconds('--timeout')),
-    )
-    .option('--force', 'run a -k above 4 × CPUs (or 256)')
-    .option('--node <path>', 'node binary the cells run on (default: this node)')
+    .addOption(timeoutOption())
+    .addOption(forceOption())
+    .addOption(nodeOption())
     .option('--out <path>', 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)')
     .option('--resume <file>', 'continue the run whose results file this is, with the options it was started with')
     .option(

@@ -91,11 +91,12 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     }
     return cell;
   } catch (error) {
+    // What failed first, before stopping the tree makes the other processes fail too.
+    const cause = firstFailure ?? error;
     // The first failure stops the rest of the tree; wait until every process has exited so
     // none outlives the CLI.
     stop.abort();
     await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
-    const cause = firstFailure ?? error;
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
     const failure =
       cause instanceof MmapbenchError

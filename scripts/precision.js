@@ -1,0 +1,61 @@
+// What the default `compare` buys: the old defaults (5 rounds of ~1 s cells) and the precision
+// engine (rounds until ±5% or 60 s), run alternately on this machine, each run's half-width and
+// wall time printed; then A/A runs (both arms the same mode), counting how many 95% intervals
+// contain 1 (about 95% of them should). Nothing here is asserted: read the output.
+//
+//   node scripts/precision.js [pairs] [aaRuns] [--aa-max-time S] [-- extra compare options]
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { median } from 'simple-statistics';
+
+const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
+const split = process.argv.indexOf('--');
+const own = split === -1 ? process.argv.slice(2) : process.argv.slice(2, split);
+const extra = split === -1 ? [] : process.argv.slice(split + 1);
+const aaAt = own.indexOf('--aa-max-time');
+const aaMaxTime = aaAt === -1 ? '20' : own.splice(aaAt, 2)[1];
+const [pairs = 3, aaRuns = 20] = own.map(Number);
+
+const runs = {
+  'old defaults (--rounds 5 --duration 1)': ['--rounds', '5', '--duration', '1'],
+  'precision engine (defaults)': [],
+};
+
+function compare(args) {
+  const start = process.hrtime.bigint();
+  const out = execFileSync(process.execPath, [bin, 'compare', '--json', ...args, ...extra], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const doc = JSON.parse(out);
+  return { seconds, doc };
+}
+
+const pct = (x) => (x === null || x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
+const results = Object.fromEntries(Object.keys(runs).map((name) => [name, []]));
+console.log(`${pairs} runs of each, alternating:`);
+for (let i = 0; i < pairs; i++) {
+  for (const [name, args] of Object.entries(runs)) {
+    const { seconds, doc } = compare(args);
+    results[name].push({ seconds, width: doc.ratio?.halfWidth ?? null });
+    const ci = doc.ratio?.ci95 ? `${doc.ratio.ci95.map((v) => v.toFixed(2)).join('-')}` : '-';
+    console.log(
+      `  ${name.padEnd(40)} ${seconds.toFixed(0).padStart(4)} s  rounds ${String(doc.ratio?.n ?? 0).padStart(3)}  ratio ${doc.ratio?.median.toFixed(2)} (${ci})  half-width ${pct(doc.ratio?.halfWidth)}  stop ${doc.stop}`,
+    );
+  }
+}
+for (const [name, list] of Object.entries(results)) {
+  const widths = list.map((r) => r.width).filter((w) => w !== null);
+  console.log(`median of ${name}: ${median(list.map((r) => r.seconds)).toFixed(0)} s, half-width ${pct(widths.length ? median(widths) : null)}`);
+}
+
+if (aaRuns > 0) {
+  console.log(`\n${aaRuns} A/A runs (--aa workers, --max-time ${aaMaxTime}):`);
+  let covered = 0;
+  for (let i = 0; i < aaRuns; i++) {
+    const { seconds, doc } = compare(['--aa', 'workers', '--max-time', aaMaxTime]);
+    const [low, high] = doc.ratio.ci95;
+    const hit = low <= 1 && 1 <= high;
+    covered += hit ? 1 : 0;
+    console.log(`  ${String(i + 1).padStart(2)}  ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`);
+  }
+  console.log(`${covered} of ${aaRuns} A/A intervals contain 1 (nominal 95%)`);
+}

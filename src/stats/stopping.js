@@ -1,0 +1,52 @@
+import jstat from 'jstat';
+
+/**
+ * When a run of rounds stops. On width, never on significance: stopping as soon as an interval
+ * first excludes 1 would make "significant" come out far more often than 5% of the time when
+ * there is no difference; stopping once the interval is narrow enough leaves its coverage close
+ * to the nominal 95% (checked with A/A runs: scripts/precision.js).
+ * @typedef {object} StopRule
+ * @property {number | null} rounds     a fixed count (--rounds), or null to stop on width
+ * @property {number} minRounds         rounds before the width may stop it
+ * @property {number} precision         the target: relative half-width of the 95% CI (0.05 = ±5%)
+ * @property {number} maxSeconds        wall-time budget, calibration included
+ */
+
+/**
+ * The relative half-width of a ratio's 95% interval: the interval is geomean·e^(±h) on the
+ * log scale, so ±(e^h − 1) of the ratio; null without an interval.
+ * @param {[number, number] | null} ci95
+ */
+export const halfWidth = (ci95) => (ci95 ? Math.sqrt(ci95[1] / ci95[0]) - 1 : null);
+
+/**
+ * Whether to stop after `n` rounds, and why.
+ * @param {StopRule} rule
+ * @param {{ n: number, ci95: [number, number] | null, elapsedSeconds: number, roundSeconds: number }} state
+ *   roundSeconds: what the last rounds took, so the budget is not overrun by one more
+ * @returns {'rounds'|'precision'|'max-time'|null}
+ */
+export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }) {
+  if (rule.rounds !== null) return n >= rule.rounds ? 'rounds' : null;
+  const width = halfWidth(ci95);
+  if (n >= rule.minRounds && width !== null && width <= rule.precision) return 'precision';
+  if (elapsedSeconds + roundSeconds > rule.maxSeconds) return 'max-time';
+  return null;
+}
+
+/**
+ * About how many rounds in all would bring the half-width to `precision`, if the spread of the
+ * per-round log ratios stayed as measured; null when there is no interval yet.
+ * @param {{ ci95: [number, number] | null, n: number }} stats
+ * @param {number} precision
+ */
+export function roundsForPrecision({ ci95, n }, precision, limit = 100_000) {
+  if (!ci95 || n < 2) return null;
+  const h = Math.log(ci95[1] / ci95[0]) / 2;
+  const sd = (h * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
+  const target = Math.log(1 + precision);
+  for (let rounds = n; rounds <= limit; rounds++) {
+    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) <= target) return rounds;
+  }
+  return null;
+}

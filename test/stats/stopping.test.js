@@ -1,0 +1,57 @@
+// The stopping rule with a stub sampler: no process runs, nothing is timed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ratioStats } from '../../src/stats/ratio.js';
+import { halfWidth, roundsForPrecision, stopReason } from '../../src/stats/stopping.js';
+
+const RULE = { rounds: null, minRounds: 5, precision: 0.05, maxSeconds: 60 };
+
+/** Feeds per-round ratios one at a time, one second a round, until the rule stops. */
+function simulate(rule, ratios) {
+  const taken = [];
+  for (const ratio of ratios) {
+    taken.push(ratio);
+    const { ci95, n } = ratioStats(taken);
+    const reason = stopReason(rule, { n, ci95, elapsedSeconds: taken.length, roundSeconds: 1 });
+    if (reason) return { reason, n };
+  }
+  return { reason: null, n: taken.length };
+}
+
+test('the half-width is relative to the ratio, from the interval on the log scale', () => {
+  assert.equal(halfWidth(null), null);
+  assert.ok(Math.abs(halfWidth([0.95 / 1.05, 0.95 * 1.05]) - 0.05) < 1e-12);
+});
+
+test('a quiet machine stops on width, but never before the minimum number of rounds', () => {
+  const steady = Array.from({ length: 50 }, () => 0.8);
+  assert.deepEqual(simulate(RULE, steady), { reason: 'precision', n: 5 });
+  const wobbly = Array.from({ length: 200 }, (_, i) => 0.8 * (1 + 0.1 * Math.sin(i * 1.7)));
+  const stopped = simulate(RULE, wobbly);
+  assert.equal(stopped.reason, 'precision');
+  assert.ok(stopped.n > 5 && stopped.n < 60, `${stopped.n} rounds`);
+});
+
+test('a noisy machine runs into the budget and says so', () => {
+  const noisy = Array.from({ length: 200 }, (_, i) => (i % 2 ? 0.5 : 1.5));
+  assert.deepEqual(simulate(RULE, noisy), { reason: 'max-time', n: 60 });
+});
+
+test('the budget is not overrun by the next round', () => {
+  assert.equal(stopReason(RULE, { n: 3, ci95: [0.5, 2], elapsedSeconds: 55, roundSeconds: 6 }), 'max-time');
+  assert.equal(stopReason(RULE, { n: 3, ci95: [0.5, 2], elapsedSeconds: 50, roundSeconds: 6 }), null);
+});
+
+test('--rounds fixes the count whatever the width', () => {
+  const rule = { ...RULE, rounds: 3 };
+  assert.equal(stopReason(rule, { n: 2, ci95: [0.99, 1.01], elapsedSeconds: 1000, roundSeconds: 1 }), null);
+  assert.equal(stopReason(rule, { n: 3, ci95: null, elapsedSeconds: 1, roundSeconds: 1 }), 'rounds');
+});
+
+test('rounds for a precision grow as the target tightens, and are at least those run', () => {
+  const stats = ratioStats([0.7, 0.9, 0.8, 1.0, 0.75, 0.85]);
+  const at10 = roundsForPrecision(stats, 0.1);
+  const at5 = roundsForPrecision(stats, 0.05);
+  assert.ok(at10 >= stats.n && at5 > at10, `${at10} ${at5}`);
+  assert.equal(roundsForPrecision(ratioStats([0.8]), 0.05), null);
+});
