@@ -23,7 +23,10 @@ const runs = {
 
 function compare(args) {
   const start = process.hrtime.bigint();
-  const out = execFileSync(process.execPath, [bin, 'compare', '--json', ...args, ...extra], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync(process.execPath, [bin, 'compare', '--json', ...args, ...extra], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const doc = JSON.parse(out);
   return { seconds, doc };
@@ -44,7 +47,9 @@ for (let i = 0; i < pairs; i++) {
 }
 for (const [name, list] of Object.entries(results)) {
   const widths = list.map((r) => r.width).filter((w) => w !== null);
-  console.log(`median of ${name}: ${median(list.map((r) => r.seconds)).toFixed(0)} s, half-width ${pct(widths.length ? median(widths) : null)}`);
+  console.log(
+    `median of ${name}: ${median(list.map((r) => r.seconds)).toFixed(0)} s, half-width ${pct(widths.length ? median(widths) : null)}`,
+  );
 }
 
 if (aaRuns > 0) {
@@ -55,7 +60,9 @@ if (aaRuns > 0) {
     const [low, high] = doc.ratio.ci95;
     const hit = low <= 1 && 1 <= high;
     covered += hit ? 1 : 0;
-    console.log(`  ${String(i + 1).padStart(2)}  ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`);
+    console.log(
+      `  ${String(i + 1).padStart(2)}  ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`,
+    );
   }
   console.log(`${covered} of ${aaRuns} A/A intervals contain 1 (nominal 95%)`);
 }

@@ -84,6 +84,24 @@ const usage = [
     /^unknown option '--rounts' \(Did you mean --rounds\?\); see `mmapbench compare --help`$/,
   ],
   [['compare', 'extra'], /^too many arguments for 'compare'/],
+  [
+    ['compare', '--precision', '0'],
+    /^--precision 0 is invalid: it must be a percentage between 0 and 100, such as 5%$/,
+  ],
+  [['compare', '--precision', '100%'], /^--precision 100% is invalid/],
+  [['compare', '--precision', 'tight'], /^--precision tight is invalid/],
+  [['compare', '--max-time', '0'], /^--max-time 0 is invalid: it must be a number greater than 0$/],
+  [['compare', '--max-time', 'soon'], /^--max-time soon is invalid/],
+  [
+    ['compare', '--aa', 'threads'],
+    /^option '--aa <mode>' argument 'threads' is invalid. Allowed choices are workers, procs/,
+  ],
+  [['workers', '--aa', 'procs'], /^--aa is for compare, which runs both arms; drop it or run `mmapbench compare`$/],
+  [['procs', '--precision', '5%'], /^--precision is for compare/],
+  [
+    ['compare', '--rounds', '3', '--precision', '5%'],
+    /^option '--precision <percent>' cannot be used with option '--rounds <count>'/,
+  ],
   [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
 ];
 for (const [args, message] of usage) {

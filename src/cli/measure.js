@@ -4,9 +4,14 @@ import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
 import { renderResults } from '../report/render.js';
 import { startProgress } from '../report/progress.js';
+import { checkMachine } from '../system/load.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
 const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
+
+/** How many rounds fit an adaptive run's budget, for the progress estimate only. */
+const estimatedRounds = (plan) =>
+  Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * ((plan.duration ?? 0) + STARTUP_SECONDS))));
 
 /**
  * The run behind workers, procs, compare and trace: plan, run, then print whatever was
@@ -25,8 +30,11 @@ export async function measureCommand(
   const plan = await buildPlan(options, { interrupt });
   if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
+  const machine = checkMachine();
+  if (machine.warning && !plan.quick) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-  const cells = plan.rounds * modes.length * (plan.trace ? 2 : 1);
+  // an adaptive run is bounded by its budget, not its (huge) round limit
+  const cells = (plan.stop.rounds ?? estimatedRounds(plan)) * modes.length * (plan.trace ? 2 : 1);
   const attach = plan.trace ? (cells / 2) * TRACE_ATTACH_SECONDS : 0;
   const progress = startProgress({
     cells,
@@ -43,7 +51,7 @@ export async function measureCommand(
     progress.stop();
   }
 
-  const results = buildResults(plan, session, modes, describeEnvironment(plan));
+  const results = buildResults(plan, session, modes, describeEnvironment(plan), machine);
   stdout.write(renderResults(results, format, { stream: stdout }));
   if (session.error) throw session.error;
   return results;

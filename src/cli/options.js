@@ -5,10 +5,13 @@ import {
   nonNegativeInteger,
   pairs,
   PARAM_OPTIONS,
+  percent,
   positiveInteger,
   positiveNumber,
   timeoutSeconds,
+  kebab,
 } from './vocabulary.js';
+import { usageError } from '../errors.js';
 
 // The last value wins for a single option given twice; repeatable ones collect.
 const collect = (value, previous) => [...(previous ?? []), value];
@@ -63,13 +66,30 @@ export function measurementOptions(command, { compare = false } = {}) {
       new Option(
         '--rounds <count>',
         compare
-          ? 'interleaved rounds of both modes (default: 5; 2 with --quick)'
+          ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
           : 'cells to run one after another (default: 1; 2 with --quick)',
       ).argParser(positiveInteger('--rounds')),
     )
     .addOption(new Option('--env <KEY=VALUE>', 'set in every cell at process start (repeatable)').argParser(collect))
     .addOption(nodeOption())
     .addOption(timeoutOption())
+    .addOption(
+      new Option('--precision <percent>', 'compare: stop once the ratio is known to ± this (default: 5%)')
+        .argParser(percent('--precision'))
+        .conflicts('rounds'),
+    )
+    .addOption(
+      new Option(
+        '--max-time <seconds>',
+        'compare: stop after this much wall time, calibration included (default: 60)',
+      ).argParser(positiveNumber('--max-time')),
+    )
+    .addOption(
+      new Option('--aa <mode>', 'compare: an A/A run, both arms this mode: the noise floor of this machine').choices([
+        'workers',
+        'procs',
+      ]),
+    )
     .addOption(forceOption())
     .addOption(
       new Option('--concurrency <count>', 'task parameter: operations in flight per worker').argParser(
@@ -113,6 +133,14 @@ export function measurementOptions(command, { compare = false } = {}) {
  * @returns {import('../run/plan.js').MeasureOptions}
  */
 export function measureOptions(opts, command, { trace = false } = {}) {
+  if (command !== 'compare') {
+    const given = ['aa', 'precision', 'maxTime'].filter((name) => opts[name] !== undefined);
+    if (given.length) {
+      throw usageError(
+        `--${kebab(given[0])} is for compare, which runs both arms; drop it or run \`mmapbench compare\``,
+      );
+    }
+  }
   const params = pairs(opts.param, '--param', 'concurrency=8');
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
   return {
@@ -131,6 +159,9 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     timeout: opts.timeout,
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
+    precision: opts.precision,
+    maxTime: opts.maxTime,
+    aa: opts.aa,
     trace:
       trace || opts.trace
         ? { bpftrace: opts.bpftrace, mountTracefs: Boolean(opts.mountTracefs), window: opts.traceWindow ?? 'timed' }

@@ -38,6 +38,16 @@ export const timeoutSeconds = checked(
   `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,
 );
 
+/** A percentage in (0, 100), as `5%` or `5`; returned as a fraction (0.05). */
+export const percent = (name) => (raw) => {
+  const value = last(raw);
+  const number = Number(String(value).replace(/%$/, ''));
+  if (typeof value === 'boolean' || String(value).trim() === '' || !(number > 0 && number < 100)) {
+    throw usageError(`${name} ${value} is invalid: it must be a percentage between 0 and 100, such as 5%`);
+  }
+  return number / 100;
+};
+
 /** Bytes, from `262144`, `256k` or `1m`. */
 export const bytes = (name) => (raw) => {
   const value = last(raw);

@@ -1,7 +1,9 @@
-import { verdictText, withCI } from './sentences.js';
+import { stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
 const MODES = ['workers', 'procs'];
+// a cell's tree getting less CPU than this share of what its workers asked for was competing
+const LOW_CPU_SHARE = 0.5;
 
 function header(results) {
   const { config, environment, status } = results;
@@ -10,10 +12,14 @@ function header(results) {
   const state =
     status === 'complete'
       ? ''
-      : ` — ${status.toUpperCase()} after ${done} of ${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
-  const rounds = `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
+      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  const rounds =
+    config.rounds === null
+      ? `rounds until ±${config.precision * 100}% or ${config.maxTime} s`
+      : `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
   const quick = config.quick ? ' (--quick: not a measurement)' : '';
-  const title = `mmapbench ${results.command}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
+  const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
+  const title = `mmapbench ${results.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
   const env = Object.entries(config.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
@@ -77,9 +83,10 @@ const rate = (cell) => (cell ? ops(cell.throughput) : '-');
 /** `compare`: one row per round, then the medians, the ratio with its CI and the verdict. */
 export function compareModel(results) {
   // five columns, so the table fits 80; each round's spread is in --json and in workers/procs
+  const name = (mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
   const rows = results.rounds.map((round) => [
     String(round.index),
-    round.order[0],
+    name(round.order[0]),
     rate(round.workers),
     rate(round.procs),
     round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
@@ -95,18 +102,34 @@ export function compareModel(results) {
     ]);
   }
   const notes = [];
-  if (results.verdict) notes.push(verdictText(results.ratio, results.verdict));
+  if (results.verdict) notes.push(results.verdict.text);
+  const stopped = stopText(results);
+  if (stopped) notes.push(stopped);
+  if (results.next) notes.push(results.next);
+  const short = (results.rounds ?? [])
+    .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
+    .filter((share) => Number.isFinite(share) && share < LOW_CPU_SHARE).length;
+  if (short)
+    notes.push(
+      `machine: ${short} cell${short === 1 ? '' : 's'} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
+    );
   const measured = MODES.filter((mode) => results[mode]);
   if (measured.length) {
-    const spreads = measured.map((mode) => `${mode} ${fixed(results[mode].spread.median)}`).join(', ');
-    const skews = measured.map((mode) => `${mode} ${duration(results[mode].releaseSkewNs.max)}`).join(', ');
+    const spreads = measured.map((mode) => `${name(mode)} ${fixed(results[mode].spread.median)}`).join(', ');
+    const skews = measured.map((mode) => `${name(mode)} ${duration(results[mode].releaseSkewNs.max)}`).join(', ');
     notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
   }
   return {
     ...header(results),
     tables: [
       {
-        head: ['round', 'first', 'workers ops/s', 'procs ops/s', 'workers/procs (95% CI)'],
+        head: [
+          'round',
+          'first',
+          `${name('workers')} ops/s`,
+          `${name('procs')} ops/s`,
+          `${name('workers')}/${name('procs')} (95% CI)`,
+        ],
         rows,
         align: ['left', 'left', 'right', 'right', 'right'],
       },

@@ -2,7 +2,8 @@ import { ratioStats, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/session.js';
 import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
-import { verdictText } from './sentences.js';
+import { nextStep, verdictText } from './sentences.js';
+import { halfWidth } from '../stats/stopping.js';
 import { version } from '../version.js';
 
 /**
@@ -19,7 +20,9 @@ import { version } from '../version.js';
  * @property {number | null} iterations  per worker, calibrated or given
  * @property {number | null} duration
  * @property {number | null} warmup
- * @property {number} rounds
+ * @property {number | null} rounds  fixed by --rounds or --quick; null: stopped on precision or time
+ * @property {number | null} precision  the target relative half-width, when not fixed
+ * @property {number | null} maxTime  the wall-time budget in seconds, when not fixed
  * @property {Record<string, string>} env  the --env values
  * @property {string} node
  * @property {number} timeout
@@ -40,8 +43,13 @@ import { version } from '../version.js';
  * @property {Array<{ index: number, order: string[], complete: boolean, workers?: CellResult | null, procs?: CellResult | null, ratio?: number, traced?: object }>} rounds
  * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [workers]
  * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [procs]
- * @property {import('../stats/ratio.js').RatioStats | null} [ratio]  compare only
+ * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why the rounds stopped
+ * @property {number} seconds  wall time of the run, calibration included
+ * @property {object | null} machine  the machine check before the first round (system/load.js)
+ * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {string | null} [next]  compare only: what to run next
  * @property {object} [trace]  with --trace
  */
 
@@ -52,7 +60,7 @@ import { version } from '../version.js';
  * @param {Array<'workers'|'procs'>} modes
  * @returns {ResultsDocument}
  */
-export function buildResults(plan, session, modes, environment) {
+export function buildResults(plan, session, modes, environment, machineCheck = null) {
   const complete = completeRounds(session, modes);
   const { error } = session;
   const results = {
@@ -74,13 +82,19 @@ export function buildResults(plan, session, modes, environment) {
       iterations: session.work?.iterations ?? plan.iterations,
       duration: plan.duration,
       warmup: session.work?.warmup ?? plan.warmup,
-      rounds: plan.rounds,
+      rounds: plan.stop.rounds, // null: stop on --precision or --max-time
+      precision: plan.stop.rounds === null ? plan.stop.precision : null,
+      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
       env: plan.envOverrides,
       node: plan.node.path,
       timeout: plan.timeout,
       quick: plan.quick,
       trace: Boolean(plan.trace),
     },
+    aa: plan.aa,
+    stop: session.stop,
+    seconds: session.seconds,
+    machine: machineCheck,
     environment,
     calibration: session.calibration,
     rounds: session.rounds.map((round) => ({
@@ -105,11 +119,13 @@ export function buildResults(plan, session, modes, environment) {
           };
   }
   if (modes.length === 2) {
-    results.ratio = complete.length ? ratioStats(complete.map(ratioOf)) : null;
-    // the sentence rides along in the document, so a reader of --json gets the same answer
+    const stats = complete.length ? ratioStats(complete.map(ratioOf)) : null;
+    results.ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+    // the sentences ride along in the document, so a reader of --json gets the same answer
     results.verdict = results.ratio
-      ? { ...verdict(results.ratio), text: verdictText(results.ratio, verdict(results.ratio)) }
+      ? { ...verdict(results.ratio), text: verdictText(results.ratio, verdict(results.ratio), results) }
       : null;
+    results.next = results.ratio ? nextStep(results) : null;
   }
   if (plan.trace) {
     results.trace = {

@@ -1,5 +1,6 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { sideOf } from '../stats/interval.js';
+import { roundsForPrecision } from '../stats/stopping.js';
 
 const x = (value) => value.toFixed(2);
 
@@ -13,19 +14,92 @@ export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% 
 export const withCI = ({ median, ci95 }, unit = '', options = {}) =>
   ci95 ? `${x(median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
 
+/** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
+const r = (value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
+const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
+const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
+
+/** The arms' names: workers and procs, or A and B in an A/A run. */
+const arms = (results) => (results?.aa ? ['A', 'B'] : ['workers', 'procs']);
+
 /**
- * One sentence a person can act on, from the ratio and its verdict.
+ * One sentence a person can act on, from the ratio and its verdict; `results` adds why the run
+ * stopped and which option would tighten the interval (only options that apply).
  * @param {import('../stats/ratio.js').RatioStats} ratio
  * @param {import('../stats/ratio.js').Verdict} verdict
+ * @param {any} [results]  the results document, for its stop, config and A/A arms
  */
-export function verdictText(ratio, verdict) {
+export function verdictText(ratio, verdict, results) {
   const { median, ci95, n } = ratio;
-  if (!ci95)
-    return `workers/procs ratio ${x(median)} from ${n} round; run --rounds 3 or more for a confidence interval`;
+  const [a, b] = arms(results);
+  if (!ci95 || n < 3) {
+    return `${a}/${b} ratio ${r(median)} from ${n} round${n === 1 ? '' : 's'}: too few for a meaningful interval (3 or more)`;
+  }
+  const ci = `95% CI ${r(ci95[0])}-${r(ci95[1])}`;
   if (verdict.faster === 'procs')
-    return `procs are ${x(1 / median)}x faster than workers (${formatCI([1 / ci95[1], 1 / ci95[0]])})`;
-  if (verdict.faster === 'workers') return `workers are ${x(median)}x faster than procs (${formatCI(ci95)})`;
-  return `no significant difference: workers/procs ratio ${x(median)} (${formatCI(ci95)} spans 1); more --rounds or a longer --duration would tighten it`;
+    return `${b} ${results?.aa ? 'is' : 'are'} ${x(1 / median)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
+  if (verdict.faster === 'workers') return `${a} ${results?.aa ? 'is' : 'are'} ${x(median)}x faster than ${b} (${ci})`;
+  return `no significant difference: ${a}/${b} ratio ${r(median)} (${ci} spans 1)${tighten(results)}`;
+}
+
+/** What would tighten an interval that spans 1, naming only options that apply to this run. */
+function tighten(results) {
+  const config = results?.config;
+  if (!config) return '';
+  if (config.quick) return '; --quick measures nothing: run without it';
+  if (results.stop === 'precision')
+    return `; known to ${pct(results.ratio.halfWidth)}, so any difference is smaller than that`;
+  if (results.stop === 'max-time') return ''; // stopText says what would decide it
+  return config.iterations && results.calibration
+    ? '; more --rounds or a longer --duration would tighten it'
+    : '; more --rounds would tighten it';
+}
+
+/**
+ * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
+ * much longer would reach the target.
+ * @param {any} results
+ * @returns {string | null}
+ */
+export function stopText(results) {
+  const { stop, ratio, config, seconds } = results;
+  const n = ratio?.n ?? 0;
+  const rounds = `${n} round${n === 1 ? '' : 's'} in ${about(seconds)}`;
+  if (stop === 'precision')
+    return `stopped: ${pct(ratio.halfWidth)} reached (target ${pct(config.precision)}) after ${rounds}`;
+  if (stop === 'max-time') {
+    const reached =
+      ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval yet' : `${pct(ratio.halfWidth)}`;
+    const more = ratio ? roundsForPrecision(ratio, config.precision) : null;
+    const perRound = n ? seconds / n : null;
+    const extra =
+      more && perRound
+        ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(config.precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`
+        : '';
+    return `stopped: the ${about(config.maxTime)} budget ran out at ${reached} after ${rounds}${extra}`;
+  }
+  if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
+  return null;
+}
+
+/**
+ * What to run next, after the verdict.
+ * @param {any} results
+ * @returns {string | null}
+ */
+export function nextStep(results) {
+  const { verdict, ratio, aa } = results;
+  if (aa) {
+    return ratio?.halfWidth
+      ? `A/A: both arms ran ${aa}; this interval is the noise floor here: a workers/procs difference within ${pct(ratio.halfWidth)} cannot be told apart`
+      : null;
+  }
+  if (verdict?.faster === 'procs') {
+    return 'next: `mmapbench trace compare` shows whether mmap_lock waits explain it; measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1';
+  }
+  if (verdict?.faster === 'workers')
+    return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';
+  return null;
 }
 
 /** One sentence on the per-acquisition wait, the figure that tells contention from volume. */

@@ -1,4 +1,6 @@
 import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { MmapbenchError, environmentError } from '../errors.js';
@@ -75,6 +77,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
+    const steal = stealTicks();
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
     const messages = await finished();
@@ -83,6 +86,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
       messages.flatMap((message) => message.samples),
       plan.task.metrics,
     );
+    cell.machine = machineShare(messages, cell, plan.k, steal);
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
@@ -104,6 +108,34 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
         : new MmapbenchError(`internal error in a ${mode} cell: ${cause.message}`, { cause });
     throw interrupted(atLimit(failure, limitBefore), interrupt);
   }
+}
+
+/** CPU time stolen from this VM by its hypervisor so far, in clock ticks (/proc/stat). */
+function stealTicks() {
+  try {
+    return Number(readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)[8] ?? 0);
+  } catch {
+    return null;
+  }
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/**
+ * Whether the cell's tree got the CPU its timed loops asked for: its CPU time over what
+ * min(k, CPUs) busy workers would have had, the involuntary context switches, and what the
+ * hypervisor stole meanwhile. A low share flags competition; the cell is still kept, since
+ * lock stalls are bursty and real.
+ * @returns {import('../stats/cell.js').MachineShare}
+ */
+function machineShare(messages, cell, k, stealBefore) {
+  const cpuUs = messages.reduce((sum, message) => sum + (message.usage?.cpuUs ?? 0), 0);
+  const involuntarySwitches = messages.reduce((sum, message) => sum + (message.usage?.involuntarySwitches ?? 0), 0);
+  const asked = (cell.elapsedNs / 1000) * Math.min(k, os.availableParallelism());
+  const stealAfter = stealTicks();
+  const stealMs =
+    stealBefore === null || stealAfter === null ? null : ((stealAfter - stealBefore) * 1000) / TICKS_PER_SECOND;
+  return { cpuMs: cpuUs / 1000, cpuShare: asked > 0 ? cpuUs / asked : null, involuntarySwitches, stealMs };
 }
 
 /**

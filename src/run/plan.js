@@ -8,16 +8,25 @@ import { resolveNode } from '../system/node.js';
 import { preflight } from '../system/trace/preflight.js';
 import { resolveFile } from './fixtures.js';
 
+/**
+ * compare's default: rounds until the ratio is known to ±5% or a minute is spent. Short cells,
+ * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
+ * from longer cells (measured here: docs/how-it-measures.md).
+ */
+export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.25 };
+
 export const DEFAULTS = {
   duration: 1,
   warmupShare: 0.25,
   minWarmup: 200,
-  rounds: { compare: 5, single: 1 },
+  rounds: { single: 1 },
   timeout: 300,
   file: 'med',
   task: 'readfilesync',
 };
 /** --quick proves every path runs; it measures nothing worth quoting. */
+// an adaptive run stops on width or time long before this; it bounds memory, not the run
+const MAX_ROUNDS = 100_000;
 export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 
 /**
@@ -40,6 +49,9 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {string} [fixturesDir]
  * @property {boolean} [quick]
  * @property {{ bpftrace?: string, mountTracefs?: boolean, window?: 'timed'|'cell' } | null} [trace]
+ * @property {number} [precision]  compare: the target relative half-width of the ratio's 95% CI
+ * @property {number} [maxTime]    compare: the wall-time budget in seconds
+ * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
  * @property {boolean} [inheritAllocatorEnv]  false: drop MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD
  *   inherited from the shell (a baseline must be the allocator's defaults); default true
  */
@@ -57,7 +69,9 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {number|null} iterations  per worker; null: calibrated from `duration` by the session
  * @property {number|null} duration    seconds per cell (approximate), when calibrating
  * @property {number|null} warmup      per worker; null: warmupFor(iterations)
- * @property {number} rounds
+ * @property {number} rounds   the fixed count, or the most an adaptive run may take (see stop)
+ * @property {import('../stats/stopping.js').StopRule} stop
+ * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
  * @property {Record<string, string>} envOverrides  --env values
  * @property {Record<string, string>} env           what the cells are started with
  * @property {number} timeout  seconds per cell
@@ -95,15 +109,24 @@ export async function buildPlan(options, { interrupt } = {}) {
   const warnings = [];
   if (k > cores) warnings.push(oversubscribed(k, cores));
 
+  // compare stops on width unless --rounds (or --quick) fixes the count
+  const adaptive = command === 'compare' && options.rounds === undefined && !quick;
   let iterations = options.iterations ?? null;
   let duration = null;
   if (iterations === null) {
     if (quick && options.duration === undefined) iterations = QUICK.iterations;
-    else duration = options.duration ?? DEFAULTS.duration;
+    else duration = options.duration ?? (adaptive ? PRECISION.duration : DEFAULTS.duration);
   }
   const warmup = options.warmup ?? (quick ? QUICK.warmup : iterations === null ? null : warmupFor(iterations));
-  const rounds =
-    options.rounds ?? (quick ? QUICK.rounds : command === 'compare' ? DEFAULTS.rounds.compare : DEFAULTS.rounds.single);
+  const fixedRounds = options.rounds ?? (quick ? QUICK.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
+  /** @type {import('../stats/stopping.js').StopRule} */
+  const stop = {
+    rounds: fixedRounds,
+    minRounds: PRECISION.minRounds,
+    precision: options.precision ?? PRECISION.precision,
+    maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
+  };
+  const rounds = fixedRounds ?? MAX_ROUNDS;
   const timeout = options.timeout ?? (quick ? QUICK.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push(late);
@@ -122,6 +145,8 @@ export async function buildPlan(options, { interrupt } = {}) {
     duration,
     warmup,
     rounds,
+    stop,
+    aa: options.aa ?? null,
     envOverrides,
     env: { ...inherited, ...envOverrides },
     timeout,

@@ -1,6 +1,6 @@
 // Entry point of one child process in procs mode: prepare, report ready, block until the
 // parent's release message, run the timed loop, report, exit.
-import { measure, prepare, serializeError } from './task-runner.js';
+import { measure, prepare, serializeError, usageBetween } from './task-runner.js';
 
 const [specJson, indexArg] = process.argv.slice(2);
 const spec = JSON.parse(specJson);
@@ -28,9 +28,11 @@ try {
   });
   send({ type: 'ready' });
   await released;
+  const before = process.resourceUsage();
   const sample = await measure(prepared, spec.iterations);
+  const usage = usageBetween(before, process.resourceUsage());
   // Exit explicitly: a handle the task left open must not keep the cell alive.
-  send({ type: 'result', samples: [sample] }, () => process.exit(0));
+  send({ type: 'result', samples: [sample], usage }, () => process.exit(0));
 } catch (error) {
   send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
 }

@@ -3,6 +3,8 @@ import { startTrace } from '../system/trace/tracer.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { roundOrder } from './interleave.js';
+import { ratioStats } from '../stats/ratio.js';
+import { stopReason } from '../stats/stopping.js';
 import { fixedWork, warmupFor } from './plan.js';
 
 /**
@@ -20,6 +22,8 @@ import { fixedWork, warmupFor } from './plan.js';
  * @property {import('./plan.js').Work | null} work  iterations and warmup every cell ran
  * @property {Round[]} rounds  including a last, incomplete one if the run stopped inside it
  * @property {MmapbenchError | null} error  why the run stopped early, if it did
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why it stopped
+ * @property {number} seconds  wall time from the start of the session, calibration included
  */
 
 /**
@@ -34,7 +38,9 @@ import { fixedWork, warmupFor } from './plan.js';
  */
 export async function runSession(plan, modes, { interrupt, onCell } = {}) {
   /** @type {Session} */
-  const session = { calibration: null, work: fixedWork(plan), rounds: [], error: null };
+  const session = { calibration: null, work: fixedWork(plan), rounds: [], error: null, stop: null, seconds: 0 };
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
   try {
     if (!session.work) {
       session.calibration = await calibrate(plan, interrupt);
@@ -42,19 +48,28 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
       session.work = { iterations, warmup: plan.warmup ?? warmupFor(iterations) };
     }
     for (let index = 1; index <= plan.rounds; index++) {
+      const roundStarted = elapsed();
       const order = roundOrder(modes, index);
       const round = { index, order, cells: {} };
       session.rounds.push(round);
       for (const mode of order) {
         for (const traced of plan.trace ? roundOrder([false, true], index) : [false]) {
-          if (!traced) round.cells[mode] = await runCell(plan, session.work, mode, interrupt);
+          // an A/A run keeps the arms' names (workers = A, procs = B) but runs plan.aa in both
+          const runs = plan.aa ?? mode;
+          if (!traced) round.cells[mode] = await runCell(plan, session.work, runs, interrupt);
           else
-            (round.traced ??= {})[mode] = await runCell(plan, session.work, mode, interrupt, {
+            (round.traced ??= {})[mode] = await runCell(plan, session.work, runs, interrupt, {
               trace: tracerFor(plan),
             });
           onCell?.(round, mode);
         }
       }
+      session.stop = stopReason(plan.stop, {
+        ...widthSoFar(session, modes),
+        elapsedSeconds: elapsed(),
+        roundSeconds: elapsed() - roundStarted,
+      });
+      if (session.stop) break;
     }
   } catch (error) {
     // Whatever went wrong, the rounds that finished are the caller's to report first.
@@ -62,8 +77,18 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
       error instanceof MmapbenchError
         ? error
         : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+    session.stop = session.error.kind === 'interrupted' ? 'interrupted' : 'failed';
   }
+  session.seconds = elapsed();
   return session;
+}
+
+/** The interval so far: of the workers/procs ratio for compare; a single mode stops on count. */
+function widthSoFar(session, modes) {
+  const complete = completeRounds(session, modes);
+  if (modes.length !== 2) return { n: complete.length, ci95: null };
+  const ratios = complete.map((round) => round.cells[modes[0]].throughput / round.cells[modes[1]].throughput);
+  return ratios.length ? { n: ratios.length, ci95: ratioStats(ratios).ci95 } : { n: 0, ci95: null };
 }
 
 // Every cell is a child of this process; the script follows descendants of the pid it is given.

@@ -81,3 +81,16 @@ export const serializeError = (error) => ({
   message: (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE),
   stack: error instanceof Error ? error.stack?.slice(0, MAX_STACK) : undefined,
 });
+
+/**
+ * What the kernel gave this process between two readings: CPU time (all its threads) and
+ * involuntary context switches (preempted while it wanted to run). A cell whose tree got much
+ * less CPU than its timed loops asked for was competing with something else.
+ * @param {NodeJS.ResourceUsage} before
+ * @param {NodeJS.ResourceUsage} after
+ * @returns {{ cpuUs: number, involuntarySwitches: number }}
+ */
+export const usageBetween = (before, after) => ({
+  cpuUs: after.userCPUTime - before.userCPUTime + after.systemCPUTime - before.systemCPUTime,
+  involuntarySwitches: after.involuntaryContextSwitches - before.involuntaryContextSwitches,
+});

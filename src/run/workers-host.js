@@ -1,7 +1,7 @@
 // Entry point of the one process that hosts K Worker threads in workers mode. Its own main
 // thread only coordinates: it reports ready once all K are, and opens the gate on release.
 import { Worker } from 'node:worker_threads';
-import { serializeError } from './task-runner.js';
+import { serializeError, usageBetween } from './task-runner.js';
 
 const spec = JSON.parse(process.argv[2]);
 const gate = new SharedArrayBuffer(4);
@@ -19,8 +19,11 @@ const fail = (worker, details) => {
   process.send({ type: 'failed', worker, ...details }, () => process.exit(1));
 };
 
+// the host's CPU time covers all its threads: read from the release to the last result
+let before;
 process.on('message', (/** @type {any} */ message) => {
   if (message?.type !== 'go') return;
+  before = process.resourceUsage();
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
 });
@@ -51,7 +54,8 @@ for (let index = 0; index < spec.k && !failed; index++) {
       finished = true;
       samples.push(message.sample);
       if (samples.length === spec.k) {
-        process.send({ type: 'result', samples }, () => process.exit(0));
+        const usage = usageBetween(before, process.resourceUsage());
+        process.send({ type: 'result', samples, usage }, () => process.exit(0));
       }
     }
   });

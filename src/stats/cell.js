@@ -20,6 +20,16 @@
  * @property {WorkerSample[]} workers
  * @property {Record<string, number | null>} [metrics]  the task's own figures, combined across workers
  * @property {object} [trace]  with --trace: the cell's mmap_lock waits (system/trace/parse.js)
+ * @property {MachineShare} [machine]  what the tree got of the machine while it ran
+ */
+
+/**
+ * @typedef {object} MachineShare
+ * @property {number} cpuMs  CPU time of the cell's processes (all threads), release to the end
+ * @property {number | null} cpuShare  cpuMs over what min(k, CPUs) busy workers would use; the
+ *   CPU-bound tasks are near 1, below ~0.5 something else took the CPU
+ * @property {number} involuntarySwitches  times the cell's threads were preempted
+ * @property {number | null} stealMs  CPU time the hypervisor took from this VM meanwhile
  */
 
 /**

@@ -330,3 +330,43 @@ test('a --node that never answers gives way to Ctrl-C', async () => {
   assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
   assert.match(result.stderr, /^mmapbench: interrupted by SIGINT/m);
 });
+
+test('compare stops on width or time and says which; the JSON carries the half-width, the stop and the machine check', async () => {
+  const result = await cli(['compare', '--max-time', '4', '--precision', '1%', '-k', '1', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.config.rounds, null);
+  assert.equal(doc.config.precision, 0.01);
+  assert.equal(doc.config.maxTime, 4);
+  assert.ok(['precision', 'max-time'].includes(doc.stop), doc.stop);
+  assert.ok(doc.seconds > 0);
+  assert.equal(doc.ratio.n, doc.rounds.filter((round) => round.complete).length);
+  if (doc.ratio.ci95) assert.equal(doc.ratio.halfWidth, Math.sqrt(doc.ratio.ci95[1] / doc.ratio.ci95[0]) - 1);
+  assert.deepEqual(Object.keys(doc.machine).sort(), ['cpus', 'load1', 'runnable', 'warning']);
+  for (const round of doc.rounds.filter((r) => r.complete)) {
+    for (const mode of ['workers', 'procs']) {
+      const { machine } = round[mode];
+      assert.ok(machine.cpuMs >= 0 && machine.involuntarySwitches >= 0, 'CPU time and preemptions per cell');
+    }
+  }
+  const table = await cli(['compare', '--max-time', '3', '-k', '1']);
+  assert.match(table.stdout, /^stopped: (±[\d.]+% reached \(target ±5\.0%\)|the 3 s budget ran out at)/m);
+});
+
+test('--aa workers: both arms are fresh workers trees, labelled A and B, with the same statistics', async () => {
+  const result = await cli(['compare', '--aa', 'workers', '--rounds', '3', '--quick', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.aa, 'workers');
+  assert.equal(doc.rounds.length, 3);
+  for (const round of doc.rounds) {
+    assert.equal(round.workers.mode, 'workers', 'arm A ran workers');
+    assert.equal(round.procs.mode, 'workers', 'arm B ran workers too');
+    assert.equal(new Set(round.procs.workers.map((w) => w.pid)).size, 1, 'arm B is one process hosting threads');
+    assert.notEqual(round.workers.workers[0].pid, round.procs.workers[0].pid, 'two fresh trees per round');
+  }
+  assert.equal(doc.ratio.n, 3);
+  const table = await cli(['compare', '--aa', 'procs', '--rounds', '3', '--quick']);
+  assert.match(table.stdout, /^mmapbench compare \(A\/A: both arms procs\)/);
+  assert.match(table.stdout, /│ round +│ first +│ +A ops\/s +│ +B ops\/s +│ +A\/B \(95% CI\) +│/);
+});

@@ -27,7 +27,7 @@ test('one round has no interval and says how to get one', () => {
   assert.equal(stats.ci95, null);
   const result = verdict(stats);
   assert.equal(result.significant, false);
-  assert.match(result.text, /--rounds 3/);
+  assert.match(result.text, /too few for a meaningful interval \(3 or more\)/);
 });
 
 test('procs faster when the whole interval is below 1, reported as procs/workers', () => {
@@ -45,7 +45,16 @@ test('workers faster when the whole interval is above 1', () => {
 test('an interval spanning 1 is not significant and says what would tighten it', () => {
   const result = verdict(ratioStats([0.7, 1.3, 0.9, 1.1]));
   assert.deepEqual([result.significant, result.faster], [false, null]);
-  assert.match(result.text, /^no significant difference: .*spans 1.*--rounds/);
+  assert.match(result.text, /^no significant difference: workers\/procs ratio 1.00 \(95% CI 0.64-1.49 spans 1\)$/);
+  const stats = ratioStats([0.7, 1.3, 0.9, 1.1]);
+  const quick = verdictText(stats, decide(stats), { config: { quick: true } });
+  assert.match(quick, /--quick measures nothing: run without it$/);
+  const fixed = { config: { quick: false, iterations: 5 }, calibration: null, stop: 'rounds' };
+  assert.match(
+    verdictText(stats, decide(stats), fixed),
+    /more --rounds would tighten it$/,
+    'no --duration advice with --iterations',
+  );
 });
 
 test('wide noise widens the interval', () => {
