@@ -53,7 +53,7 @@ export function measurementOptions(command, { compare = false } = {}) {
     .addOption(
       new Option(
         '--duration <seconds>',
-        'target seconds per cell; picks --iterations by calibrating (default: 1)',
+        'target seconds per cell; picks --iterations by calibrating (default: 0.1 for compare, which stops on --precision; else 1)',
       ).argParser(positiveNumber('--duration')),
     )
     .addOption(
