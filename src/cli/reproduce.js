@@ -5,7 +5,7 @@ import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/rounds.js';
 import { common, examples, forceOption, nodeOption, timeoutOption } from './options.js';
-import { positiveInteger, positiveNumber } from './vocabulary.js';
+import { percent, positiveInteger, positiveNumber } from './vocabulary.js';
 
 export const command = 'reproduce';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
@@ -39,8 +39,13 @@ export const builder = (cmd) =>
     .addOption(
       new Option(
         '--rounds <count>',
-        `run exactly this many rounds per experiment (default: ${ROUNDS.min}, more until every claim is decided)`,
+        `run exactly this many rounds per experiment (default: ${ROUNDS.min}, then more until every claim's interval is within --precision)`,
       ).argParser(positiveInteger('--rounds')),
+    )
+    .addOption(
+      new Option('--precision <percent>', "add rounds until every claim's interval is within ± this (default: 5%)")
+        .argParser(percent('--precision'))
+        .conflicts('rounds'),
     )
     .addOption(
       new Option('--max-rounds <count>', `most rounds an undecided experiment gets (default: ${ROUNDS.max})`).argParser(

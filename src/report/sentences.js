@@ -11,8 +11,9 @@ const x = (value) => value.toFixed(2);
 export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${x(low)}-${x(high)}`;
 
 /** `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the figures. */
-export const withCI = ({ median, ci95 }, unit = '', options = {}) =>
-  ci95 ? `${x(median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
+export const withCI = ({ median, ci95, n = 3 }, unit = '', options = {}) =>
+  // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
+  ci95 && n >= 3 ? `${x(median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
 const r = (value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
-import { kebab, positiveInteger, positiveNumber, timeoutSeconds } from '../cli/vocabulary.js';
+import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../cli/vocabulary.js';
 import { commandLine } from '../report/command-line.js';
 import { startProgress } from '../report/progress.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
-import { checkK, oversubscribed } from '../run/plan.js';
+import { checkK, oversubscribed, PRECISION } from '../run/plan.js';
 import { describeEnvironment, THP_PATH } from '../system/environment.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
@@ -50,7 +50,17 @@ const QUICK_CELL_SECONDS = 0.25;
 const CALIBRATION_SECONDS = 0.6;
 
 // Options that shape the measurement; --resume takes them from the results file instead.
-const MEASUREMENT_OPTIONS = ['experiments', 'quick', 'k', 'rounds', 'maxRounds', 'duration', 'timeout', 'fixturesDir'];
+const MEASUREMENT_OPTIONS = [
+  'experiments',
+  'quick',
+  'k',
+  'rounds',
+  'maxRounds',
+  'precision',
+  'duration',
+  'timeout',
+  'fixturesDir',
+];
 
 /** What a new run is asked for, checked before anything starts. */
 function newOptions(argv) {
@@ -62,6 +72,7 @@ function newOptions(argv) {
       k: argv.k ?? Math.min(8, cores),
       rounds: argv.rounds ?? null,
       maxRounds: argv.maxRounds ?? ROUNDS.max,
+      precision: argv.precision ?? PRECISION.precision,
       duration: argv.duration ?? 1,
       timeout: argv.timeout ?? (argv.quick ? QUICK.timeout : 300),
       node: argv.node,
@@ -84,6 +95,8 @@ const OPTION_CHECKS = {
   k: positiveInteger('-k'),
   rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
   maxRounds: positiveInteger('--max-rounds'),
+  // a results file from before --precision existed has none: the default then
+  precision: (value) => (value === undefined ? PRECISION.precision : percent('--precision')(value * 100)),
   duration: positiveNumber('--duration'),
   timeout: timeoutSeconds('--timeout'),
   node: optionalString('--node'),

@@ -139,7 +139,7 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
         ? `${QUICK.rounds} (--quick)`
         : options.rounds
           ? `${options.rounds} (--rounds)`
-          : `${bounds[0]} and more until every claim is decided, at most ${bounds[1]}`,
+          : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
     ],
     ['jemalloc', header.jemalloc ?? 'not found'],
     ['results file', file],

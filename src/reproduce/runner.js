@@ -1,4 +1,4 @@
-import { buildPlan, fixedWork, warmupFor } from '../run/plan.js';
+import { buildPlan, fixedWork, PRECISION, warmupFor } from '../run/plan.js';
 import { calibrate } from '../run/calibrate.js';
 import { runCell } from '../run/cell.js';
 import { roundOrder } from '../run/interleave.js';
@@ -12,7 +12,9 @@ import { QUICK, roundBounds } from './rounds.js';
  * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
  * @property {number} k
  * @property {boolean} quick
- * @property {number|null} rounds  fixed rounds, or null: ROUNDS.min until decided, at most maxRounds
+ * @property {number|null} rounds  fixed rounds, or null: ROUNDS.min, then until every claim's
+ *   interval is within ±precision, at most maxRounds
+ * @property {number} [precision]  the relative half-width every claim's interval must reach
  * @property {number} maxRounds
  * @property {number} duration  seconds per cell when not quick
  * @property {number} timeout
@@ -49,7 +51,13 @@ export function planVariant(variant, options, interrupt) {
   );
 }
 
-const decided = (experiment, data) => experiment.verdicts(data).every((v) => v.verdict !== 'inconclusive');
+/**
+ * Every claim's interval within ±precision: the stop rule of compare (stats/stopping.js), so a
+ * claim's verdict keeps its 95% meaning. Stopping once the claims were decided would make
+ * "holds" and "does not hold" come out more often than they should.
+ */
+const narrowEnough = (experiment, data, precision) =>
+  experiment.verdicts(data).every((v) => v.halfWidth !== null && v.halfWidth <= precision);
 
 /**
  * Runs one experiment's cells that `records` do not hold yet, appending each to the results
@@ -93,7 +101,8 @@ export async function runExperiment(experiment, variants, { options, records, fi
   let guard = null;
   try {
     for (let round = 1; round <= max; round++) {
-      if (round > min && decided(experiment, new ExperimentData(cells))) break;
+      if (round > min && narrowEnough(experiment, new ExperimentData(cells), options.precision ?? PRECISION.precision))
+        break;
       if (round > min) progress.grow?.(cellsPerRound(variants));
       for (const variant of roundOrder(variants, round)) {
         for (const mode of roundOrder(modesOf(variant), round)) {

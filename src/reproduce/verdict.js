@@ -1,16 +1,27 @@
 import jstat from 'jstat';
 import { bandOf, sideOf } from '../stats/interval.js';
 import { formatCI, withCI } from '../report/sentences.js';
+import { halfWidth } from '../stats/stopping.js';
 
 const x = (value) => value.toFixed(2);
 
 /**
  * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured
- * @typedef {{ verdict: 'holds'|'does not hold'|'inconclusive', text: string }} Verdict
+ * @typedef {{ verdict: 'holds'|'does not hold'|'inconclusive', text: string, halfWidth: number | null }} Verdict
+ *   halfWidth: of the interval the verdict rests on (the widest, for several), null without one:
+ *   the run adds rounds until every claim's is narrow enough, never until a claim is decided
  */
 
-/** @param {'holds'|'does not hold'|'inconclusive'} verdict @param {string} text @returns {Verdict} */
-const decided = (verdict, text) => ({ verdict, text });
+/** The relative half-width of a claim's interval, null while it has none. */
+const widthOf = (stats) => halfWidth(stats?.ci95 ?? null);
+
+/**
+ * @param {RatioLike} stats
+ * @param {'holds'|'does not hold'|'inconclusive'} verdict
+ * @param {string} text
+ * @returns {Verdict}
+ */
+const judged = (stats, verdict, text) => ({ verdict, text, halfWidth: widthOf(stats) });
 
 /**
  * About how many rounds would put the interval on one side of `threshold`, if the spread of the
@@ -29,14 +40,14 @@ export function roundsToDecide({ median, ci95, n }, threshold, limit = 1000) {
 }
 
 function undecided(stats, threshold, what) {
-  if (!stats) return decided('inconclusive', `${what}: no round measured both sides yet`);
-  if (!stats.ci95) return decided('inconclusive', `${what}: one round gives no interval; run 3 or more rounds`);
+  if (!stats) return judged(stats, 'inconclusive', `${what}: no round measured both sides yet`);
+  if (!stats.ci95) return judged(stats, 'inconclusive', `${what}: one round gives no interval; run 3 or more rounds`);
   const more = roundsToDecide(stats, threshold);
   const hint =
     more === null
       ? 'the median sits on or next to the threshold; more rounds would hardly decide it'
       : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return decided('inconclusive', `${what}: ${formatCI(stats.ci95)} straddles ${x(threshold)}; ${hint}`);
+  return judged(stats, 'inconclusive', `${what}: ${formatCI(stats.ci95)} straddles ${x(threshold)}; ${hint}`);
 }
 
 /**
@@ -49,10 +60,11 @@ function undecided(stats, threshold, what) {
 function side(stats, threshold, what, claimed) {
   const found = sideOf(stats?.ci95 ?? null, threshold);
   if (found === null || found === 'spans') return undecided(stats, threshold, what);
-  return {
-    verdict: found === claimed ? 'holds' : 'does not hold',
-    text: `${what}: ${withCI(stats)} ${found === 'below' ? '<' : '>'} ${x(threshold)}`,
-  };
+  return judged(
+    stats,
+    found === claimed ? 'holds' : 'does not hold',
+    `${what}: ${withCI(stats)} ${found === 'below' ? '<' : '>'} ${x(threshold)}`,
+  );
 }
 
 export const below = (stats, threshold, what) => side(stats, threshold, what, 'below');
@@ -67,21 +79,23 @@ export function within(stats, [low, high], what) {
   if (!stats?.ci95) return undecided(stats, low, what);
   const range = `${x(low)}-${x(high)}`;
   const band = bandOf(stats.ci95, [low, high]);
-  if (band === 'inside') return decided('holds', `${what}: ${withCI(stats)} lies within ${range}`);
-  if (band === 'outside') return decided('does not hold', `${what}: ${withCI(stats)} lies outside ${range}`);
+  if (band === 'inside') return judged(stats, 'holds', `${what}: ${withCI(stats)} lies within ${range}`);
+  if (band === 'outside') return judged(stats, 'does not hold', `${what}: ${withCI(stats)} lies outside ${range}`);
   const edge = Math.abs(Math.log(stats.median / low)) < Math.abs(Math.log(stats.median / high)) ? low : high;
   const more = roundsToDecide(stats, edge);
   const hint =
     more === null
       ? 'the median sits on or next to the edge; more rounds would hardly decide it'
       : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return decided('inconclusive', `${what}: ${withCI(stats)} overlaps the edge of ${range}; ${hint}`);
+  return judged(stats, 'inconclusive', `${what}: ${withCI(stats)} overlaps the edge of ${range}; ${hint}`);
 }
 
 /** Several verdicts about one claim: all hold -> holds; any does not hold -> does not hold. */
 export function all(verdicts) {
-  if (verdicts.some((v) => v.verdict === 'does not hold'))
-    return decided('does not hold', verdicts.map((v) => v.text).join('; '));
-  if (verdicts.every((v) => v.verdict === 'holds')) return decided('holds', verdicts.map((v) => v.text).join('; '));
-  return decided('inconclusive', verdicts.map((v) => v.text).join('; '));
+  const text = verdicts.map((v) => v.text).join('; ');
+  const widths = verdicts.map((v) => v.halfWidth);
+  const halfWidth = widths.includes(null) ? null : Math.max(...widths);
+  if (verdicts.some((v) => v.verdict === 'does not hold')) return { verdict: 'does not hold', text, halfWidth };
+  if (verdicts.every((v) => v.verdict === 'holds')) return { verdict: 'holds', text, halfWidth };
+  return { verdict: 'inconclusive', text, halfWidth };
 }

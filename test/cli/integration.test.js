@@ -83,7 +83,7 @@ test('--duration calibrates iterations with tinybench and reports the latency', 
 });
 
 test('the terminal table shows both modes, the ratio with its CI and a verdict, in 80 columns', async () => {
-  const result = await cli(['compare', '--quick']);
+  const result = await cli(['compare', '--quick', '--rounds', '3']);
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /workers ops\/s .* procs ops\/s .* workers\/procs \(95% CI\)/);
   assert.match(result.stdout, /median .* \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) │$/m);
@@ -243,6 +243,8 @@ for (const [args, message] of calibrationFaults) {
       'compare',
       '--duration',
       '0.1',
+      '--rounds',
+      '2',
       '-k',
       '1',
       ...args,
