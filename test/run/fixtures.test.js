@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { defaultFixturesDir, formatSize, parseSize, resolveFile } from '../../src/run/fixtures.js';
 import { MmapbenchError } from '../../src/errors.js';
@@ -41,16 +42,33 @@ test('an existing file is used as is; a missing one is a usage error', () => {
   assert.throws(() => resolveFile(dir), /not a regular file/);
 });
 
-// Root reads a file whatever its mode, so there the unreadable case cannot be made.
-const root = process.getuid?.() === 0;
-test('an unreadable file is a usage error', { skip: root && 'running as root, which can read a mode-000 file' }, () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-test-')), 'secret.bin');
+// Root reads a file whatever its mode, so as root the check runs as the user nobody instead.
+test('an unreadable file is a usage error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  chmodSync(dir, 0o755);
+  const path = join(dir, 'secret.bin');
   writeFileSync(path, 'x');
   chmodSync(path, 0);
-  assert.throws(
-    () => resolveFile(path),
-    (error) => error.kind === 'usage' && /is not readable \(EACCES\)/.test(error.message),
-  );
+  if (process.getuid?.() !== 0) {
+    assert.throws(
+      () => resolveFile(path),
+      (error) => error.kind === 'usage' && /is not readable \(EACCES\)/.test(error.message),
+    );
+    return;
+  }
+  const module = new URL('../../src/run/fixtures.js', import.meta.url).href;
+  const script = `import(${JSON.stringify(module)}).then((m) => { try { m.resolveFile(${JSON.stringify(path)}); console.log('read it'); } catch (e) { console.log(e.kind, e.message); } })`;
+  const { stdout } = await execa('setpriv', [
+    '--reuid',
+    'nobody',
+    '--regid',
+    'nogroup',
+    '--clear-groups',
+    process.execPath,
+    '-e',
+    script,
+  ]);
+  assert.match(stdout, /^usage --file .*secret\.bin is not readable \(EACCES\)/);
 });
 
 test('a fixtures folder another user made is refused, and no file is written through its links', asRoot, async () => {
