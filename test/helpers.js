@@ -88,3 +88,45 @@ export function childrenOf(pid) {
       }
     });
 }
+
+/** The results file a reproduce run wrote into `out`. */
+export const resultsFile = (out) =>
+  join(
+    out,
+    readdirSync(out).find((name) => name.endsWith('.jsonl')),
+  );
+
+/**
+ * The whole records of a results file. A kill or a full disk can cut the last one short, and
+ * resume keeps that line (it never truncates): only whole records count.
+ */
+export const records = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line)];
+      } catch {
+        return [];
+      }
+    });
+
+/** How many cells a reproduce run in `out` has appended so far; 0 before its file exists. */
+export const cellCount = (out) => () => {
+  try {
+    return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Starts the CLI and resolves once `ready()` holds, polled every 10 ms; wrapped, because the
+ * subprocess is a thenable and returning it would wait for it to end.
+ */
+export async function startUntil(args, ready, env = {}) {
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
+  for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await pause(10);
+  if (!ready()) throw new Error('the run did not reach the point the test waits for');
+  return { run };
+}

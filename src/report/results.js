@@ -1,4 +1,4 @@
-import { ratioStats, summarize, verdict } from '../stats/ratio.js';
+import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/session.js';
 import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
@@ -102,7 +102,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       order: round.order,
       complete: modes.every((mode) => round.cells[mode]),
       ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
-      ...(modes.length === 2 && complete.includes(round) ? { ratio: ratioOf(round) } : {}),
+      ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
       ...(plan.trace ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
     })),
   };
@@ -119,12 +119,11 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
           };
   }
   if (modes.length === 2) {
-    const stats = complete.length ? ratioStats(complete.map(ratioOf)) : null;
+    const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     results.ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
     // the sentences ride along in the document, so a reader of --json gets the same answer
-    results.verdict = results.ratio
-      ? { ...verdict(results.ratio), text: verdictText(results.ratio, verdict(results.ratio), results) }
-      : null;
+    const decided = results.ratio ? verdict(results.ratio) : null;
+    results.verdict = decided ? { ...decided, text: verdictText(results.ratio, decided, results) } : null;
     results.next = results.ratio ? nextStep(results) : null;
   }
   if (plan.trace) {
@@ -152,5 +151,3 @@ function metricSummaries(cells, declared) {
     ),
   };
 }
-
-const ratioOf = (round) => round.cells.workers.throughput / round.cells.procs.throughput;

@@ -223,9 +223,6 @@ function listing(ctx, options, { width, markdown }) {
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
   let options;
-  let header;
-  let records = [];
-  let file;
   let resumed = null;
   if (argv.resume) {
     const given = MEASUREMENT_OPTIONS.filter(
@@ -236,9 +233,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
         `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,
       );
     resumed = readResultsFile(argv.resume);
-    ({ header, records } = resumed);
-    options = resumedOptions(argv, header, argv.resume);
-    file = argv.resume;
+    options = resumedOptions(argv, resumed.header, argv.resume);
   } else {
     options = newOptions(argv);
   }
@@ -249,53 +244,31 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   }
   const { runnable, skipped } = select(options, ctx);
 
-  const out = argv.out ?? (file ? dirname(file) : 'mmapbench-reproduce');
+  const out = argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce');
   try {
     makeFolder(out);
   } catch (error) {
     throw fileError(error, out, '--out');
   }
-  const folders = [...new Set([out, ...(file ? [dirname(file)] : [])])];
+  const folders = [...new Set([out, ...(argv.resume ? [dirname(argv.resume)] : [])])];
   const releases = [];
   try {
     for (const folder of folders)
       releases.push(await lockFolder(folder, folder === out ? '--out' : '--resume', { warn }));
-    return await measure({
-      argv,
-      options,
-      ctx,
-      runnable,
-      skipped,
-      header,
-      records,
-      file,
-      resumed,
-      out,
-      stdout,
-      stderr,
-      interrupt,
-    });
+    return await measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt });
   } finally {
     for (const release of releases) release();
   }
 }
 
-/** The run itself, with --out held: every cell appended as it finishes, then the report. */
-async function measure({
-  argv,
-  options,
-  ctx,
-  runnable,
-  skipped,
-  header,
-  records,
-  file,
-  resumed,
-  out,
-  stdout,
-  stderr,
-  interrupt,
-}) {
+/**
+ * The run itself, with --out held: every cell appended as it finishes, then the report. A
+ * resumed run continues the file it read; a new one starts its own.
+ */
+async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
+  let header = resumed?.header;
+  let file = argv.resume;
+  const records = resumed?.records ?? [];
   if (resumed) {
     resumed.mend();
     if (resumed.cutLines)

@@ -1,7 +1,6 @@
-import jstat from 'jstat';
 import { bandOf, sideOf } from '../stats/interval.js';
 import { formatCI, withCI } from '../report/sentences.js';
-import { halfWidth } from '../stats/stopping.js';
+import { halfWidth, roundsUntilHalfWidth } from '../stats/stopping.js';
 
 const x = (value) => value.toFixed(2);
 
@@ -28,15 +27,9 @@ const judged = (stats, verdict, text) => ({ verdict, text, halfWidth: widthOf(st
  * per-round log ratios stayed as measured: the smallest n whose t interval half-width
  * t(n-1) * sd / sqrt(n) is under the median's distance from the threshold.
  */
-export function roundsToDecide({ median, ci95, n }, threshold, limit = 1000) {
-  const distance = Math.abs(Math.log(median) - Math.log(threshold));
-  if (distance === 0) return null;
-  const half = (Math.log(ci95[1]) - Math.log(ci95[0])) / 2;
-  const sd = (half * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
-  for (let rounds = n + 1; rounds <= limit; rounds++) {
-    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) < distance) return rounds;
-  }
-  return null;
+export function roundsToDecide(stats, threshold, limit = 1000) {
+  const distance = Math.abs(Math.log(stats.median) - Math.log(threshold));
+  return distance === 0 ? null : roundsUntilHalfWidth(stats, distance, { from: stats.n + 1, limit });
 }
 
 function undecided(stats, threshold, what) {

@@ -76,8 +76,8 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     if (signal.aborted) await finished();
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
+    const steal = stealTicks(); // read before the release time is set, not inside its lead
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
-    const steal = stealTicks();
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
     const messages = await finished();

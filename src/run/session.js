@@ -3,7 +3,7 @@ import { startTrace } from '../system/trace/tracer.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { roundOrder } from './interleave.js';
-import { ratioStats } from '../stats/ratio.js';
+import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';
 import { fixedWork, warmupFor } from './plan.js';
 
@@ -87,7 +87,7 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
 function widthSoFar(session, modes) {
   const complete = completeRounds(session, modes);
   if (modes.length !== 2) return { n: complete.length, ci95: null };
-  const ratios = complete.map((round) => round.cells[modes[0]].throughput / round.cells[modes[1]].throughput);
+  const ratios = complete.map(roundRatio);
   return ratios.length ? { n: ratios.length, ci95: ratioStats(ratios).ci95 } : { n: 0, ci95: null };
 }
 

@@ -23,9 +23,9 @@ const fail = (worker, details) => {
 let before;
 process.on('message', (/** @type {any} */ message) => {
   if (message?.type !== 'go') return;
-  before = process.resourceUsage();
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
+  before = process.resourceUsage(); // after the release: the threads must not wait for it
 });
 
 // A thread the machine cannot start (ERR_WORKER_INIT_FAILED: EAGAIN at the pids or thread

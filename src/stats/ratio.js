@@ -14,6 +14,13 @@ export const summarize = (samples) => ({
 });
 
 /**
+ * One round's workers/procs ratio (arm A over arm B in an A/A run): the unit the interval is
+ * taken over, so drift between rounds cancels.
+ * @param {{ cells: Partial<Record<'workers'|'procs', { throughput: number }>> }} round
+ */
+export const roundRatio = (round) => round.cells.workers.throughput / round.cells.procs.throughput;
+
+/**
  * @typedef {object} RatioStats
  * @property {number} median   median of the per-round workers/procs ratios
  * @property {number} geomean

@@ -35,18 +35,25 @@ export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }) {
 }
 
 /**
- * About how many rounds in all would bring the half-width to `precision`, if the spread of the
- * per-round log ratios stayed as measured; null when there is no interval yet.
+ * About how many rounds in all would shrink the interval's half-width on the log scale below
+ * `target`, if the spread of the per-round log ratios stayed as measured: the smallest count,
+ * from `from` on, whose t(n-1) * sd / sqrt(n) is under it. Null without an interval, or past
+ * `limit`.
  * @param {{ ci95: [number, number] | null, n: number }} stats
- * @param {number} precision
+ * @param {number} target  a half-width of log ratios
  */
-export function roundsForPrecision({ ci95, n }, precision, limit = 100_000) {
+export function roundsUntilHalfWidth({ ci95, n }, target, { from = n, limit = 100_000 } = {}) {
   if (!ci95 || n < 2) return null;
-  const h = Math.log(ci95[1] / ci95[0]) / 2;
-  const sd = (h * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
-  const target = Math.log(1 + precision);
-  for (let rounds = n; rounds <= limit; rounds++) {
-    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) <= target) return rounds;
+  const sd = ((Math.log(ci95[1] / ci95[0]) / 2) * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
+  for (let rounds = Math.max(2, from); rounds <= limit; rounds++) {
+    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) < target) return rounds;
   }
   return null;
 }
+
+/**
+ * About how many rounds in all would bring the relative half-width to `precision`.
+ * @param {{ ci95: [number, number] | null, n: number }} stats
+ * @param {number} precision
+ */
+export const roundsForPrecision = (stats, precision) => roundsUntilHalfWidth(stats, Math.log(1 + precision));

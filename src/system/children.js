@@ -28,8 +28,6 @@ export function killChildren(signal = 'SIGKILL') {
   return live.size;
 }
 
-export const liveChildren = () => live.size;
-
 let setpriv;
 /**
  * The command that starts `file` so that the kernel sends it `signal` when this CLI dies, even

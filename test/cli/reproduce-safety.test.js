@@ -16,38 +16,20 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asNobody, asRoot, BIN, cli, processesMarked, sharedTmp, uniqueMark, victim } from '../helpers.js';
+import {
+  asNobody,
+  asRoot,
+  cellCount,
+  cli,
+  processesMarked,
+  resultsFile,
+  sharedTmp,
+  startUntil,
+  uniqueMark,
+  victim,
+} from '../helpers.js';
 
-// a full disk can cut the last record short: count only whole ones
-const records = (file) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
-const resultsFile = (out) =>
-  join(
-    out,
-    readdirSync(out).find((name) => name.endsWith('.jsonl')),
-  );
-const cells = (out) => {
-  try {
-    return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
-  } catch {
-    return 0;
-  }
-};
-
-async function startUntil(args, ready, env = {}) {
-  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
-  for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(ready(), 'the run reached the point the test waits for');
-  return { run }; // wrapped: the subprocess is a thenable, and returning it would wait for it
-}
+const cells = (out) => cellCount(out)();
 
 /** A tmpfs of its own, unmounted when the test ends: the only way to make a disk full or read-only. */
 function tmpfs(t, options) {

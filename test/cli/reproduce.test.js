@@ -2,11 +2,10 @@
 // stand-in file (SIGINT and SIGKILL mid-run), resume after a kill, and bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, cli, processesMarked, uniqueMark } from '../helpers.js';
+import { BIN, cellCount, cli, processesMarked, records, resultsFile, startUntil, uniqueMark } from '../helpers.js';
 import { EXPERIMENTS, modesOf } from '../../src/reproduce/experiments.js';
 import { ExperimentData } from '../../src/reproduce/data.js';
 import { findJemalloc } from '../../src/system/jemalloc.js';
@@ -21,33 +20,7 @@ function workspace() {
 }
 
 const thpArgs = (w) => ['--thp-path', w.thp, '--thp-restore-file', w.restoreFile];
-const resultsFile = (out) =>
-  join(
-    out,
-    readdirSync(out).find((name) => name.endsWith('.jsonl')),
-  );
-const records = (file) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
 const cellKey = (r) => `${r.experiment}|${r.variant}|${r.round}|${r.mode}`;
-
-/** Starts the CLI and resolves once `ready()` is true, polled every 10 ms (wrapped: the subprocess is a thenable). */
-async function startUntil(args, ready, env = {}) {
-  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
-  for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(ready(), 'the run reached the point the test waits for');
-  return { run };
-}
-
-const cellCount = (out) => () => {
-  try {
-    return records(resultsFile(out)).filter((r) => r.type === 'cell').length;
-  } catch {
-    return 0;
-  }
-};
 
 async function noneLeft(mark) {
   for (let i = 0; i < 100 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUILTIN_TASKS, loadTask } from '../../src/tasks/index.js';
+import { BUILTIN_TASKS, loadTask, METRIC_COMBINE, METRIC_UNITS, PARAM_TYPES } from '../../src/tasks/index.js';
 import { fixture } from '../helpers.js';
 
 test('every built-in task has the user-task shape', async () => {
@@ -10,16 +10,13 @@ test('every built-in task has the user-task shape', async () => {
     assert.equal(task.builtin, true);
     assert.ok(task.description.length > 10, `${name} has a description`);
     for (const [param, spec] of Object.entries(task.params)) {
-      assert.ok(
-        spec.description && ['integer', 'size', 'number', 'string'].includes(spec.type),
-        `${name}.${param} is documented`,
-      );
+      assert.ok(spec.description && PARAM_TYPES.includes(spec.type), `${name}.${param} is documented`);
       // a parameter without a default must say what leaving it out means
       if (spec.default === undefined) assert.match(spec.description, /left out/, `${name}.${param}`);
     }
     for (const [metric, spec] of Object.entries(task.metrics)) {
-      assert.ok(spec.description && ['ops/s', 'count', 'ms', 'ratio'].includes(spec.unit), `${name} ${metric}`);
-      assert.ok(['sum', 'max', 'mean'].includes(spec.combine), `${name} ${metric}`);
+      assert.ok(spec.description && METRIC_UNITS.includes(spec.unit), `${name} ${metric}`);
+      assert.ok(METRIC_COMBINE.includes(spec.combine), `${name} ${metric}`);
     }
   }
 });

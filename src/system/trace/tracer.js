@@ -44,7 +44,7 @@ export async function startTrace({ bpftrace, root }) {
     return new MmapbenchError(`bpftrace ${what}: ${line.trim()} (script ${SCRIPT})`);
   };
 
-  const started = await within(Promise.race([ready, exited.then(() => false)]), START_TIMEOUT_MS);
+  const started = await orUndefinedAfter(Promise.race([ready, exited.then(() => false)]), START_TIMEOUT_MS);
   if (started !== true) {
     subprocess.kill('SIGKILL');
     await exited;
@@ -58,7 +58,7 @@ export async function startTrace({ bpftrace, root }) {
   /** SIGINT, then SIGKILL if it has not exited in time: the result, or undefined if killed. */
   const halt = async () => {
     subprocess.kill('SIGINT');
-    const result = await within(exited, STOP_TIMEOUT_MS);
+    const result = await orUndefinedAfter(exited, STOP_TIMEOUT_MS);
     if (result) return result;
     subprocess.kill('SIGKILL');
     await exited;
@@ -85,7 +85,7 @@ export async function startTrace({ bpftrace, root }) {
 }
 
 /** The promise's value, or undefined once `ms` have passed. */
-async function within(promise, ms) {
+async function orUndefinedAfter(promise, ms) {
   const timeout = new AbortController();
   try {
     return await Promise.race([promise, delay(ms, undefined, { signal: timeout.signal }).catch(() => undefined)]);
