@@ -34,7 +34,7 @@ async function goneWithin(mark, ms) {
 }
 
 for (const mode of ['workers', 'procs']) {
-  test(`${mode}: a SIGKILLed CLI takes its busy cells with it (the kernel's parent-death signal)`, async () => {
+  test(`${mode}: a SIGKILLed CLI leaves no busy cell behind (procs: only the kernel's parent-death signal can do it)`, async () => {
     const { run, mark } = await start(
       [mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'],
       cellsRunning(mode === 'procs' ? 2 : 1),
