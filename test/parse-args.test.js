@@ -102,6 +102,37 @@ const usage = [
     ['compare', '--rounds', '3', '--precision', '5%'],
     /^option '--precision <percent>' cannot be used with option '--rounds <count>'/,
   ],
+  [['sweep', '-k', '1,,2'], /^-k 1,,2 has an empty item; write a comma-separated list such as -k 1,2,4,8$/],
+  [['sweep', '--file', ','], /^--file , has an empty item/],
+  [['sweep', '-k', '1,2,1'], /^-k lists 1 twice; give each value once$/],
+  [['sweep', '-k', '2', '-k', '2'], /^-k lists 2 twice/],
+  [['sweep', '--pool-size', '8k,8192'], /^--pool-size lists 8192 twice/],
+  [['sweep', '-k', '1,two'], /^-k two is invalid: it must be a whole number of 1 or more$/],
+  [['sweep', '-k', '1.5'], /^-k 1.5 is invalid/],
+  [['sweep', '--variant', ':A=1'], /^--variant :A=1 has no name .*; write it as --variant arena1:MALLOC_ARENA_MAX=1$/],
+  [['sweep', '--variant', 'a:NOEQUALS'], /^--variant a:NOEQUALS: "NOEQUALS" is not KEY=VALUE; write it as --variant/],
+  [
+    ['sweep', '--variant', 'a'],
+    /^--variant a sets nothing; write it as --variant arena1:MALLOC_ARENA_MAX=1, or --variant default$/,
+  ],
+  [['sweep', '--variant', 'default:A=1'], /^--variant default:A=1: default is the variant that adds nothing/],
+  [
+    ['sweep', '--variant', 'a:A=1', '--variant', 'a:A=2'],
+    /^--variant a is given twice; give each variant its own name$/,
+  ],
+  [['sweep', '--node', '/no/such/node'], /^--node \/no\/such\/node is not an executable file \(ENOENT\)/],
+  [['sweep', '--node', '/bin/true'], /^--node \/bin\/true printed "" instead of a Node.js version/],
+  [
+    ['sweep', '--node', process.execPath, '--node', process.execPath],
+    /^--node .* is given twice; give each Node once$/,
+  ],
+  [
+    ['sweep', '-k', '1,2,3,4,5,6,7,8,9', '--file', '1k,2k,3k,4k,5k,6k,7k,8k'],
+    /^the sweep has 72 points \(8 × 9\), more than 64; shorten a list, or pass --force to run them all$/,
+  ],
+  [['sweep', '--pool-size', '8k,1m'], /^task readfilesync has no parameter poolSize/],
+  [['sweep', '--trace'], /^unknown option '--trace'; see `mmapbench sweep --help`$/],
+  [['sweep', '--rounds', '3', '--precision', '5%'], /cannot be used with option '--rounds <count>'/],
   [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
 ];
 for (const [args, message] of usage) {
@@ -122,9 +153,20 @@ test('--help and --version print and return; every command has examples, and no 
   const top = capture();
   await run(['--help'], { stdout: top.stream });
   assert.match(top.text(), /^Usage: mmapbench \[options\] \[command\]/);
-  for (const name of ['compare', 'workers', 'procs', 'trace', 'reproduce', 'tasks', 'init-task', 'fixtures', 'restore'])
+  for (const name of [
+    'compare',
+    'sweep',
+    'workers',
+    'procs',
+    'trace',
+    'reproduce',
+    'tasks',
+    'init-task',
+    'fixtures',
+    'restore',
+  ])
     assert.match(top.text(), new RegExp(`\\n  ${name} `));
-  for (const name of ['compare', 'workers', 'procs', 'trace', 'reproduce']) {
+  for (const name of ['compare', 'sweep', 'workers', 'procs', 'trace', 'reproduce']) {
     const out = capture();
     await run([name, '--help'], { stdout: out.stream });
     const examples = out.text().split('\nExamples:\n')[1];

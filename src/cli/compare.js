@@ -6,7 +6,10 @@ export const builder = (cmd) =>
   measurementOptions(cmd, { compare: true }).addHelpText(
     'after',
     examples([
-      ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, 5 rounds of ~1 s cells'],
+      [
+        'mmapbench compare',
+        'readfilesync of a 64 KiB file, k = CPUs, rounds until the ratio is known to ±5% (or 60 s)',
+      ],
       ['mmapbench compare --task reuse-buffer --file 1m --rounds 10', 'the buffer-reuse mitigation at 1 MiB'],
       ['mmapbench compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator setting, as JSON'],
     ]),

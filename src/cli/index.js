@@ -7,6 +7,7 @@ import * as initTask from './init-task.js';
 import * as procs from './procs.js';
 import * as reproduce from './reproduce.js';
 import * as restore from './restore.js';
+import * as sweep from './sweep.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
@@ -14,7 +15,7 @@ import { common, examples } from './options.js';
 
 // Each module names its command, describes it, adds its options, and loads what it runs only
 // when it runs, so `--help` costs little more than starting node.
-const COMMANDS = [compare, workers, procs, trace, reproduce, tasks, initTask, fixtures, restore];
+const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, tasks, initTask, fixtures, restore];
 
 /**
  * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).

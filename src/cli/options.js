@@ -2,14 +2,17 @@ import { Option } from 'commander';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
+  listOf,
   nonNegativeInteger,
   pairs,
   PARAM_OPTIONS,
   percent,
   positiveInteger,
   positiveNumber,
+  text,
   timeoutSeconds,
   kebab,
+  variant,
 } from './vocabulary.js';
 import { usageError } from '../errors.js';
 
@@ -29,22 +32,63 @@ export const nodeOption = () => new Option('--node <path>', 'node binary the cel
 export const common = (command) => command.option('--verbose', 'show stack traces and task output on failure');
 
 /**
- * Options shared by workers, procs, compare and trace.
+ * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
+ * each takes a comma-separated list (sweep's axes).
  * @param {import('commander').Command} command
  */
-export function measurementOptions(command, { compare = false } = {}) {
-  return common(command)
+function settingOptions(command, { list = false } = {}) {
+  const many = (name, check, example) => (list ? listOf(name, check, example) : check(name));
+  const s = list ? 's' : '';
+  return command
     .addOption(
       new Option(
-        '-k <count>',
-        'workers (threads or processes) side by side (default: the number of CPUs; 2 with --quick)',
-      ).argParser(positiveInteger('-k')),
+        list ? '-k <list>' : '-k <count>',
+        `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
+      ).argParser(many('-k', positiveInteger, '1,2,4,8')),
     )
-    .option(
-      '--task <name|path>',
-      'built-in task (see `mmapbench tasks`) or path to a task module (default: readfilesync)',
+    .addOption(
+      new Option(
+        list ? '--task <names>' : '--task <name|path>',
+        `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
+      ).argParser(list ? listOf('--task', text, 'readfilesync,reuse-buffer') : undefined),
     )
-    .option('--file <name|size|path>', 'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)')
+    .addOption(
+      new Option(
+        list ? '--file <list>' : '--file <name|size|path>',
+        'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
+      ).argParser(list ? listOf('--file', text, '4k,64k,1m') : undefined),
+    )
+    .addOption(
+      new Option(`--concurrency <count${s}>`, 'task parameter: operations in flight per worker').argParser(
+        many('--concurrency', positiveInteger, '1,8'),
+      ),
+    )
+    .addOption(
+      new Option(`--pool-size <bytes>`, 'task parameter: Buffer.poolSize (bytes, 256k, 1m)').argParser(
+        many('--pool-size', bytes, '8k,256k,1m'),
+      ),
+    )
+    .addOption(
+      new Option('--size <bytes>', 'task parameter: bytes each op allocates').argParser(
+        many('--size', bytes, '4k,64k'),
+      ),
+    )
+    .addOption(
+      new Option('--partition <bytes>', 'task parameter: threadpool-clog reads in chunks of this many bytes').argParser(
+        many('--partition', bytes, '64k,512k'),
+      ),
+    )
+    .addOption(
+      new Option(
+        '--param <KEY=VALUE>',
+        `task parameter for your own task (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
+      ).argParser(collect),
+    );
+}
+
+/** How much work a cell does. */
+function workOptions(command) {
+  return command
     .addOption(
       new Option('--iterations <count>', 'timed ops per worker (instead of --duration)')
         .argParser(positiveInteger('--iterations'))
@@ -53,7 +97,7 @@ export function measurementOptions(command, { compare = false } = {}) {
     .addOption(
       new Option(
         '--duration <seconds>',
-        'target seconds per cell; picks --iterations by calibrating (default: 0.1 for compare, which stops on --precision; else 1)',
+        'target seconds per cell; picks --iterations by calibrating (default: 0.1 when stopping on --precision; else 1)',
       ).argParser(positiveNumber('--duration')),
     )
     .addOption(
@@ -61,18 +105,50 @@ export function measurementOptions(command, { compare = false } = {}) {
         '--warmup <count>',
         'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200)',
       ).argParser(nonNegativeInteger('--warmup')),
-    )
-    .addOption(
-      new Option(
-        '--rounds <count>',
-        compare
-          ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
-          : 'cells to run one after another (default: 1; 2 with --quick)',
-      ).argParser(positiveInteger('--rounds')),
-    )
+    );
+}
+
+/** Where the cells run: their environment, node, limits and fixtures. */
+function runOptions(command, { sweep = false } = {}) {
+  return command
     .addOption(new Option('--env <KEY=VALUE>', 'set in every cell at process start (repeatable)').argParser(collect))
-    .addOption(nodeOption())
+    .addOption(
+      sweep
+        ? new Option('--node <path>', 'a node binary the cells run on; repeat for an axis of Node versions').argParser(
+            collect,
+          )
+        : nodeOption(),
+    )
     .addOption(timeoutOption())
+    .addOption(forceOption())
+    .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
+}
+
+function outputOptions(command) {
+  return command
+    .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
+    .option('--markdown', 'print the tables as markdown')
+    .option('--quick', 'a tiny run that proves every path works; measures nothing')
+    .addOption(new Option('--smoke').hideHelp());
+}
+
+/**
+ * Options shared by workers, procs, compare and trace.
+ * @param {import('commander').Command} command
+ */
+export function measurementOptions(command, { compare = false } = {}) {
+  common(command);
+  settingOptions(command);
+  workOptions(command);
+  command.addOption(
+    new Option(
+      '--rounds <count>',
+      compare
+        ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
+        : 'cells to run one after another (default: 1; 2 with --quick)',
+    ).argParser(positiveInteger('--rounds')),
+  );
+  command
     .addOption(
       new Option('--precision <percent>', 'compare: stop once the ratio is known to ± this (default: 5%)')
         .argParser(percent('--precision'))
@@ -89,30 +165,10 @@ export function measurementOptions(command, { compare = false } = {}) {
         'workers',
         'procs',
       ]),
-    )
-    .addOption(forceOption())
-    .addOption(
-      new Option('--concurrency <count>', 'task parameter: operations in flight per worker').argParser(
-        positiveInteger('--concurrency'),
-      ),
-    )
-    .addOption(
-      new Option('--pool-size <bytes>', 'task parameter: Buffer.poolSize (bytes, 256k, 1m)').argParser(
-        bytes('--pool-size'),
-      ),
-    )
-    .addOption(new Option('--size <bytes>', 'task parameter: bytes each op allocates').argParser(bytes('--size')))
-    .addOption(
-      new Option('--partition <bytes>', 'task parameter: threadpool-clog reads in chunks of this many bytes').argParser(
-        bytes('--partition'),
-      ),
-    )
-    .addOption(new Option('--param <KEY=VALUE>', 'task parameter for your own task (repeatable)').argParser(collect))
-    .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`)
-    .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
-    .option('--markdown', 'print the tables as markdown')
-    .option('--quick', 'a tiny run that proves every path works; measures nothing')
-    .addOption(new Option('--smoke').hideHelp())
+    );
+  runOptions(command);
+  outputOptions(command);
+  return command
     .option('--trace', 'also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root')
     .option('--mount-tracefs', 'with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted')
     .addOption(
@@ -122,6 +178,43 @@ export function measurementOptions(command, { compare = false } = {}) {
       ).choices(['timed', 'cell']),
     )
     .option('--bpftrace <path>', 'with --trace: the bpftrace binary (default: bpftrace on PATH)');
+}
+
+/**
+ * sweep's options: every setting option takes a list, and --variant and --node repeat; the
+ * points are their cartesian product.
+ * @param {import('commander').Command} command
+ */
+export function sweepOptions(command) {
+  common(command);
+  settingOptions(command, { list: true });
+  command.addOption(
+    new Option(
+      '--variant <NAME[:KEY=VALUE,...]>',
+      'a named set of environment variables for the cells (repeatable); `default` adds nothing',
+    ).argParser(variant),
+  );
+  workOptions(command);
+  command
+    .addOption(
+      new Option(
+        '--rounds <count>',
+        'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
+      ).argParser(positiveInteger('--rounds')),
+    )
+    .addOption(
+      new Option('--precision <percent>', 'stop a point once its ratio is known to ± this (default: 5%)')
+        .argParser(percent('--precision'))
+        .conflicts('rounds'),
+    )
+    .addOption(
+      new Option(
+        '--max-time <seconds>',
+        'wall time for the whole sweep, calibration included (default: 60 per point)',
+      ).argParser(positiveNumber('--max-time')),
+    );
+  runOptions(command, { sweep: true });
+  return outputOptions(command);
 }
 
 /**

@@ -75,3 +75,58 @@ export function pairs(list, option, example) {
   }
   return Object.fromEntries(entries);
 }
+
+/**
+ * A comma-separated list option (`-k 1,2,4,8`), for commander: each item checked by `item`, the
+ * option given twice adding to the list. An empty item or a value given twice is an error.
+ * @param {string} name  the option as typed
+ * @param {(name: string) => (raw: string) => any} item  a check such as positiveInteger
+ * @param {string} example
+ */
+export const listOf = (name, item, example) => (raw, previous) => {
+  const parts = String(raw)
+    .split(',')
+    .map((part) => part.trim());
+  if (parts.some((part) => part === ''))
+    throw usageError(`${name} ${raw} has an empty item; write a comma-separated list such as ${name} ${example}`);
+  const values = [...(previous ?? [])];
+  for (const part of parts) {
+    const value = item(name)(part);
+    if (values.some((earlier) => JSON.stringify(earlier) === JSON.stringify(value)))
+      throw usageError(`${name} lists ${part} twice; give each value once`);
+    values.push(value);
+  }
+  return values;
+};
+
+/** A list item taken as typed: a name, a size or a path. */
+export const text = () => (value) => value;
+
+/**
+ * `--variant NAME[:KEY=VALUE[,KEY=VALUE...]]`, for commander: a named set of environment
+ * variables; `default` adds none. Two variants of one name are an error.
+ */
+export function variant(raw, previous) {
+  const at = String(raw).indexOf(':');
+  const name = at === -1 ? String(raw) : String(raw).slice(0, at);
+  const example = 'arena1:MALLOC_ARENA_MAX=1';
+  if (!/^[\w.+-]+$/.test(name))
+    throw usageError(`--variant ${raw} has no name (letters, digits, . _ + -); write it as --variant ${example}`);
+  const settings =
+    at === -1
+      ? []
+      : String(raw)
+          .slice(at + 1)
+          .split(',');
+  const bad = settings.find((pair) => pair.indexOf('=') < 1);
+  if (bad !== undefined)
+    throw usageError(`--variant ${raw}: "${bad}" is not KEY=VALUE; write it as --variant ${example}`);
+  const env = pairs(settings, '--variant', example);
+  if (name === 'default' && Object.keys(env).length)
+    throw usageError(`--variant ${raw}: default is the variant that adds nothing; give it another name`);
+  if (name !== 'default' && !Object.keys(env).length)
+    throw usageError(`--variant ${raw} sets nothing; write it as --variant ${example}, or --variant default`);
+  if ((previous ?? []).some((other) => other.name === name))
+    throw usageError(`--variant ${name} is given twice; give each variant its own name`);
+  return [...(previous ?? []), { name, env }];
+}

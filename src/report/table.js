@@ -18,8 +18,9 @@ export const useColor = (stream = process.stdout, env = process.env) =>
 /**
  * A report as data: a title, table sections, and lines after. Both renderers read the same
  * model, so the markdown never drifts from the terminal table.
- * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: string[], widths?: number[] }[], notes: string[] }} ReportModel
- *   widths: column widths for the terminal, long cells wrap at words
+ * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: string[], widths?: number[] }[], notes: string[], blocks?: string[] }} ReportModel
+ *   widths: column widths for the terminal, long cells wrap at words; blocks: preformatted text
+ *   (charts) after the notes, never wrapped, fenced in markdown
  */
 
 /**
@@ -74,7 +75,7 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
     table.push(...rows.map(fit));
     parts.push(table.toString());
   }
-  parts.push(...model.notes.map(wrap));
+  parts.push(...model.notes.map(wrap), ...(model.blocks ?? []));
   return `${parts.join('\n')}\n`;
 }
 
@@ -92,5 +93,6 @@ export function renderMarkdown(model, { level = 3 } = {}) {
     );
   }
   if (model.notes.length) parts.push('', ...model.notes.map((line) => `${line}  `));
+  for (const block of model.blocks ?? []) parts.push('', '```', block.replace(/\n$/, ''), '```');
   return `${parts.join('\n')}\n`;
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { environmentError, MmapbenchError, usageError } from '../errors.js';
+import { environmentError, usageError } from '../errors.js';
+import { sessionError } from '../run/session.js';
 import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../cli/vocabulary.js';
 import { commandLine } from '../report/command-line.js';
 import { startProgress } from '../report/progress.js';
@@ -307,10 +308,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
     }
   } catch (caught) {
     // Whatever stopped the run, what finished is reported below before the error.
-    error =
-      caught instanceof MmapbenchError
-        ? caught
-        : new MmapbenchError(`internal error: ${caught.message}`, { cause: caught });
+    error = sessionError(caught);
   } finally {
     progress.stop();
   }

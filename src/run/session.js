@@ -73,18 +73,19 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
     }
   } catch (error) {
     // Whatever went wrong, the rounds that finished are the caller's to report first.
-    session.error =
-      error instanceof MmapbenchError
-        ? error
-        : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+    session.error = sessionError(error);
     session.stop = session.error.kind === 'interrupted' ? 'interrupted' : 'failed';
   }
   session.seconds = elapsed();
   return session;
 }
 
+/** What ended a run early, as the error the caller reports after the rounds that finished. */
+export const sessionError = (error) =>
+  error instanceof MmapbenchError ? error : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+
 /** The interval so far: of the workers/procs ratio for compare; a single mode stops on count. */
-function widthSoFar(session, modes) {
+export function widthSoFar(session, modes) {
   const complete = completeRounds(session, modes);
   if (modes.length !== 2) return { n: complete.length, ci95: null };
   const ratios = complete.map(roundRatio);

@@ -1,0 +1,129 @@
+import os from 'node:os';
+import { resolve } from 'node:path';
+import { usageError } from '../errors.js';
+import { PRECISION } from '../run/plan.js';
+import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
+import { describeEnvironment } from '../system/environment.js';
+import { checkMachine } from '../system/load.js';
+import { buildSweepResults } from '../report/sweep-results.js';
+import { sweepModel } from '../report/sweep-model.js';
+import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
+import { startProgress } from '../report/progress.js';
+import { pairs, PARAM_OPTIONS } from './vocabulary.js';
+
+const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the estimate
+const CALIBRATION_SECONDS = 0.6;
+
+/**
+ * sweep's command line as axes and shared options.
+ * @param {Record<string, any>} opts  commander's parsed options
+ * @returns {import('../run/sweep.js').SweepRequest}
+ */
+export function sweepRequest(opts) {
+  /** @type {Record<string, unknown[]>} */
+  const params = {};
+  // --param op=stat,readFile: a list, as the named task parameters take
+  for (const [name, value] of Object.entries(pairs(opts.param, '--param', 'concurrency=1,8')))
+    params[name] = value.split(',');
+  for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  const nodes = opts.node ?? [undefined];
+  const twice = nodes.find((node, i) => node && nodes.findIndex((other) => resolve(other) === resolve(node)) !== i);
+  if (twice) throw usageError(`--node ${twice} is given twice; give each Node once`);
+  return {
+    axes: {
+      node: nodes,
+      task: opts.task ?? [undefined],
+      variant: opts.variant ?? [{ name: 'default', env: {} }],
+      file: opts.file ?? [undefined],
+      params,
+      k: opts.k ?? [undefined],
+    },
+    shared: {
+      command: 'compare',
+      force: Boolean(opts.force),
+      iterations: opts.iterations,
+      duration: opts.duration,
+      warmup: opts.warmup,
+      rounds: opts.rounds,
+      env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
+      params: {},
+      timeout: opts.timeout,
+      fixturesDir: opts.fixturesDir,
+      quick: Boolean(opts.quick || opts.smoke),
+      precision: opts.precision,
+      maxTime: opts.maxTime,
+    },
+  };
+}
+
+const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
+
+/**
+ * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then
+ * print whatever was measured before passing on an error.
+ * @param {import('../run/sweep.js').SweepRequest} request
+ * @param {'terminal'|'markdown'|'json'} format
+ * @param {import('./index.js').Context} [context]
+ */
+export async function sweepCommand(
+  request,
+  format,
+  { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
+) {
+  const points = await planPoints(sweepPoints(request), { interrupt });
+  const [{ plan: first }] = points;
+  const quick = first.quick;
+  const fixedRounds = first.stop.rounds;
+  // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
+  const budget = fixedRounds !== null ? Infinity : (request.shared.maxTime ?? PRECISION.maxSeconds * points.length);
+  for (const warning of new Set(points.flatMap((point) => point.plan.warnings)))
+    stderr.write(`mmapbench: warning: ${warning}\n`);
+  const machine = quick ? null : checkMachine();
+  if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
+
+  const cellSeconds = (plan) =>
+    (plan.duration ?? (quick ? 0 : 1)) * Math.max(1, plan.k / os.availableParallelism()) + STARTUP_SECONDS;
+  const perRound = points.reduce((sum, point) => sum + 2 * cellSeconds(point.plan), 0);
+  const calibration = points.filter((point) => point.plan.iterations === null).length * CALIBRATION_SECONDS;
+  const rounds = fixedRounds ?? Math.max(first.stop.minRounds, Math.floor((budget - calibration) / perRound));
+  const expected = fixedRounds !== null ? calibration + rounds * perRound : budget;
+  stderr.write(
+    `mmapbench: sweep of ${points.length} point${points.length === 1 ? '' : 's'}` +
+      (fixedRounds !== null
+        ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
+        : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
+          (request.shared.maxTime === undefined
+            ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
+            : ` (--max-time, shared by the ${points.length} points)`)) +
+      (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
+      '\n',
+  );
+  const progress = startProgress({ cells: rounds * points.length * 2, expectedSeconds: expected, stream: stderr });
+  let run;
+  try {
+    run = await runSweep(points, {
+      budget,
+      interrupt,
+      onCell: (point, round, mode) => progress.tick({ label: `round ${round.index} ${point.id} ${mode}` }),
+    });
+  } finally {
+    progress.stop();
+  }
+  const results = buildSweepResults(run, {
+    environment: describeEnvironment(first),
+    machine,
+    precision: first.stop.precision,
+    rounds: fixedRounds,
+    quick,
+  });
+  stdout.write(renderSweep(results, format, stdout));
+  if (run.error) throw run.error;
+  return results;
+}
+
+function renderSweep(results, format, stream) {
+  if (format === 'json') return `${JSON.stringify(results, null, 2)}\n`;
+  const width = textWidth(stream);
+  const model = sweepModel(results, { width });
+  return format === 'markdown' ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stream), width });
+}

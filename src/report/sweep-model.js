@@ -1,0 +1,203 @@
+import { plot } from 'simple-ascii-chart';
+import { withCI } from './sentences.js';
+import { fixed, ops } from './table.js';
+import { nodeLabel, varying } from './sweep-results.js';
+
+const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
+const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
+
+/** A point's verdict in a few words, for its table cell. */
+function verdictCell(point) {
+  const { ratio, verdict } = point;
+  if (!ratio || !verdict) return '-';
+  if (ratio.n < 3) return 'too few rounds';
+  if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.median)}x faster`;
+  if (verdict.faster === 'workers') return `workers ${fixed(ratio.median)}x faster`;
+  return 'no difference';
+}
+
+/** Why a point stopped, in a few words. */
+function stopCell(point) {
+  const n = point.ratio?.n ?? 0;
+  const width = point.ratio?.halfWidth;
+  const reached = width === null || width === undefined ? '' : `, ${pct(width)}`;
+  if (point.stop === 'precision') return `${pct(width)} in ${n}`;
+  if (point.stop === 'max-time') return `budget${reached}`;
+  if (point.stop === 'rounds') return `${n} round${n === 1 ? '' : 's'}`;
+  return point.stop ?? '-';
+}
+
+/**
+ * `sweep`: a row per point, then the scaling reading and the charts of a k axis.
+ * @param {any} results  from buildSweepResults
+ * @param {{ width?: number, color?: boolean }} [options]
+ * @returns {import('./table.js').ReportModel}
+ */
+export function sweepModel(results, { width = 80 } = {}) {
+  const { axes, points, config, environment } = results;
+  const columns = varying(axes);
+  const cores = environment.cpu.logicalCores;
+  const rows = points.map((point) => [
+    ...columns.map((column) => column.cell(point) + (column.head === 'k' && point.oversubscribed ? '*' : '')),
+    point.workers ? ops(point.workers.throughput.median) : '-',
+    point.procs ? ops(point.procs.throughput.median) : '-',
+    point.ratio ? withCI(point.ratio, '', { label: false }) : '-',
+    verdictCell(point),
+    stopCell(point),
+  ]);
+  if (!columns.length) rows.forEach((row, i) => row.unshift(points[i].id));
+  const head = [
+    ...(columns.length ? columns.map((column) => column.head) : ['point']),
+    'workers ops/s',
+    'procs ops/s',
+    'workers/procs (95% CI)',
+    'verdict',
+    'stop',
+  ];
+
+  const state = results.status === 'complete' ? '' : ` — ${results.status.toUpperCase()}`;
+  const fixedAxes = [
+    axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
+    axes.task.length === 1 ? `task ${axes.task[0]}` : null,
+    axes.variant.length === 1 && axes.variant[0].name !== 'default' ? `variant ${axes.variant[0].name}` : null,
+    axes.file.length === 1 ? `file ${axes.file[0]}` : null,
+    axes.k.length === 1 ? `k=${axes.k[0]}` : null,
+  ].filter(Boolean);
+  const title = `mmapbench sweep: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
+  const stopRule =
+    config.rounds === null
+      ? `each point: rounds until its ratio is known to ${pct(config.precision)}; the whole sweep: a ${about(config.maxTime)} budget, interleaved`
+      : `${config.rounds} interleaved round${config.rounds === 1 ? '' : 's'} at every point`;
+  const facts = [
+    environment.kernel,
+    `glibc ${environment.glibc ?? 'n/a'}`,
+    `${cores} CPUs`,
+    `THP ${environment.thp ?? 'n/a'}`,
+  ];
+  const lines = [
+    `${stopRule}${config.quick ? ' (--quick: not a measurement)' : ''}; took ${about(results.seconds)}`,
+    facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
+  ];
+  for (const variant of axes.variant)
+    if (Object.keys(variant.env).length)
+      lines.push(
+        `variant ${variant.name}: ${Object.entries(variant.env)
+          .map(([key, value]) => `${key}=${value}`)
+          .join(' ')}`,
+      );
+  if (axes.node.length > 1) for (const node of axes.node) lines.push(`node ${nodeLabel(axes, node)}: ${node.path}`);
+
+  const notes = [];
+  if (points.some((point) => point.oversubscribed))
+    notes.push(
+      `* k above the ${cores} CPUs here: workers and processes also compete for CPU time, not only for the kernel lock`,
+    );
+  const outOfTime = points.filter((point) => point.stop === 'max-time').length;
+  if (outOfTime)
+    notes.push(
+      `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision)}: a larger --max-time would narrow them`,
+    );
+  for (const group of results.scaling) notes.push(...scalingNotes(group, results));
+  const blocks = results.scaling.flatMap((group) => charts(group, results, width));
+  return {
+    title,
+    lines,
+    tables: [{ head, rows, align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')) }],
+    notes,
+    blocks,
+  };
+}
+
+/** What the other axes are set to in a group of points that differ only in k. */
+function groupName(group, results) {
+  const first = results.points.find((point) => point.id === group.points[0]);
+  const columns = varying(results.axes).filter((column) => column.head !== 'k');
+  return columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
+}
+
+/** The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1. */
+function scalingNotes(group, results) {
+  const name = groupName(group, results);
+  const notes = [
+    `scaling${name ? ` (${name})` : ''}, efficiency = throughput(k) / (k/${group.k0} × throughput(${group.k0})):`,
+  ];
+  for (const mode of /** @type {const} */ (['workers', 'procs'])) {
+    const { steps, stopsGaining, decided } = group[mode];
+    const efficiency = steps.map((step) => `k=${step.k} ${fixed(step.efficiency)}`).join(', ');
+    const gain = !decided
+      ? 'too few rounds to tell where it stops gaining (3 or more at every k)'
+      : stopsGaining
+        ? `stops gaining after k=${stopsGaining.after} (k=${stopsGaining.at}'s throughput interval does not lie above k=${stopsGaining.after}'s)`
+        : `still gaining at k=${steps.at(-1).k}`;
+    notes.push(`- ${mode}: ${efficiency}; ${gain}`);
+  }
+  const leaves = group.ratioLeaves1;
+  notes.push(
+    leaves
+      ? `- the ratio's interval first leaves 1 at k=${leaves.k} (${leaves.side === 'below' ? 'procs' : 'workers'} faster there)`
+      : "- the ratio's interval does not leave 1 at any k measured",
+  );
+  return notes;
+}
+
+/**
+ * Throughput against k for both modes, and the ratio with its interval: terminal charts drawn
+ * by simple-ascii-chart, k evenly spaced (1, 2, 4, 8 are steps, not distances).
+ */
+function charts(group, results, width) {
+  const name = groupName(group, results);
+  const ks = group.workers.steps.map((step) => step.k);
+  if (ks.length < 2) return [];
+  const plotWidth = Math.max(20, Math.min(60, width - 16));
+  const xTicks = ks.map((_, i) => i);
+  const format = (y) =>
+    y >= 1e6 ? `${fixed(y / 1e6, 1)}M` : y >= 1e3 ? `${Math.round(y / 1e3)}k` : String(Math.round(y));
+  const axis =
+    (formatY) =>
+    (value, { axis: which }) =>
+      which === 'x' ? String(ks[Math.round(value)] ?? '') : formatY(value);
+  const workers = group.workers.steps.map((step, i) => [i, step.throughput]);
+  const procs = group.procs.steps.map((step, i) => ({ x: i, y: step.throughput }));
+  const all = [...workers.map(([, y]) => y), ...procs.map(({ y }) => y)];
+  const throughput = plot([workers], {
+    width: plotWidth,
+    height: 8,
+    title: `ops/s against k${name ? ` (${name})` : ''}`,
+    mode: 'point',
+    lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: 'W' }),
+    points: procs,
+    symbols: { point: 'P' },
+    yRange: [0, Math.max(...all) * 1.05],
+    customYAxisTicks: [0, Math.max(...all) / 2, Math.max(...all)],
+    customXAxisTicks: xTicks,
+    formatter: axis(format),
+    xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
+  });
+  const ratioSteps = results.points
+    .filter((point) => group.points.includes(point.id) && point.ratio)
+    .sort((a, b) => a.k - b.k);
+  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: point.ratio.median }));
+  const ends = ratioSteps.flatMap((point) =>
+    point.ratio.ci95 && point.ratio.n >= 3 ? point.ratio.ci95.map((y) => [ks.indexOf(point.k), y]) : [],
+  );
+  const ys = [1, ...medians.map(({ y }) => y), ...ends.map(([, y]) => y)];
+  const low = Math.min(...ys);
+  const high = Math.max(...ys);
+  const pad = (high - low) * 0.1 || 0.1;
+  // the interval's ends are the series and the medians are drawn over them, so a median is never hidden
+  const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => [x, y])], {
+    width: plotWidth,
+    height: 8,
+    title: `workers/procs against k${name ? ` (${name})` : ''}`,
+    mode: 'point',
+    lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: ends.length ? '-' : '●' }),
+    points: ends.length ? medians : [],
+    symbols: { point: '●' },
+    yRange: [Math.max(0, low - pad), high + pad],
+    customXAxisTicks: xTicks,
+    customYAxisTicks: [low, 1, high].filter((y, i, list) => list.indexOf(y) === i),
+    formatter: axis((y) => fixed(y)),
+    xLabel: `k     ● median, - ends of its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
+  });
+  return [throughput, ratio];
+}

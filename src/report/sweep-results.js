@@ -1,0 +1,133 @@
+import os from 'node:os';
+import { completeRounds } from '../run/session.js';
+import { scaling } from '../stats/scaling.js';
+import { kebab } from '../cli/vocabulary.js';
+import { buildResults } from './results.js';
+import { version } from '../version.js';
+
+const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+
+/**
+ * The axes as measured: each a list of values, in the order the points walk them. Node is
+ * named by path and the version it reported; a file by its label and path.
+ * @typedef {{ k: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]> }} Axes
+ */
+
+/**
+ * The sweep's results document (docs/json.md): every point's compare, the rounds' order, and
+ * the scaling reading of a k axis. Every figure in it was measured in this run.
+ * @param {import('../run/sweep.js').SweepRun} run
+ * @param {{ environment: object, machine: object | null, precision: number, rounds: number | null, quick: boolean }} context
+ */
+export function buildSweepResults(run, { environment, machine, precision, rounds, quick }) {
+  const { error } = run;
+  const cores = os.availableParallelism();
+  const points = run.points.map((point) => {
+    const results = buildResults(point.plan, point.session, MODES, environment, null);
+    const { plan } = point;
+    return {
+      id: point.id,
+      k: plan.k,
+      file: plan.file,
+      task: plan.task.name,
+      params: plan.params,
+      variant: point.at.variant,
+      node: plan.node,
+      oversubscribed: plan.k > cores,
+      status: results.status,
+      stop: results.stop,
+      seconds: results.seconds,
+      workers: results.workers,
+      procs: results.procs,
+      ratio: results.ratio,
+      verdict: results.verdict,
+      config: {
+        iterations: results.config.iterations,
+        warmup: results.config.warmup,
+        duration: results.config.duration,
+        env: results.config.env,
+        timeout: results.config.timeout,
+      },
+      calibration: results.calibration,
+      rounds: results.rounds,
+    };
+  });
+  return {
+    mmapbench: version,
+    command: 'sweep',
+    status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
+    error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+    axes: axesOf(run.points),
+    config: {
+      precision: rounds === null ? precision : null,
+      maxTime: rounds === null ? run.budget : null,
+      rounds,
+      quick,
+    },
+    seconds: run.seconds,
+    machine,
+    environment,
+    order: run.rounds,
+    points,
+    scaling: scalingGroups(run.points, points),
+  };
+}
+
+/** Each axis's values, in the order the points first use them. */
+function axesOf(points) {
+  const distinct = (values) => [...new Map(values.map((value) => [JSON.stringify(value), value])).values()];
+  const params = {};
+  for (const name of Object.keys(points[0]?.at.params ?? {}))
+    params[name] = distinct(points.map((point) => point.plan.params[name]));
+  return {
+    k: distinct(points.map((point) => point.plan.k)),
+    file: distinct(points.map((point) => point.plan.file.label)),
+    task: distinct(points.map((point) => point.plan.task.name)),
+    variant: distinct(points.map((point) => point.at.variant)),
+    node: distinct(points.map((point) => ({ path: point.plan.node.path, version: point.plan.node.version }))),
+    params,
+  };
+}
+
+/** The axes that take more than one value: the columns that tell the points apart. */
+export function varying(axes) {
+  const columns = [];
+  if (axes.node.length > 1) columns.push({ head: 'node', cell: (p) => nodeLabel(axes, p.node) });
+  if (axes.task.length > 1) columns.push({ head: 'task', cell: (p) => p.task });
+  if (axes.variant.length > 1) columns.push({ head: 'variant', cell: (p) => p.variant.name });
+  if (axes.file.length > 1) columns.push({ head: 'file', cell: (p) => p.file.label });
+  for (const [name, values] of Object.entries(axes.params))
+    if (values.length > 1) columns.push({ head: kebab(name), cell: (p) => String(p.params[name]) });
+  if (axes.k.length > 1) columns.push({ head: 'k', cell: (p) => String(p.k) });
+  return columns;
+}
+
+/** A Node by its version, or by its path when two binaries report one version. */
+export const nodeLabel = (axes, node) =>
+  axes.node.filter((other) => other.version === node.version).length > 1 ? node.path : node.version;
+
+/**
+ * For a k axis, the scaling reading of each group of points that differ only in k.
+ * @returns {Array<{ points: string[] } & import('../stats/scaling.js').Scaling>}
+ */
+function scalingGroups(measured, points) {
+  const groups = new Map();
+  measured.forEach((point, i) => {
+    const { k, ...rest } = point.at;
+    const key = JSON.stringify(rest);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push({ point, document: points[i] });
+  });
+  return [...groups.values()]
+    .filter((group) => new Set(group.map(({ document }) => document.k)).size > 1)
+    .map((group) => ({
+      points: group.map(({ document }) => document.id),
+      ...scaling(
+        group.map(({ point, document }) => ({
+          k: document.k,
+          rounds: completeRounds(point.session, MODES).map((round) => round.cells),
+          ratio: document.ratio,
+        })),
+      ),
+    }));
+}

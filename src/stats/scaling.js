@@ -1,0 +1,65 @@
+import { median } from 'simple-statistics';
+import { ratioStats } from './ratio.js';
+import { sideOf } from './interval.js';
+
+/**
+ * @typedef {object} ScalingStep  one k of one mode
+ * @property {number} k
+ * @property {number} throughput  median ops/s over the point's complete rounds
+ * @property {[number, number] | null} ci95  of the throughput: the log-scale t interval compare
+ *   uses for its ratio; null with fewer than 3 rounds
+ * @property {number} efficiency  throughput(k) / ((k / k0) × throughput(k0)), k0 the smallest
+ *   k measured: 1 is perfect scaling, 1/k none at all (from k0 = 1)
+ *
+ * @typedef {object} ModeScaling
+ * @property {ScalingStep[]} steps  by k, ascending
+ * @property {{ after: number, at: number } | null} stopsGaining  the first k whose throughput
+ *   interval overlaps the previous k's or lies below it: adding workers past `after` bought
+ *   nothing this run could tell apart
+ * @property {boolean} decided  every step has an interval (else stopsGaining cannot be read)
+ *
+ * @typedef {object} Scaling  what a k axis shows for one setting of the other axes
+ * @property {number} k0
+ * @property {ModeScaling} workers
+ * @property {ModeScaling} procs
+ * @property {{ k: number, side: 'below'|'above' } | null} ratioLeaves1  the first k at which the
+ *   ratio's interval lies wholly on one side of 1
+ */
+
+/**
+ * The scaling reading of one group of points that differ only in k.
+ * @param {Array<{ k: number, rounds: Array<{ workers: { throughput: number }, procs: { throughput: number } }>, ratio: { ci95: [number, number] | null, n: number } | null }>} group
+ *   each point's complete rounds, and its ratio
+ * @returns {Scaling}
+ */
+export function scaling(group) {
+  const points = [...group].filter((point) => point.rounds.length).sort((a, b) => a.k - b.k);
+  const k0 = points[0]?.k;
+  const mode = (name) => {
+    const steps = points.map(({ k, rounds }) => {
+      const samples = rounds.map((round) => round[name].throughput);
+      const ci95 = samples.length >= 3 ? ratioStats(samples).ci95 : null;
+      return { k, throughput: median(samples), ci95, efficiency: 0 };
+    });
+    const base = steps[0];
+    for (const step of steps) step.efficiency = step.throughput / ((step.k / base.k) * base.throughput);
+    const decided = steps.every((step) => step.ci95);
+    let stopsGaining = null;
+    if (decided) {
+      for (let i = 1; i < steps.length && !stopsGaining; i++) {
+        // gaining: this k's interval lies wholly above the previous k's
+        if (!(steps[i].ci95[0] > steps[i - 1].ci95[1])) stopsGaining = { after: steps[i - 1].k, at: steps[i].k };
+      }
+    }
+    return { steps, stopsGaining, decided };
+  };
+  let ratioLeaves1 = null;
+  for (const point of points) {
+    const side = point.ratio && point.ratio.n >= 3 ? sideOf(point.ratio.ci95, 1) : null;
+    if (side === 'below' || side === 'above') {
+      ratioLeaves1 = { k: point.k, side };
+      break;
+    }
+  }
+  return { k0, workers: mode('workers'), procs: mode('procs'), ratioLeaves1 };
+}

@@ -1,0 +1,190 @@
+// `mmapbench sweep`: the structure of its table, JSON and charts on tiny --smoke sweeps, the
+// order rounds visit the points in, variants and Node binaries reaching the cells, and a
+// failure keeping what finished. Nothing here asserts a duration or a throughput.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { nodeBinary } from '../../scripts/install-node.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+
+const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
+
+test('sweep --smoke of 2 × 2 points prints a row per point, the scaling reading and both charts per k group', async () => {
+  const result = await cli(GRID);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stderr, /^mmapbench: sweep of 4 points, 2 rounds each: about \d+ s$/m);
+  const out = result.stdout;
+  assert.match(out, /^mmapbench sweep: 4 points, node v\d+\.\d+\.\d+, task readfilesync, file med \(64 KiB\)$/m);
+  assert.match(out, /^variant arena1: MALLOC_ARENA_MAX=1$/m);
+  assert.match(out, /│ variant │ k │ workers ops\/s │ procs ops\/s │ workers\/procs \(95% CI\) │\s+verdict │\s+stop │/);
+  const rows = out.split('\n').filter((line) => /^│ (default|arena1) +│ [12] /.test(line));
+  assert.deepEqual(
+    rows.map((row) =>
+      row
+        .split('│')
+        .slice(1, 3)
+        .map((cell) => cell.trim()),
+    ),
+    [
+      ['default', '1'],
+      ['default', '2'],
+      ['arena1', '1'],
+      ['arena1', '2'],
+    ],
+  );
+  for (const row of rows) assert.match(row, /too few rounds │ +2 rounds │$/);
+  for (const variant of ['default', 'arena1']) {
+    assert.match(
+      out,
+      new RegExp(
+        `^scaling \\(variant ${variant}\\), efficiency = throughput\\(k\\) / \\(k/1 × throughput\\(1\\)\\):$`,
+        'm',
+      ),
+    );
+    assert.match(out, new RegExp(`^ops/s against k \\(variant ${variant}\\)`, 'm'));
+    assert.match(out, new RegExp(`^workers/procs against k \\(variant ${variant}\\)`, 'm'));
+  }
+  assert.match(out, /^- workers: k=1 1\.00, k=2 \d+\.\d\d; too few rounds to tell where it stops gaining/m);
+  assert.match(out, /^- procs: k=1 1\.00, k=2 \d+\.\d\d;/m);
+  // the charts: a W and a P on the throughput chart, k ticks 1 and 2 under both
+  assert.match(out, /W workers, P procs/);
+  assert.equal(out.match(/^ +└┬─+┬▶$/gm)?.length, 4);
+  assert.equal(out.match(/^ +1 +2 *$/gm)?.length, 4);
+});
+
+test('sweep --json: axes, every point with its figures and rounds, and rounds visiting the points in rotation', async () => {
+  const result = await cli([...GRID, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.command, 'sweep');
+  assert.equal(doc.status, 'complete');
+  assert.deepEqual(doc.axes.k, [1, 2]);
+  assert.deepEqual(doc.axes.variant, [
+    { name: 'default', env: {} },
+    { name: 'arena1', env: { MALLOC_ARENA_MAX: '1' } },
+  ]);
+  assert.deepEqual(doc.config, { precision: null, maxTime: null, rounds: 2, quick: true });
+  assert.deepEqual(
+    doc.points.map((p) => [p.id, p.variant.name, p.k, p.task, p.file.label]),
+    [
+      ['p1', 'default', 1, 'readfilesync', 'med (64 KiB)'],
+      ['p2', 'default', 2, 'readfilesync', 'med (64 KiB)'],
+      ['p3', 'arena1', 1, 'readfilesync', 'med (64 KiB)'],
+      ['p4', 'arena1', 2, 'readfilesync', 'med (64 KiB)'],
+    ],
+  );
+  for (const point of doc.points) {
+    assert.equal(point.stop, 'rounds');
+    assert.ok(point.workers.throughput.median > 0 && point.procs.throughput.median > 0);
+    assert.equal(point.ratio.n, 2);
+    assert.ok(point.ratio.median > 0);
+    assert.equal(point.ratio.ci95.length, 2);
+    assert.ok('halfWidth' in point.ratio);
+    assert.equal(point.rounds.length, 2);
+    assert.ok(point.rounds.every((round) => round.complete && round.ratio > 0));
+    // modes alternate round by round at each point
+    assert.deepEqual(
+      point.rounds.map((round) => round.order),
+      [
+        ['workers', 'procs'],
+        ['procs', 'workers'],
+      ],
+    );
+    assert.deepEqual(point.config.env, point.variant.env);
+    assert.equal(point.node.version, doc.environment.node.version);
+  }
+  // round 2 starts one point further along: drift lands on every point, not on the last
+  assert.deepEqual(doc.order, [
+    { index: 1, points: ['p1', 'p2', 'p3', 'p4'] },
+    { index: 2, points: ['p2', 'p3', 'p4', 'p1'] },
+  ]);
+  assert.equal(doc.scaling.length, 2);
+  assert.deepEqual(
+    doc.scaling.map((group) => group.points),
+    [
+      ['p1', 'p2'],
+      ['p3', 'p4'],
+    ],
+  );
+  for (const group of doc.scaling) {
+    assert.deepEqual(
+      group.workers.steps.map((step) => step.k),
+      [1, 2],
+    );
+    assert.equal(group.workers.steps[0].efficiency, 1);
+    assert.equal(group.workers.decided, false, 'two rounds give no throughput interval');
+  }
+});
+
+test("a variant's variables reach the cells of its points", async () => {
+  const result = await cli([
+    'sweep',
+    '--task',
+    fixture('env-probe.js'),
+    '--variant',
+    'probe:PROBE=from-the-variant',
+    '-k',
+    '1',
+    '--smoke',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 1, result.stderr);
+  assert.match(result.stderr, /PROBE=from-the-variant/);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'failed');
+  assert.match(doc.error.message, /PROBE=from-the-variant/);
+});
+
+test('a failure at one point keeps the rounds every point finished, prints them, and leaves nothing running', async () => {
+  const mark = uniqueMark();
+  // p1 (readfilesync) finishes its first round before p2 (throws) fails in its first cell
+  const result = await cli([
+    'sweep',
+    '--task',
+    `readfilesync,${fixture('throws.js')}`,
+    '-k',
+    '2',
+    '--smoke',
+    '--json',
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+  ]);
+  assert.equal(result.exitCode, 1, result.stderr);
+  assert.match(result.stderr, /^mmapbench: .*disk on fire/m);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'failed');
+  const [first, second] = doc.points;
+  assert.equal(first.rounds.length, 1);
+  assert.equal(first.rounds[0].complete, true);
+  assert.ok(first.ratio.median > 0);
+  assert.equal(first.stop, 'failed');
+  assert.equal(second.stop, 'failed');
+  assert.equal(second.ratio, null);
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+const node24 = nodeBinary(24);
+const missing = !existsSync(node24);
+// On CI a missing second Node is a failure, never a skip.
+const skip = missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false;
+
+test('two --node binaries: a point for each, labelled with the version it reported', { skip }, async () => {
+  assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
+  const args = ['sweep', '--task', 'fs-promises', '--node', process.execPath, '--node', node24, '--smoke'];
+  const result = await cli([...args, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.deepEqual(
+    doc.points.map((point) => point.node),
+    [
+      { path: process.execPath, version: process.version },
+      { path: node24, version: doc.points[1].node.version },
+    ],
+  );
+  assert.match(doc.points[1].node.version, /^v24\./);
+  const table = await cli(args);
+  assert.equal(table.exitCode, 0, table.stderr);
+  assert.match(table.stdout, new RegExp(`^│ ${process.version.replaceAll('.', '\\.')} +│`, 'm'));
+  assert.match(table.stdout, /^│ v24\.\d+\.\d+ +│/m);
+  assert.match(table.stdout, new RegExp(`^node v24\\.\\d+\\.\\d+: ${node24.replaceAll('.', '\\.')}$`, 'm'));
+});

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scaling } from '../../src/stats/scaling.js';
+
+// rounds of a point whose modes ran at these throughputs
+const rounds = (workers, procs) =>
+  workers.map((w, i) => ({ workers: { throughput: w }, procs: { throughput: procs[i] } }));
+const ratio = (ci95) => ({ ci95, n: 5 });
+
+test('efficiency against the smallest k; a mode stops gaining where its interval no longer lies above the previous k', () => {
+  const reading = scaling([
+    { k: 4, rounds: rounds([190, 200, 210], [300, 310, 320]), ratio: ratio([0.6, 0.7]) },
+    { k: 1, rounds: rounds([100, 101, 102], [100, 101, 102]), ratio: ratio([0.95, 1.05]) },
+    { k: 2, rounds: rounds([180, 190, 200], [195, 200, 205]), ratio: ratio([0.9, 1.02]) },
+  ]);
+  assert.equal(reading.k0, 1);
+  assert.deepEqual(
+    reading.workers.steps.map((step) => step.k),
+    [1, 2, 4],
+  );
+  assert.equal(reading.workers.steps[0].efficiency, 1);
+  assert.ok(Math.abs(reading.procs.steps[2].efficiency - 310 / (4 * 101)) < 1e-12);
+  // workers: k=4 (190-210) overlaps k=2 (180-200); procs keep gaining
+  assert.deepEqual(reading.workers.stopsGaining, { after: 2, at: 4 });
+  assert.equal(reading.procs.stopsGaining, null);
+  assert.equal(reading.workers.decided, true);
+  assert.deepEqual(reading.ratioLeaves1, { k: 4, side: 'below' });
+});
+
+test('without 3 rounds at every k there is no interval, so no stopping point and no ratio verdict', () => {
+  const reading = scaling([
+    { k: 1, rounds: rounds([100, 100], [100, 100]), ratio: { ci95: [0.5, 0.6], n: 2 } },
+    { k: 2, rounds: rounds([150, 150], [190, 190]), ratio: { ci95: [0.7, 0.8], n: 2 } },
+  ]);
+  assert.equal(reading.workers.decided, false);
+  assert.equal(reading.workers.stopsGaining, null);
+  assert.equal(reading.ratioLeaves1, null);
+  assert.equal(reading.workers.steps[1].ci95, null);
+});
