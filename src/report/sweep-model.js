@@ -161,14 +161,15 @@ function charts(group, results, width) {
   const all = [...workers.map(([, y]) => y), ...procs.map(({ y }) => y)];
   const throughput = plot([workers], {
     width: plotWidth,
-    height: 8,
+    height: 10,
     title: `ops/s against k${name ? ` (${name})` : ''}`,
     mode: 'point',
     lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: 'W' }),
     points: procs,
     symbols: { point: 'P' },
-    yRange: [0, Math.max(...all) * 1.05],
-    customYAxisTicks: [0, Math.max(...all) / 2, Math.max(...all)],
+    // from just below the lowest: the axis is labelled, and from 0 a 10% difference is one row
+    yRange: [Math.min(...all) * 0.95, Math.max(...all) * 1.05],
+    customYAxisTicks: [Math.min(...all), Math.max(...all)],
     customXAxisTicks: xTicks,
     formatter: axis(format),
     xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
@@ -187,7 +188,7 @@ function charts(group, results, width) {
   // the interval's ends are the series and the medians are drawn over them, so a median is never hidden
   const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => [x, y])], {
     width: plotWidth,
-    height: 8,
+    height: 10,
     title: `workers/procs against k${name ? ` (${name})` : ''}`,
     mode: 'point',
     lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: ends.length ? '-' : '●' }),

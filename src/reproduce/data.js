@@ -18,9 +18,17 @@ export class ExperimentData {
     return this.cells.get(key(variant, round, mode))?.throughput ?? null;
   }
 
-  /** Median ops/s of a variant in one mode over the rounds that measured it. */
-  median(variant, mode) {
-    const values = this.rounds.map((round) => this.throughput(variant, round, mode)).filter((v) => v !== null);
+  /** One of the task's own figures (a declared metric) in one cell. */
+  metric(variant, round, mode, name) {
+    const value = this.cells.get(key(variant, round, mode))?.metrics?.[name];
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  }
+
+  /** Median ops/s of a variant in one mode over the rounds that measured it; with `name`, of that metric. */
+  median(variant, mode, name) {
+    const values = this.rounds
+      .map((round) => (name ? this.metric(variant, round, mode, name) : this.throughput(variant, round, mode)))
+      .filter((v) => v !== null);
     return values.length ? median(values) : null;
   }
 
@@ -40,6 +48,23 @@ export class ExperimentData {
   /** One variant against another in the same mode: e.g. workers with jemalloc / workers with glibc. */
   relative(variant, base, mode) {
     return this.series((round) => divide(this.throughput(variant, round, mode), this.throughput(base, round, mode)));
+  }
+
+  /** One variant's metric against another's, in the same mode and round: zips partitioned / whole. */
+  relativeMetric(variant, base, mode, name) {
+    return this.series((round) =>
+      divide(this.metric(variant, round, mode, name), this.metric(base, round, mode, name)),
+    );
+  }
+
+  /**
+   * Two metrics of the same cell against each other: promises / callbacks, peak fds through
+   * p-limit / through Promise.all. Both were measured side by side in one process tree.
+   */
+  withinCell(variant, mode, name, base) {
+    return this.series((round) =>
+      divide(this.metric(variant, round, mode, name), this.metric(variant, round, mode, base)),
+    );
   }
 
   /** How a variant moves the gap: its workers/procs ratio over the base's. */

@@ -1,6 +1,7 @@
 import { TABLES } from '../reference/published.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { above, all, below, within } from './verdict.js';
+import { clogTable, promisesTable, throttleTable } from './tables.js';
 
 /**
  * @typedef {object} Variant  one setting an experiment measures; each round runs every variant
@@ -11,6 +12,8 @@ import { above, all, below, within } from './verdict.js';
  * @property {Record<string, any>} [params]  task parameters (poolSize, concurrency)
  * @property {Record<string, string>} [env]  set in every cell of this variant
  * @property {Array<'workers'|'procs'>} [modes]  both unless given
+ * @property {number} [k]  run at this k instead of the run's -k
+ * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK's otherwise)
  * @property {string} [thp]  the THP mode (always, madvise, never) set while its cells run
  * @property {object} [published]  the published row it re-checks
  *
@@ -19,15 +22,21 @@ import { above, all, below, within } from './verdict.js';
  * @property {string} hypothesis  where in the investigation
  * @property {string} [claim]   the published claim, in its words (from TABLES)
  * @property {string} [source]  where it was published (from TABLES)
+ * @property {string} [setup]   how it was measured there, when not the investigation's k=8 runs
  * @property {string} needs  what it needs, in words, for --list
  * @property {(ctx: object) => string | null} [unavailable]  why it cannot run here, or null
  * @property {(ctx: object) => Variant[]} variants
  * @property {(data: import('./data.js').ExperimentData) => Array<{ claim: string } & import('./verdict.js').Verdict>} verdicts
  * @property {'grid'} [shape]  how its table is drawn; a row per variant unless given
+ * @property {(variants: Variant[], data: import('./data.js').ExperimentData) => object} [table]  its own
+ *   table (the task's metrics beside the published figures), instead of workers / procs
+ * @property {number} [k]  the k every variant runs at (a single process, as published), not -k
  */
 
 const published = (name, label) => TABLES[name].rows.find((row) => row.label === label);
 const both = ['workers', 'procs'];
+/** @type {Array<'workers'|'procs'>} */
+const procsOnly = ['procs'];
 
 // The claims in words, each tested by the 95% interval of a per-round ratio (verdict.js).
 const claim = (text, verdict) => ({ claim: text, ...verdict });
@@ -378,11 +387,147 @@ export const EXPERIMENTS = [
       ),
     ],
   },
+  {
+    name: 'clog',
+    hypothesis: 'seed 001: readFile partitioning',
+    needs: 'nothing',
+    k: 1,
+    variants: () => {
+      const variants = [];
+      for (const [file, size] of [
+        ['1k', '1 KiB'],
+        ['16m', '16 MiB'],
+      ]) {
+        for (const concurrency of [1, 10]) {
+          for (const partition of [null, '8k', ...(file === '16m' && concurrency === 10 ? ['512k'] : [])]) {
+            const how = partition === null ? 'whole' : partition === '8k' ? 'partitioned' : 'partitioned 512k';
+            const label = `${size}, ${concurrency} in flight, ${how}`;
+            variants.push({
+              id: `${file}-c${concurrency}-${partition ?? 'whole'}`,
+              label,
+              task: 'threadpool-clog',
+              file,
+              params: { concurrency, ...(partition ? { partition } : {}) },
+              modes: procsOnly,
+              k: 1,
+              // a 16 MiB read in 8 KiB requests takes ~30 ms here: --quick reads a few
+              quickIterations: 20,
+              published: TABLES.clog.rows.find((row) => row.label === label),
+            });
+          }
+        }
+      }
+      return variants;
+    },
+    table: clogTable,
+    verdicts: (d) => [
+      claim(
+        'partitioning leaves 1 KiB reads unchanged (partitioned / whole reads within ±10% at 1 and 10 in flight; published 1.04, 1.00)',
+        all(
+          [1, 10].map((c) =>
+            within(d.relative(`1k-c${c}-8k`, `1k-c${c}-whole`, 'procs'), [0.9, 1.1], `${c} in flight`),
+          ),
+        ),
+      ),
+      claim(
+        'partitioning costs 16 MiB reads at 10 in flight (partitioned / whole below 1; published 623 / 2,759 = 0.23)',
+        below(d.relative('16m-c10-8k', '16m-c10-whole', 'procs'), 1, 'reads partitioned / whole'),
+      ),
+      claim(
+        'partitioning multiplies the zips at 16 MiB, 10 in flight (at least 10x; published 61,745 / 703 = 88x)',
+        above(d.relativeMetric('16m-c10-8k', '16m-c10-whole', 'procs', 'zipsPerSec'), 10, 'zips partitioned / whole'),
+      ),
+    ],
+  },
+  {
+    name: 'promises',
+    hypothesis: 'seed 002: fs/promises overhead',
+    needs: 'nothing',
+    k: 1,
+    variants: () =>
+      ['readFile', 'writeFile', 'stat'].flatMap((op) =>
+        [1, 10, 64].map((concurrency) => ({
+          id: `${op}-c${concurrency}`,
+          label: `${op === 'stat' ? 'stat' : `${op} 1 KiB`}, ${concurrency} in flight`,
+          task: 'fs-promises',
+          file: '1k',
+          params: { op, concurrency },
+          modes: procsOnly,
+          k: 1,
+          published: {
+            gain: TABLES.promises.rows.find((row) => row.label.startsWith(op)).gains[concurrency],
+          },
+        })),
+      ),
+    table: promisesTable,
+    verdicts: (d) => {
+      const ratio = (op, c) => d.withinCell(`${op}-c${c}`, 'procs', 'promisesPerSec', 'callbacksPerSec');
+      const ops = ['readFile', 'writeFile', 'stat'];
+      return [
+        claim(
+          'at 64 in flight promises are slower than callbacks for every op (promises / callbacks below 1)',
+          all(ops.map((op) => below(ratio(op, 64), 1, op))),
+        ),
+        claim(
+          'the overhead is about what the fix gains: promises / callbacks at 64 in flight within 0.65-0.89 (1/1.53 to 1/1.12) for every op',
+          all(ops.map((op) => within(ratio(op, 64), [0.65, 0.89], op))),
+        ),
+        claim(
+          'the overhead grows with concurrency: promises / callbacks lower at 64 in flight than at 1 (readFile)',
+          below(
+            d.relativeMetric('readFile-c64', 'readFile-c1', 'procs', 'promisesToCallbacks'),
+            1,
+            'readFile promises/callbacks at 64 / at 1',
+          ),
+        ),
+      ];
+    },
+  },
+  {
+    name: 'throttle',
+    hypothesis: 'seed 003: unthrottled Promise.all',
+    needs: 'nothing',
+    k: 1,
+    variants: () =>
+      [1000, 10000].map((batch) => ({
+        id: `batch-${batch}`,
+        label: `${batch.toLocaleString('en-US')} jobs at once, or 16 through p-limit`,
+        task: 'throttle',
+        file: 'small',
+        params: { batch, limit: 16 },
+        modes: procsOnly,
+        k: 1,
+      })),
+    table: throttleTable,
+    verdicts: (d) => [
+      claim(
+        'an unthrottled Promise.all holds about a descriptor per job (peak fds at least half the jobs it started, 10,000 at once)',
+        above(d.withinCell('batch-10000', 'procs', 'allPeakFds', 'allFanOut'), 0.5, 'peak fds / jobs started'),
+      ),
+      claim(
+        'a queue of 16 keeps descriptors small (p-limit peak fds / Promise.all peak fds below 0.1, 10,000 jobs)',
+        below(d.withinCell('batch-10000', 'procs', 'limitPeakFds', 'allPeakFds'), 0.1, 'p-limit / Promise.all fds'),
+      ),
+      claim(
+        'the queue keeps the event loop responsive (worst loop delay through p-limit / Promise.all below 1, 10,000 jobs)',
+        below(
+          d.withinCell('batch-10000', 'procs', 'limitLoopDelayMaxMs', 'allLoopDelayMaxMs'),
+          1,
+          'p-limit / Promise.all worst delay',
+        ),
+      ),
+      claim(
+        'bounding saves wall time here too (Promise.all / p-limit wall time above 1; published 115 s / 9 s = 12.8x, from glibc fclose on FILE*, which Node fs does not use)',
+        above(d.withinCell('batch-10000', 'procs', 'allWallMs', 'limitWallMs'), 1, 'Promise.all / p-limit wall time'),
+      ),
+    ],
+  },
 ];
 
 for (const experiment of EXPERIMENTS) {
   experiment.claim = TABLES[experiment.name].claim;
   experiment.source = TABLES[experiment.name].source;
+  experiment.setup = TABLES[experiment.name].setup;
 }
 
 export { EXPERIMENT_NAMES };

@@ -13,4 +13,7 @@ export const EXPERIMENT_NAMES = [
   'pool-grid',
   'reuse',
   'async',
+  'clog',
+  'promises',
+  'throttle',
 ];

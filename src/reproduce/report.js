@@ -95,18 +95,24 @@ const verdictTable = (verdicts, quick) => ({
 export function experimentSection(experiment, variants, cells, { k, cores, quick = false }) {
   const data = new ExperimentData(cells);
   const verdicts = experiment.verdicts(data);
-  const table = experiment.shape === 'grid' ? gridTable(variants, data) : rowsTable(variants, data);
+  const table = experiment.table
+    ? experiment.table(variants, data)
+    : experiment.shape === 'grid'
+      ? gridTable(variants, data)
+      : rowsTable(variants, data);
   const measuredRounds = data.rounds.length;
   return {
     verdicts,
     model: {
-      title: `${experiment.name} — ${experiment.hypothesis} · ${kNote(k, cores)} · ${measuredRounds} round${measuredRounds === 1 ? '' : 's'} measured`,
+      title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${measuredRounds} round${measuredRounds === 1 ? '' : 's'} measured`,
       lines: [
         `claim: ${experiment.claim}`,
-        `published figures (quoted, not measured here): ${experiment.source}; ${PUBLISHED_SETUP}`,
-        ...(experiment.shape === 'grid'
-          ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
-          : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
+        `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
+        ...(experiment.table
+          ? ['figures are medians over rounds; a ratio is the median of per-round ratios']
+          : experiment.shape === 'grid'
+            ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
+            : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
       ],
       tables: [table, verdictTable(verdicts, quick)],
       notes: [],

@@ -37,7 +37,7 @@ export function planVariant(variant, options, interrupt) {
       command: 'compare',
       task: variant.task,
       file: variant.file,
-      k: options.k,
+      k: variant.k ?? options.k,
       force: true, // the run's -k was checked, with the user's --force, when it started
       node: options.node,
       fixturesDir: options.fixturesDir,
@@ -45,7 +45,9 @@ export function planVariant(variant, options, interrupt) {
       env: variant.env ?? {},
       params: variant.params ?? {},
       inheritAllocatorEnv: false,
-      ...(options.quick ? { iterations: QUICK.iterations, warmup: QUICK.warmup } : { duration: options.duration }),
+      ...(options.quick
+        ? { iterations: variant.quickIterations ?? QUICK.iterations, warmup: QUICK.warmup }
+        : { duration: options.duration }),
     },
     { interrupt },
   );

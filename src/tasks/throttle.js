@@ -59,6 +59,7 @@ export default {
   metrics: {
     allWallMs: { description: 'Promise.all: wall time', unit: 'ms', combine: 'max' },
     limitWallMs: { description: 'p-limit: wall time', unit: 'ms', combine: 'max' },
+    allFanOut: { description: 'Promise.all: the most jobs started at once', unit: 'count', combine: 'max' },
     allPeakFds: { description: 'Promise.all: peak open fds (/proc/self/fd)', unit: 'count', combine: 'max' },
     limitPeakFds: { description: 'p-limit: peak open fds (/proc/self/fd)', unit: 'count', combine: 'max' },
     allLoopDelayMaxMs: { description: 'Promise.all: worst event-loop delay', unit: 'ms', combine: 'max' },
@@ -84,6 +85,7 @@ export default {
     return {
       metrics: {
         allWallMs: allPhase.wallMs,
+        allFanOut: Math.min(batch, iterations),
         limitWallMs: limitPhase.wallMs,
         allPeakFds: allPhase.peakFds,
         limitPeakFds: limitPhase.peakFds,

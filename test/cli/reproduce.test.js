@@ -60,7 +60,12 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   for (const experiment of ran) {
     const section = report.split(`\n## ${experiment.name} — `)[1]?.split('\n## ')[0];
     assert.ok(section, `a section for ${experiment.name}`);
-    assert.match(section, /published figures \(quoted, not measured here\): .*Hypothesis|step/);
+    assert.match(
+      section,
+      experiment.k
+        ? /published figures \(quoted, not measured here\): (nodejs\/node|Momtchil Momtchev)/
+        : /published figures \(quoted, not measured here\): .*(Hypothesis|step)/,
+    );
     assert.match(section, /\| claim \| verdict \| evidence/);
     const verdicts = [...section.matchAll(/\| (holds|does not hold|inconclusive) \(smoke\) \|/g)];
     assert.equal(
@@ -75,6 +80,16 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
     /\| readfilesync 64 KiB \| [\d,]+ \| [\d,]+ \| [\d.]+ \| 79,027 \| 146,526 \| 0\.54 \|/,
   );
   assert.match(result.stdout, /Verdicts/);
+  // the sibling sources: the task's own figures beside the published ones (per second), one process
+  assert.match(report, /^## clog — seed 001: readFile partitioning · k=1, one process, as published/m);
+  assert.match(report, /^\| 16 MiB, 10 in flight, whole \| [\d,]+ \| [\d,]+ \| 552 \| 141 \|$/m);
+  assert.match(report, /^\| 16 MiB, 10 in flight, partitioned 512k \| [\d,]+ \| [\d,]+ \| - \| - \|$/m);
+  assert.match(report, /^\| readFile 1 KiB, 64 in flight \| [\d,]+ \| [\d,]+ \| [\d.]+ \| \+22% \|$/m);
+  assert.match(
+    report,
+    /^\| 10,000 jobs at once, or 16 through p-limit \| [\d,]+ \/ [\d,]+ \| [\d.]+ ms \/ [\d.]+ ms \|/m,
+  );
+  assert.match(report, /^\| published \(one run each way\) \| 47,577 \/ - \| - \/ - \| 115 s \/ 9 s \| 12\.8 \|$/m);
 
   const all = records(resultsFile(w.out));
   assert.equal(all[0].type, 'run');
@@ -87,6 +102,10 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   assert.equal(new Set(cells.map(cellKey)).size, cells.length);
   assert.ok(cells.every((r) => r.cell.totalOps > 0));
 
+  for (const r of cells.filter((c) => ['clog', 'promises', 'throttle'].includes(c.experiment))) {
+    assert.equal(r.mode, 'procs');
+    assert.equal(r.cell.workers.length, 1, `${r.experiment} ${r.variant}: one process, k=1`);
+  }
   const thpCells = cells.filter((r) => r.experiment === 'thp');
   assert.equal(thpCells.length, 12);
   assert.equal(readChoice(w.thp), 'madvise', 'THP is as it was found');

@@ -10,18 +10,28 @@ const ctx = { jemalloc: { path: '/lib/libjemalloc.so.2' }, thp: { why: null } };
 const byName = Object.fromEntries(EXPERIMENTS.map((e) => [e.name, e]));
 const jitter = [0.98, 1.02, 1.0, 0.99, 1.01, 1.0];
 
-/** Cells for `rounds` rounds where throughput(variant, mode) is `rate(variant, mode)` with a little noise. */
+/**
+ * Cells for `rounds` rounds where throughput(variant, mode) is `rate(variant, mode)` with a little
+ * noise; `rate` may also return `{ throughput, metrics }` for a task's own figures.
+ */
 function cells(experiment, rate, rounds = 6) {
   const out = [];
   for (let round = 1; round <= rounds; round++) {
     for (const variant of experiment.variants(ctx)) {
-      for (const mode of modesOf(variant))
+      for (const mode of modesOf(variant)) {
+        const noise = jitter[(round + mode.length) % jitter.length];
+        const given = rate(variant, mode);
+        const { throughput, metrics = {} } = typeof given === 'number' ? { throughput: given } : given;
         out.push({
           variant: variant.id,
           round,
           mode,
-          cell: { throughput: rate(variant, mode) * jitter[(round + mode.length) % jitter.length] },
+          cell: {
+            throughput: throughput * noise,
+            metrics: Object.fromEntries(Object.entries(metrics).map(([name, value]) => [name, value * noise])),
+          },
         });
+      }
     }
   }
   return out;
@@ -30,14 +40,28 @@ function cells(experiment, rate, rounds = 6) {
 const verdicts = (name, rate) =>
   byName[name].verdicts(new ExperimentData(cells(byName[name], rate))).map((v) => v.verdict);
 
-test('the ten experiments of the issue, each with its published table, claim and variants', () => {
+test("the investigation's ten experiments and one per sibling source, each with its published table, claim and variants", () => {
   assert.deepEqual(
     EXPERIMENTS.map((e) => e.name),
-    ['gap', 'arena', 'mmap-threshold', 'jemalloc', 'mmap-max', 'thp', 'pool-size', 'pool-grid', 'reuse', 'async'],
+    [
+      'gap',
+      'arena',
+      'mmap-threshold',
+      'jemalloc',
+      'mmap-max',
+      'thp',
+      'pool-size',
+      'pool-grid',
+      'reuse',
+      'async',
+      'clog',
+      'promises',
+      'throttle',
+    ],
   );
   for (const experiment of EXPERIMENTS) {
     assert.equal(experiment.claim, TABLES[experiment.name].claim);
-    assert.match(experiment.source, /Hypothesis|step/);
+    assert.match(experiment.source, experiment.k ? /nodejs\/node|Momtchev/ : /Hypothesis|step/);
     const ids = experiment.variants(ctx).map((v) => v.id);
     assert.equal(new Set(ids).size, ids.length, `${experiment.name}: variant ids are unique`);
   }
@@ -119,4 +143,77 @@ test('a round missing one side is left out of that ratio, not counted as zero', 
   const data = new ExperimentData(some);
   assert.equal(data.ratio('default').n, 5);
   assert.equal(data.median('default', 'workers') > 0, true);
+});
+
+test('clog: the published pattern holds all three claims; faster partitioned reads with 2.5x the zips hold only the first', () => {
+  const published = (variant) => {
+    const row = variant.published;
+    return row
+      ? { throughput: row.reads, metrics: { zipsPerSec: row.zips } }
+      : { throughput: 100, metrics: { zipsPerSec: 100 } };
+  };
+  assert.deepEqual(verdicts('clog', published), ['holds', 'holds', 'holds']);
+  // what a task that read only the first chunk of each file would show: partitioned reads faster
+  const noClog = (variant) => ({
+    throughput: variant.params.partition && variant.file === '16m' ? 300 : 100,
+    metrics: { zipsPerSec: variant.params.partition ? 250 : 100 },
+  });
+  assert.deepEqual(verdicts('clog', noClog), ['holds', 'does not hold', 'does not hold']);
+  for (const variant of byName.clog.variants(ctx)) {
+    assert.equal(variant.k, 1);
+    assert.deepEqual(modesOf(variant), ['procs']);
+  }
+  assert.deepEqual(
+    byName.clog
+      .variants(ctx)
+      .filter((v) => v.params.partition)
+      .map((v) => v.params.partition),
+    ['8k', '8k', '8k', '8k', '512k'],
+    "partitioned at the PR's 8 KiB, and once at today's 512 KiB",
+  );
+});
+
+test('promises: promises 20% behind callbacks at 64 in flight and even at 1 holds all three; equal rates hold none', () => {
+  const rate = (variant) => {
+    const behind = variant.params.concurrency === 64 ? 0.8 : 1;
+    return {
+      throughput: 100,
+      metrics: { promisesPerSec: 100 * behind, callbacksPerSec: 100, promisesToCallbacks: behind },
+    };
+  };
+  assert.deepEqual(verdicts('promises', rate), ['holds', 'holds', 'holds']);
+  const equal = () => ({
+    throughput: 100,
+    metrics: { promisesPerSec: 100, callbacksPerSec: 100, promisesToCallbacks: 1 },
+  });
+  assert.deepEqual(verdicts('promises', equal), ['inconclusive', 'does not hold', 'inconclusive']);
+});
+
+test('throttle: a fan-out holding every descriptor and stalling the loop holds all four; a harmless one holds the first only', () => {
+  const jam = () => ({
+    throughput: 100,
+    metrics: {
+      allFanOut: 10_000,
+      allPeakFds: 10_020,
+      limitPeakFds: 36,
+      allLoopDelayMaxMs: 300,
+      limitLoopDelayMaxMs: 5,
+      allWallMs: 900,
+      limitWallMs: 600,
+    },
+  });
+  assert.deepEqual(verdicts('throttle', jam), ['holds', 'holds', 'holds', 'holds']);
+  const harmless = () => ({
+    throughput: 100,
+    metrics: {
+      allFanOut: 10_000,
+      allPeakFds: 10_020,
+      limitPeakFds: 5_000,
+      allLoopDelayMaxMs: 5,
+      limitLoopDelayMaxMs: 50,
+      allWallMs: 500,
+      limitWallMs: 900,
+    },
+  });
+  assert.deepEqual(verdicts('throttle', harmless), ['holds', 'does not hold', 'does not hold', 'does not hold']);
 });

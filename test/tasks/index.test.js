@@ -46,3 +46,23 @@ test('broken task modules are usage errors that say what is missing', async () =
   });
   await assert.rejects(loadTask(fixture('broken.js')), { kind: 'usage', message: /failed to load: .*doesNotExist/ });
 });
+
+test('threadpool-clog reads every byte of the file, whole or in partitions', async () => {
+  const { mkdtempSync, openSync, closeSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { readPartitioned, readWhole } = await import('../../src/tasks/threadpool-clog.js');
+  const file = join(mkdtempSync(join(tmpdir(), 'mmapbench-clog-')), 'data');
+  const content = Buffer.from(Array.from({ length: 100_003 }, (_, i) => i % 251)); // not a multiple of 4096
+  writeFileSync(file, content);
+  const fd = openSync(file, 'r');
+  try {
+    for (const read of [(buffer) => readWhole(fd, buffer), (buffer) => readPartitioned(fd, buffer, 4096)]) {
+      const buffer = Buffer.alloc(content.length);
+      assert.equal(await read(buffer), content.length);
+      assert.ok(buffer.equals(content));
+    }
+  } finally {
+    closeSync(fd);
+  }
+});
