@@ -103,7 +103,7 @@ function workOptions(command) {
     .addOption(
       new Option(
         '--warmup <count>',
-        'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200)',
+        'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200 or --iterations if fewer)',
       ).argParser(nonNegativeInteger('--warmup')),
     );
 }

@@ -389,7 +389,7 @@ export const EXPERIMENTS = [
   },
   {
     name: 'clog',
-    hypothesis: 'seed 001: readFile partitioning',
+    hypothesis: "Node PR 'fs: partition readFile'",
     needs: 'nothing',
     k: 1,
     variants: () => {
@@ -441,7 +441,7 @@ export const EXPERIMENTS = [
   },
   {
     name: 'promises',
-    hypothesis: 'seed 002: fs/promises overhead',
+    hypothesis: 'nodejs/node#63886: fs/promises overhead',
     needs: 'nothing',
     k: 1,
     variants: () =>
@@ -485,7 +485,7 @@ export const EXPERIMENTS = [
   },
   {
     name: 'throttle',
-    hypothesis: 'seed 003: unthrottled Promise.all',
+    hypothesis: 'article: unthrottled Promise.all',
     needs: 'nothing',
     k: 1,
     variants: () =>

@@ -212,11 +212,14 @@ export const runnerSpec = (plan, work) => ({
 });
 
 /**
- * Default warmup: a quarter of the timed ops. A few hundred ops leave V8 still tiering up and
- * sizing its heap for the allocation rate; on 2 cores that cost procs cells of ~1 s half their
- * throughput (measured: 41-55k ops/s with 200 warmup ops, 84-100k with 5000).
+ * Default warmup: a quarter of the timed ops, at least 200. A few hundred ops leave V8 still
+ * tiering up and sizing its heap for the allocation rate; on 2 cores that cost procs cells of
+ * ~1 s half their throughput (measured: 41-55k ops/s with 200 warmup ops, 84-100k with 5000).
+ * Never more than the timed ops, though: an op slow enough that a cell holds fewer than 200 (a
+ * 16 MiB read in 8 KiB requests, ~80 ms) would otherwise warm up for many times the cell.
  */
-export const warmupFor = (iterations) => Math.max(DEFAULTS.minWarmup, Math.round(iterations * DEFAULTS.warmupShare));
+export const warmupFor = (iterations) =>
+  Math.max(Math.min(DEFAULTS.minWarmup, iterations), Math.round(iterations * DEFAULTS.warmupShare));
 
 /** The plan's work when it fixes iterations; null when the session must calibrate. */
 export const fixedWork = (plan) =>

@@ -20,6 +20,8 @@
  * @property {Record<string, any>} params
  * @property {number} k
  * @property {number} warmup
+ * @property {number} [warmupMs]  stop warming up after about this long even if `warmup` ops
+ *   have not run (calibration, which does not know yet how long an op takes)
  * @property {number} iterations
  * @property {string[]} metrics  the names of the metrics the task declared
  */
@@ -39,7 +41,15 @@ export async function prepare(spec, index, mode) {
     state: {},
   };
   await task.setup?.(ctx);
-  if (spec.warmup > 0) await task.run(ctx, spec.warmup);
+  if (spec.warmupMs === undefined) {
+    if (spec.warmup > 0) await task.run(ctx, spec.warmup);
+  } else {
+    // doubling batches: a slow op (a 16 MiB read in 8 KiB requests) stops after a few, a fast
+    // one gets its full count in a handful of calls
+    const until = performance.now() + spec.warmupMs;
+    for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2)
+      await task.run(ctx, Math.min(batch, spec.warmup - done));
+  }
   return { task, ctx, spec };
 }
 

@@ -81,7 +81,7 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   );
   assert.match(result.stdout, /Verdicts/);
   // the sibling sources: the task's own figures beside the published ones (per second), one process
-  assert.match(report, /^## clog — seed 001: readFile partitioning · k=1, one process, as published/m);
+  assert.match(report, /^## clog — Node PR .fs: partition readFile. · k=1, one process, as published/m);
   assert.match(report, /^\| 16 MiB, 10 in flight, whole \| [\d,]+ \| [\d,]+ \| 552 \| 141 \|$/m);
   assert.match(report, /^\| 16 MiB, 10 in flight, partitioned 512k \| [\d,]+ \| [\d,]+ \| - \| - \|$/m);
   assert.match(report, /^\| readFile 1 KiB, 64 in flight \| [\d,]+ \| [\d,]+ \| [\d.]+ \| \+22% \|$/m);

@@ -12,7 +12,7 @@ import { cli } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 
-test("tasks lists the seeds' pitfalls with their published reference", async () => {
+test('tasks lists the related pitfalls with their published reference', async () => {
   const list = json(await cli(['tasks', '--json']));
   for (const name of [
     'alloc-unsafe',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { buildPlan, resolveParams, runnerSpec } from '../../src/run/plan.js';
+import { buildPlan, resolveParams, runnerSpec, warmupFor } from '../../src/run/plan.js';
 import { planVariant } from '../../src/reproduce/runner.js';
 import { loadTask } from '../../src/tasks/index.js';
 
@@ -95,4 +95,10 @@ test('reproduce baselines drop the allocator variables of the shell; a setting k
   } finally {
     delete process.env.MALLOC_ARENA_MAX;
   }
+});
+
+test('default warmup: a quarter of the timed ops, at least 200, never more than the timed ops', () => {
+  assert.equal(warmupFor(4000), 1000);
+  assert.equal(warmupFor(500), 200);
+  assert.equal(warmupFor(30), 30, 'a slow op does not warm up for many times the cell');
 });
