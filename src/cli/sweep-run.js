@@ -9,7 +9,11 @@ import { buildSweepResults } from '../report/sweep-results.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
 import { startProgress } from '../report/progress.js';
-import { pairs, PARAM_OPTIONS } from './vocabulary.js';
+import { measureOptions } from './options.js';
+import { listOf, pairs, PARAM_OPTIONS, text } from './vocabulary.js';
+
+// the options that are axes in a sweep, besides the task parameters
+const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the estimate
 const CALIBRATION_SECONDS = 0.6;
@@ -24,7 +28,7 @@ export function sweepRequest(opts) {
   const params = {};
   // --param op=stat,readFile: a list, as the named task parameters take
   for (const [name, value] of Object.entries(pairs(opts.param, '--param', 'concurrency=1,8')))
-    params[name] = value.split(',');
+    params[name] = listOf(`--param ${name}=`, text, 'readFile,stat')(value, []);
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
   const nodes = opts.node ?? [undefined];
   const twice = nodes.find((node, i) => node && nodes.findIndex((other) => resolve(other) === resolve(node)) !== i);
@@ -38,21 +42,14 @@ export function sweepRequest(opts) {
       params,
       k: opts.k ?? [undefined],
     },
-    shared: {
-      command: 'compare',
-      force: Boolean(opts.force),
-      iterations: opts.iterations,
-      duration: opts.duration,
-      warmup: opts.warmup,
-      rounds: opts.rounds,
-      env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
-      params: {},
-      timeout: opts.timeout,
-      fixturesDir: opts.fixturesDir,
-      quick: Boolean(opts.quick || opts.smoke),
-      precision: opts.precision,
-      maxTime: opts.maxTime,
-    },
+    // everything else as compare reads it, with the axes left out
+    shared: measureOptions(
+      {
+        ...opts,
+        ...Object.fromEntries([...AXES, ...PARAM_OPTIONS].map((name) => [name, undefined])),
+      },
+      'compare',
+    ),
   };
 }
 
@@ -98,7 +95,12 @@ export async function sweepCommand(
       (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
       '\n',
   );
-  const progress = startProgress({ cells: rounds * points.length * 2, expectedSeconds: expected, stream: stderr });
+  const progress = startProgress({
+    cells: rounds * points.length * 2,
+    expectedSeconds: expected,
+    budgetSeconds: budget,
+    stream: stderr,
+  });
   let run;
   try {
     run = await runSweep(points, {

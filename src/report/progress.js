@@ -11,10 +11,11 @@ const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} 
  * Progress on stderr for runs long enough to want it: first one line with the expected time,
  * then a bar on a terminal (cells done of all, what ran last, the ETA) or, off a terminal, a
  * short line about every 10 s.
- * @param {{ cells: number, expectedSeconds: number, stream?: NodeJS.WritableStream & { isTTY?: boolean } }} options
+ * @param {{ cells: number, expectedSeconds: number, budgetSeconds?: number, stream?: NodeJS.WritableStream & { isTTY?: boolean } }} options
+ *   budgetSeconds: a run that stops on a budget never has more left than what remains of it
  * @returns {{ tick(payload: { label: string }): void, grow(cells: number): void, stop(): void }}
  */
-export function startProgress({ cells, expectedSeconds, stream = process.stderr }) {
+export function startProgress({ cells, expectedSeconds, budgetSeconds = Infinity, stream = process.stderr }) {
   if (expectedSeconds < QUIET_BELOW_SECONDS) return { tick() {}, grow() {}, stop() {} };
   stream.write(`mmapbench: ${cells} cells, about ${about(expectedSeconds)}; Ctrl-C stops and prints what finished\n`);
   let total = cells;
@@ -22,12 +23,15 @@ export function startProgress({ cells, expectedSeconds, stream = process.stderr 
     let done = 0;
     const started = Date.now();
     let last = started;
+    let firstCell = null; // the rate is taken from the cells alone, not the calibrations before them
     return {
       tick({ label }) {
         done++;
-        if (Date.now() - last < LINE_EVERY_MS) return;
+        firstCell ??= Date.now();
+        if (Date.now() - last < LINE_EVERY_MS || done < 2) return;
         last = Date.now();
-        const left = ((Date.now() - started) / done) * Math.max(0, total - done);
+        const perCell = (Date.now() - firstCell) / (done - 1);
+        const left = Math.min(perCell * Math.max(0, total - done), budgetSeconds * 1000 - (Date.now() - started));
         stream.write(`mmapbench: ${done}/${total} cells (${label}), about ${about(left / 1000)} left\n`);
       },
       grow: (more) => {

@@ -13,6 +13,8 @@ import { clogTable, promisesTable, throttleTable } from './tables.js';
  * @property {Record<string, string>} [env]  set in every cell of this variant
  * @property {Array<'workers'|'procs'>} [modes]  both unless given
  * @property {number} [k]  run at this k instead of the run's -k
+ * @property {number} [iterations]  fixed ops per cell instead of calibrating to --duration, where
+ *   the claim needs that many (a fan-out of 10,000 jobs needs 10,000)
  * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK's otherwise)
  * @property {string} [thp]  the THP mode (always, madvise, never) set while its cells run
  * @property {object} [published]  the published row it re-checks
@@ -495,6 +497,8 @@ export const EXPERIMENTS = [
         task: 'throttle',
         file: 'small',
         params: { batch, limit: 16 },
+        // a fan-out of `batch` jobs needs that many in the cell, whatever --duration would pick
+        iterations: batch,
         modes: procsOnly,
         k: 1,
       })),

@@ -47,7 +47,9 @@ export function planVariant(variant, options, interrupt) {
       inheritAllocatorEnv: false,
       ...(options.quick
         ? { iterations: variant.quickIterations ?? QUICK.iterations, warmup: QUICK.warmup }
-        : { duration: options.duration }),
+        : variant.iterations
+          ? { iterations: variant.iterations }
+          : { duration: options.duration }),
     },
     { interrupt },
   );

@@ -196,3 +196,21 @@ test('a task that floods the channel to the CLI is stopped and named', async () 
     /^mmapbench: process \d failed: a task must not use process.send: the channel to mmapbench is the harness's \(task floods/,
   );
 });
+
+test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 130, nothing left running', async () => {
+  const seen = new Map();
+  // with k=1 a round of two points starts 4 processes (a host and a process at each): 5 means round 2
+  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 5;
+  const { run, mark } = await start(
+    ['sweep', '--task', fixture('slow.js'), '--file', 'small,med', '-k', '1', '--iterations', '5', '--warmup', '0'],
+    roundTwo,
+  );
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  // no --json here: the table is printed, then the one-line error
+  assert.match(result.stdout, /^mmapbench sweep: 2 points, .* — INTERRUPTED$/m);
+  assert.match(result.stdout, /^│ small \(128 B\) +│ +[\d,]+ │ +[\d,]+ │/m);
+  assert.match(result.stdout, /^│ med \(64 KiB\) +│ +[\d,]+ │ +[\d,]+ │/m);
+  await goneWithin(mark, 1000);
+});
