@@ -55,7 +55,8 @@ function cellSeconds(results) {
   return times[Math.floor((times.length - 1) / 2)] / 1e9;
 }
 
-const UNIT = {
+/** How a task metric of each declared unit is printed. */
+export const UNIT = {
   'ops/s': (v) => `${ops(v)} ops/s`,
   count: (v) => ops(v),
   ms: (v) => `${fixed(v)} ms`,

@@ -1,5 +1,6 @@
 import { plot } from 'simple-ascii-chart';
 import { withCI } from './sentences.js';
+import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, varying } from './sweep-results.js';
 
@@ -98,14 +99,56 @@ export function sweepModel(results, { width = 80 } = {}) {
       `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision)}: a larger --max-time would narrow them`,
     );
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
+  const metrics = metricsTable(points, columns);
   const blocks = results.scaling.flatMap((group) => charts(group, results, width));
   return {
     title,
     lines,
-    tables: [{ head, rows, align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')) }],
+    tables: [
+      {
+        head,
+        rows,
+        align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
+        // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
+        widths: [
+          ...head
+            .slice(0, -5)
+            .map((name, i) => Math.min(16, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
+          10,
+          10,
+          18,
+          14,
+          13,
+        ],
+      },
+      ...metrics,
+    ],
     notes,
     blocks,
   };
+}
+
+/** The tasks' own figures at every point (medians over its complete rounds), a row per metric. */
+function metricsTable(points, columns) {
+  const rows = points.flatMap((point) =>
+    Object.entries(point.metrics).map(([name, declared]) => {
+      const format = UNIT[declared.unit] ?? fixed;
+      const median = (mode) => point[mode]?.metrics?.[name]?.median;
+      return [
+        ...(columns.length ? columns.map((column) => column.cell(point)) : [point.id]),
+        name,
+        ...['workers', 'procs'].map((mode) => (median(mode) === undefined ? '-' : format(median(mode)))),
+      ];
+    }),
+  );
+  if (!rows.length) return [];
+  const head = [
+    ...(columns.length ? columns.map((column) => column.head) : ['point']),
+    'task metric (median)',
+    'workers',
+    'procs',
+  ];
+  return [{ head, rows, align: head.map((_, i) => (i < head.length - 2 ? 'left' : 'right')) }];
 }
 
 /** What the other axes are set to in a group of points that differ only in k. */

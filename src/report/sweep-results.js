@@ -30,6 +30,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       k: plan.k,
       file: plan.file,
       task: plan.task.name,
+      metrics: plan.task.metrics ?? {},
       params: plan.params,
       variant: point.at.variant,
       node: plan.node,

@@ -202,15 +202,31 @@ test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 
   // with k=1 a round of two points starts 4 processes (a host and a process at each): 5 means round 2
   const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 5;
   const { run, mark } = await start(
-    ['sweep', '--task', fixture('slow.js'), '--file', 'small,med', '-k', '1', '--iterations', '5', '--warmup', '0'],
+    [
+      'sweep',
+      '--task',
+      fixture('slow.js'),
+      '--file',
+      'small,med',
+      '-k',
+      '1',
+      '--iterations',
+      '5',
+      '--warmup',
+      '0',
+      '--json',
+    ],
     roundTwo,
   );
   run.kill('SIGINT');
   const result = await run;
   assert.equal(result.exitCode, 130, result.stderr);
-  // no --json here: the table is printed, then the one-line error
-  assert.match(result.stdout, /^mmapbench sweep: 2 points, .* — INTERRUPTED$/m);
-  assert.match(result.stdout, /^│ small \(128 B\) +│ +[\d,]+ │ +[\d,]+ │/m);
-  assert.match(result.stdout, /^│ med \(64 KiB\) +│ +[\d,]+ │ +[\d,]+ │/m);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'interrupted');
+  assert.deepEqual(
+    doc.points.map((point) => point.stop),
+    ['interrupted', 'interrupted'],
+  );
+  for (const point of doc.points) assert.equal(point.rounds[0].complete, true, `${point.id}: round 1 is kept`);
   await goneWithin(mark, 1000);
 });
