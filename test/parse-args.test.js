@@ -133,6 +133,22 @@ const usage = [
   [['sweep', '--pool-size', '8k,1m'], /^task readfilesync has no parameter poolSize/],
   [['sweep', '--trace'], /^unknown option '--trace'; see `mmapbench sweep --help`$/],
   [['sweep', '--rounds', '3', '--precision', '5%'], /cannot be used with option '--rounds <count>'/],
+  [
+    ['compare', '--protocol', 'cold'],
+    /^option '--protocol <name>' argument 'cold' is invalid. Allowed choices are steady, published; see `mmapbench compare --help`$/,
+  ],
+  [
+    ['compare', '--protocol', 'published', '--iterations', '5'],
+    /^option '--protocol <name>' cannot be used with option '--iterations <count>'/,
+  ],
+  [
+    ['compare', '--protocol', 'published', '--warmup', '5'],
+    /^option '--protocol <name>' cannot be used with option '--warmup <count>'/,
+  ],
+  [
+    ['reproduce', '--protocol', 'both-ways'],
+    /^option '--protocol <name>' argument 'both-ways' is invalid. Allowed choices are steady, published, both; see `mmapbench reproduce --help`$/,
+  ],
   [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
 ];
 for (const [args, message] of usage) {

@@ -15,6 +15,7 @@ import {
   variant,
 } from './vocabulary.js';
 import { usageError } from '../errors.js';
+import { PUBLISHED } from '../reproduce/protocols.js';
 
 // The last value wins for a single option given twice; repeatable ones collect.
 const collect = (value, previous) => [...(previous ?? []), value];
@@ -165,6 +166,14 @@ export function measurementOptions(command, { compare = false } = {}) {
         'workers',
         'procs',
       ]),
+    )
+    .addOption(
+      new Option(
+        '--protocol <name>',
+        'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0; with --trace, the whole-cell window); steady: warm cells (default)',
+      )
+        .choices(['steady', 'published'])
+        .conflicts(['iterations', 'duration', 'warmup']),
     );
   runOptions(command);
   outputOptions(command);
@@ -236,15 +245,17 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   }
   const params = pairs(opts.param, '--param', 'concurrency=8');
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  const published = opts.protocol === 'published';
   return {
     command,
     task: opts.task,
     file: opts.file,
     k: opts.k,
     force: Boolean(opts.force),
-    iterations: opts.iterations,
+    iterations: published ? PUBLISHED.iterations : opts.iterations,
     duration: opts.duration,
-    warmup: opts.warmup,
+    warmup: published ? PUBLISHED.warmup : opts.warmup,
+    protocol: opts.protocol ?? 'steady',
     rounds: opts.rounds,
     env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
     params,
@@ -257,7 +268,12 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     aa: opts.aa,
     trace:
       trace || opts.trace
-        ? { bpftrace: opts.bpftrace, mountTracefs: Boolean(opts.mountTracefs), window: opts.traceWindow ?? 'timed' }
+        ? {
+            bpftrace: opts.bpftrace,
+            mountTracefs: Boolean(opts.mountTracefs),
+            // the investigation traced whole runs
+            window: opts.traceWindow ?? (published ? 'cell' : 'timed'),
+          }
         : null,
   };
 }

@@ -57,6 +57,12 @@ export const builder = (cmd) =>
         positiveNumber('--duration'),
       ),
     )
+    .addOption(
+      new Option(
+        '--protocol <name>',
+        'steady: warm cells of --duration; published: 2,000 iterations, no warmup, as the investigation ran them; both: each claim under each, side by side (default: steady)',
+      ).choices(['steady', 'published', 'both']),
+    )
     .addOption(timeoutOption())
     .addOption(forceOption())
     .addOption(nodeOption())
@@ -85,6 +91,7 @@ export const builder = (cmd) =>
         ['mmapbench reproduce --list', 'what each experiment checks, whether it runs here, and how long it takes'],
         ['mmapbench reproduce gap arena', 'two experiments, rounds until every claim is decided'],
         ['mmapbench reproduce --quick', 'every experiment in about a minute (smoke: decides little)'],
+        ['mmapbench reproduce gap --protocol both', 'the claims measured warm and the way the investigation did'],
         ['mmapbench reproduce --resume mmapbench-reproduce/results-<start>.jsonl', 'finish a run that was stopped'],
       ]),
     );

@@ -17,7 +17,11 @@ function header(results) {
     config.rounds === null
       ? `rounds until ±${config.precision * 100}% or ${config.maxTime} s`
       : `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
-  const quick = config.quick ? ' (--quick: not a measurement)' : '';
+  const quick = config.quick
+    ? ' (--quick: not a measurement)'
+    : config.protocol === 'published'
+      ? ' (--protocol published: no warmup, as the investigation measured)'
+      : '';
   const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
   const title = `mmapbench ${results.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
   const env = Object.entries(config.env)

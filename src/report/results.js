@@ -26,6 +26,7 @@ import { version } from '../version.js';
  * @property {Record<string, string>} env  the --env values
  * @property {string} node
  * @property {number} timeout
+ * @property {'steady'|'published'} protocol  published: 2,000 iterations and no warmup, as the investigation measured
  * @property {boolean} quick
  * @property {boolean} trace
  */
@@ -88,6 +89,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       env: plan.envOverrides,
       node: plan.node.path,
       timeout: plan.timeout,
+      protocol: plan.protocol,
       quick: plan.quick,
       trace: Boolean(plan.trace),
     },

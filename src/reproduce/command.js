@@ -20,6 +20,7 @@ import { environmentModel, experimentSection, renderReport, summaryModel } from 
 import { createResultsFile, readResultsFile } from './results-file.js';
 import { cellsPerRound, runExperiment } from './runner.js';
 import { QUICK, roundBounds, ROUNDS } from './rounds.js';
+import { PROTOCOL_CHOICES, protocolsOf, underProtocol } from './protocols.js';
 
 /**
  * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given
@@ -42,6 +43,7 @@ import { QUICK, roundBounds, ROUNDS } from './rounds.js';
  * @property {string} [thpRestoreFile]
  * @property {string} [fixturesDir]
  * @property {boolean} [markdown]
+ * @property {'steady'|'published'|'both'} [protocol]
  */
 
 // Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
@@ -61,6 +63,7 @@ const MEASUREMENT_OPTIONS = [
   'duration',
   'timeout',
   'fixturesDir',
+  'protocol',
 ];
 
 /** What a new run is asked for, checked before anything starts. */
@@ -80,6 +83,7 @@ function newOptions(argv) {
       jemalloc: argv.jemalloc,
       thpPath: argv.thpPath ?? THP_PATH,
       fixturesDir: argv.fixturesDir,
+      protocol: argv.protocol ?? 'steady',
     },
     { force: argv.force },
   );
@@ -104,6 +108,13 @@ const OPTION_CHECKS = {
   jemalloc: optionalString('--jemalloc'),
   thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
   fixturesDir: optionalString('--fixtures-dir'),
+  // a results file from before protocols existed measured steady cells
+  protocol: (value) => {
+    if (value === undefined) return 'steady';
+    if (!PROTOCOL_CHOICES.includes(value))
+      throw usageError(`--protocol ${value} is not one of ${PROTOCOL_CHOICES.join(', ')}`);
+    return value;
+  },
 };
 
 function checkOptions(options, { force = false } = {}) {
@@ -292,7 +303,11 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
   if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
   stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
 
-  const plan = runnable.map((experiment) => ({ experiment, variants: experiment.variants(ctx) }));
+  // each setting once per protocol, in the same interleaved rounds
+  const plan = runnable.map((experiment) => ({
+    experiment,
+    variants: experiment.variants(ctx).flatMap((v) => protocolsOf(options.protocol).map((p) => underProtocol(v, p))),
+  }));
   const [min] = roundBounds(options);
   const cells = Math.max(
     0,
@@ -323,6 +338,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
         k: options.k,
         cores: header.environment.cpu.logicalCores,
         quick: options.quick,
+        protocols: protocolsOf(options.protocol),
       },
     ),
   }));
@@ -333,7 +349,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
       : `failed: ${error.message}`;
   const models = [
     environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
-    summaryModel(sections, { quick: options.quick }),
+    summaryModel(sections, { quick: options.quick, protocols: protocolsOf(options.protocol) }),
     ...sections.map((s) => s.model),
   ];
   stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout), width: textWidth(stdout) }));

@@ -4,6 +4,7 @@ import { fixed, ops, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { QUICK } from './rounds.js';
+import { cellsUnder, PUBLISHED } from './protocols.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -89,20 +90,51 @@ const verdictTable = (verdicts, quick) => ({
 
 /**
  * One experiment's section: its table shaped like the published one, measured medians beside
- * the published figures, then a verdict per claim.
- * @returns {{ model: import('../report/table.js').ReportModel, verdicts: object[] }}
+ * the published figures, then a verdict per claim. With two protocols, a table for each and
+ * both verdicts side by side, with a line saying whether the protocol changes the answer.
+ * @returns {{ model: import('../report/table.js').ReportModel, verdicts: object[], byProtocol: Record<string, object[]> }}
  */
-export function experimentSection(experiment, variants, cells, { k, cores, quick = false }) {
-  const data = new ExperimentData(cells);
-  const verdicts = experiment.verdicts(data);
-  const table = experiment.table
-    ? experiment.table(variants, data)
-    : experiment.shape === 'grid'
-      ? gridTable(variants, data)
-      : rowsTable(variants, data);
-  const measuredRounds = data.rounds.length;
+export function experimentSection(
+  experiment,
+  variants,
+  cells,
+  { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']) },
+) {
+  /** @type {Record<string, any[]>} */
+  const byProtocol = {};
+  const tables = [];
+  let measuredRounds = 0;
+  for (const protocol of protocols) {
+    const data = new ExperimentData(cellsUnder(cells, protocol));
+    measuredRounds = Math.max(measuredRounds, data.rounds.length);
+    byProtocol[protocol] = experiment.verdicts(data);
+    // the settings under their own ids, as the experiment's tables know them
+    const settings = variants
+      .filter((v) => (v.protocol ?? 'steady') === protocol)
+      .map((v) => ({ ...v, id: baseId(v) }));
+    const table = experiment.table
+      ? experiment.table(settings, data)
+      : experiment.shape === 'grid'
+        ? gridTable(settings, data)
+        : rowsTable(settings, data);
+    if (protocols.length > 1 || protocol !== 'steady')
+      table.head = [`${table.head[0]} (${protocol})`, ...table.head.slice(1)];
+    tables.push(table);
+  }
+  const verdicts = byProtocol[protocols[0]];
+  const notes = [];
+  if (protocols.length > 1) {
+    tables.push(bothVerdictsTable(byProtocol, quick));
+    const changed = verdicts.filter((v, i) => v.verdict !== byProtocol.published[i].verdict);
+    notes.push(
+      changed.length
+        ? `the protocol changes the answer for ${changed.length} of ${verdicts.length} claim${verdicts.length === 1 ? '' : 's'}: ${changed.map((v) => v.claim).join('; ')}`
+        : `the protocol changes no answer: every claim gets the same verdict steady and as published`,
+    );
+  } else tables.push(verdictTable(verdicts, quick));
   return {
     verdicts,
+    byProtocol,
     model: {
       title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${measuredRounds} round${measuredRounds === 1 ? '' : 's'} measured`,
       lines: [
@@ -113,12 +145,33 @@ export function experimentSection(experiment, variants, cells, { k, cores, quick
           : experiment.shape === 'grid'
             ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
             : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
+        ...protocols.map((protocol) => `${protocol}: ${PROTOCOL_TEXT[protocol](experiment)}`),
       ],
-      tables: [table, verdictTable(verdicts, quick)],
-      notes: [],
+      tables,
+      notes,
     },
   };
 }
+
+const PROTOCOL_TEXT = {
+  steady: () => 'warm cells of about --duration seconds, iterations calibrated per setting',
+  published: (experiment) =>
+    experiment.k
+      ? 'the same work with no warmup, cold, as the source ran its benchmark'
+      : `${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker, no warmup, as the investigation ran them`,
+};
+
+const baseId = (variant) => (variant.protocol === 'published' ? variant.id.replace(/@published$/, '') : variant.id);
+
+const bothVerdictsTable = (byProtocol, quick) => ({
+  head: ['claim', 'steady', 'published', 'evidence: steady; published'],
+  rows: byProtocol.steady.map((v, i) => {
+    const other = byProtocol.published[i];
+    return [v.claim, shown(v.verdict, quick), shown(other.verdict, quick), `${v.text}; published: ${other.text}`];
+  }),
+  align: ['left', 'left', 'left', 'left'],
+  widths: [34, 15, 15, 46],
+});
 
 /** The report's first block: what this run ran on and how. */
 export function environmentModel({ header, status, file, skipped, bounds }) {
@@ -147,6 +200,14 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
           ? `${options.rounds} (--rounds)`
           : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
     ],
+    [
+      'protocol',
+      {
+        steady: 'steady: warm cells, iterations calibrated per setting',
+        published: `published: ${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker and no warmup, as the investigation ran them`,
+        both: 'both: steady and published cells in the same interleaved rounds, a verdict under each',
+      }[options.protocol ?? 'steady'],
+    ],
     ['jemalloc', header.jemalloc ?? 'not found'],
     ['results file', file],
   ];
@@ -162,13 +223,34 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
 }
 
 /** One line per claim, first in the report, so a reader sees every verdict at once. */
-export function summaryModel(sections, { quick = false } = {}) {
-  const rows = sections.flatMap(({ name, verdicts }) => verdicts.map((v) => [name, v.claim, shown(v.verdict, quick)]));
-  const open = sections.flatMap((s) => s.verdicts).filter((v) => v.verdict === 'inconclusive').length;
+export function summaryModel(sections, { quick = false, protocols = ['steady'] } = {}) {
+  const both = protocols.length > 1;
+  const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>
+    verdicts.map((v, i) => [
+      name,
+      v.claim,
+      ...protocols.map((protocol) => shown((byProtocol?.[protocol] ?? verdicts)[i].verdict, quick)),
+    ]),
+  );
+  const open = sections
+    .flatMap((s) => protocols.flatMap((protocol) => s.byProtocol?.[protocol] ?? s.verdicts))
+    .filter((v) => v.verdict === 'inconclusive').length;
+  const head = [
+    'experiment',
+    'claim',
+    ...(both ? protocols : [protocols[0] === 'steady' ? 'verdict' : `verdict (${protocols[0]})`]),
+  ];
   return {
     title: 'Verdicts',
     lines: [],
-    tables: [{ head: ['experiment', 'claim', 'verdict'], rows, align: ['left', 'left', 'left'], widths: [16, 70, 15] }],
+    tables: [
+      {
+        head,
+        rows,
+        align: head.map(() => 'left'),
+        widths: both ? [16, 56, 14, 14] : [16, 70, 15],
+      },
+    ],
     notes: [
       ...(quick
         ? [
@@ -178,7 +260,7 @@ export function summaryModel(sections, { quick = false } = {}) {
         : []),
       ...(open
         ? [
-            `${open} claim${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
+            `${open} verdict${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
           ]
         : []),
     ],

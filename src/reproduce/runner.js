@@ -7,6 +7,7 @@ import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
 import { QUICK, roundBounds } from './rounds.js';
+import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
 
 /**
  * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
@@ -23,6 +24,7 @@ import { QUICK, roundBounds } from './rounds.js';
  * @property {string|undefined} jemalloc
  * @property {string} thpPath
  * @property {string[]} experiments
+ * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
  */
 
 /**
@@ -45,14 +47,21 @@ export function planVariant(variant, options, interrupt) {
       env: variant.env ?? {},
       params: variant.params ?? {},
       inheritAllocatorEnv: false,
-      ...(options.quick
-        ? { iterations: variant.quickIterations ?? QUICK.iterations, warmup: QUICK.warmup }
-        : variant.iterations
-          ? { iterations: variant.iterations }
-          : { duration: options.duration }),
+      ...work(variant, options),
     },
     { interrupt },
   );
+}
+
+/** What a setting's cells do: fixed by --quick, the published protocol or the setting, or calibrated. */
+function work(variant, options) {
+  const cold = variant.protocol === 'published';
+  if (options.quick)
+    return { iterations: variant.quickIterations ?? QUICK.iterations, warmup: cold ? 0 : QUICK.warmup };
+  // the investigation's own experiments (no fixed k of their own) as its scripts ran them
+  if (cold && !variant.k) return { ...PUBLISHED };
+  const steady = variant.iterations ? { iterations: variant.iterations } : { duration: options.duration };
+  return cold ? { ...steady, warmup: 0 } : steady;
 }
 
 /**
@@ -60,8 +69,12 @@ export function planVariant(variant, options, interrupt) {
  * claim's verdict keeps its 95% meaning. Stopping once the claims were decided would make
  * "holds" and "does not hold" come out more often than they should.
  */
-const narrowEnough = (experiment, data, precision) =>
-  experiment.verdicts(data).every((v) => v.halfWidth !== null && v.halfWidth <= precision);
+const narrowEnough = (experiment, cells, { precision, protocol }) =>
+  protocolsOf(protocol).every((under) =>
+    experiment
+      .verdicts(new ExperimentData(cellsUnder(cells, under)))
+      .every((v) => v.halfWidth !== null && v.halfWidth <= precision),
+  );
 
 /**
  * Runs one experiment's cells that `records` do not hold yet, appending each to the results
@@ -92,7 +105,7 @@ export async function runExperiment(experiment, variants, { options, records, fi
       if (saved) fixed = { iterations: saved.iterations, warmup: saved.warmup };
       else {
         const calibration = await calibrate(plan, interrupt);
-        fixed = { iterations: calibration.iterations, warmup: warmupFor(calibration.iterations) };
+        fixed = { iterations: calibration.iterations, warmup: plan.warmup ?? warmupFor(calibration.iterations) };
         const record = { type: 'calibration', experiment: experiment.name, variant: variant.id, ...fixed, calibration };
         appendRecord(file, record);
         records.push(record);
@@ -105,7 +118,13 @@ export async function runExperiment(experiment, variants, { options, records, fi
   let guard = null;
   try {
     for (let round = 1; round <= max; round++) {
-      if (round > min && narrowEnough(experiment, new ExperimentData(cells), options.precision ?? PRECISION.precision))
+      if (
+        round > min &&
+        narrowEnough(experiment, cells, {
+          precision: options.precision ?? PRECISION.precision,
+          protocol: options.protocol,
+        })
+      )
         break;
       if (round > min) progress.grow?.(cellsPerRound(variants));
       for (const variant of roundOrder(variants, round)) {

@@ -16,8 +16,13 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 /** @returns {Promise<Calibration>} */
 export async function calibrate(plan, interrupt) {
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  // one uncontended thread; its warmup is the plan's, or enough for V8 to tier up, at most ~1 s
-  const spec = { ...runnerSpec(plan, { iterations: 0, warmup: plan.warmup ?? 1000 }), k: 1, warmupMs: 1000 };
+  // one uncontended thread, warm (enough ops for V8 to tier up, at most ~1 s) whatever warmup the
+  // cells get: it sizes the work from the per-op latency, not the cold start
+  const spec = {
+    ...runnerSpec(plan, { iterations: 0, warmup: Math.max(plan.warmup ?? 0, 1000) }),
+    k: 1,
+    warmupMs: 1000,
+  };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt })
     .done;

@@ -41,6 +41,7 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {number} [iterations]
  * @property {number} [duration]
  * @property {number} [warmup]
+ * @property {'steady'|'published'} [protocol]  published: the investigation's 2,000 iterations, no warmup
  * @property {number} [rounds]
  * @property {Record<string, string>} [env]     set in every cell
  * @property {Record<string, unknown>} [params] task parameters as given; the task's declaration types them
@@ -75,6 +76,7 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {Record<string, string>} envOverrides  --env values
  * @property {Record<string, string>} env           what the cells are started with
  * @property {number} timeout  seconds per cell
+ * @property {'steady'|'published'} protocol
  * @property {boolean} quick
  * @property {(import('../system/trace/preflight.js').TraceSetup & { window: 'timed'|'cell' }) | null} trace
  * @property {string[]} warnings
@@ -150,6 +152,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     envOverrides,
     env: { ...inherited, ...envOverrides },
     timeout,
+    protocol: options.protocol ?? 'steady',
     quick,
     trace,
     warnings,

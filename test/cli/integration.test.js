@@ -372,3 +372,19 @@ test('--aa workers: both arms are fresh workers trees, labelled A and B, with th
   assert.match(table.stdout, /^mmapbench compare \(A\/A: both arms procs\)/);
   assert.match(table.stdout, /│ round +│ first +│ +A ops\/s +│ +B ops\/s +│ +A\/B \(95% CI\) +│/);
 });
+
+test("--protocol published: the investigation's 2,000 iterations with no warmup, said in the JSON and the table", async () => {
+  const json = await cli(['compare', '--protocol', 'published', '--rounds', '2', '-k', '1', '--json']);
+  assert.equal(json.exitCode, 0, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  assert.equal(doc.config.protocol, 'published');
+  assert.equal(doc.config.iterations, 2000);
+  assert.equal(doc.config.warmup, 0);
+  assert.equal(doc.calibration, null, 'the work is fixed: nothing is calibrated');
+  for (const round of doc.rounds) assert.ok(round.workers.workers.every((worker) => worker.ops === 2000));
+  const table = await cli(['compare', '--protocol', 'published', '--rounds', '2', '-k', '1']);
+  assert.match(
+    table.stdout,
+    /2 rounds × 2,000 iterations per worker \(--protocol published: no\s+warmup, as the\s+investigation measured\)/,
+  );
+});

@@ -113,6 +113,65 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   await noneLeft(mark);
 });
 
+test('--protocol both --quick: every experiment measured both ways in the same rounds, both verdicts side by side', async () => {
+  const w = workspace();
+  const jemalloc = findJemalloc();
+  const result = await cli(['reproduce', '--quick', '--protocol', 'both', '--out', w.out, ...thpArgs(w)], {
+    timeout: 300000,
+  });
+  assert.equal(result.exitCode, 0, result.stderr);
+  const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
+  assert.match(report, /\| protocol \| both: steady and published cells in the same interleaved rounds/);
+  assert.match(report, /^\| experiment \| claim \| steady \| published \|$/m);
+  const ran = EXPERIMENTS.filter((e) => e.name !== 'jemalloc' || jemalloc.path || process.env.CI);
+  for (const experiment of ran) {
+    const section = report.split(`\n## ${experiment.name} — `)[1]?.split('\n## ')[0];
+    assert.ok(section, `a section for ${experiment.name}`);
+    assert.match(section, /^\| [^|]+ \(steady\) \|/m, `${experiment.name}: a steady table`);
+    assert.match(section, /^\| [^|]+ \(published\) \|/m, `${experiment.name}: a published table`);
+    assert.match(section, /^\| claim \| steady \| published \| evidence: steady; published \|$/m);
+    const rows = [
+      ...section.matchAll(
+        /\| (holds|does not hold|inconclusive) \(smoke\) \| (holds|does not hold|inconclusive) \(smoke\) \|/g,
+      ),
+    ];
+    assert.equal(
+      rows.length,
+      experiment.verdicts(new ExperimentData([])).length,
+      `${experiment.name}: both verdicts per claim`,
+    );
+    assert.match(section, /^the protocol changes (no answer|the answer for \d+ of \d+ claims?)/m);
+  }
+  const cells = records(resultsFile(w.out)).filter((r) => r.type === 'cell');
+  const published = cells.filter((r) => r.variant.endsWith('@published'));
+  assert.equal(published.length * 2, cells.length, 'as many published cells as steady ones');
+  // every round of an experiment holds both protocols' cells
+  for (const experiment of ran) {
+    const mine = cells.filter((r) => r.experiment === experiment.name);
+    for (const round of [1, 2]) {
+      const inRound = mine.filter((r) => r.round === round);
+      assert.ok(
+        inRound.some((r) => r.variant.endsWith('@published')) && inRound.some((r) => !r.variant.endsWith('@published')),
+      );
+    }
+  }
+});
+
+test("--protocol published: the investigation's protocol alone, said in the report", async () => {
+  const w = workspace();
+  const result = await cli(['reproduce', 'gap', '--quick', '--protocol', 'published', '--out', w.out]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
+  assert.match(
+    report,
+    /\| protocol \| published: 2,000 iterations per worker and no warmup, as the investigation ran them \|/,
+  );
+  assert.match(report, /^\| experiment \| claim \| verdict \(published\) \|$/m);
+  assert.match(report, /^\| setting \(published\) \| workers ops\/s \|/m);
+  const cells = records(resultsFile(w.out)).filter((r) => r.type === 'cell');
+  assert.ok(cells.length > 0 && cells.every((r) => r.variant === 'default@published'));
+});
+
 test("adaptive rounds: at least 5, then more only while a claim's interval is wider than --precision, at most --max-rounds", async () => {
   const w = workspace();
   const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', '--out', w.out]);
