@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,4 +129,20 @@ export async function startUntil(args, ready, env = {}) {
   for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await pause(10);
   if (!ready()) throw new Error('the run did not reach the point the test waits for');
   return { run };
+}
+
+/**
+ * The second Node major the tests run on (`node scripts/install-node.js 24`, which .ci/run
+ * calls): its path, and a skip reason where it is missing, except under CI, where a missing
+ * second Node is a failure, never a skip.
+ */
+export async function secondNode() {
+  const { nodeBinary } = await import('../scripts/install-node.js');
+  const path = nodeBinary(24);
+  const missing = !existsSync(path);
+  return {
+    path,
+    missing,
+    skip: missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false,
+  };
 }

@@ -2,15 +2,10 @@
 // runs on Node 24 from the npm registry (`node scripts/install-node.js 24`, which .ci/run calls).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { nodeBinary } from '../../scripts/install-node.js';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
-import { cli } from '../helpers.js';
+import { cli, secondNode } from '../helpers.js';
 
-const node24 = nodeBinary(24);
-const missing = !existsSync(node24);
-// On CI a missing second Node is a failure, never a skip.
-const skip = missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false;
+const { path: node24, missing, skip } = await secondNode();
 
 for (const task of BUILTIN_TASKS) {
   test(`compare --quick --node <Node 24> runs ${task} on that node`, { skip }, async () => {

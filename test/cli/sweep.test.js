@@ -3,9 +3,7 @@
 // failure keeping what finished. Nothing here asserts a duration or a throughput.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { nodeBinary } from '../../scripts/install-node.js';
-import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { cli, fixture, processesMarked, secondNode, uniqueMark } from '../helpers.js';
 
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
 
@@ -166,10 +164,7 @@ test('a failure at one point keeps the rounds every point finished, prints them,
   assert.deepEqual(processesMarked(mark), []);
 });
 
-const node24 = nodeBinary(24);
-const missing = !existsSync(node24);
-// On CI a missing second Node is a failure, never a skip.
-const skip = missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false;
+const { path: node24, missing, skip } = await secondNode();
 
 test('two --node binaries: a point for each, labelled with the version it reported', { skip }, async () => {
   assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
