@@ -9,6 +9,7 @@ import { buildSweepResults } from '../report/sweep-results.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
 import { startProgress } from '../report/progress.js';
+import { about } from '../report/sentences.js';
 import { measureOptions } from './options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from './vocabulary.js';
 
@@ -52,8 +53,6 @@ export function sweepRequest(opts) {
     ),
   };
 }
-
-const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
 
 /**
  * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then

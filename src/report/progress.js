@@ -1,11 +1,10 @@
 import cliProgress from 'cli-progress';
+import { about } from './sentences.js';
 
 // Off a terminal (CI logs, a pipe) a line now and then instead of a bar.
 const LINE_EVERY_MS = 10_000;
 // Runs shorter than this get neither: a quick run should print nothing on stderr.
 const QUIET_BELOW_SECONDS = 10;
-
-const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
 
 /**
  * Progress on stderr for runs long enough to want it: first one line with the expected time,

@@ -17,8 +17,11 @@ export const withCI = ({ median, ci95, n = 3 }, unit = '', options = {}) =>
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
 const r = (value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
-const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
-const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
+/** A relative half-width as printed: `±4.9%`. */
+export const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
+/** A wall time as printed: `40 s`, `4 min`. */
+export const about = (seconds) =>
+  seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
 
 /** The arms' names: workers and procs, or A and B in an A/A run. */
 const arms = (results) => (results?.aa ? ['A', 'B'] : ['workers', 'procs']);

@@ -1,11 +1,8 @@
 import { plot } from 'simple-ascii-chart';
-import { withCI } from './sentences.js';
+import { about, pct, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, varying } from './sweep-results.js';
-
-const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
-const about = (seconds) => (seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`);
 
 /** A point's verdict in a few words, for its table cell. */
 function verdictCell(point) {

@@ -24,11 +24,14 @@ export class ExperimentData {
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
   }
 
+  /** A cell's ops/s, or with `name` that metric of it. */
+  value(variant, round, mode, name) {
+    return name ? this.metric(variant, round, mode, name) : this.throughput(variant, round, mode);
+  }
+
   /** Median ops/s of a variant in one mode over the rounds that measured it; with `name`, of that metric. */
   median(variant, mode, name) {
-    const values = this.rounds
-      .map((round) => (name ? this.metric(variant, round, mode, name) : this.throughput(variant, round, mode)))
-      .filter((v) => v !== null);
+    const values = this.rounds.map((round) => this.value(variant, round, mode, name)).filter((v) => v !== null);
     return values.length ? median(values) : null;
   }
 
@@ -45,16 +48,12 @@ export class ExperimentData {
     );
   }
 
-  /** One variant against another in the same mode: e.g. workers with jemalloc / workers with glibc. */
-  relative(variant, base, mode) {
-    return this.series((round) => divide(this.throughput(variant, round, mode), this.throughput(base, round, mode)));
-  }
-
-  /** One variant's metric against another's, in the same mode and round: zips partitioned / whole. */
-  relativeMetric(variant, base, mode, name) {
-    return this.series((round) =>
-      divide(this.metric(variant, round, mode, name), this.metric(base, round, mode, name)),
-    );
+  /**
+   * One variant against another in the same mode and round: workers with jemalloc / workers with
+   * glibc; with `name`, that metric of each (zips partitioned / whole).
+   */
+  relative(variant, base, mode, name) {
+    return this.series((round) => divide(this.value(variant, round, mode, name), this.value(base, round, mode, name)));
   }
 
   /**

@@ -36,3 +36,15 @@ export const cellsUnder = (cells, protocol) =>
     : cells
         .filter((cell) => cell.variant.endsWith(SUFFIX))
         .map((cell) => ({ ...cell, variant: cell.variant.slice(0, -SUFFIX.length) }));
+
+/**
+ * The settings one protocol measures, under the ids the experiment's tables know.
+ * @template {{ id: string, protocol?: string }} V
+ * @param {V[]} variants
+ * @param {'steady'|'published'} protocol
+ * @returns {V[]}
+ */
+export const variantsUnder = (variants, protocol) =>
+  variants
+    .filter((variant) => (variant.protocol ?? 'steady') === protocol)
+    .map((variant) => (protocol === 'steady' ? variant : { ...variant, id: variant.id.slice(0, -SUFFIX.length) }));

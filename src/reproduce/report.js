@@ -1,17 +1,14 @@
 import { INVESTIGATION } from '../reference/published.js';
-import { withCI } from '../report/sentences.js';
-import { fixed, ops, renderMarkdown, renderTerminal } from '../report/table.js';
+import { fixed, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
+import { rate, withCi } from './tables.js';
 import { QUICK } from './rounds.js';
-import { cellsUnder, PUBLISHED } from './protocols.js';
+import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
 
-// the column head says "95% CI"
-const withCi = (stats) => (stats ? withCI(stats, '', { label: false }) : '-');
-const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
 const thousands = (value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
 
 /** `k=2 (published k=8; scaled to the 2 CPUs here)` */
@@ -108,10 +105,7 @@ export function experimentSection(
     const data = new ExperimentData(cellsUnder(cells, protocol));
     measuredRounds = Math.max(measuredRounds, data.rounds.length);
     byProtocol[protocol] = experiment.verdicts(data);
-    // the settings under their own ids, as the experiment's tables know them
-    const settings = variants
-      .filter((v) => (v.protocol ?? 'steady') === protocol)
-      .map((v) => ({ ...v, id: baseId(v) }));
+    const settings = variantsUnder(variants, protocol);
     const table = experiment.table
       ? experiment.table(settings, data)
       : experiment.shape === 'grid'
@@ -160,8 +154,6 @@ const PROTOCOL_TEXT = {
       ? 'the same work with no warmup, cold, as the source ran its benchmark'
       : `${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker, no warmup, as the investigation ran them`,
 };
-
-const baseId = (variant) => (variant.protocol === 'published' ? variant.id.replace(/@published$/, '') : variant.id);
 
 const bothVerdictsTable = (byProtocol, quick) => ({
   head: ['claim', 'steady', 'published', 'evidence: steady; published'],

@@ -1,11 +1,13 @@
-// The tables of the experiments that re-check the sibling sources (001-003): their tasks' own
-// figures beside the published ones, one process each, so no workers / procs columns.
+// The tables of the experiments that re-check the related sources (two Node PRs and an
+// article): their tasks' own figures beside the published ones, one process each, so no
+// workers / procs columns. The cell formats every reproduce table shares live here too.
 import { TABLES } from '../reference/published.js';
 import { withCI } from '../report/sentences.js';
 import { fixed, ops } from '../report/table.js';
 
-const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
-const withCi = (stats) => (stats ? withCI(stats, '', { label: false }) : '-');
+export const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
+// the column head says "95% CI"
+export const withCi = (stats) => (stats ? withCI(stats, '', { label: false }) : '-');
 
 /** clog: reads and zips per second, measured and as published (counts over 5 s, per second). */
 export function clogTable(variants, data) {

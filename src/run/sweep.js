@@ -35,18 +35,10 @@ const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
  */
 export function sweepPoints({ axes, shared }) {
   const paramNames = Object.keys(axes.params);
-  const combos = product([
-    axes.node,
-    axes.task,
-    axes.variant,
-    axes.file,
-    ...paramNames.map((name) => axes.params[name]),
-    axes.k,
-  ]);
+  const lists = [axes.node, axes.task, axes.variant, axes.file, ...paramNames.map((name) => axes.params[name]), axes.k];
+  const combos = product(lists);
   if (combos.length > MAX_POINTS && !shared.force) {
-    const sizes = [axes.node, axes.task, axes.variant, axes.file, ...Object.values(axes.params), axes.k]
-      .map((values) => values.length)
-      .filter((n) => n > 1);
+    const sizes = lists.map((values) => values.length).filter((n) => n > 1);
     throw usageError(
       `the sweep has ${combos.length} points (${sizes.join(' × ')}), more than ${MAX_POINTS}; shorten a list, or pass --force to run them all`,
     );
@@ -87,13 +79,6 @@ const product = (lists) =>
 export async function planPoints(points, context) {
   const planned = [];
   for (const point of points) planned.push({ ...point, plan: await buildPlan(point.options, context) });
-  const paths = new Map();
-  for (const { at, plan } of planned) {
-    const earlier = paths.get(plan.node.path);
-    if (earlier !== undefined && earlier !== at.node)
-      throw usageError(`--node ${earlier} and --node ${at.node} are the same binary; give each Node once`);
-    paths.set(plan.node.path, at.node);
-  }
   return planned;
 }
 

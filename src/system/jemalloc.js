@@ -72,6 +72,15 @@ export function findJemalloc(given, { listing = ldconfig, exists = readable, pat
  * @returns {string | null} why it did not load, or null when it did
  */
 export function preloadProblem(nodePath, library, env = process.env) {
+  // one answer per node and library and run: each setting of a sweep that preloads asks again
+  const key = `${nodePath}\u0000${library}`;
+  if (!preloadAnswers.has(key)) preloadAnswers.set(key, askLoader(nodePath, library, env));
+  return preloadAnswers.get(key);
+}
+
+const preloadAnswers = new Map();
+
+function askLoader(nodePath, library, env) {
   try {
     const maps = execFileSync(
       nodePath,

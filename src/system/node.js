@@ -5,14 +5,23 @@ import { usageError } from '../errors.js';
 
 const MIN_MAJOR = 18;
 
+// One answer per binary and run: a sweep or reproduce plans many settings on the same node, and
+// asking it again costs a process start each time.
+const checked = new Map();
+
 /**
  * Checks that `--node PATH` is an executable Node.js and asks it for its version, so a typo is
  * a usage error here rather than K spawn failures inside a cell.
  * @returns {Promise<{ path: string, version: string }>}
  */
-export async function resolveNode(spec, interrupt) {
-  if (!spec) return { path: process.execPath, version: process.version };
+export function resolveNode(spec, interrupt) {
+  if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
   const path = resolve(spec);
+  if (!checked.has(path)) checked.set(path, check(spec, path, interrupt));
+  return checked.get(path);
+}
+
+async function check(spec, path, interrupt) {
   try {
     if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     accessSync(path, constants.X_OK);
