@@ -7,9 +7,21 @@ import { execa } from 'execa';
 export const BIN = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 export const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
+/**
+ * Where the CLI runs by the tests save their results (MMAPBENCH_RESULTS): a folder of this
+ * test file's own, never the checkout.
+ */
+export const RESULTS = mkdtempSync(join(tmpdir(), 'mmapbench-results-'));
+const ENV = { NO_COLOR: '1', MMAPBENCH_RESULTS: RESULTS };
+
 /** Runs the real CLI; never rejects, so a test can assert the exit code. */
 export const cli = (args, options = {}) =>
-  execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1' }, timeout: 120000, ...options });
+  execa(process.execPath, [BIN, ...args], {
+    reject: false,
+    timeout: 120000,
+    ...options,
+    env: { ...ENV, ...options.env },
+  });
 
 /**
  * Pids of processes whose environment carries this marker: cells are started with
@@ -125,7 +137,7 @@ export const cellCount = (out) => () => {
  * subprocess is a thenable and returning it would wait for it to end.
  */
 export async function startUntil(args, ready, env = {}) {
-  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { NO_COLOR: '1', ...env } });
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: { ...ENV, ...env } });
   for (let i = 0; i < 3000 && !ready() && run.exitCode === null; i++) await pause(10);
   if (!ready()) throw new Error('the run did not reach the point the test waits for');
   return { run };

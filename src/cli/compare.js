@@ -1,4 +1,4 @@
-import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
+import { examples, measurementOptions, measureOptions, output } from './options.js';
 
 export const command = 'compare';
 export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
@@ -16,5 +16,5 @@ export const builder = (cmd) =>
   );
 export async function handler(opts, context) {
   const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'compare'), outputFormat(opts), context);
+  return measureCommand(measureOptions(opts, 'compare'), output(opts, 'compare'), context);
 }

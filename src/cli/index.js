@@ -2,9 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { usageError } from '../errors.js';
 import { version } from '../version.js';
 import * as compare from './compare.js';
+import * as diff from './diff.js';
 import * as fixtures from './fixtures.js';
 import * as initTask from './init-task.js';
 import * as procs from './procs.js';
+import * as report from './report.js';
 import * as reproduce from './reproduce.js';
 import * as restore from './restore.js';
 import * as sweep from './sweep.js';
@@ -15,7 +17,7 @@ import { common, examples } from './options.js';
 
 // Each module names its command, describes it, adds its options, and loads what it runs only
 // when it runs, so `--help` costs little more than starting node.
-const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, tasks, initTask, fixtures, restore];
+const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, report, diff, tasks, initTask, fixtures, restore];
 
 /**
  * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).

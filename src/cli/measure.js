@@ -5,6 +5,7 @@ import { buildResults } from '../report/results.js';
 import { renderResults } from '../report/render.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/load.js';
+import { keepResults, resultsFolder } from '../results/save.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
 const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
@@ -14,20 +15,21 @@ const estimatedRounds = (plan) =>
   Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * ((plan.duration ?? 0) + STARTUP_SECONDS))));
 
 /**
- * The run behind workers, procs, compare and trace: plan, run, then print whatever was
- * measured before passing on an error, so a failure in round 4 never costs rounds 1-3.
+ * The run behind workers, procs, compare and trace: plan, run, then print and save whatever
+ * was measured before passing on an error, so a failure in round 4 never costs rounds 1-3.
  * @param {import('../run/plan.js').MeasureOptions} options
- * @param {'terminal'|'markdown'|'json'} format
+ * @param {ReturnType<typeof import('./options.js').output>} output
  * @param {import('./index.js').Context} [context]
  */
 export async function measureCommand(
   options,
-  format,
+  { format, save },
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? ['workers', 'procs'] : [options.command];
   const plan = await buildPlan(options, { interrupt });
+  if (save) resultsFolder(save.out);
   if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
   // --quick measures nothing, so it skips the check and its 100 ms of sampling
@@ -54,6 +56,6 @@ export async function measureCommand(
 
   const results = buildResults(plan, session, modes, describeEnvironment(plan), machine);
   stdout.write(renderResults(results, format, { stream: stdout }));
-  if (session.error) throw session.error;
+  keepResults(results, save, session.error, stderr);
   return results;
 }

@@ -16,6 +16,7 @@ import {
 } from './vocabulary.js';
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
+import { DEFAULT_OUT, defaultOut } from '../results/save.js';
 
 // The last value wins for a single option given twice; repeatable ones collect.
 const collect = (value, previous) => [...(previous ?? []), value];
@@ -129,6 +130,11 @@ function outputOptions(command) {
   return command
     .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
     .option('--markdown', 'print the tables as markdown')
+    .option(
+      '--out <dir>',
+      `save the results (the --json document) in this folder as <command>-<UTC time>.json (default: $MMAPBENCH_RESULTS or ./${DEFAULT_OUT})`,
+    )
+    .addOption(new Option('--no-save', 'do not save the results').conflicts('out'))
     .option('--quick', 'a tiny run that proves every path works; measures nothing')
     .addOption(new Option('--smoke').hideHelp());
 }
@@ -278,8 +284,16 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   };
 }
 
-/** How a result is printed. */
-export const outputFormat = (opts) => (opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal');
+/**
+ * How a result is printed, and where it is saved.
+ * @param {Record<string, any>} opts  commander's parsed options
+ * @param {string} command  what the file is named after: the command the user ran
+ * @returns {{ format: 'terminal'|'markdown'|'json', save: import('../results/save.js').SaveTo }}
+ */
+export const output = (opts, command) => ({
+  format: opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
+  save: opts.save === false ? null : { out: opts.out ?? defaultOut(), command },
+});
 
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */
 export const examples = (lines) =>

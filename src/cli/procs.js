@@ -1,4 +1,4 @@
-import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
+import { examples, measurementOptions, measureOptions, output } from './options.js';
 
 export const command = 'procs';
 export const describe = "Run K fresh child processes, released together; print each process's throughput";
@@ -12,5 +12,5 @@ export const builder = (cmd) =>
   );
 export async function handler(opts, context) {
   const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'procs'), outputFormat(opts), context);
+  return measureCommand(measureOptions(opts, 'procs'), output(opts, 'procs'), context);
 }

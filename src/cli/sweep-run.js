@@ -5,6 +5,7 @@ import { PRECISION } from '../run/plan.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
+import { keepResults, resultsFolder } from '../results/save.js';
 import { buildSweepResults } from '../report/sweep-results.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
@@ -56,17 +57,18 @@ export function sweepRequest(opts) {
 
 /**
  * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then
- * print whatever was measured before passing on an error.
+ * print and save whatever was measured before passing on an error.
  * @param {import('../run/sweep.js').SweepRequest} request
- * @param {'terminal'|'markdown'|'json'} format
+ * @param {ReturnType<typeof import('./options.js').output>} output
  * @param {import('./index.js').Context} [context]
  */
 export async function sweepCommand(
   request,
-  format,
+  { format, save },
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   const points = await planPoints(sweepPoints(request), { interrupt });
+  if (save) resultsFolder(save.out);
   const [{ plan: first }] = points;
   const quick = first.quick;
   const fixedRounds = first.stop.rounds;
@@ -118,11 +120,11 @@ export async function sweepCommand(
     quick,
   });
   stdout.write(renderSweep(results, format, stdout));
-  if (run.error) throw run.error;
+  keepResults(results, save, run.error, stderr);
   return results;
 }
 
-function renderSweep(results, format, stream) {
+export function renderSweep(results, format, stream) {
   if (format === 'json') return `${JSON.stringify(results, null, 2)}\n`;
   const width = textWidth(stream);
   const model = sweepModel(results, { width });

@@ -1,4 +1,4 @@
-import { examples, outputFormat, sweepOptions } from './options.js';
+import { examples, output, sweepOptions } from './options.js';
 
 export const command = 'sweep';
 export const describe =
@@ -18,5 +18,5 @@ export const builder = (cmd) =>
   );
 export async function handler(opts, context) {
   const { sweepCommand, sweepRequest } = await import('./sweep-run.js');
-  return sweepCommand(sweepRequest(opts), outputFormat(opts), context);
+  return sweepCommand(sweepRequest(opts), output(opts, 'sweep'), context);
 }

@@ -1,5 +1,5 @@
 import { Argument } from 'commander';
-import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
+import { examples, measurementOptions, measureOptions, output } from './options.js';
 
 export const command = 'trace';
 export const describe =
@@ -20,5 +20,5 @@ export const builder = (cmd) =>
 export async function handler(opts, context) {
   const { measureCommand } = await import('./measure.js');
   const [mode] = opts.positionals;
-  return measureCommand(measureOptions(opts, mode, { trace: true }), outputFormat(opts), context);
+  return measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context);
 }

@@ -1,4 +1,4 @@
-import { examples, measurementOptions, measureOptions, outputFormat } from './options.js';
+import { examples, measurementOptions, measureOptions, output } from './options.js';
 
 export const command = 'workers';
 export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
@@ -12,5 +12,5 @@ export const builder = (cmd) =>
   );
 export async function handler(opts, context) {
   const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'workers'), outputFormat(opts), context);
+  return measureCommand(measureOptions(opts, 'workers'), output(opts, 'workers'), context);
 }

@@ -4,7 +4,7 @@ import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { halfWidth } from '../stats/stopping.js';
-import { version } from '../version.js';
+import { SCHEMA, version } from '../version.js';
 
 /**
  * @typedef {import('../stats/ratio.js').Summary} Summary
@@ -35,6 +35,7 @@ import { version } from '../version.js';
  * The results document: what `--json` prints and what the renderers read (docs/json.md).
  * @typedef {object} ResultsDocument
  * @property {string} mmapbench  its version
+ * @property {number} schema  the layout's version (SCHEMA)
  * @property {'workers'|'procs'|'compare'} command
  * @property {'complete'|'failed'|'interrupted'} status
  * @property {{ kind: string, message: string, worker: number | null } | null} error
@@ -66,6 +67,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
   const { error } = session;
   const results = {
     mmapbench: version,
+    schema: SCHEMA,
     command: plan.command,
     status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
     error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,

@@ -3,7 +3,7 @@ import { completeRounds } from '../run/session.js';
 import { scaling } from '../stats/scaling.js';
 import { kebab } from '../cli/vocabulary.js';
 import { buildResults } from './results.js';
-import { version } from '../version.js';
+import { SCHEMA, version } from '../version.js';
 
 const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 
@@ -55,6 +55,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
   });
   return {
     mmapbench: version,
+    schema: SCHEMA,
     command: 'sweep',
     status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
     error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,

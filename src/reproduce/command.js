@@ -17,7 +17,7 @@ import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
 import { version } from '../version.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from './experiments.js';
 import { environmentModel, experimentSection, renderReport, summaryModel } from './report.js';
-import { createResultsFile, readResultsFile } from './results-file.js';
+import { appendRecord, createResultsFile, readResultsFile } from './results-file.js';
 import { cellsPerRound, runExperiment } from './runner.js';
 import { QUICK, roundBounds, ROUNDS } from './rounds.js';
 import { PROTOCOL_CHOICES, protocolsOf, underProtocol } from './protocols.js';
@@ -303,11 +303,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
   if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
   stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
 
-  // each setting once per protocol, in the same interleaved rounds
-  const plan = runnable.map((experiment) => ({
-    experiment,
-    variants: experiment.variants(ctx).flatMap((v) => protocolsOf(options.protocol).map((p) => underProtocol(v, p))),
-  }));
+  const plan = planOf(runnable, ctx, options);
   const [min] = roundBounds(options);
   const cells = Math.max(
     0,
@@ -328,30 +324,17 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
     progress.stop();
   }
 
-  const sections = plan.map(({ experiment, variants }) => ({
-    name: experiment.name,
-    ...experimentSection(
-      experiment,
-      variants,
-      records.filter((r) => r.type === 'cell' && r.experiment === experiment.name),
-      {
-        k: options.k,
-        cores: header.environment.cpu.logicalCores,
-        quick: options.quick,
-        protocols: protocolsOf(options.protocol),
-      },
-    ),
-  }));
   const status = !error
     ? 'complete'
     : error.kind === 'interrupted'
       ? 'interrupted: resume with --resume'
       : `failed: ${error.message}`;
-  const models = [
-    environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
-    summaryModel(sections, { quick: options.quick, protocols: protocolsOf(options.protocol) }),
-    ...sections.map((s) => s.model),
-  ];
+  try {
+    appendRecord(file, { type: 'end', status, skipped });
+  } catch {
+    // a full disk: the report below still prints, and says the same
+  }
+  const models = reportModels({ header, options, records, plan, status, file, skipped });
   stdout.write(renderReport(models, { markdown: argv.markdown, color: useColor(stdout), width: textWidth(stdout) }));
   try {
     writeFileAtomic(reportFile, renderReport(models, { markdown: true }));
@@ -374,3 +357,61 @@ const resumeFlags = (options) =>
   Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([name, fallback]) =>
     options[name] !== fallback ? [`--${kebab(name)}`, options[name]] : [],
   );
+
+/** Each experiment's settings, once per protocol, to run in the same interleaved rounds. */
+const planOf = (experiments, ctx, options) =>
+  experiments.map((experiment) => ({
+    experiment,
+    variants: experiment.variants(ctx).flatMap((v) => protocolsOf(options.protocol).map((p) => underProtocol(v, p))),
+  }));
+
+/**
+ * The report of a run, from its results file's header and records: what a live run prints
+ * and writes to REPORT.md, and what `mmapbench report` prints from the file later.
+ */
+function reportModels({ header, options, records, plan, status, file, skipped }) {
+  const sections = plan.map(({ experiment, variants }) => ({
+    name: experiment.name,
+    ...experimentSection(
+      experiment,
+      variants,
+      records.filter((r) => r.type === 'cell' && r.experiment === experiment.name),
+      {
+        k: options.k,
+        cores: header.environment.cpu.logicalCores,
+        quick: options.quick,
+        protocols: protocolsOf(options.protocol),
+      },
+    ),
+  }));
+  return [
+    environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
+    summaryModel(sections, { quick: options.quick, protocols: protocolsOf(options.protocol) }),
+    ...sections.map((s) => s.model),
+  ];
+}
+
+/**
+ * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
+ * in the file, and the status its last `end` record gave, if the run got that far.
+ * @param {{ header: any, records: any[], end: any, path: string }} saved
+ */
+export function savedReportModels({ header, records, end, path }) {
+  const names = new Set(records.map((record) => record.experiment));
+  // a file from before protocols existed measured steady cells
+  const options = { ...header.options, protocol: header.options.protocol ?? 'steady' };
+  const plan = planOf(
+    EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
+    { jemalloc: { path: header.jemalloc } },
+    options,
+  );
+  return reportModels({
+    header,
+    options,
+    records,
+    plan,
+    status: end?.status ?? 'ended without a report (killed): resume with --resume',
+    file: path,
+    skipped: end?.skipped ?? [],
+  });
+}

@@ -38,6 +38,9 @@ function appendLine(path, text) {
 }
 
 const RECORD_TYPES = ['cell', 'calibration'];
+// how a run ended (its status and the experiments it skipped), appended after its last cell;
+// a resumed run appends another, and the last one counts
+const END = 'end';
 
 /**
  * Reads a results file for --resume, writing nothing: the caller checks the header before it
@@ -78,6 +81,7 @@ export function readResultsFile(path) {
       cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
       continue;
     }
+    if (record?.type === END) continue;
     if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string')
       throw notOurs(`line ${index + 2} is not a record`);
     records.push(record);

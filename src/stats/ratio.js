@@ -1,5 +1,5 @@
 import jstat from 'jstat';
-import { max, mean, median, min, sampleStandardDeviation } from 'simple-statistics';
+import { max, mean, median, min, sampleStandardDeviation, sampleVariance } from 'simple-statistics';
 import { sideOf } from './interval.js';
 
 /** @typedef {{ median: number, mean: number, min: number, max: number, samples: number[] }} Summary */
@@ -75,4 +75,28 @@ export function verdict({ ci95 }) {
     faster: side === 'below' ? 'procs' : side === 'above' ? 'workers' : null,
     side,
   };
+}
+
+/**
+ * How much a quantity changed between two runs, from its per-round values in each: the ratio
+ * of their geometric means (new / base) with a 95% Welch t interval on the logs, which allows
+ * the two runs their own spread and number of rounds.
+ * @param {number[]} base  per-round values of the first run (ratios or throughputs, all > 0)
+ * @param {number[]} next  per-round values of the second run
+ * @returns {{ change: number, ci95: [number, number] | null, df: number | null, method: string }}
+ */
+export function changeBetween(base, next) {
+  const a = base.map(Math.log);
+  const b = next.map(Math.log);
+  const change = Math.exp(mean(b) - mean(a));
+  const method = 'Welch t interval on log values, new / base';
+  if (a.length < 2 || b.length < 2) return { change, ci95: null, df: null, method };
+  const va = sampleVariance(a) / a.length;
+  const vb = sampleVariance(b) / b.length;
+  const se = Math.sqrt(va + vb);
+  if (se === 0) return { change, ci95: [change, change], df: Infinity, method };
+  // Welch–Satterthwaite degrees of freedom
+  const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
+  const half = jstat.studentt.inv(0.975, df) * se;
+  return { change, ci95: [change * Math.exp(-half), change * Math.exp(half)], df, method };
 }

@@ -1,0 +1,60 @@
+import { withCI } from './sentences.js';
+
+const change = (rounds) => (stats) =>
+  stats
+    ? withCI({ median: stats.change, ci95: stats.ci95, n: Math.min(rounds.base, rounds.new) }, '', { label: false })
+    : '-';
+const ratio = (value) => (value === null ? '-' : value.toFixed(2));
+
+/**
+ * The diff as a report: the facts that differ, then a row per shared point.
+ * @param {ReturnType<typeof import('../results/diff.js').diffResults>} diff
+ * @returns {import('./table.js').ReportModel}
+ */
+export function diffModel(diff) {
+  const rows = diff.points.map((point) => {
+    const of = change(point.rounds);
+    return [
+      point.label,
+      `${ratio(point.ratio.base)} → ${ratio(point.ratio.new)}`,
+      of(point.ratioChange),
+      of(point.throughputChange.workers),
+      of(point.throughputChange.procs),
+      point.verdict ?? '-',
+      `${point.rounds.base} / ${point.rounds.new}`,
+    ];
+  });
+  const notes = [
+    "Each change is new / base (1.00: no change) with its 95% CI, a Welch t interval on the per-round logs of both runs: of the workers/procs ratio, and of each mode's ops/s. The gap is how far the ratio lies from 1.",
+  ];
+  if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
+  if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
+  return {
+    title: `mmapbench diff: ${diff.base.path} → ${diff.new.path}`,
+    lines: [
+      `base: ${diff.base.command}, ${diff.base.date ?? 'date unknown'}; new: ${diff.new.command}, ${diff.new.date ?? 'date unknown'}`,
+      diff.differences.length
+        ? `what differs between the runs (${diff.differences.map(({ fact }) => fact).join(', ')}): see the first table`
+        : 'the runs share Node, kernel, glibc, CPU, cores, THP, libuv pool size, allocator environment and protocol',
+    ],
+    tables: [
+      ...(diff.differences.length
+        ? [
+            {
+              head: ['differs', 'base', 'new'],
+              rows: diff.differences.map(({ fact, base, new: next }) => [fact, base, next]),
+              align: ['left', 'left', 'left'],
+              widths: [16, 40, 40],
+            },
+          ]
+        : []),
+      {
+        head: ['point', 'workers/procs', 'ratio change', 'workers change', 'procs change', 'verdict', 'rounds'],
+        rows,
+        align: ['left', 'right', 'right', 'right', 'right', 'left', 'right'],
+        widths: [22, 15, 19, 19, 19, 15, 8],
+      },
+    ],
+    notes,
+  };
+}

@@ -1,0 +1,208 @@
+// `mmapbench diff BASE NEW`: what changed between two saved runs, point by point, with the
+// uncertainty of both runs in every figure.
+import { usageError } from '../errors.js';
+import { changeBetween } from '../stats/ratio.js';
+import { sideOf } from '../stats/interval.js';
+import { SCHEMA, version } from '../version.js';
+
+/**
+ * One point of a saved run: a setting measured in rounds, and its per-round figures.
+ * @typedef {object} Point
+ * @property {string} key  what must be equal for two runs' points to be compared
+ * @property {string} label  how the reader tells the point apart
+ * @property {number[]} ratios  per-round workers/procs (empty for a workers or procs run)
+ * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
+ */
+
+const MODES = /** @type {const} */ (['workers', 'procs']);
+
+const envText = (env) =>
+  Object.entries(env ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+
+const paramsText = (params) =>
+  Object.entries(params ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+
+/** A point's identity: task, file, k, environment variables and task parameters. */
+function pointOf({ task, file, k, env, params, node, variant }, rounds) {
+  const setting = [task, file?.label, `k=${k}`, envText(env), paramsText(params)].filter(Boolean);
+  const perMode = (mode) => rounds.map((round) => round[mode]).filter((value) => typeof value === 'number');
+  const complete = rounds.filter((round) => typeof round.workers === 'number' && typeof round.procs === 'number');
+  return {
+    // a file by its size, so `med` and `64k` are one point
+    key: JSON.stringify([task, file?.size ?? null, k, envText(env), paramsText(params), node ?? null]),
+    label: [variant, ...setting, node].filter(Boolean).join(' · '),
+    ratios: complete.map((round) => round.workers / round.procs),
+    throughput: { workers: perMode('workers'), procs: perMode('procs') },
+  };
+}
+
+/** Per-round throughputs of a measure document's rounds (one mode or both). */
+const roundsOf = (rounds) =>
+  rounds.map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]?.throughput])));
+
+/**
+ * The points of a saved file.
+ * @param {import('./load.js').Saved} saved
+ * @returns {Point[]}
+ */
+export function pointsOf(saved) {
+  if (saved.kind === 'measure') {
+    const { config } = saved.document;
+    return [
+      pointOf(
+        { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
+        roundsOf(saved.document.rounds),
+      ),
+    ];
+  }
+  if (saved.kind === 'sweep') {
+    const { axes } = saved.document;
+    return saved.document.points.map((point) =>
+      pointOf(
+        {
+          task: point.task,
+          file: point.file,
+          k: point.k,
+          env: point.config.env,
+          params: point.params,
+          // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
+          node: axes.node.length > 1 ? point.node.version : null,
+          variant: axes.variant.length > 1 ? point.variant.name : null,
+        },
+        roundsOf(point.rounds),
+      ),
+    );
+  }
+  // reproduce: a point per experiment and setting, its rounds gathered from the cell records
+  const settings = new Map();
+  for (const record of saved.records.filter((r) => r.type === 'cell')) {
+    const id = `${record.experiment}/${record.variant}`;
+    if (!settings.has(id)) settings.set(id, new Map());
+    const rounds = settings.get(id);
+    if (!rounds.has(record.round)) rounds.set(record.round, {});
+    rounds.get(record.round)[record.mode] = record.cell.throughput;
+  }
+  return [...settings].map(([id, rounds]) => ({
+    ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
+    label: `${id} · k=${saved.header.options.k}`,
+  }));
+}
+
+/** The facts of a run that can change its figures, as the reader names them. */
+function factsOf(saved) {
+  const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
+  const config = saved.kind === 'measure' ? saved.document.config : saved.kind === 'sweep' ? saved.document.config : {};
+  const options = saved.kind === 'reproduce' ? saved.header.options : {};
+  const nodes =
+    saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;
+  return {
+    Node: nodes,
+    kernel: env.kernel,
+    glibc: env.glibc ?? 'n/a',
+    CPU: env.cpu.model ?? 'unknown',
+    cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
+    THP: env.thp ?? 'n/a',
+    'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
+    'allocator env': envText(env.allocatorEnv) || 'none',
+    protocol: config.protocol ?? options.protocol ?? 'steady',
+    '--quick': (config.quick ?? options.quick) ? 'yes (not a measurement)' : 'no',
+  };
+}
+
+/**
+ * @typedef {object} PointDiff
+ * @property {string} label
+ * @property {{ base: number | null, new: number | null }} ratio  each run's geometric-mean ratio
+ * @property {ReturnType<typeof changeBetween> | null} ratioChange  new ratio / base ratio
+ * @property {Record<'workers'|'procs', ReturnType<typeof changeBetween> | null>} throughputChange
+ * @property {'gap widened'|'gap narrowed'|'no significant change'|'too few rounds'|null} verdict
+ * @property {{ base: number, new: number }} rounds
+ */
+
+/**
+ * The diff document (docs/json.md): every shared point's change with its CI, the facts that
+ * differ between the runs, and the points only one run has.
+ * @param {import('./load.js').Saved} base
+ * @param {import('./load.js').Saved} next
+ */
+export function diffResults(base, next) {
+  const basePoints = pointsOf(base);
+  const newPoints = pointsOf(next);
+  const byKey = new Map(newPoints.map((point) => [point.key, point]));
+  const shared = basePoints.filter((point) => byKey.has(point.key));
+  if (!shared.length)
+    throw usageError(
+      `${base.path} and ${next.path} have no point in common (same task, file, k, environment variables and task parameters); diff two runs of the same setting`,
+    );
+  const baseFacts = factsOf(base);
+  const newFacts = factsOf(next);
+  return {
+    mmapbench: version,
+    schema: SCHEMA,
+    command: 'diff',
+    base: { path: base.path, command: commandOf(base), date: dateOf(base) },
+    new: { path: next.path, command: commandOf(next), date: dateOf(next) },
+    differences: Object.keys(baseFacts)
+      .filter((fact) => baseFacts[fact] !== newFacts[fact])
+      .map((fact) => ({ fact, base: baseFacts[fact], new: newFacts[fact] })),
+    points: shared.map((point) => pointDiff(point, byKey.get(point.key))),
+    onlyIn: {
+      base: basePoints.filter((point) => !byKey.has(point.key)).map((point) => point.label),
+      new: newPoints.filter((point) => !shared.some((s) => s.key === point.key)).map((point) => point.label),
+    },
+  };
+}
+
+const commandOf = (saved) => (saved.kind === 'reproduce' ? 'reproduce' : saved.document.command);
+const dateOf = (saved) => (saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment).date;
+const geomean = (values) =>
+  values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;
+
+const roundCount = (point) =>
+  Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);
+
+/** @returns {PointDiff} */
+function pointDiff(base, next) {
+  const both = base.ratios.length > 0 && next.ratios.length > 0;
+  const ratioChange = both ? changeBetween(base.ratios, next.ratios) : null;
+  const throughputChange = Object.fromEntries(
+    MODES.map((mode) => [
+      mode,
+      base.throughput[mode].length && next.throughput[mode].length
+        ? changeBetween(base.throughput[mode], next.throughput[mode])
+        : null,
+    ]),
+  );
+  return {
+    label: base.label,
+    ratio: { base: geomean(base.ratios), new: geomean(next.ratios) },
+    ratioChange,
+    throughputChange: /** @type {any} */ (throughputChange),
+    verdict: ratioChange
+      ? gapVerdict(
+          ratioChange,
+          geomean(base.ratios),
+          geomean(next.ratios),
+          Math.min(base.ratios.length, next.ratios.length),
+        )
+      : null,
+    rounds: { base: roundCount(base), new: roundCount(next) },
+  };
+}
+
+/**
+ * The gap is how far the ratio is from 1, either way: it widened when the new ratio lies
+ * further from 1 than the old, and only when the ratio's change is significant.
+ */
+function gapVerdict({ ci95 }, baseRatio, newRatio, rounds) {
+  // as compare: with fewer than 3 rounds a t interval is too wide to mean anything
+  if (!ci95 || rounds < 3) return 'too few rounds';
+  if (sideOf(ci95, 1) === 'spans') return 'no significant change';
+  return Math.abs(Math.log(newRatio)) > Math.abs(Math.log(baseRatio)) ? 'gap widened' : 'gap narrowed';
+}

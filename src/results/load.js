@@ -1,0 +1,92 @@
+// Reads results back: a document a measuring command saved (or printed with --json), or the
+// results file of a reproduce run. A file is data: it is checked before anything reads it, and
+// a bad one is a one-line usage error naming the file and the fix.
+import { readFileSync } from 'node:fs';
+import { usageError } from '../errors.js';
+import { SCHEMA } from '../version.js';
+
+const COMMANDS = ['compare', 'workers', 'procs', 'sweep'];
+
+/**
+ * @typedef {{ kind: 'measure', path: string, document: import('../report/results.js').ResultsDocument }
+ *   | { kind: 'sweep', path: string, document: any }
+ *   | { kind: 'reproduce', path: string, header: any, records: any[], end: any }} Saved
+ */
+
+/**
+ * @param {string} path
+ * @param {string} [what]  how the command names the file in its messages (e.g. `diff BASE`)
+ * @returns {Saved}
+ */
+export function loadResults(path, what = path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw usageError(
+      `${what}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'a folder, not a file' : error.message}; pass a results file mmapbench saved (in ./mmapbench-results by default)`,
+      error,
+    );
+  }
+  const notOurs = (why) =>
+    usageError(
+      `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep or reproduce saved`,
+    );
+  const firstLine = text.slice(0, text.indexOf('\n') + 1 || undefined);
+  let reproduceHeader = null;
+  try {
+    reproduceHeader = JSON.parse(firstLine);
+  } catch {}
+  if (reproduceHeader?.type === 'run') return reproduceFile(path, text, reproduceHeader, notOurs);
+
+  let document;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw text.trimStart().startsWith('{')
+      ? usageError(
+          `${what} is cut off or damaged (${error.message}); a saved file is written whole, so pass the file as mmapbench saved it`,
+        )
+      : notOurs('not JSON');
+  }
+  if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
+  checkSchema(document, what);
+  if (!COMMANDS.includes(document.command)) throw notOurs(`"command" is ${JSON.stringify(document.command)}`);
+  const shape =
+    document.command === 'sweep'
+      ? Array.isArray(document.points) && typeof document.axes === 'object'
+      : Array.isArray(document.rounds) && typeof document.config === 'object';
+  if (!shape)
+    throw notOurs(`a ${document.command} document without its ${document.command === 'sweep' ? 'points' : 'rounds'}`);
+  return document.command === 'sweep' ? { kind: 'sweep', path, document } : { kind: 'measure', path, document };
+}
+
+function checkSchema(document, what) {
+  // documents from before the field existed have the first layout
+  const schema = document.schema ?? 1;
+  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${schema})`);
+  if (schema > SCHEMA)
+    throw usageError(
+      `${what} is from a newer mmapbench (${document.mmapbench}, results schema ${schema}; this one reads schema ${SCHEMA}); upgrade mmapbench to read it`,
+    );
+}
+
+/** A reproduce results file: its header, its whole records, and how the run ended, if it did. */
+function reproduceFile(path, text, header, notOurs) {
+  if (typeof header.options !== 'object' || header.options === null || typeof header.environment !== 'object')
+    throw notOurs('a run header without its options');
+  checkSchema(header, path);
+  const records = [];
+  let end = null;
+  for (const line of text.split('\n').slice(1)) {
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue; // empty, or a record cut off by a kill
+    }
+    if (record?.type === 'end') end = record;
+    else if (record?.type === 'cell' || record?.type === 'calibration') records.push(record);
+  }
+  return { kind: /** @type {const} */ ('reproduce'), path, header, records, end };
+}

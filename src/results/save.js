@@ -1,0 +1,121 @@
+// Every measuring command keeps what it measured: the document `--json` prints, written to
+// `--out` as `<command>-<UTC timestamp>.json`. Minutes of measurement are never only on a
+// screen that scrolls away.
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import { usageError } from '../errors.js';
+import { fileError, makeFolder, temporaryBeside } from '../system/safe-fs.js';
+
+/** The default results folder, relative to where mmapbench runs; MMAPBENCH_RESULTS moves it. */
+export const DEFAULT_OUT = 'mmapbench-results';
+export const defaultOut = () => process.env.MMAPBENCH_RESULTS || DEFAULT_OUT;
+
+/**
+ * Makes sure `dir` can take a results file before the run starts, so a bad --out costs no
+ * measurement: created if missing, a folder (not a file, not a link) this user can write.
+ * @returns {string} the folder
+ */
+export function resultsFolder(dir) {
+  try {
+    makeFolder(dir);
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  const stats = lstatSync(dir);
+  if (stats.isSymbolicLink())
+    throw usageError(`--out ${dir} is a symbolic link; mmapbench does not write through links: pass --out a folder`);
+  if (!stats.isDirectory()) throw usageError(`--out ${dir} is not a folder; pass --out a folder`);
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  return dir;
+}
+
+/** `2026-11-22T08:46:17.123Z` as a file name part: `20261122T084617.123Z`. */
+const stamp = (date) => date.toISOString().replace(/[-:]/g, '');
+
+/**
+ * Writes `document` into `dir` all at once and never over another file: the JSON goes to a new
+ * temporary file (`wx`), is flushed, then gets its final name by link(2), which fails rather
+ * than replace anything (a planted link included); the temporary name is then removed. A kill
+ * at any moment leaves no file or a complete one under the final name.
+ * @param {object} document  a results document (docs/json.md)
+ * @param {string} dir  a folder checked by resultsFolder()
+ * @param {{ name?: string, now?: Date }} [options]  name: the command the file is named after
+ * @returns {string} the path written
+ */
+export function saveResults(document, dir, { name: command = document.command, now = new Date() } = {}) {
+  const name = `${command}-${stamp(now)}`;
+  const data = `${JSON.stringify(document, null, 2)}\n`;
+  const temporary = temporaryBeside(join(dir, `${name}.json`));
+  try {
+    const fd = openSync(temporary, 'wx', 0o644);
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    for (let n = 1; ; n++) {
+      const path = join(dir, n === 1 ? `${name}.json` : `${name}-${n}.json`);
+      try {
+        linkSync(temporary, path);
+        return path;
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+      }
+    }
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** The path as the user would type it from here. */
+export const shown = (path) => {
+  const near = relative(process.cwd(), path);
+  return near && !near.startsWith('..') ? near : path;
+};
+
+/**
+ * Where a measuring command keeps its results: null with --no-save.
+ * @typedef {{ out: string, command: string } | null} SaveTo
+ */
+
+/**
+ * The end of a measuring command, after its results are printed: save them (with their
+ * status, so an interrupted or failed run is kept too), print the path last, then pass on the
+ * run's error. A save that fails is reported; it never hides the run's own error.
+ * @param {object} document
+ * @param {SaveTo} save  with `out` checked by resultsFolder()
+ * @param {Error | null | undefined} runError
+ * @param {NodeJS.WritableStream} stderr
+ */
+export function keepResults(document, save, runError, stderr) {
+  let saveError = null;
+  if (save) {
+    try {
+      stderr.write(`mmapbench: saved ${shown(saveResults(document, save.out, { name: save.command }))}\n`);
+    } catch (error) {
+      saveError = error;
+    }
+  }
+  if (runError) {
+    if (saveError) stderr.write(`mmapbench: ${saveError.message}\n`);
+    throw runError;
+  }
+  if (saveError) throw saveError;
+}
