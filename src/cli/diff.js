@@ -18,6 +18,7 @@ export const builder = (cmd) =>
         ],
       ]),
     );
+/** @param {Record<string, any>} opts @param {import('./index.js').Context} [context] */
 export async function handler(opts, { stdout = process.stdout } = {}) {
   const [{ loadResults }, { diffResults }, { diffModel }, { renderMarkdown, renderTerminal, textWidth, useColor }] =
     await Promise.all([

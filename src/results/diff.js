@@ -4,6 +4,7 @@ import { usageError } from '../errors.js';
 import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
+import { envText, factsOf } from './load.js';
 
 /**
  * One point of a saved run: a setting measured in rounds, and its per-round figures.
@@ -16,19 +17,17 @@ import { SCHEMA, version } from '../version.js';
 
 const MODES = /** @type {const} */ (['workers', 'procs']);
 
-const envText = (env) =>
-  Object.entries(env ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-
 const paramsText = (params) =>
   Object.entries(params ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
 
-/** A point's identity: task, file, k, environment variables and task parameters. */
+/**
+ * A point's identity: task, file, k, environment variables and task parameters.
+ * @param {{ task: string, k: number, file?: { size: number, label: string }, env?: object, params?: object, node?: string | null, variant?: string | null }} setting
+ * @param {Array<Partial<Record<'workers'|'procs', number>>>} rounds
+ */
 function pointOf({ task, file, k, env, params, node, variant }, rounds) {
   const setting = [task, file?.label, `k=${k}`, envText(env), paramsText(params)].filter(Boolean);
   const perMode = (mode) => rounds.map((round) => round[mode]).filter((value) => typeof value === 'number');
@@ -92,27 +91,6 @@ export function pointsOf(saved) {
     ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
     label: `${id} · k=${saved.header.options.k}`,
   }));
-}
-
-/** The facts of a run that can change its figures, as the reader names them. */
-function factsOf(saved) {
-  const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
-  const config = saved.kind === 'measure' ? saved.document.config : saved.kind === 'sweep' ? saved.document.config : {};
-  const options = saved.kind === 'reproduce' ? saved.header.options : {};
-  const nodes =
-    saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;
-  return {
-    Node: nodes,
-    kernel: env.kernel,
-    glibc: env.glibc ?? 'n/a',
-    CPU: env.cpu.model ?? 'unknown',
-    cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
-    THP: env.thp ?? 'n/a',
-    'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
-    'allocator env': envText(env.allocatorEnv) || 'none',
-    protocol: config.protocol ?? options.protocol ?? 'steady',
-    '--quick': (config.quick ?? options.quick) ? 'yes (not a measurement)' : 'no',
-  };
 }
 
 /**

@@ -90,3 +90,35 @@ function reproduceFile(path, text, header, notOurs) {
   }
   return { kind: /** @type {const} */ ('reproduce'), path, header, records, end };
 }
+
+/** `KEY=VALUE KEY=VALUE`, sorted: environment variables as one comparable string. */
+export const envText = (env) =>
+  Object.entries(env ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+
+/**
+ * The facts of a run that can change its figures, as the reader names them.
+ * @param {Saved} saved
+ * @returns {Record<string, string>}
+ */
+export function factsOf(saved) {
+  const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
+  const config = saved.kind === 'measure' ? saved.document.config : saved.kind === 'sweep' ? saved.document.config : {};
+  const options = saved.kind === 'reproduce' ? saved.header.options : {};
+  const nodes =
+    saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;
+  return {
+    Node: nodes,
+    kernel: env.kernel,
+    glibc: env.glibc ?? 'n/a',
+    CPU: env.cpu.model ?? 'unknown',
+    cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
+    THP: env.thp ?? 'n/a',
+    'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
+    'allocator env': envText(env.allocatorEnv) || 'none',
+    protocol: config.protocol ?? options.protocol ?? 'steady',
+    '--quick': (config.quick ?? options.quick) ? 'yes (not a measurement)' : 'no',
+  };
+}

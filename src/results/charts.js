@@ -1,0 +1,267 @@
+// The report page's charts, as Vega-Lite specifications drawn to static SVG in Node by vega's
+// headless renderer: declarative specs (axes, scales, legends and layout come from the
+// library), no browser and no network needed to draw them, and the page needs no script.
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+import { ratioStats } from '../stats/ratio.js';
+import { duration } from '../report/table.js';
+
+// Okabe–Ito blue and vermilion: told apart with every common colour-vision deficiency, and
+// used for workers and procs in every chart of the page.
+export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
+const MODES = /** @type {const} */ (['workers', 'procs']);
+const modeColor = {
+  field: 'mode',
+  type: 'nominal',
+  title: 'mode',
+  scale: { domain: MODES, range: MODES.map((mode) => MODE_COLORS[mode]) },
+};
+const INK = '#333';
+
+const CONFIG = {
+  font: 'system-ui, -apple-system, "Segoe UI", sans-serif',
+  background: 'white',
+  padding: 8,
+  title: { anchor: 'start', fontSize: 14, subtitleFontSize: 11, subtitleColor: '#555', offset: 10 },
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', gridColor: '#e6e6e6' },
+  legend: { labelFontSize: 11, titleFontSize: 11, orient: 'top' },
+  view: { stroke: null },
+};
+
+/**
+ * A chart: its title (for the page's figure caption and for tests) and its SVG.
+ * @typedef {{ title: string, svg: string }} Chart
+ */
+
+/**
+ * @param {object} spec  a Vega-Lite unit or layer spec with a `title.text`
+ * @returns {Promise<Chart>}
+ */
+async function draw(spec) {
+  const { spec: compiled } = compile(/** @type {any} */ ({ ...spec, config: CONFIG }));
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  return {
+    title: spec.title.text,
+    svg: svg.replace('<svg ', `<svg role="img" aria-label="${escapeAttribute(spec.title.text)}" `),
+  };
+}
+
+const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * Every round's throughput of each mode as a dot, with a tick at the median: how far apart the
+ * modes are against how much each varies.
+ * @param {Array<{ row: string, mode: string, throughput: number }>} dots  one per round and mode
+ * @param {Array<{ row: string, mode: string, median: number }>} medians
+ */
+export function roundsChart(dots, medians, { subtitle = 'one dot per round; the bar marks the median' } = {}) {
+  const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } };
+  // rows that are points hold both modes, side by side; rows that are the modes need no offset
+  const byMode = dots.every((dot) => dot.row === dot.mode);
+  const yOffset = byMode ? {} : { yOffset: { field: 'mode', sort: MODES } };
+  return draw({
+    title: { text: 'Throughput in every round', subtitle },
+    width: 560,
+    height: { step: byMode ? 30 : 40 },
+    layer: [
+      {
+        data: { values: dots },
+        mark: { type: 'point', filled: true, size: 55, opacity: 0.65 },
+        encoding: {
+          x: { field: 'throughput', type: 'quantitative', title: 'ops/s (higher is faster)', axis: { format: ',.0f' } },
+          y,
+          ...yOffset,
+          color: modeColor,
+        },
+      },
+      {
+        data: { values: medians },
+        mark: { type: 'tick', thickness: 3, size: byMode ? 22 : 14 },
+        encoding: {
+          x: { field: 'median', type: 'quantitative' },
+          y,
+          ...yOffset,
+          color: modeColor,
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The workers/procs ratio of each row with its 95% CI, on a log scale around 1 (a forest plot):
+ * left of the dashed line procs are faster, right of it workers.
+ * @param {Array<{ label: string, median: number, low: number | null, high: number | null }>} rows
+ */
+export function forestChart(rows, { title = 'workers/procs ratio with its 95% CI' } = {}) {
+  const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number' && v > 0);
+  const domain = [Math.min(1, ...values) / 1.15, Math.max(1, ...values) * 1.15];
+  const x = {
+    type: 'quantitative',
+    title: 'workers/procs (log scale; below 1: procs faster, above 1: workers faster)',
+    scale: { type: 'log', domain, nice: false },
+    axis: { format: '.2~f', tickCount: 8 },
+  };
+  const y = { field: 'label', type: 'nominal', title: null, sort: null, axis: { labelLimit: 320 } };
+  return draw({
+    title: {
+      text: title,
+      subtitle: 'dot: the ratio over the rounds; line: its 95% CI (none with fewer than 3 rounds)',
+    },
+    width: 480,
+    height: { step: 30 },
+    data: { values: rows },
+    layer: [
+      {
+        data: { values: [{ one: 1 }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { x: { field: 'one', ...x } },
+      },
+      {
+        transform: [{ filter: 'datum.low != null' }],
+        mark: { type: 'rule', strokeWidth: 2, color: INK },
+        encoding: { x: { field: 'low', ...x }, x2: { field: 'high' }, y },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 70, color: INK, opacity: 1 },
+        encoding: { x: { field: 'median', ...x }, y },
+      },
+    ],
+  });
+}
+
+/**
+ * Median throughput of each mode against k, with the range over the rounds.
+ * @param {Array<{ k: number, mode: string, median: number, min: number, max: number }>} rows
+ */
+export function throughputByK(rows, { group = '' } = {}) {
+  const ks = [...new Set(rows.map((row) => row.k))];
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (workers side by side)',
+    scale: { type: 'log', base: 2 },
+    axis: { values: ks, format: 'd' },
+  };
+  return draw({
+    title: {
+      text: `Throughput against k${group ? `: ${group}` : ''}`,
+      subtitle: 'median over the rounds; the bar spans min to max',
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', opacity: 0.5 },
+        encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color: modeColor },
+      },
+      {
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: {
+          x,
+          y: { field: 'median', type: 'quantitative', title: 'ops/s', axis: { format: ',.0f' } },
+          color: modeColor,
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The workers/procs ratio against k with its 95% CI as a band, and the line of no difference.
+ * @param {Array<{ k: number, median: number, low: number | null, high: number | null }>} rows
+ */
+export function ratioByK(rows, { group = '' } = {}) {
+  const ks = [...new Set(rows.map((row) => row.k))];
+  const x = {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (workers side by side)',
+    scale: { type: 'log', base: 2 },
+    axis: { values: ks, format: 'd' },
+  };
+  const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number');
+  const y = {
+    type: 'quantitative',
+    title: 'workers/procs',
+    scale: { domain: [Math.min(1, ...values) * 0.95, Math.max(1, ...values) * 1.05], nice: false },
+  };
+  return draw({
+    title: {
+      text: `workers/procs against k${group ? `: ${group}` : ''}`,
+      subtitle: 'line: the ratio; band: its 95% CI; dashed: no difference',
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        transform: [{ filter: 'datum.low != null' }],
+        mark: { type: 'area', color: '#999', opacity: 0.3 },
+        encoding: { x, y: { field: 'low', ...y }, y2: { field: 'high' } },
+      },
+      {
+        mark: { type: 'line', color: INK, point: { filled: true, size: 50, color: INK } },
+        encoding: { x, y: { field: 'median', ...y } },
+      },
+      {
+        data: { values: [{ one: 1 }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { y: { field: 'one', ...y } },
+      },
+    ],
+  });
+}
+
+/**
+ * Both modes' mmap_lock write waits per acquisition on the same power-of-two buckets, each as
+ * its share of that mode's acquisitions, so modes with different counts compare by shape.
+ * @param {Partial<Record<string, Array<{ lowNs: number | null, count: number }>>>} histograms
+ */
+export function waitHistogram(histograms) {
+  const rows = [];
+  for (const mode of MODES) {
+    const buckets = histograms[mode] ?? [];
+    const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+    for (const bucket of buckets)
+      rows.push({
+        mode,
+        order: bucket.lowNs ?? -1,
+        bucket: bucket.lowNs ? `≥ ${duration(bucket.lowNs)}` : '< 1 ns',
+        share: total ? bucket.count / total : 0,
+        count: bucket.count,
+      });
+  }
+  return draw({
+    title: {
+      text: 'mmap_lock write waits per acquisition',
+      subtitle: 'log2 buckets; each bar is its share of that mode\u2019s write acquisitions (all traced cells)',
+    },
+    width: 560,
+    height: 240,
+    data: { values: rows },
+    mark: { type: 'bar' },
+    encoding: {
+      x: {
+        field: 'bucket',
+        type: 'ordinal',
+        sort: { field: 'order' },
+        title: 'wait per acquisition (bucket lower bound)',
+        axis: { labelAngle: -40 },
+      },
+      xOffset: { field: 'mode', sort: MODES },
+      y: { field: 'share', type: 'quantitative', title: 'share of write acquisitions', axis: { format: '%' } },
+      color: modeColor,
+    },
+  });
+}
+
+/** A forest row from per-round ratios: the interval only from 3 rounds up, as the tables print it. */
+export function forestRow(label, ratios) {
+  const stats = ratioStats(ratios);
+  const ci = stats.n >= 3 ? stats.ci95 : null;
+  return { label, median: stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };
+}

@@ -1,0 +1,307 @@
+// `mmapbench report FILE... --html OUT`: one self-contained page. The charts are inline SVG
+// drawn here, the style is inline, and there is no script and no link to fetch: the page
+// opens from disk, offline, and can be mailed.
+import { existsSync, lstatSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { usageError } from '../errors.js';
+import { compareModel, singleModel } from '../report/model.js';
+import { traceModel } from '../report/trace-model.js';
+import { sweepModel } from '../report/sweep-model.js';
+import { varying } from '../report/sweep-results.js';
+import { savedReportModels } from '../reproduce/command.js';
+import { fileError, writeFileAtomic } from '../system/safe-fs.js';
+import { version } from '../version.js';
+import { factsOf } from './load.js';
+import { forestChart, forestRow, MODE_COLORS, ratioByK, roundsChart, throughputByK, waitHistogram } from './charts.js';
+
+const MODES = /** @type {const} */ (['workers', 'procs']);
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const escape = (text) =>
+  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+/**
+ * Checks `--html` before anything is drawn: its folder must exist, and it must not name one of
+ * the results files being read.
+ */
+function checkTarget(path, saved) {
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder))
+    throw usageError(`--html ${path}: the folder ${folder} does not exist; create it or pass another path`);
+  if (saved.some((one) => resolve(one.path) === resolve(path)))
+    throw usageError(`--html ${path} is one of the results files being read; pass another path for the page`);
+  if (existsSync(path) && lstatSync(path).isDirectory())
+    throw usageError(`--html ${path} is a folder; pass a file name, e.g. ${path}/report.html`);
+}
+
+/**
+ * Draws every file's charts and writes the page atomically.
+ * @param {import('./load.js').Saved[]} saved
+ * @param {string} path
+ * @returns {Promise<{ path: string, charts: number, bytes: number }>}
+ */
+export async function writeHtmlReport(saved, path) {
+  checkTarget(path, saved);
+  const sections = [];
+  let charts = 0;
+  for (const one of saved) {
+    const section = await sectionOf(one);
+    charts += section.charts;
+    sections.push(section.html);
+  }
+  const html = page(sections.join('\n'), saved.length);
+  try {
+    writeFileAtomic(path, html);
+  } catch (error) {
+    throw fileError(error, path, '--html');
+  }
+  return { path, charts, bytes: Buffer.byteLength(html) };
+}
+
+/** The charts and tables of one saved file. */
+async function sectionOf(saved) {
+  const facts = factsOf(saved);
+  if (saved.kind === 'measure') return measureSection(saved, facts);
+  if (saved.kind === 'sweep') return sweepSection(saved, facts);
+  return reproduceSection(saved, facts);
+}
+
+// the chart's own title says what it is; the SVG carries it as its accessible name too
+const figure = (chart) => `<figure>${chart.svg}</figure>`;
+
+async function measureSection({ path, document }, facts) {
+  const modes = MODES.filter((mode) => document[mode] !== undefined);
+  const charts = [];
+  const dots = document.rounds.flatMap((round) =>
+    modes.filter((mode) => round[mode]).map((mode) => ({ row: mode, mode, throughput: round[mode].throughput })),
+  );
+  if (dots.length)
+    charts.push(
+      await roundsChart(
+        dots,
+        modes
+          .filter((mode) => document[mode])
+          .map((mode) => ({ row: mode, mode, median: document[mode].throughput.median })),
+      ),
+    );
+  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio.samples)]));
+  const trace = document.trace;
+  if (trace && modes.some((mode) => trace.modes[mode]))
+    charts.push(
+      await waitHistogram(Object.fromEntries(modes.map((mode) => [mode, trace.modes[mode]?.write.histogram]))),
+    );
+  /** @type {import('../report/table.js').ReportModel[]} */
+  const models = [document.command === 'compare' ? compareModel(document) : singleModel(document)];
+  if (trace) models.push(traceModel(document));
+  const { config } = document;
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}, ${config.file.label}, k=${config.k}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
+        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup ?? 0} warmup`,
+        env:
+          Object.entries(config.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'none',
+      },
+      answer: document.verdict ? [document.verdict.text, document.next].filter(Boolean) : [],
+      charts,
+      models,
+    }),
+  };
+}
+
+async function sweepSection({ path, document }, facts) {
+  const charts = [];
+  // a point by the axes that tell the points apart, as the sweep's table heads them
+  const columns = varying(document.axes);
+  const label = (point, except = '') =>
+    columns
+      .filter((column) => column.head !== except)
+      .map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`)
+      .join(' · ') || point.id;
+  const dots = document.points.flatMap((point) =>
+    point.rounds.flatMap((round) =>
+      MODES.filter((mode) => round[mode]).map((mode) => ({
+        row: label(point),
+        mode,
+        throughput: round[mode].throughput,
+      })),
+    ),
+  );
+  if (dots.length)
+    charts.push(
+      await roundsChart(
+        dots,
+        document.points.flatMap((point) =>
+          MODES.filter((mode) => point[mode]).map((mode) => ({
+            row: label(point),
+            mode,
+            median: point[mode].throughput.median,
+          })),
+        ),
+        { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
+      ),
+    );
+  const measured = document.points.filter((point) => point.ratio);
+  if (measured.length)
+    charts.push(await forestChart(measured.map((point) => forestRow(label(point), point.ratio.samples))));
+  for (const group of document.scaling) {
+    const points = group.points.map((id) => document.points.find((point) => point.id === id));
+    const name = document.scaling.length > 1 ? label(points[0], 'k') : '';
+    const rows = points.flatMap((point) =>
+      MODES.filter((mode) => point[mode]).map((mode) => ({
+        k: point.k,
+        mode,
+        median: point[mode].throughput.median,
+        min: point[mode].throughput.min,
+        max: point[mode].throughput.max,
+      })),
+    );
+    if (rows.length) charts.push(await throughputByK(rows, { group: name }));
+    const ratios = points
+      .filter((point) => point.ratio)
+      .map((point) => ({ k: point.k, ...forestRow('', point.ratio.samples) }));
+    if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
+  }
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `sweep: ${plural(document.points.length, 'point')}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: document.config.rounds
+          ? `${document.config.rounds} at every point`
+          : `until ±${document.config.precision * 100}% or ${document.config.maxTime} s`,
+      },
+      answer: [],
+      charts,
+      models: [sweepModel(document, { width: 100 })].map((model) => ({ ...model, blocks: [] })),
+    }),
+  };
+}
+
+async function reproduceSection(saved, facts) {
+  const byVariant = new Map();
+  for (const record of saved.records.filter((r) => r.type === 'cell')) {
+    const id = `${record.experiment} · ${record.variant}`;
+    if (!byVariant.has(id)) byVariant.set(id, new Map());
+    const rounds = byVariant.get(id);
+    if (!rounds.has(record.round)) rounds.set(record.round, {});
+    rounds.get(record.round)[record.mode] = record.cell.throughput;
+  }
+  const rows = [...byVariant]
+    .map(([id, rounds]) => [
+      id,
+      [...rounds.values()].filter((r) => r.workers && r.procs).map((r) => r.workers / r.procs),
+    ])
+    .filter(([, ratios]) => ratios.length)
+    .map(([id, ratios]) => forestRow(id, ratios));
+  const charts = rows.length
+    ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
+    : [];
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `reproduce: ${plural(new Set(saved.records.map((r) => r.experiment)).size, 'experiment')}`,
+      path: saved.path,
+      document: {
+        status: saved.end?.status ?? 'ended without a report',
+        mmapbench: saved.header.mmapbench,
+        environment: saved.header.environment,
+      },
+      facts: { ...facts, k: String(saved.header.options.k) },
+      answer: [],
+      charts,
+      models: savedReportModels(saved),
+      // its tables are the point: published figures beside measured ones, a verdict per claim
+      open: true,
+    }),
+  };
+}
+
+/** One file's part of the page: what ran where, the answer, the charts, then the tables. */
+function section({ heading, path, document, facts, answer, charts, models, open = false }) {
+  const status =
+    document.status === 'complete'
+      ? ''
+      : `<p class="status">${escape(document.status)}${document.error ? `: ${escape(document.error.message)}` : ''}</p>`;
+  return `<section>
+<h2>${escape(heading)}</h2>
+<p class="source">${escape(path)} · mmapbench ${escape(document.mmapbench)} · ${escape(document.environment?.date ?? '')}</p>
+${status}
+<dl>${Object.entries(facts)
+    .map(([name, value]) => `<dt>${escape(name)}</dt><dd>${escape(value)}</dd>`)
+    .join('')}</dl>
+${answer.map((line, i) => `<p class="${i === 0 ? 'verdict' : 'next'}">${escape(line)}</p>`).join('\n')}
+${charts.map(figure).join('\n')}
+<details${open ? ' open' : ''}><summary>The tables, as the run printed them</summary>
+${models.map(modelHtml).join('\n')}
+</details>
+</section>`;
+}
+
+/** A report model (title, lines, tables, notes) as HTML; its text blocks are terminal charts and stay out. */
+const modelHtml = (model) => `<h3>${escape(model.title)}</h3>
+${(model.lines ?? []).map((line) => `<p>${escape(line)}</p>`).join('\n')}
+${model.tables
+  .map(
+    ({
+      head,
+      rows,
+      align,
+    }) => `<table><thead><tr>${head.map((cell) => `<th>${escape(cell)}</th>`).join('')}</tr></thead><tbody>
+${rows
+  .map(
+    (row) =>
+      `<tr>${row.map((cell, i) => `<td class="${(align?.[i] ?? (i === 0 ? 'left' : 'right')) === 'right' ? 'num' : ''}">${escape(cell)}</td>`).join('')}</tr>`,
+  )
+  .join('\n')}
+</tbody></table>`,
+  )
+  .join('\n')}
+${model.notes.map((note) => `<p class="note">${escape(note)}</p>`).join('\n')}`;
+
+const page = (body, files) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mmapbench report (${files} file${files === 1 ? '' : 's'})</title>
+<style>
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; max-width: 1040px; margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; border-top: 1px solid #ddd; padding-top: 1em; margin-top: 2em; }
+h3 { font-size: 1.05em; }
+.source, .note { color: #555; font-size: 0.9em; }
+.status { background: #fff4e5; border-left: 4px solid #D55E00; padding: 0.4em 0.8em; }
+.verdict { font-size: 1.1em; font-weight: 600; }
+.key { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 50%; vertical-align: -0.1em; margin: 0 0.3em 0 0.8em; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em; font-size: 0.9em; }
+dt { color: #555; }
+dd { margin: 0; }
+figure { margin: 1.5em 0; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { color: #555; font-size: 0.85em; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1em; }
+th, td { border-bottom: 1px solid #e3e3e3; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+details summary { cursor: pointer; color: #0072B2; margin: 1em 0; }
+</style>
+</head>
+<body>
+<h1>mmapbench report</h1>
+<p class="source">Every figure on this page was measured in the runs named below, and drawn by mmapbench ${escape(version)} from their saved results.
+Colours: <span class="key" style="background:${MODE_COLORS.workers}"></span>workers (Worker threads in one process)
+<span class="key" style="background:${MODE_COLORS.procs}"></span>procs (child processes).</p>
+${body}
+</body>
+</html>
+`;
