@@ -4,6 +4,9 @@ const change = (rounds) => (stats) =>
   stats
     ? withCI({ median: stats.change, ci95: stats.ci95, n: Math.min(rounds.base, rounds.new) }, '', { label: false })
     : '-';
+/** `compare, 2026-11-22 08:51 UTC` */
+const run = ({ command, date }) =>
+  `${command}, ${date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'date unknown'}`;
 const ratio = (value) => (value === null ? '-' : value.toFixed(2));
 
 /**
@@ -15,13 +18,11 @@ export function diffModel(diff) {
   const rows = diff.points.map((point) => {
     const of = change(point.rounds);
     return [
-      point.label,
-      `${ratio(point.ratio.base)} → ${ratio(point.ratio.new)}`,
+      `${point.label}\nratio ${ratio(point.ratio.base)} → ${ratio(point.ratio.new)}, rounds ${point.rounds.base} / ${point.rounds.new}`,
       of(point.ratioChange),
       of(point.throughputChange.workers),
       of(point.throughputChange.procs),
       point.verdict ?? '-',
-      `${point.rounds.base} / ${point.rounds.new}`,
     ];
   });
   const notes = [
@@ -30,9 +31,10 @@ export function diffModel(diff) {
   if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
   if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
   return {
-    title: `mmapbench diff: ${diff.base.path} → ${diff.new.path}`,
+    title: `mmapbench diff: ${diff.points.length} point${diff.points.length === 1 ? '' : 's'} in common`,
     lines: [
-      `base: ${diff.base.command}, ${diff.base.date ?? 'date unknown'}; new: ${diff.new.command}, ${diff.new.date ?? 'date unknown'}`,
+      `base (${run(diff.base)}): ${diff.base.path}`,
+      `new (${run(diff.new)}): ${diff.new.path}`,
       diff.differences.length
         ? `what differs between the runs (${diff.differences.map(({ fact }) => fact).join(', ')}): see the first table`
         : 'the runs share Node, kernel, glibc, CPU, cores, THP, libuv pool size, allocator environment and protocol',
@@ -49,10 +51,10 @@ export function diffModel(diff) {
           ]
         : []),
       {
-        head: ['point', 'workers/procs', 'ratio change', 'workers change', 'procs change', 'verdict', 'rounds'],
+        head: ['point', 'ratio change', 'workers change', 'procs change', 'verdict'],
         rows,
-        align: ['left', 'right', 'right', 'right', 'right', 'left', 'right'],
-        widths: [22, 15, 19, 19, 19, 15, 8],
+        align: ['left', 'right', 'right', 'right', 'left'],
+        widths: [30, 19, 19, 19, 14],
       },
     ],
     notes,

@@ -1,7 +1,7 @@
 // Spawns the real bin, as a user would, and checks what it prints and how it exits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
@@ -94,7 +94,8 @@ test('the terminal table shows both modes, the ratio with its CI and a verdict, 
   );
   // eslint-disable-next-line no-control-regex -- the escape that starts a color
   assert.doesNotMatch(result.stdout, /\u001b\[/, 'no color when stdout is not a terminal');
-  assert.equal(result.stderr, '', 'no progress bar off a terminal');
+  // no progress bar off a terminal: the one line on stderr is where the results were saved
+  assert.match(result.stderr, /^mmapbench: saved \S+compare-\d{8}T\d{6}\.\d{3}Z\.json$/);
 });
 
 test('--markdown prints the same table as markdown', async () => {
@@ -278,7 +279,10 @@ test('a failure in a later round still prints the rounds already measured', asyn
   assert.match(doc.error.message, /failed: round two/);
   assert.equal(doc.rounds.filter((round) => round.complete).length, 1);
   assert.equal(doc.ratio.n, 1);
-  assert.match(result.stderr, /^mmapbench: (worker|process) \d failed: round two/);
+  // the rounds measured are saved, with the failure, and the error is the last word
+  assert.match(result.stderr, /^mmapbench: saved (\S+)\nmmapbench: (worker|process) \d failed: round two/);
+  const saved = JSON.parse(readFileSync(result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], 'utf8'));
+  assert.deepEqual(saved, doc);
 });
 
 test('Ctrl-C stops every process, prints what finished marked interrupted, exits 130', async () => {
@@ -311,6 +315,9 @@ test('Ctrl-C stops every process, prints what finished marked interrupted, exits
   assert.ok(doc.rounds.length < 20);
   assert.match(result.stderr, /interrupted by SIGINT; the results above are what finished/);
   assert.deepEqual(processesMarked(mark), []);
+  const saved = JSON.parse(readFileSync(result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], 'utf8'));
+  assert.equal(saved.status, 'interrupted');
+  assert.deepEqual(saved, doc);
 });
 
 test('a task returns only its declared metrics, as finite numbers, to the CLI', async () => {
