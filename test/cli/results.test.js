@@ -68,10 +68,7 @@ test('an --out that cannot take the results stops the run before it measures any
   const result = await cli(['compare', '--smoke', '--out', file]);
   assert.equal(result.exitCode, 2);
   assert.equal(result.stdout, '', 'nothing ran');
-  assert.match(
-    result.stderr,
-    /^mmapbench: --out .*a-file: a file is in the way of a folder .*; pass --out a folder$/,
-  );
+  assert.match(result.stderr, /^mmapbench: --out .*a-file: a file is in the way of a folder .*; pass --out a folder$/);
   assert.equal(readFileSync(file, 'utf8'), 'kept\n');
 });
 
