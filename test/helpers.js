@@ -12,7 +12,8 @@ export const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, imp
  * test file's own, never the checkout.
  */
 export const RESULTS = mkdtempSync(join(tmpdir(), 'mmapbench-results-'));
-const ENV = { NO_COLOR: '1', MMAPBENCH_RESULTS: RESULTS };
+/** The environment every run of the CLI by the tests gets. */
+export const ENV = { NO_COLOR: '1', MMAPBENCH_RESULTS: RESULTS };
 
 /** Runs the real CLI; never rejects, so a test can assert the exit code. */
 export const cli = (args, options = {}) =>
@@ -157,4 +158,20 @@ export async function secondNode() {
     missing,
     skip: missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false,
   };
+}
+
+/**
+ * Whether this machine can trace (root, tracefs with the mmap_lock tracepoints, bpftrace on
+ * PATH): what is missing, and a skip that holds only outside CI, which installs all of it.
+ */
+export function tracingHere() {
+  const missing =
+    process.getuid?.() !== 0
+      ? 'not root'
+      : !existsSync('/sys/kernel/tracing/events/mmap_lock')
+        ? 'tracefs not mounted or no mmap_lock tracepoints (mount -t tracefs nodev /sys/kernel/tracing)'
+        : !(process.env.PATH ?? '').split(':').some((dir) => existsSync(`${dir}/bpftrace`))
+          ? 'bpftrace not installed (apt-get install bpftrace)'
+          : null;
+  return { missing, skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {} };
 }

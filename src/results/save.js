@@ -90,6 +90,10 @@ export const shown = (path) => {
   return near && !near.startsWith('..') ? near : path;
 };
 
+/** Whether any cell of the run finished: a compare's rounds, or a sweep's points' rounds. */
+const measuredIn = (document) =>
+  (document.points ?? [document]).some((part) => part.rounds.some((round) => round.workers || round.procs));
+
 /**
  * Where a measuring command keeps its results: null with --no-save.
  * @typedef {{ out: string, command: string } | null} SaveTo
@@ -97,8 +101,10 @@ export const shown = (path) => {
 
 /**
  * The end of a measuring command, after its results are printed: save them (with their
- * status, so an interrupted or failed run is kept too), print the path last, then pass on the
- * run's error. A save that fails is reported; it never hides the run's own error.
+ * status, so an interrupted or failed run is kept too), print the path, then pass on the run's
+ * error, whose line comes last. A run that failed before any cell finished measured nothing
+ * and leaves no file: its error line says all there is. A save that fails is reported; it
+ * never hides the run's own error.
  * @param {object} document
  * @param {SaveTo} save  with `out` checked by resultsFolder()
  * @param {Error | null | undefined} runError
@@ -106,7 +112,7 @@ export const shown = (path) => {
  */
 export function keepResults(document, save, runError, stderr) {
   let saveError = null;
-  if (save) {
+  if (save && (!runError || measuredIn(document))) {
     try {
       stderr.write(`mmapbench: saved ${shown(saveResults(document, save.out, { name: save.command }))}\n`);
     } catch (error) {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asRoot, BIN, cli, fixture, processCounter, processesMarked, uniqueMark } from '../helpers.js';
+import { asRoot, BIN, cli, ENV, fixture, processCounter, processesMarked, uniqueMark } from '../helpers.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,7 +16,7 @@ async function start(args, ready, { env = {}, ...options } = {}) {
   const mark = uniqueMark();
   const run = execa(process.execPath, [BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
     reject: false,
-    env: { NO_COLOR: '1', ...env }, // the marker only in the cells (--env), so counts are of cells
+    env: { ...ENV, ...env }, // the marker only in the cells (--env), so counts are of cells
     ...options,
   });
   for (let i = 0; i < 1500 && !ready(mark) && run.exitCode === null; i++) await sleep(20);
@@ -156,7 +156,7 @@ const inCgroup = (dir, args, mark) =>
       '--env',
       `MMAPBENCH_TEST_MARK=${mark}`,
     ],
-    { reject: false, env: { NO_COLOR: '1' } },
+    { reject: false, env: ENV },
   );
 
 for (const [mode, k] of [

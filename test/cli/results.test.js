@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cli } from '../helpers.js';
+import { cli, tracingHere } from '../helpers.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
 const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];
@@ -47,7 +47,9 @@ test('sweep and reproduce results are read back by report as their runs printed 
   assert.equal((await cli(['report', file])).stdout, reproduce.stdout);
 });
 
-test('trace saves under its own name; --no-save writes nothing', async () => {
+const { skip: tracing } = tracingHere();
+
+test('--no-save writes nothing', async () => {
   const out = folder();
   const none = await cli(['compare', '--smoke', '--no-save', '--out', out]);
   assert.equal(none.exitCode, 2, 'both is a contradiction');
@@ -55,6 +57,10 @@ test('trace saves under its own name; --no-save writes nothing', async () => {
   assert.equal(skipped.exitCode, 0, skipped.stderr);
   assert.equal(savedPath(skipped), undefined);
   assert.deepEqual(readdirSync(out), []);
+});
+
+test('trace saves under its own name', tracing, async () => {
+  const out = folder();
   const trace = await cli(['trace', 'workers', '--smoke', '--out', out]);
   assert.equal(trace.exitCode, 0, trace.stderr);
   assert.match(savedPath(trace), /\/trace-[^/]+\.json$/);
@@ -163,7 +169,8 @@ test('a save killed at any moment leaves no file or a whole one under its final 
 // The HTML page, opened in Debian's chromium through puppeteer-core. Chromium is installed by
 // .ci/run; without it the test skips here, and fails under CI.
 const CHROMIUM = '/usr/bin/chromium';
-const noChromium = !existsSync(CHROMIUM) && !process.env.CI ? `needs ${CHROMIUM} (apt-get install chromium)` : false;
+const noChromium =
+  !existsSync(CHROMIUM) && !process.env.CI ? `needs ${CHROMIUM} (apt-get install chromium)` : (tracing.skip ?? false);
 
 test(
   'report --html: a self-contained page a browser renders with every chart as SVG, titled and with axes',

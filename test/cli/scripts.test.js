@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { readChoice } from '../../src/system/environment.js';
+import { ENV } from '../helpers.js';
 
 function workspace() {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-scripts-'));
@@ -19,7 +20,7 @@ test('scripts/run.sh is one sweep over files × k × arenas, and passes its argu
   const script = new URL('../../scripts/run.sh', import.meta.url).pathname;
   const { exitCode, stdout, stderr } = await execa('bash', [script, '--quick', '--markdown'], {
     reject: false,
-    env: { FILES: 'small', KS: '1 2', ARENAS: 'default 1' },
+    env: { ...ENV, FILES: 'small', KS: '1 2', ARENAS: 'default 1' },
   });
   assert.equal(exitCode, 0, stderr);
   assert.match(stdout, /^### mmapbench sweep: 4 points, node v[\d.]+, task readfilesync, file small \(128 B\)$/m);

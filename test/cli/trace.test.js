@@ -3,21 +3,13 @@
 // a missing piece is a failure, never a quiet skip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { childrenOf, cli, fixture, processesMarked, uniqueMark, until } from '../helpers.js';
+import { childrenOf, cli, fixture, processesMarked, tracingHere, uniqueMark, until } from '../helpers.js';
 
-function tracingUnavailable() {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (!existsSync('/sys/kernel/tracing/events/mmap_lock'))
-    return 'tracefs not mounted or no mmap_lock tracepoints (mount -t tracefs nodev /sys/kernel/tracing)';
-  const onPath = (process.env.PATH ?? '').split(':').some((dir) => existsSync(`${dir}/bpftrace`));
-  return onPath ? null : 'bpftrace not installed (apt-get install bpftrace)';
-}
-const missing = tracingUnavailable();
-const tracing = missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {};
+const { missing, skip: tracing } = tracingHere();
 const requireTracing = () => {
   if (missing) assert.fail(`CI must be able to trace, but: ${missing}`);
 };
