@@ -132,19 +132,24 @@ export function forestChart(rows, { title = 'workers/procs ratio with its 95% CI
   });
 }
 
+/** k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped. */
+function kAxis(rows) {
+  const ks = [...new Set(rows.map((row) => row.k))];
+  return {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (workers side by side)',
+    scale: { type: 'log', base: 2, domain: [Math.min(...ks) / 1.25, Math.max(...ks) * 1.25], nice: false },
+    axis: { values: ks, format: 'd' },
+  };
+}
+
 /**
  * Median throughput of each mode against k, with the range over the rounds.
  * @param {Array<{ k: number, mode: string, median: number, min: number, max: number }>} rows
  */
 export function throughputByK(rows, { group = '' } = {}) {
-  const ks = [...new Set(rows.map((row) => row.k))];
-  const x = {
-    field: 'k',
-    type: 'quantitative',
-    title: 'k (workers side by side)',
-    scale: { type: 'log', base: 2 },
-    axis: { values: ks, format: 'd' },
-  };
+  const x = kAxis(rows);
   return draw({
     title: {
       text: `Throughput against k${group ? `: ${group}` : ''}`,
@@ -175,14 +180,7 @@ export function throughputByK(rows, { group = '' } = {}) {
  * @param {Array<{ k: number, median: number, low: number | null, high: number | null }>} rows
  */
 export function ratioByK(rows, { group = '' } = {}) {
-  const ks = [...new Set(rows.map((row) => row.k))];
-  const x = {
-    field: 'k',
-    type: 'quantitative',
-    title: 'k (workers side by side)',
-    scale: { type: 'log', base: 2 },
-    axis: { values: ks, format: 'd' },
-  };
+  const x = kAxis(rows);
   const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number');
   const y = {
     type: 'quantitative',

@@ -89,7 +89,7 @@ export function pointsOf(saved) {
   }
   return [...settings].map(([id, rounds]) => ({
     ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
-    label: `${id} · k=${saved.header.options.k}`,
+    label: `${id.replace('/', ' · ')} · k=${saved.header.options.k}`,
   }));
 }
 

@@ -11,6 +11,7 @@ import { varying } from '../report/sweep-results.js';
 import { savedReportModels } from '../reproduce/command.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { version } from '../version.js';
+import { pointsOf } from './diff.js';
 import { factsOf } from './load.js';
 import { forestChart, forestRow, MODE_COLORS, ratioByK, roundsChart, throughputByK, waitHistogram } from './charts.js';
 
@@ -189,21 +190,9 @@ async function sweepSection({ path, document }, facts) {
 }
 
 async function reproduceSection(saved, facts) {
-  const byVariant = new Map();
-  for (const record of saved.records.filter((r) => r.type === 'cell')) {
-    const id = `${record.experiment} · ${record.variant}`;
-    if (!byVariant.has(id)) byVariant.set(id, new Map());
-    const rounds = byVariant.get(id);
-    if (!rounds.has(record.round)) rounds.set(record.round, {});
-    rounds.get(record.round)[record.mode] = record.cell.throughput;
-  }
-  const rows = [...byVariant]
-    .map(([id, rounds]) => [
-      id,
-      [...rounds.values()].filter((r) => r.workers && r.procs).map((r) => r.workers / r.procs),
-    ])
-    .filter(([, ratios]) => ratios.length)
-    .map(([id, ratios]) => forestRow(id, ratios));
+  const rows = pointsOf(saved)
+    .filter((point) => point.ratios.length)
+    .map((point) => forestRow(point.label, point.ratios));
   const charts = rows.length
     ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
     : [];
