@@ -1,0 +1,15 @@
+import puppeteer from 'puppeteer-core';
+const [,, file, out] = process.argv;
+const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
+const page = await browser.newPage();
+const errors = [];
+page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+page.on('pageerror', (e) => errors.push(String(e)));
+page.on('request', (r) => { if (!r.url().startsWith('file:')) errors.push('network: ' + r.url()); });
+await page.setViewport({ width: 1100, height: 900 });
+await page.goto('file://' + file);
+const height = await page.evaluate(() => document.body.scrollHeight);
+for (let y = 0, i = 0; y < height; y += 1400, i++) await page.screenshot({ path: out.replace('.png', `-${i}.png`), clip: { x: 0, y, width: 1100, height: Math.min(1400, height - y) } });
+console.log('height', height);
+console.log('errors', errors, 'svgs', await page.$$eval('svg', (s) => s.length));
+await browser.close();
