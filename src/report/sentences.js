@@ -10,10 +10,16 @@ const x = (value) => value.toFixed(2);
  */
 export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${x(low)}-${x(high)}`;
 
-/** `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the figures. */
-export const withCI = ({ median, ci95, n = 3 }, unit = '', options = {}) =>
+/**
+ * `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the
+ * figures. Beside its interval the estimate is the interval's own centre, the geometric mean of
+ * the per-round ratios (a t interval on logs), so the figure always lies inside its interval;
+ * the median of skewed rounds need not.
+ * @param {{ median: number, geomean?: number, ci95: [number, number] | null, n?: number }} stats
+ */
+export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}) =>
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
-  ci95 && n >= 3 ? `${x(median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
+  ci95 && n >= 3 ? `${x(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
 const r = (value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
@@ -40,10 +46,12 @@ export function verdictText(ratio, verdict, results) {
     return `${a}/${b} ratio ${r(median)} from ${n} round${n === 1 ? '' : 's'}: too few for a meaningful interval (3 or more)`;
   }
   const ci = `95% CI ${r(ci95[0])}-${r(ci95[1])}`;
+  // the interval's centre, as withCI prints it
+  const centre = ratio.geomean ?? median;
   if (verdict.faster === 'procs')
-    return `${b} ${results?.aa ? 'is' : 'are'} ${x(1 / median)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
-  if (verdict.faster === 'workers') return `${a} ${results?.aa ? 'is' : 'are'} ${x(median)}x faster than ${b} (${ci})`;
-  return `no significant difference: ${a}/${b} ratio ${r(median)} (${ci} spans 1)${tighten(results)}`;
+    return `${b} ${results?.aa ? 'is' : 'are'} ${x(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
+  if (verdict.faster === 'workers') return `${a} ${results?.aa ? 'is' : 'are'} ${x(centre)}x faster than ${b} (${ci})`;
+  return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(results)}`;
 }
 
 /** What would tighten an interval that spans 1, naming only options that apply to this run. */

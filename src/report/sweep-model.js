@@ -9,8 +9,8 @@ function verdictCell(point) {
   const { ratio, verdict } = point;
   if (!ratio || !verdict) return '-';
   if (ratio.n < 3) return 'too few rounds';
-  if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.median)}x faster`;
-  if (verdict.faster === 'workers') return `workers ${fixed(ratio.median)}x faster`;
+  if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.geomean)}x faster`;
+  if (verdict.faster === 'workers') return `workers ${fixed(ratio.geomean)}x faster`;
   return 'no difference';
 }
 
@@ -217,7 +217,9 @@ function charts(group, results, width) {
   const ratioSteps = results.points
     .filter((point) => group.points.includes(point.id) && point.ratio)
     .sort((a, b) => a.k - b.k);
-  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: point.ratio.median }));
+  // beside its interval ends, the interval's centre (see withCI)
+  const centre = ({ ratio }) => (ratio.ci95 && ratio.n >= 3 ? ratio.geomean : ratio.median);
+  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: centre(point) }));
   const ends = ratioSteps.flatMap((point) =>
     point.ratio.ci95 && point.ratio.n >= 3 ? point.ratio.ci95.map((y) => [ks.indexOf(point.k), y]) : [],
   );

@@ -261,5 +261,6 @@ export function waitHistogram(histograms) {
 export function forestRow(label, ratios) {
   const stats = ratioStats(ratios);
   const ci = stats.n >= 3 ? stats.ci95 : null;
-  return { label, median: stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };
+  // beside its interval, the interval's centre (see withCI)
+  return { label, median: ci ? stats.geomean : stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };
 }
