@@ -135,7 +135,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
       script: 'mmap-lock.bt',
       window: plan.trace.window,
-      ...traceResults(session.rounds, modes),
+      ...traceResults(session.rounds, modes, plan.k),
       published: MMAP_LOCK_WAITS,
     };
   }

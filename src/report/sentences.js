@@ -1,6 +1,7 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { sideOf } from '../stats/interval.js';
 import { roundsForPrecision } from '../stats/stopping.js';
+import { syscallMeaning } from '../system/trace/syscalls.js';
 
 const x = (value) => value.toFixed(2);
 
@@ -117,13 +118,59 @@ export function nextStep(results) {
 /** One sentence on the per-acquisition wait, the figure that tells contention from volume. */
 export function traceReading({ avgWrite, totalWrite }) {
   if (!avgWrite) return 'no write acquisitions in one of the modes: nothing to compare';
-  const total = totalWrite ? `; in total ${x(totalWrite.median)}x` : '';
+  // beside an interval, its centre (see withCI)
+  const centre = (stats) => (stats.ci95 ? stats.geomean : stats.median);
+  const total = totalWrite ? `; in total ${x(centre(totalWrite))}x` : '';
   const side = sideOf(avgWrite.ci95, 1);
+  const avg = x(centre(avgWrite));
   if (side === null)
-    return `workers waited ${x(avgWrite.median)}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
+    return `workers waited ${avg}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
   if (side === 'above')
-    return `workers waited ${x(avgWrite.median)}x longer than procs per write acquisition (${formatCI(avgWrite.ci95)})${total}: they queue on one shared mmap_lock`;
+    return `workers waited ${avg}x longer than procs per write acquisition (${formatCI(avgWrite.ci95)})${total}: they queue on one shared mmap_lock`;
   if (side === 'below')
-    return `workers waited less than procs per write acquisition (${x(avgWrite.median)}x, ${formatCI(avgWrite.ci95)})${total}: no sign of a contended mmap_lock`;
-  return `no significant difference in wait per write acquisition: ${x(avgWrite.median)}x (${formatCI(avgWrite.ci95)} spans 1)${total}; more --rounds would tighten it`;
+    return `workers waited less than procs per write acquisition (${avg}x, ${formatCI(avgWrite.ci95)})${total}: no sign of a contended mmap_lock`;
+  return `no significant difference in wait per write acquisition: ${avg}x (${formatCI(avgWrite.ci95)} spans 1)${total}; more --rounds would tighten it`;
+}
+
+/**
+ * Which system call most of a mode's write waits came under, and what it means:
+ * `workers: 71% of write waits are under mprotect (glibc growing a thread arena's heap)`.
+ * @param {string} mode
+ * @param {Array<{ name: string, count: number, totalNs: number }>} rows  by syscall, summed
+ */
+export function syscallReading(mode, rows) {
+  const total = rows.reduce((sum, row) => sum + row.totalNs, 0);
+  if (!total) return null;
+  const top = rows.reduce((a, b) => (b.totalNs > a.totalNs ? b : a));
+  const meaning = syscallMeaning(top.name);
+  const acquisitions = rows.reduce((sum, row) => sum + row.count, 0);
+  return `${mode}: ${Math.round((top.totalNs / total) * 100)}% of the write wait (${Math.round((top.count / acquisitions) * 100)}% of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
+}
+
+const share = (fraction) => `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
+
+/**
+ * How much of the threads' time the lock took, beside the throughput gap it might explain: an
+ * upper bound, since a thread that stops waiting may still not run.
+ * @param {any} trace  the results' trace section
+ * @param {string[]} modes
+ * @param {{ geomean: number } | null | undefined} ratio  the untraced workers/procs ratio
+ */
+export function timeShareReading(trace, modes, ratio) {
+  const shares = modes.filter((mode) => trace.modes[mode].timeShare);
+  if (!shares.length) return null;
+  const parts = shares.map((mode) => {
+    const { write, read } = trace.modes[mode].timeShare;
+    return `${mode} waited ${share(write)} of their time on mmap_lock for write, ${share(read)} for read`;
+  });
+  let gap = '';
+  if (ratio && trace.modes.workers?.timeShare) {
+    const { write, read } = trace.modes.workers.timeShare;
+    const points = (write + read) * 100;
+    gap =
+      ratio.geomean < 1
+        ? `; throughput gap ${((1 - ratio.geomean) * 100).toFixed(1)}% (workers/procs ${x(ratio.geomean)}): removing every wait could win the workers at most ~${points < 0.1 ? points.toFixed(3) : points.toFixed(1)} points of it`
+        : `; workers were not slower (workers/procs ${x(ratio.geomean)}), so the waits explain no gap`;
+  }
+  return `time on the lock (total wait / (k × traced window), median over cells): ${parts.join('; ')}${gap}; an upper bound on what the lock costs`;
 }

@@ -1,4 +1,4 @@
-import { traceReading, withCI } from './sentences.js';
+import { syscallReading, timeShareReading, traceReading, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
 const BAR_WIDTH = 24;
@@ -25,12 +25,19 @@ export function traceModel(results) {
 
   const tables = [
     waitsTable(trace, modes, compare),
+    ...syscallTables(trace, modes),
     histogramTable(trace, modes),
     processTable(trace, modes),
     observerTable(trace, modes),
   ];
   const notes = [];
   if (compare) notes.push(traceReading(trace.ratios));
+  for (const mode of modes) {
+    const line = syscallReading(mode, trace.modes[mode].bySyscall?.write ?? []);
+    if (line) notes.push(line);
+  }
+  const shares = timeShareReading(trace, modes, results.ratio);
+  if (shares) notes.push(shares);
   notes.push(
     `published: ${trace.published.source}; their machine, their k, their run length: compare ratios, not counts`,
   );
@@ -97,6 +104,45 @@ const plainRatio = (pick) => () => {
 };
 
 const ciRatio = (stats) => (stats ? withCI(stats, 'x') : '-');
+
+/**
+ * Write and read acquisitions by the system call in flight, per cell (the sums over all traced
+ * cells divided by their number, so every column adds up to the totals above), with the
+ * workers/procs ratio where both modes have counts.
+ */
+function syscallTables(trace, modes) {
+  if (!modes.every((mode) => trace.modes[mode].bySyscall)) return []; // traced before the breakdown existed
+  return /** @type {const} */ (['write', 'read']).map((kind) => {
+    const perCell = (mode, row, field) => row[field] / trace.modes[mode].cells;
+    const names = [...new Set(modes.flatMap((mode) => trace.modes[mode].bySyscall[kind].map((row) => row.name)))];
+    const find = (mode, name) => trace.modes[mode].bySyscall[kind].find((row) => row.name === name);
+    const rows = names.map((name) => {
+      const row = [name];
+      for (const mode of modes) {
+        const found = find(mode, name);
+        row.push(
+          found ? ops(perCell(mode, found, 'count')) : '-',
+          found ? duration(perCell(mode, found, 'totalNs')) : '-',
+        );
+      }
+      if (modes.length === 2) {
+        const [w, p] = modes.map((mode) => find(mode, name)?.count);
+        row.push(
+          w && p
+            ? `${fixed(perCell('workers', { count: w }, 'count') / perCell('procs', { count: p }, 'count'))}x`
+            : '-',
+        );
+      }
+      return row;
+    });
+    const head = [
+      `${kind}s by syscall in flight (mean per cell)`,
+      ...modes.flatMap((mode) => [mode, 'wait']),
+      ...(modes.length === 2 ? ['w/p'] : []),
+    ];
+    return { head, rows, align: ['left', ...head.slice(1).map(() => 'right')] };
+  });
+}
 
 /** Both modes' write-wait histograms on one set of power-of-two buckets, bars scaled per mode. */
 function histogramTable(trace, modes) {

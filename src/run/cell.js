@@ -42,6 +42,8 @@ const MAX_MESSAGES = 64;
  */
 export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
+  // when bpftrace was attached: the traced window's length is what wait times are shares of
+  let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(plan.k + 10, signal); // one listener per process of the cell
@@ -71,7 +73,10 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
       await Promise.all(batch.map(({ subprocess }) => started(subprocess)));
     }
     await Promise.race([Promise.all(children.map((child) => child.ready)), finished()]);
-    if (trace && !tracer) tracer = await trace.start();
+    if (trace && !tracer) {
+      tracer = await trace.start();
+      tracedFrom = process.hrtime.bigint();
+    }
     // Ctrl-C while bpftrace was attaching: the children are being stopped, `finished` says how
     if (signal.aborted) await finished();
     // The barrier: every worker has set up and warmed up; release them together. Processes get
@@ -91,7 +96,8 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
       tracer = null;
-      cell.trace = await traced.stop();
+      const windowNs = Number(process.hrtime.bigint() - tracedFrom);
+      cell.trace = { ...(await traced.stop()), windowNs };
     }
     return cell;
   } catch (error) {

@@ -1,5 +1,6 @@
 import { median } from 'simple-statistics';
 import { ratioStats, summarize } from './ratio.js';
+import { syscallName } from '../system/trace/syscalls.js';
 
 /**
  * @typedef {import('../system/trace/parse.js').LockWaits} LockWaits
@@ -40,8 +41,9 @@ export function sumHistograms(histograms) {
  * and of average write wait, with the same interval as the throughput ratio.
  * @param {Array<{ index: number, cells: object, traced?: object }>} rounds
  * @param {string[]} modes
+ * @param {number} [k]  workers side by side: the time waits are shares of is k × the window
  */
-export function traceResults(rounds, modes) {
+export function traceResults(rounds, modes, k = 1) {
   const results = { modes: {}, ratios: null };
   for (const mode of modes) {
     const traced = rounds
@@ -65,6 +67,8 @@ export function traceResults(rounds, modes) {
       trylockFailed: median(traces.map((t) => t.trylockFailed)),
       writeHoldNs: median(traces.map((t) => t.writeHoldNs)),
       processes: { round: last.index, list: last.cell.trace.processes },
+      bySyscall: { write: sumBySyscall(traces, 'write'), read: sumBySyscall(traces, 'read') },
+      timeShare: timeShare(traces, k),
     };
   }
   if (modes.length === 2) {
@@ -78,4 +82,34 @@ export function traceResults(rounds, modes) {
     results.ratios = both.length ? { totalWrite: ratio((w) => w.totalNs), avgWrite: ratio((w) => w.avgNs ?? 0) } : null;
   }
   return results;
+}
+
+/**
+ * Each system call's acquisitions and wait over all traced cells (sums, so the rows add up to
+ * the cells' totals), most acquisitions first.
+ * @param {TraceSummary[]} traces
+ * @param {'write'|'read'} kind
+ */
+export function sumBySyscall(traces, kind) {
+  const rows = new Map();
+  for (const { syscall, count, totalNs } of traces.flatMap((t) => t.bySyscall?.[kind] ?? [])) {
+    const row = rows.get(syscall) ?? { syscall, name: syscallName(syscall, kind), count: 0, totalNs: 0 };
+    row.count += count;
+    row.totalNs += totalNs;
+    rows.set(syscall, row);
+  }
+  return [...rows.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * How much of the workers' time the lock took: total wait / (k × the traced window), per cell,
+ * the median over cells; null where the window is unknown. An upper bound on what removing the
+ * waits could win: a thread not waiting may still not run.
+ * @param {TraceSummary[]} traces
+ */
+function timeShare(traces, k) {
+  const timed = traces.filter((t) => t.windowNs > 0);
+  if (!timed.length) return null;
+  const share = (kind) => median(timed.map((t) => t[kind].totalNs / (k * t.windowNs)));
+  return { write: share('write'), read: share('read'), windowNs: median(timed.map((t) => t.windowNs)) };
 }

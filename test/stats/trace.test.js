@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineWaits, sumHistograms, traceResults } from '../../src/stats/trace.js';
+import { combineWaits, sumBySyscall, sumHistograms, traceResults } from '../../src/stats/trace.js';
 
 const waits = (count, totalNs, maxNs, histogram = []) => ({
   count,
@@ -82,4 +82,51 @@ test('traceResults: a mode with no traced cell is null; a single mode has no rat
   const results = traceResults([{ index: 1, cells: { workers: { throughput: 1 } } }], ['workers']);
   assert.equal(results.modes.workers, null);
   assert.equal(results.ratios, null);
+});
+
+test('sumBySyscall: each call summed over the cells, named, so the rows add up to the totals', () => {
+  const traces = [
+    {
+      bySyscall: {
+        write: [
+          { syscall: 10, count: 5, totalNs: 50 },
+          { syscall: null, count: 1, totalNs: 7 },
+        ],
+      },
+    },
+    {
+      bySyscall: {
+        write: [
+          { syscall: 11, count: 2, totalNs: 9 },
+          { syscall: 10, count: 4, totalNs: 40 },
+        ],
+      },
+    },
+    {}, // a cell traced before the breakdown existed
+  ];
+  const rows = sumBySyscall(traces, 'write');
+  assert.deepEqual(
+    rows.map(({ syscall, count, totalNs }) => [syscall, count, totalNs]),
+    [
+      [10, 9, 90],
+      [11, 2, 9],
+      [null, 1, 7],
+    ],
+  );
+  assert.equal(rows.find((row) => row.syscall === null).name, 'none: kernel work');
+  assert.equal(sumBySyscall(traces, 'read').length, 0);
+});
+
+test('traceResults: time on the lock is total wait / (k × traced window), the median over cells', () => {
+  const withWindow = (throughput, totalNs, windowNs) => {
+    const traced = cell(throughput, waits(10, totalNs, 1));
+    return { ...traced, trace: { ...traced.trace, windowNs } };
+  };
+  const rounds = [1, 2, 3].map((index) => ({
+    index,
+    cells: { workers: { throughput: 1 } },
+    traced: { workers: withWindow(1, 1e6 * index, 1e9) },
+  }));
+  const { timeShare } = traceResults(rounds, ['workers'], 2).modes.workers;
+  assert.deepEqual(timeShare, { write: 2e6 / 2e9, read: 0, windowNs: 1e9 });
 });

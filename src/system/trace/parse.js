@@ -83,6 +83,14 @@ function histogram(raw, type) {
  * @property {number} trylockFailed
  * @property {number} writeHoldNs  summed time the lock was held for write
  * @property {{ pid: number, comm: string, writes: number }[]} processes  most writes first
+ * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
+ * @property {number} [windowNs]  how long the trace ran, added by the cell
+ */
+
+/**
+ * The acquisitions of one kind under one system call in flight on the thread.
+ * @typedef {{ syscall: number | null, count: number, totalNs: number }} BySyscall  syscall null:
+ *   none in flight (a page fault taken in user mode, or kernel work such as a thread's exit)
  */
 
 /** @param {BpftraceOutput} output  of mmap-lock.bt @returns {TraceSummary} */
@@ -111,7 +119,19 @@ export function summarizeTrace({ maps, hists }) {
     trylockFailed: number(maps.cnt_trylock_failed),
     writeHoldNs: number(maps.sum_hold_write_ns),
     processes,
+    bySyscall: { write: bySyscall(maps, 'write'), read: bySyscall(maps, 'read') },
   };
 }
 
 const number = (value) => (typeof value === 'number' ? value : 0);
+const keyed = (value) => (value && typeof value === 'object' ? value : {});
+
+/** The script keys by system call number + 1, so 0 is "none in flight". @returns {BySyscall[]} */
+function bySyscall(maps, kind) {
+  const counts = keyed(maps[`cnt_${kind}_sys`]);
+  const sums = keyed(maps[`sum_${kind}_sys_ns`]);
+  return Object.entries(counts)
+    .map(([key, count]) => ({ syscall: Number(key) === 0 ? null : Number(key) - 1, count, totalNs: number(sums[key]) }))
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count || (a.syscall ?? -1) - (b.syscall ?? -1));
+}
