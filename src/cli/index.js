@@ -60,7 +60,8 @@ export function buildProgram(context = {}) {
     module.builder(command);
     command.action(async (...args) => {
       const self = args.at(-1);
-      await module.handler({ ...self.opts(), positionals: self.processedArgs }, context);
+      // rawArgs: where `--` was, which commander's parsed arguments no longer say
+      await module.handler({ ...self.opts(), positionals: self.processedArgs, rawArgs: self.parent?.rawArgs }, context);
     });
   }
   return program;

@@ -144,8 +144,12 @@ function syscallTables(trace, modes) {
   });
 }
 
-/** Both modes' write-wait histograms on one set of power-of-two buckets, bars scaled per mode. */
-function histogramTable(trace, modes) {
+/**
+ * Both modes' write-wait histograms on one set of power-of-two buckets, bars scaled per mode.
+ * @param {{ modes: Record<string, { write: { histogram: Array<{ lowNs: number | null, highNs: number, count: number }> } }> }} trace
+ * @param {string[]} modes
+ */
+export function histogramTable(trace, modes, { suffix = ' (all cells)' } = {}) {
   const lows = new Set();
   for (const mode of modes) for (const bucket of trace.modes[mode].write.histogram) lows.add(bucket.lowNs ?? -Infinity);
   const sorted = [...lows].sort((a, b) => a - b);
@@ -166,7 +170,7 @@ function histogramTable(trace, modes) {
     return row;
   });
   return {
-    head: ['write wait', ...modes.flatMap((mode) => [`${mode} (all cells)`, ''])],
+    head: ['write wait', ...modes.flatMap((mode) => [`${mode}${suffix}`, ''])],
     rows,
     align: ['left', ...modes.flatMap(() => ['right', 'left'])],
   };

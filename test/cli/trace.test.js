@@ -239,7 +239,7 @@ test(
     );
     assert.equal(result.exitCode, 1, result.stderr);
     // the rounds before are saved, and the failure is the last line
-    assert.match(result.stderr.trim(), /^mmapbench: saved \S+\nmmapbench: process \d was killed by SIGKILL/);
+    assert.match(result.stderr.trim(), /^mmapbench: saved \S+\nmmapbench: process \d was killed by SIGKILL/m);
     assert.doesNotMatch(result.stderr, /internal error/);
     const doc = JSON.parse(result.stdout);
     assert.equal(doc.status, 'failed');

@@ -82,7 +82,10 @@ function histogram(raw, type) {
  * @property {LockWaits} read
  * @property {number} trylockFailed
  * @property {number} writeHoldNs  summed time the lock was held for write
- * @property {{ pid: number, comm: string, writes: number }[]} processes  most writes first
+ * @property {{ pid: number, comm: string, writes: number, writeNs: number, writeMaxNs: number, reads: number, readNs: number }[]} processes
+ *   per process with write acquisitions, most writes first
+ * @property {{ frames: string[], count: number }[]} writeStacks  the kernel call chains of the
+ *   write acquisitions (with the script's third argument), most frequent first
  * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
  * @property {number} [windowNs]  how long the trace ran, added by the cell
  */
@@ -107,10 +110,20 @@ export function summarizeTrace({ maps, hists }) {
     };
   };
   const perProcess = maps.cnt_per_pid_write && typeof maps.cnt_per_pid_write === 'object' ? maps.cnt_per_pid_write : {};
+  const byPid = (name, pid) => number(keyed(maps[name])[pid]);
   const processes = Object.entries(perProcess)
     .map(([key, writes]) => {
       const comma = key.indexOf(',');
-      return { pid: Number(key.slice(0, comma)), comm: key.slice(comma + 1), writes };
+      const pid = Number(key.slice(0, comma));
+      return {
+        pid,
+        comm: key.slice(comma + 1),
+        writes,
+        writeNs: byPid('pid_write_ns', pid),
+        writeMaxNs: byPid('pid_write_max_ns', pid),
+        reads: byPid('pid_read_cnt', pid),
+        readNs: byPid('pid_read_ns', pid),
+      };
     })
     .sort((a, b) => b.writes - a.writes || a.pid - b.pid);
   return {
@@ -120,11 +133,30 @@ export function summarizeTrace({ maps, hists }) {
     writeHoldNs: number(maps.sum_hold_write_ns),
     processes,
     bySyscall: { write: bySyscall(maps, 'write'), read: bySyscall(maps, 'read') },
+    writeStacks: kernelStacks(maps.write_kstack),
   };
 }
 
 const number = (value) => (typeof value === 'number' ? value : 0);
 const keyed = (value) => (value && typeof value === 'object' ? value : {});
+
+/**
+ * bpftrace keys a kstack map by the stack as text, one `function+offset` per line, innermost
+ * first. The tracepoint's own frame is dropped and offsets go: chains that differ only in an
+ * offset are one chain.
+ */
+function kernelStacks(map) {
+  const chains = new Map();
+  for (const [text, count] of Object.entries(keyed(map))) {
+    const frames = text
+      .split('\n')
+      .map((line) => line.trim().replace(/\+\d+$/, ''))
+      .filter((frame) => frame && !frame.startsWith('__mmap_lock_do_trace'));
+    const key = frames.join(' < ');
+    chains.set(key, { frames, count: (chains.get(key)?.count ?? 0) + number(count) });
+  }
+  return [...chains.values()].sort((a, b) => b.count - a.count);
+}
 
 /** The script keys by system call number + 1, so 0 is "none in flight". @returns {BySyscall[]} */
 function bySyscall(maps, kind) {

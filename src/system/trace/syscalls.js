@@ -37,6 +37,7 @@ const X64 = {
   293: 'pipe2',
   302: 'prlimit64',
   318: 'getrandom',
+  330: 'pkey_alloc',
   332: 'statx',
   334: 'rseq',
   435: 'clone3',
