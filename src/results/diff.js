@@ -51,6 +51,10 @@ const roundsOf = (rounds) =>
  * @returns {Point[]}
  */
 export function pointsOf(saved) {
+  if (saved.kind === 'audit')
+    throw usageError(
+      `${saved.path} is an audit (trace --pid or trace -- COMMAND): it has no workers/procs rounds to diff; diff compare, sweep or reproduce results`,
+    );
   if (saved.kind === 'measure') {
     const { config } = saved.document;
     return [

@@ -7,6 +7,7 @@ import { usageError } from '../errors.js';
 import { compareModel, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
+import { auditModel } from '../report/audit-model.js';
 import { varying } from '../report/sweep-results.js';
 import { savedReportModels } from '../reproduce/command.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
@@ -64,6 +65,7 @@ async function sectionOf(saved) {
   const facts = factsOf(saved);
   if (saved.kind === 'measure') return measureSection(saved, facts);
   if (saved.kind === 'sweep') return sweepSection(saved, facts);
+  if (saved.kind === 'audit') return auditSection(saved, facts);
   return reproduceSection(saved, facts);
 }
 
@@ -211,6 +213,23 @@ async function reproduceSection(saved, facts) {
       charts,
       models: savedReportModels(saved),
       // its tables are the point: published figures beside measured ones, a verdict per claim
+      open: true,
+    }),
+  };
+}
+
+/** An audit: its tables, open (there is no workers/procs comparison to chart). */
+function auditSection({ path, document }, facts) {
+  return {
+    charts: 0,
+    html: section({
+      heading: `trace: pid ${document.target.pid}`,
+      path,
+      document,
+      facts: { ...facts, seconds: document.seconds.toFixed(1), stop: document.stop },
+      answer: [],
+      charts: [],
+      models: [auditModel(document)],
       open: true,
     }),
   };

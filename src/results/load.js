@@ -5,11 +5,13 @@ import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
 
-const COMMANDS = ['compare', 'workers', 'procs', 'sweep'];
+// trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
+const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'trace'];
 
 /**
  * @typedef {{ kind: 'measure', path: string, document: import('../report/results.js').ResultsDocument }
  *   | { kind: 'sweep', path: string, document: any }
+ *   | { kind: 'audit', path: string, document: any }
  *   | { kind: 'reproduce', path: string, header: any, records: any[], end: any }} Saved
  */
 
@@ -52,13 +54,14 @@ export function loadResults(path, what = path) {
   if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
   checkSchema(document, what);
   if (!COMMANDS.includes(document.command)) throw notOurs(`"command" is ${JSON.stringify(document.command)}`);
-  const shape =
+  const [kind, part, shape] =
     document.command === 'sweep'
-      ? Array.isArray(document.points) && typeof document.axes === 'object'
-      : Array.isArray(document.rounds) && typeof document.config === 'object';
-  if (!shape)
-    throw notOurs(`a ${document.command} document without its ${document.command === 'sweep' ? 'points' : 'rounds'}`);
-  return document.command === 'sweep' ? { kind: 'sweep', path, document } : { kind: 'measure', path, document };
+      ? ['sweep', 'points', Array.isArray(document.points) && typeof document.axes === 'object']
+      : document.command === 'trace'
+        ? ['audit', 'trace', typeof document.trace === 'object' && typeof document.target === 'object']
+        : ['measure', 'rounds', Array.isArray(document.rounds) && typeof document.config === 'object'];
+  if (!shape) throw notOurs(`a ${document.command} document without its ${part}`);
+  return /** @type {Saved} */ ({ kind, path, document });
 }
 
 function checkSchema(document, what) {
@@ -105,7 +108,7 @@ export const envText = (env) =>
  */
 export function factsOf(saved) {
   const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
-  const config = saved.kind === 'measure' ? saved.document.config : saved.kind === 'sweep' ? saved.document.config : {};
+  const config = saved.kind === 'measure' || saved.kind === 'sweep' ? saved.document.config : {};
   const options = saved.kind === 'reproduce' ? saved.header.options : {};
   const nodes =
     saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;

@@ -2,6 +2,7 @@ import { renderResults } from '../report/render.js';
 import { renderReport } from '../reproduce/report.js';
 import { textWidth, useColor } from '../report/table.js';
 import { renderSweep } from '../cli/sweep-run.js';
+import { renderAudit } from '../cli/audit-run.js';
 import { savedReportModels } from '../reproduce/command.js';
 import { loadResults } from './load.js';
 
@@ -14,6 +15,7 @@ import { loadResults } from './load.js';
 export function renderSaved(saved, format, stream) {
   if (saved.kind === 'measure') return renderResults(saved.document, format, { stream });
   if (saved.kind === 'sweep') return renderSweep(saved.document, format, stream);
+  if (saved.kind === 'audit') return renderAudit(saved.document, format, stream);
   return renderReport(savedReportModels(saved), {
     markdown: format === 'markdown',
     color: useColor(stream),

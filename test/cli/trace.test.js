@@ -62,7 +62,18 @@ test(
           trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0),
           trace.write.count,
         );
+        assertSums(trace);
       }
+    }
+    // summed over the cells, the by-syscall rows still add up to the cells' acquisitions
+    for (const mode of ['workers', 'procs']) {
+      const cells = doc.rounds.map((round) => round.traced[mode].trace.write.count);
+      const rows = doc.trace.modes[mode].bySyscall.write;
+      assert.equal(
+        rows.reduce((sum, row) => sum + row.count, 0),
+        cells.reduce((sum, count) => sum + count, 0),
+      );
+      assert.ok(doc.trace.modes[mode].timeShare.write > 0 && doc.trace.modes[mode].timeShare.write < 1);
     }
     assert.equal(doc.trace.ratios.totalWrite.n, 2);
     assert.equal(doc.trace.ratios.avgWrite.n, 2);
@@ -301,4 +312,101 @@ test('a bpftrace that hangs on --version gives way to Ctrl-C', tracing, async ()
   const result = await run;
   assert.equal(result.exitCode, 130, result.stderr);
   assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
+});
+
+/** The by-syscall rows of one kind add up to that kind's totals. */
+function assertSums(trace) {
+  for (const kind of ['write', 'read']) {
+    const rows = trace.bySyscall[kind];
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.count, 0),
+      trace[kind].count,
+      `${kind} acquisitions by syscall add up`,
+    );
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.totalNs, 0),
+      trace[kind].totalNs,
+      `${kind} wait by syscall adds up`,
+    );
+  }
+}
+
+test(
+  'trace --pid audits a process started outside mmapbench, all its threads, and leaves it running',
+  tracing,
+  async () => {
+    requireTracing();
+    const app = execa(process.execPath, [fixture('allocates.js'), '20', 'workers'], { reject: false });
+    await new Promise((resolve) => app.stdout.once('data', resolve));
+    try {
+      const result = await cli(['trace', '--pid', String(app.pid), '--seconds', '1.5', '--json']);
+      assert.equal(result.exitCode, 0, result.stderr);
+      const doc = JSON.parse(result.stdout);
+      assert.equal(doc.command, 'trace');
+      assert.equal(doc.stop, 'time');
+      assert.equal(doc.target.pid, app.pid);
+      assert.match(doc.target.commandLine, /allocates\.js 20 workers/);
+      const [only] = doc.trace.processes;
+      assert.equal(only.pid, app.pid, 'the process itself is traced, not only what it starts');
+      assert.ok(only.writes > 0 && only.writeNs > 0);
+      assert.match(only.commandLine, /allocates\.js/);
+      assertSums(doc.trace);
+      // the main thread's 64 KiB buffers grow and trim glibc's main arena with brk (the Worker
+      // threads' arenas, grown at their start with mprotect, are reused by then)
+      const writes = doc.trace.bySyscall.write.map((row) => row.name);
+      assert.ok(writes.includes('brk'), writes.join(', '));
+      assert.ok(doc.trace.writeStacks.length > 0 && doc.trace.writeStacks[0].frames.length > 0);
+      assert.equal(app.exitCode, null, 'the audited process is left running');
+      assert.deepEqual(tracers(), []);
+      const saved = result.stderr.match(/^mmapbench: saved (\S+)$/m)[1];
+      assert.match(saved, /\/trace-[^/]+\.json$/);
+      const table = await cli(['report', saved]);
+      assert.equal(table.exitCode, 0, table.stderr);
+      assert.match(table.stdout, /^mmapbench trace: mmap_lock waits of pid \d+/);
+      assert.match(table.stdout, /writes by syscall in flight/);
+      assert.match(table.stdout, /kernel call chain of the write acquisitions/);
+    } finally {
+      app.kill('SIGKILL');
+    }
+  },
+);
+
+test(
+  'trace -- COMMAND runs it under the trace from its first instruction until it exits; its output goes to stderr',
+  tracing,
+  async () => {
+    requireTracing();
+    const result = await cli(['trace', '--json', '--', process.execPath, fixture('allocates.js'), '1']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const doc = JSON.parse(result.stdout);
+    assert.equal(doc.stop, 'exited');
+    assert.deepEqual(doc.exit, { code: 0, signal: null });
+    assert.deepEqual(doc.target.command, [process.execPath, fixture('allocates.js'), '1']);
+    assert.match(result.stderr, /^ready$/m, "the command's own output");
+    assertSums(doc.trace);
+    // traced from exec on: loading the program maps it
+    assert.ok(
+      doc.trace.bySyscall.write.some((row) => row.name === 'execve'),
+      'execve is traced',
+    );
+    assert.deepEqual(tracers(), []);
+  },
+);
+
+test('a SIGKILLed audit leaves neither bpftrace nor the command it started', tracing, async () => {
+  requireTracing();
+  const mark = uniqueMark();
+  const run = cli(['trace', '--', process.execPath, fixture('allocates.js'), '60'], {
+    env: { MMAPBENCH_TEST_MARK: mark },
+  });
+  for (let i = 0; i < 1200 && !(tracers().length && processesMarked(mark).length > 0); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(tracers().length > 0, 'bpftrace started');
+  run.kill('SIGKILL');
+  await run;
+  // the CLI itself carries the mark (it is in its environment), and so does the command
+  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(tracers(), []);
+  assert.deepEqual(processesMarked(mark), []);
 });

@@ -185,3 +185,20 @@ test('diff: points are matched by task, file size, k and environment; the rest i
   assert.equal(diff.onlyIn.new.length, 1);
   assert.match(diff.onlyIn.new[0], /k=4/);
 });
+
+test('an audit (trace --pid) is read back for report, and diff says it has nothing to diff', () => {
+  const audit = saved({
+    mmapbench: '0.1.0',
+    schema: SCHEMA,
+    command: 'trace',
+    target: { pid: 1 },
+    trace: { write: {}, read: {} },
+    environment: compareDocument({ workers: [], procs: [] }).environment,
+  });
+  assert.equal(audit.kind, 'audit');
+  const base = saved(compareDocument({ workers: [1, 1, 1], procs: [1, 1, 1] }));
+  assert.throws(() => diffResults(base, audit), {
+    kind: 'usage',
+    message: /is an audit .* no workers\/procs rounds to diff/,
+  });
+});

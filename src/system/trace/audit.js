@@ -125,19 +125,21 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
       await delay(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
     }
   })();
-  const waits = [gone];
-  if (request.seconds) waits.push(delay(request.seconds * 1000, undefined, { signal: stop.signal }).catch(() => {}));
+  /** @typedef {'exited'|'time'|'interrupted'} Stop */
+  /** @type {Array<Promise<Stop>>} */
+  const waits = [gone.then(() => /** @type {Stop} */ ('exited'))];
+  if (request.seconds)
+    waits.push(
+      delay(request.seconds * 1000, /** @type {Stop} */ ('time'), { signal: stop.signal }).catch(() => 'exited'),
+    );
   if (interrupt)
-    waits.push(new Promise((resolve) => interrupt.addEventListener('abort', () => resolve(undefined), { once: true })));
-  await Promise.race(waits);
+    waits.push(
+      new Promise((resolve) => interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true })),
+    );
+  const status = interrupt?.aborted ? 'interrupted' : await Promise.race(waits);
   stop.abort();
   const windowNs = Number(process.hrtime.bigint() - started);
   const trace = await tracer.stop();
-  const status = interrupt?.aborted
-    ? 'interrupted'
-    : child && child.exitCode === null && child.signalCode === null
-      ? 'time'
-      : 'exited';
   if (child && status !== 'exited') {
     // --seconds ran out, or Ctrl-C: the command started here does not outlive its trace
     child.kill('SIGTERM');
