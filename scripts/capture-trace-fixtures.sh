@@ -18,8 +18,17 @@ traced() {
   wait "$tracer" || true
 }
 
-traced workers-k2.json "$node" bin/mmapbench.js workers -k 2 --iterations 4000 --warmup 200
-traced procs-k2.json "$node" bin/mmapbench.js procs -k 2 --iterations 4000 --warmup 200
+traced workers-k2.json "$node" bin/mmapbench.js workers -k 2 --iterations 4000 --warmup 200 --no-save
+traced procs-k2.json "$node" bin/mmapbench.js procs -k 2 --iterations 4000 --warmup 200 --no-save
+# an audit: a process itself (second argument 1) with its Worker threads, and the kernel stack of
+# every write (third argument 1), as `mmapbench trace --pid` runs the script
+"$node" test/fixtures/allocates.js 3 workers > /dev/null &
+app=$!
+sleep 0.5
+bpftrace -f json -B line mmap-lock.bt "$app" 1 1 > "$out/audit-workers.json" 2> /dev/null &
+tracer=$!
+wait "$app"
+wait "$tracer" || true
 # a pid with no descendants: count maps print 0, sums and histograms are absent
 sleep 3 &
 idle=$!
@@ -29,6 +38,6 @@ wait "$idle"
 kill -INT "$tracer"
 wait "$tracer" || true
 # by hand with -c: the command's own output lands between bpftrace's records
-bpftrace -f json -B line mmap-lock.bt -c "$node bin/mmapbench.js procs -k 2 --iterations 2000 --warmup 200" > "$out/by-hand-c.json" 2> /dev/null
+bpftrace -f json -B line mmap-lock.bt -c "$node bin/mmapbench.js procs -k 2 --iterations 2000 --warmup 200 --no-save" > "$out/by-hand-c.json" 2> /dev/null
 # histogram corner cases: the negative bucket has no min, 0 and 1 are their own buckets, gaps
 bpftrace -f json -e 'BEGIN { @h = hist(-5); @h = hist(0); @h = hist(1); @h = hist(300); @h = hist(70000); @k[1, "a"] = count(); @k[2, "b,c"] = count(); exit(); }' > "$out/hist-edges.json" 2> /dev/null

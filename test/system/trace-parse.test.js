@@ -10,7 +10,7 @@ const captured = (name) => parseBpftraceJson(readFileSync(fixture(`bpftrace/${na
 
 test('a workers cell: counts, sums, avg (a stats record) and histograms are read', () => {
   const output = captured('workers-k2.json');
-  assert.equal(output.attachedProbes, 5);
+  assert.equal(output.attachedProbes, 9);
   assert.match(output.printf[0], /^mmap-lock: tracing descendants of pid \d+$/);
   assert.deepEqual(output.other, []);
   const trace = summarizeTrace(output);
@@ -99,4 +99,48 @@ test('bpftrace error records are collected, not dropped', () => {
   const output = parseBpftraceJson('{"type": "error", "data": "map full"}\nnot json\n{broken');
   assert.deepEqual(output.errors, ['map full']);
   assert.deepEqual(output.other, ['not json', '{broken']);
+});
+
+test('by system call in flight: number + 1 as the key, 0 as none; the rows add up to the totals', () => {
+  const trace = summarizeTrace(captured('workers-k2.json'));
+  for (const kind of ['write', 'read']) {
+    const rows = trace.bySyscall[kind];
+    assert.ok(rows.length > 0);
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.count, 0),
+      trace[kind].count,
+    );
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.totalNs, 0),
+      trace[kind].totalNs,
+    );
+    assert.ok(rows.every((row) => row.syscall === null || (Number.isInteger(row.syscall) && row.syscall >= 0)));
+  }
+  // readFileSync reads the file under read(2): syscall 0 is key 1, not "none"
+  assert.ok(trace.bySyscall.read.some((row) => row.syscall === 0));
+  assert.deepEqual(trace.writeStacks, [], 'no stacks unless asked');
+});
+
+test('an audit: the process itself, its waits per pid, and the kernel chains of its writes', () => {
+  const output = captured('audit-workers.json');
+  assert.match(output.printf[0], /^mmap-lock: tracing pid \d+ and its descendants$/);
+  const trace = summarizeTrace(output);
+  const root = Number(output.printf[0].match(/pid (\d+)/)[1]);
+  const [self] = trace.processes;
+  assert.equal(self.pid, root, 'the process itself is traced');
+  assert.equal(self.writes, trace.write.count);
+  assert.equal(self.writeNs, trace.write.totalNs);
+  assert.equal(self.reads, trace.read.count);
+  assert.ok(self.writeMaxNs > 0 && self.writeMaxNs <= self.writeNs);
+  // every write left a kernel stack: the chains add up, innermost frame first, offsets gone
+  assert.equal(
+    trace.writeStacks.reduce((sum, chain) => sum + chain.count, 0),
+    trace.write.count,
+  );
+  assert.ok(trace.writeStacks.every(({ frames }) => frames.length > 0 && frames.every((f) => !/\+\d+$/.test(f))));
+  assert.ok(trace.writeStacks.every(({ frames }) => !frames[0].startsWith('__mmap_lock_do_trace')));
+  assert.ok(
+    trace.writeStacks.some(({ frames }) => frames.some((f) => /mprotect/.test(f))),
+    'thread arenas grow',
+  );
 });
