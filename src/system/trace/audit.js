@@ -101,7 +101,6 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
     pid = child.pid;
   }
   const names = new Map(family(pid));
-  const started = process.hrtime.bigint();
   let tracer;
   try {
     tracer = await startTrace({ bpftrace: setup.bpftrace, root: pid, self: true, stacks: true });
@@ -109,6 +108,8 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
     child?.kill('SIGKILL');
     throw error;
   }
+  // the traced window starts once the probes are attached
+  const started = process.hrtime.bigint();
   stderr.write(
     `mmapbench: tracing pid ${pid}${request.command ? ` (${request.command.join(' ')})` : ''} and what it starts` +
       `${request.seconds ? ` for ${request.seconds} s` : ''}; Ctrl-C stops and reports\n`,
