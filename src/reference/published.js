@@ -142,6 +142,24 @@ export const TABLES = {
     claim:
       'every promise-based fs call paid for two stat arrays the callback form never allocates: under concurrency promises lose to callbacks by about what the fix gains (+12-21% at 10 in flight, +22-53% at 64)',
   },
+  locks: {
+    source: `${INVESTIGATION}, Hypothesis 8 (bpftrace on mmap_lock, 64 KiB, k=8, whole runs; procs = 9 PIDs)`,
+    setup: 'mmap-lock.bt over whole runs of run-workers.js / run-procs.js (startup included), one run each',
+    rows: [
+      {
+        label: 'readFileSync 64 KiB',
+        workers: { writeCount: 10_572, writeTotalNs: 311e6, writeAvgNs: 29_389 },
+        procs: { writeCount: 4_711, writeTotalNs: 8e6, writeAvgNs: 1_662 },
+      },
+      {
+        label: 'readFile 64 KiB (C=8)',
+        workers: { writeCount: 4_332, writeTotalNs: 89e6, writeAvgNs: 20_642 },
+        procs: { writeCount: 2_492, writeTotalNs: 4e6, writeAvgNs: 1_700 },
+      },
+    ],
+    claim:
+      'workers wait far longer for mmap_lock than procs: sync ~17x per write acquisition and ~40x in total; async 12x and 22x',
+  },
   throttle: {
     source: "Momtchil Momtchev, 'Debugging a common performance pitfall on Node.js' (2021)",
     setup: 'a weather service reading GeoTIFFs through gdal-async, glibc FILE* handles; one run each way',

@@ -14,6 +14,7 @@ import { resolveNode } from '../system/node.js';
 import { lockFolder } from '../system/out-lock.js';
 import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
 import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
+import { preflight } from '../system/trace/preflight.js';
 import { version } from '../version.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from './experiments.js';
 import { environmentModel, experimentSection, renderReport, summaryModel } from './report.js';
@@ -169,7 +170,15 @@ async function machine(options, argv, interrupt) {
   }
   const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
   thp.why = thpProblem(thp.path);
-  return { node, jemalloc, thp };
+  // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason
+  const wanted = options.experiments.length === 0 || options.experiments.includes('locks');
+  const trace = wanted
+    ? await preflight({ interrupt }).then(
+        (setup) => ({ setup, why: null }),
+        (error) => ({ setup: null, why: error.message }),
+      )
+    : { setup: null, why: 'not asked for' };
+  return { node, jemalloc, thp, trace };
 }
 
 /** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
@@ -315,7 +324,15 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
   let error = null;
   try {
     for (const { experiment, variants } of plan) {
-      await runExperiment(experiment, variants, { options, records, file, interrupt, progress, thp: ctx.thp });
+      await runExperiment(experiment, variants, {
+        options,
+        records,
+        file,
+        interrupt,
+        progress,
+        thp: ctx.thp,
+        trace: ctx.trace.setup,
+      });
     }
   } catch (caught) {
     // Whatever stopped the run, what finished is reported below before the error.

@@ -66,6 +66,30 @@ export class ExperimentData {
     );
   }
 
+  /**
+   * Traced cells: workers / procs of a figure of their write waits (`pick` of the cell's
+   * `trace.write`: avgNs, totalNs, count), per round.
+   * @param {string} variant
+   * @param {(write: import('../system/trace/parse.js').LockWaits) => number | null} pick
+   */
+  lockRatio(variant, pick) {
+    const of = (round, mode) => {
+      const write = this.cells.get(key(variant, round, mode))?.trace?.write;
+      return write ? pick(write) : null;
+    };
+    return this.series((round) => divide(of(round, 'workers'), of(round, 'procs')));
+  }
+
+  /** Median over the rounds of a traced figure in one mode. */
+  lockMedian(variant, mode, pick) {
+    const values = this.rounds
+      .map((round) => this.cells.get(key(variant, round, mode))?.trace?.write)
+      .filter(Boolean)
+      .map(pick)
+      .filter((v) => v !== null);
+    return values.length ? median(values) : null;
+  }
+
   /** How a variant moves the gap: its workers/procs ratio over the base's. */
   gapChange(variant, base) {
     return this.series((round) =>

@@ -1,7 +1,7 @@
 import { TABLES } from '../reference/published.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { above, all, below, within } from './verdict.js';
-import { clogTable, promisesTable, throttleTable } from './tables.js';
+import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js';
 
 /**
  * @typedef {object} Variant  one setting an experiment measures; each round runs every variant
@@ -18,6 +18,8 @@ import { clogTable, promisesTable, throttleTable } from './tables.js';
  * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK's otherwise)
  * @property {string} [thp]  the THP mode (always, madvise, never) set while its cells run
  * @property {object} [published]  the published row it re-checks
+ * @property {boolean} [trace]  its cells run under mmap-lock.bt, whole (startup included), as
+ *   the investigation traced them
  *
  * @typedef {object} Experiment
  * @property {string} name
@@ -386,6 +388,66 @@ export const EXPERIMENTS = [
       claim(
         'async slows procs down (procs async C=8 / sync below 1; published 0.42)',
         below(d.relative('async-8', 'sync', 'procs'), 1, 'procs async C=8 / sync'),
+      ),
+    ],
+  },
+  {
+    name: 'locks',
+    hypothesis: 'Hypothesis 8',
+    needs: 'root, bpftrace, tracefs (as `mmapbench trace`)',
+    unavailable: (ctx) => ctx.trace?.why ?? null,
+    table: locksTable,
+    variants: () => [
+      {
+        id: 'sync',
+        label: 'readFileSync 64 KiB',
+        task: 'readfilesync',
+        file: 'med',
+        trace: true,
+        published: published('locks', 'readFileSync 64 KiB'),
+      },
+      {
+        id: 'async',
+        label: 'readFile 64 KiB (C=8)',
+        task: 'readfile-async',
+        file: 'med',
+        params: { concurrency: 8 },
+        trace: true,
+        published: published('locks', 'readFile 64 KiB (C=8)'),
+      },
+    ],
+    verdicts: (d) => [
+      claim(
+        'sync: workers wait longer than procs per write acquisition (published 17.7x)',
+        above(
+          d.lockRatio('sync', (w) => w.avgNs),
+          1,
+          'avg write wait workers/procs',
+        ),
+      ),
+      claim(
+        'sync: workers wait longer than procs in total (published 38.9x)',
+        above(
+          d.lockRatio('sync', (w) => w.totalNs),
+          1,
+          'total write wait workers/procs',
+        ),
+      ),
+      claim(
+        'async: workers wait longer than procs per write acquisition (published 12.1x)',
+        above(
+          d.lockRatio('async', (w) => w.avgNs),
+          1,
+          'avg write wait workers/procs',
+        ),
+      ),
+      claim(
+        'async: workers wait longer than procs in total (published 22.3x)',
+        above(
+          d.lockRatio('async', (w) => w.totalNs),
+          1,
+          'total write wait workers/procs',
+        ),
       ),
     ],
   },

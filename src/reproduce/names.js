@@ -13,6 +13,7 @@ export const EXPERIMENT_NAMES = [
   'pool-grid',
   'reuse',
   'async',
+  'locks',
   'clog',
   'promises',
   'throttle',

@@ -3,6 +3,7 @@ import { calibrate } from '../run/calibrate.js';
 import { runCell } from '../run/cell.js';
 import { roundOrder } from '../run/interleave.js';
 import { takeThp } from '../system/thp.js';
+import { startTrace } from '../system/trace/tracer.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
@@ -85,9 +86,19 @@ const narrowEnough = (experiment, cells, { precision, protocol }) =>
 /**
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
- * @param {{ options: ReproduceOptions, records: any[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string } }} run
+ * @param {{ options: ReproduceOptions, records: any[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ *   trace: the checked bpftrace, for variants traced as the investigation traced them
  */
-export async function runExperiment(experiment, variants, { options, records, file, interrupt, progress = {}, thp }) {
+export async function runExperiment(
+  experiment,
+  variants,
+  { options, records, file, interrupt, progress = {}, thp, trace = null },
+) {
+  // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
+  const traced = trace && {
+    window: /** @type {const} */ ('cell'),
+    start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
+  };
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.filter((r) => r.type === 'cell');
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
@@ -134,7 +145,13 @@ export async function runExperiment(experiment, variants, { options, records, fi
             guard ??= takeThp(thp);
             guard.set(variant.thp);
           }
-          const cell = await runCell(plans.get(variant.id), work.get(variant.id), mode, interrupt);
+          const cell = await runCell(
+            plans.get(variant.id),
+            work.get(variant.id),
+            mode,
+            interrupt,
+            variant.trace ? { trace: traced } : {},
+          );
           const record = { type: 'cell', experiment: experiment.name, variant: variant.id, round, mode, cell };
           appendRecord(file, record);
           records.push(record);

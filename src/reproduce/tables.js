@@ -3,7 +3,7 @@
 // workers / procs columns. The cell formats every reproduce table shares live here too.
 import { TABLES } from '../reference/published.js';
 import { withCI } from '../report/sentences.js';
-import { fixed, ops } from '../report/table.js';
+import { duration, fixed, ops } from '../report/table.js';
 
 export const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
 // the column head says "95% CI"
@@ -75,5 +75,55 @@ export function throttleTable(variants, data) {
     rows,
     align: ['left', 'right', 'right', 'right', 'right'],
     widths: [22, 14, 16, 16, 16],
+  };
+}
+
+/** locks: each mode's write waits per traced cell (medians) and their ratios, beside the published run. */
+export function locksTable(variants, data) {
+  const time = (ns) => (ns === null || ns === undefined ? '-' : duration(ns));
+  const rows = variants.flatMap((variant) => {
+    const p = variant.published ?? {};
+    const figure = (label, pick, format, publishedOf) => {
+      const [w, pr] = ['workers', 'procs'].map((mode) => data.lockMedian(variant.id, mode, pick));
+      return [
+        `${variant.id}: ${label}`,
+        `${format(w)} / ${format(pr)}`,
+        withCi(data.lockRatio(variant.id, pick)),
+        `${format(publishedOf(p.workers))} / ${format(publishedOf(p.procs))}`,
+        p.workers ? `${fixed(publishedOf(p.workers) / publishedOf(p.procs), 1)}x` : '-',
+      ];
+    };
+    return [
+      figure(
+        'write acquisitions',
+        (w) => w.count,
+        rate,
+        (m) => m?.writeCount,
+      ),
+      figure(
+        'total write wait',
+        (w) => w.totalNs,
+        time,
+        (m) => m?.writeTotalNs,
+      ),
+      figure(
+        'avg write wait',
+        (w) => w.avgNs,
+        time,
+        (m) => m?.writeAvgNs,
+      ),
+    ];
+  });
+  return {
+    head: [
+      'per traced cell (median)',
+      'workers / procs',
+      'workers/procs (95% CI)',
+      'published workers / procs',
+      'published ratio',
+    ],
+    rows,
+    align: ['left', 'right', 'right', 'right', 'right'],
+    widths: [40, 22, 22, 26, 10],
   };
 }

@@ -21,7 +21,7 @@ function cells(experiment, rate, rounds = 6) {
       for (const mode of modesOf(variant)) {
         const noise = jitter[(round + mode.length) % jitter.length];
         const given = rate(variant, mode);
-        const { throughput, metrics = {} } = typeof given === 'number' ? { throughput: given } : given;
+        const { throughput, metrics = {}, trace } = typeof given === 'number' ? { throughput: given } : given;
         out.push({
           variant: variant.id,
           round,
@@ -29,6 +29,10 @@ function cells(experiment, rate, rounds = 6) {
           cell: {
             throughput: throughput * noise,
             metrics: Object.fromEntries(Object.entries(metrics).map(([name, value]) => [name, value * noise])),
+            // a traced cell's write waits, with the same noise
+            ...(trace && {
+              trace: { write: Object.fromEntries(Object.entries(trace).map(([name, value]) => [name, value * noise])) },
+            }),
           },
         });
       }
@@ -40,7 +44,7 @@ function cells(experiment, rate, rounds = 6) {
 const verdicts = (name, rate) =>
   byName[name].verdicts(new ExperimentData(cells(byName[name], rate))).map((v) => v.verdict);
 
-test("the investigation's ten experiments and one per sibling source, each with its published table, claim and variants", () => {
+test("the investigation's eleven experiments and one per sibling source, each with its published table, claim and variants", () => {
   assert.deepEqual(
     EXPERIMENTS.map((e) => e.name),
     [
@@ -54,6 +58,7 @@ test("the investigation's ten experiments and one per sibling source, each with 
       'pool-grid',
       'reuse',
       'async',
+      'locks',
       'clog',
       'promises',
       'throttle',
@@ -216,4 +221,25 @@ test('throttle: a fan-out holding every descriptor and stalling the loop holds a
     },
   });
   assert.deepEqual(verdicts('throttle', harmless), ['holds', 'does not hold', 'does not hold', 'does not hold']);
+});
+
+test('locks: workers waiting 17x longer per write and 40x in total hold every claim; waiting half as long, none', () => {
+  const contended = (variant, mode) => ({
+    throughput: 100,
+    trace:
+      mode === 'workers'
+        ? { count: 10_000, totalNs: 300e6, avgNs: 30_000 }
+        : { count: 4_000, totalNs: 7.5e6, avgNs: 1_800 },
+  });
+  assert.deepEqual(verdicts('locks', contended), ['holds', 'holds', 'holds', 'holds']);
+  const calm = (variant, mode) => ({
+    throughput: 100,
+    trace: { count: 1_000, totalNs: mode === 'workers' ? 0.5e6 : 1e6, avgNs: mode === 'workers' ? 500 : 1_000 },
+  });
+  assert.deepEqual(verdicts('locks', calm), ['does not hold', 'does not hold', 'does not hold', 'does not hold']);
+  assert.ok(
+    byName.locks.variants(ctx).every((variant) => variant.trace),
+    'every cell is traced',
+  );
+  assert.equal(byName.locks.unavailable({ trace: { why: 'not root' } }), 'not root');
 });
