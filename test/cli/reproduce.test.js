@@ -303,7 +303,7 @@ test('THP on the real sysfs file: the mode is the same after the run', async (t)
 for (const [args, pattern, code] of [
   [
     ['reproduce', 'gapp'],
-    /^mmapbench: no experiment gapp; the experiments are gap, arena, .*async, clog, promises, throttle \(see `mmapbench reproduce --list`\)$/,
+    /^mmapbench: no experiment gapp; the experiments are gap, arena, .*async, locks, clog, promises, throttle \(see `mmapbench reproduce --list`\)$/,
     2,
   ],
   [
