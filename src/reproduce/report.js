@@ -135,10 +135,14 @@ export function experimentSection(
         `claim: ${experiment.claim}`,
         `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
         ...(experiment.table
-          ? ['figures are medians over rounds; a ratio is the median of per-round ratios']
+          ? [
+              "figures are medians over rounds; a ratio with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+            ]
           : experiment.shape === 'grid'
             ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
-            : ['ops/s are medians over rounds; workers/procs is the median of per-round ratios']),
+            : [
+                "ops/s are medians over rounds; workers/procs with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+              ]),
         ...protocols.map((protocol) => `${protocol}: ${PROTOCOL_TEXT[protocol](experiment)}`),
       ],
       tables,
