@@ -26,6 +26,16 @@ const tracers = () =>
       }
     });
 
+/** SIGKILLs the CLI; within 5 s neither bpftrace nor a process carrying `mark` may be left. */
+async function killedLeavesNothing(run, mark) {
+  run.kill('SIGKILL');
+  await run;
+  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(tracers(), []);
+  assert.deepEqual(processesMarked(mark), []);
+}
+
 const pidsOf = (cell) => [...new Set(cell.workers.map((worker) => worker.pid))].sort();
 
 test(
@@ -280,12 +290,7 @@ test(
     ]);
     for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.ok(tracers().length > 0, 'bpftrace started');
-    run.kill('SIGKILL');
-    await run;
-    for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(tracers(), []);
-    assert.deepEqual(processesMarked(mark), []);
+    await killedLeavesNothing(run, mark);
   },
 );
 
@@ -402,11 +407,6 @@ test('a SIGKILLed audit leaves neither bpftrace nor the command it started', tra
   for (let i = 0; i < 1200 && !(tracers().length && processesMarked(mark).length > 0); i++)
     await new Promise((resolve) => setTimeout(resolve, 50));
   assert.ok(tracers().length > 0, 'bpftrace started');
-  run.kill('SIGKILL');
-  await run;
   // the CLI itself carries the mark (it is in its environment), and so does the command
-  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(tracers(), []);
-  assert.deepEqual(processesMarked(mark), []);
+  await killedLeavesNothing(run, mark);
 });
