@@ -20,12 +20,23 @@ traced() {
 
 traced workers-k2.json "$node" bin/mmapbench.js workers -k 2 --iterations 4000 --warmup 200 --no-save
 traced procs-k2.json "$node" bin/mmapbench.js procs -k 2 --iterations 4000 --warmup 200 --no-save
-# an audit: a process itself (second argument 1) with its Worker threads, and the kernel stack of
-# every write (third argument 1), as `mmapbench trace --pid` runs the script
-"$node" test/fixtures/allocates.js 3 workers > /dev/null &
+# an audit: a process itself (second argument 1) with its Worker threads, the kernel stack of
+# every write and its user stack (third argument 2), as `mmapbench trace --pid --stacks` runs the
+# script; stopped while the process runs, so bpftrace can resolve its user frames
+"$node" test/fixtures/allocates.js 6 workers > /dev/null &
 app=$!
 sleep 0.5
-bpftrace -f json -B line mmap-lock.bt "$app" 1 1 > "$out/audit-workers.json" 2> /dev/null &
+bpftrace -f json -B line mmap-lock.bt "$app" 1 2 > "$out/audit-workers.json" 2> /dev/null &
+tracer=$!
+sleep 3
+kill -INT "$tracer"
+wait "$tracer" || true
+wait "$app"
+# the same, but the process exits first: its user frames can no longer be resolved
+"$node" test/fixtures/allocates.js 4 workers > /dev/null &
+app=$!
+sleep 0.5
+bpftrace -f json -B line mmap-lock.bt "$app" 1 2 > "$out/audit-exited.json" 2> /dev/null &
 tracer=$!
 wait "$app"
 wait "$tracer" || true

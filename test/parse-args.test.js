@@ -81,6 +81,7 @@ const usage = [
   [['trace', '--pid', String(process.pid)], /is this mmapbench; pass another process$/],
   [['trace', '--pid', '1', '--seconds', '0'], /^--seconds 0 is invalid/],
   [['trace', '--seconds', '5'], /^--seconds is for --pid or -- COMMAND/],
+  [['trace', 'compare', '--stacks'], /^--stacks is for --pid or -- COMMAND/],
   [['trace', '--'], /^nothing after --: give the command to run under the trace/],
   [['trace', '--pid', '1', '--', 'node'], /^give --pid or a command after --, not both$/],
   [['trace', 'workers', '--pid', '1'], /^an audit traces its target, not mmapbench's cells: drop workers$/],

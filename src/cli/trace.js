@@ -5,7 +5,18 @@ import { kebab, positiveInteger, positiveNumber } from './vocabulary.js';
 
 const MODES = ['workers', 'procs', 'compare'];
 // what an audit of another process takes; everything else is about mmapbench's own cells
-const AUDIT_OPTIONS = ['pid', 'seconds', 'bpftrace', 'mountTracefs', 'json', 'markdown', 'out', 'save', 'verbose'];
+const AUDIT_OPTIONS = [
+  'pid',
+  'seconds',
+  'stacks',
+  'bpftrace',
+  'mountTracefs',
+  'json',
+  'markdown',
+  'out',
+  'save',
+  'verbose',
+];
 
 export const command = 'trace';
 export const describe =
@@ -24,6 +35,12 @@ export const builder = (cmd) =>
           '--pid <pid>',
           'audit a running process (all its threads) and everything it starts, instead of cells',
         ).argParser(positiveInteger('--pid')),
+      )
+      .addOption(
+        new Option(
+          '--stacks',
+          'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
+        ),
       )
       .addOption(
         new Option(
@@ -61,11 +78,19 @@ export async function handler(opts, context) {
       );
     const { auditCommand } = await import('./audit-run.js');
     return auditCommand(
-      { pid: opts.pid, command, seconds: opts.seconds, bpftrace: opts.bpftrace, mountTracefs: opts.mountTracefs },
+      {
+        pid: opts.pid,
+        command,
+        seconds: opts.seconds,
+        stacks: Boolean(opts.stacks),
+        bpftrace: opts.bpftrace,
+        mountTracefs: opts.mountTracefs,
+      },
       output(opts, 'trace'),
       context,
     );
   }
+  if (opts.stacks) throw usageError('--stacks is for --pid or -- COMMAND: a traced compare has no stacks');
   if (opts.seconds !== undefined)
     throw usageError('--seconds is for --pid or -- COMMAND; a traced compare stops on its rounds');
   if (positionals.length > 1)

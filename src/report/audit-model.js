@@ -3,6 +3,7 @@ import { syscallReading } from './sentences.js';
 import { histogramTable } from './trace-model.js';
 import { duration, ops } from './table.js';
 import { SCHEMA, version } from '../version.js';
+import { basename } from 'node:path';
 
 const TOP_STACKS = 8;
 const clip = (text, most = 80) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
@@ -39,6 +40,8 @@ export function buildAuditResults(run, environment) {
       bySyscall: { write: sumBySyscall([trace], 'write'), read: sumBySyscall([trace], 'read') },
       processes: trace.processes.map((p) => ({ ...p, commandLine: run.commands[p.pid] ?? null })),
       writeStacks: trace.writeStacks.slice(0, 50),
+      writeUserStacks: trace.writeUserStacks.slice(0, 50),
+      userStacksResolved: run.resolvedAlive,
     },
   };
 }
@@ -113,11 +116,17 @@ export function auditModel(results) {
     align: ['right', 'left'],
     widths: [8, 90],
   };
+  const users = trace.writeUserStacks ?? [];
+  const frame = ({ symbol, object }) => `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
+  const userTable = {
+    head: ['writes', 'user call chain of the write acquisitions (innermost first)'],
+    rows: users.slice(0, TOP_STACKS).map(({ frames, count }) => [ops(count), frames.map(frame).join(' < ')]),
+    align: ['right', 'left'],
+    widths: [8, 90],
+  };
   const reading = syscallReading('the target', trace.bySyscall.write);
   if (reading) notes.push(reading);
-  notes.push(
-    'User-space callers are not resolved: Node and glibc are built without frame pointers, so user stacks stop inside libc; the process and the system call say which library asked.',
-  );
+  notes.push(...userStackNotes(users, trace.userStacksResolved));
   return {
     title: `mmapbench trace: mmap_lock waits of pid ${target.pid} (${who})`,
     lines,
@@ -127,7 +136,31 @@ export function auditModel(results) {
       ...bySyscall,
       histogramTable({ modes: { 'all processes': trace } }, ['all processes'], { suffix: '' }),
       ...(stacks.rows.length ? [stacks] : []),
+      ...(userTable.rows.length ? [userTable] : []),
     ],
     notes,
   };
+}
+
+/** What the user stacks can and cannot say, in plain words. */
+function userStackNotes(users, resolved) {
+  if (!users.length)
+    return [
+      'User callers: run with --stacks for the user stacks of the writes (best effort: Node and glibc have no frame pointers).',
+    ];
+  const notes = [];
+  if (resolved === false)
+    notes.push(
+      'The target had exited when bpftrace printed its maps, so user frames could not be resolved: audit with --seconds to resolve them while it runs.',
+    );
+  const total = users.reduce((sum, chain) => sum + chain.count, 0);
+  const stopped = users.filter(({ frames }) => frames.length <= 2 && /libc\.so/.test(frames.at(-1)?.object ?? ''));
+  const share = stopped.reduce((sum, chain) => sum + chain.count, 0) / total;
+  if (share > 0.5)
+    notes.push(
+      `${Math.round(share * 100)}% of the user stacks stop inside libc after its system call wrapper: glibc is built without frame pointers, so who called malloc or mmap is not visible (perf with DWARF unwinding, or a frame-pointer build of glibc and Node, would show it); the system call and the process are what say which path asked.`,
+    );
+  const objects = [...new Set(users.flatMap(({ frames }) => frames.map((f) => f.object).filter(Boolean)))];
+  if (objects.length) notes.push(`objects in the user stacks: ${objects.map((o) => basename(o)).join(', ')}`);
+  return notes;
 }

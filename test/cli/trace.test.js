@@ -344,7 +344,7 @@ test(
     const app = execa(process.execPath, [fixture('allocates.js'), '20', 'workers'], { reject: false });
     await new Promise((resolve) => app.stdout.once('data', resolve));
     try {
-      const result = await cli(['trace', '--pid', String(app.pid), '--seconds', '1.5', '--json']);
+      const result = await cli(['trace', '--pid', String(app.pid), '--seconds', '1.5', '--stacks', '--json']);
       assert.equal(result.exitCode, 0, result.stderr);
       const doc = JSON.parse(result.stdout);
       assert.equal(doc.command, 'trace');
@@ -361,6 +361,9 @@ test(
       const writes = doc.trace.bySyscall.write.map((row) => row.name);
       assert.ok(writes.includes('brk'), writes.join(', '));
       assert.ok(doc.trace.writeStacks.length > 0 && doc.trace.writeStacks[0].frames.length > 0);
+      // --stacks, resolved while the process still ran: the wrapper in libc that made the call
+      assert.equal(doc.trace.userStacksResolved, true);
+      assert.match(doc.trace.writeUserStacks[0].frames[0].object, /libc\.so/);
       assert.equal(app.exitCode, null, 'the audited process is left running');
       assert.deepEqual(tracers(), []);
       const saved = result.stderr.match(/^mmapbench: saved (\S+)$/m)[1];
@@ -370,6 +373,8 @@ test(
       assert.match(table.stdout, /^mmapbench trace: mmap_lock waits of pid \d+/);
       assert.match(table.stdout, /writes by syscall in flight/);
       assert.match(table.stdout, /kernel call chain of the write acquisitions/);
+      assert.match(table.stdout, /user call chain of the write acquisitions/);
+      assert.match(table.stdout, /stop inside libc/);
     } finally {
       app.kill('SIGKILL');
     }

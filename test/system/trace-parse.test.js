@@ -140,7 +140,26 @@ test('an audit: the process itself, its waits per pid, and the kernel chains of 
   assert.ok(trace.writeStacks.every(({ frames }) => frames.length > 0 && frames.every((f) => !/\+\d+$/.test(f))));
   assert.ok(trace.writeStacks.every(({ frames }) => !frames[0].startsWith('__mmap_lock_do_trace')));
   assert.ok(
-    trace.writeStacks.some(({ frames }) => frames.some((f) => /mprotect/.test(f))),
-    'thread arenas grow',
+    trace.writeStacks.some(({ frames }) => frames.some((f) => /brk|mprotect/.test(f))),
+    'the arenas grow under brk or mprotect',
   );
+});
+
+test('user stacks of an audit, printed while the process ran: each frame a symbol and the object it is in', () => {
+  const trace = summarizeTrace(captured('audit-workers.json'));
+  assert.ok(trace.writeUserStacks.length > 0);
+  // a stack per write that had one to walk (a write with no user stack is not keyed)
+  assert.ok(trace.writeUserStacks.reduce((sum, chain) => sum + chain.count, 0) <= trace.write.count);
+  // glibc has no frame pointers: the walk stops in its system call wrapper, in libc
+  const [top] = trace.writeUserStacks;
+  assert.match(top.frames[0].symbol, /^(__brk|__GI_mprotect|munmap|__mmap64)$/);
+  assert.match(top.frames[0].object, /libc\.so/);
+});
+
+test('user stacks printed after the process exited cannot be resolved, and are read as unresolved', () => {
+  const trace = summarizeTrace(captured('audit-exited.json'));
+  assert.ok(trace.write.count > 0);
+  const frames = trace.writeUserStacks.flatMap((chain) => chain.frames);
+  assert.ok(frames.length > 0);
+  assert.ok(frames.every((frame) => frame.symbol === null && frame.object === null));
 });

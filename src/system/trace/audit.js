@@ -18,6 +18,7 @@ const POLL_MS = 200;
  * @property {number} [pid]
  * @property {string[]} [command]
  * @property {number} [seconds]  stop after this long (default: when the target exits, or Ctrl-C)
+ * @property {boolean} [stacks]  the user stacks of the writes too, besides the kernel ones
  * @property {string} [bpftrace]
  * @property {boolean} [mountTracefs]
  */
@@ -103,7 +104,12 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
   const names = new Map(family(pid));
   let tracer;
   try {
-    tracer = await startTrace({ bpftrace: setup.bpftrace, root: pid, self: true, stacks: true });
+    tracer = await startTrace({
+      bpftrace: setup.bpftrace,
+      root: pid,
+      self: true,
+      stacks: request.stacks ? 'user' : 'kernel',
+    });
   } catch (error) {
     child?.kill('SIGKILL');
     throw error;
@@ -154,6 +160,8 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
     seconds: windowNs / 1e9,
     bpftrace: { path: setup.bpftrace, version: setup.version },
     trace: { ...trace, windowNs },
+    // bpftrace resolves user frames when it prints, which needs the process still there
+    resolvedAlive: status !== 'exited',
     commands: Object.fromEntries(trace.processes.map(({ pid: p }) => [p, names.get(p) ?? null])),
   };
 }

@@ -86,6 +86,9 @@ function histogram(raw, type) {
  *   per process with write acquisitions, most writes first
  * @property {{ frames: string[], count: number }[]} writeStacks  the kernel call chains of the
  *   write acquisitions (with the script's third argument), most frequent first
+ * @property {{ frames: Array<{ symbol: string | null, object: string | null }>, count: number }[]} writeUserStacks
+ *   their user call chains (third argument 2): each frame's symbol and the object it is in
+ *   (libc, libnode, an addon's .node, a perf map's JIT code), null where unresolved
  * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
  * @property {number} [windowNs]  how long the trace ran, added by the cell
  */
@@ -134,6 +137,7 @@ export function summarizeTrace({ maps, hists }) {
     processes,
     bySyscall: { write: bySyscall(maps, 'write'), read: bySyscall(maps, 'read') },
     writeStacks: kernelStacks(maps.write_kstack),
+    writeUserStacks: userStacks(maps.write_ustack),
   };
 }
 
@@ -153,6 +157,28 @@ function kernelStacks(map) {
       .map((line) => line.trim().replace(/\+\d+$/, ''))
       .filter((frame) => frame && !frame.startsWith('__mmap_lock_do_trace'));
     const key = frames.join(' < ');
+    chains.set(key, { frames, count: (chains.get(key)?.count ?? 0) + number(count) });
+  }
+  return [...chains.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * bpftrace keys a `ustack(perf)` map by lines of `\tADDRESS SYMBOL+OFFSET (OBJECT)`, innermost
+ * first; what it could not resolve (the process gone when it printed) reads `0xADDRESS ([unknown])`.
+ */
+function userStacks(map) {
+  const chains = new Map();
+  for (const [text, count] of Object.entries(keyed(map))) {
+    const frames = text
+      .split('\n')
+      .map((line) => line.trim().match(/^[0-9a-f]+ (.+?) \((.*)\)$/))
+      .filter(Boolean)
+      .map(([, symbol, object]) => ({
+        // unresolved, bpftrace prints the address again as the symbol
+        symbol: symbol === '[unknown]' || /^0x[0-9a-f]+$/.test(symbol) ? null : symbol.replace(/\+\d+$/, ''),
+        object: object === '[unknown]' ? null : object,
+      }));
+    const key = JSON.stringify(frames);
     chains.set(key, { frames, count: (chains.get(key)?.count ?? 0) + number(count) });
   }
   return [...chains.values()].sort((a, b) => b.count - a.count);

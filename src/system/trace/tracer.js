@@ -17,12 +17,13 @@ const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
  * Starts mmap-lock.bt on the descendants of `root` and resolves once its probes are attached
  * (its BEGIN block has printed). `stop()` sends SIGINT, which makes bpftrace print its maps and
  * exit; SIGKILL would lose them.
- * @param {{ bpftrace: string, root: number, self?: boolean, stacks?: boolean }} options
- *   self: `root` itself too (all its threads); stacks: the kernel stack of every write
+ * @param {{ bpftrace: string, root: number, self?: boolean, stacks?: 'kernel'|'user'|null }} options
+ *   self: `root` itself too (all its threads); stacks: the kernel stack of every write, or
+ *   its kernel and user stacks
  * @returns {Promise<{ stop: () => Promise<import('./parse.js').TraceSummary>, cancel: () => Promise<void> }>}
  */
-export async function startTrace({ bpftrace, root, self = false, stacks = false }) {
-  const flags = [String(root), self ? '1' : '0', stacks ? '1' : '0'];
+export async function startTrace({ bpftrace, root, self = false, stacks = null }) {
+  const flags = [String(root), self ? '1' : '0', { kernel: '1', user: '2' }[stacks] ?? '0'];
   // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too.
   const [file, args] = diesWithParent(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, ...flags], 'SIGINT');
   const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false }));
