@@ -13,8 +13,8 @@ export const builder = (cmd) =>
       'after',
       examples([
         [
-          'mmapbench diff mmapbench-results/compare-A.json mmapbench-results/compare-B.json',
-          'two compares of one setting, e.g. on two Node versions: the change of the ratio with its CI',
+          'mmapbench diff $(ls mmapbench-results/compare-*.json | tail -2)',
+          'the last two compares, e.g. on two Node versions: the change of the ratio with its CI',
         ],
       ]),
     );
