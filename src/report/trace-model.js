@@ -113,25 +113,21 @@ const ciRatio = (stats) => (stats ? withCI(stats, 'x') : '-');
 function syscallTables(trace, modes) {
   if (!modes.every((mode) => trace.modes[mode].bySyscall)) return []; // traced before the breakdown existed
   return /** @type {const} */ (['write', 'read']).map((kind) => {
-    const perCell = (mode, row, field) => row[field] / trace.modes[mode].cells;
     const names = [...new Set(modes.flatMap((mode) => trace.modes[mode].bySyscall[kind].map((row) => row.name)))];
-    const find = (mode, name) => trace.modes[mode].bySyscall[kind].find((row) => row.name === name);
+    // a call's sum over the traced cells, per cell; null where the mode never made it
+    const perCell = (mode, name, field) => {
+      const found = trace.modes[mode].bySyscall[kind].find((row) => row.name === name);
+      return found ? found[field] / trace.modes[mode].cells : null;
+    };
     const rows = names.map((name) => {
       const row = [name];
       for (const mode of modes) {
-        const found = find(mode, name);
-        row.push(
-          found ? ops(perCell(mode, found, 'count')) : '-',
-          found ? duration(perCell(mode, found, 'totalNs')) : '-',
-        );
+        const [count, wait] = [perCell(mode, name, 'count'), perCell(mode, name, 'totalNs')];
+        row.push(count === null ? '-' : ops(count), wait === null ? '-' : duration(wait));
       }
       if (modes.length === 2) {
-        const [w, p] = modes.map((mode) => find(mode, name)?.count);
-        row.push(
-          w && p
-            ? `${fixed(perCell('workers', { count: w }, 'count') / perCell('procs', { count: p }, 'count'))}x`
-            : '-',
-        );
+        const [w, p] = modes.map((mode) => perCell(mode, name, 'count'));
+        row.push(w && p ? `${fixed(w / p)}x` : '-');
       }
       return row;
     });

@@ -46,7 +46,7 @@ const END = 'end';
  * Reads a results file for --resume, writing nothing: the caller checks the header before it
  * trusts the file, then calls `mend()` so the records appended next start on a line of their
  * own. A line cut off by a kill stays in the file (nothing is ever truncated) and is skipped.
- * @returns {{ header: object, records: object[], cutLines: number, mend: () => void }}
+ * @returns {{ header: object, records: object[], cutLines: number, end: object | null, mend: () => void }}
  */
 export function readResultsFile(path) {
   let text;
@@ -58,9 +58,21 @@ export function readResultsFile(path) {
       error,
     );
   }
-  const notOurs = (why) => usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`);
+  const parsed = parseResultsFile(text, (why) =>
+    usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
+  );
+  return { ...parsed, mend: () => !text.endsWith('\n') && appendLine(path, '\n') };
+}
+
+/**
+ * A results file's text: its header, its whole records, how many lines a kill cut off, and how
+ * the run ended (its last `end` record), for --resume and for `report` and `diff`.
+ * @param {string} text
+ * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
+ * @returns {{ header: any, records: any[], cutLines: number, end: any }}
+ */
+export function parseResultsFile(text, notOurs) {
   const lines = text.split('\n');
-  const endsCut = lines.at(-1) !== '';
   let header;
   try {
     header = JSON.parse(lines[0]);
@@ -72,6 +84,7 @@ export function readResultsFile(path) {
 
   const records = [];
   let cutLines = 0;
+  let end = null;
   for (const [index, line] of lines.slice(1).entries()) {
     if (!line) continue;
     let record;
@@ -81,10 +94,13 @@ export function readResultsFile(path) {
       cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
       continue;
     }
-    if (record?.type === END) continue;
+    if (record?.type === END) {
+      end = record;
+      continue;
+    }
     if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string')
       throw notOurs(`line ${index + 2} is not a record`);
     records.push(record);
   }
-  return { header, records, cutLines: cutLines, mend: () => endsCut && appendLine(path, '\n') };
+  return { header, records, cutLines, end };
 }

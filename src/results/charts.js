@@ -3,7 +3,6 @@
 // library), no browser and no network needed to draw them, and the page needs no script.
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
-import { ratioStats } from '../stats/ratio.js';
 import { duration } from '../report/table.js';
 
 // Okabe–Ito blue and vermilion: told apart with every common colour-vision deficiency, and
@@ -257,9 +256,13 @@ export function waitHistogram(histograms) {
   });
 }
 
-/** A forest row from per-round ratios: the interval only from 3 rounds up, as the tables print it. */
-export function forestRow(label, ratios) {
-  const stats = ratioStats(ratios);
+/**
+ * A forest row from ratio statistics (a results document's `ratio`, or ratioStats of per-round
+ * ratios): the interval only from 3 rounds up, as the tables print it.
+ * @param {string} label
+ * @param {import('../stats/ratio.js').RatioStats} stats
+ */
+export function forestRow(label, stats) {
   const ci = stats.n >= 3 ? stats.ci95 : null;
   // beside its interval, the interval's centre (see withCI)
   return { label, median: ci ? stats.geomean : stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };

@@ -14,6 +14,7 @@ import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { version } from '../version.js';
 import { pointsOf } from './diff.js';
 import { factsOf } from './load.js';
+import { ratioStats } from '../stats/ratio.js';
 import { forestChart, forestRow, MODE_COLORS, ratioByK, roundsChart, throughputByK, waitHistogram } from './charts.js';
 
 const MODES = /** @type {const} */ (['workers', 'procs']);
@@ -87,7 +88,7 @@ async function measureSection({ path, document }, facts) {
           .map((mode) => ({ row: mode, mode, median: document[mode].throughput.median })),
       ),
     );
-  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio.samples)]));
+  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)]));
   const trace = document.trace;
   if (trace && modes.some((mode) => trace.modes[mode]))
     charts.push(
@@ -152,8 +153,7 @@ async function sweepSection({ path, document }, facts) {
       ),
     );
   const measured = document.points.filter((point) => point.ratio);
-  if (measured.length)
-    charts.push(await forestChart(measured.map((point) => forestRow(label(point), point.ratio.samples))));
+  if (measured.length) charts.push(await forestChart(measured.map((point) => forestRow(label(point), point.ratio))));
   for (const group of document.scaling) {
     const points = group.points.map((id) => document.points.find((point) => point.id === id));
     const name = document.scaling.length > 1 ? label(points[0], 'k') : '';
@@ -169,7 +169,7 @@ async function sweepSection({ path, document }, facts) {
     if (rows.length) charts.push(await throughputByK(rows, { group: name }));
     const ratios = points
       .filter((point) => point.ratio)
-      .map((point) => ({ k: point.k, ...forestRow('', point.ratio.samples) }));
+      .map((point) => ({ k: point.k, ...forestRow('', point.ratio) }));
     if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
   }
   return {
@@ -194,7 +194,7 @@ async function sweepSection({ path, document }, facts) {
 async function reproduceSection(saved, facts) {
   const rows = pointsOf(saved)
     .filter((point) => point.ratios.length)
-    .map((point) => forestRow(point.label, point.ratios));
+    .map((point) => forestRow(point.label, ratioStats(point.ratios)));
   const charts = rows.length
     ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
     : [];

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
+import { parseResultsFile } from '../reproduce/results-file.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
 const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'trace'];
@@ -39,7 +40,7 @@ export function loadResults(path, what = path) {
   try {
     reproduceHeader = JSON.parse(firstLine);
   } catch {}
-  if (reproduceHeader?.type === 'run') return reproduceFile(path, text, reproduceHeader, notOurs);
+  if (reproduceHeader?.type === 'run') return reproduceFile(path, text, notOurs);
 
   let document;
   try {
@@ -75,22 +76,10 @@ function checkSchema(document, what) {
 }
 
 /** A reproduce results file: its header, its whole records, and how the run ended, if it did. */
-function reproduceFile(path, text, header, notOurs) {
-  if (typeof header.options !== 'object' || header.options === null || typeof header.environment !== 'object')
-    throw notOurs('a run header without its options');
+function reproduceFile(path, text, notOurs) {
+  const { header, records, end } = parseResultsFile(text, notOurs);
+  if (typeof header.environment !== 'object') throw notOurs('a run header without its environment');
   checkSchema(header, path);
-  const records = [];
-  let end = null;
-  for (const line of text.split('\n').slice(1)) {
-    let record;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue; // empty, or a record cut off by a kill
-    }
-    if (record?.type === 'end') end = record;
-    else if (record?.type === 'cell' || record?.type === 'calibration') records.push(record);
-  }
   return { kind: /** @type {const} */ ('reproduce'), path, header, records, end };
 }
 
