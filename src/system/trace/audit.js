@@ -109,6 +109,7 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
       root: pid,
       self: true,
       stacks: request.stacks ? 'user' : 'kernel',
+      stderr,
     });
   } catch (error) {
     child?.kill('SIGKILL');

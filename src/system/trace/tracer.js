@@ -8,7 +8,12 @@ import { adopt, diesWithParent } from '../children.js';
 export const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
 const READY_LINE = 'mmap-lock: tracing';
 const START_TIMEOUT_MS = 60_000; // compiling and attaching takes about a second; a loaded box more
-const STOP_TIMEOUT_MS = 10_000;
+// On SIGINT bpftrace prints its maps, resolving every kernel and user stack in them first (it reads
+// /proc/kallsyms and each mapped object's symbols): about a second here, far longer on a loaded
+// machine. Giving up loses everything traced, so wait long, and say so while waiting; a second
+// Ctrl-C still ends it at once (the CLI then SIGKILLs every child).
+const STOP_TIMEOUT_MS = 120_000;
+const STOP_NOTE_MS = 5_000;
 // bpftrace 0.17 prints this on every start when it may not raise the limit; kernels >= 5.11 don't
 // need it (preflight checks older ones), so it is noise, not a failure.
 const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
@@ -17,16 +22,28 @@ const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
  * Starts mmap-lock.bt on the descendants of `root` and resolves once its probes are attached
  * (its BEGIN block has printed). `stop()` sends SIGINT, which makes bpftrace print its maps and
  * exit; SIGKILL would lose them.
- * @param {{ bpftrace: string, root: number, self?: boolean, stacks?: 'kernel'|'user'|null }} options
+ * @param {{ bpftrace: string, root: number, self?: boolean, stacks?: 'kernel'|'user'|null,
+ *   stderr?: NodeJS.WritableStream, stopNoteMs?: number, stopTimeoutMs?: number }} options
  *   self: `root` itself too (all its threads); stacks: the kernel stack of every write, or
- *   its kernel and user stacks
+ *   its kernel and user stacks; stderr: where a slow stop is announced, after stopNoteMs;
+ *   stopTimeoutMs: how long stop() waits for the maps before it gives them up
  * @returns {Promise<{ stop: () => Promise<import('./parse.js').TraceSummary>, cancel: () => Promise<void> }>}
  */
-export async function startTrace({ bpftrace, root, self = false, stacks = null }) {
+export async function startTrace({
+  bpftrace,
+  root,
+  self = false,
+  stacks = null,
+  stderr: notes = process.stderr,
+  stopNoteMs = STOP_NOTE_MS,
+  stopTimeoutMs = STOP_TIMEOUT_MS,
+}) {
   const flags = [String(root), self ? '1' : '0', { kernel: '1', user: '2' }[stacks] ?? '0'];
   // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too.
   const [file, args] = diesWithParent(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, ...flags], 'SIGINT');
-  const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false }));
+  // Its own process group: a terminal's Ctrl-C reaches the CLI, which then sends the one SIGINT.
+  // A second one, arriving while bpftrace prints its maps, would kill it halfway through them.
+  const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false, detached: true }));
   let stdout = '';
   let stderr = '';
   let markReady;
@@ -58,31 +75,34 @@ export async function startTrace({ bpftrace, root, self = false, stacks = null }
       : failure('exited before tracing');
   }
 
-  /** SIGINT, then SIGKILL if it has not exited in time: the result, or undefined if killed. */
-  const halt = async () => {
-    subprocess.kill('SIGINT');
-    const result = await orUndefinedAfter(exited, STOP_TIMEOUT_MS);
-    if (result) return result;
-    subprocess.kill('SIGKILL');
-    await exited;
-    return undefined;
-  };
-
   return {
+    /** SIGINT, then the maps bpftrace prints; SIGKILL and an error if they do not come in time. */
     async stop() {
-      const result = await halt();
-      if (!result)
-        throw new MmapbenchError(
-          `bpftrace did not exit within ${STOP_TIMEOUT_MS / 1000} s of SIGINT; its maps are lost`,
+      subprocess.kill('SIGINT');
+      const note = setTimeout(() => {
+        notes.write(
+          `mmapbench: bpftrace is still printing its maps after ${stopNoteMs / 1000} s (it resolves their ` +
+            `stacks first); waiting up to ${stopTimeoutMs / 1000} s, Ctrl-C again gives them up\n`,
         );
-      if (result.exitCode !== 0 && result.signal !== 'SIGINT')
-        throw failure(`exited with ${result.exitCode ?? result.signal}`);
+      }, stopNoteMs);
+      const result = await orUndefinedAfter(exited, stopTimeoutMs);
+      clearTimeout(note);
+      if (!result) {
+        subprocess.kill('SIGKILL');
+        await exited;
+        throw new MmapbenchError(
+          `bpftrace did not print its maps within ${stopTimeoutMs / 1000} s of SIGINT; they are lost`,
+        );
+      }
+      if (result.exitCode !== 0) throw failure(`exited with ${result.exitCode ?? result.signal}`);
       const output = parseBpftraceJson(stdout);
       if (output.errors.length) throw new MmapbenchError(`bpftrace reported: ${output.errors[0]}`);
       return summarizeTrace(output);
     },
+    /** Detaches without the maps: the run they belonged to failed. */
     async cancel() {
-      await halt();
+      subprocess.kill('SIGKILL');
+      await exited;
     },
   };
 }
