@@ -15,7 +15,16 @@ import { version } from '../version.js';
 import { pointsOf } from './diff.js';
 import { factsOf } from './load.js';
 import { ratioStats } from '../stats/ratio.js';
-import { forestChart, forestRow, MODE_COLORS, ratioByK, roundsChart, throughputByK, waitHistogram } from './charts.js';
+import {
+  forestChart,
+  forestRow,
+  MODE_COLORS,
+  ratioByK,
+  roundsChart,
+  syscallChart,
+  throughputByK,
+  waitHistogram,
+} from './charts.js';
 
 const MODES = /** @type {const} */ (['workers', 'procs']);
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -90,9 +99,26 @@ async function measureSection({ path, document }, facts) {
     );
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)]));
   const trace = document.trace;
-  if (trace && modes.some((mode) => trace.modes[mode]))
+  const traced = modes.filter((mode) => trace?.modes[mode]);
+  if (traced.length)
     charts.push(
-      await waitHistogram(Object.fromEntries(modes.map((mode) => [mode, trace.modes[mode]?.write.histogram]))),
+      await waitHistogram(Object.fromEntries(traced.map((mode) => [mode, trace.modes[mode].write.histogram]))),
+    );
+  // traces from before the by-syscall breakdown have none to draw
+  if (traced.length && traced.every((mode) => trace.modes[mode].bySyscall))
+    charts.push(
+      await syscallChart(
+        traced.flatMap((mode) =>
+          trace.modes[mode].bySyscall.write.map((row) => ({
+            series: mode,
+            name: row.name,
+            // the mean per traced cell, as the terminal's table gives it
+            waitNs: row.totalNs / trace.modes[mode].cells,
+            count: row.count / trace.modes[mode].cells,
+          })),
+        ),
+        { per: 'per cell', over: 'the mean over the traced cells' },
+      ),
     );
   /** @type {import('../report/table.js').ReportModel[]} */
   const models = [document.command === 'compare' ? compareModel(document) : singleModel(document)];
@@ -218,17 +244,29 @@ async function reproduceSection(saved, facts) {
   };
 }
 
-/** An audit: its tables, open (there is no workers/procs comparison to chart). */
-function auditSection({ path, document }, facts) {
+/** An audit: one process tree, so no workers/procs comparison; its waits and where they came from. */
+async function auditSection({ path, document }, facts) {
+  const { trace } = document;
+  const charts = [];
+  if (trace.write.count) {
+    const who = `pid ${document.target.pid}`;
+    charts.push(await waitHistogram({ [who]: trace.write.histogram }));
+    charts.push(
+      await syscallChart(
+        trace.bySyscall.write.map((row) => ({ series: who, name: row.name, waitNs: row.totalNs, count: row.count })),
+        { per: '', over: `over the ${document.seconds.toFixed(1)} s traced` },
+      ),
+    );
+  }
   return {
-    charts: 0,
+    charts: charts.length,
     html: section({
       heading: `trace: pid ${document.target.pid}`,
       path,
       document,
       facts: { ...facts, seconds: document.seconds.toFixed(1), stop: document.stop },
       answer: [],
-      charts: [],
+      charts,
       models: [auditModel(document)],
       open: true,
     }),

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cli, tracingHere } from '../helpers.js';
+import { cli, fixture, tracingHere } from '../helpers.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
 const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];
@@ -185,13 +185,15 @@ test(
       dir,
       readdirSync(dir).find((name) => name.endsWith('.jsonl')),
     );
+    const audit = savedPath(await cli(['trace', '--out', dir, '--', process.execPath, fixture('allocates.js'), '1']));
     const page = join(dir, 'report.html');
-    const result = await cli(['report', compare, sweep, reproduce, '--html', page]);
+    const result = await cli(['report', compare, sweep, reproduce, audit, '--html', page]);
     assert.equal(result.exitCode, 0, result.stderr);
     const charts = Number(result.stderr.match(/\((\d+) charts, \d+ KiB\)/)[1]);
-    // trace compare: rounds, ratio, wait histogram; sweep: rounds, forest, throughput and ratio
-    // against k; reproduce: the forest of its settings
-    assert.equal(charts, 8);
+    // trace compare: rounds, ratio, wait histogram, waits by syscall; sweep: rounds, forest,
+    // throughput and ratio against k; reproduce: the forest of its settings; the audit: its wait
+    // histogram and waits by syscall
+    assert.equal(charts, 11);
     const html = readFileSync(page, 'utf8');
     assert.doesNotMatch(html, /<script|<link|src="http|href="http/, 'nothing to run or fetch');
 
@@ -224,13 +226,15 @@ test(
         'Throughput against k',
         'workers/procs against k',
         'workers/procs of every setting, with its 95% CI',
+        'mmap_lock write waits by system call',
       ])
         assert.ok(titles.includes(expected), `${expected} in ${titles.join(', ')}`);
+      assert.equal(titles.filter((title) => title === 'mmap_lock write waits by system call').length, 2);
       for (const chart of drawn) {
         assert.ok(chart.axes >= 2, `${chart.title}: has its x and y axes`);
         assert.ok(chart.titles.includes(chart.title), `${chart.title}: the title is drawn`);
         assert.ok(
-          chart.titles.some((text) => /ops\/s|workers\/procs|share|k \(/.test(text)),
+          chart.titles.some((text) => /ops\/s|workers\/procs|share|k \(|write wait/.test(text)),
           `${chart.title}: a labelled axis`,
         );
         assert.ok(chart.marks > 0, `${chart.title}: has marks`);
@@ -240,6 +244,7 @@ test(
       assert.match(text, /trace compare: readfilesync/);
       assert.match(text, /sweep: 2 points/);
       assert.match(text, /reproduce: 1 experiment/);
+      assert.match(text, /trace: pid \d+/);
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();
