@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseBpftraceJson, summarizeTrace } from '../../src/system/trace/parse.js';
+import { syscallOfKernelStack } from '../../src/system/trace/syscalls.js';
 import { fixture } from '../helpers.js';
 
 const captured = (name) => parseBpftraceJson(readFileSync(fixture(`bpftrace/${name}`), 'utf8'));
@@ -119,6 +120,50 @@ test('by system call in flight: number + 1 as the key, 0 as none; the rows add u
   // readFileSync reads the file under read(2): syscall 0 is key 1, not "none"
   assert.ok(trace.bySyscall.read.some((row) => row.syscall === 0));
   assert.deepEqual(trace.writeStacks, [], 'no stacks unless asked');
+});
+
+test('writes whose sys_enter the kernel lost go back under the call their kernel stack names', () => {
+  // captured under load: the kernel dropped some of brk's and mprotect's sys_enter events
+  const output = captured('audit-workers.json');
+  const lost = output.maps.cnt_write_sys['0'];
+  assert.ok(lost > 0, 'the capture has writes with no system call seen');
+  const stacks = Object.values(output.maps.write_nosys_kstack).reduce((sum, count) => sum + count, 0);
+  assert.equal(stacks, lost, 'one stack kept per such write');
+  const trace = summarizeTrace(output);
+  const rows = trace.bySyscall.write;
+  assert.equal(
+    rows.reduce((sum, row) => sum + row.count, 0),
+    trace.write.count,
+  );
+  assert.equal(
+    rows.reduce((sum, row) => sum + row.totalNs, 0),
+    trace.write.totalNs,
+  );
+  // every one of them was inside a call its stack names, so none is left under "none"
+  assert.equal(
+    rows.find((row) => row.syscall === null),
+    undefined,
+  );
+  const brk = rows.find((row) => row.syscall === 12);
+  assert.ok(brk.count > output.maps.cnt_write_sys['13'], 'brk gained what the lost events hid');
+});
+
+test('writes in a process killed by a signal stay kernel work: no frame names a call', () => {
+  const output = captured('procs-k2.json');
+  const none = summarizeTrace(output).bySyscall.write.find((row) => row.syscall === null);
+  assert.equal(none.count, output.maps.cnt_write_sys['0']);
+});
+
+test('the system call a kernel stack was taken in: its outermost syscall frame', () => {
+  const brk = ['__mmap_lock_do_trace_acquire_returned', '__do_sys_brk', 'do_syscall_64'];
+  assert.equal(syscallOfKernelStack(brk), 'brk');
+  assert.equal(syscallOfKernelStack(['do_mprotect_pkey', '__x64_sys_mprotect', 'do_syscall_64']), 'mprotect');
+  // sys_mmap tail-calls into vm_mmap_pgoff, which is all the stack shows
+  assert.equal(syscallOfKernelStack(['vm_mmap_pgoff', 'do_syscall_64']), 'mmap');
+  // the outermost call wins: an exec maps its program through vm_mmap_pgoff
+  assert.equal(syscallOfKernelStack(['vm_mmap_pgoff', 'load_elf_binary', '__x64_sys_execve']), 'execve');
+  assert.equal(syscallOfKernelStack(['exit_mmap', '__mmput', 'do_exit', 'get_signal', 'do_syscall_64']), null);
+  assert.equal(syscallOfKernelStack([]), null);
 });
 
 test('an audit: the process itself, its waits per pid, and the kernel chains of its writes', () => {

@@ -1,3 +1,5 @@
+import { syscallNumber, syscallOfKernelStack } from './syscalls.js';
+
 /**
  * Reads what `bpftrace -f json` prints: one JSON object per line, `{"type": ..., "data": ...}`.
  * Maps (count, sum, max) and stats (avg) come as `{"@name": value}` or, keyed,
@@ -135,7 +137,7 @@ export function summarizeTrace({ maps, hists }) {
     trylockFailed: number(maps.cnt_trylock_failed),
     writeHoldNs: number(maps.sum_hold_write_ns),
     processes,
-    bySyscall: { write: bySyscall(maps, 'write'), read: bySyscall(maps, 'read') },
+    bySyscall: { write: recovered(bySyscall(maps, 'write'), maps), read: bySyscall(maps, 'read') },
     writeStacks: kernelStacks(maps.write_kstack),
     writeUserStacks: userStacks(maps.write_ustack),
   };
@@ -182,6 +184,38 @@ function userStacks(map) {
     chains.set(key, { frames, count: (chains.get(key)?.count ?? 0) + number(count) });
   }
   return [...chains.values()].sort((a, b) => b.count - a.count);
+}
+
+/**
+ * Moves the writes filed under "none in flight" whose sys_enter the kernel lost back under their
+ * system call, named by the syscall frame of their kernel stack (`@write_nosys_kstack`). What no
+ * frame names, or a call without a number here, stays under none.
+ * @param {BySyscall[]} rows  @returns {BySyscall[]}
+ */
+function recovered(rows, maps) {
+  const none = rows.find((row) => row.syscall === null);
+  if (!none) return rows;
+  const sums = keyed(maps.write_nosys_kstack_ns);
+  const found = new Map(rows.map((row) => [row.syscall, { ...row }]));
+  for (const [text, count] of Object.entries(keyed(maps.write_nosys_kstack))) {
+    const frames = text
+      .split('\n')
+      .map((line) => line.trim().replace(/\+\d+$/, ''))
+      .filter(Boolean);
+    const name = syscallOfKernelStack(frames);
+    const syscall = name === null ? null : syscallNumber(name);
+    if (syscall === null) continue;
+    const row = found.get(syscall) ?? { syscall, count: 0, totalNs: 0 };
+    row.count += number(count);
+    row.totalNs += number(sums[text]);
+    found.set(syscall, row);
+    const rest = found.get(null);
+    rest.count -= number(count);
+    rest.totalNs -= number(sums[text]);
+  }
+  return [...found.values()]
+    .filter(({ count }) => count > 0)
+    .sort((a, b) => b.count - a.count || (a.syscall ?? -1) - (b.syscall ?? -1));
 }
 
 /** The script keys by system call number + 1, so 0 is "none in flight". @returns {BySyscall[]} */

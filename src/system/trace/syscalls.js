@@ -69,5 +69,30 @@ export function syscallName(number, kind, platform = arch()) {
   return (platform === 'x64' && X64[number]) || `syscall ${number}`;
 }
 
+/** The x-64 number of a system call by name; null elsewhere or for a call the table lacks. */
+export function syscallNumber(name, platform = arch()) {
+  if (platform !== 'x64') return null;
+  const found = Object.entries(X64).find(([, known]) => known === name);
+  return found ? Number(found[0]) : null;
+}
+
+// Kernel functions that sit directly under the syscall dispatch with no frame of the call's own
+// name: sys_mmap tail-calls ksys_mmap_pgoff, which tail-calls vm_mmap_pgoff
+const ENTRY_FUNCTIONS = { vm_mmap_pgoff: 'mmap', ksys_mmap_pgoff: 'mmap' };
+
+/**
+ * The system call a kernel stack was taken in, from its outermost frame that names one
+ * (`__x64_sys_brk`, `__do_sys_brk`, `__arm64_sys_brk`, …); null for kernel work outside any.
+ * @param {string[]} frames  innermost first, offsets removed
+ */
+export function syscallOfKernelStack(frames) {
+  for (const frame of [...frames].reverse()) {
+    const named = frame.match(/^__(?:x64|ia32|arm64|do|se)_sys_(\w+)$/);
+    if (named) return named[1];
+    if (ENTRY_FUNCTIONS[frame]) return ENTRY_FUNCTIONS[frame];
+  }
+  return null;
+}
+
 /** Why that system call takes the lock, where it is one a reader would not guess; else null. */
 export const syscallMeaning = (name) => MEANING[name] ?? null;
