@@ -122,7 +122,11 @@ function runOptions(command, { sweep = false } = {}) {
         : nodeOption(),
     )
     .addOption(timeoutOption())
-    .addOption(forceOption())
+    .addOption(
+      sweep
+        ? new Option('--force', 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points')
+        : forceOption(),
+    )
     .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
 }
 
