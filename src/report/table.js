@@ -36,11 +36,7 @@ export function fitWidths(widths, total, cells = []) {
   const room = total - borders;
   const sum = widths.reduce((a, b) => a + b, 0);
   if (sum <= room) return widths;
-  const floors = widths.map((width, i) => {
-    const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
-    // a short word (a verdict, a number) stays whole; a long one (a path) is broken instead
-    return Math.min(width, 16, Math.max(6, ...words.map((word) => [...word].length + 2)));
-  });
+  const floors = floorsOf(widths, cells);
   const fitted = widths.map((width, i) => Math.max(floors[i], Math.floor((width * room) / sum)));
   // the floors may have pushed it over: take the rest from the columns with most to spare
   for (let over = fitted.reduce((a, b) => a + b, 0) - room; over > 0; over--) {
@@ -51,6 +47,49 @@ export function fitWidths(widths, total, cells = []) {
   }
   return fitted;
 }
+
+/**
+ * For a table whose columns are as wide as their contents: the widest column gives a column at
+ * a time, so a long head or text wraps before a short number does; floors as in fitWidths.
+ * @param {string[][]} cells  the head and rows
+ * @param {number} total
+ */
+export function fitContents(cells, total) {
+  const fitted = naturalWidths(cells);
+  const floors = floorsOf(fitted, cells);
+  for (let over = fitted.reduce((a, b) => a + b, 0) - (total - fitted.length - 1); over > 0; over--) {
+    let widest = -1;
+    for (let i = 0; i < fitted.length; i++) {
+      if (fitted[i] > floors[i] && (widest < 0 || fitted[i] > fitted[widest])) widest = i;
+    }
+    if (widest < 0) break;
+    fitted[widest]--;
+  }
+  return fitted;
+}
+
+/** A short word (a verdict, a number) stays whole; a long one (a path) is broken instead. */
+const floorsOf = (widths, cells) =>
+  widths.map((width, i) => {
+    const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
+    return Math.min(width, 16, Math.max(6, ...words.map((word) => [...word].length + 2)));
+  });
+
+/** Each column's width as its longest line asks, padding included: what the table takes unfitted. */
+const naturalWidths = (cells) =>
+  cells[0].map(
+    (_, i) =>
+      2 +
+      Math.max(
+        ...cells.map((row) =>
+          Math.max(
+            ...String(row[i] ?? '')
+              .split('\n')
+              .map((line) => [...line].length),
+          ),
+        ),
+      ),
+  );
 
 /** The width text is wrapped to: the terminal's, or 80 off a terminal (a log, a pipe). */
 export const textWidth = (stream) => Math.max(60, stream?.columns ?? 80);
@@ -63,12 +102,12 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
   const wrap = (text) => wrapAnsi(text, width, { hard: true });
   const parts = [model.title, ...(model.lines ?? [])].map(wrap);
   for (const { head, rows, align, widths } of model.tables) {
-    const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : null;
+    const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : fitContents([head, ...rows], width);
     // cells are wrapped here, words longer than the column broken, so nothing is cut off
-    const fit = (row) => (fitted ? row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true })) : row);
+    const fit = (row) => row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
     const table = new Table({
       head: fit(head),
-      ...(fitted ? { colWidths: fitted } : {}),
+      colWidths: fitted,
       colAligns: /** @type {any} */ (align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'))),
       style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
     });

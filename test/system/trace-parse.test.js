@@ -66,7 +66,23 @@ test("run by hand with -c: the command's own output between records is kept asid
   const trace = summarizeTrace(output);
   assert.ok(trace.write.count > 0);
   // with -c the root is bpftrace itself; the forked command shows under its pre-exec name too
-  assert.ok(trace.processes.some((p) => p.comm === 'bpftrace'));
+  assert.ok(trace.processes.some((p) => p.comm.split(', ').includes('bpftrace')));
+});
+
+test('a process that exec’d is one row under both its names, its writes summed, its waits its own', () => {
+  const output = captured('by-hand-c.json');
+  const names = Object.keys(output.maps.cnt_per_pid_write).map((key) => key.split(',')[0]);
+  const twice = names.find((pid, i) => names.indexOf(pid) !== i);
+  assert.ok(twice, 'the capture has a pid under two names');
+  const trace = summarizeTrace(output);
+  const rows = trace.processes.filter((p) => p.pid === Number(twice));
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].comm.split(', ').length, 2);
+  assert.equal(rows[0].writeNs, output.maps.pid_write_ns[twice]);
+  assert.equal(
+    trace.processes.reduce((sum, p) => sum + p.writes, 0),
+    trace.write.count,
+  );
 });
 
 test('histogram corners: the negative bucket has no min, 0 and 1 are buckets of their own', () => {

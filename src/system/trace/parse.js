@@ -85,7 +85,8 @@ function histogram(raw, type) {
  * @property {number} trylockFailed
  * @property {number} writeHoldNs  summed time the lock was held for write
  * @property {{ pid: number, comm: string, writes: number, writeNs: number, writeMaxNs: number, reads: number, readNs: number }[]} processes
- *   per process with write acquisitions, most writes first
+ *   per process with write acquisitions, most writes first; comm: its names, most writes first
+ *   (a process that exec'd has two)
  * @property {{ frames: string[], count: number }[]} writeStacks  the kernel call chains of the
  *   write acquisitions (with the script's third argument), most frequent first
  * @property {{ frames: Array<{ symbol: string | null, object: string | null }>, count: number }[]} writeUserStacks
@@ -116,20 +117,27 @@ export function summarizeTrace({ maps, hists }) {
   };
   const perProcess = maps.cnt_per_pid_write && typeof maps.cnt_per_pid_write === 'object' ? maps.cnt_per_pid_write : {};
   const byPid = (name, pid) => number(keyed(maps[name])[pid]);
-  const processes = Object.entries(perProcess)
-    .map(([key, writes]) => {
-      const comma = key.indexOf(',');
-      const pid = Number(key.slice(0, comma));
-      return {
-        pid,
-        comm: key.slice(comma + 1),
-        writes,
-        writeNs: byPid('pid_write_ns', pid),
-        writeMaxNs: byPid('pid_write_max_ns', pid),
-        reads: byPid('pid_read_cnt', pid),
-        readNs: byPid('pid_read_ns', pid),
-      };
-    })
+  // a process that execs keeps its pid under a new name (setpriv, then node): its writes are
+  // counted per name but its waits per pid, so the names are one row
+  const names = new Map();
+  for (const [key, writes] of Object.entries(perProcess)) {
+    const comma = key.indexOf(',');
+    const pid = Number(key.slice(0, comma));
+    names.set(pid, [...(names.get(pid) ?? []), { comm: key.slice(comma + 1), writes: number(writes) }]);
+  }
+  const processes = [...names]
+    .map(([pid, list]) => ({
+      pid,
+      comm: list
+        .sort((a, b) => b.writes - a.writes)
+        .map(({ comm }) => comm)
+        .join(', '),
+      writes: list.reduce((sum, { writes }) => sum + writes, 0),
+      writeNs: byPid('pid_write_ns', pid),
+      writeMaxNs: byPid('pid_write_max_ns', pid),
+      reads: byPid('pid_read_cnt', pid),
+      readNs: byPid('pid_read_ns', pid),
+    }))
     .sort((a, b) => b.writes - a.writes || a.pid - b.pid);
   return {
     write: waits('write'),
