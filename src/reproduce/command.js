@@ -47,11 +47,14 @@ import { PROTOCOL_CHOICES, protocolsOf, underProtocol } from './protocols.js';
  * @property {'steady'|'published'|'both'} [protocol]
  */
 
-// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), and a calibration;
-// measured here on 2 cores, for --list's estimates and the progress bar only.
+// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), a --quick cell, a
+// calibration, and bpftrace attaching for a traced cell; measured here on 2 cores (a --quick run
+// of every experiment: 242 cells in 133 s, 8 of them traced), for --list's estimates and the
+// progress bar only.
 const CELL_OVERHEAD_SECONDS = 0.4;
-const QUICK_CELL_SECONDS = 0.25;
+const QUICK_CELL_SECONDS = 0.5;
 const CALIBRATION_SECONDS = 0.6;
+const TRACE_ATTACH_SECONDS = 2;
 
 // Options that shape the measurement; --resume takes them from the results file instead.
 const MEASUREMENT_OPTIONS = [
@@ -204,7 +207,8 @@ const approxTime = (seconds) =>
 function estimate(variants, options, quick) {
   const [min] = roundBounds({ ...options, quick });
   const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
-  return cellsPerRound(variants) * min * cell + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
+  const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * TRACE_ATTACH_SECONDS;
+  return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
 }
 
 function listing(ctx, options, { width, markdown }) {

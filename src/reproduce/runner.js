@@ -57,8 +57,10 @@ export function planVariant(variant, options, interrupt) {
 /** What a setting's cells do: fixed by --quick, the published protocol or the setting, or calibrated. */
 function work(variant, options) {
   const cold = variant.protocol === 'published';
-  if (options.quick)
-    return { iterations: variant.quickIterations ?? QUICK.iterations, warmup: cold ? 0 : QUICK.warmup };
+  if (options.quick) {
+    const iterations = variant.quickIterations ?? QUICK.iterations;
+    return { iterations, warmup: cold ? 0 : Math.min(QUICK.warmup, iterations) };
+  }
   // the investigation's own experiments (no fixed k of their own) as its scripts ran them
   if (cold && !variant.k) return { ...PUBLISHED };
   const steady = variant.iterations ? { iterations: variant.iterations } : { duration: options.duration };

@@ -45,7 +45,7 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   const jemalloc = findJemalloc();
   const result = await cli(['reproduce', '--quick', '--out', w.out, ...thpArgs(w)], {
     env: { NO_COLOR: '1', MMAPBENCH_TEST_MARK: mark },
-    timeout: 300000,
+    timeout: 600000,
   });
   assert.equal(result.exitCode, 0, result.stderr);
   const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
@@ -117,7 +117,7 @@ test('--protocol both --quick: every experiment measured both ways in the same r
   const w = workspace();
   const jemalloc = findJemalloc();
   const result = await cli(['reproduce', '--quick', '--protocol', 'both', '--out', w.out, ...thpArgs(w)], {
-    timeout: 300000,
+    timeout: 600000,
   });
   assert.equal(result.exitCode, 0, result.stderr);
   const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
