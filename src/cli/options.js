@@ -27,7 +27,7 @@ export const timeoutOption = () =>
     '--timeout <seconds>',
     'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
   ).argParser(timeoutSeconds('--timeout'));
-export const forceOption = () => new Option('--force', 'run a -k above 4 × CPUs (or 256)');
+export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => new Option('--force', what);
 export const nodeOption = () => new Option('--node <path>', 'node binary the cells run on (default: this node)');
 
 /** Options every command takes. */
@@ -122,11 +122,7 @@ function runOptions(command, { sweep = false } = {}) {
         : nodeOption(),
     )
     .addOption(timeoutOption())
-    .addOption(
-      sweep
-        ? new Option('--force', 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points')
-        : forceOption(),
-    )
+    .addOption(forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined))
     .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
 }
 
