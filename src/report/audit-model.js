@@ -41,6 +41,7 @@ export function buildAuditResults(run, environment) {
       processes: trace.processes.map((p) => ({ ...p, commandLine: run.commands[p.pid] ?? null })),
       writeStacks: trace.writeStacks.slice(0, 50),
       writeUserStacks: trace.writeUserStacks.slice(0, 50),
+      writeUserStacksMissing: trace.writeUserStacksMissing,
       userStacksResolved: run.resolvedAlive,
     },
   };
@@ -127,6 +128,10 @@ export function auditModel(results) {
   const reading = syscallReading('the target', trace.bySyscall.write);
   if (reading) notes.push(reading);
   notes.push(...userStackNotes(users, trace.userStacksResolved));
+  if (users.length && trace.writeUserStacksMissing)
+    notes.push(
+      `bpftrace printed no user stack for ${ops(trace.writeUserStacksMissing)} of the writes; the chains above are the others'`,
+    );
   return {
     title: `mmapbench trace: mmap_lock waits of pid ${target.pid} (${who})`,
     lines,

@@ -143,7 +143,7 @@ test('writes whose sys_enter the kernel lost go back under the call their kernel
   const output = captured('audit-workers.json');
   const lost = output.maps.cnt_write_sys['0'];
   assert.ok(lost > 0, 'the capture has writes with no system call seen');
-  const stacks = Object.values(output.maps.write_nosys_kstack).reduce((sum, count) => sum + count, 0);
+  const stacks = Object.values(output.maps.write_nosys_kstack).reduce((sum, { count }) => sum + count, 0);
   assert.equal(stacks, lost, 'one stack kept per such write');
   const trace = summarizeTrace(output);
   const rows = trace.bySyscall.write;
@@ -215,6 +215,16 @@ test('user stacks of an audit, printed while the process ran: each frame a symbo
   const [top] = trace.writeUserStacks;
   assert.match(top.frames[0].symbol, /^(__brk|__GI_mprotect|munmap|__mmap64)$/);
   assert.match(top.frames[0].object, /libc\.so/);
+});
+
+test('a user stack bpftrace printed empty is counted apart, not shown as a chain of no frames', () => {
+  // captured on a run where bpftrace keyed most writes' user stacks as empty text
+  const output = captured('audit-workers.json');
+  const empty = output.maps.write_ustack[''];
+  assert.ok(empty > 0, 'the capture has an empty user stack');
+  const trace = summarizeTrace(output);
+  assert.equal(trace.writeUserStacksMissing, empty);
+  assert.ok(trace.writeUserStacks.every((chain) => chain.frames.length > 0));
 });
 
 test('user stacks printed after the process exited cannot be resolved, and are read as unresolved', () => {

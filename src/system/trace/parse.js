@@ -92,6 +92,7 @@ function histogram(raw, type) {
  * @property {{ frames: Array<{ symbol: string | null, object: string | null }>, count: number }[]} writeUserStacks
  *   their user call chains (third argument 2): each frame's symbol and the object it is in
  *   (libc, libnode, an addon's .node, a perf map's JIT code), null where unresolved
+ * @property {number} writeUserStacksMissing  writes whose user stack bpftrace printed empty
  * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
  * @property {number} [windowNs]  how long the trace ran, added by the cell
  */
@@ -139,15 +140,19 @@ export function summarizeTrace({ maps, hists }) {
       readNs: byPid('pid_read_ns', pid),
     }))
     .sort((a, b) => b.writes - a.writes || a.pid - b.pid);
+  // bpftrace 0.17 now and then keys a write's user stack as empty text, for every write of one
+  // stack in a run: those writes are counted apart, not shown as a chain of no frames
+  const users = userStacks(maps.write_ustack);
   return {
     write: waits('write'),
     read: waits('read'),
     trylockFailed: number(maps.cnt_trylock_failed),
     writeHoldNs: number(maps.sum_hold_write_ns),
     processes,
-    bySyscall: { write: recovered(bySyscall(maps, 'write'), maps), read: bySyscall(maps, 'read') },
+    bySyscall: { write: bySyscall(maps, 'write'), read: bySyscall(maps, 'read') },
     writeStacks: kernelStacks(maps.write_kstack),
-    writeUserStacks: userStacks(maps.write_ustack),
+    writeUserStacks: users.filter(({ frames }) => frames.length),
+    writeUserStacksMissing: users.filter(({ frames }) => !frames.length).reduce((sum, { count }) => sum + count, 0),
   };
 }
 
@@ -162,15 +167,19 @@ const keyed = (value) => (value && typeof value === 'object' ? value : {});
 function kernelStacks(map) {
   const chains = new Map();
   for (const [text, count] of Object.entries(keyed(map))) {
-    const frames = text
-      .split('\n')
-      .map((line) => line.trim().replace(/\+\d+$/, ''))
-      .filter((frame) => frame && !frame.startsWith('__mmap_lock_do_trace'));
+    const frames = kernelFrames(text);
     const key = frames.join(' < ');
     chains.set(key, { frames, count: (chains.get(key)?.count ?? 0) + number(count) });
   }
   return [...chains.values()].sort((a, b) => b.count - a.count);
 }
+
+/** A kstack key's frames, innermost first, without offsets or the tracepoint's own frame. */
+const kernelFrames = (text) =>
+  text
+    .split('\n')
+    .map((line) => line.trim().replace(/\+\d+$/, ''))
+    .filter((frame) => frame && !frame.startsWith('__mmap_lock_do_trace'));
 
 /**
  * bpftrace keys a `ustack(perf)` map by lines of `\tADDRESS SYMBOL+OFFSET (OBJECT)`, innermost
@@ -195,43 +204,36 @@ function userStacks(map) {
 }
 
 /**
- * Moves the writes filed under "none in flight" whose sys_enter the kernel lost back under their
- * system call, named by the syscall frame of their kernel stack (`@write_nosys_kstack`). What no
- * frame names, or a call without a number here, stays under none.
- * @param {BySyscall[]} rows  @returns {BySyscall[]}
+ * The script keys by system call number + 1, so 0 is "none in flight". A write with none in
+ * flight whose sys_enter the kernel lost goes back under its call, named by the syscall frame of
+ * its kernel stack (`@write_nosys_kstack`); what no frame names, or a call without a number
+ * here, stays under none. @returns {BySyscall[]}
  */
-function recovered(rows, maps) {
-  const none = rows.find((row) => row.syscall === null);
-  if (!none) return rows;
-  const sums = keyed(maps.write_nosys_kstack_ns);
-  const found = new Map(rows.map((row) => [row.syscall, { ...row }]));
-  for (const [text, count] of Object.entries(keyed(maps.write_nosys_kstack))) {
-    const frames = text
-      .split('\n')
-      .map((line) => line.trim().replace(/\+\d+$/, ''))
-      .filter(Boolean);
-    const name = syscallOfKernelStack(frames);
-    const syscall = name === null ? null : syscallNumber(name);
-    if (syscall === null) continue;
-    const row = found.get(syscall) ?? { syscall, count: 0, totalNs: 0 };
-    row.count += number(count);
-    row.totalNs += number(sums[text]);
-    found.set(syscall, row);
-    const rest = found.get(null);
-    rest.count -= number(count);
-    rest.totalNs -= number(sums[text]);
-  }
-  return [...found.values()]
-    .filter(({ count }) => count > 0)
-    .sort((a, b) => b.count - a.count || (a.syscall ?? -1) - (b.syscall ?? -1));
-}
-
-/** The script keys by system call number + 1, so 0 is "none in flight". @returns {BySyscall[]} */
 function bySyscall(maps, kind) {
   const counts = keyed(maps[`cnt_${kind}_sys`]);
   const sums = keyed(maps[`sum_${kind}_sys_ns`]);
-  return Object.entries(counts)
-    .map(([key, count]) => ({ syscall: Number(key) === 0 ? null : Number(key) - 1, count, totalNs: number(sums[key]) }))
+  const rows = new Map(
+    Object.entries(counts).map(([key, count]) => {
+      const syscall = Number(key) === 0 ? null : Number(key) - 1;
+      return [syscall, { syscall, count: number(count), totalNs: number(sums[key]) }];
+    }),
+  );
+  const none = rows.get(null);
+  if (kind === 'write' && none) {
+    // a stats map: count, average and total per stack
+    for (const [text, { count, total }] of Object.entries(keyed(maps.write_nosys_kstack))) {
+      const name = syscallOfKernelStack(kernelFrames(text));
+      const syscall = name === null ? null : syscallNumber(name);
+      if (syscall === null) continue;
+      const row = rows.get(syscall) ?? { syscall, count: 0, totalNs: 0 };
+      row.count += number(count);
+      row.totalNs += number(total);
+      rows.set(syscall, row);
+      none.count -= number(count);
+      none.totalNs -= number(total);
+    }
+  }
+  return [...rows.values()]
     .filter(({ count }) => count > 0)
     .sort((a, b) => b.count - a.count || (a.syscall ?? -1) - (b.syscall ?? -1));
 }
