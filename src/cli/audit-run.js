@@ -1,7 +1,7 @@
 import { audit } from '../system/trace/audit.js';
 import { describeEnvironment } from '../system/environment.js';
-import { auditModel, buildAuditResults } from '../report/audit-model.js';
-import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
+import { buildAuditResults } from '../report/audit-model.js';
+import { render } from '../view/index.js';
 import { keepResults, resultsFolder } from '../results/save.js';
 
 /**
@@ -21,15 +21,7 @@ export async function auditCommand(
     run,
     describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
   );
-  stdout.write(renderAudit(results, format, stdout));
+  stdout.write(render('audit', results, format, stdout));
   keepResults(results, save, null, stderr);
   return results;
-}
-
-export function renderAudit(results, format, stream) {
-  if (format === 'json') return `${JSON.stringify(results, null, 2)}\n`;
-  const model = auditModel(results);
-  return format === 'markdown'
-    ? renderMarkdown(model)
-    : renderTerminal(model, { color: useColor(stream), width: textWidth(stream) });
 }

@@ -1,4 +1,5 @@
-import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn, formatSize } from '../run/fixtures.js';
+import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
+import { formatSize } from '../words/sizes.js';
 import { common } from './options.js';
 
 export const command = 'fixtures';

@@ -2,7 +2,7 @@ import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
-import { renderResults } from '../report/render.js';
+import { render } from '../view/index.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/load.js';
 import { keepResults, resultsFolder } from '../results/save.js';
@@ -55,7 +55,7 @@ export async function measureCommand(
   }
 
   const results = buildResults(plan, session, modes, describeEnvironment(plan), machine);
-  stdout.write(renderResults(results, format, { stream: stdout }));
+  stdout.write(render('measure', results, format, stdout));
   keepResults(results, save, session.error, stderr);
   return results;
 }

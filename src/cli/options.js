@@ -13,7 +13,7 @@ import {
   timeoutSeconds,
   kebab,
   variant,
-} from './vocabulary.js';
+} from '../words/vocabulary.js';
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { DEFAULT_OUT, defaultOut } from '../results/save.js';

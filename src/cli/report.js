@@ -16,6 +16,6 @@ export const builder = (cmd) =>
       ]),
     );
 export async function handler(opts, context) {
-  const { reportCommand } = await import('../results/report.js');
+  const { reportCommand } = await import('./report-run.js');
   return reportCommand({ files: opts.positionals[0], markdown: Boolean(opts.markdown), html: opts.html }, context);
 }

@@ -5,7 +5,7 @@ import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/rounds.js';
 import { common, examples, forceOption, nodeOption, timeoutOption } from './options.js';
-import { percent, positiveInteger, positiveNumber } from './vocabulary.js';
+import { percent, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
 export const command = 'reproduce';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
@@ -97,7 +97,7 @@ export const builder = (cmd) =>
     );
 
 export async function handler(opts, context) {
-  const { reproduce } = await import('../reproduce/command.js');
+  const { reproduce } = await import('./reproduce-run.js');
   const {
     positionals: [experiments = []],
     smoke,

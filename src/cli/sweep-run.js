@@ -7,12 +7,11 @@ import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
 import { keepResults, resultsFolder } from '../results/save.js';
 import { buildSweepResults } from '../report/sweep-results.js';
-import { sweepModel } from '../report/sweep-model.js';
-import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
+import { render } from '../view/index.js';
 import { startProgress } from '../report/progress.js';
 import { about } from '../report/sentences.js';
 import { measureOptions } from './options.js';
-import { listOf, pairs, PARAM_OPTIONS, text } from './vocabulary.js';
+import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
@@ -119,14 +118,7 @@ export async function sweepCommand(
     rounds: fixedRounds,
     quick,
   });
-  stdout.write(renderSweep(results, format, stdout));
+  stdout.write(render('sweep', results, format, stdout));
   keepResults(results, save, run.error, stderr);
   return results;
-}
-
-export function renderSweep(results, format, stream) {
-  if (format === 'json') return `${JSON.stringify(results, null, 2)}\n`;
-  const width = textWidth(stream);
-  const model = sweepModel(results, { width });
-  return format === 'markdown' ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stream), width });
 }

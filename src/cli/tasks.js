@@ -9,7 +9,7 @@ export const builder = (cmd) =>
 
 export async function handler(opts, context = {}) {
   const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');
-  const { paramSetting } = await import('./vocabulary.js');
+  const { paramSetting } = await import('../words/vocabulary.js');
   const { renderTerminal, textWidth, useColor } = await import('../report/table.js');
   const tasks = await Promise.all((opts.task ? [opts.task] : BUILTIN_TASKS).map((name) => loadTask(name)));
   const list = tasks.map(({ name, description, params, metrics, defaultFile, reference }) => ({

@@ -1,7 +1,7 @@
 import { Argument, Option } from 'commander';
 import { usageError } from '../errors.js';
 import { examples, measurementOptions, measureOptions, output } from './options.js';
-import { kebab, positiveInteger, positiveNumber } from './vocabulary.js';
+import { kebab, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
 const MODES = ['workers', 'procs', 'compare'];
 // what an audit of another process takes; everything else is about mmapbench's own cells

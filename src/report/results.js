@@ -1,5 +1,5 @@
 import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
-import { completeRounds } from '../run/session.js';
+import { completeRounds } from '../run/rounds.js';
 import { traceResults } from '../stats/trace.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
@@ -58,7 +58,7 @@ import { SCHEMA, version } from '../version.js';
 /**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../run/plan.js').Plan} plan
- * @param {import('../run/session.js').Session} session
+ * @param {import('../run/rounds.js').Session} session
  * @param {Array<'workers'|'procs'>} modes
  * @returns {ResultsDocument}
  */

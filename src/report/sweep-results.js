@@ -1,7 +1,7 @@
 import os from 'node:os';
-import { completeRounds } from '../run/session.js';
+import { completeRounds } from '../run/rounds.js';
 import { scaling } from '../stats/scaling.js';
-import { kebab } from '../cli/vocabulary.js';
+import { kebab } from '../words/vocabulary.js';
 import { buildResults } from './results.js';
 import { SCHEMA, version } from '../version.js';
 

@@ -1,7 +1,6 @@
-import { buildPlan, fixedWork, PRECISION, warmupFor } from '../run/plan.js';
-import { calibrate } from '../run/calibrate.js';
-import { runCell } from '../run/cell.js';
+import { buildPlan, PRECISION } from '../run/plan.js';
 import { roundOrder } from '../run/interleave.js';
+import { newSession, runRounds } from '../run/rounds.js';
 import { takeThp } from '../system/thp.js';
 import { startTrace } from '../system/trace/tracer.js';
 import { ExperimentData } from './data.js';
@@ -81,11 +80,11 @@ const narrowEnough = (experiment, cells, { precision, protocol }) =>
 
 /**
  * Runs one experiment's cells that `records` do not hold yet, appending each to the results
- * file as it finishes. Every round runs every variant and mode, the variants' order rotating
- * and the modes' order alternating round by round, so slow drift on the machine spreads over
- * all of them.
- */
-/**
+ * file as it finishes. Its settings are the points of one run of rounds (run/rounds.js): every
+ * round runs every setting and mode, the settings' order rotating and the modes' alternating
+ * round by round, so slow drift on the machine spreads over all of them. The work of a setting
+ * is fixed by --quick, else calibrated once and kept in the results file, so a resumed run does
+ * the same work.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
  * @param {{ options: ReproduceOptions, records: any[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
@@ -97,74 +96,103 @@ export async function runExperiment(
   { options, records, file, interrupt, progress = {}, thp, trace = null },
 ) {
   // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
-  const traced = trace && {
-    window: /** @type {const} */ ('cell'),
-    start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
-  };
+  const tracer = trace
+    ? {
+        window: /** @type {const} */ ('cell'),
+        start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
+      }
+    : undefined;
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.filter((r) => r.type === 'cell');
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  const [min, max] = roundBounds(options);
-
-  // Each setting's plan, and the work its cells do: fixed by --quick, else calibrated once and
-  // kept in the results file, so a resumed run does the same work.
-  const plans = new Map();
-  const work = new Map();
+  const byPoint = new Map();
+  const points = [];
   for (const variant of variants) {
     const plan = await planVariant(variant, options, interrupt);
-    let fixed = fixedWork(plan);
-    if (!fixed) {
-      const saved = mine.find((r) => r.type === 'calibration' && r.variant === variant.id);
-      if (saved) fixed = { iterations: saved.iterations, warmup: saved.warmup };
-      else {
-        const calibration = await calibrate(plan, interrupt);
-        fixed = { iterations: calibration.iterations, warmup: plan.warmup ?? warmupFor(calibration.iterations) };
-        const record = { type: 'calibration', experiment: experiment.name, variant: variant.id, ...fixed, calibration };
-        appendRecord(file, record);
-        records.push(record);
-      }
-    }
-    plans.set(variant.id, plan);
-    work.set(variant.id, fixed);
+    const session = newSession(plan);
+    const saved = mine.find((r) => r.type === 'calibration' && r.variant === variant.id);
+    if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
+    const modes = modesOf(variant);
+    const point = {
+      id: variant.id,
+      plan,
+      arms: modes,
+      steps: (index) =>
+        roundOrder(modes, index).map((mode) => ({ arm: mode, runs: mode, traced: Boolean(variant.trace) })),
+      tracer,
+      session,
+    };
+    byPoint.set(point, variant);
+    points.push(point);
   }
+  const keep = (record) => {
+    appendRecord(file, record);
+    records.push(record);
+  };
 
+  /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
+  let run;
   try {
-    for (let round = 1; round <= max; round++) {
-      if (
-        round > min &&
-        narrowEnough(experiment, cells, {
-          precision: options.precision ?? PRECISION.precision,
-          protocol: options.protocol,
-        })
-      )
-        break;
-      if (round > min) progress.grow?.(cellsPerRound(variants));
-      for (const variant of roundOrder(variants, round)) {
-        for (const mode of roundOrder(modesOf(variant), round)) {
-          if (done.has(`${variant.id}|${round}|${mode}`)) continue;
-          if (variant.thp) {
-            guard ??= takeThp(thp);
-            guard.set(variant.thp);
-          }
-          const cell = await runCell(
-            plans.get(variant.id),
-            work.get(variant.id),
-            mode,
-            interrupt,
-            variant.trace ? { trace: traced } : {},
-          );
-          const record = { type: 'cell', experiment: experiment.name, variant: variant.id, round, mode, cell };
-          appendRecord(file, record);
-          records.push(record);
-          cells.push(record);
-          progress.tick?.({ label: `${experiment.name}: ${variant.label}, ${mode}, round ${round}` });
-        }
-      }
-    }
+    run = await runRounds(points, {
+      stop: stopWhenNarrow(experiment, cells, variants, { options, progress }),
+      interrupt,
+      onCalibrated: (point, calibration) =>
+        keep({
+          type: 'calibration',
+          experiment: experiment.name,
+          variant: point.id,
+          ...point.session.work,
+          calibration,
+        }),
+      skip: (point, index, step) => done.has(`${point.id}|${index}|${step.arm}`),
+      beforeCell: (point) => {
+        const { thp: mode } = byPoint.get(point);
+        if (!mode) return;
+        guard ??= takeThp(thp);
+        guard.set(mode);
+      },
+      onCell: (point, round, step, cell) => {
+        const record = {
+          type: 'cell',
+          experiment: experiment.name,
+          variant: point.id,
+          round: round.index,
+          mode: step.arm,
+          cell,
+        };
+        keep(record);
+        cells.push(record);
+        progress.tick?.({
+          label: `${experiment.name}: ${byPoint.get(point).label}, ${step.arm}, round ${round.index}`,
+        });
+      },
+    });
   } finally {
     guard?.restore();
   }
+  if (run.error) throw run.error;
+}
+
+/**
+ * Reproduce's stop rule: at least the rounds' minimum, then more only while a claim's interval
+ * is wider than --precision, at most the maximum; every setting of the experiment stops at once.
+ * @returns {import('../run/rounds.js').StopRule}
+ */
+function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
+  const [min, max] = roundBounds(options);
+  const precision = options.precision ?? PRECISION.precision;
+  return ({ points, index }) => {
+    if (index < min) return;
+    const stop =
+      index >= max
+        ? 'rounds'
+        : narrowEnough(experiment, cells, { precision, protocol: options.protocol })
+          ? 'precision'
+          : null;
+    if (stop) for (const point of points) point.session.stop = stop;
+    else progress.grow?.(cellsPerRound(variants));
+  };
 }
 
 /** Cells per round of an experiment: what the progress bar and --list count. */

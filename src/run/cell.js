@@ -26,6 +26,11 @@ const SPAWN_BATCH = 16;
 const MAX_MESSAGES = 64;
 
 /**
+ * How a cell is traced: the window, and how to start the tracer.
+ * @typedef {{ window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<object>, cancel: () => Promise<void> }> }} Tracer
+ */
+
+/**
  * Runs one measured cell in a fresh process tree: workers mode = one new process hosting K
  * Worker threads; procs mode = K new processes. A fresh tree is what makes MALLOC_* and
  * LD_PRELOAD (read by glibc once, at process start) and `--node` apply, and keeps one cell's
@@ -35,7 +40,7 @@ const MAX_MESSAGES = 64;
  * @param {import('./plan.js').Work} work  iterations and warmup per worker
  * @param {'workers'|'procs'} mode
  * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
- * @param {{ trace?: { window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<object>, cancel: () => Promise<void> }> } }} [options]
+ * @param {{ trace?: Tracer }} [options]
  *   trace: stopped when the cell's processes have exited; started before they are spawned
  *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
  *   process startup, module loading and warmup)

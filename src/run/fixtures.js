@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { ensurePrivateDir, fileError, temporaryBeside } from '../system/safe-fs.js';
+import { formatSize, parseSize } from '../words/sizes.js';
 
 /** The investigation's four files (its /tmp/fs-contention-files). */
 export const NAMED_FILES = { small: 128, med: 64 * 1024, large: 1024 * 1024, huge: 8 * 1024 * 1024 };
@@ -29,27 +30,6 @@ export const FIXTURES_DIR_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/fixtures (~/.
 /** The largest file --file SIZE creates: bigger ones are better made once, by hand. */
 export const MAX_FIXTURE_BYTES = 1024 ** 3;
 const CHUNK_BYTES = 8 * 1024 * 1024;
-
-const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-
-/** Parses `64k`, `8m`, `512`, `1.5m`, `64KiB` into bytes; null when it is not a size. */
-export function parseSize(text) {
-  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(text).trim());
-  if (!match) return null;
-  const bytes = Math.round(Number(match[1]) * UNITS[match[2].toLowerCase()]);
-  return Number.isSafeInteger(bytes) ? bytes : null;
-}
-
-export function formatSize(bytes) {
-  for (const [unit, size] of /** @type {Array<[string, number]>} */ ([
-    ['GiB', 1024 ** 3],
-    ['MiB', 1024 ** 2],
-    ['KiB', 1024],
-  ])) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;
-}
 
 /**
  * Writes a file of random bytes unless one of that size is already there. The folder must be

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { usageError } from '../errors.js';
-import { PARAM_VALUE, paramFlag, paramSetting } from '../cli/vocabulary.js';
+import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
 import { loadTask } from '../tasks/index.js';
 import { ALLOCATOR_VARS } from '../system/environment.js';
 import { preloadProblem } from '../system/jemalloc.js';

@@ -1,10 +1,6 @@
 import { usageError } from '../errors.js';
-import { stopReason } from '../stats/stopping.js';
-import { calibrate } from './calibrate.js';
-import { runCell } from './cell.js';
-import { roundOrder } from './interleave.js';
-import { buildPlan, fixedWork, warmupFor } from './plan.js';
-import { sessionError, widthSoFar } from './session.js';
+import { buildPlan } from './plan.js';
+import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js';
 
 /** The most points a sweep runs without --force: past it a typo costs hours. */
 export const MAX_POINTS = 64;
@@ -83,7 +79,7 @@ export async function planPoints(points, context) {
 }
 
 /**
- * @typedef {Point & { plan: Readonly<import('./plan.js').Plan>, session: import('./session.js').Session }} MeasuredPoint
+ * @typedef {import('./rounds.js').Point & { at: Point['at'], options: Point['options'] }} MeasuredPoint
  *
  * @typedef {object} SweepRun  what a sweep measured
  * @property {MeasuredPoint[]} points  each with its own session, as compare's
@@ -94,79 +90,26 @@ export async function planPoints(points, context) {
  */
 
 /**
- * Runs every point's compare in shared rounds: a round visits each point still running, one
- * step further along each time (A B C, B C A, ...), both modes at each in alternating order,
- * so drift on the machine spreads over all the points rather than landing on the last ones.
- * A point stops on its own once its ratio is within --precision (or after --rounds); the whole
- * sweep stops when every point has, or when one more round would overrun the budget. A failure
- * or Ctrl-C keeps every finished cell.
+ * Runs every point's compare in shared rounds (run/rounds.js): a round visits each point still
+ * running, both modes at each in alternating order. A point stops on its own once its ratio is
+ * within --precision (or after --rounds); the whole sweep stops when every point has, or when
+ * one more round would overrun the budget. A failure or Ctrl-C keeps every finished cell.
  * @param {Array<Point & { plan: Readonly<import('./plan.js').Plan> }>} planned
- * @param {{ budget: number, interrupt?: AbortSignal, onCell?: (point: MeasuredPoint, round: import('./session.js').Round, mode: string) => void }} options
+ * @param {{ budget: number, interrupt?: AbortSignal, onCell?: (point: MeasuredPoint, round: import('./rounds.js').Round, mode: string) => void }} options
  * @returns {Promise<SweepRun>}
  */
 export async function runSweep(planned, { budget, interrupt, onCell }) {
-  const started = performance.now();
-  const elapsed = () => (performance.now() - started) / 1000;
   /** @type {MeasuredPoint[]} */
   const points = planned.map((point) => ({
     ...point,
-    session: { calibration: null, work: fixedWork(point.plan), rounds: [], error: null, stop: null, seconds: 0 },
+    arms: MODES,
+    steps: armSteps(point.plan, MODES),
+    session: newSession(point.plan),
   }));
-  /** @type {SweepRun} */
-  const run = { points, rounds: [], error: null, seconds: 0, budget };
-  // a point's own time: its calibration and its cells, not the other points' in between
-  const timed = async (point, work) => {
-    const from = performance.now();
-    try {
-      return await work();
-    } finally {
-      point.session.seconds += (performance.now() - from) / 1000;
-    }
-  };
-  try {
-    for (const point of points) {
-      if (point.session.work) continue;
-      const calibration = await timed(point, () => calibrate(point.plan, interrupt));
-      point.session.calibration = calibration;
-      point.session.work = {
-        iterations: calibration.iterations,
-        warmup: point.plan.warmup ?? warmupFor(calibration.iterations),
-      };
-    }
-    for (let index = 1; ; index++) {
-      const running = points.filter((point) => !point.session.stop);
-      if (!running.length) break;
-      const roundStarted = elapsed();
-      const visit = roundOrder(running, index);
-      run.rounds.push({ index, points: visit.map((point) => point.id) });
-      for (const point of visit) {
-        const order = roundOrder(MODES, index);
-        /** @type {import('./session.js').Round} */
-        const round = { index, order, cells: {} };
-        point.session.rounds.push(round);
-        for (const mode of order) {
-          round.cells[mode] = await timed(point, () => runCell(point.plan, point.session.work, mode, interrupt));
-          onCell?.(point, round, mode);
-        }
-      }
-      const roundSeconds = elapsed() - roundStarted;
-      for (const point of visit) {
-        point.session.stop = stopReason(
-          { ...point.plan.stop, maxSeconds: Infinity },
-          { ...widthSoFar(point.session, MODES), elapsedSeconds: 0, roundSeconds: 0 },
-        );
-      }
-      // the budget is the sweep's: when one more round would overrun it, every point stops
-      if (elapsed() + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';
-    }
-  } catch (caught) {
-    run.error = sessionError(caught);
-    // the points still running did not finish: each reports the error after its rounds
-    for (const point of points.filter((p) => !p.session.stop)) {
-      point.session.error = run.error;
-      point.session.stop = run.error.kind === 'interrupted' ? 'interrupted' : 'failed';
-    }
-  }
-  run.seconds = elapsed();
-  return run;
+  const run = await runRounds(points, {
+    stop: stopOnWidthOrTime(budget),
+    interrupt,
+    onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),
+  });
+  return { points, rounds: run.rounds, error: run.error, seconds: run.seconds, budget };
 }

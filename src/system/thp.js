@@ -4,7 +4,7 @@ import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { alive } from './alive.js';
 import { readChoice, THP_PATH } from './environment.js';
-import { commandLine } from '../report/command-line.js';
+import { commandLine } from '../words/command-line.js';
 
 export const THP_MODES = ['always', 'madvise', 'never'];
 

@@ -1,7 +1,7 @@
 // How a user writes things on the command line: option names, value checks and the spelling of
 // task parameters. One place, so every message names an option the way the user typed it.
 import { usageError } from '../errors.js';
-import { parseSize } from '../run/fixtures.js';
+import { parseSize } from './sizes.js';
 
 export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

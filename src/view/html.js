@@ -9,11 +9,11 @@ import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { auditModel } from '../report/audit-model.js';
 import { varying } from '../report/sweep-results.js';
-import { savedReportModels } from '../reproduce/command.js';
+import { savedReportModels } from '../reproduce/models.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { version } from '../version.js';
-import { pointsOf } from './diff.js';
-import { factsOf } from './load.js';
+import { pointsOf } from '../results/diff.js';
+import { factsOf } from '../results/load.js';
 import { ratioStats } from '../stats/ratio.js';
 import {
   forestChart,
@@ -48,7 +48,7 @@ function checkTarget(path, saved) {
 
 /**
  * Draws every file's charts and writes the page atomically.
- * @param {import('./load.js').Saved[]} saved
+ * @param {import('../results/load.js').Saved[]} saved
  * @param {string} path
  * @returns {Promise<{ path: string, charts: number, bytes: number }>}
  */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandLine } from '../../src/report/command-line.js';
+import { commandLine } from '../../src/words/command-line.js';
 import { leftover } from '../../src/system/thp.js';
 
 test('printed commands quote paths, so pasting them runs what they name', () => {

@@ -1,0 +1,55 @@
+// The layers of src/, highest first: a module may import its own folder and any folder below
+// it, never one above (see docs/development.md for what lives where). `npm run lint` checks it.
+const LAYERS = [
+  ['cli'], // one module per command, and the controllers that run them
+  ['view'], // results documents to text, markdown, JSON and HTML
+  ['results'], // saved results: save, load and check, diff
+  ['reproduce'], // the published experiments: settings, claims, verdicts, their runner
+  ['report'], // results documents and the models (tables, sentences) drawn from them
+  ['run'], // plan, rounds, cells, the hosts that run a task in a fresh process tree
+  ['tasks', 'stats', 'reference'], // what a cell runs; numbers in, numbers out; published figures
+  ['system'], // outside Node: environment, THP, bpftrace, files, locks, child processes
+  ['words', 'errors.js', 'version.js'], // how things are spelled; the one error class; versions
+];
+
+const path = (names) => `^src/(${names.map((name) => name.replace('.', '\\.')).join('|')})(/|$)`;
+
+module.exports = {
+  forbidden: [
+    ...LAYERS.slice(1).map((names, index) => ({
+      name: `${names.join('-').replace('.js', '')}-looks-down`,
+      comment: `${names.join(', ')} may import only what lies below it: ${LAYERS.slice(index + 2)
+        .flat()
+        .join(', ')}`,
+      severity: 'error',
+      from: { path: path(names) },
+      to: { path: path(LAYERS.slice(0, index + 1).flat()) },
+    })),
+    {
+      name: 'no-circular',
+      comment: 'a cycle makes two modules one: neither can be read, tested or moved alone',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-to-test-or-scripts',
+      comment: 'the program never imports its tests or scripts',
+      severity: 'error',
+      from: { path: '^(src|bin)/' },
+      to: { path: '^(test|scripts)/' },
+    },
+    {
+      name: 'bin-only-to-cli',
+      comment: 'bin/ parses, dispatches and catches; what it runs is in src/cli',
+      severity: 'error',
+      from: { path: '^bin/' },
+      to: { path: '^src/', pathNot: '^src/(cli/|errors\\.js$|system/children\\.js$)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|test|scripts|examples|docs)/' },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

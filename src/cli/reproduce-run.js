@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { environmentError } from '../errors.js';
+import { sessionError } from '../run/rounds.js';
+import { startProgress } from '../report/progress.js';
+import { textWidth } from '../report/table.js';
+import { oversubscribed } from '../run/plan.js';
+import { describeEnvironment } from '../system/environment.js';
+import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
+import { resolveNode } from '../system/node.js';
+import { lockFolder } from '../system/out-lock.js';
+import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
+import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
+import { preflight } from '../system/trace/preflight.js';
+import { version } from '../version.js';
+import { EXPERIMENTS } from '../reproduce/experiments.js';
+import { estimate, listing } from '../reproduce/estimate.js';
+import { planOf, reportModels } from '../reproduce/models.js';
+import { requestedOptions, resumeFlags } from '../reproduce/options.js';
+import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
+import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
+import { roundBounds } from '../reproduce/rounds.js';
+import { renderReproduce } from '../view/index.js';
+import { commandLine } from '../words/command-line.js';
+
+/** What this machine offers the experiments: the jemalloc library, the THP file. */
+async function machine(options, argv, interrupt) {
+  const node = await resolveNode(options.node, interrupt);
+  const jemalloc = findJemalloc(options.jemalloc);
+  if (jemalloc.path) {
+    const problem = preloadProblem(node.path, jemalloc.path);
+    if (problem) Object.assign(jemalloc, { path: null, why: problem });
+  }
+  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
+  thp.why = thpProblem(thp.path);
+  // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason
+  const wanted = options.experiments.length === 0 || options.experiments.includes('locks');
+  const trace = wanted
+    ? await preflight({ interrupt }).then(
+        (setup) => ({ setup, why: null }),
+        (error) => ({ setup: null, why: error.message }),
+      )
+    : { setup: null, why: 'not asked for' };
+  return { node, jemalloc, thp, trace };
+}
+
+/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
+function select(options, ctx) {
+  const named = options.experiments.length > 0;
+  const runnable = [];
+  const skipped = [];
+  for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
+    const why = experiment.unavailable?.(ctx) ?? null;
+    if (!why) runnable.push(experiment);
+    else if (named) throw environmentError(`${experiment.name} cannot run here: ${why}`);
+    else skipped.push({ name: experiment.name, reason: why });
+  }
+  if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
+    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
+  }
+  return { runnable, skipped };
+}
+
+/**
+ * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it
+ * finishes, then REPORT.md; or, with `resume`, the cells that file is missing.
+ * @param {import('../reproduce/options.js').ReproduceRequest} argv  what the command line asked for
+ * @param {import('./index.js').Context} [context]
+ */
+export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
+  const { options, resumed } = requestedOptions(argv);
+  const ctx = await machine(options, argv, interrupt);
+  if (argv.list) {
+    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown }));
+    return;
+  }
+  const { runnable, skipped } = select(options, ctx);
+
+  const out = argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce');
+  try {
+    makeFolder(out);
+  } catch (error) {
+    throw fileError(error, out, '--out');
+  }
+  const folders = [...new Set([out, ...(argv.resume ? [dirname(argv.resume)] : [])])];
+  const releases = [];
+  try {
+    for (const folder of folders)
+      releases.push(await lockFolder(folder, folder === out ? '--out' : '--resume', { warn }));
+    return await measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt });
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+/**
+ * The run itself, with --out held: every cell appended as it finishes, then the report. A
+ * resumed run continues the file it read; a new one starts its own.
+ */
+async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
+  let header = resumed?.header;
+  let file = argv.resume;
+  const records = resumed?.records ?? [];
+  if (resumed) {
+    resumed.mend();
+    if (resumed.cutLines)
+      stderr.write(
+        `mmapbench: skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again\n`,
+      );
+  } else {
+    header = {
+      mmapbench: version,
+      started: new Date().toISOString(),
+      options,
+      environment: describeEnvironment({ node: ctx.node, env: process.env }),
+      jemalloc: ctx.jemalloc.path,
+    };
+    file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
+    createResultsFile(file, header);
+  }
+  const reportFile = join(out, 'REPORT.md');
+  const cores = os.availableParallelism();
+  if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
+  stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
+
+  const plan = planOf(runnable, ctx, options);
+  const [min] = roundBounds(options);
+  const cells = Math.max(
+    0,
+    plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) -
+      records.filter((r) => r.type === 'cell').length,
+  );
+  const seconds = plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0);
+  const progress = startProgress({ cells, expectedSeconds: seconds, stream: stderr });
+  let error = null;
+  try {
+    for (const { experiment, variants } of plan) {
+      await runExperiment(experiment, variants, {
+        options,
+        records,
+        file,
+        interrupt,
+        progress,
+        thp: ctx.thp,
+        trace: ctx.trace.setup,
+      });
+    }
+  } catch (caught) {
+    // Whatever stopped the run, what finished is reported below before the error.
+    error = sessionError(caught);
+  } finally {
+    progress.stop();
+  }
+
+  const status = !error
+    ? 'complete'
+    : error.kind === 'interrupted'
+      ? 'interrupted: resume with --resume'
+      : `failed: ${error.message}`;
+  try {
+    appendRecord(file, { type: 'end', status, skipped });
+  } catch {
+    // a full disk: the report below still prints, and says the same
+  }
+  const models = reportModels({ header, options, records, plan, status, file, skipped });
+  stdout.write(renderReproduce(models, argv.markdown ? 'markdown' : 'terminal', stdout));
+  try {
+    writeFileAtomic(reportFile, renderReproduce(models, 'markdown'));
+    stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
+  } catch (writeError) {
+    const failed = fileError(writeError, reportFile, '--out');
+    stderr.write(`mmapbench: ${failed.message}; the report is the one printed above, raw results in ${file}\n`);
+    error ??= failed;
+  }
+  if (error) {
+    stderr.write(
+      `mmapbench: to finish the run: ${commandLine(['mmapbench', 'reproduce', '--resume', file, ...resumeFlags(options)])}\n`,
+    );
+    throw error;
+  }
+}

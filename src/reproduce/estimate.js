@@ -1,0 +1,52 @@
+// How long a reproduce run takes, before it runs: for --list and the progress bar only.
+import { renderMarkdown, renderTerminal } from '../report/table.js';
+import { EXPERIMENTS } from './experiments.js';
+import { roundBounds } from './rounds.js';
+import { cellsPerRound } from './runner.js';
+
+// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), a --quick cell, a
+// calibration, and bpftrace attaching for a traced cell; measured here on 2 cores (a --quick run
+// of every experiment: 242 cells in 133 s, 8 of them traced), for --list's estimates and the
+// progress bar only.
+const CELL_OVERHEAD_SECONDS = 0.4;
+const QUICK_CELL_SECONDS = 0.5;
+const CALIBRATION_SECONDS = 0.6;
+const TRACE_ATTACH_SECONDS = 2;
+
+const approxTime = (seconds) =>
+  seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
+
+export function estimate(variants, options, quick) {
+  const [min] = roundBounds({ ...options, quick });
+  const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
+  const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * TRACE_ATTACH_SECONDS;
+  return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
+}
+
+export function listing(ctx, options, { width, markdown }) {
+  const rows = EXPERIMENTS.map((experiment) => {
+    const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });
+    const why = experiment.unavailable?.(ctx);
+    return [
+      experiment.name,
+      `${experiment.hypothesis}: ${experiment.claim}`,
+      experiment.needs,
+      why ? `skipped: ${why}` : 'runs',
+      `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
+    ];
+  });
+  const [min] = roundBounds(options);
+  const model = {
+    title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
+    tables: [
+      {
+        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
+        rows,
+        align: ['left', 'left', 'left', 'left', 'left'],
+        widths: [16, 44, 26, 30, 24],
+      },
+    ],
+    notes: [],
+  };
+  return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
+}

@@ -1,0 +1,64 @@
+// The report of a reproduce run, as models: from its results file's header and records, so a
+// live run and `mmapbench report` of its file show the same.
+import { EXPERIMENTS } from './experiments.js';
+import { environmentModel, experimentSection, summaryModel } from './report.js';
+import { roundBounds } from './rounds.js';
+import { protocolsOf, underProtocol } from './protocols.js';
+
+/** Each experiment's settings, once per protocol, to run in the same interleaved rounds. */
+export const planOf = (experiments, ctx, options) =>
+  experiments.map((experiment) => ({
+    experiment,
+    variants: experiment.variants(ctx).flatMap((v) => protocolsOf(options.protocol).map((p) => underProtocol(v, p))),
+  }));
+
+/**
+ * The report of a run, from its results file's header and records: what a live run prints
+ * and writes to REPORT.md, and what `mmapbench report` prints from the file later.
+ */
+export function reportModels({ header, options, records, plan, status, file, skipped }) {
+  const sections = plan.map(({ experiment, variants }) => ({
+    name: experiment.name,
+    ...experimentSection(
+      experiment,
+      variants,
+      records.filter((r) => r.type === 'cell' && r.experiment === experiment.name),
+      {
+        k: options.k,
+        cores: header.environment.cpu.logicalCores,
+        quick: options.quick,
+        protocols: protocolsOf(options.protocol),
+      },
+    ),
+  }));
+  return [
+    environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
+    summaryModel(sections, { quick: options.quick, protocols: protocolsOf(options.protocol) }),
+    ...sections.map((s) => s.model),
+  ];
+}
+
+/**
+ * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
+ * in the file, and the status its last `end` record gave, if the run got that far.
+ * @param {{ header: any, records: any[], end: any, path: string }} saved
+ */
+export function savedReportModels({ header, records, end, path }) {
+  const names = new Set(records.map((record) => record.experiment));
+  // a file from before protocols existed measured steady cells
+  const options = { ...header.options, protocol: header.options.protocol ?? 'steady' };
+  const plan = planOf(
+    EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
+    { jemalloc: { path: header.jemalloc } },
+    options,
+  );
+  return reportModels({
+    header,
+    options,
+    records,
+    plan,
+    status: end?.status ?? 'ended without a report (killed): resume with --resume',
+    file: path,
+    skipped: end?.skipped ?? [],
+  });
+}

@@ -1,0 +1,196 @@
+// The one loop every measuring command runs: compare (one point), sweep (many) and reproduce
+// (an experiment's settings) differ only in their points, their stop rule and what they do with
+// each finished cell.
+import { MmapbenchError } from '../errors.js';
+import { calibrate } from './calibrate.js';
+import { runCell } from './cell.js';
+import { roundOrder } from './interleave.js';
+import { fixedWork, warmupFor } from './plan.js';
+import { ratioStats, roundRatio } from '../stats/ratio.js';
+import { stopReason } from '../stats/stopping.js';
+
+/**
+ * @typedef {'workers'|'procs'} Mode
+ *
+ * One cell of a round: the arm it is filed under, the mode it runs (an A/A run's arms both run
+ * one mode), and whether it runs under the tracer.
+ * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
+ *
+ * @typedef {object} Round
+ * @property {number} index  1-based
+ * @property {Mode[]} order  the order its arms ran in
+ * @property {Partial<Record<Mode, import('../stats/cell.js').CellResult>>} cells
+ * @property {Partial<Record<Mode, object>>} [traced]  the same arms run again under the tracer,
+ *   each cell with its `trace`
+ *
+ * What a point learned and measured.
+ * @typedef {object} Session
+ * @property {import('./calibrate.js').Calibration | null} calibration
+ * @property {import('./plan.js').Work | null} work  iterations and warmup every cell ran
+ * @property {Round[]} rounds  including a last, incomplete one if the run stopped inside it
+ * @property {MmapbenchError | null} error  why the run stopped early, if it did
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why it stopped
+ * @property {number} seconds  the point's own time: its calibration and its cells
+ *
+ * @typedef {object} Point
+ * @property {string} id
+ * @property {Readonly<import('./plan.js').Plan>} plan
+ * @property {Mode[]} arms  what a complete round holds a cell of
+ * @property {(index: number) => Step[]} steps  the cells of round `index`, in the order they run
+ * @property {import('./cell.js').Tracer} [tracer]  how a traced step is traced
+ * @property {Session} session  filled in as the run goes
+ *
+ * After every round, the rule marks `session.stop` on the points that are done; the run ends
+ * when every point is.
+ * @typedef {(state: { points: Point[], visited: Point[], index: number, elapsedSeconds: number, roundSeconds: number }) => void} StopRule
+ *
+ * @typedef {object} RoundsRun  what a run of rounds did
+ * @property {Point[]} points
+ * @property {Array<{ index: number, points: string[] }>} rounds  which points each round visited, in order
+ * @property {MmapbenchError | null} error
+ * @property {number} seconds  wall time, calibration included
+ */
+
+/** A point's session before anything ran: its work, if the plan fixes it. */
+export const newSession = (plan) => ({
+  calibration: null,
+  work: fixedWork(plan),
+  rounds: [],
+  error: null,
+  stop: null,
+  seconds: 0,
+});
+
+/** The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with --trace. */
+export const armSteps = (plan, arms) => (index) =>
+  roundOrder(arms, index).flatMap((arm) =>
+    (plan.trace ? roundOrder([false, true], index) : [false]).map((traced) => ({
+      arm,
+      // an A/A run keeps the arms' names (workers = A, procs = B) but runs plan.aa in both
+      runs: plan.aa ?? arm,
+      traced,
+    })),
+  );
+
+/**
+ * Runs rounds until the stop rule has stopped every point. Each point is calibrated first
+ * (unless its plan or the caller fixed its work). A round visits each point still running, one
+ * step further along each time (A B C, B C A, ...), so drift on the machine spreads over all
+ * of them. A failure or Ctrl-C ends the run but keeps every finished cell: the points still
+ * running get the error, for the caller to report after their rounds.
+ * @param {Point[]} points
+ * @param {object} hooks
+ * @param {StopRule} hooks.stop
+ * @param {AbortSignal} [hooks.interrupt]
+ * @param {(point: Point, calibration: import('./calibrate.js').Calibration) => void} [hooks.onCalibrated]
+ * @param {(point: Point, index: number, step: Step) => boolean} [hooks.skip]  a cell already measured (resume)
+ * @param {(point: Point, step: Step) => void} [hooks.beforeCell]
+ * @param {(point: Point, round: Round, step: Step, cell: any) => void} [hooks.onCell]
+ * @param {{ runCell: typeof runCell, calibrate: typeof calibrate }} [hooks.cells]  what runs a
+ *   cell and a calibration: a fresh process tree; a stand-in in the scheduler's own tests
+ * @returns {Promise<RoundsRun>}
+ */
+export async function runRounds(
+  points,
+  { stop, interrupt, onCalibrated, skip, beforeCell, onCell, cells = { runCell, calibrate } },
+) {
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  /** @type {RoundsRun} */
+  const run = { points, rounds: [], error: null, seconds: 0 };
+  // a point's own time: its calibration and its cells, not the other points' in between
+  const timed = async (point, work) => {
+    const from = performance.now();
+    try {
+      return await work();
+    } finally {
+      point.session.seconds += (performance.now() - from) / 1000;
+    }
+  };
+  try {
+    for (const point of points) {
+      if (point.session.work) continue;
+      const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
+      point.session.calibration = calibration;
+      point.session.work = {
+        iterations: calibration.iterations,
+        warmup: point.plan.warmup ?? warmupFor(calibration.iterations),
+      };
+      onCalibrated?.(point, calibration);
+    }
+    for (let index = 1; ; index++) {
+      const running = points.filter((point) => !point.session.stop);
+      if (!running.length) break;
+      const roundStarted = elapsed();
+      const visited = roundOrder(running, index);
+      run.rounds.push({ index, points: visited.map((point) => point.id) });
+      for (const point of visited) {
+        const steps = point.steps(index);
+        /** @type {Round} */
+        const round = { index, order: [...new Set(steps.map((step) => step.arm))], cells: {} };
+        point.session.rounds.push(round);
+        for (const step of steps) {
+          if (skip?.(point, index, step)) continue;
+          beforeCell?.(point, step);
+          const cell = await timed(point, () =>
+            cells.runCell(
+              point.plan,
+              point.session.work,
+              step.runs,
+              interrupt,
+              step.traced ? { trace: point.tracer } : {},
+            ),
+          );
+          if (step.traced) (round.traced ??= {})[step.arm] = cell;
+          else round.cells[step.arm] = cell;
+          onCell?.(point, round, step, cell);
+        }
+      }
+      stop({ points, visited, index, elapsedSeconds: elapsed(), roundSeconds: elapsed() - roundStarted });
+    }
+  } catch (caught) {
+    run.error = sessionError(caught);
+    for (const point of points.filter((p) => !p.session.stop)) {
+      point.session.error = run.error;
+      point.session.stop = run.error.kind === 'interrupted' ? 'interrupted' : 'failed';
+    }
+  }
+  run.seconds = elapsed();
+  return run;
+}
+
+/** What ended a run early, as the error the caller reports after the rounds that finished. */
+export const sessionError = (error) =>
+  error instanceof MmapbenchError ? error : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+
+/** Rounds in which every arm finished: the only ones a ratio may be taken from. */
+export const completeRounds = (session, arms) =>
+  session.rounds.filter((round) => arms.every((arm) => round.cells[arm]));
+
+/** The interval so far: of the workers/procs ratio with two arms; a single mode stops on count. */
+export function widthSoFar(session, arms) {
+  const complete = completeRounds(session, arms);
+  if (arms.length !== 2) return { n: complete.length, ci95: null };
+  const ratios = complete.map(roundRatio);
+  return ratios.length ? { n: ratios.length, ci95: ratioStats(ratios).ci95 } : { n: 0, ci95: null };
+}
+
+/**
+ * compare's and sweep's rule: each point stops on its own once its ratio is within its plan's
+ * --precision (or after its --rounds); when one more round would overrun the budget (the whole
+ * run's, calibration included), every point still running stops.
+ * @param {number} budget  seconds; Infinity with fixed rounds
+ * @returns {StopRule}
+ */
+export const stopOnWidthOrTime =
+  (budget) =>
+  ({ points, visited, index, elapsedSeconds, roundSeconds }) => {
+    for (const point of visited) {
+      point.session.stop =
+        stopReason(
+          { ...point.plan.stop, maxSeconds: Infinity },
+          { ...widthSoFar(point.session, point.arms), elapsedSeconds: 0, roundSeconds: 0 },
+        ) ?? (index >= point.plan.rounds ? 'rounds' : null);
+    }
+    if (elapsedSeconds + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';
+  };

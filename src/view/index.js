@@ -1,0 +1,63 @@
+// The one way from a results document to what the user sees: a kind of document and a format
+// pick the renderer. A live run and `mmapbench report FILE` both come through here, so a saved
+// file prints exactly as its run did.
+import { auditModel } from '../report/audit-model.js';
+import { compareModel, singleModel } from '../report/model.js';
+import { sweepModel } from '../report/sweep-model.js';
+import { traceModel } from '../report/trace-model.js';
+import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
+import { savedReportModels } from '../reproduce/models.js';
+import { renderReport } from '../reproduce/report.js';
+
+/** @typedef {'terminal'|'markdown'|'json'} Format */
+/** @typedef {NodeJS.WritableStream & { isTTY?: boolean, columns?: number }} Stream */
+
+/**
+ * The report models of each kind of document; a document may make more than one table.
+ * @type {Record<'measure'|'sweep'|'audit', (document: any, width: number) => import('../report/table.js').ReportModel[]>}
+ */
+const MODELS = {
+  measure: (results) => [
+    results.command === 'compare' ? compareModel(results) : singleModel(results),
+    ...(results.trace ? [traceModel(results)] : []),
+  ],
+  sweep: (results, width) => [sweepModel(results, { width })],
+  audit: (results) => [auditModel(results)],
+};
+
+/**
+ * A results document as the user asked to see it.
+ * @param {'measure'|'sweep'|'audit'} kind  what `loadResults` calls the document
+ * @param {object} document  as the run built it, or as it was saved
+ * @param {Format} format
+ * @param {Stream} [stream]  where it goes: its width and whether it takes color
+ */
+export function render(kind, document, format, stream = process.stdout) {
+  if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
+  const width = textWidth(stream);
+  return MODELS[kind](document, width)
+    .map((model) =>
+      format === 'markdown' ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stream), width }),
+    )
+    .join('\n');
+}
+
+/**
+ * A reproduce run's report, live (its models) or from its results file.
+ * @param {ReturnType<typeof savedReportModels>} models
+ * @param {'terminal'|'markdown'} format
+ * @param {Stream} [stream]
+ */
+export const renderReproduce = (models, format, stream = process.stdout) =>
+  renderReport(models, { markdown: format === 'markdown', color: useColor(stream), width: textWidth(stream) });
+
+/**
+ * One saved file as its run printed it.
+ * @param {import('../results/load.js').Saved} saved
+ * @param {'terminal'|'markdown'} format
+ * @param {Stream} stream
+ */
+export const renderSaved = (saved, format, stream) =>
+  saved.kind === 'reproduce'
+    ? renderReproduce(savedReportModels(saved), format, stream)
+    : render(saved.kind, saved.document, format, stream);

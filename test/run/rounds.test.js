@@ -1,0 +1,181 @@
+// The one round scheduler with a stand-in cell runner: order, stop rules, resume, hooks and
+// failures, without a process.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MmapbenchError } from '../../src/errors.js';
+import { armSteps, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/rounds.js';
+
+const ARMS = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+
+/** A plan as buildPlan makes it, reduced to what the scheduler reads. */
+const plan = ({ rounds = null, iterations = 10, trace = null, aa = null, precision = 0.05 } = {}) => ({
+  rounds: rounds ?? 100_000,
+  stop: { rounds, minRounds: 5, precision, maxSeconds: 60 },
+  iterations,
+  warmup: iterations === null ? null : 2,
+  trace,
+  aa,
+});
+
+const point = (id, p = plan()) => ({ id, plan: p, arms: ARMS, steps: armSteps(p, ARMS), session: newSession(p) });
+
+/** Cells that record what ran; throughput from `speed(mode, n)` (the n-th cell of that mode). */
+function stand_in({ speed = () => 1000, failAt = Infinity, calibrated = 50 } = {}) {
+  const ran = [];
+  return {
+    ran,
+    cells: {
+      async runCell(p, work, mode, _interrupt, { trace } = {}) {
+        ran.push({ plan: p, mode, traced: Boolean(trace), work });
+        if (ran.length >= failAt) throw new MmapbenchError('process 42 was killed by SIGKILL');
+        return { throughput: speed(mode, ran.filter((r) => r.mode === mode).length), mode };
+      },
+      async calibrate() {
+        return { iterations: calibrated };
+      },
+    },
+  };
+}
+
+test('one point, fixed rounds: the arms alternate their order round by round, and it stops on the count', async () => {
+  const { ran, cells } = stand_in();
+  const p = point('p1', plan({ rounds: 3 }));
+  const run = await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.equal(run.error, null);
+  assert.equal(p.session.stop, 'rounds');
+  assert.deepEqual(
+    p.session.rounds.map((round) => round.order),
+    [
+      ['workers', 'procs'],
+      ['procs', 'workers'],
+      ['workers', 'procs'],
+    ],
+  );
+  assert.deepEqual(
+    ran.map((r) => r.mode),
+    ['workers', 'procs', 'procs', 'workers', 'workers', 'procs'],
+  );
+  assert.ok(p.session.rounds.every((round) => round.cells.workers && round.cells.procs));
+});
+
+test('many points: each round visits them one step further along, and each stops on its own', async () => {
+  const { ran, cells } = stand_in();
+  const points = [point('p1', plan({ rounds: 2 })), point('p2', plan({ rounds: 3 })), point('p3', plan({ rounds: 3 }))];
+  const run = await runRounds(points, { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.deepEqual(run.rounds, [
+    { index: 1, points: ['p1', 'p2', 'p3'] },
+    { index: 2, points: ['p2', 'p3', 'p1'] },
+    { index: 3, points: ['p2', 'p3'] },
+  ]);
+  assert.deepEqual(
+    points.map((p) => p.session.rounds.length),
+    [2, 3, 3],
+  );
+  assert.equal(ran.length, 16);
+});
+
+test('stop on width: a steady ratio stops at the minimum rounds; a budget already spent stops every point', async () => {
+  const steady = stand_in({ speed: (mode) => (mode === 'workers' ? 900 : 1000) });
+  const p = point('p1');
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells: steady.cells });
+  assert.equal(p.session.stop, 'precision');
+  assert.equal(p.session.rounds.length, 5);
+
+  // a ratio that keeps swinging never gets narrow: the budget (0 s) ends it after one round
+  const swinging = stand_in({ speed: (mode, n) => (mode === 'workers' ? (n % 2 ? 500 : 2000) : 1000) });
+  const points = [point('p1'), point('p2')];
+  await runRounds(points, { stop: stopOnWidthOrTime(0), cells: swinging.cells });
+  assert.deepEqual(
+    points.map((q) => [q.session.stop, q.session.rounds.length]),
+    [
+      ['max-time', 1],
+      ['max-time', 1],
+    ],
+  );
+});
+
+test('a plan without iterations is calibrated once, before any round, and the hook sees it', async () => {
+  const { ran, cells } = stand_in({ calibrated: 77 });
+  const p = point('p1', plan({ rounds: 1, iterations: null }));
+  const seen = [];
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells, onCalibrated: (q, c) => seen.push([q.id, c]) });
+  assert.deepEqual(seen, [['p1', { iterations: 77 }]]);
+  assert.deepEqual(p.session.work, { iterations: 77, warmup: 200 > 77 ? 77 : 200 });
+  assert.ok(ran.every((r) => r.work === p.session.work));
+});
+
+test('with a tracer, each arm also runs traced, before or after its untraced cell by turns', async () => {
+  const { ran, cells } = stand_in();
+  const p = { ...point('p1', plan({ rounds: 2, trace: { window: 'timed' } })), tracer: { window: 'timed' } };
+  p.steps = armSteps(p.plan, ARMS);
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.deepEqual(
+    ran.map((r) => `${r.mode}${r.traced ? '+t' : ''}`),
+    ['workers', 'workers+t', 'procs', 'procs+t', 'procs+t', 'procs', 'workers+t', 'workers'],
+  );
+  assert.ok(p.session.rounds.every((round) => round.traced.workers && round.traced.procs));
+});
+
+test('an A/A run files its cells under both arms but runs one mode', async () => {
+  const { ran, cells } = stand_in();
+  const p = point('p1', plan({ rounds: 2, aa: 'workers' }));
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.ok(ran.every((r) => r.mode === 'workers'));
+  assert.ok(p.session.rounds.every((round) => round.cells.workers && round.cells.procs));
+});
+
+test('resume: skipped cells do not run, and the hooks see every cell that did, in order', async () => {
+  const { ran, cells } = stand_in();
+  const p = point('p1', plan({ rounds: 2 }));
+  const events = [];
+  await runRounds([p], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells,
+    skip: (_, index, step) => index === 1 && step.arm === 'workers',
+    beforeCell: (_, step) => events.push(`before ${step.arm}`),
+    onCell: (_, round, step) => events.push(`done ${round.index} ${step.arm}`),
+  });
+  assert.equal(ran.length, 3);
+  assert.deepEqual(events, [
+    'before procs',
+    'done 1 procs',
+    'before procs',
+    'done 2 procs',
+    'before workers',
+    'done 2 workers',
+  ]);
+});
+
+test('a failure keeps every finished cell; the points still running carry the error', async () => {
+  // round 1: four cells; round 2 visits p2 alone, whose second cell fails
+  const { cells } = stand_in({ failAt: 6 });
+  const points = [point('p1', plan({ rounds: 1 })), point('p2', plan({ rounds: 3 }))];
+  const run = await runRounds(points, { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.match(run.error.message, /killed by SIGKILL/);
+  assert.equal(points[0].session.stop, 'rounds', 'a point done before the failure keeps its own stop');
+  assert.equal(points[0].session.error, null);
+  assert.equal(points[1].session.stop, 'failed');
+  assert.equal(points[1].session.error, run.error);
+  assert.equal(points[1].session.rounds.length, 2);
+  assert.ok(points[1].session.rounds[0].cells.procs, "the failed point's finished round is kept");
+  assert.equal(Object.keys(points[1].session.rounds[1].cells).length, 1, 'and the cell it finished of the next');
+});
+
+test('Ctrl-C is an interruption, not a failure; an error that is not ours is an internal error', async () => {
+  const interrupted = {
+    calibrate: async () => ({}),
+    runCell: async () => Promise.reject(new MmapbenchError('stopped', { kind: 'interrupted' })),
+  };
+  const p = point('p1');
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells: interrupted });
+  assert.equal(p.session.stop, 'interrupted');
+
+  const broken = {
+    calibrate: async () => ({}),
+    runCell: async () => Promise.reject(new TypeError('x is not a function')),
+  };
+  const q = point('p1');
+  const run = await runRounds([q], { stop: stopOnWidthOrTime(Infinity), cells: broken });
+  assert.equal(q.session.stop, 'failed');
+  assert.match(run.error.message, /^internal error: x is not a function/);
+});

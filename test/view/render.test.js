@@ -1,0 +1,68 @@
+// The view layer from saved documents committed to the tests (test/fixtures/saved/, saved by real
+// runs on a 2-CPU VM): no process is started, so every kind and format is checked in-process.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { loadResults } from '../../src/results/load.js';
+import { render, renderSaved } from '../../src/view/index.js';
+
+const saved = (name) => loadResults(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
+/** An 80-column stream that is not a terminal, as a pipe or CI log is. */
+const pipe = { columns: undefined, isTTY: false, write() {} };
+const ESC = '\u001b[';
+const widest = (text) => Math.max(...text.split('\n').map((line) => [...line].length));
+
+const KINDS = {
+  'compare.json': 'measure',
+  'compare-quick.json': 'measure',
+  'compare-aa.json': 'measure',
+  'workers.json': 'measure',
+  'trace-compare.json': 'measure',
+  'sweep.json': 'sweep',
+  'sweep-quick.json': 'sweep',
+  'audit.json': 'audit',
+  'reproduce.jsonl': 'reproduce',
+};
+
+for (const [name, kind] of Object.entries(KINDS)) {
+  test(`${name}: loads as a ${kind} document and renders in every format, within 80 columns off a terminal`, () => {
+    const one = saved(name);
+    assert.equal(one.kind, kind);
+    const terminal = renderSaved(one, 'terminal', pipe);
+    const markdown = renderSaved(one, 'markdown', pipe);
+    assert.match(terminal, /^mmapbench /);
+    assert.match(markdown, /^#+ mmapbench /m);
+    assert.ok(!terminal.includes(ESC), 'no color off a terminal');
+    // reproduce's tables of published figures are the one place allowed to run wider (see its listing test)
+    if (kind !== 'reproduce') assert.ok(widest(terminal) <= 80, `${name}: ${widest(terminal)} columns`);
+    if (kind === 'reproduce') return;
+    // --json prints the document as it was saved
+    assert.deepEqual(JSON.parse(render(kind, one.document, 'json', pipe)), one.document);
+  });
+}
+
+test('a compare renders its ratio, CI and verdict; a traced one adds the mmap_lock tables', () => {
+  const compare = renderSaved(saved('compare.json'), 'terminal', pipe);
+  assert.match(compare, /workers\/procs/);
+  assert.match(compare, /95% CI/);
+  const traced = renderSaved(saved('trace-compare.json'), 'terminal', pipe);
+  assert.match(traced, /mmap_lock/);
+  assert.ok(traced.length > renderSaved(saved('compare-quick.json'), 'terminal', pipe).length);
+});
+
+test('color only on a terminal, and never with NO_COLOR', () => {
+  const one = saved('compare.json');
+  const previous = { NO_COLOR: process.env.NO_COLOR, TERM: process.env.TERM };
+  try {
+    delete process.env.NO_COLOR;
+    process.env.TERM = 'xterm';
+    assert.ok(renderSaved(one, 'terminal', { ...pipe, isTTY: true, columns: 100 }).includes(ESC));
+    process.env.NO_COLOR = '1';
+    assert.ok(!renderSaved(one, 'terminal', { ...pipe, isTTY: true, columns: 100 }).includes(ESC));
+  } finally {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+});
