@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import assert from 'node:assert/strict';
 
 export const BIN = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 export const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -174,4 +175,21 @@ export function tracingHere() {
           ? 'bpftrace not installed (apt-get install bpftrace)'
           : null;
   return { missing, skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {} };
+}
+
+/** A folder for a reproduce run, with a stand-in THP file (madvise) that the run may change. */
+export function reproduceWorkspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-reproduce-'));
+  const thp = join(dir, 'enabled');
+  writeFileSync(thp, 'always [madvise] never\n');
+  return { dir, out: join(dir, 'out'), thp, restoreFile: join(dir, 'state', 'thp-restore.json') };
+}
+
+export const thpArgs = (w) => ['--thp-path', w.thp, '--thp-restore-file', w.restoreFile];
+export const cellKey = (r) => `${r.experiment}|${r.variant}|${r.round}|${r.mode}`;
+
+/** Waits up to 5 s for the processes carrying `mark` to be gone, then asserts they are. */
+export async function noneLeft(mark) {
+  for (let i = 0; i < 100 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(processesMarked(mark), []);
 }

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { asRoot, BIN, cli, ENV, fixture, processCounter, processesMarked, uniqueMark } from '../helpers.js';
+import { spinningMarker } from '../fixtures/spins.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// bin/mmapbench.js counts a signal within this long of the first as the same Ctrl-C
+const REPEAT_MS = 300;
 
 /** Starts the CLI with a marker and resolves once `ready()` holds, polled every 20 ms. */
 async function start(args, ready, { env = {}, ...options } = {}) {
@@ -35,11 +38,12 @@ async function goneWithin(mark, ms) {
 
 for (const mode of ['workers', 'procs']) {
   test(`${mode}: a SIGKILLed CLI leaves no busy cell behind (procs: only the kernel's parent-death signal can do it)`, async () => {
+    // both workers inside the timed loop, which spins for a minute
+    const spinning = (mark) => [0, 1].every((index) => existsSync(spinningMarker(mark, index)));
     const { run, mark } = await start(
       [mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'],
-      cellsRunning(mode === 'procs' ? 2 : 1),
+      (mark) => cellsRunning(mode === 'procs' ? 2 : 1)(mark) && spinning(mark),
     );
-    await sleep(300); // inside the timed loop, which spins for a minute
     run.kill('SIGKILL');
     await run;
     await goneWithin(mark, 2000);
@@ -80,8 +84,8 @@ test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl
 
 test('a second SIGTERM while cells ignore the first: they are killed, what finished is printed, exit 143', async () => {
   const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
-  // both round-2 processes have set their SIGTERM handler
-  const ignoring = (mark) => [0, 1].every((i) => existsSync(join(fixtures, `med.late-${mark}-procs.ignoring-${i}`)));
+  // both round-2 processes are inside their timed loop, ignoring SIGTERM
+  const ignoring = (mark) => [0, 1].every((i) => existsSync(join(fixtures, `med.late-${mark}-procs.spinning-${i}`)));
   // round 1 runs workers then procs; round 2 starts with procs, whose cells ignore SIGTERM and spin
   const { run, mark } = await start(
     [
@@ -103,9 +107,9 @@ test('a second SIGTERM while cells ignore the first: they are killed, what finis
     ignoring,
     { env: { LATE: 'hang' } },
   );
-  await sleep(300); // into the timed loop, spinning
   run.kill('SIGTERM');
-  await sleep(800);
+  // not a wait for something to happen: a second signal is "again" only past the repeat window
+  await sleep(2 * REPEAT_MS);
   run.kill('SIGTERM');
   const result = await run;
   assert.equal(result.exitCode, 143, result.stderr);
