@@ -135,13 +135,14 @@ export function auditModel(results) {
   return {
     title: `mmapbench trace: mmap_lock waits of pid ${target.pid} (${who})`,
     lines,
+    // a target that took no acquisition has no rows to show: no table is drawn for them
     tables: [
       total,
-      perProcess,
-      ...bySyscall,
-      histogramTable({ modes: { 'all processes': trace } }, ['all processes'], { suffix: '' }),
-      ...(stacks.rows.length ? [stacks] : []),
-      ...(userTable.rows.length ? [userTable] : []),
+      ...[perProcess, ...bySyscall].filter((table) => table.rows.length),
+      ...(trace.write.count || trace.read.count
+        ? [histogramTable({ modes: { 'all processes': trace } }, ['all processes'], { suffix: '' })]
+        : []),
+      ...[stacks, userTable].filter((table) => table.rows.length),
     ],
     notes,
   };

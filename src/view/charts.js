@@ -9,12 +9,21 @@ import { duration, ops } from '../report/table.js';
 // used for workers and procs in every chart of the page.
 export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
 const MODES = /** @type {const} */ (['workers', 'procs']);
-const modeColor = {
+/**
+ * The two series a chart compares, in the modes' colours: workers and procs, or an A/A run's
+ * arms A and B (which both ran one mode, so naming them by mode would say what did not run).
+ * @typedef {{ names: readonly [string, string], title: string }} Series
+ * @type {Series}
+ */
+export const MODE_SERIES = { names: MODES, title: 'mode' };
+const pairColor = (series) => ({
   field: 'mode',
   type: 'nominal',
-  title: 'mode',
-  scale: { domain: MODES, range: MODES.map((mode) => MODE_COLORS[mode]) },
-};
+  title: series.title,
+  scale: { domain: series.names, range: MODES.map((mode) => MODE_COLORS[mode]) },
+});
+const modeColor = pairColor(MODE_SERIES);
+const ratioName = (series) => series.names.join('/');
 const INK = '#333';
 
 const CONFIG = {
@@ -55,11 +64,16 @@ const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&qu
  * @param {Array<{ row: string, mode: string, throughput: number }>} dots  one per round and mode
  * @param {Array<{ row: string, mode: string, median: number }>} medians
  */
-export function roundsChart(dots, medians, { subtitle = 'one dot per round; the bar marks the median' } = {}) {
+export function roundsChart(
+  dots,
+  medians,
+  { subtitle = 'one dot per round; the bar marks the median', series = MODE_SERIES } = {},
+) {
   const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } };
   // rows that are points hold both modes, side by side; rows that are the modes need no offset
   const byMode = dots.every((dot) => dot.row === dot.mode);
-  const yOffset = byMode ? {} : { yOffset: { field: 'mode', sort: MODES } };
+  const yOffset = byMode ? {} : { yOffset: { field: 'mode', sort: series.names } };
+  const color = pairColor(series);
   return draw({
     title: { text: 'Throughput in every round', subtitle },
     width: 560,
@@ -72,7 +86,7 @@ export function roundsChart(dots, medians, { subtitle = 'one dot per round; the 
           x: { field: 'throughput', type: 'quantitative', title: 'ops/s (higher is faster)', axis: { format: ',.0f' } },
           y,
           ...yOffset,
-          color: modeColor,
+          color,
         },
       },
       {
@@ -82,7 +96,7 @@ export function roundsChart(dots, medians, { subtitle = 'one dot per round; the 
           x: { field: 'median', type: 'quantitative' },
           y,
           ...yOffset,
-          color: modeColor,
+          color,
         },
       },
     ],
@@ -94,12 +108,13 @@ export function roundsChart(dots, medians, { subtitle = 'one dot per round; the 
  * left of the dashed line procs are faster, right of it workers.
  * @param {Array<{ label: string, median: number, low: number | null, high: number | null }>} rows
  */
-export function forestChart(rows, { title = 'workers/procs ratio with its 95% CI' } = {}) {
+export function forestChart(rows, { series = MODE_SERIES, title = `${ratioName(series)} ratio with its 95% CI` } = {}) {
   const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number' && v > 0);
   const domain = [Math.min(1, ...values) / 1.15, Math.max(1, ...values) * 1.15];
+  const [a, b] = series.names;
   const x = {
     type: 'quantitative',
-    title: 'workers/procs (log scale; below 1: procs faster, above 1: workers faster)',
+    title: `${ratioName(series)} (log scale; below 1: ${b} faster, above 1: ${a} faster)`,
     scale: { type: 'log', domain, nice: false },
     axis: { format: '.2~f', tickCount: 8 },
   };

@@ -19,6 +19,7 @@ import {
   forestChart,
   forestRow,
   MODE_COLORS,
+  MODE_SERIES,
   ratioByK,
   roundsChart,
   syscallChart,
@@ -84,9 +85,14 @@ const figure = (chart) => `<figure>${chart.svg}</figure>`;
 
 async function measureSection({ path, document }, facts) {
   const modes = MODES.filter((mode) => document[mode] !== undefined);
+  // an A/A run's arms both ran one mode: they are A and B, as in its table
+  const series = document.aa ? { names: /** @type {const} */ (['A', 'B']), title: 'arm' } : MODE_SERIES;
+  const arm = (mode) => series.names[MODES.indexOf(mode)];
   const charts = [];
   const dots = document.rounds.flatMap((round) =>
-    modes.filter((mode) => round[mode]).map((mode) => ({ row: mode, mode, throughput: round[mode].throughput })),
+    modes
+      .filter((mode) => round[mode])
+      .map((mode) => ({ row: arm(mode), mode: arm(mode), throughput: round[mode].throughput })),
   );
   if (dots.length)
     charts.push(
@@ -94,10 +100,11 @@ async function measureSection({ path, document }, facts) {
         dots,
         modes
           .filter((mode) => document[mode])
-          .map((mode) => ({ row: mode, mode, median: document[mode].throughput.median })),
+          .map((mode) => ({ row: arm(mode), mode: arm(mode), median: document[mode].throughput.median })),
+        { series },
       ),
     );
-  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)]));
+  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const trace = document.trace;
   const traced = modes.filter((mode) => trace?.modes[mode]);
   if (traced.length)

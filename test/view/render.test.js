@@ -21,6 +21,7 @@ const KINDS = {
   'sweep.json': 'sweep',
   'sweep-quick.json': 'sweep',
   'audit.json': 'audit',
+  'audit-idle.json': 'audit',
   'reproduce.jsonl': 'reproduce',
 };
 
@@ -50,19 +51,10 @@ test('a compare renders its ratio, CI and verdict; a traced one adds the mmap_lo
   assert.ok(traced.length > renderSaved(saved('compare-quick.json'), 'terminal', pipe).length);
 });
 
-test('color only on a terminal, and never with NO_COLOR', () => {
-  const one = saved('compare.json');
-  const previous = { NO_COLOR: process.env.NO_COLOR, TERM: process.env.TERM };
-  try {
-    delete process.env.NO_COLOR;
-    process.env.TERM = 'xterm';
-    assert.ok(renderSaved(one, 'terminal', { ...pipe, isTTY: true, columns: 100 }).includes(ESC));
-    process.env.NO_COLOR = '1';
-    assert.ok(!renderSaved(one, 'terminal', { ...pipe, isTTY: true, columns: 100 }).includes(ESC));
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+test('an audit of a process that took no acquisition shows the totals, and no table without rows', () => {
+  const text = renderSaved(saved('audit-idle.json'), 'terminal', pipe);
+  assert.equal(text.match(/┌/g).length, 1, text);
+  assert.match(text, /no mmap_lock acquisition by the target/);
+  const busy = renderSaved(saved('audit.json'), 'terminal', pipe);
+  assert.match(busy, /writes by syscall in flight/);
 });
