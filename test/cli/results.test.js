@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import { cli, fixture, tracingHere } from '../helpers.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
+const savedFixture = (name) => fixture(`saved/${name}`);
 const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];
 const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 
@@ -178,16 +179,11 @@ test(
   async () => {
     assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: .ci/run must apt-get install chromium`);
     const dir = folder();
-    const compare = savedPath(await cli(['trace', 'compare', '--quick', '--rounds', '3', '--out', dir]));
-    const sweep = savedPath(await cli(['sweep', '-k', '1,2', '--quick', '--rounds', '3', '--out', dir]));
-    await cli(['reproduce', 'gap', '--quick', '--out', dir]);
-    const reproduce = join(
-      dir,
-      readdirSync(dir).find((name) => name.endsWith('.jsonl')),
-    );
-    const audit = savedPath(await cli(['trace', '--out', dir, '--', process.execPath, fixture('allocates.js'), '1']));
+    // documents real runs saved (`trace compare --quick`, `sweep -k 1,2 --rounds 3`, `reproduce
+    // gap arena --quick`, `trace -- node allocates.js 1`): the runs themselves are tested above
+    const saved = ['trace-compare.json', 'sweep.json', 'reproduce.jsonl', 'audit.json'].map(savedFixture);
     const page = join(dir, 'report.html');
-    const result = await cli(['report', compare, sweep, reproduce, audit, '--html', page]);
+    const result = await cli(['report', ...saved, '--html', page]);
     assert.equal(result.exitCode, 0, result.stderr);
     const charts = Number(result.stderr.match(/\((\d+) charts, \d+ KiB\)/)[1]);
     // trace compare: rounds, ratio, wait histogram, waits by syscall; sweep: rounds, forest,
@@ -243,7 +239,7 @@ test(
       const text = await tab.$eval('body', (body) => body.innerText);
       assert.match(text, /trace compare: readfilesync/);
       assert.match(text, /sweep: 2 points/);
-      assert.match(text, /reproduce: 1 experiment/);
+      assert.match(text, /reproduce: 2 experiments/);
       assert.match(text, /trace: pid \d+/);
       assert.deepEqual(problems, []);
     } finally {
