@@ -26,9 +26,9 @@ const usage = [
   [['compare', '--rounds', '0'], /^--rounds 0 is invalid/],
   [
     ['compare', '--iterations', '5', '--duration', '1'],
-    /^option '--iterations <count>' cannot be used with option '--duration <seconds>'; see `mmapbench compare --help`$/,
+    /^--iterations cannot be used with --duration; see `mmapbench compare --help`$/,
   ],
-  [['compare', '--json', '--markdown'], /cannot be used with option '--markdown'/],
+  [['compare', '--json', '--markdown'], /^--json cannot be used with --markdown; see `mmapbench compare --help`$/],
   [['compare', '--task', 'nope'], /^unknown task "nope"/],
   [['compare', '--task', fixture('no-run.js')], /has no run\(ctx, iterations\) function/],
   [['compare', '--task', fixture('broken.js')], /failed to load/],
@@ -66,10 +66,7 @@ const usage = [
     ['procs', '-k', '100000'],
     /^-k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
   ],
-  [
-    ['compare', '--trace-window', 'x'],
-    /^option '--trace-window <window>' argument 'x' is invalid. Allowed choices are timed, cell; see `mmapbench compare --help`$/,
-  ],
+  [['compare', '--trace-window', 'x'], /^--trace-window x is invalid: it must be one of timed, cell$/],
   [
     ['trace', 'threads'],
     /^trace threads: the modes are workers, procs, compare; to audit a command, put -- before it: `mmapbench trace -- threads …`$/,
@@ -90,8 +87,11 @@ const usage = [
     ['trace', '--', 'no-such-command-here', 'x'],
     /^no-such-command-here: no such command on PATH; give the program's path/,
   ],
-  [['reproduce', '--quick', '--rounds', '3'], /^option '--quick' cannot be used with option '--rounds <count>'/],
-  [['reproduce', '--list', '--resume', 'x'], /^option '--list' cannot be used with option '--resume <file>'/],
+  [
+    ['reproduce', '--quick', '--rounds', '3'],
+    /^--quick cannot be used with --rounds; see `mmapbench reproduce --help`$/,
+  ],
+  [['reproduce', '--list', '--resume', 'x'], /^--list cannot be used with --resume/],
   [['init-task', 'no/slash'], /^task name no\/slash must be letters, digits and dashes/],
   [['frobnicate'], /^unknown command 'frobnicate'; see `mmapbench --help`$/],
   [['compare', '--bogus'], /^unknown option '--bogus'; see `mmapbench compare --help`$/],
@@ -108,15 +108,12 @@ const usage = [
   [['compare', '--precision', 'tight'], /^--precision tight is invalid/],
   [['compare', '--max-time', '0'], /^--max-time 0 is invalid: it must be a number greater than 0$/],
   [['compare', '--max-time', 'soon'], /^--max-time soon is invalid/],
-  [
-    ['compare', '--aa', 'threads'],
-    /^option '--aa <mode>' argument 'threads' is invalid. Allowed choices are workers, procs/,
-  ],
+  [['compare', '--aa', 'threads'], /^--aa threads is invalid: it must be one of workers, procs$/],
   [['workers', '--aa', 'procs'], /^--aa is for compare, which runs both arms; drop it or run `mmapbench compare`$/],
   [['procs', '--precision', '5%'], /^--precision is for compare/],
   [
     ['compare', '--rounds', '3', '--precision', '5%'],
-    /^option '--precision <percent>' cannot be used with option '--rounds <count>'/,
+    /^--precision cannot be used with --rounds; see `mmapbench compare --help`$/,
   ],
   [['sweep', '-k', '1,,2'], /^-k 1,,2 has an empty item; write a comma-separated list such as -k 1,2,4,8$/],
   [['sweep', '--file', ','], /^--file , has an empty item/],
@@ -148,24 +145,23 @@ const usage = [
   ],
   [['sweep', '--pool-size', '8k,1m'], /^task readfilesync has no parameter poolSize/],
   [['sweep', '--trace'], /^unknown option '--trace'; see `mmapbench sweep --help`$/],
-  [['sweep', '--rounds', '3', '--precision', '5%'], /cannot be used with option '--rounds <count>'/],
   [
-    ['compare', '--protocol', 'cold'],
-    /^option '--protocol <name>' argument 'cold' is invalid. Allowed choices are steady, published; see `mmapbench compare --help`$/,
+    ['sweep', '--rounds', '3', '--precision', '5%'],
+    /^--precision cannot be used with --rounds; see `mmapbench sweep --help`$/,
   ],
-  [
-    ['compare', '--protocol', 'published', '--iterations', '5'],
-    /^option '--protocol <name>' cannot be used with option '--iterations <count>'/,
-  ],
-  [
-    ['compare', '--protocol', 'published', '--warmup', '5'],
-    /^option '--protocol <name>' cannot be used with option '--warmup <count>'/,
-  ],
+  [['compare', '--protocol', 'cold'], /^--protocol cold is invalid: it must be one of steady, published$/],
+  [['compare', '--protocol', 'published', '--iterations', '5'], /^--protocol cannot be used with --iterations/],
+  [['compare', '--protocol', 'published', '--warmup', '5'], /^--protocol cannot be used with --warmup/],
   [
     ['reproduce', '--protocol', 'both-ways'],
-    /^option '--protocol <name>' argument 'both-ways' is invalid. Allowed choices are steady, published, both; see `mmapbench reproduce --help`$/,
+    /^--protocol both-ways is invalid: it must be one of steady, published, both$/,
   ],
   [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
+  [['compare', '--rounds'], /^--rounds needs a value; see `mmapbench compare --help`$/],
+  [['compare', '--rounds=0'], /^--rounds 0 is invalid: it must be a whole number of 1 or more$/],
+  [['report'], /^missing arguments: it is `mmapbench report <files\.\.>`; see `mmapbench report --help`$/],
+  [['diff', 'a.json'], /^missing arguments: it is `mmapbench diff <base> <new>`/],
+  [['compare', '--no-save', '--out', 'x'], /^--no-save cannot be used with --out/],
 ];
 for (const [args, message] of usage) {
   test(`usage error: mmapbench ${args.join(' ')}`, async () => {
@@ -184,7 +180,7 @@ for (const [args, message] of usage) {
 test('--help and --version print and return; every command has examples, and no line is cut mid-command', async () => {
   const top = capture();
   await run(['--help'], { stdout: top.stream });
-  assert.match(top.text(), /^Usage: mmapbench \[options\] \[command\]/);
+  assert.match(top.text(), /^Usage: mmapbench <command> \[options\]/);
   for (const name of [
     'compare',
     'sweep',
@@ -197,7 +193,7 @@ test('--help and --version print and return; every command has examples, and no 
     'fixtures',
     'restore',
   ])
-    assert.match(top.text(), new RegExp(`\\n  ${name} `));
+    assert.match(top.text(), new RegExp(`\\n  mmapbench ${name} `));
   for (const name of ['compare', 'sweep', 'workers', 'procs', 'trace', 'reproduce']) {
     const out = capture();
     await run([name, '--help'], { stdout: out.stream });

@@ -1,25 +1,30 @@
-import { Argument, Option } from 'commander';
-import { common, examples } from './options.js';
+import { COMMON, declare, readOptions } from './options.js';
 
-export const command = 'diff';
+const SPECS = {
+  ...COMMON,
+  json: {
+    kind: /** @type {const} */ ('flag'),
+    describe: 'print one JSON document on stdout and nothing else',
+    conflicts: ['markdown'],
+  },
+  markdown: { kind: /** @type {const} */ ('flag'), describe: 'print the tables as markdown' },
+};
+
+export const command = 'diff <base> <new>';
 export const describe = 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs';
-export const builder = (cmd) =>
-  common(cmd)
-    .addArgument(new Argument('<base>', 'the results file to compare against'))
-    .addArgument(new Argument('<new>', 'the results file that may have changed'))
-    .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
-    .option('--markdown', 'print the tables as markdown')
-    .addHelpText(
-      'after',
-      examples([
-        [
-          'mmapbench diff $(ls mmapbench-results/compare-*.json | tail -2)',
-          'the last two compares, e.g. on two Node versions: the change of the ratio with its CI',
-        ],
-      ]),
-    );
-/** @param {Record<string, any>} opts @param {import('./index.js').Context} [context] */
-export async function handler(opts, { stdout = process.stdout } = {}) {
+export const builder = (yargs) =>
+  declare(yargs, SPECS)
+    .positional('base', { describe: 'the results file to compare against', type: 'string' })
+    .positional('new', { describe: 'the results file that may have changed', type: 'string' });
+export const examples = [
+  [
+    'mmapbench diff $(ls mmapbench-results/compare-*.json | tail -2)',
+    'the last two compares, e.g. on two Node versions: the change of the ratio with its CI',
+  ],
+];
+/** @param {Record<string, any>} argv @param {import('./index.js').Context} [context] */
+export async function handler(argv, { stdout = process.stdout } = {}) {
+  const opts = readOptions(argv, SPECS, 'diff');
   const [{ loadResults }, { diffResults }, { diffModel }, { renderMarkdown, renderTerminal, textWidth, useColor }] =
     await Promise.all([
       import('../results/load.js'),
@@ -27,7 +32,7 @@ export async function handler(opts, { stdout = process.stdout } = {}) {
       import('../report/diff-model.js'),
       import('../report/table.js'),
     ]);
-  const [basePath, newPath] = opts.positionals;
+  const [basePath, newPath] = [String(argv.base), String(argv.new)];
   const diff = diffResults(loadResults(basePath, `diff ${basePath}`), loadResults(newPath, `diff ${newPath}`));
   stdout.write(
     opts.json

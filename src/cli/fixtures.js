@@ -1,18 +1,21 @@
 import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
 import { formatSize } from '../words/sizes.js';
-import { common } from './options.js';
+import { COMMON, declare, readOptions } from './options.js';
+
+const SPECS = {
+  ...COMMON,
+  fixturesDir: {
+    describe: `folder to create them in, yours alone (created 0700) (default: ${FIXTURES_DIR_DESCRIPTION})`,
+  },
+  json: { kind: /** @type {const} */ ('flag'), describe: 'print the files as JSON' },
+};
 
 export const command = 'fixtures';
 export const describe = 'Create the small, med, large and huge files (random bytes)';
-export const builder = (cmd) =>
-  common(cmd)
-    .option(
-      '--fixtures-dir <path>',
-      `folder to create them in, yours alone (created 0700) (default: ${FIXTURES_DIR_DESCRIPTION})`,
-    )
-    .option('--json', 'print the files as JSON');
+export const builder = (yargs) => declare(yargs, SPECS);
 
-export function handler(opts, context = {}) {
+export function handler(argv, context = {}) {
+  const opts = readOptions(argv, SPECS, command);
   const dir = opts.fixturesDir ?? defaultFixturesDir();
   const files = Object.entries(NAMED_FILES).map(([name, size]) => ({ name, size, ...fixtureIn(dir, name, size) }));
   const out = context.stdout ?? process.stdout;

@@ -1,5 +1,6 @@
-import { Command, CommanderError } from 'commander';
-import { usageError } from '../errors.js';
+import yargs from 'yargs/yargs';
+import leven from 'leven';
+import { MmapbenchError, usageError } from '../errors.js';
 import { version } from '../version.js';
 import * as compare from './compare.js';
 import * as diff from './diff.js';
@@ -13,11 +14,18 @@ import * as sweep from './sweep.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
-import { common, examples } from './options.js';
+import { COMMON, declare, examples, flagName } from './options.js';
 
-// Each module names its command, describes it, adds its options, and loads what it runs only
-// when it runs, so `--help` costs little more than starting node.
+// Each module names its command, describes it, declares its options, and loads what it runs
+// only when it runs, so `--help` costs little more than starting node.
 const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, report, diff, tasks, initTask, fixtures, restore];
+const NAMES = COMMANDS.map((module) => module.command.split(' ')[0]);
+
+const TOP_EXAMPLES = [
+  ['mmapbench compare', 'workers vs procs on the defaults: readfilesync of a 64 KiB file, k = CPUs'],
+  ['mmapbench trace compare', 'the same, with the mmap_lock waits of both (root, bpftrace)'],
+  ['mmapbench reproduce --list', "the investigation's published claims, and which run here"],
+];
 
 /**
  * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).
@@ -25,46 +33,91 @@ const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, report, diff
  * @property {AbortSignal} [interrupt]  aborted on the first SIGINT/SIGTERM/SIGHUP
  * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stdout]
  * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stderr]
+ * @property {string[]} [args]  the command line as given: where `--` was, which parsed
+ *   arguments no longer say
  */
 
 /**
- * Builds the parser without running it, so tests parse arguments in-process.
+ * Builds the parser without running it, so tests parse arguments in-process. A parse error
+ * becomes a one-line usage error naming the fix; the handlers' own errors pass through as they are.
+ * @param {string[]} args
  * @param {Context} [context]
  */
-export function buildProgram(context = {}) {
+export function buildYargs(args, context = {}) {
   const stdout = context.stdout ?? process.stdout;
-  const program = new Command('mmapbench')
-    .description('Worker threads vs child processes on allocation-heavy work: the ratio, with the kernel evidence.')
+  const parser = yargs(args)
+    .scriptName('mmapbench')
+    .usage(
+      'Usage: mmapbench <command> [options]\n\nWorker threads vs child processes on allocation-heavy work: the ratio, with the kernel evidence.',
+    )
     .version(version)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => stdout.write(text),
-      // commander's own errors become one-line usage errors, printed by bin/
-      writeErr: () => {},
-      outputError: () => {},
-      getOutHelpWidth: () => Math.min(100, stdout.columns ?? 80),
-      getErrHelpWidth: () => 80,
-    })
-    .showSuggestionAfterError()
-    .addHelpText(
-      'after',
-      examples([
-        ['mmapbench compare', 'workers vs procs on the defaults: readfilesync of a 64 KiB file, k = CPUs'],
-        ['mmapbench trace compare', 'the same, with the mmap_lock waits of both (root, bpftrace)'],
-        ['mmapbench reproduce --list', "the investigation's published claims, and which run here"],
-      ]),
-    );
-  common(program);
+    .alias('version', 'V')
+    .help()
+    .alias('help', 'h')
+    .strict()
+    .exitProcess(false)
+    // the value each option takes is named in its description (<count>, <path>)
+    .usageConfiguration({ 'hide-types': true })
+    .wrap(Math.min(100, stdout.columns ?? 80))
+    // every value as typed: a message quotes what the user wrote (1e9, not 1000000000)
+    .parserConfiguration({
+      'parse-numbers': false,
+      'parse-positional-numbers': false,
+      'strip-dashed': true,
+      'populate--': true,
+    });
+  declare(parser, COMMON);
   for (const module of COMMANDS) {
-    const command = program.command(module.command).description(module.describe);
-    module.builder(command);
-    command.action(async (...args) => {
-      const self = args.at(-1);
-      // rawArgs: where `--` was, which commander's parsed arguments no longer say
-      await module.handler({ ...self.opts(), positionals: self.processedArgs, rawArgs: self.parent?.rawArgs }, context);
+    parser.command({
+      command: module.command,
+      describe: module.describe,
+      builder: (y) => module.builder(y),
+      handler: (argv) => module.handler(argv, { ...context, args }),
     });
   }
-  return program;
+  return parser.fail((message, error) => {
+    if (error instanceof MmapbenchError) throw error;
+    throw usageError(`${parseProblem(error?.message ?? message, args, parser)}; see \`${helpCommand(args)}\``);
+  });
+}
+
+/** The help command for the command being parsed: `mmapbench compare --help`. */
+const helpCommand = (args) => {
+  const name = args.find((arg) => NAMES.includes(arg));
+  return `mmapbench ${name ? `${name} ` : ''}--help`;
+};
+
+/** yargs' parse errors, said the way the rest of mmapbench says them. */
+function parseProblem(message, args, parser) {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (unknown) {
+    const names = unknown[1].split(', ');
+    // strip-dashed leaves the camelCase spelling beside the typed one: report what was typed
+    const typed = names.map(
+      (name) => args.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`) ?? name,
+    );
+    const option = typed.find((arg) => arg.startsWith('-'));
+    if (option) {
+      const known = Object.keys(parser.getOptions().key).map((key) =>
+        flagName(key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())),
+      );
+      const typedName = option.split('=')[0];
+      const near = known
+        .map((name) => ({ name, distance: leven(name, typedName) }))
+        .filter(({ distance }) => distance <= 2)
+        .sort((a, b) => a.distance - b.distance)[0];
+      return `unknown option '${typedName}'${near ? ` (Did you mean ${near.name}?)` : ''}`;
+    }
+    const name = args.find((arg) => NAMES.includes(arg));
+    return `too many arguments for '${name}': ${typed.join(' ')}`;
+  }
+  const missingValue = /^Not enough arguments following: (.+)$/.exec(message);
+  if (missingValue) return `${flagName(missingValue[1])} needs a value`;
+  if (/^Not enough non-option arguments/.test(message)) {
+    const module = COMMANDS.find((one) => args.includes(one.command.split(' ')[0]));
+    return `missing arguments: it is \`mmapbench ${module?.command ?? '<command>'}\``;
+  }
+  return message.replace(/\n/g, ' ').replace(/\.$/, '');
 }
 
 /**
@@ -73,21 +126,26 @@ export function buildProgram(context = {}) {
  * @param {Context} [context]
  */
 export async function run(args, context = {}) {
-  if (!args.some((arg) => !arg.startsWith('-') || ['--help', '-h', '--version', '-V'].includes(arg))) {
+  const stdout = context.stdout ?? process.stdout;
+  const first = args.find((arg) => !arg.startsWith('-'));
+  const asksHelp = args.some((arg) => ['--help', '-h', '--version', '-V'].includes(arg));
+  if (first === undefined && !asksHelp)
     throw usageError('no command given; run `mmapbench compare`, or see `mmapbench --help` for the list');
-  }
-  const program = buildProgram(context);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)) return;
-    const name = args.find((arg) => COMMANDS.some((module) => module.command === arg));
-    throw usageError(
-      `${error.message
-        .replace(/^error: /, '')
-        .replace(/\n/g, ' ')
-        .replace(/\.$/, '')}; see \`mmapbench ${name ? `${name} ` : ''}--help\``,
-    );
-  }
+  if (
+    first !== undefined &&
+    !NAMES.includes(first) &&
+    args.indexOf(first) === args.findIndex((a) => !a.startsWith('-'))
+  )
+    throw usageError(`unknown command '${first}'; see \`mmapbench --help\``);
+  // --help and --version print here rather than through console.log, so they go where asked
+  let printed = '';
+  await buildYargs(args, context).parseAsync(args, {}, (_error, _argv, output) => {
+    printed = output;
+  });
+  if (!printed) return;
+  const module = /** @type {{ examples?: string[][] } | undefined} */ (
+    COMMANDS.find((one) => one.command.split(' ')[0] === first)
+  );
+  const lines = module ? module.examples : first === undefined ? TOP_EXAMPLES : null;
+  stdout.write(`${printed}\n${lines && /^mmapbench|^Usage/.test(printed) ? examples(lines) : ''}`);
 }

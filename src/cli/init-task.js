@@ -1,15 +1,19 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
-import { common } from './options.js';
+import { COMMON, declare } from './options.js';
 
-export const command = 'init-task';
+export const command = 'init-task <name>';
 export const describe = 'Write NAME.mjs: a commented task module to start your own from';
-export const builder = (cmd) => common(cmd).argument('<name>', 'the task name; the file is NAME.mjs in this folder');
+export const builder = (yargs) =>
+  declare(yargs, COMMON).positional('name', {
+    describe: 'the task name; the file is NAME.mjs in this folder',
+    type: 'string',
+  });
 
 const TEMPLATE = new URL('../../examples/my-task.mjs', import.meta.url);
 
-export function handler(opts, context = {}) {
-  const [name] = opts.positionals;
+export function handler(argv, context = {}) {
+  const name = String(argv.name);
   if (!/^[a-z0-9][a-z0-9-]*$/i.test(name))
     throw usageError(`task name ${name} must be letters, digits and dashes, such as parse-body`);
   const file = `${name}.mjs`;

@@ -1,7 +1,10 @@
-import { Option } from 'commander';
+// The options of the commands, declared once as data: yargs shows them in --help and parses the
+// command line into strings and switches; `readOptions` then checks and converts them into the
+// typed options object a command runs with. Below src/cli/ nothing reads argv.
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
+  kebab,
   listOf,
   nonNegativeInteger,
   pairs,
@@ -11,231 +14,288 @@ import {
   positiveNumber,
   text,
   timeoutSeconds,
-  kebab,
   variant,
 } from '../words/vocabulary.js';
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { DEFAULT_OUT, defaultOut } from '../results/save.js';
 
-// The last value wins for a single option given twice; repeatable ones collect.
-const collect = (value, previous) => [...(previous ?? []), value];
+/**
+ * One option. A value option takes one value (the last, if given twice); a repeated one keeps
+ * every value, in order; a flag is a switch (`--no-save` for `save`).
+ * @typedef {object} OptionSpec
+ * @property {string} describe
+ * @property {'value'|'repeat'|'flag'} [kind]  default: value
+ * @property {(value: any) => any} [read]  checks and converts what was typed; a usage error
+ *   names the option as typed
+ * @property {string[]} [choices]
+ * @property {string[]} [conflicts]  options that may not be given with it
+ * @property {boolean} [hidden]
+ */
 
-/** Options of every measuring command, reproduce's too. */
-export const timeoutOption = () =>
-  new Option(
-    '--timeout <seconds>',
-    'seconds a cell may take before it is terminated (default: 300; 60 with --quick)',
-  ).argParser(timeoutSeconds('--timeout'));
-export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => new Option('--force', what);
-export const nodeOption = () => new Option('--node <path>', 'node binary the cells run on (default: this node)');
+/** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
+
+// What a value option takes, as its help shows it.
+const PLACEHOLDERS = {
+  k: 'count',
+  iterations: 'count',
+  warmup: 'count',
+  rounds: 'count',
+  maxRounds: 'count',
+  concurrency: 'count',
+  duration: 'seconds',
+  timeout: 'seconds',
+  maxTime: 'seconds',
+  seconds: 'seconds',
+  precision: 'percent',
+  poolSize: 'bytes',
+  size: 'bytes',
+  partition: 'bytes',
+  task: 'name|path',
+  file: 'name|size|path',
+  env: 'KEY=VALUE',
+  param: 'KEY=VALUE',
+  variant: 'NAME[:KEY=VALUE,...]',
+  aa: 'mode',
+  protocol: 'name',
+  traceWindow: 'window',
+  pid: 'pid',
+  out: 'dir',
+  resume: 'file',
+  html: 'file',
+};
+
+/** How an option is typed on the command line. */
+export const flagName = (name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
+
+const value = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('value'), ...more });
+const repeat = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('repeat'), ...more });
+const flag = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('flag'), ...more });
+const checked = (check) => (name) => ({ read: check(flagName(name)) });
+
+/** A value that must be one of `choices`. */
+export const oneOf = (name, choices) => (typed) => {
+  if (!choices.includes(typed))
+    throw usageError(`${name} ${typed} is invalid: it must be one of ${choices.join(', ')}`);
+  return typed;
+};
 
 /** Options every command takes. */
-export const common = (command) => command.option('--verbose', 'show stack traces and task output on failure');
+export const COMMON = { verbose: flag('show stack traces and task output on failure') };
+
+export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
+  read: timeoutSeconds('--timeout'),
+});
+export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what);
+export const nodeOption = value('node binary the cells run on (default: this node)');
 
 /**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
- * each takes a comma-separated list (sweep's axes).
- * @param {import('commander').Command} command
+ * each takes a comma-separated list, repeatable (sweep's axes).
+ * @returns {Specs}
  */
-function settingOptions(command, { list = false } = {}) {
-  const many = (name, check, example) => (list ? listOf(name, check, example) : check(name));
+function settingSpecs({ list = false } = {}) {
   const s = list ? 's' : '';
-  return command
-    .addOption(
-      new Option(
-        list ? '-k <list>' : '-k <count>',
-        `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
-      ).argParser(many('-k', positiveInteger, '1,2,4,8')),
-    )
-    .addOption(
-      new Option(
-        list ? '--task <names>' : '--task <name|path>',
-        `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
-      ).argParser(list ? listOf('--task', text, 'readfilesync,reuse-buffer') : undefined),
-    )
-    .addOption(
-      new Option(
-        list ? '--file <list>' : '--file <name|size|path>',
-        'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
-      ).argParser(list ? listOf('--file', text, '4k,64k,1m') : undefined),
-    )
-    .addOption(
-      new Option(`--concurrency <count${s}>`, 'task parameter: operations in flight per worker').argParser(
-        many('--concurrency', positiveInteger, '1,8'),
-      ),
-    )
-    .addOption(
-      new Option(`--pool-size <bytes>`, 'task parameter: Buffer.poolSize (bytes, 256k, 1m)').argParser(
-        many('--pool-size', bytes, '8k,256k,1m'),
-      ),
-    )
-    .addOption(
-      new Option('--size <bytes>', 'task parameter: bytes each op allocates').argParser(
-        many('--size', bytes, '4k,64k'),
-      ),
-    )
-    .addOption(
-      new Option('--partition <bytes>', 'task parameter: threadpool-clog reads in chunks of this many bytes').argParser(
-        many('--partition', bytes, '64k,512k'),
-      ),
-    )
-    .addOption(
-      new Option(
-        '--param <KEY=VALUE>',
-        `task parameter for your own task (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
-      ).argParser(collect),
-    );
+  /** @param {string} name @param {(name: string) => (raw: any) => any} item @param {string} example */
+  const one = (name, item, example) =>
+    list
+      ? {
+          kind: /** @type {const} */ ('repeat'),
+          read: (values) =>
+            values.reduce((previous, raw) => listOf(flagName(name), item, example)(raw, previous), undefined),
+        }
+      : { read: item(flagName(name)) };
+  return {
+    k: value(
+      `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
+      one('k', positiveInteger, '1,2,4,8'),
+    ),
+    task: value(
+      `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
+      list ? one('task', text, 'readfilesync,reuse-buffer') : {},
+    ),
+    file: value(
+      'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
+      list ? one('file', text, '4k,64k,1m') : {},
+    ),
+    concurrency: value('task parameter: operations in flight per worker', one('concurrency', positiveInteger, '1,8')),
+    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', bytes, '8k,256k,1m')),
+    size: value('task parameter: bytes each op allocates', one('size', bytes, '4k,64k')),
+    partition: value(
+      'task parameter: threadpool-clog reads in chunks of this many bytes',
+      one('partition', bytes, '64k,512k'),
+    ),
+    param: repeat(
+      `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
+    ),
+  };
 }
 
 /** How much work a cell does. */
-function workOptions(command) {
-  return command
-    .addOption(
-      new Option('--iterations <count>', 'timed ops per worker (instead of --duration)')
-        .argParser(positiveInteger('--iterations'))
-        .conflicts('duration'),
-    )
-    .addOption(
-      new Option(
-        '--duration <seconds>',
-        'target seconds per cell; picks --iterations by calibrating (default: 0.1 when stopping on --precision; else 1)',
-      ).argParser(positiveNumber('--duration')),
-    )
-    .addOption(
-      new Option(
-        '--warmup <count>',
-        'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200 or --iterations if fewer)',
-      ).argParser(nonNegativeInteger('--warmup')),
-    );
-}
+const WORK = {
+  iterations: value('timed ops per worker (instead of --duration)', {
+    ...checked(positiveInteger)('iterations'),
+    conflicts: ['duration'],
+  }),
+  duration: value(
+    'target seconds per cell; picks --iterations by calibrating (default: 0.1 when stopping on --precision; else 1)',
+    checked(positiveNumber)('duration'),
+  ),
+  warmup: value(
+    'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200 or --iterations if fewer)',
+    checked(nonNegativeInteger)('warmup'),
+  ),
+};
 
 /** Where the cells run: their environment, node, limits and fixtures. */
-function runOptions(command, { sweep = false } = {}) {
-  return command
-    .addOption(new Option('--env <KEY=VALUE>', 'set in every cell at process start (repeatable)').argParser(collect))
-    .addOption(
-      sweep
-        ? new Option('--node <path>', 'a node binary the cells run on; repeat for an axis of Node versions').argParser(
-            collect,
-          )
-        : nodeOption(),
-    )
-    .addOption(timeoutOption())
-    .addOption(forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined))
-    .option('--fixtures-dir <path>', `where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
-}
+const runSpecs = ({ sweep = false } = {}) => ({
+  env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
+  node: sweep ? repeat('a node binary the cells run on; repeat for an axis of Node versions') : nodeOption,
+  timeout: timeoutOption,
+  force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
+  fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),
+});
 
-function outputOptions(command) {
-  return command
-    .addOption(new Option('--json', 'print one JSON document on stdout and nothing else').conflicts('markdown'))
-    .option('--markdown', 'print the tables as markdown')
-    .option(
-      '--out <dir>',
-      `save the results (the --json document) in this folder as <command>-<UTC time>.json (default: $MMAPBENCH_RESULTS or ./${DEFAULT_OUT})`,
-    )
-    .addOption(new Option('--no-save', 'do not save the results').conflicts('out'))
-    .option('--quick', 'a tiny run that proves every path works; measures nothing')
-    .addOption(new Option('--smoke').hideHelp());
-}
+const OUTPUT = {
+  json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
+  markdown: flag('print the tables as markdown'),
+  out: value(
+    `save the results (the --json document) in this folder as <command>-<UTC time>.json (default: $MMAPBENCH_RESULTS or ./${DEFAULT_OUT})`,
+  ),
+  save: flag('save the results (--no-save: do not)', { conflicts: ['out'] }),
+  quick: flag('a tiny run that proves every path works; measures nothing'),
+  smoke: flag('', { hidden: true }),
+};
 
 /**
- * Options shared by workers, procs, compare and trace.
- * @param {import('commander').Command} command
+ * Options of workers, procs, compare and trace.
+ * @returns {Specs}
  */
-export function measurementOptions(command, { compare = false } = {}) {
-  common(command);
-  settingOptions(command);
-  workOptions(command);
-  command.addOption(
-    new Option(
-      '--rounds <count>',
+export function measurementSpecs({ compare = false } = {}) {
+  return {
+    ...COMMON,
+    ...settingSpecs(),
+    ...WORK,
+    rounds: value(
       compare
         ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
         : 'cells to run one after another (default: 1; 2 with --quick)',
-    ).argParser(positiveInteger('--rounds')),
-  );
-  command
-    .addOption(
-      new Option('--precision <percent>', 'compare: stop once the ratio is known to ± this (default: 5%)')
-        .argParser(percent('--precision'))
-        .conflicts('rounds'),
-    )
-    .addOption(
-      new Option(
-        '--max-time <seconds>',
-        'compare: stop after this much wall time, calibration included (default: 60)',
-      ).argParser(positiveNumber('--max-time')),
-    )
-    .addOption(
-      new Option('--aa <mode>', 'compare: an A/A run, both arms this mode: the noise floor of this machine').choices([
-        'workers',
-        'procs',
-      ]),
-    )
-    .addOption(
-      new Option(
-        '--protocol <name>',
-        'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0; with --trace, the whole-cell window); steady: warm cells (default)',
-      )
-        .choices(['steady', 'published'])
-        .conflicts(['iterations', 'duration', 'warmup']),
-    );
-  runOptions(command);
-  outputOptions(command);
-  return command
-    .option('--trace', 'also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root')
-    .option('--mount-tracefs', 'with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted')
-    .addOption(
-      new Option(
-        '--trace-window <window>',
-        'with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)',
-      ).choices(['timed', 'cell']),
-    )
-    .option('--bpftrace <path>', 'with --trace: the bpftrace binary (default: bpftrace on PATH)');
+      checked(positiveInteger)('rounds'),
+    ),
+    precision: value('compare: stop once the ratio is known to ± this (default: 5%)', {
+      ...checked(percent)('precision'),
+      conflicts: ['rounds'],
+    }),
+    maxTime: value(
+      'compare: stop after this much wall time, calibration included (default: 60)',
+      checked(positiveNumber)('maxTime'),
+    ),
+    aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
+      choices: ['workers', 'procs'],
+    }),
+    protocol: value(
+      'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0; with --trace, the whole-cell window); steady: warm cells (default)',
+      { choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
+    ),
+    ...runSpecs(),
+    ...OUTPUT,
+    trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
+    mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
+    traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
+      choices: ['timed', 'cell'],
+    }),
+    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)'),
+  };
 }
 
 /**
  * sweep's options: every setting option takes a list, and --variant and --node repeat; the
  * points are their cartesian product.
- * @param {import('commander').Command} command
+ * @returns {Specs}
  */
-export function sweepOptions(command) {
-  common(command);
-  settingOptions(command, { list: true });
-  command.addOption(
-    new Option(
-      '--variant <NAME[:KEY=VALUE,...]>',
-      'a named set of environment variables for the cells (repeatable); `default` adds nothing',
-    ).argParser(variant),
-  );
-  workOptions(command);
-  command
-    .addOption(
-      new Option(
-        '--rounds <count>',
-        'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
-      ).argParser(positiveInteger('--rounds')),
-    )
-    .addOption(
-      new Option('--precision <percent>', 'stop a point once its ratio is known to ± this (default: 5%)')
-        .argParser(percent('--precision'))
-        .conflicts('rounds'),
-    )
-    .addOption(
-      new Option(
-        '--max-time <seconds>',
-        'wall time for the whole sweep, calibration included (default: 60 per point)',
-      ).argParser(positiveNumber('--max-time')),
-    );
-  runOptions(command, { sweep: true });
-  return outputOptions(command);
+export function sweepSpecs() {
+  return {
+    ...COMMON,
+    ...settingSpecs({ list: true }),
+    variant: repeat(
+      'NAME[:KEY=VALUE,...]: a named set of environment variables for the cells (repeatable); `default` adds nothing',
+      {
+        read: (values) => values.reduce((previous, raw) => variant(raw, previous), undefined),
+      },
+    ),
+    ...WORK,
+    rounds: value(
+      'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
+      checked(positiveInteger)('rounds'),
+    ),
+    precision: value('stop a point once its ratio is known to ± this (default: 5%)', {
+      ...checked(percent)('precision'),
+      conflicts: ['rounds'],
+    }),
+    maxTime: value(
+      'wall time for the whole sweep, calibration included (default: 60 per point)',
+      checked(positiveNumber)('maxTime'),
+    ),
+    ...runSpecs({ sweep: true }),
+    ...OUTPUT,
+  };
+}
+
+// sweep's axes take a comma-separated list
+const list = (spec) => spec.kind === 'repeat' && spec.read !== undefined && !spec.describe.startsWith('NAME');
+
+/**
+ * Declares the options to yargs, for parsing and --help. Every value is parsed as typed (a
+ * string), never as a number, so a message can quote exactly what the user wrote.
+ * @param {import('yargs').Argv} yargs
+ * @param {Specs} specs
+ */
+export function declare(yargs, specs) {
+  for (const [name, spec] of Object.entries(specs)) {
+    const kind = spec.kind ?? 'value';
+    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name] ?? 'path'}${list(spec) ? ',...' : ''}> `;
+    yargs.option(kebab(name), {
+      describe: takes + spec.describe + (spec.choices ? ` (${spec.choices.join(', ')})` : ''),
+      type: kind === 'flag' ? 'boolean' : 'string',
+      requiresArg: kind !== 'flag',
+      hidden: spec.hidden,
+    });
+  }
+  return yargs;
+}
+
+/**
+ * The options the user gave, checked and converted once: an option given with one it conflicts
+ * with, a value not among its choices or one its check refuses is a one-line usage error.
+ * @param {Record<string, any>} argv  yargs' parsed arguments
+ * @param {Specs} specs
+ * @param {string} command  for the message's `see mmapbench COMMAND --help`
+ * @returns {Record<string, any>}  only the options given, by name
+ */
+export function readOptions(argv, specs, command) {
+  const given = Object.keys(specs).filter((name) => argv[name] !== undefined);
+  const typed = (name) => (name === 'save' && argv.save === false ? '--no-save' : flagName(name));
+  for (const name of given)
+    for (const other of specs[name].conflicts ?? [])
+      if (given.includes(other))
+        throw usageError(`${typed(name)} cannot be used with ${typed(other)}; see \`mmapbench ${command} --help\``);
+  /** @type {Record<string, any>} */
+  const options = {};
+  for (const name of given) {
+    const spec = specs[name];
+    const raw = argv[name];
+    const kind = spec.kind ?? 'value';
+    let read = kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1);
+    if (spec.choices) read = oneOf(flagName(name), spec.choices)(read);
+    options[name] = spec.read ? spec.read(read) : read;
+  }
+  return options;
 }
 
 /**
  * The command line of a measuring command, converted once into the options object the run is
  * planned from.
- * @param {Record<string, any>} opts  commander's parsed options
+ * @param {Record<string, any>} opts  from readOptions
  * @param {'workers'|'procs'|'compare'} command
  * @param {{ trace?: boolean }} [force]
  * @returns {import('../run/plan.js').MeasureOptions}
@@ -286,7 +346,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
 
 /**
  * How a result is printed, and where it is saved.
- * @param {Record<string, any>} opts  commander's parsed options
+ * @param {Record<string, any>} opts  from readOptions
  * @param {string} command  what the file is named after: the command the user ran
  * @returns {{ format: 'terminal'|'markdown'|'json', save: import('../results/save.js').SaveTo }}
  */

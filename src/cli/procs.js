@@ -1,16 +1,16 @@
-import { examples, measurementOptions, measureOptions, output } from './options.js';
+import { declare, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+
+const SPECS = measurementSpecs({ compare: false });
 
 export const command = 'procs';
 export const describe = "Run K fresh child processes, released together; print each process's throughput";
-export const builder = (cmd) =>
-  measurementOptions(cmd, { compare: false }).addHelpText(
-    'after',
-    examples([
-      ['mmapbench procs -k 2 --env MALLOC_ARENA_MAX=1', 'two processes with one glibc arena each'],
-      ['mmapbench procs --quick', 'a tiny run that proves every path works'],
-    ]),
-  );
-export async function handler(opts, context) {
+export const builder = (yargs) => declare(yargs, SPECS);
+export const examples = [
+  ['mmapbench procs -k 2 --env MALLOC_ARENA_MAX=1', 'two processes with one glibc arena each'],
+  ['mmapbench procs --quick', 'a tiny run that proves every path works'],
+];
+export async function handler(argv, context) {
+  const opts = readOptions(argv, SPECS, command);
   const { measureCommand } = await import('./measure.js');
   return measureCommand(measureOptions(opts, 'procs'), output(opts, 'procs'), context);
 }

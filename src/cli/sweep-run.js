@@ -21,7 +21,7 @@ const CALIBRATION_SECONDS = 0.6;
 
 /**
  * sweep's command line as axes and shared options.
- * @param {Record<string, any>} opts  commander's parsed options
+ * @param {Record<string, any>} opts  sweep's options, from readOptions
  * @returns {import('../run/sweep.js').SweepRequest}
  */
 export function sweepRequest(opts) {

@@ -1,22 +1,22 @@
-import { examples, output, sweepOptions } from './options.js';
+import { declare, output, readOptions, sweepSpecs } from './options.js';
+
+const SPECS = sweepSpecs();
 
 export const command = 'sweep';
 export const describe =
   'Compare workers and procs at every point of a grid (k, files, tasks, variants, Node binaries), interleaved';
-export const builder = (cmd) =>
-  sweepOptions(cmd).addHelpText(
-    'after',
-    examples([
-      ['mmapbench sweep -k 1,2,4,8', 'the scaling curve: throughput of both modes and their ratio against k'],
-      ['mmapbench sweep -k 2 --file 4k,16k,64k,1m --task readfilesync,reuse-buffer', 'file sizes × a mitigation'],
-      [
-        'mmapbench sweep -k 2,8 --variant default --variant arena1:MALLOC_ARENA_MAX=1',
-        'an allocator setting against the default, at two k',
-      ],
-      ['mmapbench sweep --task fs-promises --node /usr/bin/node --node ./node-24/bin/node', 'two Node binaries'],
-    ]),
-  );
-export async function handler(opts, context) {
+export const builder = (yargs) => declare(yargs, SPECS);
+export const examples = [
+  ['mmapbench sweep -k 1,2,4,8', 'the scaling curve: throughput of both modes and their ratio against k'],
+  ['mmapbench sweep -k 2 --file 4k,16k,64k,1m --task readfilesync,reuse-buffer', 'file sizes × a mitigation'],
+  [
+    'mmapbench sweep -k 2,8 --variant default --variant arena1:MALLOC_ARENA_MAX=1',
+    'an allocator setting against the default, at two k',
+  ],
+  ['mmapbench sweep --task fs-promises --node /usr/bin/node --node ./node-24/bin/node', 'two Node binaries'],
+];
+export async function handler(argv, context) {
+  const opts = readOptions(argv, SPECS, command);
   const { sweepCommand, sweepRequest } = await import('./sweep-run.js');
   return sweepCommand(sweepRequest(opts), output(opts, 'sweep'), context);
 }

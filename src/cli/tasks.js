@@ -1,13 +1,17 @@
-import { common } from './options.js';
+import { COMMON, declare, readOptions } from './options.js';
+
+const SPECS = {
+  ...COMMON,
+  task: { describe: 'describe this task module instead: its description, parameters and metrics' },
+  json: { kind: /** @type {const} */ ('flag'), describe: 'print the list as JSON' },
+};
 
 export const command = 'tasks';
 export const describe = 'List the built-in tasks with their parameters, or describe your own (--task)';
-export const builder = (cmd) =>
-  common(cmd)
-    .option('--task <path>', 'describe this task module instead: its description, parameters and metrics')
-    .option('--json', 'print the list as JSON');
+export const builder = (yargs) => declare(yargs, SPECS);
 
-export async function handler(opts, context = {}) {
+export async function handler(argv, context = {}) {
+  const opts = readOptions(argv, SPECS, command);
   const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');
   const { paramSetting } = await import('../words/vocabulary.js');
   const { renderTerminal, textWidth, useColor } = await import('../report/table.js');

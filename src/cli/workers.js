@@ -1,16 +1,16 @@
-import { examples, measurementOptions, measureOptions, output } from './options.js';
+import { declare, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+
+const SPECS = measurementSpecs({ compare: false });
 
 export const command = 'workers';
 export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
-export const builder = (cmd) =>
-  measurementOptions(cmd, { compare: false }).addHelpText(
-    'after',
-    examples([
-      ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
-      ['mmapbench workers --task ./my-task.mjs --json', 'your own task, as JSON'],
-    ]),
-  );
-export async function handler(opts, context) {
+export const builder = (yargs) => declare(yargs, SPECS);
+export const examples = [
+  ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
+  ['mmapbench workers --task ./my-task.mjs --json', 'your own task, as JSON'],
+];
+export async function handler(argv, context) {
+  const opts = readOptions(argv, SPECS, command);
   const { measureCommand } = await import('./measure.js');
   return measureCommand(measureOptions(opts, 'workers'), output(opts, 'workers'), context);
 }
