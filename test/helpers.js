@@ -174,8 +174,29 @@ export function tracingHere() {
         : !(process.env.PATH ?? '').split(':').some((dir) => existsSync(`${dir}/bpftrace`))
           ? 'bpftrace not installed (apt-get install bpftrace)'
           : null;
-  return { missing, skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {} };
+  return {
+    missing,
+    skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {},
+    // the test options that skip where tracing is impossible, except under CI
+    tracing: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {},
+    // under CI a missing piece is a failure, never a quiet skip
+    requireTracing: () => {
+      if (missing) assert.fail(`CI must be able to trace, but: ${missing}`);
+    },
+  };
 }
+
+/** bpftrace processes running mmap-lock.bt: none may outlive the CLI. */
+export const tracers = () =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mmap-lock.bt');
+      } catch {
+        return false;
+      }
+    });
 
 /** A folder for a reproduce run, with a stand-in THP file (madvise) that the run may change. */
 export function reproduceWorkspace() {
@@ -192,4 +213,63 @@ export const cellKey = (r) => `${r.experiment}|${r.variant}|${r.round}|${r.mode}
 export async function noneLeft(mark) {
   for (let i = 0; i < 100 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(processesMarked(mark), []);
+}
+
+/**
+ * `compare --quick` of one task, checked whole: both modes, two interleaved rounds, every
+ * cell's workers and processes, the ratio. `extra` goes on the command line (`--node PATH`).
+ */
+export async function quickCompare(task, extra = []) {
+  const result = await cli(['compare', '--task', task, '--quick', ...extra, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'complete');
+  assert.equal(doc.config.task.name, task);
+  assert.equal(doc.rounds.length, 2);
+  // interleaved: the second round runs the modes in the other order
+  assert.deepEqual(
+    doc.rounds.map((round) => round.order),
+    [
+      ['workers', 'procs'],
+      ['procs', 'workers'],
+    ],
+  );
+  for (const round of doc.rounds) {
+    for (const mode of ['workers', 'procs']) {
+      const cell = round[mode];
+      assert.equal(cell.workers.length, 2);
+      assert.equal(cell.totalOps, 2 * doc.config.iterations);
+      assert.ok(cell.throughput > 0 && cell.elapsedNs > 0);
+      assert.ok(cell.workers.every((worker) => worker.endNs > worker.startNs));
+    }
+    const pids = new Set(round.procs.workers.map((worker) => worker.pid));
+    assert.equal(pids.size, 2, 'procs mode runs each worker in its own process');
+    assert.equal(new Set(round.workers.workers.map((worker) => worker.pid)).size, 1, 'workers mode shares one process');
+    assert.ok(Math.abs(round.ratio - round.workers.throughput / round.procs.throughput) < 1e-9);
+  }
+  assert.ok(doc.workers.throughput.median > 0 && doc.procs.throughput.median > 0);
+  assert.equal(doc.ratio.ci95.length, 2);
+  assert.equal(doc.ratio.n, 2);
+  assert.deepEqual(
+    doc.ratio.samples,
+    doc.rounds.map((round) => round.ratio),
+  );
+  return JSON.parse(result.stdout);
+}
+
+/** A trace's by-syscall rows add up to its totals, for writes and reads alike. */
+export function assertSums(trace) {
+  for (const kind of ['write', 'read']) {
+    const rows = trace.bySyscall[kind];
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.count, 0),
+      trace[kind].count,
+      `${kind} acquisitions by syscall add up`,
+    );
+    assert.equal(
+      rows.reduce((sum, row) => sum + row.totalNs, 0),
+      trace[kind].totalNs,
+      `${kind} wait by syscall adds up`,
+    );
+  }
 }

@@ -18,7 +18,6 @@ import {
   reproduceWorkspace as workspace,
 } from '../helpers.js';
 import { EXPERIMENTS } from '../../src/reproduce/experiments.js';
-import { ExperimentData } from '../../src/reproduce/data.js';
 import { readChoice, THP_PATH } from '../../src/system/environment.js';
 import { thpProblem } from '../../src/system/thp.js';
 
@@ -47,25 +46,6 @@ test("--protocol published: the investigation's protocol alone, said in the repo
   assert.match(report, /^\| setting \(published\) \| workers ops\/s \|/m);
   const cells = records(resultsFile(w.out)).filter((r) => r.type === 'cell');
   assert.ok(cells.length > 0 && cells.every((r) => r.variant === 'default@published'));
-});
-
-test("adaptive rounds: at least 5, then more only while a claim's interval is wider than --precision, at most --max-rounds", async () => {
-  const w = workspace();
-  const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', '--out', w.out]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const all = records(resultsFile(w.out));
-  assert.equal(all.filter((r) => r.type === 'calibration').length, 1, 'one calibration per variant');
-  const cells = all.filter((r) => r.type === 'cell');
-  const rounds = Math.max(...cells.map((r) => r.round));
-  assert.ok(rounds === 5 || rounds === 6, `${rounds} rounds`);
-  const firstFive = new ExperimentData(cells.filter((r) => r.round <= 5));
-  // stopping on width, not on a decided claim, keeps each verdict's 95% meaning
-  const narrowAtFive = EXPERIMENTS[0].verdicts(firstFive).every((v) => v.halfWidth !== null && v.halfWidth <= 0.05);
-  assert.equal(
-    rounds === 5,
-    narrowAtFive,
-    "a sixth round ran exactly when five left a claim's interval wider than ±5%",
-  );
 });
 
 test('a run killed midway resumes where it stopped: nothing measured is lost or measured twice', async () => {

@@ -3,7 +3,7 @@
 // failure keeping what finished. Nothing here asserts a duration or a throughput.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, fixture, processesMarked, secondNode, uniqueMark } from '../helpers.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
 
@@ -162,28 +162,4 @@ test('a failure at one point keeps the rounds every point finished, prints them,
   assert.equal(second.stop, 'failed');
   assert.equal(second.ratio, null);
   assert.deepEqual(processesMarked(mark), []);
-});
-
-const { path: node24, missing, skip } = await secondNode();
-
-test('two --node binaries: a point for each, labelled with the version it reported', { skip }, async () => {
-  assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
-  const args = ['sweep', '--task', 'fs-promises', '--node', process.execPath, '--node', node24, '--smoke'];
-  const result = await cli([...args, '--json']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
-  assert.deepEqual(
-    doc.points.map((point) => point.node),
-    [
-      { path: process.execPath, version: process.version },
-      { path: node24, version: doc.points[1].node.version },
-    ],
-  );
-  assert.match(doc.points[1].node.version, /^v24\./);
-  const table = await cli(args);
-  assert.equal(table.exitCode, 0, table.stderr);
-  assert.match(table.stdout, new RegExp(`^│ ${process.version.replaceAll('.', '\\.')} +│`, 'm'));
-  assert.match(table.stdout, /^│ v24\.\d+\.\d+ +│/m);
-  // off a terminal lines wrap at 80 columns: a long path goes to a line of its own
-  assert.match(table.stdout, new RegExp(`^node v24\\.\\d+\\.\\d+:\\s${node24.replaceAll('.', '\\.')}$`, 'm'));
 });

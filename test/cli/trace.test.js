@@ -3,28 +3,23 @@
 // a missing piece is a failure, never a quiet skip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { childrenOf, cli, fixture, processesMarked, tracingHere, uniqueMark, until } from '../helpers.js';
+import {
+  assertSums,
+  childrenOf,
+  cli,
+  fixture,
+  processesMarked,
+  tracers,
+  tracingHere,
+  uniqueMark,
+  until,
+} from '../helpers.js';
 
-const { missing, skip: tracing } = tracingHere();
-const requireTracing = () => {
-  if (missing) assert.fail(`CI must be able to trace, but: ${missing}`);
-};
-
-/** bpftrace processes running mmap-lock.bt: none may outlive the CLI. */
-const tracers = () =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('mmap-lock.bt');
-      } catch {
-        return false;
-      }
-    });
+const { tracing, requireTracing } = tracingHere();
 
 /** SIGKILLs the CLI; within 5 s neither bpftrace nor a process carrying `mark` may be left. */
 async function killedLeavesNothing(run, mark) {
@@ -35,64 +30,6 @@ async function killedLeavesNothing(run, mark) {
   assert.deepEqual(tracers(), []);
   assert.deepEqual(processesMarked(mark), []);
 }
-
-const pidsOf = (cell) => [...new Set(cell.workers.map((worker) => worker.pid))].sort();
-
-test(
-  'trace compare --trace-window cell: every cell traced, exactly its own processes, ratios beside the published ones',
-  tracing,
-  async () => {
-    requireTracing();
-    const mark = uniqueMark();
-    const result = await cli([
-      'trace',
-      'compare',
-      '--quick',
-      '--trace-window',
-      'cell',
-      '--json',
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-    ]);
-    assert.equal(result.exitCode, 0, result.stderr);
-    const doc = JSON.parse(result.stdout);
-    assert.equal(doc.config.trace, true);
-    assert.equal(doc.trace.window, 'cell');
-    assert.match(doc.trace.bpftrace.version, /^\d+\.\d+/);
-    for (const round of doc.rounds) {
-      for (const mode of ['workers', 'procs']) {
-        assert.ok(round[mode], 'the untraced cell ran');
-        const traced = round.traced[mode];
-        const { trace } = traced;
-        // the process-tree filter: the processes that took the lock are the cell's own, no others
-        assert.deepEqual([...new Set(trace.processes.map((p) => p.pid))].sort(), pidsOf(traced));
-        // process and thread startup always maps memory, so a whole cell has write acquisitions
-        assert.ok(trace.write.count > 0 && trace.write.totalNs > 0);
-        assert.equal(
-          trace.write.histogram.reduce((sum, bucket) => sum + bucket.count, 0),
-          trace.write.count,
-        );
-        assertSums(trace);
-      }
-    }
-    // summed over the cells, the by-syscall rows still add up to the cells' acquisitions
-    for (const mode of ['workers', 'procs']) {
-      const cells = doc.rounds.map((round) => round.traced[mode].trace.write.count);
-      const rows = doc.trace.modes[mode].bySyscall.write;
-      assert.equal(
-        rows.reduce((sum, row) => sum + row.count, 0),
-        cells.reduce((sum, count) => sum + count, 0),
-      );
-      assert.ok(doc.trace.modes[mode].timeShare.write > 0 && doc.trace.modes[mode].timeShare.write < 1);
-    }
-    assert.equal(doc.trace.ratios.totalWrite.n, 2);
-    assert.equal(doc.trace.ratios.avgWrite.n, 2);
-    assert.ok(doc.trace.modes.workers.observer > 0 && doc.trace.modes.procs.observer > 0);
-    assert.match(doc.trace.published.source, /Hypothesis 8/);
-    assert.deepEqual(processesMarked(mark), []);
-    assert.deepEqual(tracers(), []);
-  },
-);
 
 test('trace workers: the default window, as tables with the histogram and observer effect', tracing, async () => {
   requireTracing();
@@ -113,19 +50,13 @@ test('trace workers: the default window, as tables with the histogram and observ
   assert.match(result.stderr, /^mmapbench: saved \S+\/trace-[^/]+\.json$/);
 });
 
-test('--trace on compare is the same as the trace command', tracing, async () => {
-  requireTracing();
-  const result = await cli(['compare', '--trace', '--quick', '--rounds', '1', '--json']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
-  assert.ok(doc.rounds[0].traced.workers.trace && doc.rounds[0].traced.procs.trace);
-});
-
 // A terminal's Ctrl-C goes to the whole process group: bpftrace gets it as well as the CLI.
 // The first lands while bpftrace is attaching, the second while it traces.
-for (const [target, kill, settle] of [
-  ['the CLI', (run) => run.kill('SIGINT'), 0],
-  ['its process group, as a terminal sends it', (run) => process.kill(-run.pid, 'SIGINT'), 1500],
+// The iterations: the round's untraced cell runs before the traced one, so the one Ctrl-C that
+// lands while bpftrace attaches needs no long cell; the other needs a traced cell still running.
+for (const [target, kill, settle, iterations] of [
+  ['the CLI', (run) => run.kill('SIGINT'), 0, '20000'],
+  ['its process group, as a terminal sends it', (run) => process.kill(-run.pid, 'SIGINT'), 1500, '150000'],
 ]) {
   test(
     `Ctrl-C to ${target} during a traced run: exit 130, status interrupted, no cell and no bpftrace left`,
@@ -138,7 +69,7 @@ for (const [target, kill, settle] of [
           'trace',
           'compare',
           '--iterations',
-          '150000',
+          iterations,
           '--warmup',
           '10',
           '--rounds',
@@ -318,23 +249,6 @@ test('a bpftrace that hangs on --version gives way to Ctrl-C', tracing, async ()
   assert.equal(result.exitCode, 130, result.stderr);
   assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
 });
-
-/** The by-syscall rows of one kind add up to that kind's totals. */
-function assertSums(trace) {
-  for (const kind of ['write', 'read']) {
-    const rows = trace.bySyscall[kind];
-    assert.equal(
-      rows.reduce((sum, row) => sum + row.count, 0),
-      trace[kind].count,
-      `${kind} acquisitions by syscall add up`,
-    );
-    assert.equal(
-      rows.reduce((sum, row) => sum + row.totalNs, 0),
-      trace[kind].totalNs,
-      `${kind} wait by syscall adds up`,
-    );
-  }
-}
 
 test(
   'trace --pid audits a process started outside mmapbench, all its threads, and leaves it running',

@@ -1,0 +1,73 @@
+// Checks of depth that take seconds each, beyond test/cli/'s one run of each path: a sweep and a
+// reproduce run printed again from their saved files, reproduce's adaptive stop on a real run,
+// and a sweep over two Node binaries.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, records, reproduceWorkspace as workspace, resultsFile, secondNode } from '../helpers.js';
+import { EXPERIMENTS } from '../../src/reproduce/experiments.js';
+import { ExperimentData } from '../../src/reproduce/data.js';
+
+const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
+const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];
+
+test('sweep and reproduce results are read back by report as their runs printed them', async () => {
+  const out = folder();
+  const sweep = await cli(['sweep', '-k', '1,2', '--smoke', '--out', out]);
+  assert.equal(sweep.exitCode, 0, sweep.stderr);
+  assert.match(savedPath(sweep), /\/sweep-[^/]+\.json$/);
+  assert.equal((await cli(['report', savedPath(sweep)])).stdout, sweep.stdout);
+
+  const reproduce = await cli(['reproduce', 'gap', '--quick', '--out', out]);
+  assert.equal(reproduce.exitCode, 0, reproduce.stderr);
+  const file = join(
+    out,
+    readdirSync(out).find((name) => name.endsWith('.jsonl')),
+  );
+  assert.equal((await cli(['report', file])).stdout, reproduce.stdout);
+});
+
+test("adaptive rounds: at least 5, then more only while a claim's interval is wider than --precision, at most --max-rounds", async () => {
+  const w = workspace();
+  const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', '--out', w.out]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const all = records(resultsFile(w.out));
+  assert.equal(all.filter((r) => r.type === 'calibration').length, 1, 'one calibration per variant');
+  const cells = all.filter((r) => r.type === 'cell');
+  const rounds = Math.max(...cells.map((r) => r.round));
+  assert.ok(rounds === 5 || rounds === 6, `${rounds} rounds`);
+  const firstFive = new ExperimentData(cells.filter((r) => r.round <= 5));
+  // stopping on width, not on a decided claim, keeps each verdict's 95% meaning
+  const narrowAtFive = EXPERIMENTS[0].verdicts(firstFive).every((v) => v.halfWidth !== null && v.halfWidth <= 0.05);
+  assert.equal(
+    rounds === 5,
+    narrowAtFive,
+    "a sixth round ran exactly when five left a claim's interval wider than ±5%",
+  );
+});
+
+const { path: node24, missing, skip } = await secondNode();
+
+test('two --node binaries: a point for each, labelled with the version it reported', { skip }, async () => {
+  assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
+  const args = ['sweep', '--task', 'fs-promises', '--node', process.execPath, '--node', node24, '--smoke'];
+  const result = await cli([...args, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.deepEqual(
+    doc.points.map((point) => point.node),
+    [
+      { path: process.execPath, version: process.version },
+      { path: node24, version: doc.points[1].node.version },
+    ],
+  );
+  assert.match(doc.points[1].node.version, /^v24\./);
+  const table = await cli(args);
+  assert.equal(table.exitCode, 0, table.stderr);
+  assert.match(table.stdout, new RegExp(`^│ ${process.version.replaceAll('.', '\\.')} +│`, 'm'));
+  assert.match(table.stdout, /^│ v24\.\d+\.\d+ +│/m);
+  // off a terminal lines wrap at 80 columns: a long path goes to a line of its own
+  assert.match(table.stdout, new RegExp(`^node v24\\.\\d+\\.\\d+:\\s${node24.replaceAll('.', '\\.')}$`, 'm'));
+});
