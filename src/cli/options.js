@@ -29,6 +29,7 @@ import { DEFAULT_OUT, defaultOut } from '../results/save.js';
  * @property {(value: any) => any} [read]  checks and converts what was typed; a usage error
  *   names the option as typed
  * @property {string[]} [choices]
+ * @property {boolean} [list]  a comma-separated list (sweep's axes), as its help says
  * @property {string[]} [conflicts]  options that may not be given with it
  * @property {boolean} [hidden]
  */
@@ -101,6 +102,7 @@ function settingSpecs({ list = false } = {}) {
     list
       ? {
           kind: /** @type {const} */ ('repeat'),
+          list: true,
           read: (values) =>
             values.reduce((previous, raw) => listOf(flagName(name), item, example)(raw, previous), undefined),
         }
@@ -168,6 +170,17 @@ const OUTPUT = {
 };
 
 /**
+ * When the rounds stop: a fixed count, a precision or a time budget; only their words differ
+ * between compare and sweep.
+ * @param {{ rounds: string, precision: string, maxTime: string }} describe
+ */
+const stopSpecs = (describe) => ({
+  rounds: value(describe.rounds, checked(positiveInteger)('rounds')),
+  precision: value(describe.precision, { ...checked(percent)('precision'), conflicts: ['rounds'] }),
+  maxTime: value(describe.maxTime, checked(positiveNumber)('maxTime')),
+});
+
+/**
  * Options of workers, procs, compare and trace.
  * @returns {Specs}
  */
@@ -176,20 +189,13 @@ export function measurementSpecs({ compare = false } = {}) {
     ...COMMON,
     ...settingSpecs(),
     ...WORK,
-    rounds: value(
-      compare
+    ...stopSpecs({
+      rounds: compare
         ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
         : 'cells to run one after another (default: 1; 2 with --quick)',
-      checked(positiveInteger)('rounds'),
-    ),
-    precision: value('compare: stop once the ratio is known to ± this (default: 5%)', {
-      ...checked(percent)('precision'),
-      conflicts: ['rounds'],
+      precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
+      maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
     }),
-    maxTime: value(
-      'compare: stop after this much wall time, calibration included (default: 60)',
-      checked(positiveNumber)('maxTime'),
-    ),
     aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
       choices: ['workers', 'procs'],
     }),
@@ -217,32 +223,19 @@ export function sweepSpecs() {
   return {
     ...COMMON,
     ...settingSpecs({ list: true }),
-    variant: repeat(
-      'NAME[:KEY=VALUE,...]: a named set of environment variables for the cells (repeatable); `default` adds nothing',
-      {
-        read: (values) => values.reduce((previous, raw) => variant(raw, previous), undefined),
-      },
-    ),
-    ...WORK,
-    rounds: value(
-      'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
-      checked(positiveInteger)('rounds'),
-    ),
-    precision: value('stop a point once its ratio is known to ± this (default: 5%)', {
-      ...checked(percent)('precision'),
-      conflicts: ['rounds'],
+    variant: repeat('a named set of environment variables for the cells (repeatable); `default` adds nothing', {
+      read: (values) => values.reduce((previous, raw) => variant(raw, previous), undefined),
     }),
-    maxTime: value(
-      'wall time for the whole sweep, calibration included (default: 60 per point)',
-      checked(positiveNumber)('maxTime'),
-    ),
+    ...WORK,
+    ...stopSpecs({
+      rounds: 'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
+      precision: 'stop a point once its ratio is known to ± this (default: 5%)',
+      maxTime: 'wall time for the whole sweep, calibration included (default: 60 per point)',
+    }),
     ...runSpecs({ sweep: true }),
     ...OUTPUT,
   };
 }
-
-// sweep's axes take a comma-separated list
-const list = (spec) => spec.kind === 'repeat' && spec.read !== undefined && !spec.describe.startsWith('NAME');
 
 /**
  * Declares the options to yargs, for parsing and --help. Every value is parsed as typed (a
@@ -253,9 +246,11 @@ const list = (spec) => spec.kind === 'repeat' && spec.read !== undefined && !spe
 export function declare(yargs, specs) {
   for (const [name, spec] of Object.entries(specs)) {
     const kind = spec.kind ?? 'value';
-    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name] ?? 'path'}${list(spec) ? ',...' : ''}> `;
+    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name] ?? 'path'}${spec.list ? ',...' : ''}> `;
+    // the choices, unless the description already names each
+    const named = spec.choices?.every((choice) => spec.describe.includes(choice)) ?? true;
     yargs.option(kebab(name), {
-      describe: takes + spec.describe + (spec.choices ? ` (${spec.choices.join(', ')})` : ''),
+      describe: takes + spec.describe + (named ? '' : ` (${spec.choices?.join(', ')})`),
       type: kind === 'flag' ? 'boolean' : 'string',
       requiresArg: kind !== 'flag',
       hidden: spec.hidden,

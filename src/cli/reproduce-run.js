@@ -1,21 +1,15 @@
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { environmentError } from '../errors.js';
 import { sessionError } from '../run/rounds.js';
 import { startProgress } from '../report/progress.js';
 import { textWidth } from '../report/table.js';
 import { oversubscribed } from '../run/plan.js';
 import { describeEnvironment } from '../system/environment.js';
-import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
-import { resolveNode } from '../system/node.js';
 import { lockFolder } from '../system/out-lock.js';
 import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
-import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
-import { preflight } from '../system/trace/preflight.js';
 import { version } from '../version.js';
-import { EXPERIMENTS } from '../reproduce/experiments.js';
 import { estimate, listing } from '../reproduce/estimate.js';
+import { machine, select } from '../reproduce/machine.js';
 import { planOf, reportModels } from '../reproduce/models.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
 import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
@@ -23,44 +17,6 @@ import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/rounds.js';
 import { renderReproduce } from '../view/index.js';
 import { commandLine } from '../words/command-line.js';
-
-/** What this machine offers the experiments: the jemalloc library, the THP file. */
-async function machine(options, argv, interrupt) {
-  const node = await resolveNode(options.node, interrupt);
-  const jemalloc = findJemalloc(options.jemalloc);
-  if (jemalloc.path) {
-    const problem = preloadProblem(node.path, jemalloc.path);
-    if (problem) Object.assign(jemalloc, { path: null, why: problem });
-  }
-  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
-  thp.why = thpProblem(thp.path);
-  // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason
-  const wanted = options.experiments.length === 0 || options.experiments.includes('locks');
-  const trace = wanted
-    ? await preflight({ interrupt }).then(
-        (setup) => ({ setup, why: null }),
-        (error) => ({ setup: null, why: error.message }),
-      )
-    : { setup: null, why: 'not asked for' };
-  return { node, jemalloc, thp, trace };
-}
-
-/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
-function select(options, ctx) {
-  const named = options.experiments.length > 0;
-  const runnable = [];
-  const skipped = [];
-  for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
-    const why = experiment.unavailable?.(ctx) ?? null;
-    if (!why) runnable.push(experiment);
-    else if (named) throw environmentError(`${experiment.name} cannot run here: ${why}`);
-    else skipped.push({ name: experiment.name, reason: why });
-  }
-  if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
-    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
-  }
-  return { runnable, skipped };
-}
 
 /**
  * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it

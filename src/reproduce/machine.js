@@ -1,0 +1,46 @@
+// What this machine offers a reproduce run, and which experiments it can run here.
+import { existsSync } from 'node:fs';
+import { environmentError } from '../errors.js';
+import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
+import { resolveNode } from '../system/node.js';
+import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
+import { preflight } from '../system/trace/preflight.js';
+import { EXPERIMENTS } from './experiments.js';
+
+/** What this machine offers the experiments: the jemalloc library, the THP file. */
+export async function machine(options, argv, interrupt) {
+  const node = await resolveNode(options.node, interrupt);
+  const jemalloc = findJemalloc(options.jemalloc);
+  if (jemalloc.path) {
+    const problem = preloadProblem(node.path, jemalloc.path);
+    if (problem) Object.assign(jemalloc, { path: null, why: problem });
+  }
+  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
+  thp.why = thpProblem(thp.path);
+  // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason
+  const wanted = options.experiments.length === 0 || options.experiments.includes('locks');
+  const trace = wanted
+    ? await preflight({ interrupt }).then(
+        (setup) => ({ setup, why: null }),
+        (error) => ({ setup: null, why: error.message }),
+      )
+    : { setup: null, why: 'not asked for' };
+  return { node, jemalloc, thp, trace };
+}
+
+/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
+export function select(options, ctx) {
+  const named = options.experiments.length > 0;
+  const runnable = [];
+  const skipped = [];
+  for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
+    const why = experiment.unavailable?.(ctx) ?? null;
+    if (!why) runnable.push(experiment);
+    else if (named) throw environmentError(`${experiment.name} cannot run here: ${why}`);
+    else skipped.push({ name: experiment.name, reason: why });
+  }
+  if (runnable.some((e) => e.name === 'thp') && existsSync(ctx.thp.restoreFile)) {
+    throw leftover(ctx.thp.restoreFile, ctx.thp.path);
+  }
+  return { runnable, skipped };
+}
