@@ -31,5 +31,7 @@ export class MmapbenchError extends Error {
 
 export const EXIT_CODES = { run: 1, usage: 2, environment: 3, interrupted: 130 };
 
+/** @param {string} message @param {unknown} [cause] */
 export const usageError = (message, cause) => new MmapbenchError(message, { kind: 'usage', cause });
+/** @param {string} message @param {unknown} [cause] */
 export const environmentError = (message, cause) => new MmapbenchError(message, { kind: 'environment', cause });

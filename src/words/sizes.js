@@ -1,8 +1,13 @@
 // How sizes are spelled: what a user types (64k, 8m, 64KiB) and what the output prints.
 
+/** @type {Record<string, number>} */
 const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
-/** Parses `64k`, `8m`, `512`, `1.5m`, `64KiB` into bytes; null when it is not a size. */
+/**
+ * Parses `64k`, `8m`, `512`, `1.5m`, `64KiB` into bytes; null when it is not a size.
+ * @param {unknown} text
+ * @returns {number | null}
+ */
 export function parseSize(text) {
   const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(text).trim());
   if (!match) return null;
@@ -10,6 +15,7 @@ export function parseSize(text) {
   return Number.isSafeInteger(bytes) ? bytes : null;
 }
 
+/** @param {number} bytes */
 export function formatSize(bytes) {
   for (const [unit, size] of /** @type {Array<[string, number]>} */ ([
     ['GiB', 1024 ** 3],

@@ -3,20 +3,36 @@
 import { usageError } from '../errors.js';
 import { parseSize } from './sizes.js';
 
+/** `maxTime` as typed: `max-time`. @param {string} name */
 export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * A check of what was typed for one option: given the option's name as typed, it turns a raw
+ * value into the option's value, or throws a usage error naming the option.
+ * @template T
+ * @typedef {(name: string) => (raw: unknown) => T} Check
+ */
 
 /** Task parameters common enough to have their own option; the rest go through --param. */
 export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
 
-/** How a user sets a parameter on the command line. */
+/** How a user sets a parameter on the command line. @param {string} name */
 export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
 
-/** A parameter set to a value as typed: `--size 64k`, `--param op=stat`. */
+/**
+ * A parameter set to a value as typed: `--size 64k`, `--param op=stat`.
+ * @param {string} name @param {unknown} value
+ */
 export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.includes(name) ? ' ' : ''}${value}`;
 
+/** @param {unknown} value */
 const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
 
-/** A check that turns what was typed into a number, or throws a usage error naming the option. */
+/**
+ * A check that turns what was typed into a number, or throws a usage error naming the option.
+ * @param {(n: number) => boolean} test @param {string} expectation
+ * @returns {Check<number>}
+ */
 const checked = (test, expectation) => (name) => (raw) => {
   const value = last(raw);
   const number = typeof value === 'number' ? value : Number(value);
@@ -38,7 +54,7 @@ export const timeoutSeconds = checked(
   `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,
 );
 
-/** A percentage in (0, 100), as `5%` or `5`; returned as a fraction (0.05). */
+/** A percentage in (0, 100), as `5%` or `5`; returned as a fraction (0.05). @type {Check<number>} */
 export const percent = (name) => (raw) => {
   const value = last(raw);
   const number = Number(String(value).replace(/%$/, ''));
@@ -48,11 +64,11 @@ export const percent = (name) => (raw) => {
   return number / 100;
 };
 
-/** Bytes, from `262144`, `256k` or `1m`. */
+/** Bytes, from `262144`, `256k` or `1m`. @type {Check<number>} */
 export const bytes = (name) => (raw) => {
   const value = last(raw);
   const size = typeof value === 'number' ? value : parseSize(value);
-  if (!Number.isInteger(size) || size < 1)
+  if (size === null || !Number.isInteger(size) || size < 1)
     throw usageError(`${name} ${value} is invalid: it must be bytes or a size such as 256k or 1m`);
   return size;
 };
@@ -62,14 +78,20 @@ export const PARAM_VALUE = {
   integer: positiveInteger,
   size: bytes,
   number: finiteNumber,
-  string: () => (value) => String(value),
+  string: () => (/** @type {unknown} */ value) => String(value),
 };
 
-/** `KEY=VALUE` pairs into an object with own properties only (`__proto__` is just a name). */
+/**
+ * `KEY=VALUE` pairs into an object with own properties only (`__proto__` is just a name).
+ * @param {string | string[] | undefined} list  as typed, once or repeated
+ * @param {string} option  as typed, for the message
+ * @param {string} example  a pair that would do, for the message
+ * @returns {Record<string, string>}
+ */
 export function pairs(list, option, example) {
   const entries = [];
-  for (const pair of [list ?? []].flat()) {
-    const at = String(pair).indexOf('=');
+  for (const pair of [list ?? []].flat().map(String)) {
+    const at = pair.indexOf('=');
     if (at < 1) throw usageError(`${option} ${pair} is not KEY=VALUE; write it as ${option} ${example}`);
     entries.push([pair.slice(0, at), pair.slice(at + 1)]);
   }
@@ -77,11 +99,13 @@ export function pairs(list, option, example) {
 }
 
 /**
- * A comma-separated list option (`-k 1,2,4,8`), for commander: each item checked by `item`, the
- * option given twice adding to the list. An empty item or a value given twice is an error.
+ * A comma-separated list option (`-k 1,2,4,8`): each item checked by `item`, the option
+ * given twice adding to the list. An empty item or a value given twice is an error.
  * @param {string} name  the option as typed
- * @param {(name: string) => (raw: string) => any} item  a check such as positiveInteger
+ * @template T
+ * @param {Check<T>} item  a check such as positiveInteger
  * @param {string} example
+ * @returns {(raw: unknown, previous?: T[]) => T[]}
  */
 export const listOf = (name, item, example) => (raw, previous) => {
   const parts = String(raw)
@@ -99,12 +123,16 @@ export const listOf = (name, item, example) => (raw, previous) => {
   return values;
 };
 
-/** A list item taken as typed: a name, a size or a path. */
+/** A list item taken as typed: a name, a size or a path. @type {Check<unknown>} */
 export const text = () => (value) => value;
 
 /**
- * `--variant NAME[:KEY=VALUE[,KEY=VALUE...]]`, for commander: a named set of environment
+ * `--variant NAME[:KEY=VALUE[,KEY=VALUE...]]`: a named set of environment
  * variables; `default` adds none. Two variants of one name are an error.
+ */
+/**
+ * @param {unknown} raw  one --variant as typed
+ * @param {Array<{ name: string, env: Record<string, string> }>} [previous]  those before it
  */
 export function variant(raw, previous) {
   const at = String(raw).indexOf(':');
