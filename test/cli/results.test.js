@@ -44,14 +44,6 @@ test('--no-save writes nothing', async () => {
   assert.deepEqual(readdirSync(out), []);
 });
 
-test('trace saves under its own name', tracing, async () => {
-  const out = folder();
-  const trace = await cli(['trace', 'workers', '--smoke', '--out', out]);
-  assert.equal(trace.exitCode, 0, trace.stderr);
-  assert.match(savedPath(trace), /\/trace-[^/]+\.json$/);
-  assert.equal(JSON.parse(readFileSync(savedPath(trace), 'utf8')).config.trace, true);
-});
-
 test('an --out that cannot take the results stops the run before it measures anything', async () => {
   const dir = folder();
   const file = join(dir, 'a-file');
@@ -65,21 +57,20 @@ test('an --out that cannot take the results stops the run before it measures any
 
 test('report and diff refuse what is not a complete results document: one line, exit 2, nothing written', async () => {
   const dir = folder();
-  const live = await cli(['compare', '--smoke', '--out', dir]);
-  const text = readFileSync(savedPath(live), 'utf8');
+  // a whole document a run saved, and broken copies of it
+  const whole = join(dir, 'whole.json');
+  const text = readFileSync(savedFixture('compare-quick.json'), 'utf8');
+  writeFileSync(whole, text);
   writeFileSync(join(dir, 'cut.json'), text.slice(0, text.length / 2));
   writeFileSync(join(dir, 'newer.json'), JSON.stringify({ ...JSON.parse(text), schema: 99 }));
   const cases = [
     [['report', join(dir, 'cut.json')], /cut\.json is cut off or damaged/],
     [['report', join(dir, 'newer.json')], /newer\.json is from a newer mmapbench .*upgrade mmapbench/],
     [['report', join(dir, 'nothing.json')], /nothing\.json: no such file/],
-    [
-      ['report', savedPath(live), '--html', join(dir, 'no', 'such', 'page.html')],
-      /the folder .*no\/such does not exist/,
-    ],
-    [['report', savedPath(live), '--html', savedPath(live)], /is one of the results files being read/],
-    [['diff', savedPath(live)], /^mmapbench: missing arguments: it is `mmapbench diff <base> <new>`/],
-    [['diff', savedPath(live), join(dir, 'cut.json')], /cut off or damaged/],
+    [['report', whole, '--html', join(dir, 'no', 'such', 'page.html')], /the folder .*no\/such does not exist/],
+    [['report', whole, '--html', whole], /is one of the results files being read/],
+    [['diff', whole], /^mmapbench: missing arguments: it is `mmapbench diff <base> <new>`/],
+    [['diff', whole, join(dir, 'cut.json')], /cut off or damaged/],
   ];
   const before = readdirSync(dir).sort();
   for (const [args, message] of cases) {
@@ -90,7 +81,7 @@ test('report and diff refuse what is not a complete results document: one line, 
     assert.equal(result.stdout, '');
   }
   assert.deepEqual(readdirSync(dir).sort(), before, 'nothing written, nothing changed');
-  assert.equal(readFileSync(savedPath(live), 'utf8'), text);
+  assert.equal(readFileSync(whole, 'utf8'), text);
 });
 
 test('diff of two real runs: the shared point with the change of its ratio and each mode, and what differs', async () => {

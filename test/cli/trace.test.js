@@ -3,7 +3,7 @@
 // a missing piece is a failure, never a quiet skip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -46,8 +46,11 @@ test('trace workers: the default window, as tables with the histogram and observ
   ])
     assert.match(result.stdout, new RegExp(row));
   assert.doesNotMatch(result.stdout, /workers\/procs/, 'one mode has no ratio column');
-  // bpftrace's own chatter stays out of the output: the one line on stderr is the saved file
+  // bpftrace's own chatter stays out of the output: the one line on stderr is the saved file,
+  // under the command's own name
   assert.match(result.stderr, /^mmapbench: saved \S+\/trace-[^/]+\.json$/);
+  const saved = JSON.parse(readFileSync(result.stderr.trim().replace('mmapbench: saved ', ''), 'utf8'));
+  assert.equal(saved.config.trace, true);
 });
 
 // A terminal's Ctrl-C goes to the whole process group: bpftrace gets it as well as the CLI.
