@@ -131,11 +131,7 @@ export async function run(args, context = {}) {
   const asksHelp = args.some((arg) => ['--help', '-h', '--version', '-V'].includes(arg));
   if (first === undefined && !asksHelp)
     throw usageError('no command given; run `mmapbench compare`, or see `mmapbench --help` for the list');
-  if (
-    first !== undefined &&
-    !NAMES.includes(first) &&
-    args.indexOf(first) === args.findIndex((a) => !a.startsWith('-'))
-  )
+  if (first !== undefined && !NAMES.includes(first))
     throw usageError(`unknown command '${first}'; see \`mmapbench --help\``);
   // --help and --version print here rather than through console.log, so they go where asked
   let printed = '';
