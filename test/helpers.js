@@ -176,9 +176,8 @@ export function tracingHere() {
           : null;
   return {
     missing,
-    skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {},
     // the test options that skip where tracing is impossible, except under CI
-    tracing: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {},
+    skip: missing && !process.env.CI ? { skip: `cannot trace here: ${missing}` } : {},
     // under CI a missing piece is a failure, never a quiet skip
     requireTracing: () => {
       if (missing) assert.fail(`CI must be able to trace, but: ${missing}`);

@@ -75,7 +75,7 @@ const flag = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('
 const checked = (check) => (name) => ({ read: check(flagName(name)) });
 
 /** A value that must be one of `choices`. */
-export const oneOf = (name, choices) => (typed) => {
+const oneOf = (name, choices) => (typed) => {
   if (!choices.includes(typed))
     throw usageError(`${name} ${typed} is invalid: it must be one of ${choices.join(', ')}`);
   return typed;

@@ -105,7 +105,6 @@ export async function runExperiment(
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.filter((r) => r.type === 'cell');
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  const byPoint = new Map();
   const points = [];
   for (const variant of variants) {
     const plan = await planVariant(variant, options, interrupt);
@@ -122,9 +121,10 @@ export async function runExperiment(
       tracer,
       session,
     };
-    byPoint.set(point, variant);
     points.push(point);
   }
+  // a point is a setting: its id is the variant's
+  const variantOf = (point) => variants.find((variant) => variant.id === point.id);
   const keep = (record) => {
     appendRecord(file, record);
     records.push(record);
@@ -147,7 +147,7 @@ export async function runExperiment(
         }),
       skip: (point, index, step) => done.has(`${point.id}|${index}|${step.arm}`),
       beforeCell: (point) => {
-        const { thp: mode } = byPoint.get(point);
+        const { thp: mode } = variantOf(point);
         if (!mode) return;
         guard ??= takeThp(thp);
         guard.set(mode);
@@ -164,7 +164,7 @@ export async function runExperiment(
         keep(record);
         cells.push(record);
         progress.tick?.({
-          label: `${experiment.name}: ${byPoint.get(point).label}, ${step.arm}, round ${round.index}`,
+          label: `${experiment.name}: ${variantOf(point).label}, ${step.arm}, round ${round.index}`,
         });
       },
     });

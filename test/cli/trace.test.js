@@ -19,7 +19,7 @@ import {
   until,
 } from '../helpers.js';
 
-const { tracing, requireTracing } = tracingHere();
+const { skip: tracing, requireTracing } = tracingHere();
 
 /** SIGKILLs the CLI; within 5 s neither bpftrace nor a process carrying `mark` may be left. */
 async function killedLeavesNothing(run, mark) {
