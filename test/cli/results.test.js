@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { cli, fixture, tracingHere } from '../helpers.js';
+import { cli, fixture } from '../helpers.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
 const savedFixture = (name) => fixture(`saved/${name}`);
@@ -31,8 +31,6 @@ test('compare saves the --json document, says where last, and report prints it e
   assert.deepEqual(JSON.parse(readFileSync(savedPath(json), 'utf8')), document);
   assert.equal(document.schema, 1);
 });
-
-const { skip: tracing } = tracingHere();
 
 test('--no-save writes nothing', async () => {
   const out = folder();
@@ -145,8 +143,7 @@ test('a save killed at any moment leaves no file or a whole one under its final 
 // The HTML page, opened in Debian's chromium through puppeteer-core. Chromium is installed by
 // .ci/run; without it the test skips here, and fails under CI.
 const CHROMIUM = '/usr/bin/chromium';
-const noChromium =
-  !existsSync(CHROMIUM) && !process.env.CI ? `needs ${CHROMIUM} (apt-get install chromium)` : (tracing.skip ?? false);
+const noChromium = !existsSync(CHROMIUM) && !process.env.CI ? `needs ${CHROMIUM} (apt-get install chromium)` : false;
 
 test(
   'report --html: a self-contained page a browser renders with every chart as SVG, titled and with axes',
