@@ -1,4 +1,7 @@
-/** Whether a process with this pid exists (EPERM: it does, but belongs to another user). */
+/**
+ * Whether a process with this pid exists (EPERM: it does, but belongs to another user).
+ * @param {number} pid
+ */
 export function alive(pid) {
   try {
     process.kill(pid, 0);

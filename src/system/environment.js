@@ -6,6 +6,7 @@ export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
 /**
  * The bracketed token of a sysfs choice file: `always [madvise] never` -> `madvise`. A file
  * holding one bare word (a stand-in for the sysfs file) reads as that word.
+ * @param {string} path
  */
 export function readChoice(path) {
   try {
@@ -16,6 +17,7 @@ export function readChoice(path) {
   }
 }
 
+/** @param {string} cpuinfo the text of /proc/cpuinfo */
 export function physicalCores(cpuinfo) {
   const cores = new Set();
   let physical = '0';
@@ -30,11 +32,12 @@ export function physicalCores(cpuinfo) {
 /** Variables that change what glibc's allocator does (read once, at process start). */
 export const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/;
 // What a report shows of the cells' environment: the allocator's, and libuv's pool size
-const REPORTED_VARS = (name) => ALLOCATOR_VARS.test(name) || name === 'UV_THREADPOOL_SIZE';
+const REPORTED_VARS = (/** @type {string} */ name) => ALLOCATOR_VARS.test(name) || name === 'UV_THREADPOOL_SIZE';
 
 /**
  * Facts that change what a cell measures. Node is the one the cells ran on (--node); the
  * allocator variables are those the cells were started with.
+ * @param {{ node: { version: string, path: string }, env: NodeJS.ProcessEnv }} run
  */
 export function describeEnvironment({ node, env }) {
   let cpuinfo = '';

@@ -17,7 +17,7 @@ export const USUAL_PATHS = [
 export const INSTALL_HINT =
   'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
 
-const readable = (path) => {
+const readable = (/** @type {string} */ path) => {
   try {
     accessSync(path, constants.R_OK);
     return true;
@@ -34,7 +34,10 @@ const ldconfig = () => {
   }
 };
 
-/** The first libjemalloc in `ldconfig -p` output for this architecture, or null. */
+/**
+ * The first libjemalloc in `ldconfig -p` output for this architecture, or null.
+ * @param {string} listing
+ */
 export function fromLdconfig(listing, arch = process.arch) {
   const want = arch === 'x64' ? /x86-64/ : arch === 'arm64' ? /AArch64/ : /./;
   for (const line of listing.split('\n')) {
@@ -47,6 +50,8 @@ export function fromLdconfig(listing, arch = process.arch) {
 /**
  * Finds the jemalloc library the jemalloc experiment preloads: `--jemalloc PATH` (which must
  * exist), else ldconfig's cache, else the usual paths.
+ * @param {string | undefined} given
+ * @param {{ listing?: () => string, exists?: (path: string) => boolean, paths?: string[] }} [seams]
  * @returns {{ path: string | null, how: string | null, why: string | null }}
  */
 export function findJemalloc(given, { listing = ldconfig, exists = readable, paths = USUAL_PATHS } = {}) {
@@ -69,17 +74,25 @@ export function findJemalloc(given, { listing = ldconfig, exists = readable, pat
 /**
  * Whether `node` really runs with the library preloaded: the dynamic loader ignores a preload
  * it cannot load (wrong architecture, a static binary) with only a warning.
+ * @param {string} nodePath
+ * @param {string} library
  * @returns {string | null} why it did not load, or null when it did
  */
 export function preloadProblem(nodePath, library, env = process.env) {
   // one answer per node and library and run: each setting of a sweep that preloads asks again
   const key = `${nodePath}\u0000${library}`;
   if (!preloadAnswers.has(key)) preloadAnswers.set(key, askLoader(nodePath, library, env));
-  return preloadAnswers.get(key);
+  return /** @type {string | null} */ (preloadAnswers.get(key));
 }
 
+/** @type {Map<string, string | null>} */
 const preloadAnswers = new Map();
 
+/**
+ * @param {string} nodePath
+ * @param {string} library
+ * @param {NodeJS.ProcessEnv} env
+ */
 function askLoader(nodePath, library, env) {
   try {
     const maps = execFileSync(

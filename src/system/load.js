@@ -22,7 +22,9 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  */
 export function checkMachine() {
   const cpus = os.availableParallelism();
+  /** @type {number | null} */
   let load1 = null;
+  /** @type {number | null} */
   let runnable = null;
   try {
     for (let sample = 0; sample < SAMPLES; sample++) {
@@ -34,9 +36,9 @@ export function checkMachine() {
     }
   } catch {}
   const warning =
-    runnable > 0
+    runnable !== null && runnable > 0
       ? `other work is competing for the CPUs (${runnable} other runnable process${runnable === 1 ? '' : 'es'}, ` +
-        `load average ${load1.toFixed(2)} on ${cpus} CPUs): it is measured too; stop it for a steadier answer`
+        `load average ${load1?.toFixed(2)} on ${cpus} CPUs): it is measured too; stop it for a steadier answer`
       : null;
   return { load1, runnable, cpus, warning };
 }

@@ -7,20 +7,28 @@ const MIN_MAJOR = 18;
 
 // One answer per binary and run: a sweep or reproduce plans many settings on the same node, and
 // asking it again costs a process start each time.
+/** @type {Map<string, Promise<{ path: string, version: string }>>} */
 const checked = new Map();
 
 /**
  * Checks that `--node PATH` is an executable Node.js and asks it for its version, so a typo is
  * a usage error here rather than K spawn failures inside a cell.
+ * @param {string | undefined} spec
+ * @param {AbortSignal} [interrupt]
  * @returns {Promise<{ path: string, version: string }>}
  */
 export function resolveNode(spec, interrupt) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
   const path = resolve(spec);
   if (!checked.has(path)) checked.set(path, check(spec, path, interrupt));
-  return checked.get(path);
+  return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(path));
 }
 
+/**
+ * @param {string} spec
+ * @param {string} path
+ * @param {AbortSignal} [interrupt]
+ */
 async function check(spec, path, interrupt) {
   try {
     if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });

@@ -11,7 +11,8 @@ const STALE_MS = 3000;
 const LOCK = '.mmapbench.lock';
 const OWNER = '.mmapbench.lock.owner';
 
-const owner = (dir) => {
+/** @returns {{ pid?: number, started?: string } | null} */
+const owner = (/** @type {string} */ dir) => {
   try {
     return JSON.parse(readFileSync(join(dir, OWNER), 'utf8'));
   } catch {
@@ -33,7 +34,7 @@ export async function lockFolder(dir, what, { warn = () => {} } = {}) {
     realpath: false,
     lockfilePath: join(dir, LOCK),
     stale: STALE_MS,
-    onCompromised: (error) =>
+    onCompromised: (/** @type {Error} */ error) =>
       warn(`the lock on ${dir} was lost (${error.message}); another run may now write there too`),
   };
   let release;

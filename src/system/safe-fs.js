@@ -18,13 +18,15 @@ import { basename, dirname, join } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 
 /** A name no one can have created beforehand, beside `path`. */
-export const temporaryBeside = (path, suffix = 'tmp') =>
+export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
   join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.${suffix}`);
 
 /**
  * Replaces `path` with `data` all at once: the data goes to a new file (`wx`: created here, so
  * never a planted link), is flushed, then renamed over `path`. A symbolic link at `path` is
  * replaced, not followed; a reader sees the old file or the new one, never half of one.
+ * @param {string} path
+ * @param {string | NodeJS.ArrayBufferView} data
  */
 export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
   const temporary = temporaryBeside(path);
@@ -49,6 +51,8 @@ export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
 /**
  * Appends to a file this user created, refusing a symbolic link (O_NOFOLLOW), another user's
  * file, or a file with a second name (a hard link to something else).
+ * @param {string} path
+ * @param {string} data
  */
 export function appendOwnFile(path, data) {
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
@@ -71,6 +75,8 @@ export function appendOwnFile(path, data) {
 /**
  * mkdir -p. Node's recursive mkdir reports ENOENT when the real cause is a read-only or
  * unwritable parent; this asks again one level at a time so the error names the cause.
+ * @param {string} dir
+ * @returns {void}
  */
 export function makeFolder(dir, mode = 0o777) {
   try {

@@ -57,7 +57,7 @@ export function takeThp({ path: file = THP_PATH, restoreFile = defaultRestoreFil
 }
 
 /** The refusal while a killed run's restore file is there, naming the command that clears it. */
-export const leftover = (restoreFile, file = THP_PATH) => {
+export const leftover = (/** @type {string} */ restoreFile, file = THP_PATH) => {
   const command = commandLine([
     'mmapbench',
     'restore',

@@ -1,7 +1,10 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
-/** A command name searched on PATH, or a path checked as given; null when not executable. */
+/**
+ * A command name searched on PATH, or a path checked as given; null when not executable.
+ * @param {string} command
+ */
 export function which(command) {
   const candidates = command.includes('/')
     ? [command]

@@ -23,7 +23,10 @@ const POLL_MS = 200;
  * @property {boolean} [mountTracefs]
  */
 
-/** The process's command line, or null once it is gone. */
+/**
+ * The process's command line, or null once it is gone.
+ * @param {number} pid
+ */
 function commandLine(pid) {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ') || null;
@@ -32,7 +35,7 @@ function commandLine(pid) {
   }
 }
 
-const parentOf = (pid) => {
+const parentOf = (/** @type {number} */ pid) => {
   try {
     // the command name is in parentheses and may hold spaces: the fields after it are fixed
     return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
@@ -41,15 +44,19 @@ const parentOf = (pid) => {
   }
 };
 
-/** `root` and its descendants now alive, with their command lines. */
+/**
+ * `root` and its descendants now alive, with their command lines.
+ * @param {number} root
+ */
 function family(root) {
+  /** @type {Map<number, number | null>} */
   const parents = new Map();
   for (const name of readdirSync('/proc')) if (/^\d+$/.test(name)) parents.set(Number(name), parentOf(Number(name)));
   const members = new Set([root]);
   for (let grew = true; grew;) {
     grew = false;
     for (const [pid, parent] of parents)
-      if (!members.has(pid) && members.has(parent)) {
+      if (!members.has(pid) && parent !== null && members.has(parent)) {
         members.add(pid);
         grew = true;
       }
@@ -89,7 +96,9 @@ export function checkAudit({ pid, command, seconds }) {
 export async function audit(request, { interrupt, stderr = process.stderr } = {}) {
   checkAudit(request);
   const setup = await preflight({ bpftrace: request.bpftrace, mountTracefs: request.mountTracefs, interrupt });
+  /** @type {import('node:child_process').ChildProcess | null} */
   let child = null;
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }> | null} */
   let exited = null;
   let pid = request.pid;
   if (request.command) {
@@ -97,16 +106,19 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
     // keeps, is known before the command runs, so the trace misses none of its start. The
     // command's output goes to stderr, so stdout keeps only the report. It dies with the CLI.
     const [file, args] = diesWithParent('sh', ['-c', 'read _ && exec "$@"', 'sh', ...request.command], 'SIGTERM');
-    child = adopt(spawn(file, args, { stdio: ['pipe', 2, 2] }));
-    exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    pid = child.pid;
+    const shell = adopt(spawn(file, args, { stdio: ['pipe', 2, 2] }));
+    exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve({ code, signal })));
+    child = shell;
+    pid = shell.pid;
   }
-  const names = new Map(family(pid));
+  if (pid === undefined) throw usageError('nothing to trace: give --pid PID or a command after --');
+  const root = pid;
+  const names = new Map(family(root));
   let tracer;
   try {
     tracer = await startTrace({
       bpftrace: setup.bpftrace,
-      root: pid,
+      root,
       self: true,
       stacks: request.stacks ? 'user' : 'kernel',
       stderr,
@@ -121,15 +133,15 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
     `mmapbench: tracing pid ${pid}${request.command ? ` (${request.command.join(' ')})` : ''} and what it starts` +
       `${request.seconds ? ` for ${request.seconds} s` : ''}; Ctrl-C stops and reports\n`,
   );
-  child?.stdin.end('\n');
+  child?.stdin?.end('\n');
 
   const stop = new AbortController();
   const gone = (async () => {
     while (
       !stop.signal.aborted &&
-      (child ? child.exitCode === null && child.signalCode === null : existsSync(`/proc/${pid}`))
+      (child ? child.exitCode === null && child.signalCode === null : existsSync(`/proc/${root}`))
     ) {
-      for (const [member, line] of family(pid)) names.set(member, line);
+      for (const [member, line] of family(root)) names.set(member, line);
       await delay(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
     }
   })();
@@ -155,7 +167,7 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
   const end = exited ? await Promise.race([exited, delay(2000, null)]) : null;
   if (end === null && child) child.kill('SIGKILL');
   return {
-    target: { pid, command: request.command ?? null, commandLine: names.get(pid) ?? commandLine(pid) },
+    target: { pid: root, command: request.command ?? null, commandLine: names.get(root) ?? commandLine(root) },
     stop: status,
     exit: end,
     seconds: windowNs / 1e9,

@@ -11,13 +11,17 @@ import { syscallNumber, syscallOfKernelStack } from './syscalls.js';
  * @typedef {object} BpftraceOutput
  * @property {number | null} attachedProbes
  * @property {string[]} printf   lines the script printed
- * @property {Record<string, number | Record<string, number>>} maps  by name without `@`
+ * @property {Record<string, number | Record<string, unknown>>} maps  by name without `@`; a keyed
+ *   count or sum holds numbers, a keyed stats map `{count, average, total}` objects
  * @property {Record<string, Bucket[]>} hists  buckets ascending, empty ones filled in
  * @property {string[]} errors   bpftrace's own error lines
  * @property {string[]} other    lines that were not bpftrace's (a -c command's own output)
  */
 
-/** @returns {BpftraceOutput} */
+/**
+ * @param {string} text
+ * @returns {BpftraceOutput}
+ */
 export function parseBpftraceJson(text) {
   /** @type {BpftraceOutput} */
   const out = { attachedProbes: null, printf: [], maps: {}, hists: {}, errors: [], other: [] };
@@ -39,6 +43,10 @@ export function parseBpftraceJson(text) {
   return out;
 }
 
+/**
+ * @param {string} line
+ * @returns {{ type: string, data: any } | null}  data: as bpftrace printed it, checked where read
+ */
 function jsonRecord(line) {
   if (!line.startsWith('{')) return null;
   try {
@@ -49,18 +57,24 @@ function jsonRecord(line) {
   }
 }
 
-const unprefixed = (data) =>
+const unprefixed = (/** @type {Record<string, any>} */ data) =>
   Object.fromEntries(Object.entries(data).map(([name, value]) => [name.replace(/^@/, ''), value]));
 
-/** Buckets in ascending order, with the empty power-of-two buckets between them put back. */
+/**
+ * Buckets in ascending order, with the empty power-of-two buckets between them put back.
+ * @param {Array<{ min?: number, max: number, count: number }>} raw
+ * @param {string} type
+ * @returns {Bucket[]}
+ */
 function histogram(raw, type) {
   const buckets = raw.map(({ min, max, count }) => ({ lowNs: min ?? null, highNs: max, count }));
   if (type !== 'hist') return buckets;
+  /** @type {Bucket[]} */
   const filled = [];
   for (const bucket of buckets) {
     const previous = filled.at(-1);
     if (previous && previous.highNs >= 1) {
-      for (let low = previous.highNs + 1; low < bucket.lowNs; low *= 2) {
+      for (let low = previous.highNs + 1; low < (bucket.lowNs ?? 0); low *= 2) {
         filled.push({ lowNs: low, highNs: low * 2 - 1, count: 0 });
       }
     }
@@ -105,7 +119,7 @@ function histogram(raw, type) {
 
 /** @param {BpftraceOutput} output  of mmap-lock.bt @returns {TraceSummary} */
 export function summarizeTrace({ maps, hists }) {
-  const waits = (kind) => {
+  const waits = (/** @type {'write' | 'read'} */ kind) => {
     const count = number(maps[`cnt_${kind}`]);
     const totalNs = number(maps[`sum_${kind}_ns`]);
     return {
@@ -116,10 +130,11 @@ export function summarizeTrace({ maps, hists }) {
       histogram: hists[`wait_${kind}_ns`] ?? [],
     };
   };
-  const perProcess = maps.cnt_per_pid_write && typeof maps.cnt_per_pid_write === 'object' ? maps.cnt_per_pid_write : {};
-  const byPid = (name, pid) => number(keyed(maps[name])[pid]);
+  const perProcess = keyed(maps.cnt_per_pid_write);
+  const byPid = (/** @type {string} */ name, /** @type {number} */ pid) => number(keyed(maps[name])[pid]);
   // a process that execs keeps its pid under a new name (setpriv, then node): its writes are
   // counted per name but its waits per pid, so the names are one row
+  /** @type {Map<number, Array<{ comm: string, writes: number }>>} */
   const names = new Map();
   for (const [key, writes] of Object.entries(perProcess)) {
     const comma = key.indexOf(',');
@@ -156,15 +171,19 @@ export function summarizeTrace({ maps, hists }) {
   };
 }
 
-const number = (value) => (typeof value === 'number' ? value : 0);
-const keyed = (value) => (value && typeof value === 'object' ? value : {});
+const number = (/** @type {unknown} */ value) => (typeof value === 'number' ? value : 0);
+/** @returns {Record<string, unknown>} */
+const keyed = (/** @type {unknown} */ value) =>
+  value && typeof value === 'object' ? /** @type {Record<string, unknown>} */ (value) : {};
 
 /**
  * bpftrace keys a kstack map by the stack as text, one `function+offset` per line, innermost
  * first. The tracepoint's own frame is dropped and offsets go: chains that differ only in an
  * offset are one chain.
+ * @param {unknown} map
  */
 function kernelStacks(map) {
+  /** @type {Map<string, { frames: string[], count: number }>} */
   const chains = new Map();
   for (const [text, count] of Object.entries(keyed(map))) {
     const frames = kernelFrames(text);
@@ -175,7 +194,7 @@ function kernelStacks(map) {
 }
 
 /** A kstack key's frames, innermost first, without offsets or the tracepoint's own frame. */
-const kernelFrames = (text) =>
+const kernelFrames = (/** @type {string} */ text) =>
   text
     .split('\n')
     .map((line) => line.trim().replace(/\+\d+$/, ''))
@@ -184,14 +203,16 @@ const kernelFrames = (text) =>
 /**
  * bpftrace keys a `ustack(perf)` map by lines of `\tADDRESS SYMBOL+OFFSET (OBJECT)`, innermost
  * first; what it could not resolve (the process gone when it printed) reads `0xADDRESS ([unknown])`.
+ * @param {unknown} map
  */
 function userStacks(map) {
+  /** @type {Map<string, { frames: Array<{ symbol: string | null, object: string | null }>, count: number }>} */
   const chains = new Map();
   for (const [text, count] of Object.entries(keyed(map))) {
     const frames = text
       .split('\n')
       .map((line) => line.trim().match(/^[0-9a-f]+ (.+?) \((.*)\)$/))
-      .filter(Boolean)
+      .filter((match) => match !== null)
       .map(([, symbol, object]) => ({
         // unresolved, bpftrace prints the address again as the symbol
         symbol: symbol === '[unknown]' || /^0x[0-9a-f]+$/.test(symbol) ? null : symbol.replace(/\+\d+$/, ''),
@@ -207,7 +228,10 @@ function userStacks(map) {
  * The script keys by system call number + 1, so 0 is "none in flight". A write with none in
  * flight whose sys_enter the kernel lost goes back under its call, named by the syscall frame of
  * its kernel stack (`@write_nosys_kstack`); what no frame names, or a call without a number
- * here, stays under none. @returns {BySyscall[]}
+ * here, stays under none.
+ * @param {BpftraceOutput['maps']} maps
+ * @param {'write' | 'read'} kind
+ * @returns {BySyscall[]}
  */
 function bySyscall(maps, kind) {
   const counts = keyed(maps[`cnt_${kind}_sys`]);
@@ -221,7 +245,8 @@ function bySyscall(maps, kind) {
   const none = rows.get(null);
   if (kind === 'write' && none) {
     // a stats map: count, average and total per stack
-    for (const [text, { count, total }] of Object.entries(keyed(maps.write_nosys_kstack))) {
+    for (const [text, stats] of Object.entries(keyed(maps.write_nosys_kstack))) {
+      const { count, total } = /** @type {{ count?: number, total?: number }} */ (stats);
       const name = syscallOfKernelStack(kernelFrames(text));
       const syscall = name === null ? null : syscallNumber(name);
       if (syscall === null) continue;

@@ -20,13 +20,13 @@ export const realHost = {
   platform: process.platform,
   uid: () => process.getuid?.() ?? -1,
   kernel: () => os.release(),
-  exists: (file) => existsSync(file),
+  exists: (/** @type {string} */ file) => existsSync(file),
   which,
   // A wedged binary or mount must not hang the run: both get a time limit and Ctrl-C.
-  version: async (bpftrace, cancelSignal) =>
+  version: async (/** @type {string} */ bpftrace, /** @type {AbortSignal | undefined} */ cancelSignal) =>
     (await execa(bpftrace, ['--version'], { timeout: CHECK_TIMEOUT_MS, cancelSignal })).stdout,
   memlockLimit,
-  mountTracefs: async (cancelSignal) => {
+  mountTracefs: async (/** @type {AbortSignal | undefined} */ cancelSignal) => {
     await execa('mount', ['-t', 'tracefs', 'nodev', TRACEFS], { timeout: CHECK_TIMEOUT_MS, cancelSignal });
   },
 };

@@ -5,6 +5,7 @@ import { arch } from 'node:os';
 
 // x86-64 (arch/x86/entry/syscalls/syscall_64.tbl): the calls that take mmap_lock, and the ones
 // a Node process is most often inside when a fault or its exit takes it
+/** @type {Record<number, string>} */
 const X64 = {
   0: 'read',
   1: 'write',
@@ -45,6 +46,7 @@ const X64 = {
 };
 
 /** What takes the lock, in a reader's words. */
+/** @type {Record<string, string>} */
 const MEANING = {
   mprotect:
     'changing page protections: glibc growing a thread arena’s heap, or V8 switching its code pages between writable and executable',
@@ -69,7 +71,10 @@ export function syscallName(number, kind, platform = arch()) {
   return (platform === 'x64' && X64[number]) || `syscall ${number}`;
 }
 
-/** The x-64 number of a system call by name; null elsewhere or for a call the table lacks. */
+/**
+ * The x-64 number of a system call by name; null elsewhere or for a call the table lacks.
+ * @param {string} name
+ */
 export function syscallNumber(name, platform = arch()) {
   if (platform !== 'x64') return null;
   const found = Object.entries(X64).find(([, known]) => known === name);
@@ -78,6 +83,7 @@ export function syscallNumber(name, platform = arch()) {
 
 // Kernel functions that sit directly under the syscall dispatch with no frame of the call's own
 // name: sys_mmap tail-calls ksys_mmap_pgoff, which tail-calls vm_mmap_pgoff
+/** @type {Record<string, string>} */
 const ENTRY_FUNCTIONS = { vm_mmap_pgoff: 'mmap', ksys_mmap_pgoff: 'mmap' };
 
 /**
@@ -95,4 +101,4 @@ export function syscallOfKernelStack(frames) {
 }
 
 /** Why that system call takes the lock, where it is one a reader would not guess; else null. */
-export const syscallMeaning = (name) => MEANING[name] ?? null;
+export const syscallMeaning = (/** @type {string} */ name) => MEANING[name] ?? null;

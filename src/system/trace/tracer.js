@@ -38,7 +38,7 @@ export async function startTrace({
   stopNoteMs = STOP_NOTE_MS,
   stopTimeoutMs = STOP_TIMEOUT_MS,
 }) {
-  const flags = [String(root), self ? '1' : '0', { kernel: '1', user: '2' }[stacks] ?? '0'];
+  const flags = [String(root), self ? '1' : '0', stacks === 'kernel' ? '1' : stacks === 'user' ? '2' : '0'];
   // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too.
   const [file, args] = diesWithParent(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, ...flags], 'SIGINT');
   // Its own process group: a terminal's Ctrl-C reaches the CLI, which then sends the one SIGINT.
@@ -46,16 +46,19 @@ export async function startTrace({
   const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false, detached: true }));
   let stdout = '';
   let stderr = '';
-  let markReady;
+  /** @type {(value: boolean) => void} */
+  let markReady = () => {};
+  /** @type {Promise<boolean>} */
   const ready = new Promise((resolve) => (markReady = resolve));
-  subprocess.stdout.setEncoding('utf8').on('data', (chunk) => {
+  // execa gives piped streams when stdout and stderr are not redirected, as here
+  subprocess.stdout?.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
     stdout += chunk;
     if (stdout.includes(READY_LINE)) markReady(true);
   });
-  subprocess.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  subprocess.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stderr += chunk));
   const exited = subprocess; // reject: false, so it resolves with the result whatever happens
 
-  const failure = (what) => {
+  const failure = (/** @type {string} */ what) => {
     const line =
       stderr
         .split('\n')
@@ -107,7 +110,13 @@ export async function startTrace({
   };
 }
 
-/** The promise's value, or undefined once `ms` have passed. */
+/**
+ * The promise's value, or undefined once `ms` have passed.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @returns {Promise<T | undefined>}
+ */
 async function orUndefinedAfter(promise, ms) {
   const timeout = new AbortController();
   try {

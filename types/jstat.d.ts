@@ -1,0 +1,10 @@
+// jstat ships no types and DefinitelyTyped has none; this declares the part mmapbench uses.
+declare module 'jstat' {
+  const jstat: {
+    studentt: {
+      /** The quantile of Student's t with `dof` degrees of freedom at probability `p`. */
+      inv(p: number, dof: number): number;
+    };
+  };
+  export default jstat;
+}
