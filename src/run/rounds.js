@@ -16,12 +16,8 @@ import { stopReason } from '../stats/stopping.js';
  * one mode), and whether it runs under the tracer.
  * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
  *
- * @typedef {object} Round
- * @property {number} index  1-based
- * @property {Mode[]} order  the order its arms ran in
- * @property {Partial<Record<Mode, import('../stats/cell.js').CellResult>>} cells
- * @property {Partial<Record<Mode, object>>} [traced]  the same arms run again under the tracer,
- *   each cell with its `trace`
+ * @typedef {import('../stats/cell.js').RoundCells & { order: Mode[] }} Round  order: the order
+ *   its arms ran in
  *
  * What a point learned and measured.
  * @typedef {object} Session

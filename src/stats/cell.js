@@ -19,8 +19,19 @@
  * @property {number} spread       slowest / fastest worker ops/s (1 = even)
  * @property {WorkerSample[]} workers
  * @property {Record<string, number | null>} [metrics]  the task's own figures, combined across workers
- * @property {object} [trace]  with --trace: the cell's mmap_lock waits (system/trace/parse.js)
+ * @property {import('../system/trace/parse.js').TraceSummary} [trace]  with --trace: the cell's
+ *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
+ */
+
+/**
+ * What the statistics read of a round: its cells by arm, and the traced ones.
+ * @typedef {'workers'|'procs'} Mode
+ * @typedef {object} RoundCells
+ * @property {number} index  1-based
+ * @property {Partial<Record<Mode, CellResult>>} cells
+ * @property {Partial<Record<Mode, CellResult>>} [traced]  the same arms run again under the
+ *   tracer, each cell with its `trace`
  */
 
 /**
@@ -35,6 +46,11 @@
 /**
  * Aggregates one cell on one clock: process.hrtime is CLOCK_MONOTONIC, so starts and ends
  * from different processes on one host are comparable.
+ * @param {'workers'|'procs'} mode
+ * @param {Array<{ index: number, pid: number, ops: number, start: string | bigint, end: string | bigint,
+ *   metrics?: Record<string, number> }>} samples  what each worker or process reported; start
+ *   and end are process.hrtime.bigint(), as text when they came through a message
+ * @param {Record<string, { combine?: Combine }>} [declared]  the task's declared metrics
  * @returns {CellResult}
  */
 export function summarizeCell(mode, samples, declared = {}) {
@@ -48,6 +64,7 @@ export function summarizeCell(mode, samples, declared = {}) {
     .map((s, i) => {
       const startNs = Number(starts[i] - origin);
       const endNs = Number(ends[i] - origin);
+      /** @type {WorkerSample} */
       const worker = {
         index: s.index,
         pid: s.pid,
@@ -74,6 +91,9 @@ export function summarizeCell(mode, samples, declared = {}) {
   };
 }
 
+/** @typedef {'sum'|'max'|'mean'} Combine */
+
+/** @type {Record<Combine, (values: number[]) => number>} */
 const COMBINE = {
   sum: (values) => values.reduce((a, b) => a + b, 0),
   max: (values) => Math.max(...values),
@@ -82,13 +102,17 @@ const COMBINE = {
 
 /**
  * Each declared metric over the workers that reported it, combined as the task declares.
+ * @param {Array<{ metrics?: Record<string, number> }>} workers
+ * @param {Record<string, { combine?: Combine }>} declared
  * @returns {Record<string, number | null>}
  */
 export function combineMetrics(workers, declared) {
   /** @type {Record<string, number | null>} */
   const combined = {};
   for (const [name, { combine = 'sum' }] of Object.entries(declared)) {
-    const values = workers.map((w) => w.metrics?.[name]).filter((v) => typeof v === 'number' && Number.isFinite(v));
+    const values = workers
+      .map((w) => w.metrics?.[name])
+      .filter(/** @returns {v is number} */ (v) => typeof v === 'number' && Number.isFinite(v));
     combined[name] = values.length ? COMBINE[combine](values) : null;
   }
   return combined;

@@ -10,6 +10,8 @@ export const sideOf = (ci, threshold) =>
 
 /**
  * Where a confidence interval lies against a band [low, high] ("within ±10%").
+ * @param {[number, number] | null} ci
+ * @param {[number, number]} band
  * @returns {'inside'|'outside'|'overlaps'|null}
  */
 export function bandOf(ci, [low, high]) {

@@ -5,7 +5,7 @@ import { sideOf } from './interval.js';
 /** @typedef {{ median: number, mean: number, min: number, max: number, samples: number[] }} Summary */
 
 /** @returns {Summary} */
-export const summarize = (samples) => ({
+export const summarize = (/** @type {number[]} */ samples) => ({
   median: median(samples),
   mean: mean(samples),
   min: min(samples),
@@ -16,9 +16,12 @@ export const summarize = (samples) => ({
 /**
  * One round's workers/procs ratio (arm A over arm B in an A/A run): the unit the interval is
  * taken over, so drift between rounds cancels.
- * @param {{ cells: Partial<Record<'workers'|'procs', { throughput: number }>> }} round
+ * @param {{ cells: Partial<Record<'workers'|'procs', { throughput: number }>> }} round  a complete one
  */
-export const roundRatio = (round) => round.cells.workers.throughput / round.cells.procs.throughput;
+export function roundRatio({ cells: { workers, procs } }) {
+  if (!workers || !procs) throw new Error('roundRatio: the round lacks a cell; pass complete rounds only');
+  return workers.throughput / procs.throughput;
+}
 
 /**
  * @typedef {object} RatioStats
@@ -34,6 +37,7 @@ export const roundRatio = (round) => round.cells.workers.throughput / round.cell
  * 95% confidence interval of the workers/procs ratio from per-round ratios: a Student t
  * interval on log ratios (a ratio is multiplicative, so 0.5 and 2 sit equally far from 1),
  * which stays honest with the 3-10 rounds a person will wait for.
+ * @param {number[]} ratios
  * @returns {RatioStats}
  */
 export function ratioStats(ratios) {

@@ -35,7 +35,8 @@ import { sideOf } from './interval.js';
 export function scaling(group) {
   const points = [...group].filter((point) => point.rounds.length).sort((a, b) => a.k - b.k);
   const k0 = points[0]?.k;
-  const mode = (name) => {
+  const mode = (/** @type {'workers'|'procs'} */ name) => {
+    /** @type {Array<{ k: number, throughput: number, ci95: [number, number] | null, efficiency: number }>} */
     const steps = points.map(({ k, rounds }) => {
       const samples = rounds.map((round) => round[name].throughput);
       const ci95 = samples.length >= 3 ? ratioStats(samples).ci95 : null;
@@ -43,12 +44,14 @@ export function scaling(group) {
     });
     const base = steps[0];
     for (const step of steps) step.efficiency = step.throughput / ((step.k / base.k) * base.throughput);
-    const decided = steps.every((step) => step.ci95);
+    const intervals = steps.map((step) => step.ci95);
+    const decided = intervals.every((ci95) => ci95 !== null);
+    /** @type {{ after: number, at: number } | null} */
     let stopsGaining = null;
     if (decided) {
       for (let i = 1; i < steps.length && !stopsGaining; i++) {
         // gaining: this k's interval lies wholly above the previous k's
-        if (!(steps[i].ci95[0] > steps[i - 1].ci95[1])) stopsGaining = { after: steps[i - 1].k, at: steps[i].k };
+        if (!(intervals[i][0] > intervals[i - 1][1])) stopsGaining = { after: steps[i - 1].k, at: steps[i].k };
       }
     }
     return { steps, stopsGaining, decided };

@@ -5,7 +5,15 @@ import { syscallName } from '../system/trace/syscalls.js';
 /**
  * @typedef {import('../system/trace/parse.js').LockWaits} LockWaits
  * @typedef {import('../system/trace/parse.js').TraceSummary} TraceSummary
+ * @typedef {import('../system/trace/parse.js').Bucket} Bucket
+ * @typedef {import('./cell.js').CellResult} CellResult
+ * @typedef {import('./cell.js').Mode} Mode
+ * @typedef {import('./ratio.js').RatioStats} RatioStats
+ * @typedef {CellResult & { trace: TraceSummary }} TracedCell
  */
+
+/** @param {CellResult | undefined} cell @returns {cell is TracedCell} */
+const isTraced = (cell) => cell?.trace !== undefined;
 
 /**
  * One mode's traced cells in one record: counts and totals are per-cell medians (a cell is the
@@ -18,13 +26,18 @@ export function combineWaits(waits) {
   return {
     count: median(waits.map((w) => w.count)),
     totalNs: median(waits.map((w) => w.totalNs)),
-    avgNs: counted.length ? median(counted.map((w) => w.avgNs)) : null,
-    maxNs: counted.length ? Math.max(...counted.map((w) => w.maxNs)) : null,
+    avgNs: counted.length ? median(counted.map((w) => w.avgNs ?? 0)) : null,
+    maxNs: counted.length ? Math.max(...counted.map((w) => w.maxNs ?? 0)) : null,
     histogram: sumHistograms(waits.map((w) => w.histogram)),
   };
 }
 
+/**
+ * @param {Bucket[][]} histograms
+ * @returns {Bucket[]}
+ */
 export function sumHistograms(histograms) {
+  /** @type {Map<number, Bucket>} */
   const byLow = new Map();
   for (const bucket of histograms.flat()) {
     const key = bucket.lowNs ?? -Infinity;
@@ -39,43 +52,32 @@ export function sumHistograms(histograms) {
  * The trace section of the results: per mode, its traced cells combined and the observer
  * effect (traced / untraced throughput); for compare, per-round workers/procs ratios of total
  * and of average write wait, with the same interval as the throughput ratio.
- * @param {Array<{ index: number, cells: object, traced?: object }>} rounds
- * @param {string[]} modes
+ * @param {import('./cell.js').RoundCells[]} rounds
+ * @param {Mode[]} modes
  * @param {number} [k]  workers side by side: the time waits are shares of is k × the window
  */
 export function traceResults(rounds, modes, k = 1) {
+  /** @type {{ modes: Partial<Record<Mode, ReturnType<typeof modeTrace> | null>>, ratios: { totalWrite: RatioStats | null, avgWrite: RatioStats | null } | null }} */
   const results = { modes: {}, ratios: null };
   for (const mode of modes) {
-    const traced = rounds
-      .filter((round) => round.traced?.[mode])
-      .map((round) => ({ index: round.index, cell: round.traced[mode] }));
+    const traced = rounds.flatMap((round) => {
+      const cell = round.traced?.[mode];
+      return isTraced(cell) ? [{ index: round.index, cell }] : [];
+    });
     if (!traced.length) {
       results.modes[mode] = null;
       continue;
     }
-    const traces = traced.map(({ cell }) => cell.trace);
-    const untraced = rounds.map((round) => round.cells[mode]).filter(Boolean);
-    const throughput = summarize(traced.map(({ cell }) => cell.throughput));
-    const last = traced.at(-1);
-    results.modes[mode] = {
-      cells: traced.length,
-      throughput,
-      // below 1: tracing slowed the cell down
-      observer: untraced.length ? throughput.median / median(untraced.map((cell) => cell.throughput)) : null,
-      write: combineWaits(traces.map((t) => t.write)),
-      read: combineWaits(traces.map((t) => t.read)),
-      trylockFailed: median(traces.map((t) => t.trylockFailed)),
-      writeHoldNs: median(traces.map((t) => t.writeHoldNs)),
-      processes: { round: last.index, list: last.cell.trace.processes },
-      bySyscall: { write: sumBySyscall(traces, 'write'), read: sumBySyscall(traces, 'read') },
-      timeShare: timeShare(traces, k),
-    };
+    const untraced = rounds.flatMap((round) => round.cells[mode] ?? []);
+    results.modes[mode] = modeTrace(traced, untraced, k);
   }
   if (modes.length === 2) {
-    const both = rounds
-      .filter((round) => round.traced?.workers && round.traced?.procs)
-      .map((round) => [round.traced.workers.trace.write, round.traced.procs.trace.write]);
-    const ratio = (pick) => {
+    const both = rounds.flatMap((round) => {
+      const workers = round.traced?.workers;
+      const procs = round.traced?.procs;
+      return isTraced(workers) && isTraced(procs) ? [[workers.trace.write, procs.trace.write]] : [];
+    });
+    const ratio = (/** @type {(waits: LockWaits) => number} */ pick) => {
       const samples = both.map(([w, p]) => pick(w) / pick(p)).filter((r) => Number.isFinite(r) && r > 0);
       return samples.length ? ratioStats(samples) : null;
     };
@@ -85,12 +87,38 @@ export function traceResults(rounds, modes, k = 1) {
 }
 
 /**
+ * One mode's traced cells, combined.
+ * @param {Array<{ index: number, cell: TracedCell }>} traced  at least one
+ * @param {CellResult[]} untraced  the same mode's cells without the tracer
+ * @param {number} k
+ */
+function modeTrace(traced, untraced, k) {
+  const traces = traced.map(({ cell }) => cell.trace);
+  const throughput = summarize(traced.map(({ cell }) => cell.throughput));
+  const last = traced[traced.length - 1];
+  return {
+    cells: traced.length,
+    throughput,
+    // below 1: tracing slowed the cell down
+    observer: untraced.length ? throughput.median / median(untraced.map((cell) => cell.throughput)) : null,
+    write: combineWaits(traces.map((t) => t.write)),
+    read: combineWaits(traces.map((t) => t.read)),
+    trylockFailed: median(traces.map((t) => t.trylockFailed)),
+    writeHoldNs: median(traces.map((t) => t.writeHoldNs)),
+    processes: { round: last.index, list: last.cell.trace.processes },
+    bySyscall: { write: sumBySyscall(traces, 'write'), read: sumBySyscall(traces, 'read') },
+    timeShare: timeShare(traces, k),
+  };
+}
+
+/**
  * Each system call's acquisitions and wait over all traced cells (sums, so the rows add up to
  * the cells' totals), most acquisitions first.
  * @param {TraceSummary[]} traces
  * @param {'write'|'read'} kind
  */
 export function sumBySyscall(traces, kind) {
+  /** @type {Map<number | null, { syscall: number | null, name: string, count: number, totalNs: number }>} */
   const rows = new Map();
   for (const { syscall, count, totalNs } of traces.flatMap((t) => t.bySyscall?.[kind] ?? [])) {
     const row = rows.get(syscall) ?? { syscall, name: syscallName(syscall, kind), count: 0, totalNs: 0 };
@@ -106,10 +134,11 @@ export function sumBySyscall(traces, kind) {
  * the median over cells; null where the window is unknown. An upper bound on what removing the
  * waits could win: a thread not waiting may still not run.
  * @param {TraceSummary[]} traces
+ * @param {number} k
  */
 function timeShare(traces, k) {
-  const timed = traces.filter((t) => t.windowNs > 0);
+  const timed = traces.flatMap((t) => (t.windowNs && t.windowNs > 0 ? [{ ...t, windowNs: t.windowNs }] : []));
   if (!timed.length) return null;
-  const share = (kind) => median(timed.map((t) => t[kind].totalNs / (k * t.windowNs)));
+  const share = (/** @type {'write'|'read'} */ kind) => median(timed.map((t) => t[kind].totalNs / (k * t.windowNs)));
   return { write: share('write'), read: share('read'), windowNs: median(timed.map((t) => t.windowNs)) };
 }
