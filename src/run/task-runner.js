@@ -1,16 +1,7 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
-/**
- * @typedef {object} TaskContext
- * @property {string} file      absolute path of the file the task reads
- * @property {number} fileSize  its size in bytes
- * @property {Record<string, any>} params  task parameters, defaults filled in
- * @property {number} index     0-based index of this worker or process
- * @property {number} k         how many run side by side
- * @property {'workers'|'procs'|'calibrate'} mode
- * @property {Record<string, any>} state  the task's own scratch space (setup -> run -> teardown)
- */
+/** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
 
 /**
  * @typedef {object} RunnerSpec  what each worker or process is handed

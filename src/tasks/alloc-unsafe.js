@@ -2,7 +2,9 @@
  * The allocation at the heart of readFileSync without the syscalls: at 8 KiB and above (half of
  * the 8 KiB Buffer pool and more) each Buffer gets its own backing store from malloc.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'alloc-unsafe',
   description: 'Buffer.allocUnsafe(--size) per op, first and last byte written',
   reference:
@@ -22,4 +24,4 @@ export default {
     }
     ctx.state.sink = sink; // keeps the loop from being optimized away
   },
-};
+});

@@ -4,7 +4,9 @@ import { randomBytes, randomFillSync } from 'node:crypto';
  * randomBytes allocates a fresh Buffer per call; randomFillSync fills one the caller owns,
  * which is the reuse mitigation applied to crypto (--param reuse=yes).
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'crypto-random',
   description: 'crypto.randomBytes(--size) per op; with --param reuse=yes, randomFillSync into one buffer',
   reference:
@@ -32,4 +34,4 @@ export default {
     }
     ctx.state.sink = sink;
   },
-};
+});

@@ -8,6 +8,9 @@ import { inFlight } from './in-flight.js';
  * The same fs call made through fs/promises and through its callback form, `concurrency` in
  * flight each way. Every promise-path request used to allocate two stat arrays it rarely
  * needs; the callback path never did. The ratio shows whether a Node has that fixed (--node).
+ * @typedef {import('./index.js').TaskContext} TaskContext
+ * @type {Record<string, { promise: (ctx: TaskContext, lane: number) => Promise<unknown>,
+ *   callback: (ctx: TaskContext, lane: number, done: (error: Error | null) => void) => void }>}
  */
 const OPS = {
   readFile: { promise: (ctx) => fsp.readFile(ctx.file), callback: (ctx, _lane, done) => readFile(ctx.file, done) },
@@ -18,14 +21,21 @@ const OPS = {
   stat: { promise: (ctx) => fsp.stat(ctx.file), callback: (ctx, _lane, done) => stat(ctx.file, done) },
 };
 
-/** Calls per second with `concurrency` in flight. */
+/**
+ * Calls per second with `concurrency` in flight.
+ * @param {TaskContext} ctx
+ * @param {number} iterations
+ * @param {(ctx: TaskContext, lane: number) => Promise<unknown>} start
+ */
 async function rate(ctx, iterations, start) {
   const began = process.hrtime.bigint();
   await inFlight(ctx.params.concurrency, iterations, (lane) => start(ctx, lane));
   return (iterations * 1e9) / Number(process.hrtime.bigint() - began);
 }
 
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'fs-promises',
   description:
     'per op one fs/promises call and one of its callback form (--param op=readFile|writeFile|stat), --concurrency in flight; reports both rates and their ratio',
@@ -70,7 +80,9 @@ export default {
         ctx,
         iterations,
         (c, lane) =>
-          new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve()))),
+          /** @type {Promise<void>} */ (
+            new Promise((resolve, reject) => op.callback(c, lane, (error) => (error ? reject(error) : resolve())))
+          ),
       );
     // alternate which goes first, call by call, so drift within a cell hits both
     ctx.state.flip = !ctx.state.flip;
@@ -88,4 +100,4 @@ export default {
   async teardown(ctx) {
     if (ctx.state.dir) await fsp.rm(ctx.state.dir, { recursive: true, force: true });
   },
-};
+});

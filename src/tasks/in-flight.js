@@ -7,7 +7,7 @@
  */
 export async function inFlight(concurrency, iterations, step) {
   let next = 0;
-  const lane = async (index) => {
+  const lane = async (/** @type {number} */ index) => {
     while (next < iterations) {
       next++;
       await step(index);

@@ -20,6 +20,17 @@ export const BUILTIN_TASKS = [
 ];
 
 /**
+ * @typedef {object} TaskContext
+ * @property {string} file      absolute path of the file the task reads
+ * @property {number} fileSize  its size in bytes
+ * @property {Record<string, any>} params  task parameters, defaults filled in
+ * @property {number} index     0-based index of this worker or process
+ * @property {number} k         how many run side by side
+ * @property {'workers'|'procs'|'calibrate'} mode
+ * @property {Record<string, any>} state  the task's own scratch space (setup -> run -> teardown)
+ */
+
+/**
  * @typedef {object} TaskParam
  * @property {string} description
  * @property {'integer'|'size'|'number'|'string'} type
@@ -45,9 +56,9 @@ export const BUILTIN_TASKS = [
  * @property {Record<string, TaskMetric>} [metrics]
  * @property {string} [defaultFile]  what --file defaults to for this task
  * @property {string} [reference]  the published figure the task relates to, and its source
- * @property {(ctx: import('../run/task-runner.js').TaskContext) => void | Promise<void>} [setup]
- * @property {(ctx: import('../run/task-runner.js').TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
- * @property {(ctx: import('../run/task-runner.js').TaskContext) => void | Promise<void>} [teardown]
+ * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
+ * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
+ * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
  */
 
 /**
@@ -63,15 +74,22 @@ export const BUILTIN_TASKS = [
  * @property {boolean} builtin
  */
 
+/** @type {unknown[]} */
 export const METRIC_UNITS = ['ops/s', 'count', 'ms', 'ratio'];
+/** @type {unknown[]} */
 export const METRIC_COMBINE = ['sum', 'max', 'mean'];
+/** @type {unknown[]} */
 export const PARAM_TYPES = ['integer', 'size', 'number', 'string'];
 
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (/** @type {unknown} */ value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** A task's `metrics` and `params` declarations, checked when it loads rather than mid-run. */
+/**
+ * A task's `metrics` and `params` declarations, checked when it loads rather than mid-run.
+ * @param {Record<string, any>} task  the module's export, not yet known to be a Task
+ * @param {string} spec
+ */
 function checkDeclarations(task, spec) {
-  const bad = (what) => usageError(`task module ${spec}: ${what} (see examples/my-task.mjs)`);
+  const bad = (/** @type {string} */ what) => usageError(`task module ${spec}: ${what} (see examples/my-task.mjs)`);
   /** @type {Array<[string, (declaration: any) => string | null]>} */
   const checks = [
     ['metrics', checkMetric],
@@ -88,6 +106,7 @@ function checkDeclarations(task, spec) {
   }
 }
 
+/** @param {{ unit?: unknown, combine?: unknown }} declaration */
 const checkMetric = ({ unit, combine = 'sum' }) =>
   !METRIC_UNITS.includes(unit)
     ? `unit must be one of ${METRIC_UNITS.join(', ')} (it is ${JSON.stringify(unit)})`
@@ -95,6 +114,7 @@ const checkMetric = ({ unit, combine = 'sum' }) =>
       ? `combine must be one of ${METRIC_COMBINE.join(', ')} (it is ${JSON.stringify(combine)})`
       : null;
 
+/** @param {{ type?: unknown, choices?: unknown }} declaration */
 const checkParam = ({ type = 'string', choices }) =>
   !PARAM_TYPES.includes(type)
     ? `type must be one of ${PARAM_TYPES.join(', ')} (it is ${JSON.stringify(type)})`
@@ -102,11 +122,12 @@ const checkParam = ({ type = 'string', choices }) =>
       ? 'choices must be an array'
       : null;
 
-const looksLikePath = (spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
+const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
 /**
  * Resolves `--task NAME|PATH` and checks the module the way a worker will load it, so a broken
  * task is reported once, here, instead of K times from inside the cell.
+ * @param {string} spec
  * @returns {Promise<LoadedTask>}
  */
 export async function loadTask(spec, cwd = process.cwd()) {

@@ -2,7 +2,9 @@
  * JSON.stringify builds one large string and JSON.parse a tree of objects: both land in V8's
  * heap, whose pages come from mmap.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'json',
   description: 'JSON.parse(JSON.stringify(object)) per op, the object ~--size bytes as JSON',
   reference:
@@ -26,4 +28,4 @@ export default {
     for (let i = 0; i < iterations; i++) count += JSON.parse(JSON.stringify(object)).items.length;
     ctx.state.count = count;
   },
-};
+});

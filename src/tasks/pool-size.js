@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
  * Buffer.poolSize is per realm, so setting it here changes only this worker or process.
  * readFileSync slices from the pool when the file is smaller than poolSize / 2.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'pool-size',
   description: 'fs.readFileSync(file) per op with Buffer.poolSize set to --pool-size in setup',
   params: {
@@ -17,4 +19,4 @@ export default {
     const { file } = ctx;
     for (let i = 0; i < iterations; i++) readFileSync(file);
   },
-};
+});

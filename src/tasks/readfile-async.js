@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { inFlight } from './in-flight.js';
 
 /** Async reads still allocate; they only move the syscalls to libuv threadpool threads. */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'readfile-async',
   description: 'fs.promises.readFile(file) with --concurrency reads in flight per worker',
   params: {
@@ -12,4 +14,4 @@ export default {
     const { file } = ctx;
     await inFlight(ctx.params.concurrency, iterations, () => readFile(file));
   },
-};
+});

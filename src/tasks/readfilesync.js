@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 
 /** The canonical reproducer: every op allocates a fresh Buffer the size of the file. */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'readfilesync',
   description: 'fs.readFileSync(file) per op (allocates a new Buffer each time)',
   params: {},
@@ -9,4 +11,4 @@ export default {
     const { file } = ctx;
     for (let i = 0; i < iterations; i++) readFileSync(file);
   },
-};
+});

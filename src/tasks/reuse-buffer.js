@@ -1,7 +1,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
 /** The mitigation: the same open/read/close syscalls, into one buffer allocated in setup. */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'reuse-buffer',
   description: 'openSync + readSync into a buffer allocated once + closeSync per op',
   params: {},
@@ -24,4 +26,4 @@ export default {
       closeSync(fd);
     }
   },
-};
+});

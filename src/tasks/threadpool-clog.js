@@ -8,7 +8,11 @@ const deflateAsync = promisify(deflate);
 // as the PR's benchmark: one deflate of 1 KiB of 'a' in flight at a time, one after another
 const ZIP_INPUT = Buffer.alloc(1024, 'a');
 
-/** The whole file in one threadpool request: what fs.readFile did before it was partitioned. */
+/**
+ * The whole file in one threadpool request: what fs.readFile did before it was partitioned.
+ * @param {number} fd
+ * @param {Buffer} buffer
+ */
 export async function readWhole(fd, buffer) {
   let offset = 0;
   while (offset < buffer.length) {
@@ -19,7 +23,12 @@ export async function readWhole(fd, buffer) {
   return offset;
 }
 
-/** One request per `chunk` bytes: between them, other work queued on the threadpool gets a turn. */
+/**
+ * One request per `chunk` bytes: between them, other work queued on the threadpool gets a turn.
+ * @param {number} fd
+ * @param {Buffer} buffer
+ * @param {number} chunk
+ */
 export async function readPartitioned(fd, buffer, chunk) {
   let offset = 0;
   while (offset < buffer.length) {
@@ -35,7 +44,9 @@ export async function readPartitioned(fd, buffer, chunk) {
  * otherwise, one pool per process: every Worker of a process shares it). A large read that
  * holds a thread for its whole length starves the zips queued behind it.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'threadpool-clog',
   description:
     'per op one whole-file async read (--concurrency in flight), while one zlib.deflate after another competes for the libuv threadpool; --partition reads in chunks',
@@ -83,4 +94,4 @@ export default {
     await zipper;
     return { metrics: { readsPerSec: iterations / seconds, zipsPerSec: zips / seconds } };
   },
-};
+});

@@ -7,7 +7,11 @@ import pLimit from 'p-limit';
 // miss the peak while a burst of opens keeps the event loop busy.
 const held = { now: 0, peak: 0 };
 
-/** One async file job: open, read it whole into a fresh buffer, close. */
+/**
+ * One async file job: open, read it whole into a fresh buffer, close.
+ * @param {string} file
+ * @param {number} size
+ */
 async function job(file, size) {
   const handle = await open(file, 'r');
   held.peak = Math.max(held.peak, ++held.now);
@@ -25,6 +29,8 @@ const openFds = () => readdirSync('/proc/self/fd').length;
  * Runs `count` jobs through `start`, sampling open descriptors every millisecond the event loop
  * allows and the loop's delay throughout. The peak is at least the descriptors open at the start
  * plus the most the jobs held at once.
+ * @param {number} count
+ * @param {(count: number) => Promise<void>} start
  */
 async function phase(count, start) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -46,7 +52,9 @@ async function phase(count, start) {
  * finishes, holding as many descriptors open and flooding the queues; a bounded queue
  * (p-limit) keeps --param limit in flight.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'throttle',
   description:
     'per op one file job (open, read, close) started by Promise.all over --param batch jobs, and one through p-limit(--param limit); reports wall time, peak open fds and event-loop delay of each',
@@ -68,12 +76,12 @@ export default {
   async run(ctx, iterations) {
     const { batch, limit } = ctx.params;
     const { file, fileSize } = ctx;
-    const all = async (count) => {
+    const all = async (/** @type {number} */ count) => {
       for (let done = 0; done < count; done += batch) {
         await Promise.all(Array.from({ length: Math.min(batch, count - done) }, () => job(file, fileSize)));
       }
     };
-    const bounded = async (count) => {
+    const bounded = async (/** @type {number} */ count) => {
       const queue = pLimit(limit);
       await Promise.all(Array.from({ length: count }, () => queue(() => job(file, fileSize))));
     };
@@ -94,4 +102,4 @@ export default {
       },
     };
   },
-};
+});

@@ -4,7 +4,9 @@ const PAGE = 64 * 1024; // WebAssembly page size
  * WebAssembly.Memory.grow maps more address space (mmap/mprotect: the mmap_lock taken for
  * write); dropping the memory unmaps it when V8 collects it.
  */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'wasm-grow',
   description: 'new WebAssembly.Memory, grown by --size, one byte per page written, then dropped, per op',
   reference:
@@ -28,4 +30,4 @@ export default {
     }
     ctx.state.sink = sink;
   },
-};
+});

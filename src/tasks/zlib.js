@@ -1,7 +1,9 @@
 import { deflateSync } from 'node:zlib';
 
 /** zlib allocates its output buffers (and its stream state) per call. */
-export default {
+/** @typedef {import('./index.js').Task} Task */
+
+export default /** @satisfies {Task} */ ({
   name: 'zlib',
   description: 'zlib.deflateSync of a --size buffer of text-like data per op',
   reference:
@@ -22,4 +24,4 @@ export default {
     for (let i = 0; i < iterations; i++) bytes += deflateSync(input).length;
     ctx.state.bytes = bytes;
   },
-};
+});
