@@ -5,7 +5,7 @@ import { prepare, serializeError } from './task-runner.js';
 
 const { spec, timeMs } = JSON.parse(process.argv[2]);
 // The channel carries the harness's messages only (see proc-host.js).
-const send = process.send.bind(process);
+const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 process.send = () => {
   throw new Error("a task must not use process.send: the channel to mmapbench is the harness's");
 };
@@ -18,7 +18,7 @@ try {
   await bench.run();
   await task.teardown?.(ctx);
   const { latency } = /** @type {any} */ (bench.tasks[0].result);
-  const ns = (ms) => Math.round(ms * 1e6);
+  const ns = (/** @type {number} */ ms) => Math.round(ms * 1e6);
   send(
     {
       type: 'result',

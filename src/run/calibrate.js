@@ -13,8 +13,13 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
  * @property {number} iterations  per worker, chosen so one uncontended worker runs ~--duration
  */
 
-/** @returns {Promise<Calibration>} */
+/**
+ * @param {import('./plan.js').Plan} plan
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<Calibration>}
+ */
 export async function calibrate(plan, interrupt) {
+  if (plan.duration === null) throw new Error('calibrate: this plan fixes its iterations; there is nothing to size');
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
   // one uncontended thread, warm (enough ops for V8 to tier up, at most ~1 s) whatever warmup the
   // cells get: it sizes the work from the per-op latency, not the cold start
@@ -26,5 +31,6 @@ export async function calibrate(plan, interrupt) {
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt })
     .done;
+  if (!latency) throw new Error('the calibration host sent a result without latency');
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }

@@ -16,7 +16,7 @@ const hosts = {
 
 // How far ahead of now the common start time is set: one IPC message takes a few ms to land
 // here, and the parent must be idle again before the children start.
-const releaseLeadNs = (processes) => BigInt((20 + 5 * processes) * 1e6);
+const releaseLeadNs = (/** @type {number} */ processes) => BigInt((20 + 5 * processes) * 1e6);
 // A task that traps SIGTERM gets this long before SIGKILL.
 const KILL_GRACE_MS = 2000;
 // Processes started at once: K spawns in one burst starve the event loop that must read their
@@ -27,7 +27,13 @@ const MAX_MESSAGES = 64;
 
 /**
  * How a cell is traced: the window, and how to start the tracer.
- * @typedef {{ window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<object>, cancel: () => Promise<void> }> }} Tracer
+ * @typedef {{ window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<import('../system/trace/parse.js').TraceSummary>, cancel: () => Promise<void> }> }} Tracer
+ * @typedef {import('./task-runner.js').ResultMessage} ResultMessage
+ * @typedef {import('./task-runner.js').FailedMessage} FailedMessage
+ * @typedef {import('./task-runner.js').HostMessage} HostMessage
+ * @typedef {ReturnType<typeof spawnHost>} Host
+ * @typedef {{ mode: 'workers'|'procs'|'calibrate', label: string, plan: import('./plan.js').Plan,
+ *   interrupt?: AbortSignal }} HostContext  who a host is, for its messages
  */
 
 /**
@@ -56,7 +62,9 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const limitBefore = pidsLimit();
+  /** @type {Array<{ subprocess: Host, ready: Promise<unknown>, done: Promise<ResultMessage> }>} */
   const children = [];
+  /** @type {unknown} */
   let firstFailure = null;
   // every child's result; read only once every child has started
   const finished = () => Promise.all(children.map((child) => child.done));
@@ -93,7 +101,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     const messages = await finished();
     const cell = summarizeCell(
       mode,
-      messages.flatMap((message) => message.samples),
+      messages.flatMap((message) => message.samples ?? []),
       plan.task.metrics,
     );
     cell.machine = machineShare(messages, cell, plan.k, steal);
@@ -116,7 +124,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     const failure =
       cause instanceof MmapbenchError
         ? cause
-        : new MmapbenchError(`internal error in a ${mode} cell: ${cause.message}`, { cause });
+        : new MmapbenchError(`internal error in a ${mode} cell: ${/** @type {Error} */ (cause).message}`, { cause });
     throw interrupted(atLimit(failure, limitBefore), interrupt);
   }
 }
@@ -137,6 +145,10 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
  * min(k, CPUs) busy workers would have had, the involuntary context switches, and what the
  * hypervisor stole meanwhile. A low share flags competition; the cell is still kept, since
  * lock stalls are bursty and real.
+ * @param {ResultMessage[]} messages
+ * @param {import('../stats/cell.js').CellResult} cell
+ * @param {number} k
+ * @param {number | null} stealBefore
  * @returns {import('../stats/cell.js').MachineShare}
  */
 function machineShare(messages, cell, k, stealBefore) {
@@ -153,6 +165,8 @@ function machineShare(messages, cell, k, stealBefore) {
  * A cell that failed while the kernel refused processes or threads to this cgroup (a process
  * aborting on a thread it could not start, often with nothing on stderr) failed for the
  * machine's limit, not its task's fault.
+ * @param {MmapbenchError} failure
+ * @param {ReturnType<typeof pidsLimit>} before
  */
 function atLimit(failure, before) {
   if (failure.kind !== 'run' || !before) return failure;
@@ -165,11 +179,20 @@ function atLimit(failure, before) {
 }
 
 // A terminal's Ctrl-C also reaches bpftrace, which then fails in its own words.
+/**
+ * @param {unknown} error
+ * @param {AbortSignal} [interrupt]
+ */
 const interrupted = (error, interrupt) =>
-  interrupt?.aborted && error.kind !== 'interrupted'
+  interrupt?.aborted && !(error instanceof MmapbenchError && error.kind === 'interrupted')
     ? new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason })
     : error;
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {AbortSignal} [interrupt]
+ */
 const asInterrupted = (promise, interrupt) =>
   promise.catch((error) => {
     throw interrupted(error, interrupt);
@@ -178,6 +201,10 @@ const asInterrupted = (promise, interrupt) =>
 /**
  * Starts one host script on the plan's node, environment and timeout. Never with the CLI's own
  * node flags (--test, --inspect); killed by the kernel if the CLI dies, even by SIGKILL.
+ * @param {import('./plan.js').Plan} plan
+ * @param {string} script
+ * @param {string[]} args
+ * @param {AbortSignal} [cancelSignal]
  */
 export function spawnHost(plan, script, args, cancelSignal) {
   const [file, argv] = diesWithParent(plan.node.path, [script, ...args]);
@@ -194,7 +221,7 @@ export function spawnHost(plan, script, args, cancelSignal) {
 }
 
 /** Resolves once the process has started, or failed to (the failure is `track`'s to report). */
-const started = (subprocess) =>
+const started = (/** @type {Host} */ subprocess) =>
   new Promise((resolve) => {
     subprocess.once('spawn', resolve);
     subprocess.once('error', resolve);
@@ -203,17 +230,23 @@ const started = (subprocess) =>
 /**
  * Follows one host process: `ready` resolves on its ready message, `done` with its result, or
  * rejects with an MmapbenchError that names who failed and how.
+ * @param {Host} subprocess
+ * @param {HostContext} context
  */
 export function track(subprocess, context) {
   /** @type {(value?: unknown) => void} */
   let markReady = () => {};
   const ready = new Promise((resolve) => (markReady = resolve));
+  /** @type {Promise<ResultMessage>} */
   const done = (async () => {
+    /** @type {ResultMessage | undefined} */
     let result;
+    /** @type {FailedMessage | undefined} */
     let failure;
     try {
       let count = 0;
-      for await (const message of subprocess.getEachMessage()) {
+      for await (const received of subprocess.getEachMessage()) {
+        const message = /** @type {HostMessage | undefined} */ (received);
         if (++count > MAX_MESSAGES) {
           subprocess.kill('SIGKILL');
           throw new MmapbenchError(
@@ -240,9 +273,14 @@ export function track(subprocess, context) {
   return { ready, done };
 }
 
+/** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */
 const WHO = { workers: (n) => `worker ${n}`, procs: (n) => `process ${n}`, calibrate: () => 'the calibration run' };
-const who = ({ mode }, worker) => WHO[mode](worker);
+const who = (/** @type {HostContext} */ { mode }, /** @type {number | undefined} */ worker) => WHO[mode](worker);
 
+/**
+ * @param {FailedMessage} failure
+ * @param {HostContext} context
+ */
 function describeFailure(failure, context) {
   const { task } = context.plan;
   if (failure.notStarted) {
@@ -264,6 +302,10 @@ function describeFailure(failure, context) {
   return error;
 }
 
+/**
+ * @param {any} error  what execa rejected with: an ExecaError, or what getEachMessage threw
+ * @param {HostContext} context
+ */
 function describeExit(error, { label, plan, interrupt }) {
   if (interrupt?.aborted) {
     return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
@@ -308,6 +350,7 @@ const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
 /**
  * The line of a dead process's stderr that says why: the first error line (`TypeError: …`,
  * `FATAL ERROR: …`), not Node's closing `Node.js v20…` nor a native stack frame.
+ * @param {unknown} text
  */
 export function causeLine(text) {
   if (typeof text !== 'string') return '';

@@ -34,6 +34,8 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
 /**
  * Writes a file of random bytes unless one of that size is already there. The folder must be
  * one ensurePrivateDir() checked; a link in it is refused, never followed.
+ * @param {string} path
+ * @param {number} size
  */
 export function ensureFixture(path, size) {
   let stats = null;
@@ -68,7 +70,12 @@ export function ensureFixture(path, size) {
   return true;
 }
 
-/** Checks the fixtures folder and creates one fixture, with errors a user can act on. */
+/**
+ * Checks the fixtures folder and creates one fixture, with errors a user can act on.
+ * @param {string} dir
+ * @param {string} name
+ * @param {number} size
+ */
 export function fixtureIn(dir, name, size) {
   ensurePrivateDir(dir, '--fixtures-dir');
   const path = join(dir, name);
@@ -82,10 +89,11 @@ export function fixtureIn(dir, name, size) {
 /**
  * Resolves `--file NAME|SIZE|PATH`: a name from the investigation, a size (a random file of
  * that size is created in the fixtures folder), or an existing readable file.
+ * @param {string} spec
  * @returns {{ path: string, size: number, label: string }}
  */
 export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
-  const named = Object.hasOwn(NAMED_FILES, spec) ? NAMED_FILES[spec] : undefined;
+  const named = Object.hasOwn(NAMED_FILES, spec) ? NAMED_FILES[/** @type {keyof NAMED_FILES} */ (spec)] : undefined;
   const size = named ?? (/[/\\]/.test(spec) ? null : parseSize(spec));
   if (size !== null) {
     if (size < 1) throw usageError(`--file ${spec}: a size must be at least 1 byte`);
@@ -116,4 +124,4 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
 /** A name as one line of output: control characters (a newline in a file name) escaped. */
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const CONTROL = /[\u0000-\u001f\u007f]/g;
-export const printable = (text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+export const printable = (/** @type {unknown} */ text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));

@@ -74,7 +74,7 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {import('../stats/stopping.js').StopRule} stop
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
  * @property {Record<string, string>} envOverrides  --env values
- * @property {Record<string, string>} env           what the cells are started with
+ * @property {NodeJS.ProcessEnv} env           what the cells are started with
  * @property {number} timeout  seconds per cell
  * @property {'steady'|'published'} protocol
  * @property {boolean} quick
@@ -159,9 +159,14 @@ export async function buildPlan(options, { interrupt } = {}) {
   });
 }
 
-const withoutAllocatorEnv = (env) =>
+const withoutAllocatorEnv = (/** @type {NodeJS.ProcessEnv} */ env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !ALLOCATOR_VARS.test(name)));
 
+/**
+ * @template {object} T
+ * @param {T} object
+ * @returns {Readonly<T>}
+ */
 function deepFreeze(object) {
   for (const value of Object.values(object))
     if (value && typeof value === 'object' && !Object.isFrozen(value)) deepFreeze(value);
@@ -169,8 +174,12 @@ function deepFreeze(object) {
 }
 
 /** The most workers a run starts without --force: past it a typo (-k 100000) exhausts the machine. */
-export const maxK = (cores) => Math.max(4 * cores, 256);
+export const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 
+/**
+ * @param {number} k
+ * @param {{ force?: boolean, cores: number }} machine
+ */
 export function checkK(k, { force = false, cores }) {
   if (k > maxK(cores) && !force) {
     throw usageError(
@@ -180,7 +189,10 @@ export function checkK(k, { force = false, cores }) {
   return k;
 }
 
-/** A warning when cells of about `duration` seconds may run into --timeout. */
+/**
+ * A warning when cells of about `duration` seconds may run into --timeout.
+ * @param {{ duration: number | null, timeout: number, k: number, cores: number }} run
+ */
 export function timeoutWarning({ duration, timeout, k, cores }) {
   if (!duration) return null;
   const expected = duration * Math.max(1, k / cores);
@@ -189,7 +201,7 @@ export function timeoutWarning({ duration, timeout, k, cores }) {
     : null;
 }
 
-export const oversubscribed = (k, cores) =>
+export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ cores) =>
   `-k ${k} exceeds the ${cores} CPUs here: workers and processes will also compete for CPU time, not only for the kernel lock`;
 
 /**
@@ -221,10 +233,14 @@ export const runnerSpec = (plan, work) => ({
  * Never more than the timed ops, though: an op slow enough that a cell holds fewer than 200 (a
  * 16 MiB read in 8 KiB requests, ~80 ms) would otherwise warm up for many times the cell.
  */
-export const warmupFor = (iterations) =>
+export const warmupFor = (/** @type {number} */ iterations) =>
   Math.max(Math.min(DEFAULTS.minWarmup, iterations), Math.round(iterations * DEFAULTS.warmupShare));
 
-/** The plan's work when it fixes iterations; null when the session must calibrate. */
+/**
+ * The plan's work when it fixes iterations; null when the session must calibrate.
+ * @param {Readonly<Plan>} plan
+ * @returns {Work | null}
+ */
 export const fixedWork = (plan) =>
   plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup ?? warmupFor(plan.iterations) };
 
@@ -244,6 +260,7 @@ export function resolveParams(task, given) {
       throw usageError(`task ${task.name} has no parameter ${name} (its parameters: ${known}); see \`${list}\``);
     }
   }
+  /** @type {Record<string, unknown>} */
   const params = {};
   for (const [name, spec] of Object.entries(declared)) {
     const value = Object.hasOwn(given, name) && given[name] !== undefined ? given[name] : spec.default;

@@ -3,11 +3,13 @@
 import { measure, prepare, serializeError, usageBetween } from './task-runner.js';
 
 const [specJson, indexArg] = process.argv.slice(2);
+/** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(specJson);
 const index = Number(indexArg);
 
 // The channel carries the harness's messages only: a task flooding it would flood the CLI.
-const send = process.send.bind(process);
+// A host is started with one, so process.send is there.
+const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 process.send = () => {
   throw new Error("a task must not use process.send: the channel to mmapbench is the harness's");
 };
@@ -41,6 +43,7 @@ try {
  * The release names a moment on CLOCK_MONOTONIC, shared by every process on the host, rather
  * than meaning "now": messages to K processes arrive one after another, and the first child to
  * start would take the CPU the parent needs to send the rest. Sleep most of the way, then spin.
+ * @param {bigint} at
  */
 async function untilDeadline(at) {
   const sleepMs = Number(at - process.hrtime.bigint()) / 1e6 - 2;

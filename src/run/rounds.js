@@ -47,7 +47,11 @@ import { stopReason } from '../stats/stopping.js';
  * @property {number} seconds  wall time, calibration included
  */
 
-/** A point's session before anything ran: its work, if the plan fixes it. */
+/**
+ * A point's session before anything ran: its work, if the plan fixes it.
+ * @param {Readonly<import('./plan.js').Plan>} plan
+ * @returns {Session}
+ */
 export const newSession = (plan) => ({
   calibration: null,
   work: fixedWork(plan),
@@ -57,7 +61,12 @@ export const newSession = (plan) => ({
   seconds: 0,
 });
 
-/** The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with --trace. */
+/**
+ * The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with --trace.
+ * @param {Readonly<import('./plan.js').Plan>} plan
+ * @param {Mode[]} arms
+ * @returns {(index: number) => Step[]}
+ */
 export const armSteps = (plan, arms) => (index) =>
   roundOrder(arms, index).flatMap((arm) =>
     (plan.trace ? roundOrder([false, true], index) : [false]).map((traced) => ({
@@ -95,6 +104,11 @@ export async function runRounds(
   /** @type {RoundsRun} */
   const run = { points, rounds: [], error: null, seconds: 0 };
   // a point's own time: its calibration and its cells, not the other points' in between
+  /**
+   * @template T
+   * @param {Point} point
+   * @param {() => Promise<T>} work
+   */
   const timed = async (point, work) => {
     const from = performance.now();
     try {
@@ -125,13 +139,15 @@ export async function runRounds(
         /** @type {Round} */
         const round = { index, order: [...new Set(steps.map((step) => step.arm))], cells: {} };
         point.session.rounds.push(round);
+        // calibrated above, if the plan did not fix it
+        const work = /** @type {import('./plan.js').Work} */ (point.session.work);
         for (const step of steps) {
           if (skip?.(point, index, step)) continue;
           beforeCell?.(point, step);
           const cell = await timed(point, () =>
             cells.runCell(
               point.plan,
-              point.session.work,
+              work,
               step.runs,
               interrupt,
               step.traced ? { trace: point.tracer } : {},
@@ -155,15 +171,28 @@ export async function runRounds(
   return run;
 }
 
-/** What ended a run early, as the error the caller reports after the rounds that finished. */
+/**
+ * What ended a run early, as the error the caller reports after the rounds that finished.
+ * @param {unknown} error
+ */
 export const sessionError = (error) =>
-  error instanceof MmapbenchError ? error : new MmapbenchError(`internal error: ${error.message}`, { cause: error });
+  error instanceof MmapbenchError
+    ? error
+    : new MmapbenchError(`internal error: ${/** @type {Error} */ (error).message}`, { cause: error });
 
-/** Rounds in which every arm finished: the only ones a ratio may be taken from. */
+/**
+ * Rounds in which every arm finished: the only ones a ratio may be taken from.
+ * @param {{ rounds: Round[] }} session
+ * @param {Mode[]} arms
+ */
 export const completeRounds = (session, arms) =>
   session.rounds.filter((round) => arms.every((arm) => round.cells[arm]));
 
-/** The interval so far: of the workers/procs ratio with two arms; a single mode stops on count. */
+/**
+ * The interval so far: of the workers/procs ratio with two arms; a single mode stops on count.
+ * @param {{ rounds: Round[] }} session
+ * @param {Mode[]} arms
+ */
 export function widthSoFar(session, arms) {
   const complete = completeRounds(session, arms);
   if (arms.length !== 2) return { n: complete.length, ci95: null };

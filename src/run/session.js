@@ -17,7 +17,7 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
     plan,
     arms: modes,
     steps: armSteps(plan, modes),
-    tracer: plan.trace ? tracerFor(plan) : undefined,
+    tracer: plan.trace ? tracerFor(plan.trace) : undefined,
     session: newSession(plan),
   };
   const run = await runRounds([point], {
@@ -30,7 +30,11 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
 }
 
 // Every cell is a child of this process; the script follows descendants of the pid it is given.
-const tracerFor = (plan) => ({
-  window: plan.trace.window,
-  start: () => startTrace({ bpftrace: plan.trace.bpftrace, root: process.pid }),
+/**
+ * @param {NonNullable<import('./plan.js').Plan['trace']>} trace
+ * @returns {import('./cell.js').Tracer}
+ */
+const tracerFor = (trace) => ({
+  window: trace.window,
+  start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
 });

@@ -17,9 +17,32 @@
  * @property {string[]} metrics  the names of the metrics the task declared
  */
 
-/** Loads the task and runs setup and warmup: everything that must not be timed. */
+/**
+ * What a host sends the CLI, and what each of its workers measured.
+ * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
+ *   metrics?: Record<string, number> }} Sample  start, end: process.hrtime.bigint() as text
+ * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
+ * @typedef {{ message: string, stack?: string }} SerializedError
+ * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
+ * @typedef {{ type: 'ready' }} ReadyMessage
+ * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency }} ResultMessage
+ *   samples and usage from a cell's hosts, latency from the calibration host
+ * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
+ *   code?: string, exitCode?: number }} FailedMessage
+ * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
+ * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec }} Prepared
+ */
+
+/**
+ * Loads the task and runs setup and warmup: everything that must not be timed.
+ * @param {RunnerSpec & { warmupMs?: number }} spec  warmupMs: warm up for at most this long
+ * @param {number} index
+ * @param {TaskContext['mode']} mode
+ * @returns {Promise<Prepared>}
+ */
 export async function prepare(spec, index, mode) {
   const module = await import(spec.taskUrl);
+  /** @type {import('../tasks/index.js').Task} */
   const task = module.default ?? module;
   /** @type {TaskContext} */
   const ctx = {
@@ -47,13 +70,18 @@ export async function prepare(spec, index, mode) {
 /**
  * The timed part: one call into the task's own loop, bracketed by the monotonic clock, so the
  * harness adds two clock reads per worker and nothing per iteration.
+ * @param {Prepared} prepared
+ * @param {number} iterations
+ * @returns {Promise<Sample>}
  */
 export async function measure({ task, ctx, spec }, iterations) {
   const start = process.hrtime.bigint();
-  let returned = task.run(ctx, iterations);
+  /** @type {any} */
+  let returned = task.run(ctx, iterations); // a user's task may return anything
   if (returned && typeof returned.then === 'function') returned = await returned;
   const end = process.hrtime.bigint();
   await task.teardown?.(ctx);
+  /** @type {Sample} */
   const sample = { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
@@ -63,12 +91,16 @@ export async function measure({ task, ctx, spec }, iterations) {
 /**
  * Only what the task declared crosses to the CLI, and only finite numbers: a task returning a
  * huge or odd object must not fill the CLI's memory.
+ * @param {unknown} returned
+ * @param {string[]} declared
+ * @returns {Record<string, number> | null}
  */
 function declaredMetrics(returned, declared = []) {
   if (!returned || typeof returned !== 'object') return null;
+  /** @type {Record<string, number>} */
   const kept = {};
   for (const name of declared) {
-    const value = Object.hasOwn(returned, name) ? returned[name] : undefined;
+    const value = Object.hasOwn(returned, name) ? /** @type {Record<string, unknown>} */ (returned)[name] : undefined;
     if (typeof value === 'number' && Number.isFinite(value)) kept[name] = value;
   }
   return Object.keys(kept).length ? kept : null;
@@ -77,7 +109,11 @@ function declaredMetrics(returned, declared = []) {
 const MAX_MESSAGE = 2000;
 const MAX_STACK = 20000;
 
-/** Errors cross thread and process boundaries as plain data, of bounded size. */
+/**
+ * Errors cross thread and process boundaries as plain data, of bounded size.
+ * @param {unknown} error
+ * @returns {SerializedError}
+ */
 export const serializeError = (error) => ({
   message: (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE),
   stack: error instanceof Error ? error.stack?.slice(0, MAX_STACK) : undefined,

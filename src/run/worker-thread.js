@@ -2,11 +2,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { measure, prepare } from './task-runner.js';
 
+// this module runs only as the Worker workers-host.js starts, which has a parent port
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { spec, index, gate } = workerData;
 const flag = new Int32Array(gate);
 
 const prepared = await prepare(spec, index, 'workers');
-parentPort.postMessage({ type: 'ready' });
+port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
-parentPort.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });
+port.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });

@@ -3,23 +3,32 @@
 import { Worker } from 'node:worker_threads';
 import { serializeError, usageBetween } from './task-runner.js';
 
+/** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(process.argv[2]);
 const gate = new SharedArrayBuffer(4);
+/** @type {import('./task-runner.js').Sample[]} */
 const samples = [];
 let ready = 0;
+// a host is started with an IPC channel, so process.send is there
+const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 
 process.on('disconnect', () => process.exit(0));
 // Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
 process.on('SIGINT', () => {});
 
 let failed = false;
+/**
+ * @param {number} worker
+ * @param {Omit<import('./task-runner.js').FailedMessage, 'type' | 'worker'>} details
+ */
 const fail = (worker, details) => {
   if (failed) return; // a thread that throws also exits: report the first cause only
   failed = true;
-  process.send({ type: 'failed', worker, ...details }, () => process.exit(1));
+  send({ type: 'failed', worker, ...details }, () => process.exit(1));
 };
 
 // the host's CPU time covers all its threads: read from the release to the last result
+/** @type {NodeJS.ResourceUsage | undefined} */
 let before;
 process.on('message', (/** @type {any} */ message) => {
   if (message?.type !== 'go') return;
@@ -30,7 +39,7 @@ process.on('message', (/** @type {any} */ message) => {
 
 // A thread the machine cannot start (ERR_WORKER_INIT_FAILED: EAGAIN at the pids or thread
 // limit, ENOMEM) is named as such, not as a task's failure.
-const notStarted = (index, error) =>
+const notStarted = (/** @type {number} */ index, /** @type {Error & { code?: string }} */ error) =>
   fail(index, {
     message: `could not start worker thread ${index}: ${error.message}`,
     notStarted: true,
@@ -49,13 +58,14 @@ for (let index = 0; index < spec.k && !failed; index++) {
   }
   let finished = false;
   worker.on('message', (message) => {
-    if (message.type === 'ready' && ++ready === spec.k) process.send({ type: 'ready' });
+    if (message.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
     if (message.type === 'result') {
       finished = true;
       samples.push(message.sample);
       if (samples.length === spec.k) {
-        const usage = usageBetween(before, process.resourceUsage());
-        process.send({ type: 'result', samples, usage }, () => process.exit(0));
+        const now = process.resourceUsage();
+        const usage = usageBetween(before ?? now, now); // results come only after the release
+        send({ type: 'result', samples, usage }, () => process.exit(0));
       }
     }
   });

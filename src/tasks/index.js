@@ -33,7 +33,7 @@ export const BUILTIN_TASKS = [
 /**
  * @typedef {object} TaskParam
  * @property {string} description
- * @property {'integer'|'size'|'number'|'string'} type
+ * @property {'integer'|'size'|'number'|'string'} [type]  default string
  * @property {any} [default]  left out: the parameter is undefined unless given
  * @property {any[]} [choices]
  */
