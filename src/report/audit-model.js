@@ -6,14 +6,14 @@ import { SCHEMA, version } from '../version.js';
 import { basename } from 'node:path';
 
 const TOP_STACKS = 8;
-const clip = (text, most = 80) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
+const clip = (/** @type {string} */ text, most = 80) => (text.length > most ? `${text.slice(0, most - 1)}…` : text);
 // frames every chain ends in: the system call entry, which says nothing about the caller
 const ENTRY = /^(entry_SYSCALL|do_syscall_64|x64_sys_call)/;
 
 /**
  * The results document of an audit (`trace --pid` or `trace -- COMMAND`), docs/json.md.
  * @param {Awaited<ReturnType<typeof import('../system/trace/audit.js').audit>>} run
- * @param {object} environment
+ * @param {import('./results.js').Environment} environment
  */
 export function buildAuditResults(run, environment) {
   const { trace } = run;
@@ -47,6 +47,9 @@ export function buildAuditResults(run, environment) {
   };
 }
 
+/** @typedef {ReturnType<typeof buildAuditResults>} AuditDocument */
+
+/** @type {Record<string, string>} */
 const stopText = {
   exited: 'the target exited',
   time: '--seconds ran out',
@@ -56,6 +59,7 @@ const stopText = {
 /**
  * The audit as a report: per process, by system call, the write-wait histogram, and the kernel
  * call chains of the writes.
+ * @param {AuditDocument} results
  * @returns {import('./table.js').ReportModel}
  */
 export function auditModel(results) {
@@ -85,15 +89,15 @@ export function auditModel(results) {
   };
   const total = {
     head: ['all processes', 'acquisitions', 'wait', 'avg', 'max'],
-    rows: ['write', 'read'].map((kind) => [
+    rows: /** @type {const} */ (['write', 'read']).map((kind) => [
       kind,
       ops(trace[kind].count),
       duration(trace[kind].totalNs),
-      trace[kind].avgNs === null ? '-' : duration(trace[kind].avgNs),
-      trace[kind].maxNs === null ? '-' : duration(trace[kind].maxNs),
+      maybe(trace[kind].avgNs),
+      maybe(trace[kind].maxNs),
     ]),
   };
-  const bySyscall = ['write', 'read'].map((kind) => {
+  const bySyscall = /** @type {const} */ (['write', 'read']).map((kind) => {
     const all = trace.bySyscall[kind].reduce((sum, row) => sum + row.totalNs, 0);
     return {
       head: [`${kind}s by syscall in flight`, 'acquisitions', 'wait', 'share of wait'],
@@ -118,7 +122,7 @@ export function auditModel(results) {
     widths: [8, 90],
   };
   const users = trace.writeUserStacks ?? [];
-  const frame = ({ symbol, object }) => `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
+  const frame = (/** @type {{ symbol: string | null, object: string | null }} */ { symbol, object }) => `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
   const userTable = {
     head: ['writes', 'user call chain of the write acquisitions (innermost first)'],
     rows: users.slice(0, TOP_STACKS).map(({ frames, count }) => [ops(count), frames.map(frame).join(' < ')]),
@@ -148,7 +152,14 @@ export function auditModel(results) {
   };
 }
 
-/** What the user stacks can and cannot say, in plain words. */
+/** @param {number | null} ns */
+const maybe = (ns) => (ns === null ? '-' : duration(ns));
+
+/**
+ * What the user stacks can and cannot say, in plain words.
+ * @param {AuditDocument['trace']['writeUserStacks']} users
+ * @param {boolean} resolved
+ */
 function userStackNotes(users, resolved) {
   if (!users.length)
     return [
@@ -166,7 +177,7 @@ function userStackNotes(users, resolved) {
     notes.push(
       `${Math.round(share * 100)}% of the user stacks stop inside libc after its system call wrapper: glibc is built without frame pointers, so who called malloc or mmap is not visible (perf with DWARF unwinding, or a frame-pointer build of glibc and Node, would show it); the system call and the process are what say which path asked.`,
     );
-  const objects = [...new Set(users.flatMap(({ frames }) => frames.map((f) => f.object).filter(Boolean)))];
+  const objects = [...new Set(users.flatMap(({ frames }) => frames.flatMap((f) => f.object ?? [])))];
   if (objects.length) notes.push(`objects in the user stacks: ${objects.map((o) => basename(o)).join(', ')}`);
   return notes;
 }

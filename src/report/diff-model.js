@@ -1,13 +1,17 @@
 import { withCI } from './sentences.js';
 
+/**
+ * @param {{ base: number, new: number }} rounds
+ * @returns {(stats: { change: number, ci95: [number, number] | null } | null) => string}
+ */
 const change = (rounds) => (stats) =>
   stats
     ? withCI({ median: stats.change, ci95: stats.ci95, n: Math.min(rounds.base, rounds.new) }, '', { label: false })
     : '-';
 /** `compare, 2026-11-22 08:51 UTC` */
-const run = ({ command, date }) =>
+const run = (/** @type {{ command: string, date?: string | null }} */ { command, date }) =>
   `${command}, ${date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'date unknown'}`;
-const ratio = (value) => (value === null ? '-' : value.toFixed(2));
+const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : value.toFixed(2));
 
 /**
  * The diff as a report: the facts that differ, then a row per shared point.

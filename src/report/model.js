@@ -1,10 +1,18 @@
 import { stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
+/**
+ * @typedef {import('./results.js').ResultsDocument} ResultsDocument
+ * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {'workers'|'procs'} Mode
+ */
+
+/** @type {Mode[]} */
 const MODES = ['workers', 'procs'];
 // a cell's tree getting less CPU than this share of what its workers asked for was competing
 const LOW_CPU_SHARE = 0.5;
 
+/** @param {ResultsDocument} results */
 function header(results) {
   const { config, environment, status } = results;
   const work = config.iterations ? `${ops(config.iterations)} iterations per worker` : 'no iterations chosen';
@@ -15,7 +23,7 @@ function header(results) {
       : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
   const rounds =
     config.rounds === null
-      ? `rounds until ±${config.precision * 100}% or ${config.maxTime} s`
+      ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
       : `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
   const quick = config.quick
     ? ' (--quick: not a measurement)'
@@ -51,15 +59,23 @@ function header(results) {
   return { title, lines };
 }
 
-/** The median wall time of the cells measured, in seconds; null before any. */
+/**
+ * The median wall time of the cells measured, in seconds; null before any.
+ * @param {ResultsDocument} results
+ */
 function cellSeconds(results) {
-  const times = results.rounds.flatMap((round) => MODES.map((mode) => round[mode]?.elapsedNs).filter(Number.isFinite));
+  const times = results.rounds.flatMap((round) =>
+    MODES.flatMap((mode) => round[mode]?.elapsedNs ?? []).filter(Number.isFinite),
+  );
   if (!times.length) return null;
   times.sort((a, b) => a - b);
   return times[Math.floor((times.length - 1) / 2)] / 1e9;
 }
 
-/** How a task metric of each declared unit is printed. */
+/**
+ * How a task metric of each declared unit is printed.
+ * @type {Record<string, (value: number) => string>}
+ */
 export const UNIT = {
   'ops/s': (v) => `${ops(v)} ops/s`,
   count: (v) => ops(v),
@@ -67,14 +83,19 @@ export const UNIT = {
   ratio: (v) => fixed(v),
 };
 
-/** The task's own figures (medians over complete rounds), when it reports any. */
+/**
+ * The task's own figures (medians over complete rounds), when it reports any.
+ * @param {ResultsDocument} results
+ * @param {Mode[]} modes
+ * @returns {ReportModel['tables']}
+ */
 function metricsTable(results, modes) {
   const declared = results.config.task.metrics ?? {};
   const names = Object.keys(declared);
   if (!names.length || !modes.every((mode) => results[mode])) return [];
   const rows = names.map((name) => {
     const format = UNIT[declared[name].unit] ?? fixed;
-    const medians = modes.map((mode) => results[mode].metrics?.[name]?.median ?? null);
+    const medians = modes.map((mode) => results[mode]?.metrics?.[name]?.median ?? null);
     const row = [`${name}: ${declared[name].description}`, ...medians.map((v) => (v === null ? '-' : format(v)))];
     if (modes.length === 2) row.push(medians[0] !== null && medians[1] ? fixed(medians[0] / medians[1]) : '-');
     return row;
@@ -83,12 +104,16 @@ function metricsTable(results, modes) {
   return [{ head, rows, align: ['left', ...head.slice(1).map(() => 'right')] }];
 }
 
-const rate = (cell) => (cell ? ops(cell.throughput) : '-');
+const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
-/** `compare`: one row per round, then the medians, the ratio with its CI and the verdict. */
+/**
+ * `compare`: one row per round, then the medians, the ratio with its CI and the verdict.
+ * @param {ResultsDocument} results
+ * @returns {ReportModel}
+ */
 export function compareModel(results) {
   // five columns, so the table fits 80; each round's spread is in --json and in workers/procs
-  const name = (mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
   const rows = results.rounds.map((round) => [
     String(round.index),
     name(round.order[0]),
@@ -97,7 +122,7 @@ export function compareModel(results) {
     round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
   const { ratio } = results;
-  if (results.workers && results.procs) {
+  if (results.workers && results.procs && ratio) {
     rows.push([
       'median',
       '',
@@ -113,15 +138,20 @@ export function compareModel(results) {
   if (results.next) notes.push(results.next);
   const short = (results.rounds ?? [])
     .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
-    .filter((share) => Number.isFinite(share) && share < LOW_CPU_SHARE).length;
+    .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
   if (short)
     notes.push(
       `machine: ${short} cell${short === 1 ? '' : 's'} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
     );
-  const measured = MODES.filter((mode) => results[mode]);
+  const measured = MODES.flatMap((mode) => {
+    const summary = results[mode];
+    return summary ? [{ mode, summary }] : [];
+  });
   if (measured.length) {
-    const spreads = measured.map((mode) => `${name(mode)} ${fixed(results[mode].spread.median)}`).join(', ');
-    const skews = measured.map((mode) => `${name(mode)} ${duration(results[mode].releaseSkewNs.max)}`).join(', ');
+    const spreads = measured.map(({ mode, summary }) => `${name(mode)} ${fixed(summary.spread.median)}`).join(', ');
+    const skews = measured
+      .map(({ mode, summary }) => `${name(mode)} ${duration(summary.releaseSkewNs.max)}`)
+      .join(', ');
     notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
   }
   return {
@@ -144,7 +174,11 @@ export function compareModel(results) {
   };
 }
 
-/** `workers` / `procs`: each round's aggregate and every worker in it, so stragglers show. */
+/**
+ * `workers` / `procs`: each round's aggregate and every worker in it, so stragglers show.
+ * @param {ResultsDocument & { command: Mode }} results
+ * @returns {ReportModel}
+ */
 export function singleModel(results) {
   const mode = results.command;
   const rows = [];

@@ -13,7 +13,7 @@ import { SCHEMA, version } from '../version.js';
 
 /**
  * @typedef {object} Config  what the run was asked and did
- * @property {{ name: string, builtin: boolean, module: string | null, metrics: object }} task
+ * @property {{ name: string, builtin: boolean, module: string | null, metrics: Record<string, import('../tasks/index.js').TaskMetric> }} task
  * @property {Record<string, any>} params
  * @property {{ path: string, size: number, label: string }} file
  * @property {number} k
@@ -32,6 +32,23 @@ import { SCHEMA, version } from '../version.js';
  */
 
 /**
+ * @typedef {'workers'|'procs'} Mode
+ * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
+ *   metrics?: Record<string, Summary | null> }} ModeSummary
+ * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
+ * @property {number} index
+ * @property {Mode[]} order
+ * @property {boolean} complete
+ * @property {CellResult | null} [workers]
+ * @property {CellResult | null} [procs]
+ * @property {number} [ratio]  workers/procs, complete rounds of a compare
+ * @property {Partial<Record<Mode, CellResult | null>>} [traced]  with --trace
+ * @typedef {ReturnType<typeof import('../system/environment.js').describeEnvironment>} Environment
+ * @typedef {{ bpftrace: { path: string, version: string }, script: string, window: 'timed'|'cell',
+ *   published: typeof MMAP_LOCK_WAITS } & ReturnType<typeof traceResults>} TraceSection
+ */
+
+/**
  * The results document: what `--json` prints and what the renderers read (docs/json.md).
  * @typedef {object} ResultsDocument
  * @property {string} mmapbench  its version
@@ -40,31 +57,34 @@ import { SCHEMA, version } from '../version.js';
  * @property {'complete'|'failed'|'interrupted'} status
  * @property {{ kind: string, message: string, worker: number | null } | null} error
  * @property {Config} config
- * @property {object} environment  from describeEnvironment()
+ * @property {Environment} environment
  * @property {import('../run/calibrate.js').Calibration | null} calibration
- * @property {Array<{ index: number, order: string[], complete: boolean, workers?: CellResult | null, procs?: CellResult | null, ratio?: number, traced?: object }>} rounds
- * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [workers]
- * @property {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary, metrics?: Record<string, Summary | null> } | null} [procs]
+ * @property {SavedRound[]} rounds
+ * @property {ModeSummary | null} [workers]
+ * @property {ModeSummary | null} [procs]
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
  * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why the rounds stopped
  * @property {number} seconds  wall time of the run, calibration included
- * @property {object | null} machine  the machine check before the first round (system/load.js)
+ * @property {import('../system/load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
  * @property {string | null} [next]  compare only: what to run next
- * @property {object} [trace]  with --trace
+ * @property {TraceSection} [trace]  with --trace
  */
 
 /**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../run/plan.js').Plan} plan
  * @param {import('../run/rounds.js').Session} session
- * @param {Array<'workers'|'procs'>} modes
+ * @param {Mode[]} modes
+ * @param {Environment} environment
+ * @param {import('../system/load.js').MachineCheck | null} [machineCheck]
  * @returns {ResultsDocument}
  */
 export function buildResults(plan, session, modes, environment, machineCheck = null) {
   const complete = completeRounds(session, modes);
   const { error } = session;
+  /** @type {ResultsDocument} */
   const results = {
     mmapbench: version,
     schema: SCHEMA,
@@ -111,7 +131,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     })),
   };
   for (const mode of modes) {
-    const cells = complete.map((round) => round.cells[mode]);
+    const cells = complete.flatMap((round) => round.cells[mode] ?? []);
     results[mode] =
       cells.length === 0
         ? null
@@ -124,11 +144,12 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
   }
   if (modes.length === 2) {
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
-    results.ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+    const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+    results.ratio = ratio;
     // the sentences ride along in the document, so a reader of --json gets the same answer
-    const decided = results.ratio ? verdict(results.ratio) : null;
-    results.verdict = decided ? { ...decided, text: verdictText(results.ratio, decided, results) } : null;
-    results.next = results.ratio ? nextStep(results) : null;
+    const decided = ratio ? verdict(ratio) : null;
+    results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
+    results.next = ratio ? nextStep(results) : null;
   }
   if (plan.trace) {
     results.trace = {
@@ -139,10 +160,14 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       published: MMAP_LOCK_WAITS,
     };
   }
-  return /** @type {ResultsDocument} */ (results);
+  return results;
 }
 
-/** Each task metric over the cells, as medians and ranges like throughput. */
+/**
+ * Each task metric over the cells, as medians and ranges like throughput.
+ * @param {CellResult[]} cells
+ * @param {Record<string, unknown>} declared
+ */
 function metricSummaries(cells, declared) {
   const names = Object.keys(declared ?? {});
   if (!names.length) return {};

@@ -3,11 +3,14 @@ import { sideOf } from '../stats/interval.js';
 import { roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 
-const x = (value) => value.toFixed(2);
+/** @typedef {import('./results.js').ResultsDocument} ResultsDocument */
+
+const x = (/** @type {number} */ value) => value.toFixed(2);
 
 /**
  * `95% CI 0.81-0.92`: the one way an interval is printed; `label: false` where a column head
  * already says it.
+ * @param {[number, number]} ci
  */
 export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${x(low)}-${x(high)}`;
 
@@ -17,28 +20,30 @@ export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% 
  * the per-round ratios (a t interval on logs), so the figure always lies inside its interval;
  * the median of skewed rounds need not.
  * @param {{ median: number, geomean?: number, ci95: [number, number] | null, n?: number }} stats
+ * @param {{ label?: boolean }} [options]
  */
 export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}) =>
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
   ci95 && n >= 3 ? `${x(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
-const r = (value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
+const r = (/** @type {number} */ value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
 /** A relative half-width as printed: `±4.9%`. */
-export const pct = (fraction) => `±${(fraction * 100).toFixed(1)}%`;
+export const pct = (/** @type {number} */ fraction) => `±${(fraction * 100).toFixed(1)}%`;
 /** A wall time as printed: `40 s`, `4 min`. */
-export const about = (seconds) =>
+export const about = (/** @type {number} */ seconds) =>
   seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
 
 /** The arms' names: workers and procs, or A and B in an A/A run. */
-const arms = (results) => (results?.aa ? ['A', 'B'] : ['workers', 'procs']);
+const arms = (/** @type {{ aa?: string | null } | undefined} */ results) => (results?.aa ? ['A', 'B'] : ['workers', 'procs']);
 
 /**
  * One sentence a person can act on, from the ratio and its verdict; `results` adds why the run
  * stopped and which option would tighten the interval (only options that apply).
  * @param {import('../stats/ratio.js').RatioStats} ratio
  * @param {import('../stats/ratio.js').Verdict} verdict
- * @param {any} [results]  the results document, for its stop, config and A/A arms
+ * @param {Pick<ResultsDocument, 'aa' | 'config' | 'stop' | 'ratio' | 'calibration'>} [results]  the
+ *   results document, for its stop, config and A/A arms
  */
 export function verdictText(ratio, verdict, results) {
   const { median, ci95, n } = ratio;
@@ -55,12 +60,15 @@ export function verdictText(ratio, verdict, results) {
   return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(results)}`;
 }
 
-/** What would tighten an interval that spans 1, naming only options that apply to this run. */
+/**
+ * What would tighten an interval that spans 1, naming only options that apply to this run.
+ * @param {Pick<ResultsDocument, 'config' | 'stop' | 'ratio' | 'calibration'>} [results]
+ */
 function tighten(results) {
   const config = results?.config;
-  if (!config) return '';
+  if (!results || !config) return '';
   if (config.quick) return '; --quick measures nothing: run without it';
-  if (results.stop === 'precision')
+  if (results.stop === 'precision' && typeof results.ratio?.halfWidth === 'number')
     return `; known to ${pct(results.ratio.halfWidth)}, so any difference is smaller than that`;
   if (results.stop === 'max-time') return ''; // stopText says what would decide it
   return config.iterations && results.calibration
@@ -71,25 +79,27 @@ function tighten(results) {
 /**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
- * @param {any} results
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds'>} results
  * @returns {string | null}
  */
 export function stopText(results) {
   const { stop, ratio, config, seconds } = results;
   const n = ratio?.n ?? 0;
   const rounds = `${n} round${n === 1 ? '' : 's'} in ${about(seconds)}`;
+  // a run that stops on precision or time has both (plan.js sets them when --rounds is not given)
+  const precision = config.precision ?? 0;
   if (stop === 'precision')
-    return `stopped: ${pct(ratio.halfWidth)} reached (target ${pct(config.precision)}) after ${rounds}`;
+    return `stopped: ${pct(ratio?.halfWidth ?? 0)} reached (target ${pct(precision)}) after ${rounds}`;
   if (stop === 'max-time') {
     const reached =
       ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval yet' : `${pct(ratio.halfWidth)}`;
-    const more = ratio ? roundsForPrecision(ratio, config.precision) : null;
+    const more = ratio ? roundsForPrecision(ratio, precision) : null;
     const perRound = n ? seconds / n : null;
     const extra =
       more && perRound
-        ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(config.precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`
+        ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`
         : '';
-    return `stopped: the ${about(config.maxTime)} budget ran out at ${reached} after ${rounds}${extra}`;
+    return `stopped: the ${about(config.maxTime ?? seconds)} budget ran out at ${reached} after ${rounds}${extra}`;
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;
@@ -97,7 +107,7 @@ export function stopText(results) {
 
 /**
  * What to run next, after the verdict.
- * @param {any} results
+ * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa'>} results
  * @returns {string | null}
  */
 export function nextStep(results) {
@@ -115,15 +125,19 @@ export function nextStep(results) {
   return null;
 }
 
-/** One sentence on the per-acquisition wait, the figure that tells contention from volume. */
+/**
+ * One sentence on the per-acquisition wait, the figure that tells contention from volume.
+ * @param {NonNullable<import('./results.js').TraceSection['ratios']>} ratios
+ */
 export function traceReading({ avgWrite, totalWrite }) {
   if (!avgWrite) return 'no write acquisitions in one of the modes: nothing to compare';
   // beside an interval, its centre (see withCI)
-  const centre = (stats) => (stats.ci95 ? stats.geomean : stats.median);
+  const centre = (/** @type {import('../stats/ratio.js').RatioStats} */ stats) =>
+    stats.ci95 ? stats.geomean : stats.median;
   const total = totalWrite ? `; in total ${x(centre(totalWrite))}x` : '';
   const side = sideOf(avgWrite.ci95, 1);
   const avg = x(centre(avgWrite));
-  if (side === null)
+  if (side === null || !avgWrite.ci95)
     return `workers waited ${avg}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
   if (side === 'above')
     return `workers waited ${avg}x longer than procs per write acquisition (${formatCI(avgWrite.ci95)})${total}: they queue on one shared mmap_lock`;
@@ -147,22 +161,25 @@ export function syscallReading(mode, rows) {
   return `${mode}: ${Math.round((top.totalNs / total) * 100)}% of the write wait (${Math.round((top.count / acquisitions) * 100)}% of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
 }
 
-const share = (fraction) => `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
+const share = (/** @type {number} */ fraction) => `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
 
 /**
  * How much of the threads' time the lock took, beside the throughput gap it might explain: an
  * upper bound, since a thread that stops waiting may still not run.
- * @param {any} trace  the results' trace section
- * @param {string[]} modes
+ * @param {Pick<import('./results.js').TraceSection, 'modes'>} trace  the results' trace section
+ * @param {Array<'workers'|'procs'>} modes
  * @param {{ geomean: number } | null | undefined} ratio  the untraced workers/procs ratio
  */
 export function timeShareReading(trace, modes, ratio) {
-  const shares = modes.filter((mode) => trace.modes[mode].timeShare);
-  if (!shares.length) return null;
-  const parts = shares.map((mode) => {
-    const { write, read } = trace.modes[mode].timeShare;
-    return `${mode} waited ${share(write)} of their time on mmap_lock for write, ${share(read)} for read`;
+  const shares = modes.flatMap((mode) => {
+    const timeShare = trace.modes[mode]?.timeShare;
+    return timeShare ? [{ mode, ...timeShare }] : [];
   });
+  if (!shares.length) return null;
+  const parts = shares.map(
+    ({ mode, write, read }) =>
+      `${mode} waited ${share(write)} of their time on mmap_lock for write, ${share(read)} for read`,
+  );
   let gap = '';
   if (ratio && trace.modes.workers?.timeShare) {
     const { write, read } = trace.modes.workers.timeShare;

@@ -4,7 +4,16 @@ import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, varying } from './sweep-results.js';
 
-/** A point's verdict in a few words, for its table cell. */
+/**
+ * @typedef {import('./sweep-results.js').SweepDocument} SweepDocument
+ * @typedef {import('./sweep-results.js').SweepPoint} SweepPoint
+ * @typedef {SweepDocument['scaling'][number]} ScalingGroup
+ */
+
+/**
+ * A point's verdict in a few words, for its table cell.
+ * @param {SweepPoint} point
+ */
 function verdictCell(point) {
   const { ratio, verdict } = point;
   if (!ratio || !verdict) return '-';
@@ -14,12 +23,15 @@ function verdictCell(point) {
   return 'no difference';
 }
 
-/** Why a point stopped, in a few words. */
+/**
+ * Why a point stopped, in a few words.
+ * @param {SweepPoint} point
+ */
 function stopCell(point) {
   const n = point.ratio?.n ?? 0;
   const width = point.ratio?.halfWidth;
   const reached = width === null || width === undefined ? '' : `, ${pct(width)}`;
-  if (point.stop === 'precision') return `${pct(width)} in ${n}`;
+  if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
   if (point.stop === 'max-time') return `budget${reached}`;
   if (point.stop === 'rounds') return `${n} round${n === 1 ? '' : 's'}`;
   return point.stop ?? '-';
@@ -27,7 +39,7 @@ function stopCell(point) {
 
 /**
  * `sweep`: a row per point, then the scaling reading and the charts of a k axis.
- * @param {any} results  from buildSweepResults
+ * @param {SweepDocument} results  from buildSweepResults
  * @param {{ width?: number, color?: boolean }} [options]
  * @returns {import('./table.js').ReportModel}
  */
@@ -60,11 +72,11 @@ export function sweepModel(results, { width = 80 } = {}) {
     axes.variant.length === 1 && axes.variant[0].name !== 'default' ? `variant ${axes.variant[0].name}` : null,
     axes.file.length === 1 ? `file ${axes.file[0]}` : null,
     axes.k.length === 1 ? `k=${axes.k[0]}` : null,
-  ].filter(Boolean);
+  ].filter((fact) => fact !== null);
   const title = `mmapbench sweep: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
     config.rounds === null
-      ? `each point: rounds until its ratio is known to ${pct(config.precision)}; the whole sweep: a ${about(config.maxTime)} budget, interleaved`
+      ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
       : `${config.rounds} interleaved round${config.rounds === 1 ? '' : 's'} at every point`;
   const facts = [
     environment.kernel,
@@ -93,7 +105,7 @@ export function sweepModel(results, { width = 80 } = {}) {
   const outOfTime = points.filter((point) => point.stop === 'max-time').length;
   if (outOfTime)
     notes.push(
-      `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision)}: a larger --max-time would narrow them`,
+      `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
     );
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
   const metrics = metricsTable(points, columns);
@@ -125,16 +137,24 @@ export function sweepModel(results, { width = 80 } = {}) {
   };
 }
 
-/** The tasks' own figures at every point (medians over its complete rounds), a row per metric. */
+/**
+ * The tasks' own figures at every point (medians over its complete rounds), a row per metric.
+ * @param {SweepPoint[]} points
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('./table.js').ReportModel['tables']}
+ */
 function metricsTable(points, columns) {
   const rows = points.flatMap((point) =>
     Object.entries(point.metrics).map(([name, declared]) => {
       const format = UNIT[declared.unit] ?? fixed;
-      const median = (mode) => point[mode]?.metrics?.[name]?.median;
+      const median = (/** @type {'workers'|'procs'} */ mode) => point[mode]?.metrics?.[name]?.median;
       return [
         ...(columns.length ? columns.map((column) => column.cell(point)) : [point.id]),
         name,
-        ...['workers', 'procs'].map((mode) => (median(mode) === undefined ? '-' : format(median(mode)))),
+        .../** @type {const} */ (['workers', 'procs']).map((mode) => {
+          const value = median(mode);
+          return value === undefined ? '-' : format(value);
+        }),
       ];
     }),
   );
@@ -148,14 +168,22 @@ function metricsTable(points, columns) {
   return [{ head, rows, align: head.map((_, i) => (i < head.length - 2 ? 'left' : 'right')) }];
 }
 
-/** What the other axes are set to in a group of points that differ only in k. */
+/**
+ * What the other axes are set to in a group of points that differ only in k.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} results
+ */
 function groupName(group, results) {
   const first = results.points.find((point) => point.id === group.points[0]);
   const columns = varying(results.axes).filter((column) => column.head !== 'k');
-  return columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
+  return first && columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
 }
 
-/** The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1. */
+/**
+ * The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} results
+ */
 function scalingNotes(group, results) {
   const name = groupName(group, results);
   const notes = [
@@ -168,7 +196,7 @@ function scalingNotes(group, results) {
       ? 'too few rounds to tell where it stops gaining (3 or more at every k)'
       : stopsGaining
         ? `stops gaining after k=${stopsGaining.after} (k=${stopsGaining.at}'s throughput interval does not lie above k=${stopsGaining.after}'s)`
-        : `still gaining at k=${steps.at(-1).k}`;
+        : `still gaining at k=${steps[steps.length - 1].k}`;
     notes.push(`- ${mode}: ${efficiency}; ${gain}`);
   }
   const leaves = group.ratioLeaves1;
@@ -183,6 +211,9 @@ function scalingNotes(group, results) {
 /**
  * Throughput against k for both modes, and the ratio with its interval: terminal charts drawn
  * by simple-ascii-chart, k evenly spaced (1, 2, 4, 8 are steps, not distances).
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} results
+ * @param {number} width
  */
 function charts(group, results, width) {
   const name = groupName(group, results);
@@ -190,13 +221,13 @@ function charts(group, results, width) {
   if (ks.length < 2) return [];
   const plotWidth = Math.max(20, Math.min(60, width - 16));
   const xTicks = ks.map((_, i) => i);
-  const format = (y) =>
+  const format = (/** @type {number} */ y) =>
     y >= 1e6 ? `${fixed(y / 1e6, 1)}M` : y >= 1e3 ? `${Math.round(y / 1e3)}k` : String(Math.round(y));
   const axis =
-    (formatY) =>
-    (value, { axis: which }) =>
+    (/** @type {(y: number) => string} */ formatY) =>
+    (/** @type {number} */ value, /** @type {{ axis: 'x' | 'y' }} */ { axis: which }) =>
       which === 'x' ? String(ks[Math.round(value)] ?? '') : formatY(value);
-  const workers = group.workers.steps.map((step, i) => [i, step.throughput]);
+  const workers = group.workers.steps.map((step, i) => /** @type {[number, number]} */ ([i, step.throughput]));
   const procs = group.procs.steps.map((step, i) => ({ x: i, y: step.throughput }));
   const all = [...workers.map(([, y]) => y), ...procs.map(({ y }) => y)];
   const throughput = plot([workers], {
@@ -215,20 +246,23 @@ function charts(group, results, width) {
     xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
   });
   const ratioSteps = results.points
-    .filter((point) => group.points.includes(point.id) && point.ratio)
+    .flatMap(({ id, k, ratio }) => (group.points.includes(id) && ratio ? [{ k, ratio }] : []))
     .sort((a, b) => a.k - b.k);
   // beside its interval ends, the interval's centre (see withCI)
-  const centre = ({ ratio }) => (ratio.ci95 && ratio.n >= 3 ? ratio.geomean : ratio.median);
-  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: centre(point) }));
+  const centre = (/** @type {NonNullable<SweepPoint['ratio']>} */ ratio) =>
+    ratio.ci95 && ratio.n >= 3 ? ratio.geomean : ratio.median;
+  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: centre(point.ratio) }));
   const ends = ratioSteps.flatMap((point) =>
-    point.ratio.ci95 && point.ratio.n >= 3 ? point.ratio.ci95.map((y) => [ks.indexOf(point.k), y]) : [],
+    point.ratio.ci95 && point.ratio.n >= 3
+      ? point.ratio.ci95.map((y) => /** @type {[number, number]} */ ([ks.indexOf(point.k), y]))
+      : [],
   );
   const ys = [1, ...medians.map(({ y }) => y), ...ends.map(([, y]) => y)];
   const low = Math.min(...ys);
   const high = Math.max(...ys);
   const pad = (high - low) * 0.1 || 0.1;
   // the interval's ends are the series and the medians are drawn over them, so a median is never hidden
-  const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => [x, y])], {
+  const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => /** @type {[number, number]} */ ([x, y]))], {
     width: plotWidth,
     height: 10,
     title: `workers/procs against k${name ? ` (${name})` : ''}`,

@@ -17,7 +17,8 @@ const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
  * The sweep's results document (docs/json.md): every point's compare, the rounds' order, and
  * the scaling reading of a k axis. Every figure in it was measured in this run.
  * @param {import('../run/sweep.js').SweepRun} run
- * @param {{ environment: object, machine: object | null, precision: number, rounds: number | null, quick: boolean }} context
+ * @param {{ environment: import('./results.js').Environment, machine: import('../system/load.js').MachineCheck | null,
+ *   precision: number, rounds: number | null, quick: boolean }} context
  */
 export function buildSweepResults(run, { environment, machine, precision, rounds, quick }) {
   const { error } = run;
@@ -75,9 +76,20 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
   };
 }
 
-/** Each axis's values, in the order the points first use them. */
+/**
+ * @typedef {ReturnType<typeof buildSweepResults>} SweepDocument
+ * @typedef {SweepDocument['points'][number]} SweepPoint
+ */
+
+/**
+ * Each axis's values, in the order the points first use them.
+ * @param {import('../run/sweep.js').MeasuredPoint[]} points
+ * @returns {Axes}
+ */
 function axesOf(points) {
+  /** @type {<T>(values: T[]) => T[]} */
   const distinct = (values) => [...new Map(values.map((value) => [JSON.stringify(value), value])).values()];
+  /** @type {Record<string, unknown[]>} */
   const params = {};
   for (const name of Object.keys(points[0]?.at.params ?? {}))
     params[name] = distinct(points.map((point) => point.plan.params[name]));
@@ -91,8 +103,13 @@ function axesOf(points) {
   };
 }
 
-/** The axes that take more than one value: the columns that tell the points apart. */
+/**
+ * The axes that take more than one value: the columns that tell the points apart.
+ * @param {Axes} axes
+ * @returns {Array<{ head: string, cell: (point: SweepPoint) => string }>}
+ */
 export function varying(axes) {
+  /** @type {Array<{ head: string, cell: (point: SweepPoint) => string }>} */
   const columns = [];
   if (axes.node.length > 1) columns.push({ head: 'node', cell: (p) => nodeLabel(axes, p.node) });
   if (axes.task.length > 1) columns.push({ head: 'task', cell: (p) => p.task });
@@ -105,20 +122,25 @@ export function varying(axes) {
 }
 
 /** A Node by its version, or by its path when two binaries report one version. */
-export const nodeLabel = (axes, node) =>
+export const nodeLabel = (
+  /** @type {Pick<Axes, 'node'>} */ axes,
+  /** @type {{ path: string, version: string }} */ node,
+) =>
   axes.node.filter((other) => other.version === node.version).length > 1 ? node.path : node.version;
 
 /**
  * For a k axis, the scaling reading of each group of points that differ only in k.
+ * @param {import('../run/sweep.js').MeasuredPoint[]} measured
+ * @param {Array<{ id: string, k: number, ratio: import('./results.js').ResultsDocument['ratio'] }>} points  the same, as saved
  * @returns {Array<{ points: string[] } & import('../stats/scaling.js').Scaling>}
  */
 function scalingGroups(measured, points) {
+  /** @type {Map<string, Array<{ point: import('../run/sweep.js').MeasuredPoint, document: typeof points[number] }>>} */
   const groups = new Map();
   measured.forEach((point, i) => {
     const { k, ...rest } = point.at;
     const key = JSON.stringify(rest);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push({ point, document: points[i] });
+    groups.set(key, [...(groups.get(key) ?? []), { point, document: points[i] }]);
   });
   return [...groups.values()]
     .filter((group) => new Set(group.map(({ document }) => document.k)).size > 1)
@@ -127,8 +149,10 @@ function scalingGroups(measured, points) {
       ...scaling(
         group.map(({ point, document }) => ({
           k: document.k,
-          rounds: completeRounds(point.session, MODES).map((round) => round.cells),
-          ratio: document.ratio,
+          rounds: completeRounds(point.session, MODES).flatMap(({ cells: { workers, procs } }) =>
+            workers && procs ? [{ workers, procs }] : [],
+          ),
+          ratio: document.ratio ?? null,
         })),
       ),
     }));

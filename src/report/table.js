@@ -2,8 +2,9 @@ import Table from 'cli-table3';
 import wrapAnsi from 'wrap-ansi';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-export const ops = (value) => integer.format(value);
-export const fixed = (value, digits = 2) => value.toFixed(digits);
+export const ops = (/** @type {number} */ value) => integer.format(value);
+export const fixed = (/** @type {number} */ value, digits = 2) => value.toFixed(digits);
+/** @param {number} ns */
 export function duration(ns) {
   if (ns >= 1e9) return `${fixed(ns / 1e9)} s`;
   if (ns >= 1e6) return `${fixed(ns / 1e6)} ms`;
@@ -69,16 +70,16 @@ export function fitContents(cells, total) {
 }
 
 /** A short word (a verdict, a number) stays whole; a long one (a path) is broken instead. */
-const floorsOf = (widths, cells) =>
+const floorsOf = (/** @type {number[]} */ widths, /** @type {string[][]} */ cells) =>
   widths.map((width, i) => {
     const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
     return Math.min(width, 16, Math.max(6, ...words.map((word) => [...word].length + 2)));
   });
 
 /** Each column's width as its longest line asks, padding included: what the table takes unfitted. */
-const naturalWidths = (cells) =>
+const naturalWidths = (/** @type {string[][]} */ cells) =>
   cells[0].map(
-    (_, i) =>
+    (_, /** @type {number} */ i) =>
       2 +
       Math.max(
         ...cells.map((row) =>
@@ -92,19 +93,19 @@ const naturalWidths = (cells) =>
   );
 
 /** The width text is wrapped to: the terminal's, or 80 off a terminal (a log, a pipe). */
-export const textWidth = (stream) => Math.max(60, stream?.columns ?? 80);
+export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream) => Math.max(60, stream?.columns ?? 80);
 
 /**
  * @param {ReportModel} model
  * @param {{ color?: boolean, width?: number }} [options]  width: lines of text wrap at it
  */
 export function renderTerminal(model, { color = false, width = 80 } = {}) {
-  const wrap = (text) => wrapAnsi(text, width, { hard: true });
+  const wrap = (/** @type {string} */ text) => wrapAnsi(text, width, { hard: true });
   const parts = [model.title, ...(model.lines ?? [])].map(wrap);
   for (const { head, rows, align, widths } of model.tables) {
     const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : fitContents([head, ...rows], width);
     // cells are wrapped here, words longer than the column broken, so nothing is cut off
-    const fit = (row) => row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
+    const fit = (/** @type {string[]} */ row) => row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
     const table = new Table({
       head: fit(head),
       colWidths: fitted,
@@ -134,7 +135,7 @@ function lineByLine(row) {
 
 /** @param {ReportModel} model @param {{ level?: number }} [options] heading level of the title */
 export function renderMarkdown(model, { level = 3 } = {}) {
-  const cell = (text) => String(text).replaceAll('|', '\\|');
+  const cell = (/** @type {string} */ text) => String(text).replaceAll('|', '\\|');
   const parts = [`${'#'.repeat(level)} ${model.title}`, ...(model.lines ?? []).map((line) => `${line}  `)];
   for (const { head, rows, align } of model.tables) {
     const aligns = align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'));

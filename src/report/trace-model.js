@@ -1,7 +1,15 @@
 import { syscallReading, timeShareReading, traceReading, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 
+/**
+ * @typedef {import('./results.js').TraceSection} TraceSection
+ * @typedef {'workers'|'procs'} Mode
+ * @typedef {NonNullable<TraceSection['modes']['workers']>} ModeTrace
+ * @typedef {import('../system/trace/parse.js').Bucket} Bucket
+ */
+
 const BAR_WIDTH = 24;
+/** @type {Record<TraceSection['window'], string>} */
 const WINDOWS = {
   timed:
     'from the barrier release until the cell processes exited (not startup or warmup; --trace-window cell includes them)',
@@ -12,13 +20,14 @@ const WINDOWS = {
  * The kernel evidence as a report model: the wait figures per traced cell beside the published
  * ones, the write-wait histogram drawn as bars, writes per process, and traced vs untraced
  * throughput.
+ * @param {import('./results.js').ResultsDocument & { trace: TraceSection }} results
  * @returns {import('./table.js').ReportModel}
  */
 export function traceModel(results) {
   const { trace } = results;
-  const modes = Object.keys(trace.modes).filter((mode) => trace.modes[mode]);
+  const modes = /** @type {Mode[]} */ (Object.keys(trace.modes)).filter((mode) => trace.modes[mode]);
   const compare = modes.length === 2 && trace.ratios;
-  const cells = modes.map((mode) => `${mode} ${trace.modes[mode].cells}`).join(', ');
+  const cells = modes.map((mode) => `${mode} ${modeOf(trace, mode).cells}`).join(', ');
   const title = `mmap_lock waits (bpftrace ${trace.bpftrace.version}, ${trace.script}): per traced cell, median over cells (${cells})`;
   const lines = [`traced: ${WINDOWS[trace.window]}`];
   if (!modes.length) return { title, lines, tables: [], notes: ['no traced cell finished'] };
@@ -31,9 +40,9 @@ export function traceModel(results) {
     observerTable(trace, modes),
   ];
   const notes = [];
-  if (compare) notes.push(traceReading(trace.ratios));
+  if (trace.ratios && compare) notes.push(traceReading(trace.ratios));
   for (const mode of modes) {
-    const line = syscallReading(mode, trace.modes[mode].bySyscall?.write ?? []);
+    const line = syscallReading(mode, modeOf(trace, mode).bySyscall?.write ?? []);
     if (line) notes.push(line);
   }
   const shares = timeShareReading(trace, modes, results.ratio);
@@ -44,9 +53,28 @@ export function traceModel(results) {
   return { title, lines, tables, notes };
 }
 
+/**
+ * A mode's traced cells, combined; only modes that have them are listed.
+ * @param {Pick<TraceSection, 'modes'>} trace
+ * @param {Mode} mode
+ * @returns {ModeTrace}
+ */
+function modeOf(trace, mode) {
+  const found = trace.modes[mode];
+  if (!found) throw new Error(`trace-model: no traced ${mode} cells`);
+  return found;
+}
+
+/**
+ * @param {TraceSection} trace
+ * @param {Mode[]} modes
+ * @param {unknown} compare
+ */
 function waitsTable(trace, modes, compare) {
-  const m = (mode) => trace.modes[mode];
+  const m = (/** @type {Mode} */ mode) => modeOf(trace, mode);
+  /** @typedef {(mode: Mode) => string} Cell */
   const { published } = trace;
+  /** @type {Array<[string, Cell, string | (() => string), string]>} */
   const rows = [
     [
       'write acquisitions',
@@ -90,34 +118,43 @@ function waitsTable(trace, modes, compare) {
     head,
     rows: rows.map(([label, value, ratio, reference]) => {
       const row = [label, ...modes.map(value)];
-      if (compare) row.push(typeof ratio === 'function' ? ratio(trace) : ratio, reference);
+      if (compare) row.push(typeof ratio === 'function' ? ratio() : ratio, reference);
       return row;
     }),
   };
 }
 
+/**
+ * @param {number | null | undefined} value
+ * @param {(value: number) => string} format
+ */
 const maybe = (value, format) => (value === null || value === undefined ? '-' : format(value));
 
+/** @param {(mode: Mode) => number | null} pick */
 const plainRatio = (pick) => () => {
   const [w, p] = [pick('workers'), pick('procs')];
   return w !== null && p ? `${fixed(w / p)}x` : '-';
 };
 
-const ciRatio = (stats) => (stats ? withCI(stats, 'x') : '-');
+const ciRatio = (/** @type {import('../stats/ratio.js').RatioStats | null | undefined} */ stats) => (stats ? withCI(stats, 'x') : '-');
 
 /**
  * Write and read acquisitions by the system call in flight, per cell (the sums over all traced
  * cells divided by their number, so every column adds up to the totals above), with the
  * workers/procs ratio where both modes have counts.
+ * @param {TraceSection} trace
+ * @param {Mode[]} modes
  */
 function syscallTables(trace, modes) {
-  if (!modes.every((mode) => trace.modes[mode].bySyscall)) return []; // traced before the breakdown existed
+  // traced before the breakdown existed
+  if (!modes.every((mode) => modeOf(trace, mode).bySyscall)) return [];
   return /** @type {const} */ (['write', 'read']).map((kind) => {
-    const names = [...new Set(modes.flatMap((mode) => trace.modes[mode].bySyscall[kind].map((row) => row.name)))];
+    const rowsOf = (/** @type {Mode} */ mode) => modeOf(trace, mode).bySyscall?.[kind] ?? [];
+    const names = [...new Set(modes.flatMap((mode) => rowsOf(mode).map((row) => row.name)))];
     // a call's sum over the traced cells, per cell; null where the mode never made it
-    const perCell = (mode, name, field) => {
-      const found = trace.modes[mode].bySyscall[kind].find((row) => row.name === name);
-      return found ? found[field] / trace.modes[mode].cells : null;
+    const perCell = (/** @type {Mode} */ mode, /** @type {string} */ name, /** @type {'count'|'totalNs'} */ field) => {
+      const found = rowsOf(mode).find((row) => row.name === name);
+      return found ? found[field] / modeOf(trace, mode).cells : null;
     };
     const rows = names.map((name) => {
       const row = [name];
@@ -142,23 +179,25 @@ function syscallTables(trace, modes) {
 
 /**
  * Both modes' write-wait histograms on one set of power-of-two buckets, bars scaled per mode.
- * @param {{ modes: Record<string, { write: { histogram: Array<{ lowNs: number | null, highNs: number, count: number }> } }> }} trace
- * @param {string[]} modes
+ * @param {{ modes: Partial<Record<string, { write: { histogram: Bucket[] } } | null>> }} trace
+ * @param {string[]} modes  ones the trace has
  */
 export function histogramTable(trace, modes, { suffix = ' (all cells)' } = {}) {
+  const histogramOf = (/** @type {string} */ mode) => trace.modes[mode]?.write.histogram ?? [];
+  /** @type {Set<number>} */
   const lows = new Set();
-  for (const mode of modes) for (const bucket of trace.modes[mode].write.histogram) lows.add(bucket.lowNs ?? -Infinity);
+  for (const mode of modes) for (const bucket of histogramOf(mode)) lows.add(bucket.lowNs ?? -Infinity);
   const sorted = [...lows].sort((a, b) => a - b);
   const byMode = Object.fromEntries(
     modes.map((mode) => {
-      const buckets = new Map(trace.modes[mode].write.histogram.map((b) => [b.lowNs ?? -Infinity, b]));
-      const peak = Math.max(1, ...trace.modes[mode].write.histogram.map((b) => b.count));
+      const buckets = new Map(histogramOf(mode).map((b) => [b.lowNs ?? -Infinity, b]));
+      const peak = Math.max(1, ...histogramOf(mode).map((b) => b.count));
       return [mode, { buckets, peak }];
     }),
   );
   const rows = sorted.map((low) => {
     const any = modes.map((mode) => byMode[mode].buckets.get(low)).find(Boolean);
-    const row = [bucketLabel(any)];
+    const row = [any ? bucketLabel(any) : String(low)]; // every low came from some mode's bucket
     for (const mode of modes) {
       const count = byMode[mode].buckets.get(low)?.count ?? 0;
       // two modes' bars side by side get half the width each, so the table fits 80 columns
@@ -173,26 +212,33 @@ export function histogramTable(trace, modes, { suffix = ' (all cells)' } = {}) {
   };
 }
 
-const bar = (count, peak, width) => (count ? '█'.repeat(Math.max(1, Math.round((count / peak) * width))) : '');
+const bar = (/** @type {number} */ count, /** @type {number} */ peak, /** @type {number} */ width) => (count ? '█'.repeat(Math.max(1, Math.round((count / peak) * width))) : '');
 
-const short = (ns) => {
+const short = (/** @type {number} */ ns) => {
   if (ns >= 2 ** 30) return `${ns / 2 ** 30}G`;
   if (ns >= 2 ** 20) return `${ns / 2 ** 20}M`;
   if (ns >= 2 ** 10) return `${ns / 2 ** 10}K`;
   return String(ns);
 };
 
-/** `[1K, 2K)` in ns, as bpftrace prints its log2 buckets. */
+/**
+ * `[1K, 2K)` in ns, as bpftrace prints its log2 buckets.
+ * @param {import('../system/trace/parse.js').Bucket} bucket
+ */
 export function bucketLabel({ lowNs, highNs }) {
   if (lowNs === null) return `< 0`;
   if (lowNs === highNs) return String(lowNs);
   return `[${short(lowNs)}, ${short(highNs + 1)})`;
 }
 
+/**
+ * @param {TraceSection} trace
+ * @param {Mode[]} modes
+ */
 function processTable(trace, modes) {
   const rows = [];
   for (const mode of modes) {
-    const { round, list } = trace.modes[mode].processes;
+    const { round, list } = modeOf(trace, mode).processes;
     for (const { pid, comm, writes } of list) rows.push([`${mode} (round ${round})`, String(pid), comm, ops(writes)]);
   }
   return {
@@ -202,11 +248,15 @@ function processTable(trace, modes) {
   };
 }
 
+/**
+ * @param {TraceSection} trace
+ * @param {Mode[]} modes
+ */
 function observerTable(trace, modes) {
   return {
     head: ['observer effect', 'traced ops/s (median)', 'traced / untraced'],
     rows: modes.map((mode) => {
-      const { throughput, observer } = trace.modes[mode];
+      const { throughput, observer } = modeOf(trace, mode);
       return [mode, ops(throughput.median), observer === null ? '-' : fixed(observer)];
     }),
   };
