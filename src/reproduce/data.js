@@ -7,6 +7,8 @@ import { ratioStats } from '../stats/ratio.js';
  * interleaves every variant and mode within a round, so drift on a noisy machine cancels out of
  * a within-round ratio, and the rounds are the independent samples of the interval.
  */
+/** @typedef {'workers'|'procs'} Mode */
+
 export class ExperimentData {
   /** @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }>} cells */
   constructor(cells) {
@@ -14,34 +16,53 @@ export class ExperimentData {
     this.rounds = [...new Set(cells.map((c) => c.round))].sort((a, b) => a - b);
   }
 
+  /** @param {string} variant @param {number} round @param {Mode} mode @returns {number | null} */
   throughput(variant, round, mode) {
     return this.cells.get(key(variant, round, mode))?.throughput ?? null;
   }
 
-  /** One of the task's own figures (a declared metric) in one cell. */
+  /**
+   * One of the task's own figures (a declared metric) in one cell.
+   * @param {string} variant @param {number} round @param {Mode} mode @param {string} name
+   * @returns {number | null}
+   */
   metric(variant, round, mode, name) {
     const value = this.cells.get(key(variant, round, mode))?.metrics?.[name];
     return typeof value === 'number' && Number.isFinite(value) ? value : null;
   }
 
-  /** A cell's ops/s, or with `name` that metric of it. */
+  /**
+   * A cell's ops/s, or with `name` that metric of it.
+   * @param {string} variant @param {number} round @param {Mode} mode @param {string} [name]
+   */
   value(variant, round, mode, name) {
     return name ? this.metric(variant, round, mode, name) : this.throughput(variant, round, mode);
   }
 
-  /** Median ops/s of a variant in one mode over the rounds that measured it; with `name`, of that metric. */
+  /**
+   * Median ops/s of a variant in one mode over the rounds that measured it; with `name`, of that metric.
+   * @param {string} variant @param {Mode} mode @param {string} [name]
+   */
   median(variant, mode, name) {
     const values = this.rounds.map((round) => this.value(variant, round, mode, name)).filter((v) => v !== null);
     return values.length ? median(values) : null;
   }
 
-  /** A per-round quantity over the rounds where every operand was measured, as RatioStats. */
+  /**
+   * A per-round quantity over the rounds where every operand was measured, as RatioStats.
+   * @param {(round: number) => number | null} perRound
+   */
   series(perRound) {
-    const samples = this.rounds.map(perRound).filter((v) => v !== null && Number.isFinite(v) && v > 0);
+    const samples = this.rounds
+      .map(perRound)
+      .filter(/** @returns {v is number} */ (v) => v !== null && Number.isFinite(v) && v > 0);
     return samples.length ? ratioStats(samples) : null;
   }
 
-  /** workers / procs of one variant. */
+  /**
+   * workers / procs of one variant.
+   * @param {string} variant
+   */
   ratio(variant) {
     return this.series((round) =>
       divide(this.throughput(variant, round, 'workers'), this.throughput(variant, round, 'procs')),
@@ -51,6 +72,7 @@ export class ExperimentData {
   /**
    * One variant against another in the same mode and round: workers with jemalloc / workers with
    * glibc; with `name`, that metric of each (zips partitioned / whole).
+   * @param {string} variant @param {string} base @param {Mode} mode @param {string} [name]
    */
   relative(variant, base, mode, name) {
     return this.series((round) => divide(this.value(variant, round, mode, name), this.value(base, round, mode, name)));
@@ -59,6 +81,7 @@ export class ExperimentData {
   /**
    * Two metrics of the same cell against each other: promises / callbacks, peak fds through
    * p-limit / through Promise.all. Both were measured side by side in one process tree.
+   * @param {string} variant @param {Mode} mode @param {string} name @param {string} base
    */
   withinCell(variant, mode, name, base) {
     return this.series((round) =>
@@ -73,24 +96,30 @@ export class ExperimentData {
    * @param {(write: import('../system/trace/parse.js').LockWaits) => number | null} pick
    */
   lockRatio(variant, pick) {
-    const of = (round, mode) => {
+    const of = (/** @type {number} */ round, /** @type {Mode} */ mode) => {
       const write = this.cells.get(key(variant, round, mode))?.trace?.write;
       return write ? pick(write) : null;
     };
     return this.series((round) => divide(of(round, 'workers'), of(round, 'procs')));
   }
 
-  /** Median over the rounds of a traced figure in one mode. */
+  /**
+   * Median over the rounds of a traced figure in one mode.
+   * @param {string} variant @param {Mode} mode
+   * @param {(write: import('../system/trace/parse.js').LockWaits) => number | null} pick
+   */
   lockMedian(variant, mode, pick) {
     const values = this.rounds
-      .map((round) => this.cells.get(key(variant, round, mode))?.trace?.write)
-      .filter(Boolean)
+      .flatMap((round) => this.cells.get(key(variant, round, mode))?.trace?.write ?? [])
       .map(pick)
       .filter((v) => v !== null);
     return values.length ? median(values) : null;
   }
 
-  /** How a variant moves the gap: its workers/procs ratio over the base's. */
+  /**
+   * How a variant moves the gap: its workers/procs ratio over the base's.
+   * @param {string} variant @param {string} base
+   */
   gapChange(variant, base) {
     return this.series((round) =>
       divide(
@@ -101,5 +130,7 @@ export class ExperimentData {
   }
 }
 
-const key = (variant, round, mode) => `${variant}\u0000${round}\u0000${mode}`;
-const divide = (a, b) => (a === null || b === null || !b ? null : a / b);
+const key = (/** @type {string} */ variant, /** @type {number} */ round, /** @type {Mode} */ mode) =>
+  `${variant}\u0000${round}\u0000${mode}`;
+const divide = (/** @type {number | null} */ a, /** @type {number | null} */ b) =>
+  a === null || b === null || !b ? null : a / b;

@@ -13,9 +13,14 @@ const QUICK_CELL_SECONDS = 0.5;
 const CALIBRATION_SECONDS = 0.6;
 const TRACE_ATTACH_SECONDS = 2;
 
-const approxTime = (seconds) =>
+const approxTime = (/** @type {number} */ seconds) =>
   seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
 
+/**
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @param {boolean} quick
+ */
 export function estimate(variants, options, quick) {
   const [min] = roundBounds({ ...options, quick });
   const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
@@ -23,6 +28,11 @@ export function estimate(variants, options, quick) {
   return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
 }
 
+/**
+ * @param {import('./experiments.js').Machine} ctx
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @param {{ width: number, markdown?: boolean }} how
+ */
 export function listing(ctx, options, { width, markdown }) {
   const rows = EXPERIMENTS.map((experiment) => {
     const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });

@@ -17,9 +17,11 @@ import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js
  *   the claim needs that many (a fan-out of 10,000 jobs needs 10,000)
  * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK's otherwise)
  * @property {string} [thp]  the THP mode (always, madvise, never) set while its cells run
- * @property {object} [published]  the published row it re-checks
+ * @property {Record<string, unknown>} [published]  the published row it re-checks
+ * @property {{ row: string, column: string }} [grid]  its cell in a grid-shaped table
  * @property {boolean} [trace]  its cells run under mmap-lock.bt, whole (startup included), as
  *   the investigation traced them
+ * @property {'steady'|'published'} [protocol]  how its cells are measured (protocols.js)
  *
  * @typedef {object} Experiment
  * @property {string} name
@@ -28,22 +30,40 @@ import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js
  * @property {string} [source]  where it was published (from TABLES)
  * @property {string} [setup]   how it was measured there, when not the investigation's k=8 runs
  * @property {string} needs  what it needs, in words, for --list
- * @property {(ctx: object) => string | null} [unavailable]  why it cannot run here, or null
- * @property {(ctx: object) => Variant[]} variants
- * @property {(data: import('./data.js').ExperimentData) => Array<{ claim: string } & import('./verdict.js').Verdict>} verdicts
+ * @property {(ctx: Machine) => string | null} [unavailable]  why it cannot run here, or null
+ * @property {(ctx: Machine) => Variant[]} variants
+ * @property {(data: import('./data.js').ExperimentData) => ClaimVerdict[]} verdicts
  * @property {'grid'} [shape]  how its table is drawn; a row per variant unless given
- * @property {(variants: Variant[], data: import('./data.js').ExperimentData) => object} [table]  its own
+ * @property {(variants: Variant[], data: import('./data.js').ExperimentData) => ExperimentTable} [table]  its own
  *   table (the task's metrics beside the published figures), instead of workers / procs
  * @property {number} [k]  the k every variant runs at (a single process, as published), not -k
+ *
+ * @typedef {{ jemalloc: { path: string | null, why?: string | null }, thp?: { why: string | null },
+ *   trace?: { why: string | null } }} Machine  what this machine offers the experiments (a saved
+ *   run's report knows only its jemalloc)
+ * @typedef {{ head: string[], rows: string[][], align?: string[], widths?: number[] }} ExperimentTable
+ * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */
 
-const published = (name, label) => TABLES[name].rows.find((row) => row.label === label);
+/** @typedef {keyof typeof TABLES} TableName */
+
+/**
+ * @param {TableName} name
+ * @param {string} label
+ * @returns {Record<string, unknown> | undefined}
+ */
+const published = (name, label) =>
+  /** @type {Array<{ label: string }>} */ (TABLES[name].rows).find((row) => row.label === label);
+/** @type {Array<'workers'|'procs'>} */
 const both = ['workers', 'procs'];
 /** @type {Array<'workers'|'procs'>} */
 const procsOnly = ['procs'];
 
 // The claims in words, each tested by the 95% interval of a per-round ratio (verdict.js).
-const claim = (text, verdict) => ({ claim: text, ...verdict });
+const claim = (/** @type {string} */ text, /** @type {import('./verdict.js').Verdict} */ verdict) => ({
+  claim: text,
+  ...verdict,
+});
 
 /** @type {Experiment[]} */
 export const EXPERIMENTS = [
@@ -138,7 +158,7 @@ export const EXPERIMENTS = [
     name: 'jemalloc',
     hypothesis: 'Hypothesis 4, step 8',
     needs: 'libjemalloc (found with ldconfig -p or in the usual paths, or --jemalloc PATH)',
-    unavailable: (ctx) => (ctx.jemalloc.path ? null : ctx.jemalloc.why),
+    unavailable: (ctx) => (ctx.jemalloc.path ? null : (ctx.jemalloc.why ?? 'no jemalloc')),
     variants: (ctx) => [
       {
         id: 'glibc-64k',
@@ -152,7 +172,7 @@ export const EXPERIMENTS = [
         label: 'jemalloc 64 KiB',
         task: 'readfilesync',
         file: 'med',
-        env: { LD_PRELOAD: ctx.jemalloc.path },
+        env: { LD_PRELOAD: ctx.jemalloc.path ?? '' },
         published: published('jemalloc', 'jemalloc 64 KiB'),
       },
       {
@@ -169,7 +189,7 @@ export const EXPERIMENTS = [
         label: 'jemalloc 8 MiB',
         task: 'readfilesync',
         file: 'huge',
-        env: { LD_PRELOAD: ctx.jemalloc.path },
+        env: { LD_PRELOAD: ctx.jemalloc.path ?? '' },
         // an 8 MiB read takes ~5 ms per worker here: --quick reads fewer
         quickIterations: 20,
         published: published('jemalloc', 'jemalloc 8 MiB'),
@@ -215,7 +235,7 @@ export const EXPERIMENTS = [
     name: 'thp',
     hypothesis: 'Hypothesis 5, step 7',
     needs: 'root and a writable THP setting in /sys (or --thp-path)',
-    unavailable: (ctx) => ctx.thp.why,
+    unavailable: (ctx) => ctx.thp?.why ?? null,
     variants: () =>
       ['always', 'madvise', 'never'].map((mode) => ({
         id: mode,
@@ -277,6 +297,7 @@ export const EXPERIMENTS = [
     shape: 'grid',
     variants: () => {
       const { columns, rows } = TABLES['pool-grid'];
+      /** @type {Variant[]} */
       const variants = [];
       for (const row of rows) {
         columns.forEach((column, i) => {
@@ -512,13 +533,15 @@ export const EXPERIMENTS = [
           modes: procsOnly,
           k: 1,
           published: {
-            gain: TABLES.promises.rows.find((row) => row.label.startsWith(op)).gains[concurrency],
+            gain: TABLES.promises.rows.find((row) => row.label.startsWith(op))?.gains[
+              /** @type {1 | 10 | 64} */ (concurrency)
+            ],
           },
         })),
       ),
     table: promisesTable,
     verdicts: (d) => {
-      const ratio = (op, c) => d.withinCell(`${op}-c${c}`, 'procs', 'promisesPerSec', 'callbacksPerSec');
+      const ratio = (/** @type {string} */ op, /** @type {number} */ c) => d.withinCell(`${op}-c${c}`, 'procs', 'promisesPerSec', 'callbacksPerSec');
       const ops = ['readFile', 'writeFile', 'stat'];
       return [
         claim(
@@ -584,9 +607,11 @@ export const EXPERIMENTS = [
 ];
 
 for (const experiment of EXPERIMENTS) {
-  experiment.claim = TABLES[experiment.name].claim;
-  experiment.source = TABLES[experiment.name].source;
-  experiment.setup = TABLES[experiment.name].setup;
+  /** @type {{ claim: string, source: string, setup?: string }} */
+  const table = TABLES[/** @type {TableName} */ (experiment.name)];
+  experiment.claim = table.claim;
+  experiment.source = table.source;
+  experiment.setup = table.setup;
 }
 
 export { EXPERIMENT_NAMES };
@@ -594,4 +619,4 @@ if (EXPERIMENTS.map((e) => e.name).join() !== EXPERIMENT_NAMES.join())
   throw new Error('names.js must list the experiments of experiments.js, in order');
 
 /** The modes a variant runs in. */
-export const modesOf = (variant) => variant.modes ?? both;
+export const modesOf = (/** @type {Variant} */ variant) => variant.modes ?? both;

@@ -7,7 +7,12 @@ import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
 import { preflight } from '../system/trace/preflight.js';
 import { EXPERIMENTS } from './experiments.js';
 
-/** What this machine offers the experiments: the jemalloc library, the THP file. */
+/**
+ * What this machine offers the experiments: the jemalloc library, the THP file.
+ * @param {{ node?: string, jemalloc?: string, thpPath: string, experiments: string[] }} options
+ * @param {{ thpRestoreFile?: string }} argv
+ * @param {AbortSignal} [interrupt]
+ */
 export async function machine(options, argv, interrupt) {
   const node = await resolveNode(options.node, interrupt);
   const jemalloc = findJemalloc(options.jemalloc);
@@ -15,10 +20,14 @@ export async function machine(options, argv, interrupt) {
     const problem = preloadProblem(node.path, jemalloc.path);
     if (problem) Object.assign(jemalloc, { path: null, why: problem });
   }
-  const thp = { path: options.thpPath, restoreFile: argv.thpRestoreFile ?? defaultRestoreFile() };
-  thp.why = thpProblem(thp.path);
+  const thp = {
+    path: options.thpPath,
+    restoreFile: argv.thpRestoreFile ?? defaultRestoreFile(),
+    why: thpProblem(options.thpPath),
+  };
   // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason
   const wanted = options.experiments.length === 0 || options.experiments.includes('locks');
+  /** @type {{ setup: import('../system/trace/preflight.js').TraceSetup | null, why: string | null }} */
   const trace = wanted
     ? await preflight({ interrupt }).then(
         (setup) => ({ setup, why: null }),
@@ -28,10 +37,15 @@ export async function machine(options, argv, interrupt) {
   return { node, jemalloc, thp, trace };
 }
 
-/** The experiments to run and those skipped with the reason; a named one that cannot run is an error. */
+/**
+ * The experiments to run and those skipped with the reason; a named one that cannot run is an error.
+ * @param {{ experiments: string[] }} options
+ * @param {Awaited<ReturnType<typeof machine>>} ctx
+ */
 export function select(options, ctx) {
   const named = options.experiments.length > 0;
   const runnable = [];
+  /** @type {Array<{ name: string, reason: string }>} */
   const skipped = [];
   for (const experiment of EXPERIMENTS.filter((e) => !named || options.experiments.includes(e.name))) {
     const why = experiment.unavailable?.(ctx) ?? null;

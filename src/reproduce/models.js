@@ -5,7 +5,12 @@ import { environmentModel, experimentSection, summaryModel } from './report.js';
 import { roundBounds } from './rounds.js';
 import { protocolsOf, underProtocol } from './protocols.js';
 
-/** Each experiment's settings, once per protocol, to run in the same interleaved rounds. */
+/**
+ * Each experiment's settings, once per protocol, to run in the same interleaved rounds.
+ * @param {import('./experiments.js').Experiment[]} experiments
+ * @param {import('./experiments.js').Machine} ctx
+ * @param {{ protocol?: 'steady'|'published'|'both' }} options
+ */
 export const planOf = (experiments, ctx, options) =>
   experiments.map((experiment) => ({
     experiment,
@@ -15,6 +20,9 @@ export const planOf = (experiments, ctx, options) =>
 /**
  * The report of a run, from its results file's header and records: what a live run prints
  * and writes to REPORT.md, and what `mmapbench report` prints from the file later.
+ * @param {{ header: import('./results-file.js').RunHeader, options: import('./runner.js').ReproduceOptions,
+ *   records: import('./results-file.js').ResultRecord[], plan: ReturnType<typeof planOf>, status: string,
+ *   file: string, skipped: Array<{ name: string, reason: string }> }} run
  */
 export function reportModels({ header, options, records, plan, status, file, skipped }) {
   const sections = plan.map(({ experiment, variants }) => ({
@@ -22,7 +30,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
     ...experimentSection(
       experiment,
       variants,
-      records.filter((r) => r.type === 'cell' && r.experiment === experiment.name),
+      records.flatMap((r) => (r.type === 'cell' && r.experiment === experiment.name ? [r] : [])),
       {
         k: options.k,
         cores: header.environment.cpu.logicalCores,
@@ -41,7 +49,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
 /**
  * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
  * in the file, and the status its last `end` record gave, if the run got that far.
- * @param {{ header: any, records: any[], end: any, path: string }} saved
+ * @param {import('./results-file.js').ResultsFile & { path: string }} saved
  */
 export function savedReportModels({ header, records, end, path }) {
   const names = new Set(records.map((record) => record.experiment));

@@ -51,7 +51,10 @@ const MEASUREMENT_OPTIONS = [
   'protocol',
 ];
 
-/** What a new run is asked for, checked before anything starts. */
+/**
+ * What a new run is asked for, checked before anything starts.
+ * @param {ReproduceRequest & { precision?: number }} argv
+ */
 export function newOptions(argv) {
   const cores = os.availableParallelism();
   return checkOptions(
@@ -74,13 +77,14 @@ export function newOptions(argv) {
   );
 }
 
-const optionalString = (name) => (value) => {
+const optionalString = (/** @type {string} */ name) => (/** @type {unknown} */ value) => {
   if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
   return value ?? undefined;
 };
 
 // The same checks a new run's flags get, applied to a stored header too: a results file is
 // data, and must never choose what runs, or run with values a user could not have typed.
+/** @type {Record<string, (value: any) => unknown>} */
 const OPTION_CHECKS = {
   k: positiveInteger('-k'),
   rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
@@ -102,53 +106,74 @@ const OPTION_CHECKS = {
   },
 };
 
+/**
+ * @param {Record<string, unknown>} options  a new run's, or a results file's header's
+ * @param {{ force?: boolean }} [flags]
+ * @returns {import('./runner.js').ReproduceOptions}
+ */
 function checkOptions(options, { force = false } = {}) {
-  const checked = { experiments: options.experiments, quick: options.quick };
-  if (!Array.isArray(checked.experiments) || typeof checked.quick !== 'boolean')
+  const { experiments, quick } = options;
+  if (!Array.isArray(experiments) || typeof quick !== 'boolean')
     throw usageError('the experiments and --quick are not as a run stores them');
-  const unknown = checked.experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
+  /** @type {Record<string, unknown>} */
+  const checked = { experiments, quick };
+  const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
   if (unknown.length)
     throw usageError(
       `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
     );
   for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
-  checkK(checked.k, { force, cores: os.availableParallelism() });
-  return checked;
+  checkK(/** @type {number} */ (checked.k), { force, cores: os.availableParallelism() });
+  // every field checked above, each as its flag would be
+  return /** @type {import('./runner.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
 }
 
 // What a results file may not decide on its own: the programs and files root runs or writes.
+/** @type {Record<'node' | 'jemalloc' | 'thpPath', string | undefined>} */
 const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
 
-/** The stored options of a run to resume, checked like new ones, and the flags given with it. */
+/**
+ * The stored options of a run to resume, checked like new ones, and the flags given with it.
+ * @param {ReproduceRequest} argv
+ * @param {{ options: object }} header
+ * @param {string} file
+ */
 export function resumedOptions(argv, header, file) {
   let options;
   try {
-    options = checkOptions(header.options, { force: argv.force });
+    options = checkOptions(/** @type {Record<string, unknown>} */ (header.options), { force: argv.force });
   } catch (error) {
     throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
   }
-  for (const [name, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
+  for (const [key, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
+    const name = /** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key);
     const flag = `--${kebab(name)}`;
     const given = argv[name];
-    if (given !== undefined && resolve(given) !== resolve(options[name] ?? '')) {
+    const stored = options[name];
+    if (given !== undefined && resolve(given) !== resolve(stored ?? '')) {
       throw usageError(
-        `--resume ${file}: the run was started with ${flag} ${options[name] === undefined ? 'left out' : commandLine([options[name]])}, not ${commandLine([given])}; resume it with the same ${flag}`,
+        `--resume ${file}: the run was started with ${flag} ${stored === undefined ? 'left out' : commandLine([stored])}, not ${commandLine([given])}; resume it with the same ${flag}`,
       );
     }
-    if (options[name] !== fallback && given === undefined) {
+    if (stored !== fallback && stored !== undefined && given === undefined) {
       throw usageError(
-        `--resume ${file}: the run was started with ${flag} ${commandLine([options[name]])}; give it again (${flag} ${commandLine([options[name]])}) to resume: a results file never chooses what runs`,
+        `--resume ${file}: the run was started with ${flag} ${commandLine([stored])}; give it again (${flag} ${commandLine([stored])}) to resume: a results file never chooses what runs`,
       );
     }
   }
   return options;
 }
 
-/** The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN). */
+/**
+ * The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN).
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @returns {string[]}
+ */
 export const resumeFlags = (options) =>
-  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([name, fallback]) =>
-    options[name] !== fallback ? [`--${kebab(name)}`, options[name]] : [],
-  );
+  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([key, fallback]) => {
+    const value = options[/** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key)];
+    return value !== fallback ? [`--${kebab(key)}`, String(value)] : [];
+  });
 
 /**
  * The options of the run a command line asks for: a new one's, checked, or with --resume those
@@ -158,7 +183,9 @@ export const resumeFlags = (options) =>
 export function requestedOptions(argv) {
   if (!argv.resume) return { options: newOptions(argv), resumed: null };
   const given = MEASUREMENT_OPTIONS.filter(
-    (name) => argv[name] !== undefined && !(name === 'experiments' && argv.experiments.length === 0),
+    (name) =>
+      /** @type {Record<string, unknown>} */ (argv)[name] !== undefined &&
+      !(name === 'experiments' && argv.experiments.length === 0),
   );
   if (given.length)
     throw usageError(

@@ -5,10 +5,15 @@
  * and a growing heap. The related sources (clog, promises, throttle) ran their own benchmarks
  * cold: under `published` their cells do the same work as under `steady`, without the warmup.
  */
+/** @type {unknown[]} */
 export const PROTOCOL_CHOICES = ['steady', 'published', 'both'];
 export const PUBLISHED = { iterations: 2000, warmup: 0 };
 
 /** The protocols a run measures, in report order. */
+/**
+ * @param {'steady'|'published'|'both'} [choice]
+ * @returns {Array<'steady'|'published'>}
+ */
 export const protocolsOf = (choice) => (choice === 'both' ? ['steady', 'published'] : [choice ?? 'steady']);
 
 const SUFFIX = '@published';

@@ -2,16 +2,27 @@ import { INVESTIGATION } from '../reference/published.js';
 import { fixed, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
-import { rate, withCi } from './tables.js';
+import { num, rate, withCi } from './tables.js';
 import { QUICK } from './rounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
 
-const thousands = (value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
+/**
+ * @typedef {import('./experiments.js').Variant} Variant
+ * @typedef {import('./experiments.js').ExperimentTable} ExperimentTable
+ * @typedef {import('./experiments.js').ClaimVerdict} ClaimVerdict
+ * @typedef {import('../report/table.js').ReportModel} ReportModel
+ */
 
-/** `k=2 (published k=8; scaled to the 2 CPUs here)` */
+const thousands = (/** @type {number | null | undefined} */ value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
+
+/**
+ * `k=2 (published k=8; scaled to the 2 CPUs here)`
+ * @param {number} k
+ * @param {number} cores
+ */
 export function kNote(k, cores) {
   // more workers than CPUs measures CPU sharing as well as the lock: the report says so itself
   const over = k > cores ? `; more than the ${cores} CPUs here, so they also share CPU time` : '';
@@ -22,8 +33,13 @@ export function kNote(k, cores) {
 }
 
 /** A verdict as printed: a --quick run's are labelled smoke in every row, never read as findings. */
-const shown = (verdict, quick) => (quick ? `${verdict} (smoke)` : verdict);
+const shown = (/** @type {string} */ verdict, /** @type {boolean} */ quick) => (quick ? `${verdict} (smoke)` : verdict);
 
+/**
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 function rowsTable(variants, data) {
   const rows = variants.map((variant) => {
     const p = variant.published ?? {};
@@ -33,9 +49,9 @@ function rowsTable(variants, data) {
       measured.includes('workers') ? rate(data.median(variant.id, 'workers')) : '-',
       measured.includes('procs') ? rate(data.median(variant.id, 'procs')) : '-',
       withCi(data.ratio(variant.id)),
-      rate(p.workers),
-      rate(p.procs),
-      p.ratio === undefined ? '-' : fixed(p.ratio),
+      rate(num(p.workers)),
+      rate(num(p.procs)),
+      typeof p.ratio === 'number' ? fixed(p.ratio) : '-',
     ];
   });
   const head = [
@@ -55,13 +71,21 @@ function rowsTable(variants, data) {
   };
 }
 
+/**
+ * @param {Variant[]} variants  each with its place in the grid
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 function gridTable(variants, data) {
-  const columns = [...new Set(variants.map((v) => v.grid.column))];
-  const sizes = [...new Set(variants.map((v) => v.grid.row))];
+  const placed = variants.flatMap((variant) => (variant.grid ? [{ variant, grid: variant.grid }] : []));
+  const columns = [...new Set(placed.map(({ grid }) => grid.column))];
+  const sizes = [...new Set(placed.map(({ grid }) => grid.row))];
   const rows = sizes.map((size) => {
     const cells = columns.map((column) => {
-      const variant = variants.find((v) => v.grid.row === size && v.grid.column === column);
-      return `${thousands(data.median(variant.id, modesOf(variant)[0]))} / ${thousands(variant.published?.value)}`;
+      const found = placed.find(({ grid }) => grid.row === size && grid.column === column);
+      if (!found) return '-';
+      const { variant } = found;
+      return `${thousands(data.median(variant.id, modesOf(variant)[0]))} / ${thousands(num(variant.published?.value))}`;
     });
     return [size, ...cells, withCi(data.relative(`${size}@256k`, `${size}@8k`, 'workers'))];
   });
@@ -78,7 +102,7 @@ function gridTable(variants, data) {
   };
 }
 
-const verdictTable = (verdicts, quick) => ({
+const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean} */ quick) => ({
   head: ['claim', 'verdict', 'evidence (per-round ratio, 95% CI)'],
   rows: verdicts.map((v) => [v.claim, shown(v.verdict, quick), v.text]),
   align: ['left', 'left', 'left'],
@@ -89,7 +113,11 @@ const verdictTable = (verdicts, quick) => ({
  * One experiment's section: its table shaped like the published one, measured medians beside
  * the published figures, then a verdict per claim. With two protocols, a table for each and
  * both verdicts side by side, with a line saying whether the protocol changes the answer.
- * @returns {{ model: import('../report/table.js').ReportModel, verdicts: object[], byProtocol: Record<string, object[]> }}
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {Variant[]} variants
+ * @param {import('./results-file.js').CellRecord[]} cells
+ * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'> }} run
+ * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
  */
 export function experimentSection(
   experiment,
@@ -97,8 +125,9 @@ export function experimentSection(
   cells,
   { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']) },
 ) {
-  /** @type {Record<string, any[]>} */
+  /** @type {Record<string, ClaimVerdict[]>} */
   const byProtocol = {};
+  /** @type {ReportModel['tables']} */
   const tables = [];
   let measuredRounds = 0;
   for (const protocol of protocols) {
@@ -151,6 +180,7 @@ export function experimentSection(
   };
 }
 
+/** @type {Record<'steady'|'published', (experiment: import('./experiments.js').Experiment) => string>} */
 const PROTOCOL_TEXT = {
   steady: () => 'warm cells of about --duration seconds, iterations calibrated per setting',
   published: (experiment) =>
@@ -159,7 +189,7 @@ const PROTOCOL_TEXT = {
       : `${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker, no warmup, as the investigation ran them`,
 };
 
-const bothVerdictsTable = (byProtocol, quick) => ({
+const bothVerdictsTable = (/** @type {Record<string, ClaimVerdict[]>} */ byProtocol, /** @type {boolean} */ quick) => ({
   head: ['claim', 'steady', 'published', 'evidence: steady; published'],
   rows: byProtocol.steady.map((v, i) => {
     const other = byProtocol.published[i];
@@ -169,7 +199,12 @@ const bothVerdictsTable = (byProtocol, quick) => ({
   widths: [34, 15, 15, 46],
 });
 
-/** The report's first block: what this run ran on and how. */
+/**
+ * The report's first block: what this run ran on and how.
+ * @param {{ header: import('./results-file.js').RunHeader, status: string, file: string,
+ *   skipped: Array<{ name: string, reason: string }>, bounds: number[] }} run
+ * @returns {ReportModel}
+ */
 export function environmentModel({ header, status, file, skipped, bounds }) {
   const { environment: env, options } = header;
   const rows = [
@@ -218,7 +253,12 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
   };
 }
 
-/** One line per claim, first in the report, so a reader sees every verdict at once. */
+/**
+ * One line per claim, first in the report, so a reader sees every verdict at once.
+ * @param {Array<{ name: string, verdicts: ClaimVerdict[], byProtocol?: Record<string, ClaimVerdict[]> }>} sections
+ * @param {{ quick?: boolean, protocols?: string[] }} [run]
+ * @returns {ReportModel}
+ */
 export function summaryModel(sections, { quick = false, protocols = ['steady'] } = {}) {
   const both = protocols.length > 1;
   const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>
@@ -263,6 +303,10 @@ export function summaryModel(sections, { quick = false, protocols = ['steady'] }
   };
 }
 
+/**
+ * @param {ReportModel[]} models
+ * @param {{ markdown?: boolean, color?: boolean, width?: number }} how
+ */
 export function renderReport(models, { markdown, color = false, width = 80 }) {
   if (markdown) return models.map((model, i) => renderMarkdown(model, { level: i === 0 ? 1 : 2 })).join('\n');
   return models.map((model) => renderTerminal(model, { color, width })).join('\n');

@@ -4,10 +4,25 @@ import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
 
 /**
+ * What a results file holds: a header, then records, and an `end` per run that got that far.
+ * @typedef {{ mmapbench: string, started: string, options: import('./runner.js').ReproduceOptions,
+ *   environment: import('../report/results.js').Environment, jemalloc: string | null }} RunHeader
+ * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
+ *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
+ * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
+ *   warmup: number, calibration: import('../run/calibrate.js').Calibration }} CalibrationRecord
+ * @typedef {CellRecord | CalibrationRecord} ResultRecord
+ * @typedef {{ type: 'end', status: string, skipped: Array<{ name: string, reason: string }> }} EndRecord
+ * @typedef {{ header: RunHeader, records: ResultRecord[], cutLines: number, end: EndRecord | null }} ResultsFile
+ */
+
+/**
  * The raw results of a reproduce run, one JSON record per line: a `run` header, then a
  * `calibration` per variant and a `cell` per finished cell, each appended (and flushed by the
  * kernel's page cache, which survives the process) the moment it exists. A kill loses at most
  * the cell that was running.
+ * @param {string} path
+ * @param {RunHeader} header
  */
 export function createResultsFile(path, header) {
   try {
@@ -25,10 +40,18 @@ export function createResultsFile(path, header) {
   }
 }
 
+/**
+ * @param {string} path
+ * @param {ResultRecord | EndRecord} record
+ */
 export function appendRecord(path, record) {
   appendLine(path, `${JSON.stringify(record)}\n`);
 }
 
+/**
+ * @param {string} path
+ * @param {string} text
+ */
 function appendLine(path, text) {
   try {
     appendOwnFile(path, text);
@@ -37,6 +60,7 @@ function appendLine(path, text) {
   }
 }
 
+/** @type {unknown[]} */
 const RECORD_TYPES = ['cell', 'calibration'];
 // how a run ended (its status and the experiments it skipped), appended after its last cell;
 // a resumed run appends another, and the last one counts
@@ -46,7 +70,8 @@ const END = 'end';
  * Reads a results file for --resume, writing nothing: the caller checks the header before it
  * trusts the file, then calls `mend()` so the records appended next start on a line of their
  * own. A line cut off by a kill stays in the file (nothing is ever truncated) and is skipped.
- * @returns {{ header: object, records: object[], cutLines: number, end: object | null, mend: () => void }}
+ * @param {string} path
+ * @returns {ResultsFile & { mend: () => void }}
  */
 export function readResultsFile(path) {
   let text;
@@ -69,7 +94,8 @@ export function readResultsFile(path) {
  * the run ended (its last `end` record), for --resume and for `report` and `diff`.
  * @param {string} text
  * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
- * @returns {{ header: any, records: any[], cutLines: number, end: any }}
+ * @returns {ResultsFile}  its records as they were written: each checked for its type and
+ *   experiment, the header's options checked by whoever runs them (reproduce/options.js)
  */
 export function parseResultsFile(text, notOurs) {
   const lines = text.split('\n');
@@ -82,8 +108,10 @@ export function parseResultsFile(text, notOurs) {
   if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
     throw notOurs('no run header on line 1');
 
+  /** @type {ResultRecord[]} */
   const records = [];
   let cutLines = 0;
+  /** @type {EndRecord | null} */
   let end = null;
   for (const [index, line] of lines.slice(1).entries()) {
     if (!line) continue;

@@ -4,6 +4,7 @@ export const QUICK = { iterations: 200, warmup: 50, rounds: 2, timeout: 60 };
 export const ROUNDS = { min: 5, max: 12 };
 
 /** Rounds at least and at most; the run stops between them once every claim is decided. */
+/** @param {{ quick: boolean, rounds?: number | null, maxRounds?: number }} options */
 export const roundBounds = (options) =>
   options.quick
     ? [QUICK.rounds, QUICK.rounds]

@@ -25,6 +25,8 @@ import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
  * @property {string} thpPath
  * @property {string[]} experiments
  * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
+ *
+ * @typedef {import('./results-file.js').CellRecord} CellRecord
  */
 
 /**
@@ -33,7 +35,7 @@ import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
  * @param {import('./experiments.js').Variant} variant
  * @param {ReproduceOptions} options
  */
-export function planVariant(variant, options, interrupt) {
+export function planVariant(variant, options, /** @type {AbortSignal | undefined} */ interrupt) {
   return buildPlan(
     {
       command: 'compare',
@@ -53,7 +55,12 @@ export function planVariant(variant, options, interrupt) {
   );
 }
 
-/** What a setting's cells do: fixed by --quick, the published protocol or the setting, or calibrated. */
+/**
+ * What a setting's cells do: fixed by --quick, the published protocol or the setting, or calibrated.
+ * @param {import('./experiments.js').Variant} variant
+ * @param {ReproduceOptions} options
+ * @returns {{ iterations?: number, warmup?: number, duration?: number }}
+ */
 function work(variant, options) {
   const cold = variant.protocol === 'published';
   if (options.quick) {
@@ -70,6 +77,9 @@ function work(variant, options) {
  * Every claim's interval within ±precision: the stop rule of compare (stats/stopping.js), so a
  * claim's verdict keeps its 95% meaning. Stopping once the claims were decided would make
  * "holds" and "does not hold" come out more often than they should.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {CellRecord[]} cells
+ * @param {{ precision: number, protocol?: ReproduceOptions['protocol'] }} options
  */
 const narrowEnough = (experiment, cells, { precision, protocol }) =>
   protocolsOf(protocol).every((under) =>
@@ -87,7 +97,7 @@ const narrowEnough = (experiment, cells, { precision, protocol }) =>
  * the same work.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
- * @param {{ options: ReproduceOptions, records: any[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ * @param {{ options: ReproduceOptions, records: import('./results-file.js').ResultRecord[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
  *   trace: the checked bpftrace, for variants traced as the investigation traced them
  */
 export async function runExperiment(
@@ -103,20 +113,21 @@ export async function runExperiment(
       }
     : undefined;
   const mine = records.filter((r) => r.experiment === experiment.name);
-  const cells = mine.filter((r) => r.type === 'cell');
+  const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
+  /** @type {import('../run/rounds.js').Point[]} */
   const points = [];
   for (const variant of variants) {
     const plan = await planVariant(variant, options, interrupt);
     const session = newSession(plan);
-    const saved = mine.find((r) => r.type === 'calibration' && r.variant === variant.id);
+    const saved = mine.flatMap((r) => (r.type === 'calibration' && r.variant === variant.id ? [r] : []))[0];
     if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
     const modes = modesOf(variant);
     const point = {
       id: variant.id,
       plan,
       arms: modes,
-      steps: (index) =>
+      steps: (/** @type {number} */ index) =>
         roundOrder(modes, index).map((mode) => ({ arm: mode, runs: mode, traced: Boolean(variant.trace) })),
       tracer,
       session,
@@ -124,27 +135,28 @@ export async function runExperiment(
     points.push(point);
   }
   // a point is a setting: its id is the variant's
-  const variantOf = (point) => variants.find((variant) => variant.id === point.id);
-  const keep = (record) => {
+  const variantOf = (/** @type {import('../run/rounds.js').Point} */ point) => {
+    const variant = variants.find((v) => v.id === point.id);
+    if (!variant) throw new Error(`runner: no setting ${point.id}`);
+    return variant;
+  };
+  const keep = (/** @type {import('./results-file.js').ResultRecord} */ record) => {
     appendRecord(file, record);
     records.push(record);
   };
 
   /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
+  /** @type {import('../run/rounds.js').RoundsRun | undefined} */
   let run;
   try {
     run = await runRounds(points, {
       stop: stopWhenNarrow(experiment, cells, variants, { options, progress }),
       interrupt,
-      onCalibrated: (point, calibration) =>
-        keep({
-          type: 'calibration',
-          experiment: experiment.name,
-          variant: point.id,
-          ...point.session.work,
-          calibration,
-        }),
+      onCalibrated: (point, calibration) => {
+        const work = /** @type {import('../run/plan.js').Work} */ (point.session.work); // just calibrated
+        keep({ type: 'calibration', experiment: experiment.name, variant: point.id, ...work, calibration });
+      },
       skip: (point, index, step) => done.has(`${point.id}|${index}|${step.arm}`),
       beforeCell: (point) => {
         const { thp: mode } = variantOf(point);
@@ -153,6 +165,7 @@ export async function runExperiment(
         guard.set(mode);
       },
       onCell: (point, round, step, cell) => {
+        /** @type {CellRecord} */
         const record = {
           type: 'cell',
           experiment: experiment.name,
@@ -169,7 +182,7 @@ export async function runExperiment(
       },
     });
   } finally {
-    guard?.restore();
+    /** @type {ReturnType<typeof takeThp> | null} */ (guard)?.restore();
   }
   if (run.error) throw run.error;
 }
@@ -177,6 +190,10 @@ export async function runExperiment(
 /**
  * Reproduce's stop rule: at least the rounds' minimum, then more only while a claim's interval
  * is wider than --precision, at most the maximum; every setting of the experiment stops at once.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {CellRecord[]} cells
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {{ options: ReproduceOptions, progress: { grow?: (cells: number) => void } }} run
  * @returns {import('../run/rounds.js').StopRule}
  */
 function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
@@ -196,4 +213,4 @@ function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
 }
 
 /** Cells per round of an experiment: what the progress bar and --list count. */
-export const cellsPerRound = (variants) => variants.reduce((n, v) => n + modesOf(v).length, 0);
+export const cellsPerRound = (/** @type {import('./experiments.js').Variant[]} */ variants) => variants.reduce((n, v) => n + modesOf(v).length, 0);

@@ -5,13 +5,32 @@ import { TABLES } from '../reference/published.js';
 import { withCI } from '../report/sentences.js';
 import { duration, fixed, ops } from '../report/table.js';
 
-export const rate = (value) => (value === null || value === undefined ? '-' : ops(value));
-// the column head says "95% CI"
-export const withCi = (stats) => (stats ? withCI(stats, '', { label: false }) : '-');
+/**
+ * @typedef {import('./experiments.js').Variant} Variant
+ * @typedef {import('./data.js').ExperimentData} ExperimentData
+ * @typedef {import('./experiments.js').ExperimentTable} ExperimentTable
+ * @typedef {{ writeCount: number, writeTotalNs: number, writeAvgNs: number }} PublishedLocks
+ */
 
-/** clog: reads and zips per second, measured and as published (counts over 5 s, per second). */
+export const rate = (/** @type {number | null | undefined} */ value) =>
+  value === null || value === undefined ? '-' : ops(value);
+// the column head says "95% CI"
+export const withCi = (/** @type {import('../stats/ratio.js').RatioStats | null} */ stats) =>
+  stats ? withCI(stats, '', { label: false }) : '-';
+/** A published figure that is a number, else undefined (the rows are quoted data). */
+export const num = (/** @type {unknown} */ value) => (typeof value === 'number' ? value : undefined);
+
+/**
+ * clog: reads and zips per second, measured and as published (counts over 5 s, per second).
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 export function clogTable(variants, data) {
-  const perSecond = (count) => (count === undefined ? '-' : ops(count / TABLES.clog.seconds));
+  const perSecond = (/** @type {unknown} */ count) => {
+    const value = num(count);
+    return value === undefined ? '-' : ops(value / TABLES.clog.seconds);
+  };
   return {
     head: ['setting', 'reads/s', 'zips/s', 'published reads/s', 'published zips/s'],
     rows: variants.map((variant) => [
@@ -26,7 +45,12 @@ export function clogTable(variants, data) {
   };
 }
 
-/** promises: both forms' rates in the same cells, their ratio, and what the fix gained there. */
+/**
+ * promises: both forms' rates in the same cells, their ratio, and what the fix gained there.
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 export function promisesTable(variants, data) {
   return {
     head: ['setting', 'promises/s', 'callbacks/s', 'promises / callbacks (95% CI)', 'published gain of the fix'],
@@ -35,20 +59,29 @@ export function promisesTable(variants, data) {
       rate(data.median(variant.id, 'procs', 'promisesPerSec')),
       rate(data.median(variant.id, 'procs', 'callbacksPerSec')),
       withCi(data.withinCell(variant.id, 'procs', 'promisesPerSec', 'callbacksPerSec')),
-      variant.published?.gain ?? '-',
+      String(variant.published?.gain ?? '-'),
     ]),
     align: ['left', 'right', 'right', 'right', 'right'],
     widths: [26, 11, 11, 18, 14],
   };
 }
 
-/** throttle: the fan-out against the queue, in the same cells: descriptors, loop delay, wall time. */
+/**
+ * throttle: the fan-out against the queue, in the same cells: descriptors, loop delay, wall time.
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 export function throttleTable(variants, data) {
-  const median = (variant, name, format) => {
+  const median = (
+    /** @type {Variant} */ variant,
+    /** @type {string} */ name,
+    /** @type {(value: number) => string} */ format,
+  ) => {
     const value = data.median(variant.id, 'procs', name);
     return value === null ? '-' : format(value);
   };
-  const ms = (value) => `${fixed(value, 1)} ms`;
+  const ms = (/** @type {number} */ value) => `${fixed(value, 1)} ms`;
   const rows = variants.map((variant) => [
     variant.label,
     `${median(variant, 'allPeakFds', ops)} / ${median(variant, 'limitPeakFds', ops)}`,
@@ -59,7 +92,7 @@ export function throttleTable(variants, data) {
   const [all, queue] = TABLES.throttle.rows;
   rows.push([
     'published (one run each way)',
-    `${ops(all.fds)} / -`,
+    `${all.fds === null ? '-' : ops(all.fds)} / -`,
     '- / -',
     `${all.seconds} s / ${queue.seconds} s`,
     fixed(all.seconds / queue.seconds, 1),
@@ -78,19 +111,32 @@ export function throttleTable(variants, data) {
   };
 }
 
-/** locks: each mode's write waits per traced cell (medians) and their ratios, beside the published run. */
+/**
+ * locks: each mode's write waits per traced cell (medians) and their ratios, beside the published run.
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
 export function locksTable(variants, data) {
-  const time = (ns) => (ns === null || ns === undefined ? '-' : duration(ns));
+  const time = (/** @type {number | null | undefined} */ ns) => (ns === null || ns === undefined ? '-' : duration(ns));
   const rows = variants.flatMap((variant) => {
-    const p = variant.published ?? {};
+    // the locks experiment's settings carry the published run's write waits per mode
+    const p = /** @type {{ workers?: PublishedLocks, procs?: PublishedLocks }} */ (variant.published ?? {});
+    /**
+     * @param {string} label
+     * @param {(write: import('../system/trace/parse.js').LockWaits) => number | null} pick
+     * @param {(value: number | null | undefined) => string} format
+     * @param {(locks: PublishedLocks | undefined) => number | undefined} publishedOf
+     */
     const figure = (label, pick, format, publishedOf) => {
-      const [w, pr] = ['workers', 'procs'].map((mode) => data.lockMedian(variant.id, mode, pick));
+      const [w, pr] = /** @type {const} */ (['workers', 'procs']).map((mode) => data.lockMedian(variant.id, mode, pick));
+      const [pw, pp] = [publishedOf(p.workers), publishedOf(p.procs)];
       return [
         `${variant.id}: ${label}`,
         `${format(w)} / ${format(pr)}`,
         withCi(data.lockRatio(variant.id, pick)),
-        `${format(publishedOf(p.workers))} / ${format(publishedOf(p.procs))}`,
-        p.workers ? `${fixed(publishedOf(p.workers) / publishedOf(p.procs), 1)}x` : '-',
+        `${format(pw)} / ${format(pp)}`,
+        pw !== undefined && pp !== undefined ? `${fixed(pw / pp, 1)}x` : '-',
       ];
     };
     return [
