@@ -49,7 +49,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
 /**
  * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
  * in the file, and the status its last `end` record gave, if the run got that far.
- * @param {import('./results-file.js').ResultsFile & { path: string }} saved
+ * @param {Pick<import('./results-file.js').ResultsFile, 'header' | 'records' | 'end'> & { path: string }} saved
  */
 export function savedReportModels({ header, records, end, path }) {
   const names = new Set(records.map((record) => record.experiment));
