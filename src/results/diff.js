@@ -17,7 +17,7 @@ import { envText, factsOf } from './load.js';
 
 const MODES = /** @type {const} */ (['workers', 'procs']);
 
-const paramsText = (params) =>
+const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =>
   Object.entries(params ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => `${key}=${value}`)
@@ -25,13 +25,18 @@ const paramsText = (params) =>
 
 /**
  * A point's identity: task, file, k, environment variables and task parameters.
- * @param {{ task: string, k: number, file?: { size: number, label: string }, env?: object, params?: object, node?: string | null, variant?: string | null }} setting
+ * @param {{ task: string, k: number, file?: { size: number, label: string }, env?: Record<string, string>,
+ *   params?: Record<string, unknown>, node?: string | null, variant?: string | null }} setting
  * @param {Array<Partial<Record<'workers'|'procs', number>>>} rounds
+ * @returns {Point}
  */
 function pointOf({ task, file, k, env, params, node, variant }, rounds) {
   const setting = [task, file?.label, `k=${k}`, envText(env), paramsText(params)].filter(Boolean);
-  const perMode = (mode) => rounds.map((round) => round[mode]).filter((value) => typeof value === 'number');
-  const complete = rounds.filter((round) => typeof round.workers === 'number' && typeof round.procs === 'number');
+  const perMode = (/** @type {'workers'|'procs'} */ mode) =>
+    rounds.map((round) => round[mode]).filter((value) => typeof value === 'number');
+  const complete = rounds.flatMap(({ workers, procs }) =>
+    typeof workers === 'number' && typeof procs === 'number' ? [{ workers, procs }] : [],
+  );
   return {
     // a file by its size, so `med` and `64k` are one point
     key: JSON.stringify([task, file?.size ?? null, k, envText(env), paramsText(params), node ?? null]),
@@ -41,7 +46,11 @@ function pointOf({ task, file, k, env, params, node, variant }, rounds) {
   };
 }
 
-/** Per-round throughputs of a measure document's rounds (one mode or both). */
+/**
+ * Per-round throughputs of a measure document's rounds (one mode or both).
+ * @param {import('../report/results.js').SavedRound[]} rounds
+ * @returns {Array<Partial<Record<'workers'|'procs', number>>>}
+ */
 const roundsOf = (rounds) =>
   rounds.map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]?.throughput])));
 
@@ -83,13 +92,16 @@ export function pointsOf(saved) {
     );
   }
   // reproduce: a point per experiment and setting, its rounds gathered from the cell records
+  /** @type {Map<string, Map<number, Partial<Record<'workers'|'procs', number>>>>} */
   const settings = new Map();
-  for (const record of saved.records.filter((r) => r.type === 'cell')) {
+  for (const record of saved.records) {
+    if (record.type !== 'cell') continue;
     const id = `${record.experiment}/${record.variant}`;
-    if (!settings.has(id)) settings.set(id, new Map());
-    const rounds = settings.get(id);
-    if (!rounds.has(record.round)) rounds.set(record.round, {});
-    rounds.get(record.round)[record.mode] = record.cell.throughput;
+    const rounds = settings.get(id) ?? new Map();
+    settings.set(id, rounds);
+    const round = rounds.get(record.round) ?? {};
+    rounds.set(record.round, round);
+    round[record.mode] = record.cell.throughput;
   }
   return [...settings].map(([id, rounds]) => ({
     ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
@@ -133,7 +145,7 @@ export function diffResults(base, next) {
     differences: Object.keys(baseFacts)
       .filter((fact) => baseFacts[fact] !== newFacts[fact])
       .map((fact) => ({ fact, base: baseFacts[fact], new: newFacts[fact] })),
-    points: shared.map((point) => pointDiff(point, byKey.get(point.key))),
+    points: shared.map((point) => pointDiff(point, /** @type {Point} */ (byKey.get(point.key)))),
     onlyIn: {
       base: basePoints.filter((point) => !byKey.has(point.key)).map((point) => point.label),
       new: newPoints.filter((point) => !shared.some((s) => s.key === point.key)).map((point) => point.label),
@@ -141,39 +153,40 @@ export function diffResults(base, next) {
   };
 }
 
+/** @param {import('./load.js').Saved} saved */
 const commandOf = (saved) => (saved.kind === 'reproduce' ? 'reproduce' : saved.document.command);
+/** @param {import('./load.js').Saved} saved */
 const dateOf = (saved) => (saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment).date;
+/** @param {number[]} values */
 const geomean = (values) =>
   values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;
 
-const roundCount = (point) =>
+const roundCount = (/** @type {Point} */ point) =>
   Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);
 
-/** @returns {PointDiff} */
+/**
+ * @param {Point} base
+ * @param {Point} next
+ * @returns {PointDiff}
+ */
 function pointDiff(base, next) {
   const both = base.ratios.length > 0 && next.ratios.length > 0;
   const ratioChange = both ? changeBetween(base.ratios, next.ratios) : null;
-  const throughputChange = Object.fromEntries(
-    MODES.map((mode) => [
-      mode,
-      base.throughput[mode].length && next.throughput[mode].length
-        ? changeBetween(base.throughput[mode], next.throughput[mode])
-        : null,
-    ]),
-  );
+  /** @param {'workers'|'procs'} mode */
+  const throughputChange = (mode) =>
+    base.throughput[mode].length && next.throughput[mode].length
+      ? changeBetween(base.throughput[mode], next.throughput[mode])
+      : null;
+  const [baseRatio, newRatio] = [geomean(base.ratios), geomean(next.ratios)];
   return {
     label: base.label,
-    ratio: { base: geomean(base.ratios), new: geomean(next.ratios) },
+    ratio: { base: baseRatio, new: newRatio },
     ratioChange,
-    throughputChange: /** @type {any} */ (throughputChange),
-    verdict: ratioChange
-      ? gapVerdict(
-          ratioChange,
-          geomean(base.ratios),
-          geomean(next.ratios),
-          Math.min(base.ratios.length, next.ratios.length),
-        )
-      : null,
+    throughputChange: { workers: throughputChange('workers'), procs: throughputChange('procs') },
+    verdict:
+      ratioChange && baseRatio !== null && newRatio !== null
+        ? gapVerdict(ratioChange, baseRatio, newRatio, Math.min(base.ratios.length, next.ratios.length))
+        : null,
     rounds: { base: roundCount(base), new: roundCount(next) },
   };
 }
@@ -181,6 +194,11 @@ function pointDiff(base, next) {
 /**
  * The gap is how far the ratio is from 1, either way: it widened when the new ratio lies
  * further from 1 than the old, and only when the ratio's change is significant.
+ * @param {{ ci95: [number, number] | null }} change
+ * @param {number} baseRatio
+ * @param {number} newRatio
+ * @param {number} rounds
+ * @returns {PointDiff['verdict']}
  */
 function gapVerdict({ ci95 }, baseRatio, newRatio, rounds) {
   // as compare: with fewer than 3 rounds a t interval is too wide to mean anything

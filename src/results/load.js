@@ -7,13 +7,18 @@ import { SCHEMA } from '../version.js';
 import { parseResultsFile } from '../reproduce/results-file.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
+/** @type {unknown[]} */
 const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'trace'];
 
 /**
+ * A saved file, by kind. Its shape was checked where it matters to every reader (the command,
+ * the schema, the part each kind is read by); the rest is as the command saved it.
+ * @typedef {import('../reproduce/results-file.js').ResultsFile} ResultsFile
  * @typedef {{ kind: 'measure', path: string, document: import('../report/results.js').ResultsDocument }
- *   | { kind: 'sweep', path: string, document: any }
- *   | { kind: 'audit', path: string, document: any }
- *   | { kind: 'reproduce', path: string, header: any, records: any[], end: any }} Saved
+ *   | { kind: 'sweep', path: string, document: import('../report/sweep-results.js').SweepDocument }
+ *   | { kind: 'audit', path: string, document: import('../report/audit-model.js').AuditDocument }
+ *   | { kind: 'reproduce', path: string, header: ResultsFile['header'], records: ResultsFile['records'],
+ *       end: ResultsFile['end'] }} Saved
  */
 
 /**
@@ -31,7 +36,7 @@ export function loadResults(path, what = path) {
       error,
     );
   }
-  const notOurs = (why) =>
+  const notOurs = (/** @type {string} */ why) =>
     usageError(
       `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep or reproduce saved`,
     );
@@ -65,9 +70,13 @@ export function loadResults(path, what = path) {
   return /** @type {Saved} */ ({ kind, path, document });
 }
 
+/**
+ * @param {{ schema?: unknown, mmapbench?: unknown }} document
+ * @param {string} what
+ */
 function checkSchema(document, what) {
   // documents from before the field existed have the first layout
-  const schema = document.schema ?? 1;
+  const schema = /** @type {number} */ (document.schema ?? 1); // checked next
   if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${schema})`);
   if (schema > SCHEMA)
     throw usageError(
@@ -75,7 +84,13 @@ function checkSchema(document, what) {
     );
 }
 
-/** A reproduce results file: its header, its whole records, and how the run ended, if it did. */
+/**
+ * A reproduce results file: its header, its whole records, and how the run ended, if it did.
+ * @param {string} path
+ * @param {string} text
+ * @param {(why: string) => Error} notOurs
+ * @returns {Saved}
+ */
 function reproduceFile(path, text, notOurs) {
   const { header, records, end } = parseResultsFile(text, notOurs);
   if (typeof header.environment !== 'object') throw notOurs('a run header without its environment');
@@ -84,7 +99,7 @@ function reproduceFile(path, text, notOurs) {
 }
 
 /** `KEY=VALUE KEY=VALUE`, sorted: environment variables as one comparable string. */
-export const envText = (env) =>
+export const envText = (/** @type {Record<string, unknown> | undefined} */ env) =>
   Object.entries(env ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => `${key}=${value}`)
@@ -97,7 +112,9 @@ export const envText = (env) =>
  */
 export function factsOf(saved) {
   const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
+  /** @type {{ protocol?: string, quick?: boolean }} */
   const config = saved.kind === 'measure' || saved.kind === 'sweep' ? saved.document.config : {};
+  /** @type {{ protocol?: string, quick?: boolean }} */
   const options = saved.kind === 'reproduce' ? saved.header.options : {};
   const nodes =
     saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;

@@ -23,6 +23,7 @@ export const defaultOut = () => process.env.MMAPBENCH_RESULTS || DEFAULT_OUT;
 /**
  * Makes sure `dir` can take a results file before the run starts, so a bad --out costs no
  * measurement: created if missing, a folder (not a file, not a link) this user can write.
+ * @param {string} dir
  * @returns {string} the folder
  */
 export function resultsFolder(dir) {
@@ -44,14 +45,14 @@ export function resultsFolder(dir) {
 }
 
 /** `2026-11-22T08:46:17.123Z` as a file name part: `20261122T084617.123Z`. */
-const stamp = (date) => date.toISOString().replace(/[-:]/g, '');
+const stamp = (/** @type {Date} */ date) => date.toISOString().replace(/[-:]/g, '');
 
 /**
  * Writes `document` into `dir` all at once and never over another file: the JSON goes to a new
  * temporary file (`wx`), is flushed, then gets its final name by link(2), which fails rather
  * than replace anything (a planted link included); the temporary name is then removed. A kill
  * at any moment leaves no file or a complete one under the final name.
- * @param {object} document  a results document (docs/json.md)
+ * @param {{ command: string }} document  a results document (docs/json.md)
  * @param {string} dir  a folder checked by resultsFolder()
  * @param {{ name?: string, now?: Date }} [options]  name: the command the file is named after
  * @returns {string} the path written
@@ -85,14 +86,25 @@ export function saveResults(document, dir, { name: command = document.command, n
 }
 
 /** The path as the user would type it from here. */
-export const shown = (path) => {
+export const shown = (/** @type {string} */ path) => {
   const near = relative(process.cwd(), path);
   return near && !near.startsWith('..') ? near : path;
 };
 
-/** Whether any cell of the run finished: a compare's rounds, or a sweep's points' rounds. */
+/**
+ * @typedef {{ rounds: Array<{ workers?: unknown, procs?: unknown }> }} Measured
+ * @typedef {{ command: string } & (Measured | { points: Measured[] } | { trace: object })} Document  what
+ *   a measuring command saves: its rounds, a sweep's points with theirs, or an audit's trace
+ */
+
+/**
+ * Whether any cell of the run finished: a compare's rounds, or a sweep's points' rounds.
+ * @param {Document} document
+ */
 const measuredIn = (document) =>
-  (document.points ?? [document]).some((part) => part.rounds.some((round) => round.workers || round.procs));
+  ('points' in document ? document.points : 'rounds' in document ? [document] : []).some((part) =>
+    part.rounds.some((round) => round.workers || round.procs),
+  );
 
 /**
  * Where a measuring command keeps its results: null with --no-save.
@@ -105,7 +117,7 @@ const measuredIn = (document) =>
  * error, whose line comes last. A run that failed before any cell finished measured nothing
  * and leaves no file: its error line says all there is. A save that fails is reported; it
  * never hides the run's own error.
- * @param {object} document
+ * @param {Document} document
  * @param {SaveTo} save  with `out` checked by resultsFolder()
  * @param {Error | null | undefined} runError
  * @param {NodeJS.WritableStream} stderr
