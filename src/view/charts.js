@@ -16,14 +16,14 @@ const MODES = /** @type {const} */ (['workers', 'procs']);
  * @type {Series}
  */
 export const MODE_SERIES = { names: MODES, title: 'mode' };
-const pairColor = (series) => ({
+const pairColor = (/** @type {Series} */ series) => ({
   field: 'mode',
   type: 'nominal',
   title: series.title,
   scale: { domain: series.names, range: MODES.map((mode) => MODE_COLORS[mode]) },
 });
 const modeColor = pairColor(MODE_SERIES);
-const ratioName = (series) => series.names.join('/');
+const ratioName = (/** @type {Series} */ series) => series.names.join('/');
 const INK = '#333';
 
 const CONFIG = {
@@ -42,7 +42,8 @@ const CONFIG = {
  */
 
 /**
- * @param {object} spec  a Vega-Lite unit or layer spec with a `title.text`
+ * @param {{ title: { text: string, subtitle?: string } } & Record<string, unknown>} spec  a Vega-Lite
+ *   unit or layer spec
  * @returns {Promise<Chart>}
  */
 async function draw(spec) {
@@ -56,7 +57,7 @@ async function draw(spec) {
   };
 }
 
-const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttribute = (/** @type {string} */ text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * Every round's throughput of each mode as a dot, with a tick at the median: how far apart the
@@ -109,7 +110,9 @@ export function roundsChart(
  * @param {Array<{ label: string, median: number, low: number | null, high: number | null }>} rows
  */
 export function forestChart(rows, { series = MODE_SERIES, title = `${ratioName(series)} ratio with its 95% CI` } = {}) {
-  const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number' && v > 0);
+  const values = rows
+    .flatMap((row) => [row.median, row.low, row.high])
+    .filter(/** @returns {v is number} */ (v) => typeof v === 'number' && v > 0);
   const domain = [Math.min(1, ...values) / 1.15, Math.max(1, ...values) * 1.15];
   const [a, b] = series.names;
   const x = {
@@ -146,7 +149,10 @@ export function forestChart(rows, { series = MODE_SERIES, title = `${ratioName(s
   });
 }
 
-/** k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped. */
+/**
+ * k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped.
+ * @param {Array<{ k: number }>} rows
+ */
 function kAxis(rows) {
   const ks = [...new Set(rows.map((row) => row.k))];
   return {
@@ -329,7 +335,7 @@ export function syscallChart(rows, { per, over }) {
   });
 }
 
-const total = (rows, name) => rows.filter((row) => row.name === name).reduce((sum, row) => sum + row.waitNs, 0);
+const total = (/** @type {Array<{ name: string, waitNs: number }>} */ rows, /** @type {string} */ name) => rows.filter((row) => row.name === name).reduce((sum, row) => sum + row.waitNs, 0);
 
 /**
  * A forest row from ratio statistics (a results document's `ratio`, or ratioStats of per-round

@@ -27,15 +27,25 @@ import {
   waitHistogram,
 } from './charts.js';
 
-const MODES = /** @type {const} */ (['workers', 'procs']);
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/**
+ * @typedef {import('../results/load.js').Saved} Saved
+ * @typedef {import('./charts.js').Chart} Chart
+ * @typedef {import('../report/table.js').ReportModel} ReportModel
+ * @typedef {{ charts: number, html: string }} Section
+ */
 
-const escape = (text) =>
-  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const MODES = /** @type {const} */ (['workers', 'procs']);
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escape = (/** @type {unknown} */ text) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 /**
  * Checks `--html` before anything is drawn: its folder must exist, and it must not name one of
  * the results files being read.
+ * @param {string} path
+ * @param {Saved[]} saved
  */
 function checkTarget(path, saved) {
   const folder = dirname(resolve(path));
@@ -71,7 +81,11 @@ export async function writeHtmlReport(saved, path) {
   return { path, charts, bytes: Buffer.byteLength(html) };
 }
 
-/** The charts and tables of one saved file. */
+/**
+ * The charts and tables of one saved file.
+ * @param {Saved} saved
+ * @returns {Promise<Section>}
+ */
 async function sectionOf(saved) {
   const facts = factsOf(saved);
   if (saved.kind === 'measure') return measureSection(saved, facts);
@@ -81,55 +95,71 @@ async function sectionOf(saved) {
 }
 
 // the chart's own title says what it is; the SVG carries it as its accessible name too
-const figure = (chart) => `<figure>${chart.svg}</figure>`;
+const figure = (/** @type {Chart} */ chart) => `<figure>${chart.svg}</figure>`;
 
+/**
+ * @param {Extract<Saved, { kind: 'measure' }>} saved
+ * @param {Record<string, string>} facts
+ * @returns {Promise<Section>}
+ */
 async function measureSection({ path, document }, facts) {
   const modes = MODES.filter((mode) => document[mode] !== undefined);
   // an A/A run's arms both ran one mode: they are A and B, as in its table
+  /** @type {import('./charts.js').Series} */
   const series = document.aa ? { names: /** @type {const} */ (['A', 'B']), title: 'arm' } : MODE_SERIES;
-  const arm = (mode) => series.names[MODES.indexOf(mode)];
+  const arm = (/** @type {'workers'|'procs'} */ mode) => series.names[MODES.indexOf(mode)];
+  /** @type {Chart[]} */
   const charts = [];
   const dots = document.rounds.flatMap((round) =>
-    modes
-      .filter((mode) => round[mode])
-      .map((mode) => ({ row: arm(mode), mode: arm(mode), throughput: round[mode].throughput })),
+    modes.flatMap((mode) => {
+      const cell = round[mode];
+      return cell ? [{ row: arm(mode), mode: arm(mode), throughput: cell.throughput }] : [];
+    }),
   );
   if (dots.length)
     charts.push(
       await roundsChart(
         dots,
-        modes
-          .filter((mode) => document[mode])
-          .map((mode) => ({ row: arm(mode), mode: arm(mode), median: document[mode].throughput.median })),
+        modes.flatMap((mode) => {
+          const summary = document[mode];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.throughput.median }] : [];
+        }),
         { series },
       ),
     );
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
-  const trace = document.trace;
-  const traced = modes.filter((mode) => trace?.modes[mode]);
+  const { trace } = document;
+  const traced = trace
+    ? modes.flatMap((mode) => {
+        const modeTrace = trace.modes[mode];
+        return modeTrace ? [{ mode, trace: modeTrace }] : [];
+      })
+    : [];
   if (traced.length)
-    charts.push(
-      await waitHistogram(Object.fromEntries(traced.map((mode) => [mode, trace.modes[mode].write.histogram]))),
-    );
+    charts.push(await waitHistogram(Object.fromEntries(traced.map(({ mode, trace: t }) => [mode, t.write.histogram]))));
   // traces from before the by-syscall breakdown have none to draw
-  if (traced.length && traced.every((mode) => trace.modes[mode].bySyscall))
+  if (traced.length && traced.every(({ trace: t }) => t.bySyscall))
     charts.push(
       await syscallChart(
-        traced.flatMap((mode) =>
-          trace.modes[mode].bySyscall.write.map((row) => ({
+        traced.flatMap(({ mode, trace: t }) =>
+          (t.bySyscall?.write ?? []).map((row) => ({
             series: mode,
             name: row.name,
             // the mean per traced cell, as the terminal's table gives it
-            waitNs: row.totalNs / trace.modes[mode].cells,
-            count: row.count / trace.modes[mode].cells,
+            waitNs: row.totalNs / t.cells,
+            count: row.count / t.cells,
           })),
         ),
         { per: 'per cell', over: 'the mean over the traced cells' },
       ),
     );
-  /** @type {import('../report/table.js').ReportModel[]} */
-  const models = [document.command === 'compare' ? compareModel(document) : singleModel(document)];
-  if (trace) models.push(traceModel(document));
+  /** @type {ReportModel[]} */
+  const models = [
+    document.command === 'compare'
+      ? compareModel(document)
+      : singleModel(/** @type {typeof document & { command: 'workers'|'procs' }} */ (document)),
+  ];
+  if (trace) models.push(traceModel({ ...document, trace }));
   const { config } = document;
   return {
     charts: charts.length,
@@ -153,22 +183,27 @@ async function measureSection({ path, document }, facts) {
   };
 }
 
+/**
+ * @param {Extract<Saved, { kind: 'sweep' }>} saved
+ * @param {Record<string, string>} facts
+ * @returns {Promise<Section>}
+ */
 async function sweepSection({ path, document }, facts) {
+  /** @type {Chart[]} */
   const charts = [];
   // a point by the axes that tell the points apart, as the sweep's table heads them
   const columns = varying(document.axes);
-  const label = (point, except = '') =>
+  const label = (/** @type {import('../report/sweep-results.js').SweepPoint} */ point, except = '') =>
     columns
       .filter((column) => column.head !== except)
       .map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`)
       .join(' · ') || point.id;
   const dots = document.points.flatMap((point) =>
     point.rounds.flatMap((round) =>
-      MODES.filter((mode) => round[mode]).map((mode) => ({
-        row: label(point),
-        mode,
-        throughput: round[mode].throughput,
-      })),
+      MODES.flatMap((mode) => {
+        const cell = round[mode];
+        return cell ? [{ row: label(point), mode, throughput: cell.throughput }] : [];
+      }),
     ),
   );
   if (dots.length)
@@ -176,33 +211,29 @@ async function sweepSection({ path, document }, facts) {
       await roundsChart(
         dots,
         document.points.flatMap((point) =>
-          MODES.filter((mode) => point[mode]).map((mode) => ({
-            row: label(point),
-            mode,
-            median: point[mode].throughput.median,
-          })),
+          MODES.flatMap((mode) => {
+            const summary = point[mode];
+            return summary ? [{ row: label(point), mode, median: summary.throughput.median }] : [];
+          }),
         ),
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
     );
-  const measured = document.points.filter((point) => point.ratio);
-  if (measured.length) charts.push(await forestChart(measured.map((point) => forestRow(label(point), point.ratio))));
+  const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
+  if (measured.length) charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
   for (const group of document.scaling) {
-    const points = group.points.map((id) => document.points.find((point) => point.id === id));
-    const name = document.scaling.length > 1 ? label(points[0], 'k') : '';
+    const points = group.points.flatMap((id) => document.points.find((point) => point.id === id) ?? []);
+    const name = document.scaling.length > 1 && points.length ? label(points[0], 'k') : '';
     const rows = points.flatMap((point) =>
-      MODES.filter((mode) => point[mode]).map((mode) => ({
-        k: point.k,
-        mode,
-        median: point[mode].throughput.median,
-        min: point[mode].throughput.min,
-        max: point[mode].throughput.max,
-      })),
+      MODES.flatMap((mode) => {
+        const summary = point[mode];
+        if (!summary) return [];
+        const { median, min, max } = summary.throughput;
+        return [{ k: point.k, mode, median, min, max }];
+      }),
     );
     if (rows.length) charts.push(await throughputByK(rows, { group: name }));
-    const ratios = points
-      .filter((point) => point.ratio)
-      .map((point) => ({ k: point.k, ...forestRow('', point.ratio) }));
+    const ratios = points.flatMap((point) => (point.ratio ? [{ k: point.k, ...forestRow('', point.ratio) }] : []));
     if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
   }
   return {
@@ -215,7 +246,7 @@ async function sweepSection({ path, document }, facts) {
         ...facts,
         rounds: document.config.rounds
           ? `${document.config.rounds} at every point`
-          : `until ±${document.config.precision * 100}% or ${document.config.maxTime} s`,
+          : `until ±${(document.config.precision ?? 0) * 100}% or ${document.config.maxTime} s`,
       },
       answer: [],
       charts,
@@ -224,6 +255,11 @@ async function sweepSection({ path, document }, facts) {
   };
 }
 
+/**
+ * @param {Extract<Saved, { kind: 'reproduce' }>} saved
+ * @param {Record<string, string>} facts
+ * @returns {Promise<Section>}
+ */
 async function reproduceSection(saved, facts) {
   const rows = pointsOf(saved)
     .filter((point) => point.ratios.length)
@@ -251,9 +287,15 @@ async function reproduceSection(saved, facts) {
   };
 }
 
-/** An audit: one process tree, so no workers/procs comparison; its waits and where they came from. */
+/**
+ * An audit: one process tree, so no workers/procs comparison; its waits and where they came from.
+ * @param {Extract<Saved, { kind: 'audit' }>} saved
+ * @param {Record<string, string>} facts
+ * @returns {Promise<Section>}
+ */
 async function auditSection({ path, document }, facts) {
   const { trace } = document;
+  /** @type {Chart[]} */
   const charts = [];
   if (trace.write.count) {
     const who = `pid ${document.target.pid}`;
@@ -280,7 +322,12 @@ async function auditSection({ path, document }, facts) {
   };
 }
 
-/** One file's part of the page: what ran where, the answer, the charts, then the tables. */
+/**
+ * One file's part of the page: what ran where, the answer, the charts, then the tables.
+ * @param {{ heading: string, path: string, facts: Record<string, string>, answer: Array<string | null | undefined>,
+ *   charts: Chart[], models: ReportModel[], open?: boolean,
+ *   document: { status: string, error?: { message: string } | null, mmapbench: string, environment?: { date: string } } }} parts
+ */
 function section({ heading, path, document, facts, answer, charts, models, open = false }) {
   const status =
     document.status === 'complete'
@@ -302,7 +349,7 @@ ${models.map(modelHtml).join('\n')}
 }
 
 /** A report model (title, lines, tables, notes) as HTML; its text blocks are terminal charts and stay out. */
-const modelHtml = (model) => `<h3>${escape(model.title)}</h3>
+const modelHtml = (/** @type {ReportModel} */ model) => `<h3>${escape(model.title)}</h3>
 ${(model.lines ?? []).map((line) => `<p>${escape(line)}</p>`).join('\n')}
 ${model.tables
   .map(
@@ -322,7 +369,7 @@ ${rows
   .join('\n')}
 ${model.notes.map((note) => `<p class="note">${escape(note)}</p>`).join('\n')}`;
 
-const page = (body, files) => `<!doctype html>
+const page = (/** @type {string} */ body, /** @type {number} */ files) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
