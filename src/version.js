@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /** mmapbench's own version, from package.json: it goes into every results document. */
-export const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+/** @type {string} */
+export const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 /**
  * The version of the results documents' layout (docs/json.md): raised when a field changes

@@ -4,12 +4,16 @@ const SPECS = measurementSpecs({ compare: true });
 
 export const command = 'compare';
 export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, rounds until the ratio is known to ±5% (or 60 s)'],
   ['mmapbench compare --task reuse-buffer --file 1m --rounds 10', 'the buffer-reuse mitigation at 1 MiB'],
   ['mmapbench compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator setting, as JSON'],
 ];
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
   const { measureCommand } = await import('./measure.js');

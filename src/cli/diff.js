@@ -12,7 +12,7 @@ const SPECS = {
 
 export const command = 'diff <base> <new>';
 export const describe = 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs';
-export const builder = (yargs) =>
+export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS)
     .positional('base', { describe: 'the results file to compare against', type: 'string' })
     .positional('new', { describe: 'the results file that may have changed', type: 'string' });
@@ -23,6 +23,10 @@ export const examples = [
   ],
 ];
 /** @param {Record<string, any>} argv @param {import('./index.js').Context} [context] */
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, { stdout = process.stdout } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');
   const [{ loadResults }, { diffResults }, { diffModel }, { renderMarkdown, renderTerminal, textWidth, useColor }] =

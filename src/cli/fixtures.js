@@ -12,8 +12,12 @@ const SPECS = {
 
 export const command = 'fixtures';
 export const describe = 'Create the small, med, large and huge files (random bytes)';
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, command);
   const dir = opts.fixturesDir ?? defaultFixturesDir();

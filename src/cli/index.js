@@ -72,7 +72,8 @@ export function buildYargs(args, context = {}) {
       command: module.command,
       describe: module.describe,
       builder: (y) => module.builder(y),
-      handler: (argv) => module.handler(argv, { ...context, args }),
+      // what a handler returns (a document, for tests calling it directly) is not yargs' business
+      handler: async (argv) => void (await module.handler(argv, { ...context, args })),
     });
   }
   return parser.fail((message, error) => {
@@ -82,12 +83,17 @@ export function buildYargs(args, context = {}) {
 }
 
 /** The help command for the command being parsed: `mmapbench compare --help`. */
-const helpCommand = (args) => {
+const helpCommand = (/** @type {string[]} */ args) => {
   const name = args.find((arg) => NAMES.includes(arg));
   return `mmapbench ${name ? `${name} ` : ''}--help`;
 };
 
-/** yargs' parse errors, said the way the rest of mmapbench says them. */
+/**
+ * yargs' parse errors, said the way the rest of mmapbench says them.
+ * @param {string} message
+ * @param {string[]} args
+ * @param {import('yargs').Argv} parser
+ */
 function parseProblem(message, args, parser) {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknown) {

@@ -4,7 +4,7 @@ import { COMMON, declare } from './options.js';
 
 export const command = 'init-task <name>';
 export const describe = 'Write NAME.mjs: a commented task module to start your own from';
-export const builder = (yargs) =>
+export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, COMMON).positional('name', {
     describe: 'the task name; the file is NAME.mjs in this folder',
     type: 'string',
@@ -12,6 +12,10 @@ export const builder = (yargs) =>
 
 const TEMPLATE = new URL('../../examples/my-task.mjs', import.meta.url);
 
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export function handler(argv, context = {}) {
   const name = String(argv.name);
   if (!/^[a-z0-9][a-z0-9-]*$/i.test(name))

@@ -11,7 +11,7 @@ const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the prog
 const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
 
 /** How many rounds fit an adaptive run's budget, for the progress estimate only. */
-const estimatedRounds = (plan) =>
+const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
   Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * ((plan.duration ?? 0) + STARTUP_SECONDS))));
 
 /**

@@ -37,6 +37,7 @@ import { DEFAULT_OUT, defaultOut } from '../results/save.js';
 /** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
 
 // What a value option takes, as its help shows it.
+/** @type {Record<string, string>} */
 const PLACEHOLDERS = {
   k: 'count',
   iterations: 'count',
@@ -67,15 +68,28 @@ const PLACEHOLDERS = {
 };
 
 /** How an option is typed on the command line. */
-export const flagName = (name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
+export const flagName = (/** @type {string} */ name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
 
-const value = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('value'), ...more });
-const repeat = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('repeat'), ...more });
-const flag = (describe, more = {}) => ({ describe, kind: /** @type {const} */ ('flag'), ...more });
-const checked = (check) => (name) => ({ read: check(flagName(name)) });
+/** @typedef {Omit<OptionSpec, 'describe' | 'kind'>} More */
+/** @returns {OptionSpec} */
+const value = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({ describe, kind: 'value', ...more });
+/** @returns {OptionSpec} */
+const repeat = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+  describe,
+  kind: 'repeat',
+  ...more,
+});
+/** @returns {OptionSpec} */
+const flag = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({ describe, kind: 'flag', ...more });
+/** @param {(name: string) => (raw: any) => unknown} check */
+const checked = (check) => (/** @type {string} */ name) => ({ read: check(flagName(name)) });
 
-/** A value that must be one of `choices`. */
-const oneOf = (name, choices) => (typed) => {
+/**
+ * A value that must be one of `choices`.
+ * @param {string} name
+ * @param {string[]} choices
+ */
+const oneOf = (name, choices) => (/** @type {string} */ typed) => {
   if (!choices.includes(typed))
     throw usageError(`${name} ${typed} is invalid: it must be one of ${choices.join(', ')}`);
   return typed;
@@ -103,8 +117,12 @@ function settingSpecs({ list = false } = {}) {
       ? {
           kind: /** @type {const} */ ('repeat'),
           list: true,
-          read: (values) =>
-            values.reduce((previous, raw) => listOf(flagName(name), item, example)(raw, previous), undefined),
+          read: (/** @type {string[]} */ values) =>
+            values.reduce(
+              (/** @type {unknown[] | undefined} */ previous, raw) =>
+                listOf(flagName(name), item, example)(raw, previous),
+              undefined,
+            ),
         }
       : { read: item(flagName(name)) };
   return {
@@ -224,7 +242,11 @@ export function sweepSpecs() {
     ...COMMON,
     ...settingSpecs({ list: true }),
     variant: repeat('a named set of environment variables for the cells (repeatable); `default` adds nothing', {
-      read: (values) => values.reduce((previous, raw) => variant(raw, previous), undefined),
+      read: (/** @type {string[]} */ values) =>
+        values.reduce(
+          (/** @type {ReturnType<typeof variant> | undefined} */ previous, raw) => variant(raw, previous),
+          undefined,
+        ),
     }),
     ...WORK,
     ...stopSpecs({
@@ -269,7 +291,7 @@ export function declare(yargs, specs) {
  */
 export function readOptions(argv, specs, command) {
   const given = Object.keys(specs).filter((name) => argv[name] !== undefined);
-  const typed = (name) => (name === 'save' && argv.save === false ? '--no-save' : flagName(name));
+  const typed = (/** @type {string} */ name) => (name === 'save' && argv.save === false ? '--no-save' : flagName(name));
   for (const name of given)
     for (const other of specs[name].conflicts ?? [])
       if (given.includes(other))
@@ -351,5 +373,5 @@ export const output = (opts, command) => ({
 });
 
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */
-export const examples = (lines) =>
+export const examples = (/** @type {string[][]} */ lines) =>
   `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;

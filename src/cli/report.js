@@ -10,7 +10,7 @@ const SPECS = {
 
 export const command = 'report <files..>';
 export const describe = 'Print saved results again as the run printed them, or as one self-contained HTML page';
-export const builder = (yargs) =>
+export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('files', {
     describe: 'results files mmapbench saved (compare, sweep, trace, reproduce …)',
     type: 'string',
@@ -19,6 +19,10 @@ export const examples = [
   ['mmapbench report mmapbench-results/compare-*.json', 'the tables again, as the run printed them'],
   ['mmapbench report mmapbench-results/*.json --html report.html', 'one page with every chart, to keep or send'],
 ];
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, 'report');
   const { reportCommand } = await import('./report-run.js');

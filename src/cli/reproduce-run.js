@@ -25,7 +25,7 @@ import { commandLine } from '../words/command-line.js';
  * @param {import('./index.js').Context} [context]
  */
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
-  const warn = (message) => stderr.write(`mmapbench: warning: ${message}\n`);
+  const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
   const { options, resumed } = requestedOptions(argv);
   const ctx = await machine(options, argv, interrupt);
   if (argv.list) {
@@ -54,12 +54,23 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
 /**
  * The run itself, with --out held: every cell appended as it finishes, then the report. A
  * resumed run continues the file it read; a new one starts its own.
+ * @param {{ argv: import('../reproduce/options.js').ReproduceRequest,
+ *   options: import('../reproduce/runner.js').ReproduceOptions,
+ *   ctx: Awaited<ReturnType<typeof machine>>, runnable: import('../reproduce/experiments.js').Experiment[],
+ *   skipped: Array<{ name: string, reason: string }>,
+ *   resumed: ReturnType<typeof requestedOptions>['resumed'], out: string }} run
+ * @param {{ stdout: NonNullable<import('./index.js').Context['stdout']>,
+ *   stderr: NonNullable<import('./index.js').Context['stderr']>, interrupt?: AbortSignal }} streams
  */
 async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
-  let header = resumed?.header;
-  let file = argv.resume;
+  /** @type {import('../reproduce/results-file.js').RunHeader} */
+  let header;
+  /** @type {string} */
+  let file;
   const records = resumed?.records ?? [];
-  if (resumed) {
+  if (resumed && argv.resume) {
+    header = resumed.header;
+    file = argv.resume;
     resumed.mend();
     if (resumed.cutLines)
       stderr.write(

@@ -6,7 +6,11 @@ import { ROUNDS } from '../reproduce/rounds.js';
 import { COMMON, declare, forceOption, nodeOption, readOptions, timeoutOption } from './options.js';
 import { percent, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
-const flag = (describe, more = {}) => ({ kind: /** @type {const} */ ('flag'), describe, ...more });
+const flag = (/** @type {string} */ describe, more = {}) => ({
+  kind: /** @type {const} */ ('flag'),
+  describe,
+  ...more,
+});
 const SPECS = {
   ...COMMON,
   list: flag('list the experiments: the claim each tests, what it needs, whether it runs here, estimated time', {
@@ -58,7 +62,7 @@ const SPECS = {
 
 export const command = 'reproduce [experiments..]';
 export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
-export const builder = (yargs) =>
+export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('experiments', {
     describe: `experiments to run (${EXPERIMENT_NAMES.join(', ')}); default: every one this machine can run`,
     type: 'string',
@@ -71,6 +75,10 @@ export const examples = [
   ['mmapbench reproduce --resume mmapbench-reproduce/results-<start>.jsonl', 'finish a run that was stopped'],
 ];
 
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context) {
   const { smoke, verbose, ...rest } = readOptions(argv, SPECS, 'reproduce');
   const { reproduce } = await import('./reproduce-run.js');

@@ -12,8 +12,12 @@ const SPECS = {
 
 export const command = 'restore';
 export const describe = 'Put back the transparent hugepage mode a killed reproduce run left changed';
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, command);
   const out = context.stdout ?? process.stdout;

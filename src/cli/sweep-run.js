@@ -31,8 +31,11 @@ export function sweepRequest(opts) {
   for (const [name, value] of Object.entries(pairs(opts.param, '--param', 'concurrency=1,8')))
     params[name] = listOf(`--param ${name}=`, text, 'readFile,stat')(value, []);
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  /** @type {Array<string | undefined>} */
   const nodes = opts.node ?? [undefined];
-  const twice = nodes.find((node, i) => node && nodes.findIndex((other) => resolve(other) === resolve(node)) !== i);
+  const twice = nodes.find(
+    (node, i) => node && nodes.findIndex((other) => other && resolve(other) === resolve(node)) !== i,
+  );
   if (twice) throw usageError(`--node ${twice} is given twice; give each Node once`);
   return {
     axes: {
@@ -78,7 +81,7 @@ export async function sweepCommand(
   const machine = quick ? null : checkMachine();
   if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-  const cellSeconds = (plan) =>
+  const cellSeconds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
     (plan.duration ?? (quick ? 0 : 1)) * Math.max(1, plan.k / os.availableParallelism()) + STARTUP_SECONDS;
   const perRound = points.reduce((sum, point) => sum + 2 * cellSeconds(point.plan), 0);
   const calibration = points.filter((point) => point.plan.iterations === null).length * CALIBRATION_SECONDS;

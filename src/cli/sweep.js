@@ -5,7 +5,7 @@ const SPECS = sweepSpecs();
 export const command = 'sweep';
 export const describe =
   'Compare workers and procs at every point of a grid (k, files, tasks, variants, Node binaries), interleaved';
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench sweep -k 1,2,4,8', 'the scaling curve: throughput of both modes and their ratio against k'],
   ['mmapbench sweep -k 2 --file 4k,16k,64k,1m --task readfilesync,reuse-buffer', 'file sizes × a mitigation'],
@@ -15,6 +15,10 @@ export const examples = [
   ],
   ['mmapbench sweep --task fs-promises --node /usr/bin/node --node ./node-24/bin/node', 'two Node binaries'],
 ];
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
   const { sweepCommand, sweepRequest } = await import('./sweep-run.js');

@@ -8,8 +8,12 @@ const SPECS = {
 
 export const command = 'tasks';
 export const describe = 'List the built-in tasks with their parameters, or describe your own (--task)';
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, command);
   const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');

@@ -36,7 +36,7 @@ const AUDIT_OPTIONS = [
 export const command = 'trace [mode..]';
 export const describe =
   'Run workers, procs or compare under bpftrace: mmap_lock wait per acquisition, by system call, as a histogram; or audit any process (--pid, -- COMMAND)';
-export const builder = (yargs) =>
+export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('mode', {
     describe: 'what to trace: workers, procs or compare (default); or, after --, a command to run under the trace',
     type: 'string',
@@ -50,6 +50,10 @@ export const examples = [
     'run a command under the trace until it exits (its output goes to stderr)',
   ],
 ];
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'trace');
   const modes = [argv.mode ?? []].flat();

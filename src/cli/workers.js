@@ -4,11 +4,15 @@ const SPECS = measurementSpecs({ compare: false });
 
 export const command = 'workers';
 export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
-export const builder = (yargs) => declare(yargs, SPECS);
+export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
   ['mmapbench workers --task ./my-task.mjs --json', 'your own task, as JSON'],
 ];
+/**
+ * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+ * @param {import('./index.js').Context} [context]
+ */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
   const { measureCommand } = await import('./measure.js');

@@ -122,7 +122,8 @@ export function auditModel(results) {
     widths: [8, 90],
   };
   const users = trace.writeUserStacks ?? [];
-  const frame = (/** @type {{ symbol: string | null, object: string | null }} */ { symbol, object }) => `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
+  const frame = (/** @type {{ symbol: string | null, object: string | null }} */ { symbol, object }) =>
+    `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
   const userTable = {
     head: ['writes', 'user call chain of the write acquisitions (innermost first)'],
     rows: users.slice(0, TOP_STACKS).map(({ frames, count }) => [ops(count), frames.map(frame).join(' < ')]),

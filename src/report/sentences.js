@@ -35,7 +35,8 @@ export const about = (/** @type {number} */ seconds) =>
   seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
 
 /** The arms' names: workers and procs, or A and B in an A/A run. */
-const arms = (/** @type {{ aa?: string | null } | undefined} */ results) => (results?.aa ? ['A', 'B'] : ['workers', 'procs']);
+const arms = (/** @type {{ aa?: string | null } | undefined} */ results) =>
+  results?.aa ? ['A', 'B'] : ['workers', 'procs'];
 
 /**
  * One sentence a person can act on, from the ratio and its verdict; `results` adds why the run
@@ -161,7 +162,8 @@ export function syscallReading(mode, rows) {
   return `${mode}: ${Math.round((top.totalNs / total) * 100)}% of the write wait (${Math.round((top.count / acquisitions) * 100)}% of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
 }
 
-const share = (/** @type {number} */ fraction) => `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
+const share = (/** @type {number} */ fraction) =>
+  `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
 
 /**
  * How much of the threads' time the lock took, beside the throughput gap it might explain: an

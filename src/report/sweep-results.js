@@ -125,8 +125,7 @@ export function varying(axes) {
 export const nodeLabel = (
   /** @type {Pick<Axes, 'node'>} */ axes,
   /** @type {{ path: string, version: string }} */ node,
-) =>
-  axes.node.filter((other) => other.version === node.version).length > 1 ? node.path : node.version;
+) => (axes.node.filter((other) => other.version === node.version).length > 1 ? node.path : node.version);
 
 /**
  * For a k axis, the scaling reading of each group of points that differ only in k.

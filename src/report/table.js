@@ -93,7 +93,8 @@ const naturalWidths = (/** @type {string[][]} */ cells) =>
   );
 
 /** The width text is wrapped to: the terminal's, or 80 off a terminal (a log, a pipe). */
-export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream) => Math.max(60, stream?.columns ?? 80);
+export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream) =>
+  Math.max(60, stream?.columns ?? 80);
 
 /**
  * @param {ReportModel} model
@@ -105,7 +106,8 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
   for (const { head, rows, align, widths } of model.tables) {
     const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : fitContents([head, ...rows], width);
     // cells are wrapped here, words longer than the column broken, so nothing is cut off
-    const fit = (/** @type {string[]} */ row) => row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
+    const fit = (/** @type {string[]} */ row) =>
+      row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
     const table = new Table({
       head: fit(head),
       colWidths: fitted,

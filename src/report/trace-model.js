@@ -136,7 +136,8 @@ const plainRatio = (pick) => () => {
   return w !== null && p ? `${fixed(w / p)}x` : '-';
 };
 
-const ciRatio = (/** @type {import('../stats/ratio.js').RatioStats | null | undefined} */ stats) => (stats ? withCI(stats, 'x') : '-');
+const ciRatio = (/** @type {import('../stats/ratio.js').RatioStats | null | undefined} */ stats) =>
+  stats ? withCI(stats, 'x') : '-';
 
 /**
  * Write and read acquisitions by the system call in flight, per cell (the sums over all traced
@@ -212,7 +213,8 @@ export function histogramTable(trace, modes, { suffix = ' (all cells)' } = {}) {
   };
 }
 
-const bar = (/** @type {number} */ count, /** @type {number} */ peak, /** @type {number} */ width) => (count ? '█'.repeat(Math.max(1, Math.round((count / peak) * width))) : '');
+const bar = (/** @type {number} */ count, /** @type {number} */ peak, /** @type {number} */ width) =>
+  count ? '█'.repeat(Math.max(1, Math.round((count / peak) * width))) : '';
 
 const short = (/** @type {number} */ ns) => {
   if (ns >= 2 ** 30) return `${ns / 2 ** 30}G`;

@@ -541,7 +541,8 @@ export const EXPERIMENTS = [
       ),
     table: promisesTable,
     verdicts: (d) => {
-      const ratio = (/** @type {string} */ op, /** @type {number} */ c) => d.withinCell(`${op}-c${c}`, 'procs', 'promisesPerSec', 'callbacksPerSec');
+      const ratio = (/** @type {string} */ op, /** @type {number} */ c) =>
+        d.withinCell(`${op}-c${c}`, 'procs', 'promisesPerSec', 'callbacksPerSec');
       const ops = ['readFile', 'writeFile', 'stat'];
       return [
         claim(

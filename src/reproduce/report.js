@@ -16,7 +16,8 @@ const VERDICT_WIDTHS = [44, 15, 60];
  * @typedef {import('../report/table.js').ReportModel} ReportModel
  */
 
-const thousands = (/** @type {number | null | undefined} */ value) => (value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`);
+const thousands = (/** @type {number | null | undefined} */ value) =>
+  value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`;
 
 /**
  * `k=2 (published k=8; scaled to the 2 CPUs here)`

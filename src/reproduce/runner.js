@@ -213,4 +213,5 @@ function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
 }
 
 /** Cells per round of an experiment: what the progress bar and --list count. */
-export const cellsPerRound = (/** @type {import('./experiments.js').Variant[]} */ variants) => variants.reduce((n, v) => n + modesOf(v).length, 0);
+export const cellsPerRound = (/** @type {import('./experiments.js').Variant[]} */ variants) =>
+  variants.reduce((n, v) => n + modesOf(v).length, 0);

@@ -129,7 +129,9 @@ export function locksTable(variants, data) {
      * @param {(locks: PublishedLocks | undefined) => number | undefined} publishedOf
      */
     const figure = (label, pick, format, publishedOf) => {
-      const [w, pr] = /** @type {const} */ (['workers', 'procs']).map((mode) => data.lockMedian(variant.id, mode, pick));
+      const [w, pr] = /** @type {const} */ (['workers', 'procs']).map((mode) =>
+        data.lockMedian(variant.id, mode, pick),
+      );
       const [pw, pp] = [publishedOf(p.workers), publishedOf(p.procs)];
       return [
         `${variant.id}: ${label}`,

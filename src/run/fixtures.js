@@ -124,4 +124,5 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
 /** A name as one line of output: control characters (a newline in a file name) escaped. */
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const CONTROL = /[\u0000-\u001f\u007f]/g;
-export const printable = (/** @type {unknown} */ text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+export const printable = (/** @type {unknown} */ text) =>
+  String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));

@@ -145,13 +145,7 @@ export async function runRounds(
           if (skip?.(point, index, step)) continue;
           beforeCell?.(point, step);
           const cell = await timed(point, () =>
-            cells.runCell(
-              point.plan,
-              work,
-              step.runs,
-              interrupt,
-              step.traced ? { trace: point.tracer } : {},
-            ),
+            cells.runCell(point.plan, work, step.runs, interrupt, step.traced ? { trace: point.tracer } : {}),
           );
           if (step.traced) (round.traced ??= {})[step.arm] = cell;
           else round.cells[step.arm] = cell;

@@ -81,7 +81,8 @@ export const METRIC_COMBINE = ['sum', 'max', 'mean'];
 /** @type {unknown[]} */
 export const PARAM_TYPES = ['integer', 'size', 'number', 'string'];
 
-const isPlainObject = (/** @type {unknown} */ value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isPlainObject = (/** @type {unknown} */ value) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * A task's `metrics` and `params` declarations, checked when it loads rather than mid-run.

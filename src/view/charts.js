@@ -57,7 +57,8 @@ async function draw(spec) {
   };
 }
 
-const escapeAttribute = (/** @type {string} */ text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const escapeAttribute = (/** @type {string} */ text) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * Every round's throughput of each mode as a dot, with a tick at the median: how far apart the
@@ -335,7 +336,8 @@ export function syscallChart(rows, { per, over }) {
   });
 }
 
-const total = (/** @type {Array<{ name: string, waitNs: number }>} */ rows, /** @type {string} */ name) => rows.filter((row) => row.name === name).reduce((sum, row) => sum + row.waitNs, 0);
+const total = (/** @type {Array<{ name: string, waitNs: number }>} */ rows, /** @type {string} */ name) =>
+  rows.filter((row) => row.name === name).reduce((sum, row) => sum + row.waitNs, 0);
 
 /**
  * A forest row from ratio statistics (a results document's `ratio`, or ratioStats of per-round

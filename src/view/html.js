@@ -220,7 +220,8 @@ async function sweepSection({ path, document }, facts) {
       ),
     );
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
-  if (measured.length) charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
+  if (measured.length)
+    charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
   for (const group of document.scaling) {
     const points = group.points.flatMap((id) => document.points.find((point) => point.id === id) ?? []);
     const name = document.scaling.length > 1 && points.length ? label(points[0], 'k') : '';
