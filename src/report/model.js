@@ -1,5 +1,6 @@
 import { stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
+import { accountTable, sourcesNote } from './account.js';
 
 /**
  * @typedef {import('./results.js').ResultsDocument} ResultsDocument
@@ -41,6 +42,9 @@ function header(results) {
     `glibc ${environment.glibc ?? 'n/a'}`,
     `${environment.cpu.logicalCores} CPUs`,
     `THP ${environment.thp ?? 'n/a'}`,
+    ...(environment.perVmaLock === undefined
+      ? []
+      : [`per-VMA locks ${environment.perVmaLock === null ? 'unknown' : environment.perVmaLock ? 'yes' : 'no'}`]),
     `libuv pool ${environment.uvThreadpoolSize ?? 4}`,
     ...(env ? [env] : []),
   ];
@@ -133,6 +137,10 @@ export function compareModel(results) {
   }
   const notes = [];
   if (results.verdict) notes.push(results.verdict.text);
+  const words = results.account?.words;
+  if (words?.reading) notes.push(words.reading);
+  if (words?.unexplained) notes.push(words.unexplained);
+  if (words?.regime) notes.push(words.regime);
   const stopped = stopText(results);
   if (stopped) notes.push(stopped);
   if (results.next) notes.push(results.next);
@@ -169,8 +177,9 @@ export function compareModel(results) {
         align: ['left', 'left', 'right', 'right', 'right'],
       },
       ...metricsTable(results, MODES),
+      ...(results.account ? [accountTable(results.account, MODES, name)] : []),
     ],
-    notes,
+    notes: [...notes, ...(results.account ? [sourcesNote(results.account)] : [])],
   };
 }
 

@@ -1,8 +1,10 @@
 import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/rounds.js';
 import { traceResults } from '../stats/trace.js';
+import { accountResults } from '../stats/account.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
+import { accountWords } from './account.js';
 import { halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
 
@@ -69,6 +71,8 @@ import { SCHEMA, version } from '../version.js';
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
  * @property {string | null} [next]  compare only: what to run next
+ * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
+ *   where each mode's time per op went, and what that says
  * @property {TraceSection} [trace]  with --trace
  */
 
@@ -149,8 +153,16 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     // the sentences ride along in the document, so a reader of --json gets the same answer
     const decided = ratio ? verdict(ratio) : null;
     results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
-    results.next = ratio ? nextStep(results) : null;
   }
+  if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
+    const account = accountResults(complete, modes, plan.k);
+    const names = /** @type {[string, string]} */ (plan.aa ? ['A', 'B'] : ['workers', 'procs']);
+    results.account = {
+      ...account,
+      words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol }),
+    };
+  }
+  if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;
   if (plan.trace) {
     results.trace = {
       bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },

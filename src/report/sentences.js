@@ -108,7 +108,7 @@ export function stopText(results) {
 
 /**
  * What to run next, after the verdict.
- * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa'>} results
+ * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'>} results
  * @returns {string | null}
  */
 export function nextStep(results) {
@@ -118,6 +118,9 @@ export function nextStep(results) {
       ? `A/A: both arms ran ${aa}; this interval is the noise floor here: a workers/procs difference within ${pct(ratio.halfWidth)} cannot be told apart`
       : null;
   }
+  // the account says where the difference went: what to try follows from it
+  const advice = results.account?.words.advice;
+  if (verdict?.significant && advice) return `next: ${advice}`;
   if (verdict?.faster === 'procs') {
     return 'next: `mmapbench trace compare` shows whether mmap_lock waits explain it; measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1';
   }

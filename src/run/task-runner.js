@@ -1,7 +1,12 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
+import { faultReader, readCounters, watchGc, windowAccount } from './thread-counters.js';
+
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
+
+// The tenths a timed window is cut into for the regime (see measure)
+const SLICES = 10;
 
 /**
  * @typedef {object} RunnerSpec  what each worker or process is handed
@@ -20,7 +25,9 @@
 /**
  * What a host sends the CLI, and what each of its workers measured.
  * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
- *   metrics?: Record<string, number> }} Sample  start, end: process.hrtime.bigint() as text
+ *   metrics?: Record<string, number>, account?: import('./thread-counters.js').WindowAccount,
+ *   slices?: import('./thread-counters.js').Slice[] }} Sample  start, end: process.hrtime.bigint()
+ *   as text; account: where the thread's time in the window went; slices: its tenths
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
@@ -68,21 +75,68 @@ export async function prepare(spec, index, mode) {
 }
 
 /**
- * The timed part: one call into the task's own loop, bracketed by the monotonic clock, so the
- * harness adds two clock reads per worker and nothing per iteration.
+ * The timed part: the task's own loop bracketed by the monotonic clock, so the harness adds
+ * nothing per iteration. Around it, outside the window, this thread's counters are read for the
+ * account of where its time went. A task that declares no metrics runs in ten calls, a tenth of
+ * the ops each, with the clock and the page faults read between them (the regime: still warming
+ * up, or steady); a task with its own metrics returns them from one call, so it runs in one.
  * @param {Prepared} prepared
  * @param {number} iterations
  * @returns {Promise<Sample>}
  */
 export async function measure({ task, ctx, spec }, iterations) {
+  const gc = watchGc();
+  const faults = faultReader();
+  const slicing = spec.metrics.length === 0 && iterations >= SLICES;
+  const before = readCounters();
+  const gcFrom = gc.now();
+  let lastFaults = slicing ? faults.minflt() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
-  let returned = task.run(ctx, iterations); // a user's task may return anything
-  if (returned && typeof returned.then === 'function') returned = await returned;
-  const end = process.hrtime.bigint();
+  let returned; // a user's task may return anything
+  /** @type {import('./thread-counters.js').Slice[] | undefined} */
+  let slices;
+  let end = start;
+  if (slicing) {
+    slices = [];
+    let last = start;
+    for (let slice = 0, done = 0; slice < SLICES; slice++) {
+      const ops = Math.floor((iterations * (slice + 1)) / SLICES) - done;
+      /** @type {any} */
+      const called = task.run(ctx, ops);
+      if (called && typeof called.then === 'function') await called;
+      end = process.hrtime.bigint();
+      const now = faults.minflt();
+      slices.push({
+        ns: Number(end - last),
+        ops,
+        minflt: now === null || lastFaults === null ? null : now - lastFaults,
+      });
+      done += ops;
+      last = end;
+      lastFaults = now;
+    }
+  } else {
+    returned = task.run(ctx, iterations);
+    if (returned && typeof returned.then === 'function') returned = await returned;
+    end = process.hrtime.bigint();
+  }
+  const gcTo = gc.now();
+  const after = readCounters();
+  faults.close();
   await task.teardown?.(ctx);
+  const pauses = await gc.between(gcFrom, gcTo);
+  gc.stop();
   /** @type {Sample} */
-  const sample = { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
+  const sample = {
+    index: ctx.index,
+    pid: process.pid,
+    ops: iterations,
+    start: String(start),
+    end: String(end),
+    account: { ...windowAccount(before, after, pauses), wallNs: Number(end - start) },
+  };
+  if (slices) sample.slices = slices;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
   return sample;

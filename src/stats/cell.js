@@ -1,3 +1,5 @@
+import { cellAccount } from './account.js';
+
 /**
  * @typedef {object} WorkerSample  one worker or process of one cell
  * @property {number} index
@@ -22,6 +24,7 @@
  * @property {import('../system/trace/parse.js').TraceSummary} [trace]  with --trace: the cell's
  *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
+ * @property {import('./account.js').CellAccount} [account]  where its workers' time went
  */
 
 /**
@@ -48,8 +51,9 @@
  * from different processes on one host are comparable.
  * @param {'workers'|'procs'} mode
  * @param {Array<{ index: number, pid: number, ops: number, start: string | bigint, end: string | bigint,
- *   metrics?: Record<string, number> }>} samples  what each worker or process reported; start
- *   and end are process.hrtime.bigint(), as text when they came through a message
+ *   metrics?: Record<string, number>, account?: import('../run/thread-counters.js').WindowAccount,
+ *   slices?: import('../run/thread-counters.js').Slice[] }>} samples  what each worker or process
+ *   reported; start and end are process.hrtime.bigint(), as text when they came through a message
  * @param {Record<string, { combine?: Combine }>} [declared]  the task's declared metrics
  * @returns {CellResult}
  */
@@ -79,6 +83,7 @@ export function summarizeCell(mode, samples, declared = {}) {
     .sort((a, b) => a.index - b.index);
   const totalOps = workers.reduce((sum, w) => sum + w.ops, 0);
   const rates = workers.map((w) => w.opsPerSec);
+  const account = cellAccount(samples);
   return {
     mode,
     throughput: (totalOps * 1e9) / Math.max(elapsedNs, 1),
@@ -88,6 +93,7 @@ export function summarizeCell(mode, samples, declared = {}) {
     spread: Math.min(...rates) / Math.max(...rates),
     workers,
     ...(Object.keys(declared).length ? { metrics: combineMetrics(workers, declared) } : {}),
+    ...(account ? { account } : {}),
   };
 }
 

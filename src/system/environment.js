@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { gunzipSync } from 'node:zlib';
 
 export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
 
@@ -29,6 +30,22 @@ export function physicalCores(cpuinfo) {
   return cores.size || null;
 }
 
+/**
+ * Whether the kernel takes page faults under per-VMA locks instead of mmap_lock (6.4 and later,
+ * CONFIG_PER_VMA_LOCK): what decides whether faults in threads of one process contend. From
+ * /proc/config.gz when the kernel exposes its configuration; null when it does not.
+ * @param {string} [path]
+ * @returns {boolean | null}
+ */
+export function perVmaLock(path = '/proc/config.gz') {
+  try {
+    const config = gunzipSync(readFileSync(path)).toString('latin1');
+    return /^CONFIG_PER_VMA_LOCK=y$/m.test(config);
+  } catch {
+    return null;
+  }
+}
+
 /** Variables that change what glibc's allocator does (read once, at process start). */
 export const ALLOCATOR_VARS = /^(MALLOC_|GLIBC_TUNABLES$|LD_PRELOAD$)/;
 // What a report shows of the cells' environment: the allocator's, and libuv's pool size
@@ -56,6 +73,10 @@ export function describeEnvironment({ node, env }) {
       physicalCores: physicalCores(cpuinfo) ?? cpus.length,
     },
     thp: readChoice(THP_PATH),
+    // page faults under per-VMA locks, not mmap_lock; null: /proc/config.gz is not there
+    perVmaLock: perVmaLock(),
+    // the allocator the cells preloaded, if any (LD_PRELOAD in their environment)
+    preload: env.LD_PRELOAD ?? null,
     // libuv's pool is per process: K Worker threads share one, K processes have K
     uvThreadpoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
     allocatorEnv: Object.fromEntries(

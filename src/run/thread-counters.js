@@ -1,0 +1,231 @@
+// What the kernel and V8 count for the calling thread, read inside every measured worker thread
+// and process around its timed window: time on a CPU and waiting for one, page faults, context
+// switches, GC. No root: /proc/thread-self is the thread's own, in a Worker as in a process.
+// Runs inside the cells, so it imports nothing from node_modules (see task-runner.js).
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+
+const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 10 ms ticks
+
+/**
+ * What has been counted for this thread so far; null where this machine does not say.
+ * @typedef {object} Counters
+ * @property {number} atNs          process.hrtime when read
+ * @property {number | null} cpuNs  on a CPU (schedstat)
+ * @property {number | null} runqNs runnable but waiting for a CPU (schedstat)
+ * @property {number | null} minflt page faults served without I/O
+ * @property {number | null} majflt page faults that read from disk
+ * @property {number | null} utimeTicks  user time, 10 ms ticks (/proc/thread-self/stat)
+ * @property {number | null} stimeTicks  system time, 10 ms ticks
+ * @property {number | null} userUs      process.threadCpuUsage(), where Node has it
+ * @property {number | null} systemUs
+ * @property {number | null} voluntary   context switches: the thread blocked
+ * @property {number | null} involuntary context switches: the thread was preempted
+ */
+
+/**
+ * A thread's account of one window, the difference of two readings; null where not counted.
+ * @typedef {object} WindowAccount
+ * @property {number} wallNs
+ * @property {number | null} cpuNs
+ * @property {number | null} runqNs
+ * @property {number | null} userNs
+ * @property {number | null} systemNs
+ * @property {'thread-cpu-usage' | 'ticks' | null} split  how on-CPU time was split into user and
+ *   system: Node's per-thread CPU usage, or the share of /proc's 10 ms ticks
+ * @property {number | null} minflt
+ * @property {number | null} majflt
+ * @property {number | null} voluntary
+ * @property {number | null} involuntary
+ * @property {number | null} gcNs  this isolate's GC pauses that began inside the window
+ * @property {number | null} gcCount
+ * @property {Record<string, string>} missing  why a field is null, by field
+ */
+
+/**
+ * One tenth of a timed window: how long it took, its ops and the page faults taken in it.
+ * @typedef {{ ns: number, ops: number, minflt: number | null }} Slice
+ */
+
+const threadCpuUsage = /** @type {(() => { user: number, system: number }) | undefined} */ (
+  /** @type {any} */ (process).threadCpuUsage
+);
+
+/** @param {string} path */
+function read(path) {
+  try {
+    return readFileSync(path, 'latin1');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fields of /proc/thread-self/stat after the command name (which may hold spaces and
+ * parentheses, so the fields are counted from its closing one): state is field 0.
+ * @param {string} text
+ */
+const statFields = (text) => text.slice(text.lastIndexOf(')') + 2).split(' ');
+
+/** @param {string | null} status @param {string} name */
+function statusField(status, name) {
+  const match = status && new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status);
+  return match ? Number(match[1]) : null;
+}
+
+/** @returns {Counters} */
+export function readCounters() {
+  const stat = read('/proc/thread-self/stat');
+  const schedstat = read('/proc/thread-self/schedstat');
+  const status = read('/proc/thread-self/status');
+  const fields = stat ? statFields(stat) : null;
+  const [cpuNs, runqNs] = schedstat ? schedstat.trim().split(' ').map(Number) : [null, null];
+  const usage = threadCpuUsage?.call(process);
+  return {
+    atNs: Number(process.hrtime.bigint()),
+    cpuNs: Number.isFinite(cpuNs) ? cpuNs : null,
+    runqNs: Number.isFinite(runqNs) ? runqNs : null,
+    minflt: fields ? Number(fields[7]) : null,
+    majflt: fields ? Number(fields[9]) : null,
+    utimeTicks: fields ? Number(fields[11]) : null,
+    stimeTicks: fields ? Number(fields[12]) : null,
+    userUs: usage ? usage.user : null,
+    systemUs: usage ? usage.system : null,
+    voluntary: statusField(status, 'voluntary_ctxt_switches'),
+    involuntary: statusField(status, 'nonvoluntary_ctxt_switches'),
+  };
+}
+
+/**
+ * @param {number | null} a
+ * @param {number | null} b
+ */
+const delta = (a, b) => (a === null || b === null ? null : b - a);
+
+/**
+ * The account of the window between two readings. On-CPU time is schedstat's (ns); its split
+ * into user and system is Node's per-thread CPU usage where Node has it (24 and later), else the
+ * share of the 10 ms ticks /proc counted, which over a short window may be none.
+ * @param {Counters} before
+ * @param {Counters} after
+ * @param {{ gcNs: number, gcCount: number } | null} gc
+ * @returns {WindowAccount}
+ */
+export function windowAccount(before, after, gc) {
+  /** @type {Record<string, string>} */
+  const missing = {};
+  const wallNs = after.atNs - before.atNs;
+  let cpuNs = delta(before.cpuNs, after.cpuNs);
+  const runqNs = delta(before.runqNs, after.runqNs);
+  let userNs = null;
+  let systemNs = null;
+  /** @type {WindowAccount['split']} */
+  let split = null;
+  const userUs = delta(before.userUs, after.userUs);
+  const systemUs = delta(before.systemUs, after.systemUs);
+  const utime = delta(before.utimeTicks, after.utimeTicks);
+  const stime = delta(before.stimeTicks, after.stimeTicks);
+  if (cpuNs === null) {
+    missing.cpuNs = missing.runqNs = 'no /proc/thread-self/schedstat (a kernel without CONFIG_SCHED_INFO)';
+    if (userUs !== null && systemUs !== null) cpuNs = (userUs + systemUs) * 1000;
+  }
+  if (userUs !== null && systemUs !== null) {
+    userNs = userUs * 1000;
+    systemNs = systemUs * 1000;
+    split = 'thread-cpu-usage';
+  } else if (cpuNs !== null && utime !== null && stime !== null && utime + stime > 0) {
+    userNs = (cpuNs * utime) / (utime + stime);
+    systemNs = cpuNs - userNs;
+    split = 'ticks';
+  } else {
+    missing.userNs = missing.systemNs =
+      utime === null
+        ? 'no /proc/thread-self/stat'
+        : 'the window was shorter than one 10 ms tick of user or system time';
+  }
+  if (cpuNs === null && utime !== null && stime !== null) cpuNs = (utime + stime) * TICK_NS;
+  const minflt = delta(before.minflt, after.minflt);
+  if (minflt === null) missing.minflt = missing.majflt = 'no /proc/thread-self/stat';
+  const voluntary = delta(before.voluntary, after.voluntary);
+  if (voluntary === null) missing.voluntary = missing.involuntary = 'no /proc/thread-self/status';
+  if (!gc) missing.gcNs = missing.gcCount = 'no gc entries from perf_hooks here';
+  return {
+    wallNs,
+    cpuNs,
+    runqNs,
+    userNs,
+    systemNs,
+    split,
+    minflt,
+    majflt: delta(before.majflt, after.majflt),
+    voluntary,
+    involuntary: delta(before.involuntary, after.involuntary),
+    gcNs: gc ? gc.gcNs : null,
+    gcCount: gc ? gc.gcCount : null,
+    missing,
+  };
+}
+
+/**
+ * This isolate's GC pauses, as perf_hooks reports them: started before the timed window, so
+ * the window pays nothing for it; entries arrive on the event loop, after a synchronous loop.
+ */
+export function watchGc() {
+  /** @type {Array<[number, number]>} */
+  const pauses = [];
+  /** @type {PerformanceObserver | null} */
+  let observer = null;
+  try {
+    observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.duration]);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+  } catch {
+    observer = null;
+  }
+  return {
+    now: () => performance.now(),
+    /**
+     * The pauses that began between `from` and `to` (performance.now()), once the event loop
+     * has delivered them (two turns: perf_hooks queues them with setImmediate).
+     * @param {number} from
+     * @param {number} to
+     */
+    async between(from, to) {
+      if (!observer) return null;
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      const inside = pauses.filter(([start]) => start >= from && start <= to);
+      return { gcNs: inside.reduce((sum, [, ms]) => sum + ms * 1e6, 0), gcCount: inside.length };
+    },
+    stop() {
+      observer?.disconnect();
+    },
+  };
+}
+
+/**
+ * The page faults this thread has taken, read cheaply enough to bracket each tenth of a timed
+ * window: one descriptor opened up front (it stays this thread's file), one pread per reading.
+ */
+export function faultReader() {
+  /** @type {number | null} */
+  let fd = null;
+  try {
+    fd = openSync('/proc/thread-self/stat', 'r');
+  } catch {
+    fd = null;
+  }
+  const buffer = Buffer.alloc(1024);
+  return {
+    /** @returns {number | null} */
+    minflt() {
+      if (fd === null) return null;
+      const length = readSync(fd, buffer, 0, buffer.length, 0);
+      return Number(statFields(buffer.toString('latin1', 0, length))[7]);
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
+}

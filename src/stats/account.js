@@ -1,0 +1,299 @@
+// Where each mode's time per op went: the threads' own counters (run/thread-counters.js), summed
+// over a cell's workers, then per op and per round, with a 95% interval over the rounds, and the
+// workers − procs difference round by round. Data only; report/ words it.
+import jstat from 'jstat';
+import { mean, median, sampleStandardDeviation } from 'simple-statistics';
+
+/**
+ * @typedef {import('../run/thread-counters.js').WindowAccount} WindowAccount
+ * @typedef {import('../run/thread-counters.js').Slice} Slice
+ * @typedef {'workers'|'procs'} Mode
+ */
+
+/**
+ * A cell's account: its workers' windows summed, with their ops; a field is null when any
+ * worker lacks it. The tenths are summed across workers, tenth by tenth.
+ * @typedef {object} CellAccount
+ * @property {number} ops
+ * @property {number} wallNs  the workers' timed windows, summed
+ * @property {number | null} cpuNs
+ * @property {number | null} runqNs
+ * @property {number | null} userNs
+ * @property {number | null} systemNs
+ * @property {WindowAccount['split']} split
+ * @property {number | null} minflt
+ * @property {number | null} majflt
+ * @property {number | null} voluntary
+ * @property {number | null} involuntary
+ * @property {number | null} gcNs
+ * @property {number | null} gcCount
+ * @property {Record<string, string>} missing
+ * @property {Slice[] | null} slices
+ */
+
+const SUMMED = /** @type {const} */ ([
+  'cpuNs',
+  'runqNs',
+  'userNs',
+  'systemNs',
+  'minflt',
+  'majflt',
+  'voluntary',
+  'involuntary',
+  'gcNs',
+  'gcCount',
+]);
+
+/**
+ * Sums the workers' accounts of one cell; null when a worker sent none (a host from before the
+ * account, or a task that failed to report).
+ * @param {Array<{ ops: number, account?: WindowAccount, slices?: Slice[] }>} samples
+ * @returns {CellAccount | null}
+ */
+export function cellAccount(samples) {
+  if (!samples.length || samples.some((sample) => !sample.account)) return null;
+  const accounts = samples.map((sample) => /** @type {WindowAccount} */ (sample.account));
+  /** @type {Record<string, number | null>} */
+  const sums = {};
+  for (const field of SUMMED) {
+    const values = accounts.map((account) => account[field]);
+    sums[field] = values.every((value) => value !== null)
+      ? values.reduce((sum, value) => sum + /** @type {number} */ (value), 0)
+      : null;
+  }
+  const tenths = samples.every((sample) => sample.slices?.length) ? sumSlices(samples) : null;
+  return {
+    ops: samples.reduce((sum, sample) => sum + sample.ops, 0),
+    wallNs: accounts.reduce((sum, account) => sum + account.wallNs, 0),
+    cpuNs: sums.cpuNs,
+    runqNs: sums.runqNs,
+    userNs: sums.userNs,
+    systemNs: sums.systemNs,
+    split: accounts.every((account) => account.split === accounts[0].split) ? accounts[0].split : null,
+    minflt: sums.minflt,
+    majflt: sums.majflt,
+    voluntary: sums.voluntary,
+    involuntary: sums.involuntary,
+    gcNs: sums.gcNs,
+    gcCount: sums.gcCount,
+    missing: Object.assign({}, ...accounts.map((account) => account.missing)),
+    slices: tenths,
+  };
+}
+
+/**
+ * @param {Array<{ slices?: Slice[] }>} samples  each with its tenths
+ * @returns {Slice[]}
+ */
+function sumSlices(samples) {
+  const count = Math.min(...samples.map((sample) => sample.slices?.length ?? 0));
+  return Array.from({ length: count }, (_, i) => {
+    const tenth = samples.map((sample) => /** @type {Slice[]} */ (sample.slices)[i]);
+    const faults = tenth.map((slice) => slice.minflt);
+    return {
+      ns: tenth.reduce((sum, slice) => sum + slice.ns, 0),
+      ops: tenth.reduce((sum, slice) => sum + slice.ops, 0),
+      minflt: faults.every((f) => f !== null) ? faults.reduce((sum, f) => sum + /** @type {number} */ (f), 0) : null,
+    };
+  });
+}
+
+/**
+ * The lines of the account, per op. Time lines add up: wall = user + system + run queue +
+ * blocked (or on-CPU + run queue + blocked, when the split is not known). The rest are what
+ * explains them, and are not part of the sum.
+ * @typedef {'wallNs'|'userNs'|'systemNs'|'cpuNs'|'runqNs'|'blockedNs'|'minflt'|'majflt'|'voluntary'|'involuntary'|'gcNs'|'gcCount'|'restNs'|'lockWriteNs'|'lockReadNs'} LineKey
+ */
+
+/**
+ * Per op values of one cell, by line; null where not counted. `restNs` is the CPU time of the
+ * cell's processes outside its workers' windows and threads (the workers' process's main
+ * thread, the libuv pool, V8's helper threads, setup and teardown), per op.
+ * @param {CellAccount} account
+ * @param {{ cpuMs: number } | undefined} machine  the cell's processes' CPU time (cell.machine)
+ * @returns {Record<LineKey, number | null>}
+ */
+export function perOp(account, machine) {
+  const per = (/** @type {number | null} */ value) => (value === null ? null : value / account.ops);
+  const blocked =
+    account.cpuNs === null ? null : account.wallNs - account.cpuNs - (account.runqNs === null ? 0 : account.runqNs);
+  return {
+    wallNs: per(account.wallNs),
+    userNs: per(account.userNs),
+    systemNs: per(account.systemNs),
+    cpuNs: per(account.cpuNs),
+    runqNs: per(account.runqNs),
+    blockedNs: per(blocked),
+    minflt: per(account.minflt),
+    majflt: per(account.majflt),
+    voluntary: per(account.voluntary),
+    involuntary: per(account.involuntary),
+    gcNs: per(account.gcNs),
+    gcCount: per(account.gcCount),
+    restNs: machine && account.cpuNs !== null ? per(Math.max(0, machine.cpuMs * 1e6 - account.cpuNs)) : null,
+    lockWriteNs: null,
+    lockReadNs: null,
+  };
+}
+
+/**
+ * A mean with its 95% Student t interval over the rounds; the interval needs 2 rounds or more.
+ * @typedef {{ mean: number, ci95: [number, number] | null, n: number }} MeanStats
+ */
+
+/**
+ * @param {number[]} values
+ * @returns {MeanStats | null}
+ */
+export function meanStats(values) {
+  const n = values.length;
+  if (!n) return null;
+  const centre = mean(values);
+  if (n < 2) return { mean: centre, ci95: null, n };
+  const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(values)) / Math.sqrt(n);
+  return { mean: centre, ci95: [centre - half, centre + half], n };
+}
+
+/**
+ * The regime of one mode's cells: how the last tenth of the timed window ran against the first
+ * (per op, the workers' tenths summed), the median over the cells. Above 1, the cells were
+ * still getting faster: they measured a heap that was warming up.
+ * @typedef {object} Regime
+ * @property {number} speedup  first tenth's time per op / last tenth's
+ * @property {number | null} firstFaults  page faults per op in the first tenth
+ * @property {number | null} lastFaults   in the last tenth
+ * @property {'warming'|'steady'|'slowing'} state
+ * @property {number} cells
+ * @property {number[]} tenths  time per op of each tenth, ns, the median over the cells
+ */
+
+// a last tenth this much faster (or slower) than the first is a trend, not noise
+const TREND = 1.15;
+
+/**
+ * @param {CellAccount[]} accounts  one mode's, each with its tenths
+ * @returns {Regime | null}
+ */
+export function regimeOf(accounts) {
+  const sliced = accounts.flatMap((account) => (account.slices && account.slices.length >= 2 ? [account.slices] : []));
+  if (!sliced.length) return null;
+  const perOpOf = (/** @type {Slice} */ slice) => slice.ns / Math.max(slice.ops, 1);
+  const speedup = median(sliced.map((slices) => perOpOf(slices[0]) / perOpOf(slices[slices.length - 1])));
+  const faults = (/** @type {(slices: Slice[]) => Slice} */ pick) => {
+    const values = sliced.flatMap((slices) => {
+      const slice = pick(slices);
+      return slice.minflt === null ? [] : [slice.minflt / Math.max(slice.ops, 1)];
+    });
+    return values.length === sliced.length ? median(values) : null;
+  };
+  const length = Math.min(...sliced.map((slices) => slices.length));
+  return {
+    speedup,
+    firstFaults: faults((slices) => slices[0]),
+    lastFaults: faults((slices) => slices[slices.length - 1]),
+    state: speedup > TREND ? 'warming' : speedup < 1 / TREND ? 'slowing' : 'steady',
+    cells: sliced.length,
+    tenths: Array.from({ length }, (_, i) => median(sliced.map((slices) => perOpOf(slices[i])))),
+  };
+}
+
+/**
+ * The account of a run's complete rounds: each line per op for each mode (mean over rounds with
+ * its interval), and workers − procs round by round with its own interval; how much of the
+ * difference in time per op the ratio saw (from throughput) the threads' own wall time leaves
+ * out; each mode's regime.
+ * @param {Array<{ cells: Partial<Record<Mode, import('./cell.js').CellResult>>,
+ *   traced?: Partial<Record<Mode, import('./cell.js').CellResult>> }>} rounds  complete ones
+ * @param {Mode[]} modes
+ * @param {number} k
+ */
+export function accountResults(rounds, modes, k) {
+  /** @type {Partial<Record<Mode, Array<Record<LineKey, number | null>>>>} */
+  const perRound = {};
+  /** @type {Partial<Record<Mode, Array<number>>>} */
+  const seen = {};
+  for (const mode of modes) {
+    perRound[mode] = rounds.map((round) => {
+      const cell = round.cells[mode];
+      const values = cell?.account ? perOp(cell.account, cell.machine) : null;
+      if (!values || !cell) return emptyLine();
+      const traced = round.traced?.[mode];
+      if (traced?.trace && traced.totalOps) {
+        values.lockWriteNs = traced.trace.write.totalNs / traced.totalOps;
+        values.lockReadNs = traced.trace.read.totalNs / traced.totalOps;
+      }
+      return values;
+    });
+    // what the ratio sees: k workers' elapsed time per op, from throughput
+    seen[mode] = rounds.flatMap((round) => {
+      const cell = round.cells[mode];
+      return cell ? [(k * 1e9) / cell.throughput] : [];
+    });
+  }
+  const keys = /** @type {LineKey[]} */ (Object.keys(emptyLine()));
+  const lines = keys.map((key) => {
+    /** @type {Partial<Record<Mode, MeanStats | null>>} */
+    const byMode = {};
+    for (const mode of modes) byMode[mode] = meanStats(valuesOf(perRound[mode] ?? [], key));
+    const diff =
+      modes.length === 2
+        ? meanStats(
+            rounds.flatMap((_, i) => {
+              const [a, b] = modes.map((mode) => perRound[mode]?.[i]?.[key] ?? null);
+              return a === null || b === null ? [] : [a - b];
+            }),
+          )
+        : null;
+    return { key, modes: byMode, diff };
+  });
+  const seenDiff =
+    modes.length === 2
+      ? meanStats(rounds.map((_, i) => (seen.workers?.[i] ?? NaN) - (seen.procs?.[i] ?? NaN)).filter(Number.isFinite))
+      : null;
+  /** @type {Partial<Record<Mode, Regime | null>>} */
+  const regime = {};
+  for (const mode of modes) regime[mode] = regimeOf(rounds.flatMap((round) => round.cells[mode]?.account ?? []));
+  const split = modes
+    .flatMap((mode) => rounds.map((round) => round.cells[mode]?.account?.split))
+    .find((value) => value !== undefined);
+  /** @type {Record<string, string>} */
+  const missing = Object.assign(
+    {},
+    ...modes.flatMap((mode) => rounds.map((round) => round.cells[mode]?.account?.missing ?? {})),
+  );
+  return {
+    rounds: rounds.length,
+    lines: lines.filter((line) => modes.some((mode) => line.modes[mode])),
+    seen: { modes: Object.fromEntries(modes.map((mode) => [mode, meanStats(seen[mode] ?? [])])), diff: seenDiff },
+    regime,
+    split: split ?? null,
+    missing,
+  };
+}
+
+/** @returns {Record<LineKey, number | null>} */
+function emptyLine() {
+  return {
+    wallNs: null,
+    userNs: null,
+    systemNs: null,
+    cpuNs: null,
+    runqNs: null,
+    blockedNs: null,
+    minflt: null,
+    majflt: null,
+    voluntary: null,
+    involuntary: null,
+    gcNs: null,
+    gcCount: null,
+    restNs: null,
+    lockWriteNs: null,
+    lockReadNs: null,
+  };
+}
+
+/**
+ * @param {Array<Record<LineKey, number | null>>} rows
+ * @param {LineKey} key
+ */
+const valuesOf = (rows, key) => rows.flatMap((row) => (row[key] === null ? [] : [/** @type {number} */ (row[key])]));
