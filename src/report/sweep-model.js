@@ -107,6 +107,11 @@ export function sweepModel(results, { width = 80 } = {}) {
     notes.push(
       `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
     );
+  // where the time went at each point whose modes differ: the account's reading
+  for (const point of points) {
+    const reading = point.account?.words.reading;
+    if (reading && point.verdict?.significant) notes.push(`${pointName(point, columns)}: ${reading}`);
+  }
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
   const metrics = metricsTable(points, columns);
   const blocks = results.scaling.flatMap((group) => charts(group, results, width));
@@ -136,6 +141,16 @@ export function sweepModel(results, { width = 80 } = {}) {
     blocks,
   };
 }
+
+/**
+ * A point as its row names it: `k=2`, `node v24.21.0, k=2`; its id when nothing varies.
+ * @param {SweepPoint} point
+ * @param {ReturnType<typeof varying>} columns
+ */
+const pointName = (point, columns) =>
+  columns.length
+    ? columns.map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`).join(', ')
+    : point.id;
 
 /**
  * The tasks' own figures at every point (medians over its complete rounds), a row per metric.

@@ -43,6 +43,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       procs: results.procs,
       ratio: results.ratio,
       verdict: results.verdict,
+      ...(results.account ? { account: results.account } : {}),
       config: {
         iterations: results.config.iterations,
         warmup: results.config.warmup,

@@ -5,6 +5,8 @@ import { modesOf } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
 import { QUICK } from './rounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
+import { accountResults } from '../stats/account.js';
+import { accountWords } from '../report/account.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -146,7 +148,12 @@ export function experimentSection(
     tables.push(table);
   }
   const verdicts = byProtocol[protocols[0]];
+  /** @type {string[]} */
   const notes = [];
+  for (const protocol of protocols)
+    notes.push(
+      ...accountNotes(variantsUnder(variants, protocol), cellsUnder(cells, protocol), { k, protocol, protocols }),
+    );
   if (protocols.length > 1) {
     tables.push(bothVerdictsTable(byProtocol, quick));
     const changed = verdicts.filter((v, i) => v.verdict !== byProtocol.published[i].verdict);
@@ -179,6 +186,36 @@ export function experimentSection(
       notes,
     },
   };
+}
+
+/**
+ * Where each two-mode setting's time per op went, in the account's words: a line per setting.
+ * @param {Variant[]} variants  under one protocol
+ * @param {import('./results-file.js').CellRecord[]} cells  the same protocol's
+ * @param {{ k: number, protocol: 'steady'|'published', protocols: string[] }} run
+ */
+function accountNotes(variants, cells, { k, protocol, protocols }) {
+  const modes = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+  return variants.flatMap((variant) => {
+    if (modesOf(variant).length !== 2) return [];
+    /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../stats/cell.js').CellResult>> }>} */
+    const rounds = new Map();
+    for (const record of cells) {
+      if (record.variant !== variant.id) continue;
+      const round = rounds.get(record.round) ?? { cells: {} };
+      round.cells[record.mode] = record.cell;
+      rounds.set(record.round, round);
+    }
+    const complete = [...rounds.values()].filter((round) => modes.every((mode) => round.cells[mode]?.account));
+    if (!complete.length) return [];
+    const account = accountResults(complete, modes, variant.k ?? k);
+    const { reading } = accountWords(account, {
+      names: ['workers', 'procs'],
+      traced: Boolean(variant.trace),
+      protocol,
+    });
+    return reading ? [`account, ${variant.label}${protocols.length > 1 ? ` (${protocol})` : ''}: ${reading}`] : [];
+  });
 }
 
 /** @type {Record<'steady'|'published', (experiment: import('./experiments.js').Experiment) => string>} */

@@ -350,3 +350,54 @@ export function forestRow(label, stats) {
   // beside its interval, the interval's centre (see withCI)
   return { label, median: ci ? stats.geomean : stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };
 }
+
+/** The parts a thread's wall time per op is made of, in the order they are stacked. */
+const PARTS = /** @type {const} */ ([
+  ['userNs', 'user'],
+  ['systemNs', 'system'],
+  ['cpuNs', 'on a CPU'],
+  ['runqNs', 'waiting for a CPU'],
+  ['blockedNs', 'blocked'],
+]);
+// Okabe–Ito: told apart with every common colour-vision deficiency
+const PART_COLORS = ['#009E73', '#E69F00', '#56B4E9', '#CC79A7', '#999999'];
+
+/**
+ * Where each mode's time per op went: a stacked bar per row (a mode, or a point and mode), its
+ * parts the account's time lines, which add up to the wall time per op.
+ * @param {Array<{ row: string, parts: Partial<Record<'userNs'|'systemNs'|'cpuNs'|'runqNs'|'blockedNs', number | null>> }>} rows
+ * @param {{ subtitle?: string }} [options]
+ */
+export function accountChart(
+  rows,
+  { subtitle = 'mean over the rounds; the parts add up to the wall time per op' } = {},
+) {
+  const used = PARTS.filter(([key]) => rows.some((row) => typeof row.parts[key] === 'number'));
+  const values = rows.flatMap((row) =>
+    used.flatMap(([key, part], order) => {
+      const ns = row.parts[key];
+      return typeof ns === 'number' ? [{ row: row.row, part, order, us: Math.max(0, ns) / 1000 }] : [];
+    }),
+  );
+  return draw({
+    title: { text: 'Where the time per op went', subtitle },
+    width: 480,
+    height: { step: 26 },
+    data: { values },
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 320 } },
+      x: { field: 'us', type: 'quantitative', title: 'µs per op (thread time)', stack: 'zero' },
+      color: {
+        field: 'part',
+        type: 'nominal',
+        title: null,
+        scale: {
+          domain: used.map(([, part]) => part),
+          range: used.map(([key]) => PART_COLORS[PARTS.findIndex(([k]) => k === key)]),
+        },
+      },
+      order: { field: 'order' },
+    },
+  });
+}

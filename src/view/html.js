@@ -16,6 +16,7 @@ import { pointsOf } from '../results/diff.js';
 import { factsOf } from '../results/load.js';
 import { ratioStats } from '../stats/ratio.js';
 import {
+  accountChart,
   forestChart,
   forestRow,
   MODE_COLORS,
@@ -94,6 +95,21 @@ async function sectionOf(saved) {
   return reproduceSection(saved, facts);
 }
 
+/** @typedef {NonNullable<import('../report/results.js').ResultsDocument['account']>} Account */
+
+/**
+ * A mode's time lines from the account: the parts of its wall time per op.
+ * @param {Account} account
+ * @param {'workers'|'procs'} mode
+ */
+const partsOf = (account, mode) =>
+  Object.fromEntries(
+    account.lines
+      .filter(({ key }) => ['userNs', 'systemNs', 'cpuNs', 'runqNs', 'blockedNs'].includes(key))
+      .filter(({ key }) => (account.split === null ? key !== 'userNs' && key !== 'systemNs' : key !== 'cpuNs'))
+      .map(({ key, modes }) => [key, modes[mode]?.mean ?? null]),
+  );
+
 // the chart's own title says what it is; the SVG carries it as its accessible name too
 const figure = (/** @type {Chart} */ chart) => `<figure>${chart.svg}</figure>`;
 
@@ -153,6 +169,9 @@ async function measureSection({ path, document }, facts) {
         { per: 'per cell', over: 'the mean over the traced cells' },
       ),
     );
+  const { account } = document;
+  if (account)
+    charts.push(await accountChart(modes.map((mode) => ({ row: arm(mode), parts: partsOf(account, mode) }))));
   /** @type {ReportModel[]} */
   const models = [
     document.command === 'compare'
@@ -176,7 +195,9 @@ async function measureSection({ path, document }, facts) {
             .map(([k, v]) => `${k}=${v}`)
             .join(' ') || 'none',
       },
-      answer: document.verdict ? [document.verdict.text, document.next].filter(Boolean) : [],
+      answer: document.verdict
+        ? [document.verdict.text, document.account?.words.reading, document.next].filter(Boolean)
+        : [],
       charts,
       models,
     }),
@@ -218,6 +239,20 @@ async function sweepSection({ path, document }, facts) {
         ),
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
+    );
+  const accounted = document.points.flatMap((point) =>
+    point.account
+      ? MODES.map((mode) => ({
+          row: `${label(point)} · ${mode}`,
+          parts: partsOf(/** @type {Account} */ (point.account), mode),
+        }))
+      : [],
+  );
+  if (accounted.length)
+    charts.push(
+      await accountChart(accounted, {
+        subtitle: 'each point and mode, mean over its rounds; the parts add up to the wall time per op',
+      }),
     );
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
   if (measured.length)

@@ -1,0 +1,78 @@
+// The account of where each mode's time per op went, from the real CLI: present for both
+// modes, adding up, and telling blocked time, user time and page faults apart.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, fixture } from '../helpers.js';
+
+const lineOf = (doc, key) => doc.account.lines.find((line) => line.key === key);
+const mean = (doc, key, mode) => lineOf(doc, key)?.modes[mode]?.mean;
+
+test('compare --quick carries an account for both modes whose time lines add up to the wall time', async () => {
+  const result = await cli(['compare', '--quick', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  for (const mode of ['workers', 'procs']) {
+    for (const key of ['wallNs', 'runqNs', 'blockedNs', 'minflt', 'majflt', 'voluntary', 'involuntary', 'gcNs'])
+      assert.equal(typeof mean(doc, key, mode), 'number', `${key} ${mode}`);
+    const wall = mean(doc, 'wallNs', mode);
+    const cpu = mean(doc, 'userNs', mode) ?? mean(doc, 'cpuNs', mode);
+    const parts = (mean(doc, 'systemNs', mode) ?? 0) + cpu + mean(doc, 'runqNs', mode) + mean(doc, 'blockedNs', mode);
+    assert.ok(Math.abs(parts - wall) <= 0.15 * wall, `${mode}: parts ${parts} against wall ${wall}`);
+  }
+  assert.equal(typeof lineOf(doc, 'wallNs').diff.mean, 'number');
+  assert.ok(doc.account.regime.workers && doc.account.regime.procs, 'each mode has its regime');
+  assert.equal(typeof doc.account.words.regime, 'string');
+  assert.equal(typeof doc.environment.perVmaLock, 'boolean');
+});
+
+/** One procs cell of the probe task doing `kind` per op; its account per op. */
+async function probe(kind) {
+  const result = await cli([
+    'procs',
+    '-k',
+    '1',
+    '--task',
+    fixture('account-probe.js'),
+    '--param',
+    `kind=${kind}`,
+    '--iterations',
+    '60',
+    '--warmup',
+    '5',
+    '--rounds',
+    '2',
+    '--json',
+    '--no-save',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  return (key) => mean(doc, key, 'procs');
+}
+
+test('a task that sleeps shows its time as blocked', async () => {
+  const of = await probe('sleep');
+  assert.ok(of('blockedNs') > 0.8 * of('wallNs'), `blocked ${of('blockedNs')} of ${of('wallNs')}`);
+  assert.ok(of('voluntary') >= 0.9, 'each op gives up the CPU');
+});
+
+test('a task that spins shows its time as user time', async () => {
+  const of = await probe('spin');
+  assert.ok(of('userNs') > 0.8 * of('wallNs'), `user ${of('userNs')} of ${of('wallNs')}`);
+  assert.ok(of('blockedNs') < 0.2 * of('wallNs'), `blocked ${of('blockedNs')}`);
+});
+
+test('a task that touches fresh pages shows page faults and system time', async () => {
+  const of = await probe('touch');
+  assert.ok(of('minflt') > 100, `faults per op ${of('minflt')}`);
+  assert.ok(of('systemNs') > of('userNs'), `system ${of('systemNs')}, user ${of('userNs')}`);
+});
+
+test('the terminal report prints the account table and its sentence', async () => {
+  const result = await cli(['compare', '--quick', '--no-save']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /per op: mean ± 95% CI, 2/);
+  assert.match(result.stdout, /│ wall, µs /);
+  assert.match(result.stdout, /workers − procs/);
+  assert.match(result.stdout, /^regime \(median over 2 cells\): /m);
+  assert.match(result.stdout, /^account: each worker thread's own counters/m);
+});
