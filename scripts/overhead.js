@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // How much does the harness cost? At k=1, the harness's throughput for readfilesync and
 // reuse-buffer next to a bare hand-written loop doing the same calls, in the same kind of
-// fresh process (procs mode vs a bare process; workers mode vs a bare Worker thread).
+// fresh process (procs mode vs a bare process; workers mode vs a bare Worker thread); and the
+// harness with its per-thread account (counters around the window, the window in tenths) next
+// to the harness without it (MMAPBENCH_ACCOUNT=off in the cells).
 // Rounds interleave all variants so machine drift hits every one; each harness/bare pair gives
 // a ratio, summarized like `compare` does (median, t interval on log ratios).
 //   node scripts/overhead.js [--rounds 10] [--iterations 30000] [--file med]
@@ -26,7 +28,7 @@ const file = resolveFile(values.file);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 const bare = fileURLToPath(new URL('./bare-loop.js', import.meta.url));
 
-async function harness(mode, task) {
+async function harness(mode, task, env = []) {
   const { stdout } = await execa(process.execPath, [
     bin,
     mode,
@@ -40,7 +42,9 @@ async function harness(mode, task) {
     values.iterations,
     '--warmup',
     values.warmup,
+    ...env,
     '--json',
+    '--no-save',
   ]);
   return JSON.parse(stdout)[mode].throughput.median;
 }
@@ -52,28 +56,51 @@ async function bareLoop(mode, task) {
 }
 
 const pairs = ['readfilesync', 'reuse-buffer'].flatMap((task) =>
-  ['procs', 'workers'].map((mode) => ({ task, mode, harness: [], bare: [], ratios: [] })),
+  ['procs', 'workers'].map((mode) => ({
+    task,
+    mode,
+    harness: [],
+    bare: [],
+    ratios: [],
+    unaccounted: [],
+    accountRatios: [],
+  })),
 );
+const withoutAccount = (mode, task) => harness(mode, task, ['--env', 'MMAPBENCH_ACCOUNT=off']);
 
 for (let round = 1; round <= rounds; round++) {
   process.stderr.write(`round ${round}/${rounds}\r`);
   for (const pair of round % 2 ? pairs : [...pairs].reverse()) {
-    const order = round % 2 ? [harness, bareLoop] : [bareLoop, harness];
-    const [first, second] = [await order[0](pair.mode, pair.task), await order[1](pair.mode, pair.task)];
-    const [h, b] = round % 2 ? [first, second] : [second, first];
+    const order = round % 2 ? [harness, bareLoop, withoutAccount] : [withoutAccount, bareLoop, harness];
+    const got = [];
+    for (const run of order) got.push(await run(pair.mode, pair.task));
+    const [h, b, off] = round % 2 ? got : [got[2], got[1], got[0]];
     pair.harness.push(h);
     pair.bare.push(b);
     pair.ratios.push(h / b);
+    pair.unaccounted.push(off);
+    pair.accountRatios.push(h / off);
   }
 }
 
 const table = new Table({
-  head: ['task', 'k=1 as', 'bare loop ops/s', 'harness ops/s', 'harness/bare median', '95% CI'],
+  head: [
+    'task',
+    'k=1 as',
+    'bare loop ops/s',
+    'harness ops/s',
+    'harness/bare',
+    '95% CI',
+    'no account ops/s',
+    'with/without account',
+    '95% CI',
+  ],
   style: { head: [], border: [], compact: true },
 });
 const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 for (const pair of pairs) {
   const stats = ratioStats(pair.ratios);
+  const account = ratioStats(pair.accountRatios);
   table.push([
     pair.task,
     pair.mode === 'procs' ? 'process' : 'Worker thread',
@@ -81,6 +108,9 @@ for (const pair of pairs) {
     fmt.format(median(pair.harness)),
     stats.median.toFixed(3),
     `${stats.ci95[0].toFixed(3)}-${stats.ci95[1].toFixed(3)}`,
+    fmt.format(median(pair.unaccounted)),
+    account.median.toFixed(3),
+    `${account.ci95[0].toFixed(3)}-${account.ci95[1].toFixed(3)}`,
   ]);
 }
 console.log(

@@ -43,7 +43,8 @@ const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 1
  */
 
 /**
- * One tenth of a timed window: how long it took, its ops and the page faults taken in it.
+ * One tenth of a timed window: how long it took, its ops and the page faults taken in it (read
+ * for the first and the last tenth only; null for the others).
  * @typedef {{ ns: number, ops: number, minflt: number | null }} Slice
  */
 
