@@ -162,7 +162,7 @@ function difference(account, [a, b], traced) {
     userNs: 'user time',
     systemNs: 'system time',
     cpuNs: 'time on a CPU',
-    runqNs: 'waiting for a CPU',
+    runqNs: 'time waiting for a CPU',
     blockedNs: 'blocked time',
   };
   const named = parts
@@ -189,7 +189,8 @@ function difference(account, [a, b], traced) {
       `${count(Math.abs(switches.mean))} ${Math.sign(switches.mean) === sign ? 'more' : 'fewer'} voluntary switches per op`,
     );
   const of = named.map(
-    ({ key, amount }) => `${us(amount)} µs of it ${/** @type {Record<string, string>} */ (words)[key]}`,
+    // "more", not "of it": a part may exceed the whole when another part differs the other way
+    ({ key, amount }) => `${us(amount)} µs more ${/** @type {Record<string, string>} */ (words)[key]}`,
   );
   const reading =
     `${more} spend ${us(Math.abs(wall.mean))} µs more per op than ${less}` +

@@ -42,10 +42,10 @@ const coldHeap = account({
 
 test('a difference of system time with more page faults is named as such, with what to try', () => {
   const { reading, advice } = accountWords(coldHeap, run);
-  assert.match(reading ?? '', /^workers spend 24\.0 µs more per op than procs: 22\.0 µs of it system time/);
+  assert.match(reading ?? '', /^workers spend 24\.0 µs more per op than procs: 22\.0 µs more system time/);
   assert.match(reading ?? '', /with 8\.65 more page faults per op/);
   // a part whose difference's interval spans 0 is equal, not named as a cause
-  assert.match(reading ?? '', /; user time, waiting for a CPU, blocked time and GC are equal$/);
+  assert.match(reading ?? '', /; user time, time waiting for a CPU, blocked time and GC are equal$/);
   assert.match(advice ?? '', /^page faults, not lock waits: try `--env MALLOC_TOP_PAD_=67108864`/);
 });
 
@@ -76,7 +76,7 @@ test('procs slower: the sentence names procs first; equal modes say so with the 
   });
   assert.match(
     accountWords(slower, run).reading ?? '',
-    /^procs spend 5\.00 µs more per op than workers: 5\.00 µs of it system time/,
+    /^procs spend 5\.00 µs more per op than workers: 5\.00 µs more system time/,
   );
   const same = account({
     wallNs: [20, 20.5, -0.5, 1.2],
