@@ -37,6 +37,8 @@ export function diffModel(diff) {
   notes.push(
     'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
   );
+  // where the change came from, for points whose runs both kept the account
+  for (const point of diff.points) if (point.account?.reading) notes.push(`${point.label}: ${point.account.reading}`);
   if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
   if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
   return {

@@ -13,6 +13,9 @@ import { envText, factsOf } from './load.js';
  * @property {string} label  how the reader tells the point apart
  * @property {number[]} ratios  per-round workers/procs (empty for a workers or procs run)
  * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
+ * @property {Account | null} [account]  where each mode's time per op went, when the run kept it
+ *
+ * @typedef {NonNullable<import('../report/results.js').ResultsDocument['account']>} Account
  */
 
 const MODES = /** @type {const} */ (['workers', 'procs']);
@@ -67,16 +70,20 @@ export function pointsOf(saved) {
   if (saved.kind === 'measure') {
     const { config } = saved.document;
     return [
-      pointOf(
-        { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
-        roundsOf(saved.document.rounds),
-      ),
+      {
+        ...pointOf(
+          { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
+          roundsOf(saved.document.rounds),
+        ),
+        account: saved.document.account ?? null,
+      },
     ];
   }
   if (saved.kind === 'sweep') {
     const { axes } = saved.document;
-    return saved.document.points.map((point) =>
-      pointOf(
+    return saved.document.points.map((point) => ({
+      account: point.account ?? null,
+      ...pointOf(
         {
           task: point.task,
           file: point.file,
@@ -89,7 +96,7 @@ export function pointsOf(saved) {
         },
         roundsOf(point.rounds),
       ),
-    );
+    }));
   }
   // reproduce: a point per experiment and setting, its rounds gathered from the cell records
   /** @type {Map<string, Map<number, Partial<Record<'workers'|'procs', number>>>>} */
@@ -117,6 +124,12 @@ export function pointsOf(saved) {
  * @property {Record<'workers'|'procs', ReturnType<typeof changeBetween> | null>} throughputChange
  * @property {'gap widened'|'gap narrowed'|'no significant change'|'too few rounds'|null} verdict
  * @property {{ base: number, new: number }} rounds
+ * @property {AccountChange | null} [account]  how the modes' difference in time per op changed, by part
+ *
+ * @typedef {object} AccountChange
+ * @property {Array<{ key: string, change: number, half: number }>} parts  new − base of workers −
+ *   procs per op (ns or count), with the half-width of its approximate 95% interval
+ * @property {string | null} reading  the part that changed most, in words; null when none did
  */
 
 /**
@@ -188,7 +201,48 @@ function pointDiff(base, next) {
         ? gapVerdict(ratioChange, baseRatio, newRatio, Math.min(base.ratios.length, next.ratios.length))
         : null,
     rounds: { base: roundCount(base), new: roundCount(next) },
+    ...(base.account && next.account ? { account: accountChange(base.account, next.account) } : {}),
   };
+}
+
+const PART_WORDS = /** @type {Record<string, string>} */ ({
+  userNs: 'user time',
+  systemNs: 'system time',
+  cpuNs: 'time on a CPU',
+  runqNs: 'time waiting for a CPU',
+  blockedNs: 'blocked time',
+});
+
+/**
+ * Which part of the workers − procs difference in time per op changed between two runs: for
+ * each part, new − base, with an interval from both runs' (the half-widths added in quadrature,
+ * an approximation of Welch's); the largest part whose interval excludes 0, with page faults
+ * beside it when they changed too.
+ * @param {Account} base
+ * @param {Account} next
+ * @returns {AccountChange}
+ */
+export function accountChange(base, next) {
+  const half = (/** @type {{ mean: number, ci95: [number, number] | null } | null} */ stats) =>
+    stats?.ci95 ? (stats.ci95[1] - stats.ci95[0]) / 2 : null;
+  const parts = ['wallNs', ...Object.keys(PART_WORDS), 'minflt'].flatMap((key) => {
+    const [b, n] = [base, next].map((account) => account.lines.find((line) => line.key === key)?.diff ?? null);
+    const [hb, hn] = [half(b), half(n)];
+    if (!b || !n || hb === null || hn === null) return [];
+    return [{ key, change: n.mean - b.mean, half: Math.sqrt(hb * hb + hn * hn) }];
+  });
+  // on a CPU is user + system where both runs split it: one or the other, never both
+  const split = parts.some(({ key }) => key === 'userNs');
+  const decided = parts.filter(({ key, change, half: h }) => Math.abs(change) > h && !(split && key === 'cpuNs'));
+  const top = decided.filter(({ key }) => key in PART_WORDS).sort((x, y) => Math.abs(y.change) - Math.abs(x.change))[0];
+  if (!top) return { parts, reading: null };
+  const µs = (/** @type {number} */ ns) => (ns / 1000).toFixed(2);
+  const faults = decided.find(({ key }) => key === 'minflt');
+  const reading =
+    `workers − procs ${top.change > 0 ? 'grew' : 'shrank'} by ${µs(Math.abs(top.change))} µs per op of ` +
+    `${PART_WORDS[top.key]} (±${µs(top.half)})` +
+    (faults ? `, page faults per op ${faults.change > 0 ? '+' : '−'}${Math.abs(faults.change).toFixed(2)}` : '');
+  return { parts, reading };
 }
 
 /**
