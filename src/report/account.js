@@ -260,9 +260,13 @@ function regimeWords(account, names, protocol) {
         ? `, page faults per op ${count(regime.firstFaults)} → ${count(regime.lastFaults)}`
         : '';
     const name = names[i];
+    // a first tenth that took at least one more page fault per op than the last: the heap was
+    // still being faulted in, a cold heap; otherwise only the rate says it was warming up
+    const coldHeap =
+      regime.firstFaults !== null && regime.lastFaults !== null && regime.firstFaults - regime.lastFaults >= 1;
     if (regime.state === 'warming')
       return [
-        `${name} still warming up (a cold heap): last tenth ${fixed(regime.speedup)}× faster than the first${faults}`,
+        `${name} still warming up${coldHeap ? ' (a cold heap)' : ''}: last tenth ${fixed(regime.speedup)}× faster than the first${faults}`,
       ];
     if (regime.state === 'slowing')
       return [`${name} slowing down: last tenth ${fixed(1 / regime.speedup)}× slower than the first${faults}`];
