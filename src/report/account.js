@@ -298,6 +298,9 @@ export function sourcesNote(account) {
     "wall = on a CPU + waiting for a CPU + blocked; the process's other CPU is its other threads' (V8's helpers, " +
     "the libuv pool, the workers' main thread) and its work outside the timed windows" +
     (split ? `; ${split}` : '') +
+    (Object.values(account.regime).some(Boolean)
+      ? ''
+      : "; no regime: only a built-in task's window is run in tenths (your task's run() is called once per cell)") +
     (missing.length ? `; not available here: ${missing.join('; ')}` : '')
   );
 }

@@ -224,6 +224,9 @@ export const runnerSpec = (plan, work) => ({
   warmup: work.warmup,
   iterations: work.iterations,
   metrics: Object.keys(plan.task.metrics),
+  // a built-in task's run() is a plain loop over its ops, so its window can be run in tenths; a
+  // user's task is promised one call per cell (examples/my-task.mjs), and gets one
+  slices: plan.task.builtin && Object.keys(plan.task.metrics).length === 0,
 });
 
 /**

@@ -20,6 +20,8 @@ const SLICES = 10;
  *   have not run (calibration, which does not know yet how long an op takes)
  * @property {number} iterations
  * @property {string[]} metrics  the names of the metrics the task declared
+ * @property {boolean} [slices]  run the timed window in tenths, for the regime (built-in tasks
+ *   without metrics of their own)
  */
 
 /**
@@ -77,9 +79,9 @@ export async function prepare(spec, index, mode) {
 /**
  * The timed part: the task's own loop bracketed by the monotonic clock, so the harness adds
  * nothing per iteration. Around it, outside the window, this thread's counters are read for the
- * account of where its time went. A task that declares no metrics runs in ten calls, a tenth of
- * the ops each, with the clock and the page faults read between them (the regime: still warming
- * up, or steady); a task with its own metrics returns them from one call, so it runs in one.
+ * account of where its time went. A built-in task without metrics of its own runs in ten calls,
+ * a tenth of the ops each, with the clock read between them (the regime: still warming up, or
+ * steady). A user's task, or one with its own metrics, is called once, as promised.
  * @param {Prepared} prepared
  * @param {number} iterations
  * @returns {Promise<Sample>}
@@ -89,7 +91,7 @@ export async function measure({ task, ctx, spec }, iterations) {
   if (process.env.MMAPBENCH_ACCOUNT === 'off') return measureBare({ task, ctx, spec }, iterations);
   const gc = watchGc();
   const faults = faultReader();
-  const slicing = spec.metrics.length === 0 && iterations >= SLICES;
+  const slicing = spec.slices === true && iterations >= SLICES;
   const before = readCounters();
   const gcFrom = gc.now();
   let lastFaults = slicing ? faults.minflt() : null;

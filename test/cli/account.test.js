@@ -21,6 +21,7 @@ test('compare --quick carries an account for both modes whose time lines add up 
   }
   assert.equal(typeof lineOf(doc, 'wallNs').diff.mean, 'number');
   assert.ok(doc.account.regime.workers && doc.account.regime.procs, 'each mode has its regime');
+  assert.equal(doc.rounds[0].workers.account.slices.length, 10, "a built-in task's window in tenths");
   assert.equal(typeof doc.account.words.regime, 'string');
   assert.equal(typeof doc.environment.perVmaLock, 'boolean');
 });
@@ -46,6 +47,9 @@ async function probe(kind) {
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
   const doc = JSON.parse(result.stdout);
+  // a user's task is promised one call per cell: no tenths, so no regime
+  assert.equal(doc.rounds[0].procs.account.slices, null);
+  assert.equal(doc.account.regime.procs, null);
   return (key) => mean(doc, key, 'procs');
 }
 
