@@ -87,21 +87,21 @@ export async function prepare(spec, index, mode) {
  * @returns {Promise<Sample>}
  */
 export async function measure({ task, ctx, spec }, iterations) {
-  // off only to measure what the account costs (scripts/overhead.js)
-  if (process.env.MMAPBENCH_ACCOUNT === 'off') return measureBare({ task, ctx, spec }, iterations);
-  const gc = watchGc();
-  const faults = faultReader();
-  const slicing = spec.slices === true && iterations >= SLICES;
-  const before = readCounters();
-  const gcFrom = gc.now();
-  let lastFaults = slicing ? faults.minflt() : null;
+  // off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
+  const accounting = process.env.MMAPBENCH_ACCOUNT !== 'off';
+  const slicing = accounting && spec.slices === true && iterations >= SLICES;
+  const gc = accounting ? watchGc() : null;
+  const faults = slicing ? faultReader() : null;
+  const before = accounting ? readCounters() : null;
+  const gcFrom = performance.now();
+  let lastFaults = faults ? faults.minflt() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
   let returned; // a user's task may return anything
   /** @type {import('./thread-counters.js').Slice[] | undefined} */
   let slices;
   let end = start;
-  if (slicing) {
+  if (faults) {
     slices = [];
     let last = start;
     for (let slice = 0, done = 0; slice < SLICES; slice++) {
@@ -121,47 +121,23 @@ export async function measure({ task, ctx, spec }, iterations) {
       last = end;
       lastFaults = now;
     }
+    faults.close();
   } else {
     returned = task.run(ctx, iterations);
     if (returned && typeof returned.then === 'function') returned = await returned;
     end = process.hrtime.bigint();
   }
-  const gcTo = gc.now();
-  const after = readCounters();
-  faults.close();
-  await task.teardown?.(ctx);
-  const pauses = await gc.between(gcFrom, gcTo);
-  gc.stop();
-  /** @type {Sample} */
-  const sample = {
-    index: ctx.index,
-    pid: process.pid,
-    ops: iterations,
-    start: String(start),
-    end: String(end),
-    account: { ...windowAccount(before, after, pauses), wallNs: Number(end - start) },
-  };
-  if (slices) sample.slices = slices;
-  const metrics = declaredMetrics(returned?.metrics, spec.metrics);
-  if (metrics) sample.metrics = metrics;
-  return sample;
-}
-
-/**
- * The timed window alone: one call, two clock reads, no account.
- * @param {Prepared} prepared
- * @param {number} iterations
- * @returns {Promise<Sample>}
- */
-async function measureBare({ task, ctx, spec }, iterations) {
-  const start = process.hrtime.bigint();
-  /** @type {any} */
-  let returned = task.run(ctx, iterations);
-  if (returned && typeof returned.then === 'function') returned = await returned;
-  const end = process.hrtime.bigint();
+  const gcTo = performance.now();
+  const after = accounting ? readCounters() : null;
   await task.teardown?.(ctx);
   /** @type {Sample} */
   const sample = { index: ctx.index, pid: process.pid, ops: iterations, start: String(start), end: String(end) };
+  if (gc && before && after) {
+    const pauses = await gc.between(gcFrom, gcTo);
+    gc.stop();
+    sample.account = { ...windowAccount(before, after, pauses), wallNs: Number(end - start) };
+  }
+  if (slices) sample.slices = slices;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
   return sample;

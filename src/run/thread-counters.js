@@ -3,7 +3,7 @@
 // switches, GC. No root: /proc/thread-self is the thread's own, in a Worker as in a process.
 // Runs inside the cells, so it imports nothing from node_modules (see task-runner.js).
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 10 ms ticks
 
@@ -185,7 +185,6 @@ export function watchGc() {
     observer = null;
   }
   return {
-    now: () => performance.now(),
     /**
      * The pauses that began between `from` and `to` (performance.now()), once the event loop
      * has delivered them (two turns: perf_hooks queues them with setImmediate).
