@@ -121,10 +121,19 @@ export function accountTable(account, modes, name) {
  * goes with it (page faults, switches, GC, lock waits), what is equal; what to try; how much
  * the account leaves unexplained; and whether the cells were still warming up.
  * @param {AccountData} account
- * @param {{ names: [string, string], traced: boolean, protocol: string }} run
+ * @param {{ names: [string, string], traced: boolean, protocol: string, quick?: boolean }} run
+ *   quick: cells of a few milliseconds, shorter than the counters' resolution: no reading
  * @returns {AccountWords}
  */
-export function accountWords(account, { names, traced, protocol }) {
+export function accountWords(account, { names, traced, protocol, quick = false }) {
+  if (quick)
+    return {
+      reading:
+        '--quick: cells of a few milliseconds, shorter than the counters resolve; the account above shows its lines, not a measurement',
+      advice: null,
+      unexplained: null,
+      regime: null,
+    };
   return {
     ...difference(account, names, traced),
     unexplained: unexplained(account),

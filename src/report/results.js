@@ -159,7 +159,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     const names = /** @type {[string, string]} */ (plan.aa ? ['A', 'B'] : ['workers', 'procs']);
     results.account = {
       ...account,
-      words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol }),
+      words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
     };
   }
   if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;

@@ -152,7 +152,12 @@ export function experimentSection(
   const notes = [];
   for (const protocol of protocols)
     notes.push(
-      ...accountNotes(variantsUnder(variants, protocol), cellsUnder(cells, protocol), { k, protocol, protocols }),
+      ...accountNotes(variantsUnder(variants, protocol), cellsUnder(cells, protocol), {
+        k,
+        protocol,
+        protocols,
+        quick,
+      }),
     );
   if (protocols.length > 1) {
     tables.push(bothVerdictsTable(byProtocol, quick));
@@ -192,9 +197,9 @@ export function experimentSection(
  * Where each two-mode setting's time per op went, in the account's words: a line per setting.
  * @param {Variant[]} variants  under one protocol
  * @param {import('./results-file.js').CellRecord[]} cells  the same protocol's
- * @param {{ k: number, protocol: 'steady'|'published', protocols: string[] }} run
+ * @param {{ k: number, protocol: 'steady'|'published', protocols: string[], quick: boolean }} run
  */
-function accountNotes(variants, cells, { k, protocol, protocols }) {
+function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
   const modes = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
   return variants.flatMap((variant) => {
     if (modesOf(variant).length !== 2) return [];
@@ -213,6 +218,7 @@ function accountNotes(variants, cells, { k, protocol, protocols }) {
       names: ['workers', 'procs'],
       traced: Boolean(variant.trace),
       protocol,
+      quick,
     });
     return reading ? [`account, ${variant.label}${protocols.length > 1 ? ` (${protocol})` : ''}: ${reading}`] : [];
   });

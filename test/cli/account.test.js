@@ -21,8 +21,10 @@ test('compare --quick carries an account for both modes whose time lines add up 
   }
   assert.equal(typeof lineOf(doc, 'wallNs').diff.mean, 'number');
   assert.ok(doc.account.regime.workers && doc.account.regime.procs, 'each mode has its regime');
+  // a --quick cell is shorter than the counters resolve: its lines, but no reading of them
+  assert.match(doc.account.words.reading, /^--quick: /);
+  assert.equal(doc.account.words.regime, null);
   assert.equal(doc.rounds[0].workers.account.slices.length, 10, "a built-in task's window in tenths");
-  assert.equal(typeof doc.account.words.regime, 'string');
   assert.equal(typeof doc.environment.perVmaLock, 'boolean');
 });
 
@@ -77,6 +79,29 @@ test('the terminal report prints the account table and its sentence', async () =
   assert.match(result.stdout, /per op: mean ± 95% CI, 2/);
   assert.match(result.stdout, /│ wall, µs /);
   assert.match(result.stdout, /workers − procs/);
-  assert.match(result.stdout, /^regime \(median over 2 cells\): /m);
+  assert.match(result.stdout, /^--quick: cells of a few milliseconds/m);
   assert.match(result.stdout, /^account: each worker thread's own counters/m);
+});
+
+test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
+  const result = await cli([
+    'procs',
+    '-k',
+    '1',
+    '--iterations',
+    '2000',
+    '--warmup',
+    '200',
+    '--rounds',
+    '2',
+    '--json',
+    '--no-save',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.rounds[0].procs.account.slices.length, 10);
+  assert.match(
+    doc.account.words.regime,
+    /^regime \(median over 2 cells\): procs (steady|still warming up|slowing down)/,
+  );
 });
