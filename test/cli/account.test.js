@@ -28,12 +28,16 @@ test('compare --quick carries an account for both modes whose time lines add up 
   assert.equal(typeof doc.environment.perVmaLock, 'boolean');
 });
 
-/** One procs cell of the probe task doing `kind` per op; its account per op. */
+/** Two rounds of one `procs` cell, k=1, with these options; the saved document. */
+async function procsRun(options) {
+  const result = await cli(['procs', '-k', '1', '--rounds', '2', ...options, '--json', '--no-save']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** The probe task doing `kind` per op; its account per op. */
 async function probe(kind) {
-  const result = await cli([
-    'procs',
-    '-k',
-    '1',
+  const doc = await procsRun([
     '--task',
     fixture('account-probe.js'),
     '--param',
@@ -42,13 +46,7 @@ async function probe(kind) {
     '60',
     '--warmup',
     '5',
-    '--rounds',
-    '2',
-    '--json',
-    '--no-save',
   ]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
   // a user's task is promised one call per cell: no tenths, so no regime
   assert.equal(doc.rounds[0].procs.account.slices, null);
   assert.equal(doc.account.regime.procs, null);
@@ -84,21 +82,7 @@ test('the terminal report prints the account table and its sentence', async () =
 });
 
 test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
-  const result = await cli([
-    'procs',
-    '-k',
-    '1',
-    '--iterations',
-    '2000',
-    '--warmup',
-    '200',
-    '--rounds',
-    '2',
-    '--json',
-    '--no-save',
-  ]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = await procsRun(['--iterations', '2000', '--warmup', '200']);
   assert.equal(doc.rounds[0].procs.account.slices.length, 10);
   assert.match(
     doc.account.words.regime,
