@@ -2,7 +2,7 @@ import { plot } from 'simple-ascii-chart';
 import { about, pct, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
-import { nodeLabel, varying } from './sweep-results.js';
+import { nodeLabel, pointName, varying } from './sweep-results.js';
 
 /**
  * @typedef {import('./sweep-results.js').SweepDocument} SweepDocument
@@ -141,16 +141,6 @@ export function sweepModel(results, { width = 80 } = {}) {
     blocks,
   };
 }
-
-/**
- * A point as its row names it: `k=2`, `node v24.21.0, k=2`; its id when nothing varies.
- * @param {SweepPoint} point
- * @param {ReturnType<typeof varying>} columns
- */
-const pointName = (point, columns) =>
-  columns.length
-    ? columns.map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`).join(', ')
-    : point.id;
 
 /**
  * The tasks' own figures at every point (medians over its complete rounds), a row per metric.

@@ -122,6 +122,19 @@ export function varying(axes) {
   return columns;
 }
 
+/**
+ * A point by the axes that tell the points apart: `k=2`, `node v24.21.0, k=2`; its id when
+ * nothing varies (or only the axis left out).
+ * @param {SweepPoint} point
+ * @param {ReturnType<typeof varying>} columns
+ * @param {{ separator?: string, except?: string }} [options]  except: an axis head to leave out
+ */
+export const pointName = (point, columns, { separator = ', ', except = '' } = {}) =>
+  columns
+    .filter((column) => column.head !== except)
+    .map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`)
+    .join(separator) || point.id;
+
 /** A Node by its version, or by its path when two binaries report one version. */
 export const nodeLabel = (
   /** @type {Pick<Axes, 'node'>} */ axes,

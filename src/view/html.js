@@ -8,7 +8,7 @@ import { compareModel, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { auditModel } from '../report/audit-model.js';
-import { varying } from '../report/sweep-results.js';
+import { pointName, varying } from '../report/sweep-results.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { version } from '../version.js';
@@ -215,10 +215,7 @@ async function sweepSection({ path, document }, facts) {
   // a point by the axes that tell the points apart, as the sweep's table heads them
   const columns = varying(document.axes);
   const label = (/** @type {import('../report/sweep-results.js').SweepPoint} */ point, except = '') =>
-    columns
-      .filter((column) => column.head !== except)
-      .map((column) => `${column.head === 'k' ? 'k=' : ''}${column.cell(point)}`)
-      .join(' · ') || point.id;
+    pointName(point, columns, { separator: ' · ', except });
   const dots = document.points.flatMap((point) =>
     point.rounds.flatMap((round) =>
       MODES.flatMap((mode) => {
