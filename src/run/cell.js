@@ -24,6 +24,11 @@ const KILL_GRACE_MS = 2000;
 const SPAWN_BATCH = 16;
 // A host sends ready, then result or failed; a task that floods the channel is stopped.
 const MAX_MESSAGES = 64;
+// A host exits as soon as its result is sent. Node can deadlock in its own exit (a V8 compile
+// job waiting for a garbage collection the exiting main thread will never run, nodejs/node
+// issue 54918; seen here once in ~25 cells of threadpool-clog on Node 24): a host still there
+// this long after its result is killed, and its result, whole, is kept.
+const EXIT_GRACE_MS = 2000;
 
 /**
  * How a cell is traced: the window, and how to start the tracer.
@@ -243,6 +248,9 @@ export function track(subprocess, context) {
     let result;
     /** @type {FailedMessage | undefined} */
     let failure;
+    /** @type {NodeJS.Timeout | undefined} */
+    let lingering;
+    let killedAfterResult = false;
     try {
       let count = 0;
       for await (const received of subprocess.getEachMessage()) {
@@ -254,13 +262,21 @@ export function track(subprocess, context) {
           );
         }
         if (message?.type === 'ready') markReady();
-        else if (message?.type === 'result') result = message;
         else if (message?.type === 'failed') failure = message;
+        else if (message?.type === 'result') {
+          result = message;
+          lingering ??= setTimeout(() => {
+            killedAfterResult = true;
+            subprocess.kill('SIGKILL');
+          }, EXIT_GRACE_MS);
+        }
       }
       await subprocess;
     } catch (error) {
       if (error instanceof MmapbenchError) throw error;
-      if (!failure) throw describeExit(error, context);
+      if (!(killedAfterResult && result) && !failure) throw describeExit(error, context);
+    } finally {
+      clearTimeout(lingering);
     }
     if (failure) throw describeFailure(failure, context);
     if (!result) {

@@ -197,6 +197,26 @@ for (const mode of ['workers', 'procs']) {
   });
 }
 
+test('procs: a process that reports its result and then never finishes exiting is killed, and its result kept', async () => {
+  const mark = uniqueMark();
+  const result = await cli([
+    'procs',
+    '--task',
+    fixture('hangs-at-exit.js'),
+    '--quick',
+    '--timeout',
+    '30',
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.status, 'complete');
+  assert.ok(doc.rounds.every((round) => round.procs.workers.length === 2));
+  assert.deepEqual(processesMarked(mark), []);
+});
+
 const calibrationFaults = [
   [
     ['--task', fixture('env-probe.js'), '--env', 'PROBE=calibrating'],
