@@ -152,6 +152,8 @@ const usage = [
   [['compare', '--protocol', 'cold'], /^--protocol cold is invalid: it must be one of steady, published$/],
   [['compare', '--protocol', 'published', '--iterations', '5'], /^--protocol cannot be used with --iterations/],
   [['compare', '--protocol', 'published', '--warmup', '5'], /^--protocol cannot be used with --warmup/],
+  [['compare', '--warmup', 'warm'], /^--warmup warm is invalid: it must be a whole number of 0 or more, or steady$/],
+  [['compare', '--warmup', '-1'], /^--warmup -1 is invalid: it must be a whole number of 0 or more, or steady$/],
   [
     ['reproduce', '--protocol', 'both-ways'],
     /^--protocol both-ways is invalid: it must be one of steady, published, both$/,

@@ -6,7 +6,7 @@ import {
   bytes,
   kebab,
   listOf,
-  nonNegativeInteger,
+  warmupCount,
   pairs,
   PARAM_OPTIONS,
   percent,
@@ -41,7 +41,7 @@ import { DEFAULT_OUT, defaultOut } from '../results/save.js';
 const PLACEHOLDERS = {
   k: 'count',
   iterations: 'count',
-  warmup: 'count',
+  warmup: 'count|steady',
   rounds: 'count',
   maxRounds: 'count',
   concurrency: 'count',
@@ -162,8 +162,8 @@ const WORK = {
     checked(positiveNumber)('duration'),
   ),
   warmup: value(
-    'untimed ops per worker before the barrier (default: a quarter of --iterations, at least 200 or --iterations if fewer)',
-    checked(nonNegativeInteger)('warmup'),
+    'untimed ops per worker before the barrier; steady: until the rate stops trending, in tenths of the timed ops, within ten timed windows or 5 s (default: steady)',
+    checked(warmupCount)('warmup'),
   ),
 };
 

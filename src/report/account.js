@@ -1,6 +1,7 @@
 // The account of where each mode's time per op went, in words and as a table: the lines of
 // stats/account.js for each mode with their intervals, the difference between the modes, a
 // sentence that names what differs and what to try, and each mode's regime.
+import { STEADY_CAP } from '../run/plan.js';
 import { fixed } from './table.js';
 
 /**
@@ -281,9 +282,34 @@ function regimeWords(account, names, protocol) {
       return [`${name} slowing down: last tenth ${fixed(1 / regime.speedup)}× slower than the first${faults}`];
     return [`${name} steady: last tenth within 15% of the first${faults}`];
   });
-  if (!parts.length) return null;
+  const warmed = warmupWords(account, names);
+  if (!parts.length) return warmed ? `regime: ${warmed}` : null;
   const cold = protocol === 'published' ? ' — cold by design: --protocol published runs no warmup' : '';
-  return `regime (median over ${Math.max(...modes.map((mode) => account.regime[mode]?.cells ?? 0))} cells): ${parts.join('; ')}${cold}`;
+  const cells = Math.max(...modes.map((mode) => account.regime[mode]?.cells ?? 0));
+  return `regime (median over ${cells} cells): ${parts.join('; ')}${cold}${warmed ? `; ${warmed}` : ''}`;
+}
+
+/**
+ * How long the workers warmed up until steady, and whether the cap stopped any still getting
+ * faster (then the window may not be steady, and the regime above says so).
+ * @param {AccountData} account
+ * @param {[string, string]} names
+ */
+function warmupWords(account, names) {
+  const modes = /** @type {Mode[]} */ (['workers', 'procs']);
+  const warmed = modes.flatMap((mode, i) => {
+    const warmup = account.warmup?.[mode];
+    return warmup ? [{ name: names[i], ...warmup }] : [];
+  });
+  if (!warmed.length) return null;
+  const each = warmed
+    .map(({ name, ops, seconds }) => `${name} ${Math.round(ops).toLocaleString('en-US')} ops (${seconds.toFixed(2)} s)`)
+    .join(', ');
+  const capped = warmed.filter(({ capped }) => capped > 0);
+  const cap = capped.length
+    ? `; the cap (ten timed windows or ${STEADY_CAP.seconds} s) ended the warmup of ${capped.map(({ name, capped: n, workers }) => `${n} of ${workers} in ${name}`).join(' and ')} while they were still getting faster`
+    : '';
+  return `warmed up until the rate stopped trending, median per worker: ${each}${cap}`;
 }
 
 const listed = (/** @type {string[]} */ items) =>

@@ -21,7 +21,7 @@ import { SCHEMA, version } from '../version.js';
  * @property {number} k
  * @property {number | null} iterations  per worker, calibrated or given
  * @property {number | null} duration
- * @property {number | null} warmup
+ * @property {import('../run/plan.js').Warmup | null} warmup  per worker, or 'steady': until the rate stops trending
  * @property {number | null} rounds  fixed by --rounds or --quick; null: stopped on precision or time
  * @property {number | null} precision  the target relative half-width, when not fixed
  * @property {number | null} maxTime  the wall-time budget in seconds, when not fixed

@@ -10,7 +10,7 @@ import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
  *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
  * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
- *   warmup: number, calibration: import('../run/calibrate.js').Calibration }} CalibrationRecord
+ *   warmup: import('../run/plan.js').Warmup, calibration: import('../run/calibrate.js').Calibration }} CalibrationRecord
  * @typedef {CellRecord | CalibrationRecord} ResultRecord
  * @typedef {{ type: 'end', status: string, skipped: Array<{ name: string, reason: string }> }} EndRecord
  * @typedef {{ header: RunHeader, records: ResultRecord[], cutLines: number, end: EndRecord | null }} ResultsFile

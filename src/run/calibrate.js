@@ -24,7 +24,7 @@ export async function calibrate(plan, interrupt) {
   // one uncontended thread, warm (enough ops for V8 to tier up, at most ~1 s) whatever warmup the
   // cells get: it sizes the work from the per-op latency, not the cold start
   const spec = {
-    ...runnerSpec(plan, { iterations: 0, warmup: Math.max(plan.warmup ?? 0, 1000) }),
+    ...runnerSpec(plan, { iterations: 0, warmup: Math.max(typeof plan.warmup === 'number' ? plan.warmup : 0, 1000) }),
     k: 1,
     warmupMs: 1000,
   };

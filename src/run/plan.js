@@ -17,8 +17,6 @@ export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, durati
 
 export const DEFAULTS = {
   duration: 1,
-  warmupShare: 0.25,
-  minWarmup: 200,
   rounds: { single: 1 },
   timeout: 300,
   file: 'med',
@@ -40,7 +38,7 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {boolean} [force]       allow k above maxK
  * @property {number} [iterations]
  * @property {number} [duration]
- * @property {number} [warmup]
+ * @property {number | 'steady'} [warmup]  fixed ops per worker, or until the rate stops trending
  * @property {'steady'|'published'} [protocol]  published: the investigation's 2,000 iterations, no warmup
  * @property {number} [rounds]
  * @property {Record<string, string>} [env]     set in every cell
@@ -69,7 +67,7 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {number} k
  * @property {number|null} iterations  per worker; null: calibrated from `duration` by the session
  * @property {number|null} duration    seconds per cell (approximate), when calibrating
- * @property {number|null} warmup      per worker; null: warmupFor(iterations)
+ * @property {Warmup} warmup
  * @property {number} rounds   the fixed count, or the most an adaptive run may take (see stop)
  * @property {import('../stats/stopping.js').StopRule} stop
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
@@ -119,7 +117,8 @@ export async function buildPlan(options, { interrupt } = {}) {
     if (quick && options.duration === undefined) iterations = QUICK.iterations;
     else duration = options.duration ?? (adaptive ? PRECISION.duration : DEFAULTS.duration);
   }
-  const warmup = options.warmup ?? (quick ? QUICK.warmup : iterations === null ? null : warmupFor(iterations));
+  /** @type {Warmup} */
+  const warmup = options.warmup ?? (quick ? QUICK.warmup : 'steady');
   const fixedRounds = options.rounds ?? (quick ? QUICK.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
   /** @type {import('../stats/stopping.js').StopRule} */
   const stop = {
@@ -206,8 +205,16 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
 
 /**
  * The work one cell does: fixed by the plan, or learned by the session's calibration.
- * @typedef {{ iterations: number, warmup: number }} Work
+ * @typedef {{ iterations: number, warmup: Warmup }} Work
+ * @typedef {number | 'steady'} Warmup  untimed ops per worker before the barrier: a fixed count,
+ *   or until the rate stops trending (task-runner.js, stoppedTrending), within STEADY_CAP
  */
+
+/**
+ * The cap of a warmup until steady: ten timed windows' worth of ops, or 5 s, whichever first.
+ * A task whose rate still improves then is measured as it is, and the report says the cap was hit.
+ */
+export const STEADY_CAP = { windows: 10, seconds: 5 };
 
 /**
  * What each worker or process is handed.
@@ -221,7 +228,8 @@ export const runnerSpec = (plan, work) => ({
   fileSize: plan.file.size,
   params: plan.params,
   k: plan.k,
-  warmup: work.warmup,
+  warmup: work.warmup === 'steady' ? 0 : work.warmup,
+  ...(work.warmup === 'steady' ? { steady: steadyWarmup(work.iterations) } : {}),
   iterations: work.iterations,
   metrics: Object.keys(plan.task.metrics),
   // a built-in task's run() is a plain loop over its ops, so its window can be run in tenths; a
@@ -230,14 +238,16 @@ export const runnerSpec = (plan, work) => ({
 });
 
 /**
- * Default warmup: a quarter of the timed ops, at least 200. A few hundred ops leave V8 still
- * tiering up and sizing its heap for the allocation rate; on 2 cores that cost procs cells of
- * ~1 s half their throughput (measured: 41-55k ops/s with 200 warmup ops, 84-100k with 5000).
- * Never more than the timed ops, though: an op slow enough that a cell holds fewer than 200 (a
- * 16 MiB read in 8 KiB requests, ~80 ms) would otherwise warm up for many times the cell.
+ * Batches of a tenth of the timed ops (the slices the regime is judged by: a warmup that ends
+ * steady by its batches should give a window steady by its tenths).
+ * @param {number} iterations
+ * @returns {import('./task-runner.js').SteadyWarmup}
  */
-export const warmupFor = (/** @type {number} */ iterations) =>
-  Math.max(Math.min(DEFAULTS.minWarmup, iterations), Math.round(iterations * DEFAULTS.warmupShare));
+const steadyWarmup = (iterations) => ({
+  batch: Math.max(1, Math.floor(iterations / 10)),
+  maxBatches: STEADY_CAP.windows * 10,
+  capMs: STEADY_CAP.seconds * 1000,
+});
 
 /**
  * The plan's work when it fixes iterations; null when the session must calibrate.
@@ -245,7 +255,7 @@ export const warmupFor = (/** @type {number} */ iterations) =>
  * @returns {Work | null}
  */
 export const fixedWork = (plan) =>
-  plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup ?? warmupFor(plan.iterations) };
+  plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup };
 
 /**
  * Fills in the task's parameters from what was given (by option or --param), typed as the

@@ -5,7 +5,7 @@ import { MmapbenchError } from '../errors.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { roundOrder } from './interleave.js';
-import { fixedWork, warmupFor } from './plan.js';
+import { fixedWork } from './plan.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';
 
@@ -124,7 +124,7 @@ export async function runRounds(
       point.session.calibration = calibration;
       point.session.work = {
         iterations: calibration.iterations,
-        warmup: point.plan.warmup ?? warmupFor(calibration.iterations),
+        warmup: point.plan.warmup,
       };
       onCalibrated?.(point, calibration);
     }

@@ -18,6 +18,7 @@ const SLICES = 10;
  * @property {number} warmup
  * @property {number} [warmupMs]  stop warming up after about this long even if `warmup` ops
  *   have not run (calibration, which does not know yet how long an op takes)
+ * @property {SteadyWarmup} [steady]  after the `warmup` ops, warm up until the rate stops trending
  * @property {number} iterations
  * @property {string[]} metrics  the names of the metrics the task declared
  * @property {boolean} [slices]  run the timed window in tenths, for the regime (built-in tasks
@@ -25,11 +26,42 @@ const SLICES = 10;
  */
 
 /**
+ * Warming up until steady: batches of `batch` ops (a tenth of the timed window, the slice the
+ * regime is judged by) until the rate stops trending, or `maxBatches` or `capMs`, whichever first.
+ * @typedef {{ batch: number, maxBatches: number, capMs: number }} SteadyWarmup
+ * @typedef {{ ops: number, ms: number, capped: boolean }} WarmupDone  what a worker's warmup took;
+ *   capped: stopped at the cap while still getting faster
+ */
+
+// Steady: the median time per op of the last three batches is no more than 5% below the median of
+// the three before (median: one batch preempted on 2 CPUs must not end or prolong the warmup)
+const STEADY_WINDOW = 3;
+const STEADY_GAIN = 0.05;
+
+/**
+ * Whether a warmup's batches have stopped getting faster.
+ * @param {number[]} perOp  ns per op of each batch so far
+ */
+export function stoppedTrending(perOp) {
+  if (perOp.length < 2 * STEADY_WINDOW) return false;
+  const recent = median(perOp.slice(-STEADY_WINDOW));
+  const before = median(perOp.slice(-2 * STEADY_WINDOW, -STEADY_WINDOW));
+  return recent >= (1 - STEADY_GAIN) * before;
+}
+
+const median = (/** @type {number[]} */ values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
  * What a host sends the CLI, and what each of its workers measured.
  * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
  *   metrics?: Record<string, number>, account?: import('./thread-counters.js').WindowAccount,
- *   slices?: import('./thread-counters.js').Slice[] }} Sample  start, end: process.hrtime.bigint()
- *   as text; account: where the thread's time in the window went; slices: its tenths
+ *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone }} Sample  start, end:
+ *   process.hrtime.bigint() as text; account: where the thread's time in the window went; slices:
+ *   its tenths; warmup: how long it warmed up, when until steady
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
@@ -39,7 +71,8 @@ const SLICES = 10;
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
  *   code?: string, exitCode?: number }} FailedMessage
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
- * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec }} Prepared
+ * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
+ *   warmup?: WarmupDone }} Prepared
  */
 
 /**
@@ -73,7 +106,33 @@ export async function prepare(spec, index, mode) {
     for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2)
       await task.run(ctx, Math.min(batch, spec.warmup - done));
   }
-  return { task, ctx, spec };
+  if (!spec.steady) return { task, ctx, spec };
+  return { task, ctx, spec, warmup: await warmUntilSteady(task, ctx, spec.steady) };
+}
+
+/**
+ * Runs the task in batches until its rate stops trending (a cold heap faulted in, V8 tiered up)
+ * or the cap. Timed with the same clock as the window, between calls, never inside one.
+ * @param {import('../tasks/index.js').Task} task
+ * @param {TaskContext} ctx
+ * @param {SteadyWarmup} steady
+ * @returns {Promise<WarmupDone>}
+ */
+async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
+  /** @type {number[]} */
+  const perOp = [];
+  const from = performance.now();
+  for (;;) {
+    const start = process.hrtime.bigint();
+    /** @type {any} */
+    const called = task.run(ctx, batch);
+    if (called && typeof called.then === 'function') await called;
+    perOp.push(Number(process.hrtime.bigint() - start) / batch);
+    const ms = performance.now() - from;
+    const trending = !stoppedTrending(perOp);
+    if (!trending || perOp.length >= maxBatches || ms >= capMs)
+      return { ops: perOp.length * batch, ms, capped: trending };
+  }
 }
 
 /**
@@ -86,7 +145,7 @@ export async function prepare(spec, index, mode) {
  * @param {number} iterations
  * @returns {Promise<Sample>}
  */
-export async function measure({ task, ctx, spec }, iterations) {
+export async function measure({ task, ctx, spec, warmup }, iterations) {
   // off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
   const accounting = process.env.MMAPBENCH_ACCOUNT !== 'off';
   const slicing = accounting && spec.slices === true && iterations >= SLICES;
@@ -138,6 +197,7 @@ export async function measure({ task, ctx, spec }, iterations) {
     sample.account = { ...windowAccount(before, after, pauses), wallNs: Number(end - start) };
   }
   if (slices) sample.slices = slices;
+  if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
   return sample;

@@ -198,6 +198,24 @@ export function regimeOf(accounts) {
 }
 
 /**
+ * How one mode's workers warmed up until steady: the median per worker, and how many stopped at
+ * the cap still getting faster.
+ * @typedef {{ ops: number, seconds: number, capped: number, workers: number }} WarmupSummary
+ * @param {import('./cell.js').CellResult[]} cells
+ * @returns {WarmupSummary | null}
+ */
+export function warmupOf(cells) {
+  const done = cells.flatMap((cell) => cell.workers.flatMap((worker) => (worker.warmup ? [worker.warmup] : [])));
+  if (!done.length) return null;
+  return {
+    ops: median(done.map((warmup) => warmup.ops)),
+    seconds: median(done.map((warmup) => warmup.ms / 1000)),
+    capped: done.filter((warmup) => warmup.capped).length,
+    workers: done.length,
+  };
+}
+
+/**
  * The account of a run's complete rounds: each line per op for each mode (mean over rounds with
  * its interval), and workers − procs round by round with its own interval; how much of the
  * difference in time per op the ratio saw (from throughput) the threads' own wall time leaves
@@ -253,6 +271,9 @@ export function accountResults(rounds, modes, k) {
   /** @type {Partial<Record<Mode, Regime | null>>} */
   const regime = {};
   for (const mode of modes) regime[mode] = regimeOf(rounds.flatMap((round) => round.cells[mode]?.account ?? []));
+  /** @type {Partial<Record<Mode, WarmupSummary | null>>} */
+  const warmup = {};
+  for (const mode of modes) warmup[mode] = warmupOf(rounds.flatMap((round) => round.cells[mode] ?? []));
   const split = modes
     .flatMap((mode) => rounds.map((round) => round.cells[mode]?.account?.split))
     .find((value) => value !== undefined);
@@ -266,6 +287,7 @@ export function accountResults(rounds, modes, k) {
     lines: lines.filter((line) => modes.some((mode) => line.modes[mode])),
     seen: { modes: Object.fromEntries(modes.map((mode) => [mode, meanStats(seen[mode] ?? [])])), diff: seenDiff },
     regime,
+    warmup,
     split: split ?? null,
     missing,
   };

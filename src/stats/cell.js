@@ -9,6 +9,8 @@ import { cellAccount } from './account.js';
  * @property {number} endNs    end of its timed loop, same origin
  * @property {number} opsPerSec
  * @property {Record<string, number>} [metrics]  what the task returned, declared metrics only
+ * @property {import('../run/task-runner.js').WarmupDone} [warmup]  how long it warmed up, when
+ *   until steady
  */
 
 /**
@@ -52,7 +54,8 @@ import { cellAccount } from './account.js';
  * @param {'workers'|'procs'} mode
  * @param {Array<{ index: number, pid: number, ops: number, start: string | bigint, end: string | bigint,
  *   metrics?: Record<string, number>, account?: import('../run/thread-counters.js').WindowAccount,
- *   slices?: import('../run/thread-counters.js').Slice[] }>} samples  what each worker or process
+ *   slices?: import('../run/thread-counters.js').Slice[],
+ *   warmup?: import('../run/task-runner.js').WarmupDone }>} samples  what each worker or process
  *   reported; start and end are process.hrtime.bigint(), as text when they came through a message
  * @param {Record<string, { combine?: Combine }>} [declared]  the task's declared metrics
  * @returns {CellResult}
@@ -78,6 +81,7 @@ export function summarizeCell(mode, samples, declared = {}) {
         opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1),
       };
       if (s.metrics) worker.metrics = s.metrics;
+      if (s.warmup) worker.warmup = s.warmup;
       return worker;
     })
     .sort((a, b) => a.index - b.index);

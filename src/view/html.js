@@ -189,7 +189,7 @@ async function measureSection({ path, document }, facts) {
       facts: {
         ...facts,
         rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
-        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup ?? 0} warmup`,
+        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
         env:
           Object.entries(config.env)
             .map(([k, v]) => `${k}=${v}`)

@@ -44,6 +44,11 @@ const checked = (test, expectation) => (name) => (raw) => {
 
 export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more');
 export const nonNegativeInteger = checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more');
+/** --warmup: a count, or `steady` (until the rate stops trending). @type {Check<number | 'steady'>} */
+export const warmupCount = (name) => (raw) =>
+  last(raw) === 'steady'
+    ? 'steady'
+    : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady')(name)(raw);
 export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
 export const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
 

@@ -97,3 +97,31 @@ test("a built-in task's cells say their regime: the window's last tenth against 
     /^regime \(median over 2 cells\): procs (steady|still warming up|slowing down)/,
   );
 });
+
+test('compare warms up until steady by default: each worker says how long, and the words say it', async () => {
+  const result = await cli([
+    'compare',
+    '--task',
+    fixture('warms-up.js'),
+    '--iterations',
+    '500',
+    '--rounds',
+    '2',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  // a user's task has no tenths, so its regime line is the warmup alone
+  assert.match(
+    doc.account.words.regime,
+    /^regime: warmed up until the rate stopped trending, median per worker: workers [\d,]+ ops/,
+  );
+  assert.equal(doc.config.warmup, 'steady');
+  for (const round of doc.rounds)
+    for (const mode of ['workers', 'procs'])
+      for (const worker of round[mode].workers) {
+        assert.ok(worker.warmup.ops > 600, `${mode}: warmed up past the slow ops (${worker.warmup.ops})`);
+        assert.equal(worker.warmup.capped, false);
+      }
+  assert.ok(doc.account.warmup.workers.ops > 600 && doc.account.warmup.procs.ops > 600);
+});

@@ -204,6 +204,10 @@ test('procs: a process that reports its result and then never finishes exiting i
     '--task',
     fixture('hangs-at-exit.js'),
     '--quick',
+    '--rounds',
+    '1',
+    '-k',
+    '1',
     '--timeout',
     '30',
     '--env',
@@ -213,7 +217,7 @@ test('procs: a process that reports its result and then never finishes exiting i
   assert.equal(result.exitCode, 0, result.stderr);
   const doc = json(result);
   assert.equal(doc.status, 'complete');
-  assert.ok(doc.rounds.every((round) => round.procs.workers.length === 2));
+  assert.equal(doc.rounds[0].procs.workers.length, 1);
   assert.deepEqual(processesMarked(mark), []);
 });
 

@@ -11,7 +11,7 @@ const stats = (mean, half = null, n = 6) => ({ mean, ci95: half === null ? null 
  * means and the difference with its half-width (µs for times).
  * @param {Record<string, [number, number, number, number]>} lines  key: [workers, procs, diff, half]
  */
-function account(lines, { split = 'ticks', regime = {}, seen = null } = {}) {
+function account(lines, { split = 'ticks', regime = {}, seen = null, warmup = undefined } = {}) {
   const scale = (key) => (key.endsWith('Ns') ? 1000 : 1);
   return {
     rounds: 6,
@@ -22,6 +22,7 @@ function account(lines, { split = 'ticks', regime = {}, seen = null } = {}) {
     })),
     seen: { modes: {}, diff: seen },
     regime,
+    warmup,
     split,
     missing: {},
   };
@@ -116,6 +117,27 @@ test('the regime: a cold heap per mode, and the published protocol cold by desig
   assert.match(warm.regime ?? '', /workers still warming up: last tenth 1\.90× faster/);
   const published = accountWords(account({ wallNs: [20, 20, 0, 1] }, { regime }), { ...run, protocol: 'published' });
   assert.match(published.regime ?? '', /cold by design/);
+});
+
+test('a warmup until steady is said per mode, and the cap when it stopped workers still getting faster', () => {
+  const regime = { procs: { speedup: 1.02, firstFaults: 0.1, lastFaults: 0.1, state: 'steady', cells: 6, tenths: [] } };
+  const warmup = {
+    workers: { ops: 12_345, seconds: 0.214, capped: 0, workers: 12 },
+    procs: { ops: 9_000, seconds: 0.15, capped: 0, workers: 12 },
+  };
+  const words = accountWords(account({ wallNs: [20, 20, 0, 1] }, { regime, warmup }), run);
+  assert.match(
+    words.regime ?? '',
+    /procs steady: .*; warmed up until the rate stopped trending, median per worker: workers 12,345 ops \(0\.21 s\), procs 9,000 ops \(0\.15 s\)$/,
+  );
+  const capped = { ...warmup, procs: { ...warmup.procs, capped: 3 } };
+  // a user's task has no tenths, so no regime: the warmup is said alone
+  const alone = accountWords(account({ wallNs: [20, 20, 0, 1] }, { warmup: capped }), run);
+  assert.match(
+    alone.regime ?? '',
+    /^regime: warmed up until .*; the cap \(ten timed windows or 5 s\) ended the warmup of 3 of 12 in procs while they were still getting faster$/,
+  );
+  assert.equal(accountWords(account({ wallNs: [20, 20, 0, 1] }), run).regime, null, 'a fixed warmup: nothing to say');
 });
 
 test('the account table of a saved compare: a row per line, both modes and their difference, 80 columns', () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { buildPlan, resolveParams, runnerSpec, warmupFor } from '../../src/run/plan.js';
+import { STEADY_CAP, buildPlan, resolveParams, runnerSpec } from '../../src/run/plan.js';
 import { planVariant } from '../../src/reproduce/runner.js';
 import { loadTask } from '../../src/tasks/index.js';
 
@@ -97,8 +97,15 @@ test('reproduce baselines drop the allocator variables of the shell; a setting k
   }
 });
 
-test('default warmup: a quarter of the timed ops, at least 200, never more than the timed ops', () => {
-  assert.equal(warmupFor(4000), 1000);
-  assert.equal(warmupFor(500), 200);
-  assert.equal(warmupFor(30), 30, 'a slow op does not warm up for many times the cell');
+test('the default warmup is until steady, in tenths of the timed ops within the cap; a count, --quick or published is fixed', async () => {
+  const steady = await buildPlan({ command: 'compare', file: 'small', iterations: 4005 });
+  assert.equal(steady.warmup, 'steady');
+  const spec = runnerSpec(steady, { iterations: 4005, warmup: 'steady' });
+  assert.equal(spec.warmup, 0);
+  assert.deepEqual(spec.steady, { batch: 400, maxBatches: STEADY_CAP.windows * 10, capMs: STEADY_CAP.seconds * 1000 });
+  assert.equal(runnerSpec(steady, { iterations: 5, warmup: 'steady' }).steady?.batch, 1, 'a batch is at least one op');
+  const fixed = await buildPlan({ command: 'compare', file: 'small', iterations: 4000, warmup: 300 });
+  assert.equal(fixed.warmup, 300);
+  assert.equal(runnerSpec(fixed, { iterations: 4000, warmup: 300 }).steady, undefined);
+  assert.equal((await buildPlan({ command: 'compare', file: 'small', quick: true })).warmup, 2);
 });

@@ -12,7 +12,7 @@ const plan = ({ rounds = null, iterations = 10, trace = null, aa = null, precisi
   rounds: rounds ?? 100_000,
   stop: { rounds, minRounds: 5, precision, maxSeconds: 60 },
   iterations,
-  warmup: iterations === null ? null : 2,
+  warmup: iterations === null ? 'steady' : 2,
   trace,
   aa,
 });
@@ -100,8 +100,8 @@ test('a plan without iterations is calibrated once, before any round, and the ho
   const seen = [];
   await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells, onCalibrated: (q, c) => seen.push([q.id, c]) });
   assert.deepEqual(seen, [['p1', { iterations: 77 }]]);
-  // the default warmup is a quarter of the ops, at least 200, but never more than the ops
-  assert.deepEqual(p.session.work, { iterations: 77, warmup: 77 });
+  // the warmup is the plan's: a count, or until steady (in tenths of the calibrated ops)
+  assert.deepEqual(p.session.work, { iterations: 77, warmup: 'steady' });
   assert.ok(ran.every((r) => r.work === p.session.work));
 });
 
