@@ -104,7 +104,9 @@ test('compare warms up until steady by default: each worker says how long, and t
     '--task',
     fixture('warms-up.js'),
     '--iterations',
-    '500',
+    '2500',
+    '-k',
+    '1',
     '--rounds',
     '2',
     '--json',
@@ -120,8 +122,8 @@ test('compare warms up until steady by default: each worker says how long, and t
   for (const round of doc.rounds)
     for (const mode of ['workers', 'procs'])
       for (const worker of round[mode].workers) {
-        assert.ok(worker.warmup.ops > 600, `${mode}: warmed up past the slow ops (${worker.warmup.ops})`);
+        assert.ok(worker.warmup.ops > 3000, `${mode}: warmed up past the slow ops (${worker.warmup.ops})`);
         assert.equal(worker.warmup.capped, false);
       }
-  assert.ok(doc.account.warmup.workers.ops > 600 && doc.account.warmup.procs.ops > 600);
+  assert.ok(doc.account.warmup.workers.ops > 3000 && doc.account.warmup.procs.ops > 3000);
 });

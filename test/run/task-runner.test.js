@@ -27,11 +27,11 @@ const spec = (name, iterations) => ({
   steady: { batch: Math.floor(iterations / 10), maxBatches: 100, capMs: 5000 },
 });
 
-test('a task that gets faster over its first 600 ops warms up past them, and says it was not capped', async () => {
-  const { warmup } = await prepare(spec('warms-up.js', 500), 0, 'procs');
+test('a task that gets faster over its first 3,000 ops warms up past them, and says it was not capped', async () => {
+  const { warmup } = await prepare(spec('warms-up.js', 2500), 0, 'procs');
   assert.ok(warmup);
-  assert.ok(warmup.ops > 600, `warmed up for ${warmup.ops} ops`);
-  assert.equal(warmup.ops % 50, 0, 'in batches of a tenth of the timed ops');
+  assert.ok(warmup.ops > 3000, `warmed up for ${warmup.ops} ops`);
+  assert.equal(warmup.ops % 250, 0, 'in batches of a tenth of the timed ops');
   assert.equal(warmup.capped, false);
 });
 
@@ -44,6 +44,6 @@ test('a task that never stops getting faster is stopped at the cap, and says so'
 });
 
 test('a fixed warmup reports none', async () => {
-  const { warmup } = await prepare({ ...spec('warms-up.js', 500), steady: undefined, warmup: 10 }, 0, 'procs');
+  const { warmup } = await prepare({ ...spec('warms-up.js', 2500), steady: undefined, warmup: 10 }, 0, 'procs');
   assert.equal(warmup, undefined);
 });
