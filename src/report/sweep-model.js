@@ -114,6 +114,7 @@ export function sweepModel(results, { width = 80 } = {}) {
   }
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
   const metrics = metricsTable(points, columns);
+  const accounted = accountTable(points, columns);
   const blocks = results.scaling.flatMap((group) => charts(group, results, width));
   return {
     title,
@@ -135,11 +136,48 @@ export function sweepModel(results, { width = 80 } = {}) {
           13,
         ],
       },
+      ...accounted,
       ...metrics,
     ],
     notes,
     blocks,
   };
+}
+
+/**
+ * What the account says at every point, the figures the k chart draws beside the ratio: page
+ * faults and blocked time per op, each mode's mean over its rounds.
+ * @param {SweepPoint[]} points
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('./table.js').ReportModel['tables']}
+ */
+function accountTable(points, columns) {
+  const MODES = /** @type {const} */ (['workers', 'procs']);
+  const rows = points.flatMap((point) => {
+    const { account } = point;
+    if (!account) return [];
+    const cell = (/** @type {string} */ key, /** @type {(value: number) => string} */ format) =>
+      MODES.map((mode) => {
+        const stats = account.lines.find((line) => line.key === key)?.modes[mode];
+        return stats ? format(stats.mean) : '-';
+      });
+    return [
+      [
+        ...(columns.length ? columns.map((column) => column.cell(point)) : [point.id]),
+        ...cell('minflt', (faults) => fixed(faults, faults < 10 ? 2 : 1)),
+        ...cell('blockedNs', (ns) => fixed(Math.max(0, ns) / 1000, 1)),
+      ],
+    ];
+  });
+  if (!rows.length) return [];
+  const head = [
+    ...(columns.length ? columns.map((column) => column.head) : ['point']),
+    'page faults per op: workers',
+    'procs',
+    'blocked µs per op: workers',
+    'procs',
+  ];
+  return [{ head, rows, align: head.map((_, i) => (i < head.length - 4 ? 'left' : 'right')) }];
 }
 
 /**

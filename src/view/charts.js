@@ -236,6 +236,42 @@ export function ratioByK(rows, { group = '' } = {}) {
 }
 
 /**
+ * What the account says changes with k, beside the ratio: each mode's page faults and blocked
+ * time per op against k, one panel each, the bar the 95% CI over the rounds.
+ * @param {Array<{ k: number, mode: string, measure: string, mean: number, low: number | null, high: number | null }>} rows
+ */
+export function accountByK(rows, { group = '' } = {}) {
+  const x = kAxis(rows);
+  return draw({
+    title: {
+      text: `Page faults and blocked time against k${group ? `: ${group}` : ''}`,
+      subtitle: "per op, each worker thread's own counters; mean over the rounds, the bar its 95% CI",
+    },
+    data: { values: rows },
+    // the panels in the order the rows name their measures
+    facet: {
+      column: { field: 'measure', type: 'nominal', title: null, sort: [...new Set(rows.map((row) => row.measure))] },
+    },
+    spec: {
+      width: 240,
+      height: 200,
+      layer: [
+        {
+          transform: [{ filter: 'datum.low != null' }],
+          mark: { type: 'rule', opacity: 0.5 },
+          encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: modeColor },
+        },
+        {
+          mark: { type: 'line', point: { filled: true, size: 50 } },
+          encoding: { x, y: { field: 'mean', type: 'quantitative', title: null }, color: modeColor },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  });
+}
+
+/**
  * The series' colours: workers and procs as in every chart; anything else (an audited process)
  * in ink, on its own, without a legend.
  * @param {string[]} series

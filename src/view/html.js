@@ -16,6 +16,7 @@ import { pointsOf } from '../results/diff.js';
 import { factsOf } from '../results/load.js';
 import { ratioStats } from '../stats/ratio.js';
 import {
+  accountByK,
   accountChart,
   forestChart,
   forestRow,
@@ -204,6 +205,37 @@ async function measureSection({ path, document }, facts) {
   };
 }
 
+/** The account's lines the k chart draws beside the ratio, and how it names them. */
+const BY_K = /** @type {const} */ ([
+  ['minflt', 'page faults per op', 1],
+  ['blockedNs', 'blocked µs per op', 1e-3],
+]);
+
+/**
+ * A sweep point's page faults and blocked time per op, each mode, for the k chart.
+ * @param {number} k
+ * @param {Account} account
+ */
+const byK = (k, account) =>
+  BY_K.flatMap(([key, measure, scale]) => {
+    const line = account.lines.find((one) => one.key === key);
+    return MODES.flatMap((mode) => {
+      const stats = line?.modes[mode];
+      if (!stats) return [];
+      const [low, high] = stats.ci95 ?? [null, null];
+      return [
+        {
+          k,
+          mode,
+          measure,
+          mean: stats.mean * scale,
+          low: low === null ? null : Math.max(0, low * scale),
+          high: high === null ? null : high * scale,
+        },
+      ];
+    });
+  });
+
 /**
  * @param {Extract<Saved, { kind: 'sweep' }>} saved
  * @param {Record<string, string>} facts
@@ -268,6 +300,8 @@ async function sweepSection({ path, document }, facts) {
     if (rows.length) charts.push(await throughputByK(rows, { group: name }));
     const ratios = points.flatMap((point) => (point.ratio ? [{ k: point.k, ...forestRow('', point.ratio) }] : []));
     if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
+    const accounted = points.flatMap((point) => (point.account ? byK(point.k, point.account) : []));
+    if (new Set(accounted.map((row) => row.k)).size > 1) charts.push(await accountByK(accounted, { group: name }));
   }
   return {
     charts: charts.length,

@@ -158,10 +158,10 @@ test(
     const result = await cli(['report', ...saved, '--html', page]);
     assert.equal(result.exitCode, 0, result.stderr);
     const charts = Number(result.stderr.match(/\((\d+) charts, \d+ KiB\)/)[1]);
-    // trace compare: rounds, ratio, wait histogram, waits by syscall; sweep: rounds, forest,
-    // throughput and ratio against k; reproduce: the forest of its settings; the audit: its wait
-    // histogram and waits by syscall
-    assert.equal(charts, 11);
+    // trace compare: rounds, ratio, wait histogram, waits by syscall; sweep: rounds, where the
+    // time went, forest, throughput, ratio and the account against k; reproduce: the forest of
+    // its settings; the audit: its wait histogram and waits by syscall
+    assert.equal(charts, 13);
     const html = readFileSync(page, 'utf8');
     assert.doesNotMatch(html, /<script|<link|src="http|href="http/, 'nothing to run or fetch');
 
@@ -193,6 +193,8 @@ test(
         'mmap_lock write waits per acquisition',
         'Throughput against k',
         'workers/procs against k',
+        'Where the time per op went',
+        'Page faults and blocked time against k',
         'workers/procs of every setting, with its 95% CI',
         'mmap_lock write waits by system call',
       ])
@@ -202,7 +204,7 @@ test(
         assert.ok(chart.axes >= 2, `${chart.title}: has its x and y axes`);
         assert.ok(chart.titles.includes(chart.title), `${chart.title}: the title is drawn`);
         assert.ok(
-          chart.titles.some((text) => /ops\/s|workers\/procs|share|k \(|write wait/.test(text)),
+          chart.titles.some((text) => /ops\/s|workers\/procs|share|k \(|write wait|per op/.test(text)),
           `${chart.title}: a labelled axis`,
         );
         assert.ok(chart.marks > 0, `${chart.title}: has marks`);

@@ -36,3 +36,17 @@ test('an audit draws its waits only when it has some', async () => {
   assert.equal((await page('audit-idle.json')).charts, 0);
   assert.equal((await page('audit.json')).charts, 2);
 });
+
+test('a sweep over k draws where the time went, and page faults and blocked time against k beside the ratio', async () => {
+  const { html } = await page('sweep.json');
+  assert.deepEqual(labels(html), [
+    'Throughput in every round',
+    'Where the time per op went',
+    'workers/procs ratio with its 95% CI',
+    'Throughput against k',
+    'workers/procs against k',
+    'Page faults and blocked time against k',
+  ]);
+  const chart = html.slice(html.indexOf('aria-label="Page faults and blocked time against k"'));
+  for (const panel of ['page faults per op', 'blocked µs per op']) assert.ok(chart.includes(`>${panel}</text>`), panel);
+});

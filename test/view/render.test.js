@@ -58,3 +58,16 @@ test('an audit of a process that took no acquisition shows the totals, and no ta
   const busy = renderSaved(saved('audit.json'), 'terminal', pipe);
   assert.match(busy, /writes by syscall in flight/);
 });
+
+test("a sweep with an account gives each point's page faults and blocked time per op, in both modes", () => {
+  const one = saved('sweep.json');
+  const text = renderSaved(one, 'terminal', pipe);
+  const table = text.split('\n').filter((line) => /^│ [12] /.test(line));
+  // the first table's two rows, then the account's: k, then four figures
+  assert.equal(table.length, 4, text);
+  for (const row of table.slice(2)) assert.match(row, /^│ [12] +│ +[\d.]+ │ +[\d.]+ │ +[\d.]+ │ +[\d.]+ │$/);
+  assert.match(text, /page faults per op: workers/);
+  const without = structuredClone(one);
+  for (const point of without.document.points) delete point.account;
+  assert.doesNotMatch(renderSaved(without, 'terminal', pipe), /page faults per op/);
+});
