@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// What does the per-thread account cost inside a timed window? One warm process (and one warm
-// Worker thread) runs the cells' own measure() on a task, alternating windows with the account
-// and without it (MMAPBENCH_ACCOUNT=off), so each pair of windows shares the process's speed;
-// the ratio of their throughputs, summarized as compare does (t interval on log ratios).
-//   node scripts/account-overhead.js [--task readfilesync] [--rounds 40] [--iterations 3000] [--file med]
+// What does the per-thread account cost inside a timed window? A warm process (and a warm Worker
+// thread in it) runs the cells' own measure() on a task, alternating windows with the account
+// and without it (MMAPBENCH_ACCOUNT=off), so each pair of windows shares the process's speed.
+// Pairs within one process are not independent (a process keeps a speed of its own for its
+// life), so the replicate is the process: each of --processes fresh processes gives the
+// geometric mean of its --rounds pairs, and the interval is taken over the processes, as
+// compare takes it over rounds (t interval on log ratios).
+// --aa runs both arms without the account: the script's own bias, which should be none.
+//   node scripts/account-overhead.js [--task readfilesync] [--processes 20] [--rounds 30] [--iterations 3000] [--file med] [--aa]
 import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { execa } from 'execa';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveFile } from '../src/run/fixtures.js';
 import { measure, prepare } from '../src/run/task-runner.js';
@@ -14,14 +20,19 @@ import { ratioStats } from '../src/stats/ratio.js';
 const { values } = parseArgs({
   options: {
     task: { type: 'string', default: 'readfilesync' },
-    rounds: { type: 'string', default: '40' },
+    processes: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '30' },
     iterations: { type: 'string', default: '3000' },
     file: { type: 'string', default: 'med' },
+    // one replicate: print this process's and its Worker's geometric means as JSON
+    child: { type: 'boolean', default: false },
+    // the script's own check: both arms without the account, so the ratio should be 1
+    aa: { type: 'boolean', default: false },
   },
 });
 
 /** Pairs of windows, alternating which goes first; the account's throughput over the bare one's. */
-async function pairs({ task, rounds, iterations, file }) {
+async function pairs({ task, rounds, iterations, file, aa }) {
   const spec = {
     taskUrl: pathToFileURL(new URL(`../src/tasks/${task}.js`, import.meta.url).pathname).href,
     file: file.path,
@@ -31,10 +42,12 @@ async function pairs({ task, rounds, iterations, file }) {
     warmup: 4 * iterations,
     iterations,
     metrics: [],
+    // as the cells of a built-in task run it: the window in tenths (src/run/plan.js)
+    slices: true,
   };
   const prepared = await prepare(spec, 0, 'procs');
   const rate = async (/** @type {string} */ account) => {
-    process.env.MMAPBENCH_ACCOUNT = account;
+    process.env.MMAPBENCH_ACCOUNT = aa ? 'off' : account;
     const sample = await measure(prepared, iterations);
     return (iterations * 1e9) / Number(BigInt(sample.end) - BigInt(sample.start));
   };
@@ -53,21 +66,44 @@ const options = {
   rounds: Number(values.rounds),
   iterations: Number(values.iterations),
   file: resolveFile(values.file),
+  aa: values.aa,
 };
+const geomean = (/** @type {number[]} */ ratios) => ratioStats(ratios).geomean;
 if (!isMainThread) {
   parentPort?.postMessage(await pairs(workerData));
+} else if (values.child) {
+  const inProcess = await pairs(options);
+  const worker = new Worker(new URL(import.meta.url), { workerData: options });
+  /** @type {number[]} */
+  const inWorker = await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
+  console.log(JSON.stringify({ process: geomean(inProcess), worker: geomean(inWorker) }));
 } else {
-  const show = (/** @type {string} */ where, /** @type {number[]} */ ratios) => {
+  const processes = Number(values.processes);
+  console.log(
+    `account overhead: task ${options.task}, file ${options.file.label}, ${options.iterations} ops per window, ` +
+      `${processes} fresh processes of ${options.rounds} pairs each, node ${process.version}` +
+      (options.aa ? '; A/A: both arms without the account' : ''),
+  );
+  /** @type {{ process: number[], worker: number[] }} */
+  const replicates = { process: [], worker: [] };
+  const self = fileURLToPath(import.meta.url);
+  const args = ['--task', options.task, '--rounds', String(options.rounds), '--iterations', String(options.iterations)];
+  if (values.aa) args.push('--aa');
+  for (let i = 0; i < processes; i++) {
+    const { stdout } = await execa(process.execPath, [self, ...args, '--file', options.file.path, '--child']);
+    const one = JSON.parse(stdout);
+    replicates.process.push(one.process);
+    replicates.worker.push(one.worker);
+  }
+  for (const [where, ratios] of /** @type {const} */ ([
+    ['process', replicates.process],
+    ['Worker thread', replicates.worker],
+  ])) {
     const stats = ratioStats(ratios);
     const ci = stats.ci95 ? `${stats.ci95[0].toFixed(3)}-${stats.ci95[1].toFixed(3)}` : '-';
+    const range = `${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}`;
     console.log(
-      `${where.padEnd(14)} with / without account: ${stats.geomean.toFixed(3)} (95% CI ${ci}), ${ratios.length} pairs`,
+      `${where.padEnd(14)} with / without account: ${stats.geomean.toFixed(3)} (95% CI ${ci}); processes ranged ${range}`,
     );
-  };
-  console.log(
-    `account overhead: task ${options.task}, file ${options.file.label}, ${options.iterations} ops per window, node ${process.version}`,
-  );
-  show('process', await pairs(options));
-  const worker = new Worker(new URL(import.meta.url), { workerData: options });
-  show('Worker thread', await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject)));
+  }
 }

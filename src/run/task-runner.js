@@ -1,7 +1,7 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
-import { faultReader, readCounters, watchGc, windowAccount } from './thread-counters.js';
+import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
 
@@ -150,17 +150,16 @@ export async function measure({ task, ctx, spec, warmup }, iterations) {
   const accounting = process.env.MMAPBENCH_ACCOUNT !== 'off';
   const slicing = accounting && spec.slices === true && iterations >= SLICES;
   const gc = accounting ? watchGc() : null;
-  const faults = slicing ? faultReader() : null;
   const before = accounting ? readCounters() : null;
   const gcFrom = performance.now();
-  let lastFaults = faults ? faults.minflt() : null;
+  let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
   let returned; // a user's task may return anything
   /** @type {import('./thread-counters.js').Slice[] | undefined} */
   let slices;
   let end = start;
-  if (faults) {
+  if (slicing) {
     slices = [];
     let last = start;
     for (let slice = 0, done = 0; slice < SLICES; slice++) {
@@ -170,7 +169,7 @@ export async function measure({ task, ctx, spec, warmup }, iterations) {
       if (called && typeof called.then === 'function') await called;
       end = process.hrtime.bigint();
       // page faults at the edges of the first and the last tenth only: two reads inside the window
-      const now = slice === 0 || slice >= SLICES - 2 ? faults.minflt() : null;
+      const now = slice === 0 || slice >= SLICES - 2 ? minorFaults() : null;
       slices.push({
         ns: Number(end - last),
         ops,
@@ -180,7 +179,6 @@ export async function measure({ task, ctx, spec, warmup }, iterations) {
       last = end;
       lastFaults = now;
     }
-    faults.close();
   } else {
     returned = task.run(ctx, iterations);
     if (returned && typeof returned.then === 'function') returned = await returned;

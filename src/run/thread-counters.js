@@ -2,7 +2,7 @@
 // and process around its timed window: time on a CPU and waiting for one, page faults, context
 // switches, GC. No root: /proc/thread-self is the thread's own, in a Worker as in a process.
 // Runs inside the cells, so it imports nothing from node_modules (see task-runner.js).
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { openSync, readSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 
 const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 10 ms ticks
@@ -52,10 +52,29 @@ const threadCpuUsage = /** @type {(() => { user: number, system: number }) | und
   /** @type {any} */ (process).threadCpuUsage
 );
 
+// The /proc files stay open, one descriptor each per thread (each Worker loads this module
+// anew, and /proc/thread-self names the thread that opened it), and are read into one buffer
+// allocated when the module loads: no path lookup, no allocation, right beside the window.
+const scratch = Buffer.allocUnsafeSlow(4096);
+/** @type {Map<string, number | null>} */
+const open = new Map();
+
 /** @param {string} path */
 function read(path) {
+  if (!open.has(path)) {
+    try {
+      open.set(path, openSync(path, 'r'));
+    } catch {
+      open.set(path, null);
+    }
+  }
+  const fd = open.get(path);
+  if (fd === null || fd === undefined) return null;
   try {
-    return readFileSync(path, 'latin1');
+    let length = 0;
+    for (let got; length < scratch.length && (got = readSync(fd, scratch, length, scratch.length - length, length));)
+      length += got;
+    return scratch.toString('latin1', 0, length);
   } catch {
     return null;
   }
@@ -70,8 +89,8 @@ const statFields = (text) => text.slice(text.lastIndexOf(')') + 2).split(' ');
 
 /** @param {string | null} status @param {string} name */
 function statusField(status, name) {
-  const match = status && new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status);
-  return match ? Number(match[1]) : null;
+  const at = status ? status.indexOf(`\n${name}:`) : -1;
+  return status && at >= 0 ? Number.parseInt(status.slice(at + name.length + 2), 10) : null;
 }
 
 /** @returns {Counters} */
@@ -204,28 +223,11 @@ export function watchGc() {
 }
 
 /**
- * The page faults this thread has taken, read cheaply enough to bracket each tenth of a timed
- * window: one descriptor opened up front (it stays this thread's file), one pread per reading.
+ * The thread's minor page faults so far, cheaply enough to read inside a timed window: one read
+ * of the descriptor that stays open, into the buffer allocated at load, nothing malloc'd.
+ * @returns {number | null}
  */
-export function faultReader() {
-  /** @type {number | null} */
-  let fd = null;
-  try {
-    fd = openSync('/proc/thread-self/stat', 'r');
-  } catch {
-    fd = null;
-  }
-  const buffer = Buffer.alloc(1024);
-  return {
-    /** @returns {number | null} */
-    minflt() {
-      if (fd === null) return null;
-      const length = readSync(fd, buffer, 0, buffer.length, 0);
-      return Number(statFields(buffer.toString('latin1', 0, length))[7]);
-    },
-    close() {
-      if (fd !== null) closeSync(fd);
-      fd = null;
-    },
-  };
+export function minorFaults() {
+  const stat = read('/proc/thread-self/stat');
+  return stat ? Number(statFields(stat)[7]) : null;
 }
