@@ -18,7 +18,12 @@ test('sweep --smoke of 2 × 2 points prints a row per point, the scaling reading
   assert.match(out, /^│ variant +│ k +│ +workers │ +procs │ +workers\/procs │ +verdict │ +stop │$/m);
   assert.match(out, /^│ +│ +│ +ops\/s │ +ops\/s │ +\(95% CI\) │ +│ +│$/m);
   assert.ok(Math.max(...out.split('\n').map((line) => [...line].length)) <= 80, 'nothing is wider than 80');
-  const rows = out.split('\n').filter((line) => /^│ (default|arena1) +│ [12] /.test(line));
+  const pointRows = out.split('\n').filter((line) => /^│ (default|arena1) +│ [12] /.test(line));
+  // the points' table, then the account's: page faults and blocked time per op, both modes
+  const rows = pointRows.slice(0, 4);
+  for (const row of pointRows.slice(4)) assert.match(row, /^│ (default|arena1) +│ [12] +(│ +[\d.]+ ){4}│$/);
+  assert.equal(pointRows.length, 8);
+  assert.match(out, /│ +page faults per op: │ procs │ +blocked µs per op: │ procs │$/m);
   assert.deepEqual(
     rows.map((row) =>
       row
