@@ -163,21 +163,34 @@ function accountTable(points, columns) {
       });
     return [
       [
-        ...(columns.length ? columns.map((column) => column.cell(point)) : [point.id]),
+        ...leadCells(point, columns),
         ...cell('minflt', (faults) => fixed(faults, faults < 10 ? 2 : 1)),
         ...cell('blockedNs', (ns) => fixed(Math.max(0, ns) / 1000, 1)),
       ],
     ];
   });
+  return figuresTable(columns, ['page faults per op: workers', 'procs', 'blocked µs per op: workers', 'procs'], rows);
+}
+
+/**
+ * A point's own cells, as the sweep's table heads them (its id when no axis varies).
+ * @param {SweepPoint} point
+ * @param {ReturnType<typeof varying>} columns
+ */
+const leadCells = (point, columns) => (columns.length ? columns.map((column) => column.cell(point)) : [point.id]);
+
+/**
+ * A table of figures per point: the point's own cells on the left, then `heads`, of which the
+ * last `figures` are numbers, aligned right.
+ * @param {ReturnType<typeof varying>} columns
+ * @param {string[]} heads
+ * @param {string[][]} rows
+ * @returns {import('./table.js').ReportModel['tables']}
+ */
+function figuresTable(columns, heads, rows, figures = heads.length) {
   if (!rows.length) return [];
-  const head = [
-    ...(columns.length ? columns.map((column) => column.head) : ['point']),
-    'page faults per op: workers',
-    'procs',
-    'blocked µs per op: workers',
-    'procs',
-  ];
-  return [{ head, rows, align: head.map((_, i) => (i < head.length - 4 ? 'left' : 'right')) }];
+  const head = [...(columns.length ? columns.map((column) => column.head) : ['point']), ...heads];
+  return [{ head, rows, align: head.map((_, i) => (i < head.length - figures ? 'left' : 'right')) }];
 }
 
 /**
@@ -192,7 +205,7 @@ function metricsTable(points, columns) {
       const format = UNIT[declared.unit] ?? fixed;
       const median = (/** @type {'workers'|'procs'} */ mode) => point[mode]?.metrics?.[name]?.median;
       return [
-        ...(columns.length ? columns.map((column) => column.cell(point)) : [point.id]),
+        ...leadCells(point, columns),
         name,
         .../** @type {const} */ (['workers', 'procs']).map((mode) => {
           const value = median(mode);
@@ -201,14 +214,7 @@ function metricsTable(points, columns) {
       ];
     }),
   );
-  if (!rows.length) return [];
-  const head = [
-    ...(columns.length ? columns.map((column) => column.head) : ['point']),
-    'task metric (median)',
-    'workers',
-    'procs',
-  ];
-  return [{ head, rows, align: head.map((_, i) => (i < head.length - 2 ? 'left' : 'right')) }];
+  return figuresTable(columns, ['task metric (median)', 'workers', 'procs'], rows, 2);
 }
 
 /**
