@@ -8,8 +8,7 @@
 // compare takes it over rounds (t interval on log ratios).
 // --aa runs both arms without the account: the script's own bias, which should be none.
 //   node scripts/account-overhead.js [--task readfilesync] [--processes 20] [--rounds 30] [--iterations 3000] [--file med] [--aa]
-import { pathToFileURL } from 'node:url';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';

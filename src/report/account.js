@@ -64,10 +64,11 @@ const decided = (/** @type {MeanStats | null | undefined} */ stats) =>
   Boolean(stats?.ci95 && (stats.ci95[0] > 0 || stats.ci95[1] < 0));
 
 /**
+ * One line of the account, by its key.
  * @param {AccountData} account
  * @param {LineKey} key
  */
-const lineOf = (account, key) => account.lines.find((line) => line.key === key);
+export const lineOf = (account, key) => account.lines.find((line) => line.key === key);
 
 /**
  * The lines worth a row: time lines and faults always; the rest when some mode has any.

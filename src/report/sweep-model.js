@@ -1,4 +1,5 @@
 import { plot } from 'simple-ascii-chart';
+import { lineOf } from './account.js';
 import { about, pct, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
@@ -156,9 +157,12 @@ function accountTable(points, columns) {
   const rows = points.flatMap((point) => {
     const { account } = point;
     if (!account) return [];
-    const cell = (/** @type {string} */ key, /** @type {(value: number) => string} */ format) =>
+    const cell = (
+      /** @type {import('../stats/account.js').LineKey} */ key,
+      /** @type {(value: number) => string} */ format,
+    ) =>
       MODES.map((mode) => {
-        const stats = account.lines.find((line) => line.key === key)?.modes[mode];
+        const stats = lineOf(account, key)?.modes[mode];
         return stats ? format(stats.mean) : '-';
       });
     return [

@@ -57,18 +57,18 @@ const threadCpuUsage = /** @type {(() => { user: number, system: number }) | und
 // allocated when the module loads: no path lookup, no allocation, right beside the window.
 const scratch = Buffer.allocUnsafeSlow(4096);
 /** @type {Map<string, number | null>} */
-const open = new Map();
+const descriptors = new Map();
 
 /** @param {string} path */
 function read(path) {
-  if (!open.has(path)) {
+  if (!descriptors.has(path)) {
     try {
-      open.set(path, openSync(path, 'r'));
+      descriptors.set(path, openSync(path, 'r'));
     } catch {
-      open.set(path, null);
+      descriptors.set(path, null);
     }
   }
-  const fd = open.get(path);
+  const fd = descriptors.get(path);
   if (fd === null || fd === undefined) return null;
   try {
     let length = 0;

@@ -4,6 +4,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
+import { lineOf } from '../report/account.js';
 import { compareModel, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
@@ -218,7 +219,7 @@ const BY_K = /** @type {const} */ ([
  */
 const byK = (k, account) =>
   BY_K.flatMap(([key, measure, scale]) => {
-    const line = account.lines.find((one) => one.key === key);
+    const line = lineOf(account, key);
     return MODES.flatMap((mode) => {
       const stats = line?.modes[mode];
       if (!stats) return [];
