@@ -8,25 +8,33 @@ import { adopt, diesWithParent } from '../children.js';
 export const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
 const READY_LINE = 'mmap-lock: tracing';
 const START_TIMEOUT_MS = 60_000; // compiling and attaching takes about a second; a loaded box more
-// On SIGINT bpftrace prints its maps, resolving every kernel and user stack in them first (it reads
-// /proc/kallsyms and each mapped object's symbols): about a second here, far longer on a loaded
-// machine. Giving up loses everything traced, so wait long, and say so while waiting; a second
-// Ctrl-C still ends it at once (the CLI then SIGKILLs every child).
+// On SIGTERM (or SIGINT) bpftrace prints its maps, resolving every kernel and user stack in them
+// first (it reads /proc/kallsyms and each mapped object's symbols): about a second here, far
+// longer on a loaded machine. Giving up loses everything traced, so wait long, and say so while
+// waiting; a second Ctrl-C still ends it at once (the CLI then SIGKILLs every child).
 const STOP_TIMEOUT_MS = 120_000;
 const STOP_NOTE_MS = 5_000;
+// bpftrace 0.17 (Debian 12's) looks at the signal's flag only when the signal interrupts its
+// epoll_wait. One that lands while the loop is outside the wait (its 100 ms timeout has just
+// expired and the thread waits for a CPU) is lost, and the loop polls on for ever: 1 stop in a
+// few hundred here, with both CPUs busy. So the signal is sent again until bpftrace exits.
+// SIGTERM, not SIGINT: bpftrace resets SIGINT to the default once its probes are detached, so
+// a second SIGINT would kill it halfway through its maps; SIGTERM stays a flag throughout.
+const RESIGNAL_MS = 1_000;
 // bpftrace 0.17 prints this on every start when it may not raise the limit; kernels >= 5.11 don't
 // need it (preflight checks older ones), so it is noise, not a failure.
 const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
 
 /**
  * Starts mmap-lock.bt on the descendants of `root` and resolves once its probes are attached
- * (its BEGIN block has printed). `stop()` sends SIGINT, which makes bpftrace print its maps and
+ * (its BEGIN block has printed). `stop()` sends SIGTERM, which makes bpftrace print its maps and
  * exit; SIGKILL would lose them.
  * @param {{ bpftrace: string, root: number, self?: boolean, stacks?: 'kernel'|'user'|null,
- *   stderr?: NodeJS.WritableStream, stopNoteMs?: number, stopTimeoutMs?: number }} options
+ *   stderr?: NodeJS.WritableStream, stopNoteMs?: number, stopTimeoutMs?: number, resignalMs?: number }} options
  *   self: `root` itself too (all its threads); stacks: the kernel stack of every write, or
  *   its kernel and user stacks; stderr: where a slow stop is announced, after stopNoteMs;
- *   stopTimeoutMs: how long stop() waits for the maps before it gives them up
+ *   stopTimeoutMs: how long stop() waits for the maps before it gives them up; resignalMs: how
+ *   often it repeats the signal meanwhile
  * @returns {Promise<{ stop: () => Promise<import('./parse.js').TraceSummary>, cancel: () => Promise<void> }>}
  */
 export async function startTrace({
@@ -37,12 +45,14 @@ export async function startTrace({
   stderr: notes = process.stderr,
   stopNoteMs = STOP_NOTE_MS,
   stopTimeoutMs = STOP_TIMEOUT_MS,
+  resignalMs = RESIGNAL_MS,
 }) {
   const flags = [String(root), self ? '1' : '0', stacks === 'kernel' ? '1' : stacks === 'user' ? '2' : '0'];
-  // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too.
+  // SIGINT if the CLI dies: bpftrace detaches. The script's own watchdog ends it too, should that
+  // one signal be lost.
   const [file, args] = diesWithParent(bpftrace, ['-f', 'json', '-B', 'line', SCRIPT, ...flags], 'SIGINT');
-  // Its own process group: a terminal's Ctrl-C reaches the CLI, which then sends the one SIGINT.
-  // A second one, arriving while bpftrace prints its maps, would kill it halfway through them.
+  // Its own process group: a terminal's Ctrl-C reaches the CLI, which then stops bpftrace. A
+  // SIGINT of its own, arriving while bpftrace prints its maps, would kill it halfway through them.
   const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false, detached: true }));
   let stdout = '';
   let stderr = '';
@@ -79,9 +89,10 @@ export async function startTrace({
   }
 
   return {
-    /** SIGINT, then the maps bpftrace prints; SIGKILL and an error if they do not come in time. */
+    /** SIGTERM, then the maps bpftrace prints; SIGKILL and an error if they do not come in time. */
     async stop() {
-      subprocess.kill('SIGINT');
+      subprocess.kill('SIGTERM');
+      const resignal = setInterval(() => subprocess.kill('SIGTERM'), resignalMs);
       const note = setTimeout(() => {
         notes.write(
           `mmapbench: bpftrace is still printing its maps after ${stopNoteMs / 1000} s (it resolves their ` +
@@ -90,11 +101,12 @@ export async function startTrace({
       }, stopNoteMs);
       const result = await orUndefinedAfter(exited, stopTimeoutMs);
       clearTimeout(note);
+      clearInterval(resignal);
       if (!result) {
         subprocess.kill('SIGKILL');
         await exited;
         throw new MmapbenchError(
-          `bpftrace did not print its maps within ${stopTimeoutMs / 1000} s of SIGINT; they are lost`,
+          `bpftrace did not print its maps within ${stopTimeoutMs / 1000} s of SIGTERM; they are lost`,
         );
       }
       if (result.exitCode !== 0) throw failure(`exited with ${result.exitCode ?? result.signal}`);
