@@ -6,8 +6,9 @@ export class MmapbenchError extends Error {
   /**
    * @param {string} message what failed, where, and the fix
    * @param {object} [fields]
-   * @param {'usage'|'run'|'environment'|'interrupted'} [fields.kind]  environment: this machine
-   *   lacks something the command needs (root, bpftrace, tracefs)
+   * @param {'usage'|'run'|'environment'|'interrupted'|'gate-failed'|'gate-inconclusive'} [fields.kind]
+   *   environment: this machine lacks something the command needs (root, bpftrace, tracefs);
+   *   gate-*: the run completed and its CI gate failed or could not decide (--fail-inconclusive)
    * @param {unknown} [fields.cause]
    * @param {number} [fields.worker] index of the worker/process that failed
    * @param {string} [fields.signal] signal that ended it
@@ -29,7 +30,14 @@ export class MmapbenchError extends Error {
   }
 }
 
-export const EXIT_CODES = { run: 1, usage: 2, environment: 3, interrupted: 130 };
+export const EXIT_CODES = {
+  run: 1,
+  usage: 2,
+  environment: 3,
+  'gate-failed': 4,
+  'gate-inconclusive': 5,
+  interrupted: 130,
+};
 
 /** @param {string} message @param {unknown} [cause] */
 export const usageError = (message, cause) => new MmapbenchError(message, { kind: 'usage', cause });

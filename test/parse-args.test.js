@@ -164,6 +164,39 @@ const usage = [
   [['report'], /^missing arguments: it is `mmapbench report <files\.\.>`; see `mmapbench report --help`$/],
   [['diff', 'a.json'], /^missing arguments: it is `mmapbench diff <base> <new>`/],
   [['compare', '--no-save', '--out', 'x'], /^--no-save cannot be used with --out/],
+  [['compare', '--fail-below', '0'], /^--fail-below 0 is invalid: it must be a number greater than 0$/],
+  [['compare', '--fail-below', 'abc'], /^--fail-below abc is invalid: it must be a number greater than 0$/],
+  [['sweep', '--fail-below', '-1'], /^--fail-below -1 is invalid/],
+  [['compare', '--fail-inconclusive'], /^--fail-inconclusive needs a gate: add --fail-below RATIO$/],
+  [['workers', '--fail-below', '0.8'], /^--fail-below is for compare, which runs both arms/],
+  [['procs', '--ci'], /^--ci is for compare, which runs both arms/],
+  [
+    ['compare', '--export', 'csv=x.csv'],
+    /^--export csv=x\.csv: unknown format 'csv'; it must be one of github-action-benchmark, bencher$/,
+  ],
+  [['compare', '--export', 'bencher'], /^--export bencher is invalid: it must be FORMAT=FILE/],
+  [
+    ['compare', '--export', 'bencher=/no/such/dir/b.json'],
+    /^--export bencher=\/no\/such\/dir\/b\.json: the folder \/no\/such\/dir does not exist/,
+  ],
+  [['sweep', '--export', 'bencher=/tmp'], /^--export bencher=\/tmp: \/tmp is a folder; name a file in it$/],
+  [['report', fixture('saved/compare.json'), '--export', 'x=y'], /^--export x=y: unknown format 'x'/],
+  [
+    ['diff', fixture('saved/compare.json'), fixture('saved/compare.json'), '--max-worsening', '150'],
+    /^--max-worsening 150 is invalid: it must be a percentage between 0 and 100, such as 5%$/,
+  ],
+  [
+    ['diff', fixture('saved/compare.json'), fixture('saved/compare.json'), '--max-slowdown', 'ten'],
+    /^--max-slowdown ten is invalid/,
+  ],
+  [
+    ['diff', fixture('saved/compare.json'), fixture('saved/compare.json'), '--fail-inconclusive'],
+    /^--fail-inconclusive needs a gate: add --max-worsening PERCENT or --max-slowdown PERCENT$/,
+  ],
+  [
+    ['diff', fixture('saved/compare.json'), fixture('saved/sweep.json'), '--max-worsening', '10'],
+    /^a diff gate needs two runs of one command: .*compare\.json is a compare, .*sweep\.json a sweep; gate two sweep runs$/,
+  ],
 ];
 for (const [args, message] of usage) {
   test(`usage error: mmapbench ${args.join(' ')}`, async () => {

@@ -1,4 +1,5 @@
-import { COMMON, declare, readOptions } from './options.js';
+import { MmapbenchError, usageError } from '../errors.js';
+import { COMMON, declare, DIFF_GATE, readOptions } from './options.js';
 
 const SPECS = {
   ...COMMON,
@@ -8,6 +9,7 @@ const SPECS = {
     conflicts: ['markdown'],
   },
   markdown: { kind: /** @type {const} */ ('flag'), describe: 'print the tables as markdown' },
+  ...DIFF_GATE,
 };
 
 export const command = 'diff <base> <new>';
@@ -21,29 +23,57 @@ export const examples = [
     'mmapbench diff $(ls mmapbench-results/compare-*.json | tail -2)',
     'the last two compares, e.g. on two Node versions: the change of the ratio with its CI',
   ],
+  [
+    'mmapbench diff main.json pr.json --max-worsening 10',
+    'a CI gate: exit 4 when the ratio is surely more than 10% worse than on main, 0 when surely not',
+  ],
 ];
-/** @param {Record<string, any>} argv @param {import('./index.js').Context} [context] */
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
  * @param {import('./index.js').Context} [context]
  */
-export async function handler(argv, { stdout = process.stdout } = {}) {
+export async function handler(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');
-  const [{ loadResults }, { diffResults }, { diffModel }, { renderMarkdown, renderTerminal, textWidth, useColor }] =
-    await Promise.all([
-      import('../results/load.js'),
-      import('../results/diff.js'),
-      import('../report/diff-model.js'),
-      import('../report/table.js'),
-    ]);
+  const gated = opts.maxWorsening !== undefined || opts.maxSlowdown !== undefined;
+  if (opts.failInconclusive && !gated)
+    throw usageError('--fail-inconclusive needs a gate: add --max-worsening PERCENT or --max-slowdown PERCENT');
+  const [
+    { loadResults },
+    { diffResults, sameKind },
+    { diffModel },
+    { renderMarkdown, renderTerminal, textWidth, useColor },
+    { changeGate },
+  ] = await Promise.all([
+    import('../results/load.js'),
+    import('../results/diff.js'),
+    import('../report/diff-model.js'),
+    import('../report/table.js'),
+    import('../report/gate.js'),
+  ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
-  const diff = diffResults(loadResults(basePath, `diff ${basePath}`), loadResults(newPath, `diff ${newPath}`));
+  const [base, next] = [loadResults(basePath, `diff ${basePath}`), loadResults(newPath, `diff ${newPath}`)];
+  // a gate compares like with like: a different command or task is a mistake, not a change
+  if (gated) sameKind(base, next);
+  const diff = diffResults(base, next);
+  const gate = gated
+    ? changeGate(diff.points, {
+        maxWorsening: opts.maxWorsening,
+        maxSlowdown: opts.maxSlowdown,
+        failInconclusive: Boolean(opts.failInconclusive),
+        differences: diff.differences.map((difference) => difference.fact),
+      })
+    : null;
+  const document = gate ? { ...diff, gate } : diff;
   stdout.write(
     opts.json
-      ? `${JSON.stringify(diff, null, 2)}\n`
+      ? `${JSON.stringify(document, null, 2)}\n`
       : opts.markdown
         ? renderMarkdown(diffModel(diff))
         : renderTerminal(diffModel(diff), { color: useColor(stdout), width: textWidth(stdout) }),
   );
-  return diff;
+  if (gate?.outcome === 'fail') throw new MmapbenchError(gate.line, { kind: 'gate-failed' });
+  if (gate?.outcome === 'inconclusive' && gate.failInconclusive)
+    throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
+  if (gate) stderr.write(`mmapbench: ${gate.line}\n`);
+  return document;
 }

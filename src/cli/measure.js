@@ -2,10 +2,10 @@ import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
-import { render } from '../view/index.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/load.js';
-import { keepResults, resultsFolder } from '../results/save.js';
+import { resultsFolder } from '../results/save.js';
+import { finishRun, gateOf, roundLines } from './finish.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
 const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
@@ -18,14 +18,15 @@ const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
  * The run behind workers, procs, compare and trace: plan, run, then print and save whatever
  * was measured before passing on an error, so a failure in round 4 never costs rounds 1-3.
  * @param {import('../run/plan.js').MeasureOptions} options
- * @param {ReturnType<typeof import('./options.js').output>} output
+ * @param {import('./options.js').Output} output
  * @param {import('./index.js').Context} [context]
  */
 export async function measureCommand(
   options,
-  { format, save },
+  output,
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
+  const { save } = output;
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? ['workers', 'procs'] : [options.command];
   const plan = await buildPlan(options, { interrupt });
@@ -39,23 +40,26 @@ export async function measureCommand(
   // an adaptive run is bounded by its budget, not its (huge) round limit
   const cells = (plan.stop.rounds ?? estimatedRounds(plan)) * modes.length * (plan.trace ? 2 : 1);
   const attach = plan.trace ? (cells / 2) * TRACE_ATTACH_SECONDS : 0;
-  const progress = startProgress({
-    cells,
-    expectedSeconds: cells * ((plan.duration ?? 0) + STARTUP_SECONDS) + attach,
-    stream: stderr,
-  });
+  const expectedSeconds = cells * ((plan.duration ?? 0) + STARTUP_SECONDS) + attach;
+  // a CI log gets a line per round instead of a bar
+  const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
+  const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
   let session;
   try {
     session = await runSession(plan, modes, {
       interrupt,
-      onCell: (round, mode) => progress.tick({ label: `round ${round.index} ${mode}` }),
+      onCell: (round, mode) => {
+        roundLine?.(round);
+        progress.tick({ label: `round ${round.index} ${mode}` });
+      },
     });
   } finally {
     progress.stop();
   }
 
   const results = buildResults(plan, session, modes, describeEnvironment(plan), machine);
-  stdout.write(render('measure', results, format, stdout));
-  keepResults(results, save, session.error, stderr);
+  const gate = gateOf('measure', results, output.gate, { fixedRounds: plan.stop.rounds !== null });
+  if (gate) results.gate = gate;
+  finishRun('measure', results, output, { runError: session.error, stdout, stderr });
   return results;
 }

@@ -19,6 +19,7 @@ import {
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { DEFAULT_OUT, defaultOut } from '../results/save.js';
+import { FORMATS, readExports } from '../results/export.js';
 
 /**
  * One option. A value option takes one value (the last, if given twice); a repeated one keeps
@@ -65,6 +66,10 @@ const PLACEHOLDERS = {
   out: 'dir',
   resume: 'file',
   html: 'file',
+  failBelow: 'ratio',
+  maxWorsening: 'percent',
+  maxSlowdown: 'percent',
+  export: 'FORMAT=FILE',
 };
 
 /** How an option is typed on the command line. */
@@ -187,6 +192,41 @@ const OUTPUT = {
   smoke: flag('', { hidden: true }),
 };
 
+/** `--export FORMAT=FILE`: what a dashboard reads, from any command that saves results. */
+export const EXPORT = {
+  export: repeat(`write the results for a benchmark dashboard as FORMAT=FILE (repeatable): ${FORMATS.join(', ')}`, {
+    read: readExports,
+  }),
+};
+
+/** The CI gate of compare and sweep, and diff's gate's inconclusive switch. */
+const failInconclusive = flag(
+  'with a gate: exit 5 when the interval straddles the threshold (default: exit 0; the last line says inconclusive)',
+);
+const GATE = {
+  failBelow: value(
+    'a CI gate: exit 4 when the whole 95% CI of workers/procs is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
+    checked(positiveNumber)('failBelow'),
+  ),
+  failInconclusive,
+  ci: flag(
+    'a CI job: --max-time 30 unless given, a line per round instead of a progress bar, the results saved as <out>/<command>-ci.json (replacing it), the gate last',
+  ),
+};
+
+/** diff's gate: how much worse the new run may be. */
+export const DIFF_GATE = {
+  maxWorsening: value(
+    'a CI gate: exit 4 when the whole 95% CI of the change of workers/procs lies below 1 - this (10%: the ratio may fall by 10%)',
+    checked(percent)('maxWorsening'),
+  ),
+  maxSlowdown: value(
+    "a CI gate on each mode's throughput: exit 4 when the whole 95% CI of its change lies below 1 - this",
+    checked(percent)('maxSlowdown'),
+  ),
+  failInconclusive,
+};
+
 /**
  * When the rounds stop: a fixed count, a precision or a time budget; only their words differ
  * between compare and sweep.
@@ -223,6 +263,8 @@ export function measurementSpecs({ compare = false } = {}) {
     ),
     ...runSpecs(),
     ...OUTPUT,
+    ...EXPORT,
+    ...GATE,
     trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
     mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
     traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
@@ -256,6 +298,8 @@ export function sweepSpecs() {
     }),
     ...runSpecs({ sweep: true }),
     ...OUTPUT,
+    ...EXPORT,
+    ...GATE,
   };
 }
 
@@ -319,7 +363,9 @@ export function readOptions(argv, specs, command) {
  */
 export function measureOptions(opts, command, { trace = false } = {}) {
   if (command !== 'compare') {
-    const given = ['aa', 'precision', 'maxTime'].filter((name) => opts[name] !== undefined);
+    const given = ['aa', 'precision', 'maxTime', 'failBelow', 'failInconclusive', 'ci'].filter(
+      (name) => opts[name] !== undefined,
+    );
     if (given.length) {
       throw usageError(
         `--${kebab(given[0])} is for compare, which runs both arms; drop it or run \`mmapbench compare\``,
@@ -347,7 +393,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
     precision: opts.precision,
-    maxTime: opts.maxTime,
+    // a CI job gets a fixed budget, calibration included
+    maxTime: opts.maxTime ?? (opts.ci && opts.rounds === undefined ? CI_SECONDS : undefined),
     aa: opts.aa,
     trace:
       trace || opts.trace
@@ -361,16 +408,39 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   };
 }
 
+/** The time budget of `--ci`, in seconds. */
+export const CI_SECONDS = 30;
+
 /**
- * How a result is printed, and where it is saved.
+ * How a result is printed, where it is saved and exported, and the CI gate it must pass.
  * @param {Record<string, any>} opts  from readOptions
  * @param {string} command  what the file is named after: the command the user ran
- * @returns {{ format: 'terminal'|'markdown'|'json', save: import('../results/save.js').SaveTo }}
+ * @returns {Output}
+ *
+ * @typedef {object} Output
+ * @property {'terminal'|'markdown'|'json'} format
+ * @property {import('../results/save.js').SaveTo} save
+ * @property {import('../results/export.js').ExportRequest[]} exports
+ * @property {{ threshold: number, failInconclusive: boolean } | null} gate
+ * @property {boolean} ci  a CI job: a line per round, the gate's outcome (or its absence) last
  */
-export const output = (opts, command) => ({
-  format: opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
-  save: opts.save === false ? null : { out: opts.out ?? defaultOut(), command },
-});
+export const output = (opts, command) => {
+  if (opts.failInconclusive && opts.failBelow === undefined)
+    throw usageError('--fail-inconclusive needs a gate: add --fail-below RATIO');
+  return {
+    format: opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
+    save:
+      opts.save === false
+        ? null
+        : { out: opts.out ?? defaultOut(), command, ...(opts.ci ? { fixedName: `${command}-ci` } : {}) },
+    exports: opts.export ?? [],
+    gate:
+      opts.failBelow === undefined
+        ? null
+        : { threshold: opts.failBelow, failInconclusive: Boolean(opts.failInconclusive) },
+    ci: Boolean(opts.ci),
+  };
+};
 
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */
 export const examples = (/** @type {string[][]} */ lines) =>

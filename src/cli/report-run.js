@@ -1,17 +1,21 @@
 import { loadResults } from '../results/load.js';
+import { writeExports } from '../results/export.js';
+import { shown } from '../results/save.js';
 import { renderSaved } from '../view/index.js';
 
 /**
  * `mmapbench report FILE...`: every file read and checked first (a bad one stops the command
  * before anything is written), then printed, or written as one HTML page.
- * @param {{ files: string[], markdown: boolean, html?: string }} request
+ * With --export, the files are also written in a dashboard's format (all of them in one file).
+ * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../results/export.js').ExportRequest[] }} request
  * @param {import('./index.js').Context} [context]
  */
 export async function reportCommand(
-  { files, markdown, html },
+  { files, markdown, html, exports = [] },
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   const saved = files.map((file) => loadResults(file));
+  for (const file of writeExports(saved, exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);
   if (html) {
     const { writeHtmlReport } = await import('../view/html.js');
     const written = await writeHtmlReport(saved, html);

@@ -1,4 +1,4 @@
-import { COMMON, declare, readOptions } from './options.js';
+import { COMMON, declare, EXPORT, readOptions } from './options.js';
 
 const SPECS = {
   ...COMMON,
@@ -6,6 +6,7 @@ const SPECS = {
   html: {
     describe: 'write one HTML page with the tables and charts of every file (opens from disk, offline)',
   },
+  ...EXPORT,
 };
 
 export const command = 'report <files..>';
@@ -18,6 +19,7 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
 export const examples = [
   ['mmapbench report mmapbench-results/compare-*.json', 'the tables again, as the run printed them'],
   ['mmapbench report mmapbench-results/*.json --html report.html', 'one page with every chart, to keep or send'],
+  ['mmapbench report compare-ci.json --export bencher=bmf.json', "a saved run in a dashboard's format"],
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
@@ -27,5 +29,8 @@ export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, 'report');
   const { reportCommand } = await import('./report-run.js');
   const files = [argv.files].flat().map(String);
-  return reportCommand({ files, markdown: Boolean(opts.markdown), html: opts.html }, context);
+  return reportCommand(
+    { files, markdown: Boolean(opts.markdown), html: opts.html, exports: opts.export ?? [] },
+    context,
+  );
 }

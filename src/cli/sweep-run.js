@@ -5,10 +5,10 @@ import { PRECISION } from '../run/plan.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
-import { keepResults, resultsFolder } from '../results/save.js';
+import { resultsFolder } from '../results/save.js';
 import { buildSweepResults } from '../report/sweep-results.js';
-import { render } from '../view/index.js';
 import { startProgress } from '../report/progress.js';
+import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../report/sentences.js';
 import { measureOptions } from './options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
@@ -61,14 +61,15 @@ export function sweepRequest(opts) {
  * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then
  * print and save whatever was measured before passing on an error.
  * @param {import('../run/sweep.js').SweepRequest} request
- * @param {ReturnType<typeof import('./options.js').output>} output
+ * @param {import('./options.js').Output} output
  * @param {import('./index.js').Context} [context]
  */
 export async function sweepCommand(
   request,
-  { format, save },
+  output,
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
+  const { save } = output;
   const points = await planPoints(sweepPoints(request), { interrupt });
   if (save) resultsFolder(save.out);
   const [{ plan: first }] = points;
@@ -98,9 +99,11 @@ export async function sweepCommand(
       (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
       '\n',
   );
+  // a CI log gets a line per point and round instead of a bar
+  const roundLine = output.ci ? roundLines(stderr) : null;
   const progress = startProgress({
     cells: rounds * points.length * 2,
-    expectedSeconds: expected,
+    expectedSeconds: roundLine ? 0 : expected,
     budgetSeconds: budget,
     stream: stderr,
   });
@@ -109,7 +112,10 @@ export async function sweepCommand(
     run = await runSweep(points, {
       budget,
       interrupt,
-      onCell: (point, round, mode) => progress.tick({ label: `round ${round.index} ${point.id} ${mode}` }),
+      onCell: (point, round, mode) => {
+        roundLine?.(round, point);
+        progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
+      },
     });
   } finally {
     progress.stop();
@@ -121,7 +127,8 @@ export async function sweepCommand(
     rounds: fixedRounds,
     quick,
   });
-  stdout.write(render('sweep', results, format, stdout));
-  keepResults(results, save, run.error, stderr);
-  return results;
+  const gate = gateOf('sweep', results, output.gate, { fixedRounds: fixedRounds !== null });
+  const document = gate ? { ...results, gate } : results;
+  finishRun('sweep', document, output, { runError: run.error, stdout, stderr });
+  return document;
 }

@@ -71,6 +71,7 @@ import { SCHEMA, version } from '../version.js';
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
  * @property {string | null} [next]  compare only: what to run next
+ * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
  * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
  *   where each mode's time per op went, and what that says
  * @property {TraceSection} [trace]  with --trace

@@ -166,6 +166,30 @@ export function diffResults(base, next) {
   };
 }
 
+/**
+ * Two runs a gate may compare: the same command, and the same task (a sweep: the same tasks).
+ * Anything else is a usage error, since a gate would judge the change of setting, not of code.
+ * @param {import('./load.js').Saved} base
+ * @param {import('./load.js').Saved} next
+ */
+export function sameKind(base, next) {
+  const [baseCommand, newCommand] = [commandOf(base), commandOf(next)];
+  if (baseCommand !== newCommand)
+    throw usageError(
+      `a diff gate needs two runs of one command: ${base.path} is a ${baseCommand}, ${next.path} a ${newCommand}; gate two ${newCommand} runs`,
+    );
+  const tasks = (/** @type {import('./load.js').Saved} */ saved) =>
+    saved.kind === 'measure'
+      ? saved.document.config.task.name
+      : saved.kind === 'sweep'
+        ? saved.document.axes.task.join(',')
+        : null;
+  if (tasks(base) !== tasks(next))
+    throw usageError(
+      `a diff gate needs two runs of one task: ${base.path} ran ${tasks(base)}, ${next.path} ran ${tasks(next)}; gate two runs of the same task`,
+    );
+}
+
 /** @param {import('./load.js').Saved} saved */
 const commandOf = (saved) => (saved.kind === 'reproduce' ? 'reproduce' : saved.document.command);
 /** @param {import('./load.js').Saved} saved */

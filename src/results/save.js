@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { usageError } from '../errors.js';
-import { fileError, makeFolder, temporaryBeside } from '../system/safe-fs.js';
+import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
 /** The default results folder, relative to where mmapbench runs; MMAPBENCH_RESULTS moves it. */
 export const DEFAULT_OUT = 'mmapbench-results';
@@ -107,9 +107,28 @@ const measuredIn = (document) =>
   );
 
 /**
- * Where a measuring command keeps its results: null with --no-save.
- * @typedef {{ out: string, command: string } | null} SaveTo
+ * Where a measuring command keeps its results: null with --no-save. fixedName (`--ci`): always
+ * this file, replaced all at once, so a CI job's next step finds it.
+ * @typedef {{ out: string, command: string, fixedName?: string } | null} SaveTo
  */
+
+/**
+ * Writes `document` as `<dir>/<name>.json`, replacing one there (atomically: a reader sees the
+ * old file or the new one).
+ * @param {object} document
+ * @param {string} dir
+ * @param {string} name
+ * @returns {string} the path written
+ */
+export function saveResultsAs(document, dir, name) {
+  const path = join(dir, `${name}.json`);
+  try {
+    writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  return path;
+}
 
 /**
  * The end of a measuring command, after its results are printed: save them (with their
@@ -126,7 +145,10 @@ export function keepResults(document, save, runError, stderr) {
   let saveError = null;
   if (save && (!runError || measuredIn(document))) {
     try {
-      stderr.write(`mmapbench: saved ${shown(saveResults(document, save.out, { name: save.command }))}\n`);
+      const path = save.fixedName
+        ? saveResultsAs(document, save.out, save.fixedName)
+        : saveResults(document, save.out, { name: save.command });
+      stderr.write(`mmapbench: saved ${shown(path)}\n`);
     } catch (error) {
       saveError = error;
     }

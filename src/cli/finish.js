@@ -1,0 +1,135 @@
+// The end of compare and sweep, in the order a CI log wants it: the tables, the saved file, the
+// exports, GitHub's step summary, and last the gate's outcome, which sets the exit code.
+import { appendFileSync } from 'node:fs';
+import { MmapbenchError } from '../errors.js';
+import { pointsOf } from '../results/diff.js';
+import { writeExports } from '../results/export.js';
+import { keepResults, shown } from '../results/save.js';
+import { ratioGate, stepSummary } from '../report/gate.js';
+import { formatCI, pct } from '../report/sentences.js';
+import { ratioStats, roundRatio } from '../stats/ratio.js';
+import { halfWidth } from '../stats/stopping.js';
+import { render } from '../view/index.js';
+
+/**
+ * @typedef {import('./options.js').Output} Output
+ * @typedef {{ kind: 'measure', path: string, document: any } | { kind: 'sweep', path: string, document: any }} Live
+ */
+
+/** A run's document as `report` and `diff` would load it from its file. */
+const live = (/** @type {'measure'|'sweep'} */ kind, /** @type {any} */ document) =>
+  /** @type {import('../results/load.js').Saved} */ ({ kind, path: 'this run', document });
+
+/**
+ * The gate of a compare or sweep that completed, for its document: null without --fail-below,
+ * or when the run failed or was interrupted (its error is the outcome then).
+ * @param {'measure'|'sweep'} kind
+ * @param {any} results  the document, before it is printed and saved
+ * @param {Output['gate']} request
+ * @param {{ fixedRounds: boolean }} run
+ */
+export function gateOf(kind, results, request, { fixedRounds }) {
+  if (!request || results.status !== 'complete') return null;
+  const labels = pointsOf(live(kind, results)).map((point) => point.label);
+  const points =
+    kind === 'sweep'
+      ? results.points.map((/** @type {any} */ point, /** @type {number} */ i) => ({
+          id: point.id,
+          label: labels[i],
+          ratio: point.ratio,
+          seconds: point.seconds,
+        }))
+      : [{ id: 'p1', label: labels[0], ratio: results.ratio, seconds: results.seconds }];
+  return ratioGate(points, { ...request, aa: results.aa ?? null, fixedRounds });
+}
+
+/**
+ * Prints and keeps a finished (or stopped) run, then ends it as its gate says.
+ * @param {'measure'|'sweep'} kind
+ * @param {any} results  with `gate` from gateOf when one was asked for
+ * @param {Output} output
+ * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} run
+ */
+export function finishRun(kind, results, output, { runError, stdout, stderr }) {
+  stdout.write(render(kind, results, output.format, stdout));
+  // saves, then passes on the run's own error: no exports, summary or gate for a broken run
+  keepResults(results, output.save, runError, stderr);
+  for (const file of writeExports([live(kind, results)], output.exports))
+    stderr.write(`mmapbench: exported ${shown(file)}\n`);
+  appendStepSummary(kind, results, stderr);
+  /** @type {import('../report/gate.js').Gate | null} */
+  const gate = results.gate ?? null;
+  if (!gate) {
+    if (output.ci)
+      stderr.write(
+        'mmapbench: no gate: add --fail-below RATIO to make this job fail when threads fall behind processes\n',
+      );
+    return;
+  }
+  if (gate.outcome === 'fail') throw new MmapbenchError(gate.line, { kind: 'gate-failed' });
+  if (gate.outcome === 'inconclusive' && gate.failInconclusive)
+    throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
+  stderr.write(`mmapbench: ${gate.line}\n`);
+}
+
+/**
+ * GitHub shows the markdown a step appends to the file $GITHUB_STEP_SUMMARY names. A summary
+ * that cannot be written is a warning: the run and its files are what matter.
+ * @param {'measure'|'sweep'} kind
+ * @param {any} results
+ * @param {NodeJS.WritableStream} stderr
+ */
+function appendStepSummary(kind, results, stderr) {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  const task = kind === 'sweep' ? '' : ` ${results.config.task.name}, k=${results.config.k}`;
+  try {
+    appendFileSync(
+      file,
+      stepSummary({
+        title: `mmapbench ${results.command}${task}`,
+        verdict: results.verdict?.text ?? null,
+        gate: results.gate ?? null,
+        tables: render(kind, results, 'markdown'),
+      }),
+    );
+  } catch (error) {
+    stderr.write(
+      `mmapbench: warning: could not append to $GITHUB_STEP_SUMMARY ${file} (${error.code ?? error.message})\n`,
+    );
+  }
+}
+
+/**
+ * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
+ * @param {NodeJS.WritableStream} stderr
+ * @param {{ aa?: string | null }} [options]
+ * @returns {(round: import('../run/rounds.js').Round, point?: { id: string }) => void}  called
+ *   after every cell; prints once the round holds both modes
+ */
+export function roundLines(stderr, { aa = null } = {}) {
+  const started = performance.now();
+  /** @type {Map<string, { ratios: number[], last: number }>} */
+  const points = new Map();
+  const subject = aa ? 'A/B' : 'workers/procs';
+  return (round, point) => {
+    const { workers, procs } = round.cells;
+    const key = point?.id ?? '';
+    const seen = points.get(key) ?? { ratios: [], last: 0 };
+    points.set(key, seen);
+    // once per round: a traced run's round has more cells after its two untraced ones
+    if (!workers || !procs || seen.last === round.index) return;
+    seen.last = round.index;
+    seen.ratios.push(roundRatio(round));
+    const stats = ratioStats(seen.ratios);
+    // as the tables print it: no interval from fewer than 3 rounds, where it means nothing
+    const sofar =
+      stats.ci95 && stats.n >= 3
+        ? `${stats.geomean.toFixed(2)} (${formatCI(stats.ci95)}, ${pct(/** @type {number} */ (halfWidth(stats.ci95)))})`
+        : stats.geomean.toFixed(2);
+    const seconds = Math.round((performance.now() - started) / 1000);
+    stderr.write(
+      `mmapbench: round ${round.index}${point ? ` ${point.id}` : ''}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`,
+    );
+  };
+}
