@@ -272,3 +272,31 @@ export function assertSums(trace) {
     );
   }
 }
+
+// The exports' documented shapes (github-action-benchmark's src/extract.ts BenchmarkResult; the
+// Bencher Metric Format), as the unit tests and the CI example's run check them.
+/** github-action-benchmark's BenchmarkResult, field by field, and nothing else. */
+export function assertActionBenchmark(entries) {
+  assert.ok(Array.isArray(entries) && entries.length > 0);
+  for (const entry of entries) {
+    assert.deepEqual(Object.keys(entry).sort(), ['extra', 'name', 'range', 'unit', 'value']);
+    assert.equal(typeof entry.name, 'string');
+    assert.equal(typeof entry.unit, 'string');
+    assert.ok(Number.isFinite(entry.value) && entry.value > 0);
+    assert.equal(typeof entry.range, 'string');
+    assert.equal(typeof entry.extra, 'string');
+  }
+  assert.equal(new Set(entries.map((entry) => entry.name)).size, entries.length, 'names are unique');
+}
+
+/** The Bencher Metric Format: benchmarks of measures of a value and its bounds. */
+export function assertBencher(document) {
+  assert.equal(typeof document, 'object');
+  assert.ok(!Array.isArray(document) && Object.keys(document).length > 0);
+  for (const measures of Object.values(document)) {
+    for (const metric of Object.values(measures)) {
+      assert.deepEqual(Object.keys(metric).sort(), ['lower_value', 'upper_value', 'value']);
+      assert.ok(metric.lower_value <= metric.value && metric.value <= metric.upper_value);
+    }
+  }
+}

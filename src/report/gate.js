@@ -19,6 +19,9 @@ import { about, formatCI } from './sentences.js';
  */
 
 const x = (/** @type {number} */ value) => value.toFixed(2);
+// Beyond this, "run longer" is no advice: the ratio is within noise of the threshold.
+const PRACTICAL_SECONDS = 3600;
+
 /** A fraction as the user typed it: 0.1 is `10%`. */
 const percentText = (/** @type {number} */ fraction) => `${Number((fraction * 100).toFixed(2))}%`;
 const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -116,6 +119,8 @@ function judgementText(point, { fixedRounds, single }) {
   if (point.outcome === 'fail') return `${figure} is below ${point.threshold}`;
   if (point.onThreshold) return `${figure} sits on ${point.threshold}: no run length decides it`;
   if (point.moreSeconds === null || !point.rounds || !point.seconds) return `${figure} straddles ${point.threshold}`;
+  if (point.moreSeconds > PRACTICAL_SECONDS)
+    return `${figure} straddles ${point.threshold}, so close to it that no practical run decides it (about ${Math.round(point.moreSeconds / 3600)} h more); choose a threshold further from the ratio`;
   const moreRounds = Math.max(1, Math.round(point.moreSeconds / (point.seconds / point.rounds)));
   const option = !single
     ? ''

@@ -160,3 +160,11 @@ test('a diff gate refuses two runs of different tasks: it would judge the change
       /^a diff gate needs two runs of one task: .*compare\.json ran readfilesync, .*reuse\.json ran reuse-buffer; gate two runs of the same task$/,
   });
 });
+
+test('an estimate within noise of the threshold is not told to run for days', () => {
+  const close = { ...compare, ratio: { ...compare.ratio, geomean: 1.0001, ci95: [0.9, 1.1] } };
+  assert.match(
+    gate(close, 1).line,
+    /straddles 1, so close to it that no practical run decides it \(about \d+ h more\); choose a threshold further from the ratio;/,
+  );
+});

@@ -8,37 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadResults } from '../../src/results/load.js';
 import { exportOf, readExports, writeExports } from '../../src/results/export.js';
-import { fixture } from '../helpers.js';
+import { assertActionBenchmark, assertBencher, fixture } from '../helpers.js';
 
 const compare = loadResults(fixture('saved/compare.json'));
 const sweep = loadResults(fixture('saved/sweep.json'));
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-export-'));
-
-/** github-action-benchmark's BenchmarkResult, field by field, and nothing else. */
-function assertActionBenchmark(entries) {
-  assert.ok(Array.isArray(entries) && entries.length > 0);
-  for (const entry of entries) {
-    assert.deepEqual(Object.keys(entry).sort(), ['extra', 'name', 'range', 'unit', 'value']);
-    assert.equal(typeof entry.name, 'string');
-    assert.equal(typeof entry.unit, 'string');
-    assert.ok(Number.isFinite(entry.value) && entry.value > 0);
-    assert.equal(typeof entry.range, 'string');
-    assert.equal(typeof entry.extra, 'string');
-  }
-  assert.equal(new Set(entries.map((entry) => entry.name)).size, entries.length, 'names are unique');
-}
-
-/** The Bencher Metric Format: benchmarks of measures of a value and its bounds. */
-function assertBencher(document) {
-  assert.equal(typeof document, 'object');
-  assert.ok(!Array.isArray(document) && Object.keys(document).length > 0);
-  for (const measures of Object.values(document)) {
-    for (const metric of Object.values(measures)) {
-      assert.deepEqual(Object.keys(metric).sort(), ['lower_value', 'upper_value', 'value']);
-      assert.ok(metric.lower_value <= metric.value && metric.value <= metric.upper_value);
-    }
-  }
-}
 
 test('github-action-benchmark: each mode in ops/s and the ratio, with the interval in range and the machine in extra', () => {
   const entries = exportOf(compare, 'github-action-benchmark');
