@@ -157,6 +157,7 @@ export function exportOf(saved, format) {
  * @returns {string[]} the files written
  */
 export function writeExports(runs, requests) {
+  if (!requests.length) return [];
   // one point in two runs would be two figures under one name, which a dashboard cannot tell apart
   /** @type {Map<string, string>} */
   const owner = new Map();

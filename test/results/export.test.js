@@ -97,3 +97,8 @@ test('bad --export values are one-line usage errors naming the fix', () => {
   for (const [typed, message] of cases)
     assert.throws(() => readExports([/** @type {string} */ (typed)]), { kind: 'usage', message }, String(typed));
 });
+
+test('without --export nothing is checked or written: report reads audits and overlapping runs alike', () => {
+  const audit = loadResults(fixture('saved/audit.json'));
+  assert.deepEqual(writeExports([compare, sweep, audit], []), []);
+});
