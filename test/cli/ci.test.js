@@ -20,6 +20,9 @@ test('a gate far above the ratio fails with exit 4, after saving, exporting and 
     [
       'compare',
       '--quick',
+      // two rounds' interval can span 0.00-10^6 (t = 12.7); four rounds' cannot reach 10^6
+      '--rounds',
+      '4',
       '--ci',
       '--out',
       out,
@@ -40,7 +43,7 @@ test('a gate far above the ratio fails with exit 4, after saving, exporting and 
   const log = result.stderr.split('\n');
   assert.deepEqual(
     log.filter((line) => line.startsWith('mmapbench: round')).map((line) => line.split(':')[1]),
-    [' round 1', ' round 2'],
+    [' round 1', ' round 2', ' round 3', ' round 4'],
     'a line per round',
   );
   assert.ok(log.includes(`mmapbench: saved ${join(out, 'compare-ci.json')}`));
@@ -64,7 +67,7 @@ test('a gate far above the ratio fails with exit 4, after saving, exporting and 
   assert.match(markdown, /^\| .* \|$/m, 'the tables');
 
   // again: the file keeps its name, replaced
-  const again = await cli(['compare', '--quick', '--ci', '--out', out, '--fail-below', '0.000001']);
+  const again = await cli(['compare', '--quick', '--rounds', '4', '--ci', '--out', out, '--fail-below', '0.000001']);
   assert.equal(again.exitCode, 0, again.stderr);
   assert.match(
     lastLine(again.stderr),
