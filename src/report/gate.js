@@ -161,18 +161,22 @@ function gateLine(gate, { fixedRounds, note = '' }) {
 }
 
 /**
- * What GitHub shows for a step (appended to $GITHUB_STEP_SUMMARY): the command, its verdict, the
- * gate's outcome, and the tables as `--markdown` prints them.
+ * What GitHub shows for a step (appended to $GITHUB_STEP_SUMMARY): the command and its verdict,
+ * the gate's outcome, and the tables as `--markdown` prints them, folded (a run's rounds make a
+ * long table).
  * @param {{ title: string, verdict: string | null, gate: Gate | null, tables: string }} parts
  */
 export function stepSummary({ title, verdict, gate, tables }) {
   const icon = gate ? { pass: '✅', fail: '❌', inconclusive: '⚠️' }[gate.outcome] : '';
   return [
-    `### ${title}`,
+    `**${title}**${verdict ? `: ${verdict}` : ''}`,
     '',
-    ...(verdict ? [verdict, ''] : []),
     ...(gate ? [`${icon} **${gate.line}**`, ''] : []),
+    "<details><summary>the run's tables</summary>",
+    '',
     tables.trimEnd(),
+    '',
+    '</details>',
     '',
     '',
   ].join('\n');

@@ -62,7 +62,7 @@ test('a gate far above the ratio fails with exit 4, after saving, exporting and 
   const bmf = JSON.parse(readFileSync(join(dir, 'bmf.json'), 'utf8'));
   assert.equal(Object.keys(bmf).length, 3);
   const markdown = readFileSync(summary, 'utf8');
-  assert.ok(markdown.startsWith('# earlier steps\n### mmapbench compare readfilesync, k=2\n'), 'appended');
+  assert.ok(markdown.startsWith('# earlier steps\n**mmapbench compare readfilesync, k=2**: '), 'appended');
   assert.match(markdown, /^❌ \*\*gate failed \(workers\/procs, --fail-below 1000000\): .*\*\*$/m);
   assert.match(markdown, /^\| .* \|$/m, 'the tables');
 

@@ -120,7 +120,7 @@ test('diff: the change of the ratio and of each mode against the allowed worseni
   assert.equal(wide.outcome, 'pass');
 });
 
-test('the step summary: a heading, the verdict, the gate with its mark, and the tables', () => {
+test('the step summary: the command and verdict, the gate with its mark, and the tables folded', () => {
   const summary = stepSummary({
     title: 'mmapbench compare readfilesync, k=2',
     verdict: compare.verdict.text,
@@ -130,15 +130,17 @@ test('the step summary: a heading, the verdict, the gate with its mark, and the 
   assert.equal(
     summary,
     [
-      '### mmapbench compare readfilesync, k=2',
-      '',
-      compare.verdict.text,
+      `**mmapbench compare readfilesync, k=2**: ${compare.verdict.text}`,
       '',
       '❌ **gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2**',
+      '',
+      "<details><summary>the run's tables</summary>",
       '',
       '| mode | ops/s |',
       '|---|---|',
       '| workers | 59,352 |',
+      '',
+      '</details>',
       '',
       '',
     ].join('\n'),
