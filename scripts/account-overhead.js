@@ -14,6 +14,7 @@ import { execa } from 'execa';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { resolveFile } from '../src/run/fixtures.js';
 import { measure, prepare } from '../src/run/task-runner.js';
+import { minorFaults } from '../src/run/thread-counters.js';
 import { ratioStats } from '../src/stats/ratio.js';
 
 const { values } = parseArgs({
@@ -30,7 +31,11 @@ const { values } = parseArgs({
   },
 });
 
-/** Pairs of windows, alternating which goes first; the account's throughput over the bare one's. */
+/**
+ * Pairs of windows, alternating which goes first: the account's throughput over the bare one's,
+ * and each arm's minor page faults per op (read outside the windows), which say whether the
+ * account changes how the allocator behaves rather than what the ops cost.
+ */
 async function pairs({ task, rounds, iterations, file, aa }) {
   const spec = {
     taskUrl: pathToFileURL(new URL(`../src/tasks/${task}.js`, import.meta.url).pathname).href,
@@ -45,19 +50,24 @@ async function pairs({ task, rounds, iterations, file, aa }) {
     slices: true,
   };
   const prepared = await prepare(spec, 0, 'procs');
-  const rate = async (/** @type {string} */ account) => {
+  const faults = { on: 0, off: 0 };
+  const rate = async (/** @type {'on'|'off'} */ account) => {
     process.env.MMAPBENCH_ACCOUNT = aa ? 'off' : account;
+    const before = minorFaults() ?? 0;
     const sample = await measure(prepared, iterations);
+    faults[account] += (minorFaults() ?? 0) - before;
     return (iterations * 1e9) / Number(BigInt(sample.end) - BigInt(sample.start));
   };
   const ratios = [];
   for (let round = 0; round < rounds; round++) {
+    /** @type {Array<'on'|'off'>} */
     const order = round % 2 ? ['on', 'off'] : ['off', 'on'];
     const got = { on: 0, off: 0 };
-    for (const account of order) got[/** @type {'on'|'off'} */ (account)] = await rate(account);
+    for (const account of order) got[account] = await rate(account);
     ratios.push(got.on / got.off);
   }
-  return ratios;
+  const perOp = (/** @type {number} */ n) => n / (rounds * iterations);
+  return { ratios, faults: { on: perOp(faults.on), off: perOp(faults.off) } };
 }
 
 const options = {
@@ -73,9 +83,15 @@ if (!isMainThread) {
 } else if (values.child) {
   const inProcess = await pairs(options);
   const worker = new Worker(new URL(import.meta.url), { workerData: options });
-  /** @type {number[]} */
+  /** @type {Awaited<ReturnType<typeof pairs>>} */
   const inWorker = await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject));
-  console.log(JSON.stringify({ process: geomean(inProcess), worker: geomean(inWorker) }));
+  console.log(
+    JSON.stringify({
+      process: geomean(inProcess.ratios),
+      worker: geomean(inWorker.ratios),
+      faults: { process: inProcess.faults, worker: inWorker.faults },
+    }),
+  );
 } else {
   const processes = Number(values.processes);
   console.log(
@@ -85,6 +101,8 @@ if (!isMainThread) {
   );
   /** @type {{ process: number[], worker: number[] }} */
   const replicates = { process: [], worker: [] };
+  /** @type {{ process: Array<{ on: number, off: number }>, worker: Array<{ on: number, off: number }> }} */
+  const faults = { process: [], worker: [] };
   const self = fileURLToPath(import.meta.url);
   const args = ['--task', options.task, '--rounds', String(options.rounds), '--iterations', String(options.iterations)];
   if (values.aa) args.push('--aa');
@@ -93,16 +111,20 @@ if (!isMainThread) {
     const one = JSON.parse(stdout);
     replicates.process.push(one.process);
     replicates.worker.push(one.worker);
+    faults.process.push(one.faults.process);
+    faults.worker.push(one.faults.worker);
   }
-  for (const [where, ratios] of /** @type {const} */ ([
-    ['process', replicates.process],
-    ['Worker thread', replicates.worker],
+  const mean = (/** @type {number[]} */ values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  for (const [where, ratios, perOp] of /** @type {const} */ ([
+    ['process', replicates.process, faults.process],
+    ['Worker thread', replicates.worker, faults.worker],
   ])) {
     const stats = ratioStats(ratios);
     const ci = stats.ci95 ? `${stats.ci95[0].toFixed(3)}-${stats.ci95[1].toFixed(3)}` : '-';
     const range = `${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}`;
     console.log(
-      `${where.padEnd(14)} with / without account: ${stats.geomean.toFixed(3)} (95% CI ${ci}); processes ranged ${range}`,
+      `${where.padEnd(14)} with / without account: ${stats.geomean.toFixed(3)} (95% CI ${ci}); processes ranged ${range}; ` +
+        `page faults per op ${mean(perOp.map((f) => f.on)).toFixed(3)} with, ${mean(perOp.map((f) => f.off)).toFixed(3)} without`,
     );
   }
 }
