@@ -13,6 +13,8 @@ import { machine, select } from '../reproduce/machine.js';
 import { planOf, reportModels } from '../reproduce/models.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
 import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
+import { writeExports } from '../results/export.js';
+import { loadResults } from '../results/load.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/rounds.js';
 import { renderReproduce } from '../view/index.js';
@@ -147,4 +149,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
     );
     throw error;
   }
+  // every setting's rounds, read back from the file the run kept (a resumed run's too)
+  for (const written of writeExports([loadResults(file)], argv.export ?? []))
+    stderr.write(`mmapbench: exported ${written}\n`);
 }

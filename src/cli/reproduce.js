@@ -3,7 +3,7 @@ import { defaultRestoreFile } from '../system/thp.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/rounds.js';
-import { COMMON, declare, forceOption, nodeOption, readOptions, timeoutOption } from './options.js';
+import { COMMON, declare, EXPORT, forceOption, nodeOption, readOptions, timeoutOption } from './options.js';
 import { percent, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
 const flag = (/** @type {string} */ describe, more = {}) => ({
@@ -58,6 +58,7 @@ const SPECS = {
   },
   fixturesDir: { describe: `where the files the tasks read are created (default: ${FIXTURES_DIR_DESCRIPTION})` },
   markdown: flag('print the report as markdown (REPORT.md is always markdown)'),
+  ...EXPORT,
 };
 
 export const command = 'reproduce [experiments..]';

@@ -35,6 +35,7 @@ import { QUICK, ROUNDS } from './rounds.js';
  * @property {string} [fixturesDir]
  * @property {boolean} [markdown]
  * @property {'steady'|'published'|'both'} [protocol]
+ * @property {import('../results/export.js').ExportRequest[]} [export]  written once the run is complete
  */
 
 // Options that shape the measurement; --resume takes them from the results file instead.

@@ -16,6 +16,7 @@ import {
   thpArgs,
   uniqueMark,
   reproduceWorkspace as workspace,
+  assertBencher,
 } from '../helpers.js';
 import { EXPERIMENTS } from '../../src/reproduce/experiments.js';
 import { readChoice, THP_PATH } from '../../src/system/environment.js';
@@ -33,10 +34,28 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   assert.ok(widest <= 82, `the terminal listing is ${widest} columns off a terminal`);
 });
 
-test("--protocol published: the investigation's protocol alone, said in the report", async () => {
+test("--protocol published: the investigation's protocol alone, said in the report; --export writes its settings", async () => {
   const w = workspace();
-  const result = await cli(['reproduce', 'gap', '--quick', '--protocol', 'published', '--out', w.out]);
+  const exported = join(w.out, '..', 'bmf.json');
+  const result = await cli([
+    'reproduce',
+    'gap',
+    '--quick',
+    '--protocol',
+    'published',
+    '--out',
+    w.out,
+    '--export',
+    `bencher=${exported}`,
+  ]);
   assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(result.stderr.trimEnd().split('\n').at(-1), `mmapbench: exported ${exported}`);
+  const bencher = JSON.parse(readFileSync(exported, 'utf8'));
+  assertBencher(bencher);
+  assert.ok(
+    Object.keys(bencher).every((name) => name.startsWith('gap · ')),
+    Object.keys(bencher).join(', '),
+  );
   const report = readFileSync(join(w.out, 'REPORT.md'), 'utf8');
   assert.match(
     report,
