@@ -1,4 +1,4 @@
-import { MmapbenchError, usageError } from '../errors.js';
+import { usageError } from '../errors.js';
 import { COMMON, declare, DIFF_GATE, readOptions } from './options.js';
 
 const SPECS = {
@@ -71,9 +71,6 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
         ? renderMarkdown(diffModel(diff))
         : renderTerminal(diffModel(diff), { color: useColor(stdout), width: textWidth(stdout) }),
   );
-  if (gate?.outcome === 'fail') throw new MmapbenchError(gate.line, { kind: 'gate-failed' });
-  if (gate?.outcome === 'inconclusive' && gate.failInconclusive)
-    throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
-  if (gate) stderr.write(`mmapbench: ${gate.line}\n`);
+  if (gate) (await import('./finish.js')).endWithGate(gate, stderr);
   return document;
 }

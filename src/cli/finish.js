@@ -66,6 +66,16 @@ export function finishRun(kind, results, output, { runError, stdout, stderr }) {
       );
     return;
   }
+  endWithGate(gate, stderr);
+}
+
+/**
+ * The gate's line, last: printed when it lets the job pass, else the error that sets exit code
+ * 4 (failed) or 5 (inconclusive, with --fail-inconclusive), which bin/ prints the same way.
+ * @param {import('../report/gate.js').Gate} gate
+ * @param {NodeJS.WritableStream} stderr
+ */
+export function endWithGate(gate, stderr) {
   if (gate.outcome === 'fail') throw new MmapbenchError(gate.line, { kind: 'gate-failed' });
   if (gate.outcome === 'inconclusive' && gate.failInconclusive)
     throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
