@@ -71,6 +71,16 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
         ? renderMarkdown(diffModel(diff))
         : renderTerminal(diffModel(diff), { color: useColor(stdout), width: textWidth(stdout) }),
   );
-  if (gate) (await import('./finish.js')).endWithGate(gate, stderr);
+  const { appendSummary, endWithGate } = await import('./finish.js');
+  appendSummary(
+    () => ({
+      title: `mmapbench diff ${basePath} ${newPath}`,
+      verdict: null,
+      gate,
+      tables: renderMarkdown(diffModel(diff)),
+    }),
+    stderr,
+  );
+  if (gate) endWithGate(gate, stderr);
   return document;
 }

@@ -83,26 +83,35 @@ export function endWithGate(gate, stderr) {
 }
 
 /**
- * GitHub shows the markdown a step appends to the file $GITHUB_STEP_SUMMARY names. A summary
- * that cannot be written is a warning: the run and its files are what matter.
+ * A compare's or sweep's step summary: its verdict, gate and tables.
  * @param {'measure'|'sweep'} kind
  * @param {any} results
  * @param {NodeJS.WritableStream} stderr
  */
 function appendStepSummary(kind, results, stderr) {
+  const task = kind === 'sweep' ? '' : ` ${results.config.task.name}, k=${results.config.k}`;
+  appendSummary(
+    () => ({
+      title: `mmapbench ${results.command}${task}`,
+      verdict: results.verdict?.text ?? null,
+      gate: results.gate ?? null,
+      tables: render(kind, results, 'markdown'),
+    }),
+    stderr,
+  );
+}
+
+/**
+ * GitHub shows the markdown a step appends to the file $GITHUB_STEP_SUMMARY names. A summary
+ * that cannot be written is a warning: the run and its files are what matter.
+ * @param {() => Parameters<typeof stepSummary>[0]} parts  built only when there is a summary
+ * @param {NodeJS.WritableStream} stderr
+ */
+export function appendSummary(parts, stderr) {
   const file = process.env.GITHUB_STEP_SUMMARY;
   if (!file) return;
-  const task = kind === 'sweep' ? '' : ` ${results.config.task.name}, k=${results.config.k}`;
   try {
-    appendFileSync(
-      file,
-      stepSummary({
-        title: `mmapbench ${results.command}${task}`,
-        verdict: results.verdict?.text ?? null,
-        gate: results.gate ?? null,
-        tables: render(kind, results, 'markdown'),
-      }),
-    );
+    appendFileSync(file, stepSummary(parts()));
   } catch (error) {
     stderr.write(
       `mmapbench: warning: could not append to $GITHUB_STEP_SUMMARY ${file} (${error.code ?? error.message})\n`,

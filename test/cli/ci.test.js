@@ -95,10 +95,16 @@ test('diff gates the change between two saved runs: inconclusive passes unless -
     lastLine(lenient.stderr),
     /^mmapbench: gate inconclusive \(new\/base, --max-worsening 10%\): readfilesync · med \(64 KiB\) · k=2: workers\/procs 1\.00 \(95% CI \S+\) straddles 0\.9; not failing the job \(--fail-inconclusive would\)$/,
   );
-  const strict = await cli(['diff', base, base, '--max-worsening', '10', '--fail-inconclusive', '--json']);
+  const summary = join(folder(), 'summary.md');
+  const strict = await cli(['diff', base, base, '--max-worsening', '10', '--fail-inconclusive', '--json'], {
+    env: { GITHUB_STEP_SUMMARY: summary },
+  });
   assert.equal(strict.exitCode, 5, strict.stderr);
   assert.equal(JSON.parse(strict.stdout).gate.outcome, 'inconclusive');
   assert.match(lastLine(strict.stderr), /^mmapbench: gate inconclusive .*; failing the job \(--fail-inconclusive\)$/);
+  const markdown = readFileSync(summary, 'utf8');
+  assert.match(markdown, /^\*\*mmapbench diff \S+compare\.json \S+compare\.json\*\*$/m);
+  assert.match(markdown, /^⚠️ \*\*gate inconclusive \(new\/base, --max-worsening 10%\)/m);
 
   // the same run with every workers throughput a tenth: the ratio surely fell by more than 10%
   const dir = folder();
