@@ -123,8 +123,10 @@ export function appendSummary(parts, stderr) {
  * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
  * @param {NodeJS.WritableStream} stderr
  * @param {{ aa?: string | null }} [options]
- * @returns {(round: import('../run/rounds.js').Round, point?: { id: string }) => void}  called
+ * @returns {(round: import('../run/rounds.js').Round, point?: SweepPoint) => void}  called
  *   after every cell; prints once the round holds both modes
+ *
+ * @typedef {{ id: string, at: { variant: { name: string } }, plan: Readonly<import('../run/plan.js').Plan> }} SweepPoint
  */
 export function roundLines(stderr, { aa = null } = {}) {
   const started = performance.now();
@@ -148,7 +150,13 @@ export function roundLines(stderr, { aa = null } = {}) {
         : stats.geomean.toFixed(2);
     const seconds = Math.round((performance.now() - started) / 1000);
     stderr.write(
-      `mmapbench: round ${round.index}${point ? ` ${point.id}` : ''}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`,
+      `mmapbench: round ${round.index}${point ? ` (${pointLabel(point)})` : ''}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`,
     );
   };
 }
+
+/** A sweep point as its tables and gate name it: its variant, task, file and k. */
+const pointLabel = (/** @type {SweepPoint} */ { at, plan }) =>
+  [at.variant.name === 'default' ? null : at.variant.name, plan.task.name, plan.file.label, `k=${plan.k}`]
+    .filter(Boolean)
+    .join(' · ');
