@@ -11,10 +11,7 @@ import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
 
-/**
- * @typedef {import('./options.js').Output} Output
- * @typedef {{ kind: 'measure', path: string, document: any } | { kind: 'sweep', path: string, document: any }} Live
- */
+/** @typedef {import('./options.js').Output} Output */
 
 /** A run's document as `report` and `diff` would load it from its file. */
 const live = (/** @type {'measure'|'sweep'} */ kind, /** @type {any} */ document) =>

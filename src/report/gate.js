@@ -22,6 +22,8 @@ const x = (/** @type {number} */ value) => value.toFixed(2);
 // Beyond this, "run longer" is no advice: the ratio is within noise of the threshold.
 const PRACTICAL_SECONDS = 3600;
 
+const OUTCOME_WORDS = /** @type {const} */ ({ pass: 'passed', fail: 'failed', inconclusive: 'inconclusive' });
+
 /** A fraction as the user typed it: 0.1 is `10%`. */
 const percentText = (/** @type {number} */ fraction) => `${Number((fraction * 100).toFixed(2))}%`;
 const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -136,8 +138,7 @@ function judgementText(point, { fixedRounds, single }) {
  * @param {{ fixedRounds: boolean, note?: string }} options  note: said before whether the job fails
  */
 function gateLine(gate, { fixedRounds, note = '' }) {
-  const word = { pass: 'passed', fail: 'failed', inconclusive: 'inconclusive' }[gate.outcome];
-  const head = `gate ${word} (${gate.subject}, ${gate.rule})`;
+  const head = `gate ${OUTCOME_WORDS[gate.outcome]} (${gate.subject}, ${gate.rule})`;
   const tail =
     gate.outcome === 'inconclusive'
       ? gate.failInconclusive
@@ -149,14 +150,14 @@ function gateLine(gate, { fixedRounds, note = '' }) {
     return `${head}: ${gate.kind === 'change' ? `${point.label} ` : ''}${judgementText(point, { fixedRounds, single: true })}${note}${tail}`;
   }
   const deciding = gate.points.filter((point) => point.outcome === gate.outcome);
-  const counts = ['pass', 'fail', 'inconclusive']
-    .map((outcome) => [outcome, gate.points.filter((point) => point.outcome === outcome).length])
-    .filter(([, n]) => n)
-    .map(([outcome, n]) => `${n} ${outcome === 'pass' ? 'passed' : outcome === 'fail' ? 'failed' : 'inconclusive'}`)
+  const counts = /** @type {const} */ (['pass', 'fail', 'inconclusive'])
+    .map((outcome) => ({ outcome, n: gate.points.filter((point) => point.outcome === outcome).length }))
+    .filter(({ n }) => n)
+    .map(({ outcome, n }) => `${n} ${OUTCOME_WORDS[outcome]}`)
     .join(', ');
   const shown = gate.outcome === 'pass' ? [] : deciding.slice(0, 3);
   const detail = shown.map((point) => `${point.label}: ${judgementText(point, { fixedRounds, single: false })}`);
-  if (deciding.length > shown.length && shown.length) detail.push(`${plural(deciding.length - shown.length, 'more')}`);
+  if (deciding.length > shown.length && shown.length) detail.push(`${deciding.length - shown.length} more`);
   return `${head}: ${plural(gate.points.length, gate.kind === 'change' ? 'change' : 'point')}, ${counts}${detail.length ? `; ${detail.join('; ')}` : ''}${note}${tail}`;
 }
 

@@ -170,3 +170,12 @@ test('an estimate within noise of the threshold is not told to run for days', ()
     /straddles 1, so close to it that no practical run decides it \(about \d+ h more\); choose a threshold further from the ratio;/,
   );
 });
+
+test('a sweep gate names at most three deciding points and counts the rest', () => {
+  const many = {
+    ...sweep,
+    points: Array.from({ length: 5 }, (_, i) => ({ ...sweep.points[0], id: `p${i + 1}` })),
+  };
+  const line = gateOf('sweep', many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })?.line ?? '';
+  assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);
+});
