@@ -198,7 +198,8 @@ const dateOf = (saved) => (saved.kind === 'reproduce' ? saved.header.environment
 const geomean = (values) =>
   values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;
 
-const roundCount = (/** @type {Point} */ point) =>
+/** The rounds a point has: complete ones, or a one-mode run's. */
+export const roundCount = (/** @type {Point} */ point) =>
   Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);
 
 /**

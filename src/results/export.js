@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
-import { pointsOf } from './diff.js';
+import { pointsOf, roundCount } from './diff.js';
 import { factsOf } from './load.js';
 
 export const FORMATS = /** @type {const} */ (['github-action-benchmark', 'bencher']);
@@ -69,7 +69,7 @@ export function exportedPoints(saved) {
   };
   return pointsOf(saved).map((point) => ({
     label: point.label,
-    rounds: Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length),
+    rounds: roundCount(point),
     workers: figure(point.throughput.workers),
     procs: figure(point.throughput.procs),
     ratio: figure(point.ratios),
@@ -101,9 +101,9 @@ const rangeOf = (/** @type {Figure} */ { ci95 }) =>
  * The export of one saved run in `format`, as the JSON the dashboard reads.
  * @param {import('./load.js').Saved} saved
  * @param {Format} format
+ * @param {ReturnType<typeof exportedPoints>} [points]  its points, when already read
  */
-export function exportOf(saved, format) {
-  const points = exportedPoints(saved);
+export function exportOf(saved, format, points = exportedPoints(saved)) {
   /**
    * A point's series: name suffix, unit, Bencher measure, figure.
    * @param {ReturnType<typeof exportedPoints>[number]} point
@@ -159,10 +159,11 @@ export function exportOf(saved, format) {
 export function writeExports(runs, requests) {
   if (!requests.length) return [];
   // one point in two runs would be two figures under one name, which a dashboard cannot tell apart
+  const read = runs.map((saved) => ({ saved, points: exportedPoints(saved) }));
   /** @type {Map<string, string>} */
   const owner = new Map();
-  for (const saved of runs) {
-    for (const { label } of exportedPoints(saved)) {
+  for (const { saved, points } of read) {
+    for (const { label } of points) {
       const other = owner.get(label);
       if (other !== undefined && other !== saved.path)
         throw usageError(
@@ -172,7 +173,7 @@ export function writeExports(runs, requests) {
     }
   }
   return requests.map(({ format, file }) => {
-    const parts = runs.map((saved) => exportOf(saved, format));
+    const parts = read.map(({ saved, points }) => exportOf(saved, format, points));
     const merged = format === 'bencher' ? Object.assign({}, ...parts) : parts.flat();
     const data = `${JSON.stringify(merged, null, 2)}\n`;
     try {
