@@ -10,6 +10,7 @@ import { formatCI, pct } from '../report/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
+import { phaseLines } from '../report/phases.js';
 
 /** @typedef {import('./options.js').Output} Output */
 
@@ -49,6 +50,7 @@ export function gateOf(kind, results, request, { fixedRounds }) {
  */
 export function finishRun(kind, results, output, { runError, stdout, stderr }) {
   stdout.write(render(kind, results, output.format, stdout));
+  if (output.verbose) for (const line of verboseLines(kind, results)) stderr.write(`${line}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
   keepResults(results, output.save, runError, stderr);
   for (const file of writeExports([live(kind, results)], output.exports))
@@ -157,3 +159,15 @@ const pointLabel = (/** @type {SweepPoint} */ { at, plan }) =>
   [at.variant.name === 'default' ? null : at.variant.name, plan.task.name, plan.file.label, `k=${plan.k}`]
     .filter(Boolean)
     .join(' · ');
+
+/**
+ * What --verbose adds after the tables: where a round's time went.
+ * @param {'measure'|'sweep'} kind
+ * @param {any} results
+ * @returns {string[]}
+ */
+function verboseLines(kind, results) {
+  if (kind !== 'measure' || !results.phases) return [];
+  const names = results.aa ? ['A', 'B'] : Object.keys(results.phases.modes);
+  return phaseLines(results.phases, names);
+}

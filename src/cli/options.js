@@ -423,6 +423,7 @@ export const CI_SECONDS = 30;
  * @property {import('../results/export.js').ExportRequest[]} exports
  * @property {{ threshold: number, failInconclusive: boolean } | null} gate
  * @property {boolean} ci  a CI job: a line per round, the gate's outcome (or its absence) last
+ * @property {boolean} verbose  also where a round's time went
  */
 export const output = (opts, command) => {
   if (opts.failInconclusive && opts.failBelow === undefined)
@@ -439,6 +440,7 @@ export const output = (opts, command) => {
         ? null
         : { threshold: opts.failBelow, failInconclusive: Boolean(opts.failInconclusive) },
     ci: Boolean(opts.ci),
+    verbose: Boolean(opts.verbose),
   };
 };
 

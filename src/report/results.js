@@ -2,6 +2,7 @@ import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/rounds.js';
 import { traceResults } from '../stats/trace.js';
 import { accountResults } from '../stats/account.js';
+import { phasesSummary } from '../stats/phases.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
@@ -73,6 +74,7 @@ import { SCHEMA, version } from '../version.js';
  * @property {string | null} [next]  compare only: what to run next
  * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
  * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
+ * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
  *   where each mode's time per op went, and what that says
  * @property {TraceSection} [trace]  with --trace
  */
@@ -163,6 +165,8 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
     };
   }
+  const phases = phasesSummary(complete, modes);
+  if (phases) results.phases = phases;
   if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;
   if (plan.trace) {
     results.trace = {

@@ -7,6 +7,7 @@ import { MmapbenchError, environmentError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
 import { pidsLimit } from '../system/limits.js';
 import { summarizeCell } from '../stats/cell.js';
+import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './plan.js';
 
 const hosts = {
@@ -67,7 +68,8 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const limitBefore = pidsLimit();
-  /** @type {Array<{ subprocess: Host, ready: Promise<unknown>, done: Promise<ResultMessage> }>} */
+  const spawned = process.hrtime.bigint();
+  /** @type {Array<{ subprocess: Host, ready: Promise<unknown>, done: Promise<ResultMessage>, received: () => bigint | null }>} */
   const children = [];
   /** @type {unknown} */
   let firstFailure = null;
@@ -104,12 +106,18 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
     const messages = await finished();
-    const cell = summarizeCell(
-      mode,
-      messages.flatMap((message) => message.samples ?? []),
-      plan.task.metrics,
-    );
+    const exited = process.hrtime.bigint();
+    const samples = messages.flatMap((message) => message.samples ?? []);
+    const cell = summarizeCell(mode, samples, plan.task.metrics);
     cell.machine = machineShare(messages, cell, plan.k, steal);
+    const phases = cellPhases({
+      spawned,
+      hosts: messages.flatMap((message) => (message.host ? [message.host] : [])),
+      samples,
+      received: children.map((child) => child.received() ?? exited),
+      exited,
+    });
+    if (phases) cell.phases = phases;
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
@@ -241,6 +249,8 @@ const started = (/** @type {Host} */ subprocess) =>
 export function track(subprocess, context) {
   /** @type {(value?: unknown) => void} */
   let markReady = () => {};
+  /** @type {bigint | null} */
+  let receivedAt = null;
   const ready = new Promise((resolve) => (markReady = resolve));
   /** @type {Promise<ResultMessage>} */
   const done = (async () => {
@@ -265,6 +275,7 @@ export function track(subprocess, context) {
         else if (message?.type === 'failed') failure = message;
         else if (message?.type === 'result') {
           result = message;
+          receivedAt ??= process.hrtime.bigint();
           lingering ??= setTimeout(() => {
             killedAfterResult = true;
             subprocess.kill('SIGKILL');
@@ -286,7 +297,7 @@ export function track(subprocess, context) {
     }
     return result;
   })();
-  return { ready, done };
+  return { ready, done, received: () => receivedAt };
 }
 
 /** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */

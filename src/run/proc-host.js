@@ -1,6 +1,8 @@
 // Entry point of one child process in procs mode: prepare, report ready, block until the
 // parent's release message, run the timed loop, report, exit.
-import { measure, prepare, serializeError, usageBetween } from './task-runner.js';
+import { hostTimeline, measure, prepare, serializeError, usageBetween } from './task-runner.js';
+
+const host = hostTimeline();
 
 const [specJson, indexArg] = process.argv.slice(2);
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -25,6 +27,8 @@ try {
     process.on('message', function onMessage(/** @type {any} */ message) {
       if (message?.type !== 'go') return;
       process.off('message', onMessage);
+      host.go = String(process.hrtime.bigint());
+      host.at = message.at;
       untilDeadline(BigInt(message.at)).then(resolve);
     });
   });
@@ -34,7 +38,7 @@ try {
   const sample = await measure(prepared, spec.iterations);
   const usage = usageBetween(before, process.resourceUsage());
   // Exit explicitly: a handle the task left open must not keep the cell alive.
-  send({ type: 'result', samples: [sample], usage }, () => process.exit(0));
+  send({ type: 'result', samples: [sample], usage, host }, () => process.exit(0));
 } catch (error) {
   send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
 }

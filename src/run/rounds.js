@@ -103,6 +103,8 @@ export async function runRounds(
   const elapsed = () => (performance.now() - started) / 1000;
   /** @type {RoundsRun} */
   const run = { points, rounds: [], error: null, seconds: 0 };
+  // when the last cell ended: the CLI's own work between cells is a phase of the next one
+  let lastCellEnded = performance.now();
   // a point's own time: its calibration and its cells, not the other points' in between
   /**
    * @template T
@@ -128,6 +130,7 @@ export async function runRounds(
       };
       onCalibrated?.(point, calibration);
     }
+    lastCellEnded = performance.now();
     for (let index = 1; ; index++) {
       const running = points.filter((point) => !point.session.stop);
       if (!running.length) break;
@@ -144,9 +147,12 @@ export async function runRounds(
         for (const step of steps) {
           if (skip?.(point, index, step)) continue;
           beforeCell?.(point, step);
+          const betweenNs = Math.round((performance.now() - lastCellEnded) * 1e6);
           const cell = await timed(point, () =>
             cells.runCell(point.plan, work, step.runs, interrupt, step.traced ? { trace: point.tracer } : {}),
           );
+          lastCellEnded = performance.now();
+          if (cell.phases) cell.phases.betweenNs = betweenNs;
           if (step.traced) (round.traced ??= {})[step.arm] = cell;
           else round.cells[step.arm] = cell;
           onCell?.(point, round, step, cell);

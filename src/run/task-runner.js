@@ -8,6 +8,24 @@ import { minorFaults, readCounters, watchGc, windowAccount } from './thread-coun
 // The tenths a timed window is cut into for the regime (see measure)
 const SLICES = 10;
 
+// When this thread had loaded the harness: the module is evaluated anew in every Worker.
+const loadedAt = process.hrtime.bigint();
+
+/**
+ * Where a process's start went, on the clock of the windows (process.hrtime, CLOCK_MONOTONIC,
+ * which performance.now() counts on too): when Node started (performance's time origin), when
+ * it had bootstrapped, and when the calling module's imports had loaded (now). Times as text.
+ * @typedef {{ started: string, booted: string, loaded: string, go?: string, at?: string }} HostTimeline
+ *   go, at: in procs mode, when the release message arrived, and the moment it named
+ * @returns {HostTimeline}
+ */
+export function hostTimeline() {
+  const now = process.hrtime.bigint();
+  const started = now - BigInt(Math.round(performance.now() * 1e6));
+  const booted = started + BigInt(Math.round(performance.nodeTiming.bootstrapComplete * 1e6));
+  return { started: String(started), booted: String(booted), loaded: String(now) };
+}
+
 /**
  * @typedef {object} RunnerSpec  what each worker or process is handed
  * @property {string} taskUrl file URL of the task module
@@ -59,20 +77,26 @@ const median = (/** @type {number[]} */ values) => {
  * What a host sends the CLI, and what each of its workers measured.
  * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
  *   metrics?: Record<string, number>, account?: import('./thread-counters.js').WindowAccount,
- *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone }} Sample  start, end:
- *   process.hrtime.bigint() as text; account: where the thread's time in the window went; slices:
- *   its tenths; warmup: how long it warmed up, when until steady
+ *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone, timeline?: ThreadTimeline }} Sample
+ *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
+ *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
+ *   the thread got through the phases before and after its window
+ * @typedef {{ loaded: string, setUp: string, warm: string, reported: string }} ThreadTimeline
+ *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
+ *   run its setup, warmed up, and had its result ready to send
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
  * @typedef {{ type: 'ready' }} ReadyMessage
- * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency }} ResultMessage
- *   samples and usage from a cell's hosts, latency from the calibration host
+ * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency, host?: HostTimeline }} ResultMessage
+ *   samples, usage and host (how its process started) from a cell's hosts, latency from the
+ *   calibration host
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
  *   code?: string, exitCode?: number }} FailedMessage
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
  * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
- *   warmup?: WarmupDone }} Prepared
+ *   warmup?: WarmupDone, setUp: bigint, warm: bigint }} Prepared  setUp, warm: when setup and
+ *   warmup were done
  */
 
 /**
@@ -97,6 +121,7 @@ export async function prepare(spec, index, mode) {
     state: {},
   };
   await task.setup?.(ctx);
+  const setUp = process.hrtime.bigint();
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) await task.run(ctx, spec.warmup);
   } else {
@@ -106,8 +131,8 @@ export async function prepare(spec, index, mode) {
     for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2)
       await task.run(ctx, Math.min(batch, spec.warmup - done));
   }
-  if (!spec.steady) return { task, ctx, spec };
-  return { task, ctx, spec, warmup: await warmUntilSteady(task, ctx, spec.steady) };
+  const warmup = spec.steady ? await warmUntilSteady(task, ctx, spec.steady) : undefined;
+  return { task, ctx, spec, warmup, setUp, warm: process.hrtime.bigint() };
 }
 
 /**
@@ -145,7 +170,7 @@ async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
  * @param {number} iterations
  * @returns {Promise<Sample>}
  */
-export async function measure({ task, ctx, spec, warmup }, iterations) {
+export async function measure({ task, ctx, spec, warmup, setUp, warm }, iterations) {
   // off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
   const accounting = process.env.MMAPBENCH_ACCOUNT !== 'off';
   const slicing = accounting && spec.slices === true && iterations >= SLICES;
@@ -198,6 +223,12 @@ export async function measure({ task, ctx, spec, warmup }, iterations) {
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
+  sample.timeline = {
+    loaded: String(loadedAt),
+    setUp: String(setUp),
+    warm: String(warm),
+    reported: String(process.hrtime.bigint()),
+  };
   return sample;
 }
 

@@ -1,7 +1,9 @@
 // Entry point of the one process that hosts K Worker threads in workers mode. Its own main
 // thread only coordinates: it reports ready once all K are, and opens the gate on release.
 import { Worker } from 'node:worker_threads';
-import { serializeError, usageBetween } from './task-runner.js';
+import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
+
+const host = hostTimeline();
 
 /** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(process.argv[2]);
@@ -65,7 +67,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        send({ type: 'result', samples, usage }, () => process.exit(0));
+        send({ type: 'result', samples, usage, host }, () => process.exit(0));
       }
     }
   });

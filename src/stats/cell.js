@@ -27,6 +27,7 @@ import { cellAccount } from './account.js';
  *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
  * @property {import('./account.js').CellAccount} [account]  where its workers' time went
+ * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
  */
 
 /**

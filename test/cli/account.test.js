@@ -3,14 +3,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture } from '../helpers.js';
+import { PHASES } from '../../src/stats/phases.js';
 
 const lineOf = (doc, key) => doc.account.lines.find((line) => line.key === key);
 const mean = (doc, key, mode) => lineOf(doc, key)?.modes[mode]?.mean;
 
 test("compare --quick carries an account for both modes, its wall time the workers' own timed windows", async () => {
-  const result = await cli(['compare', '--quick', '--json']);
+  const result = await cli(['compare', '--quick', '--json', '--verbose']);
   assert.equal(result.exitCode, 0, result.stderr);
   const doc = JSON.parse(result.stdout);
+  // where each cell's wall time went: every phase, adding up to the cell from spawn to exit
+  for (const round of doc.rounds.filter((r) => r.complete)) {
+    for (const mode of ['workers', 'procs']) {
+      const { totalNs, betweenNs, spareNs, ...phases } = round[mode].phases;
+      assert.deepEqual(
+        Object.keys(phases),
+        PHASES.map((name) => `${name}Ns`),
+      );
+      assert.ok(Object.values(phases).every((ns) => ns >= 0));
+      assert.equal(
+        Object.values(phases).reduce((a, b) => a + b, 0),
+        totalNs,
+      );
+      assert.equal(phases.windowNs, round[mode].elapsedNs, 'the window phase is the timed window');
+      assert.ok(betweenNs >= 0);
+      assert.equal(typeof spareNs, mode === 'procs' ? 'number' : 'undefined');
+    }
+  }
+  assert.equal(doc.phases.rounds, doc.rounds.filter((r) => r.complete).length);
+  assert.match(result.stderr, /^mmapbench: where a round's time went \(ms per cell, mean of \d+ rounds\):$/m);
+  assert.match(result.stderr, /^mmapbench: {3}procs +[\d.]+( +[\d.]+){11}$/m);
+  assert.match(
+    result.stderr,
+    /^mmapbench: {3}a round took [\d.]+ s: the timed windows [\d.]+ s \(\d+%\), the rest [\d.]+ s$/m,
+  );
   for (const mode of ['workers', 'procs']) {
     for (const key of ['wallNs', 'runqNs', 'blockedNs', 'minflt', 'majflt', 'voluntary', 'involuntary', 'gcNs'])
       assert.equal(typeof mean(doc, key, mode), 'number', `${key} ${mode}`);

@@ -1,0 +1,35 @@
+// The --verbose breakdown of a round's time: each phase of a cell, mean over the run, and how
+// much of a round the timed windows were.
+import { PHASES } from '../stats/phases.js';
+
+const HEADINGS = [...PHASES, 'between', 'cell'];
+
+/**
+ * @param {import('../stats/phases.js').PhasesSummary} summary
+ * @param {string[]} names  what the modes are called (workers, procs; A, B), in the summary's order
+ * @returns {string[]}  lines, each starting `mmapbench:`
+ */
+export function phaseLines(summary, names) {
+  const modes = Object.keys(summary.modes);
+  const keys = [...PHASES.map((name) => `${name}Ns`), 'betweenNs', 'totalNs'];
+  const ms = (/** @type {number} */ ns) => (ns / 1e6).toFixed(ns < 1e7 ? 1 : 0);
+  const rows = [
+    ['', ...HEADINGS],
+    ...modes.map((mode, i) => [names[i] ?? mode, ...keys.map((key) => ms(summary.modes[mode][key]))]),
+  ];
+  const widths = HEADINGS.map((_, column) => Math.max(...rows.map((row) => row[column + 1].length)));
+  const first = Math.max(...rows.map((row) => row[0].length));
+  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
+  const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
+  return [
+    `mmapbench: where a round's time went (ms per cell, mean of ${summary.rounds} round${summary.rounds === 1 ? '' : 's'}):`,
+    ...rows.map(
+      (row) =>
+        `mmapbench:   ${row[0].padEnd(first)}  ${row
+          .slice(1)
+          .map((cell, i) => cell.padStart(widths[i]))
+          .join('  ')}`,
+    ),
+    `mmapbench:   a round took ${seconds(summary.roundNs)}: the timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`,
+  ];
+}

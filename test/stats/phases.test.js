@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PHASES, cellPhases, phasesSummary } from '../../src/stats/phases.js';
+import { phaseLines } from '../../src/report/phases.js';
+
+const ms = (/** @type {number} */ n) => String(BigInt(Math.round(n * 1e6)));
+
+/** A workers cell: one host process, two threads; times in ms after the spawn at 1000 ms. */
+const workersCell = () => ({
+  spawned: BigInt(1000e6),
+  hosts: [{ started: ms(1010), booted: ms(1030), loaded: ms(1040) }],
+  samples: [
+    {
+      start: ms(1200),
+      end: ms(1300),
+      timeline: { loaded: ms(1070), setUp: ms(1072), warm: ms(1180), reported: ms(1302) },
+    },
+    {
+      start: ms(1201),
+      end: ms(1310),
+      timeline: { loaded: ms(1075), setUp: ms(1076), warm: ms(1190), reported: ms(1311) },
+    },
+  ],
+  received: [BigInt(1315e6)],
+  exited: BigInt(1325e6),
+});
+
+test("a cell's phases end when its last member got through each, and add up to its time", () => {
+  const phases = /** @type {Record<string, number>} */ (/** @type {unknown} */ (cellPhases(workersCell())));
+  const expected = {
+    spawn: 10,
+    node: 20,
+    load: 10,
+    threads: 35,
+    setup: 1,
+    warmup: 114,
+    barrier: 10,
+    window: 110,
+    report: 5,
+    exit: 10,
+  };
+  for (const name of PHASES) assert.equal(phases[`${name}Ns`], expected[name] * 1e6, name);
+  assert.equal(phases.totalNs, 325e6);
+  assert.equal(
+    PHASES.reduce((sum, name) => sum + phases[`${name}Ns`], 0),
+    phases.totalNs,
+  );
+  assert.equal(phases.spareNs, undefined, 'no release moment in workers mode');
+});
+
+test('in procs mode the harness loads with the host, so no thread phase; the release says how much lead was spare', () => {
+  const cell = {
+    spawned: BigInt(0),
+    hosts: [0, 1].map((i) => ({
+      started: ms(10 + i),
+      booted: ms(30 + i),
+      loaded: ms(40 + i),
+      go: ms(150 + i),
+      at: ms(157),
+    })),
+    samples: [0, 1].map((i) => ({
+      start: ms(157),
+      end: ms(257 + i),
+      // the harness module loads before the host's own body runs
+      timeline: { loaded: ms(38 + i), setUp: ms(42 + i), warm: ms(140 + i), reported: ms(260) },
+    })),
+    received: [BigInt(261e6), BigInt(262e6)],
+    exited: BigInt(270e6),
+  };
+  const phases = /** @type {import('../../src/stats/phases.js').Phases} */ (cellPhases(cell));
+  assert.equal(phases.threadsNs, 0, 'overlapping phases count 0, never negative');
+  assert.equal(phases.setupNs, 2e6);
+  assert.equal(phases.barrierNs, 16e6);
+  assert.equal(phases.spareNs, 6e6, 'the last message came 6 ms before the moment');
+  assert.equal(phases.totalNs, 270e6);
+});
+
+test('a host that did not report its timeline gives no phases rather than made-up ones', () => {
+  const cell = workersCell();
+  const { timeline, ...rest } = cell.samples[1];
+  assert.equal(cellPhases({ ...cell, samples: [cell.samples[0], /** @type {any} */ (rest)] }), null);
+  assert.equal(cellPhases({ ...cell, hosts: [] }), null);
+});
+
+test("a run's phases: means per mode, and a round's time with its traced cells and the CLI's work between", () => {
+  const phasesOf = (windowMs, betweenMs) => {
+    const phases = /** @type {any} */ (cellPhases(workersCell()));
+    phases.windowNs = windowMs * 1e6;
+    phases.totalNs = 300e6;
+    phases.betweenNs = betweenMs * 1e6;
+    return phases;
+  };
+  const round = (/** @type {number} */ index, /** @type {number} */ windowMs, traced = false) => ({
+    index,
+    cells: {
+      workers: /** @type {any} */ ({ phases: phasesOf(windowMs, 1) }),
+      procs: /** @type {any} */ ({ phases: phasesOf(windowMs, 1) }),
+    },
+    ...(traced ? { traced: { workers: /** @type {any} */ ({ phases: phasesOf(windowMs, 1) }) } } : {}),
+  });
+  const summary = /** @type {import('../../src/stats/phases.js').PhasesSummary} */ (
+    phasesSummary([round(1, 100), round(2, 120), round(3, 140, true)], ['workers', 'procs'])
+  );
+  assert.equal(summary.rounds, 3);
+  assert.equal(summary.modes.workers.windowNs, 120e6);
+  assert.equal(summary.modes.procs.betweenNs, 1e6);
+  // rounds of two cells of 300 ms and 1 ms before each; the third also traced one
+  assert.equal(summary.roundNs, (602e6 + 602e6 + 903e6) / 3);
+  assert.equal(summary.windowsNs, 240e6, 'the untraced windows only');
+  assert.equal(summary.overheadNs, summary.roundNs - summary.windowsNs);
+  assert.equal(phasesSummary([{ index: 1, cells: { workers: /** @type {any} */ ({}) } }], ['workers']), null);
+
+  const lines = phaseLines(summary, ['workers', 'procs']);
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /^mmapbench: where a round's time went \(ms per cell, mean of 3 rounds\):$/);
+  assert.match(lines[1], /spawn +node +load +threads +setup +warmup +barrier +window +report +exit +between +cell$/);
+  assert.match(lines[2], /^mmapbench: {3}workers +10 +20 +10 +35 +1\.0 +114 +10 +120 +5\.0 +10 +1\.0 +300$/);
+  assert.equal(lines[2].length, lines[1].length, 'columns line up');
+  assert.equal(lines[4], 'mmapbench:   a round took 0.70 s: the timed windows 0.24 s (34%), the rest 0.46 s');
+});
