@@ -224,7 +224,9 @@ export function spawnHost(plan, script, args, cancelSignal) {
   return adopt(
     execa(file, argv, {
       ipc: true,
+      // the plan's environment is the whole of it: what it leaves out, the cells must not get
       env: plan.env,
+      extendEnv: false,
       stdin: 'ignore',
       timeout: plan.timeout * 1000,
       forceKillAfterDelay: KILL_GRACE_MS,

@@ -149,7 +149,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     stop,
     aa: options.aa ?? null,
     envOverrides,
-    env: { ...inherited, ...envOverrides },
+    env: { ...withoutStartupOnly(inherited), ...envOverrides },
     timeout,
     protocol: options.protocol ?? 'steady',
     quick,
@@ -157,6 +157,17 @@ export async function buildPlan(options, { interrupt } = {}) {
     warnings,
   });
 }
+
+/**
+ * Variables the cells do not inherit: read by Node at every process start and by no task.
+ * NODE_EXTRA_CA_CERTS has each process parse a CA bundle at start (50 of a 75 ms start on a
+ * 2-CPU VM, for every process of every cell), into the heap a procs cell then measures.
+ * `--env NAME=VALUE` sets one in the cells all the same.
+ */
+export const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
+
+const withoutStartupOnly = (/** @type {NodeJS.ProcessEnv} */ env) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !STARTUP_ONLY_VARS.includes(name)));
 
 const withoutAllocatorEnv = (/** @type {NodeJS.ProcessEnv} */ env) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => !ALLOCATOR_VARS.test(name)));

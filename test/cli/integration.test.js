@@ -46,6 +46,21 @@ test('--env reaches the cells at process start', async () => {
   assert.match(result.stderr, /PROBE=set-by-test/);
 });
 
+test('the cells do not inherit NODE_EXTRA_CA_CERTS, read by Node at every start and by no task; --env sets it', async () => {
+  const env = {
+    NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
+    PROBE_NAMES: 'NODE_EXTRA_CA_CERTS,PROBE_NAMES',
+  };
+  const args = ['procs', '--task', fixture('env-seen.js'), '--quick'];
+  const dropped = await cli(args, { env });
+  assert.equal(dropped.exitCode, 1);
+  // the rest of the CLI's environment still reaches the cells
+  assert.match(dropped.stderr, /seen NODE_EXTRA_CA_CERTS=\(unset\) PROBE_NAMES=NODE_EXTRA_CA_CERTS,PROBE_NAMES /);
+  const asked = await cli([...args, '--env', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'], { env });
+  assert.equal(asked.exitCode, 1);
+  assert.match(asked.stderr, /seen NODE_EXTRA_CA_CERTS=\/etc\/ssl\/certs\/ca-certificates\.crt /);
+});
+
 test('--duration calibrates iterations with tinybench and reports the latency', async () => {
   const result = await cli(['compare', '--duration', '0.1', '--rounds', '2', '-k', '1', '--warmup', '5', '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
