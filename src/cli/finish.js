@@ -10,7 +10,7 @@ import { formatCI, pct } from '../report/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
-import { phaseLines } from '../report/phases.js';
+import { phaseLines, roundCost } from '../report/phases.js';
 
 /** @typedef {import('./options.js').Output} Output */
 
@@ -161,13 +161,19 @@ const pointLabel = (/** @type {SweepPoint} */ { at, plan }) =>
     .join(' · ');
 
 /**
- * What --verbose adds after the tables: where a round's time went.
+ * What --verbose adds after the tables: where a round's time went; for a sweep, a line per point.
  * @param {'measure'|'sweep'} kind
  * @param {any} results
  * @returns {string[]}
  */
 function verboseLines(kind, results) {
-  if (kind !== 'measure' || !results.phases) return [];
+  if (kind === 'sweep') {
+    const labels = pointsOf(live(kind, results)).map((point) => point.label);
+    return results.points.flatMap((/** @type {any} */ point, /** @type {number} */ i) =>
+      point.phases ? [`mmapbench: ${labels[i]}: ${roundCost(point.phases)}`] : [],
+    );
+  }
+  if (!results.phases) return [];
   const names = results.aa ? ['A', 'B'] : Object.keys(results.phases.modes);
   return phaseLines(results.phases, names);
 }

@@ -19,8 +19,6 @@ export function phaseLines(summary, names) {
   ];
   const widths = HEADINGS.map((_, column) => Math.max(...rows.map((row) => row[column + 1].length)));
   const first = Math.max(...rows.map((row) => row[0].length));
-  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
-  const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
   return [
     `mmapbench: where a round's time went (ms per cell, mean of ${summary.rounds} round${summary.rounds === 1 ? '' : 's'}):`,
     ...rows.map(
@@ -30,6 +28,16 @@ export function phaseLines(summary, names) {
           .map((cell, i) => cell.padStart(widths[i]))
           .join('  ')}`,
     ),
-    `mmapbench:   a round took ${seconds(summary.roundNs)}: the timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`,
+    `mmapbench:   ${roundCost(summary)}`,
   ];
+}
+
+/**
+ * What a round took, and how much of it the timed windows were.
+ * @param {import('../stats/phases.js').PhasesSummary} summary
+ */
+export function roundCost(summary) {
+  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
+  const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
+  return `a round took ${seconds(summary.roundNs)}: the timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`;
 }

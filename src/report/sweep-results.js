@@ -44,6 +44,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       ratio: results.ratio,
       verdict: results.verdict,
       ...(results.account ? { account: results.account } : {}),
+      ...(results.phases ? { phases: results.phases } : {}),
       config: {
         iterations: results.config.iterations,
         warmup: results.config.warmup,

@@ -8,8 +8,14 @@ import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
 
 test('sweep --smoke of 2 × 2 points prints a row per point, the scaling reading and both charts per k group', async () => {
-  const result = await cli(GRID);
+  const result = await cli([...GRID, '--verbose']);
   assert.equal(result.exitCode, 0, result.stderr);
+  // --verbose: what a round of each point took, named as the tables name the point
+  const costs = result.stderr.match(
+    /^mmapbench: .*: a round took [\d.]+ s: the timed windows [\d.]+ s \(\d+%\), the rest [\d.]+ s$/gm,
+  );
+  assert.equal(costs?.length, 4, result.stderr);
+  assert.match(costs[3], /^mmapbench: arena1 · readfilesync · med \(64 KiB\) · k=2 · MALLOC_ARENA_MAX=1: /);
   assert.match(result.stderr, /^mmapbench: sweep of 4 points, 2 rounds each: about \d+ s$/m);
   const out = result.stdout;
   assert.match(out, /^mmapbench sweep: 4 points, node v\d+\.\d+\.\d+, task readfilesync, file med \(64 KiB\)$/m);
