@@ -140,6 +140,13 @@ export function roundLines(stderr, { aa = null } = {}) {
     // once per round: a traced run's round has more cells after its two untraced ones
     if (!workers || !procs || seen.last === round.index) return;
     seen.last = round.index;
+    const at = `mmapbench: round ${round.index}${point ? ` (${pointLabel(point)})` : ''}`;
+    if (round.pilot) {
+      stderr.write(
+        `${at}: ${subject} ${roundRatio(round).toFixed(2)}; a pilot: it sized the cells, and counts in no figure\n`,
+      );
+      return;
+    }
     seen.ratios.push(roundRatio(round));
     const stats = ratioStats(seen.ratios);
     // as the tables print it: no interval from fewer than 3 rounds, where it means nothing
@@ -148,9 +155,7 @@ export function roundLines(stderr, { aa = null } = {}) {
         ? `${stats.geomean.toFixed(2)} (${formatCI(stats.ci95)}, ${pct(/** @type {number} */ (halfWidth(stats.ci95)))})`
         : stats.geomean.toFixed(2);
     const seconds = Math.round((performance.now() - started) / 1000);
-    stderr.write(
-      `mmapbench: round ${round.index}${point ? ` (${pointLabel(point)})` : ''}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`,
-    );
+    stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);
   };
 }
 

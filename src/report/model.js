@@ -1,4 +1,4 @@
-import { stopText, withCI } from './sentences.js';
+import { sizingText, stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 import { accountTable, sourcesNote } from './account.js';
 
@@ -123,7 +123,7 @@ export function compareModel(results) {
     name(round.order[0]),
     rate(round.workers),
     rate(round.procs),
-    round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
+    round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
   const { ratio } = results;
   if (results.workers && results.procs && ratio) {
@@ -143,6 +143,8 @@ export function compareModel(results) {
   if (words?.regime) notes.push(words.regime);
   const stopped = stopText(results);
   if (stopped) notes.push(stopped);
+  const sized = sizingText(results);
+  if (sized) notes.push(sized);
   if (results.next) notes.push(results.next);
   const short = (results.rounds ?? [])
     .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))

@@ -42,6 +42,7 @@ import { SCHEMA, version } from '../version.js';
  * @property {number} index
  * @property {Mode[]} order
  * @property {boolean} complete
+ * @property {true} [pilot]  it sized the cells after it and counts in no figure
  * @property {CellResult | null} [workers]
  * @property {CellResult | null} [procs]
  * @property {number} [ratio]  workers/procs, complete rounds of a compare
@@ -62,6 +63,7 @@ import { SCHEMA, version } from '../version.js';
  * @property {Config} config
  * @property {Environment} environment
  * @property {import('../run/calibrate.js').Calibration | null} calibration
+ * @property {import('../run/rounds.js').Sizing | null} sizing  how the first round sized the cells
  * @property {SavedRound[]} rounds
  * @property {ModeSummary | null} [workers]
  * @property {ModeSummary | null} [procs]
@@ -128,10 +130,12 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     machine: machineCheck,
     environment,
     calibration: session.calibration,
+    sizing: session.sizing,
     rounds: session.rounds.map((round) => ({
       index: round.index,
       order: round.order,
-      complete: modes.every((mode) => round.cells[mode]),
+      complete: !round.pilot && modes.every((mode) => round.cells[mode]),
+      ...(round.pilot ? { pilot: true } : {}),
       ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
       ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
       ...(plan.trace ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),

@@ -107,6 +107,22 @@ export function stopText(results) {
 }
 
 /**
+ * How long the cells were, and how the first round sized them: the calibration's work, kept or
+ * resized. Null when the work was fixed (--iterations, --quick) or no round finished.
+ * @param {Pick<ResultsDocument, 'sizing'>} results
+ * @returns {string | null}
+ */
+export function sizingText({ sizing }) {
+  if (!sizing) return null;
+  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
+  const ops = (/** @type {number} */ n) => n.toLocaleString('en-US');
+  const ran = `the calibration's ${ops(sizing.calibrated)} ops per worker ran ${seconds(sizing.pilotWindowNs)} in the first round`;
+  return sizing.resized
+    ? `cells of ${seconds(sizing.targetNs)}: ${ran}, so the rounds after it ran ${ops(sizing.iterations)} (the first counts in no figure)`
+    : `cells of ${seconds(sizing.targetNs)}: ${ran}`;
+}
+
+/**
  * What to run next, after the verdict.
  * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'>} results
  * @returns {string | null}

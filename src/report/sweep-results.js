@@ -53,6 +53,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
         timeout: results.config.timeout,
       },
       calibration: results.calibration,
+      sizing: results.sizing,
       rounds: results.rounds,
     };
   });

@@ -16,8 +16,17 @@ import { stopReason } from '../stats/stopping.js';
  * one mode), and whether it runs under the tracer.
  * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
  *
- * @typedef {import('../stats/cell.js').RoundCells & { order: Mode[] }} Round  order: the order
- *   its arms ran in
+ * @typedef {import('../stats/cell.js').RoundCells & { order: Mode[], pilot?: true }} Round  order:
+ *   the order its arms ran in; pilot: its cells ran the calibration's work, which missed the
+ *   window by more than SIZE_TOLERANCE: it sized the cells after it and counts in no figure
+ *
+ * How the first round sized a calibrated point's cells.
+ * @typedef {object} Sizing
+ * @property {number} targetNs      the window asked for (--duration)
+ * @property {number} calibrated    ops per worker from the calibration
+ * @property {number} pilotWindowNs the first round's timed window with them, mean over its cells
+ * @property {number} iterations    ops per worker from then on
+ * @property {boolean} resized      false: the calibration was close enough, and the first round counts
  *
  * What a point learned and measured.
  * @typedef {object} Session
@@ -27,6 +36,7 @@ import { stopReason } from '../stats/stopping.js';
  * @property {MmapbenchError | null} error  why the run stopped early, if it did
  * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why it stopped
  * @property {number} seconds  the point's own time: its calibration and its cells
+ * @property {Sizing | null} sizing  calibrated points: what the first round's cells took
  *
  * @typedef {object} Point
  * @property {string} id
@@ -34,6 +44,8 @@ import { stopReason } from '../stats/stopping.js';
  * @property {Mode[]} arms  what a complete round holds a cell of
  * @property {(index: number) => Step[]} steps  the cells of round `index`, in the order they run
  * @property {import('./cell.js').Tracer} [tracer]  how a traced step is traced
+ * @property {boolean} [pilot]  a calibrated point's first round sizes its cells (sizeByPilot);
+ *   compare and sweep, not reproduce, whose cells resume by round from their file
  * @property {Session} session  filled in as the run goes
  *
  * After every round, the rule marks `session.stop` on the points that are done; the run ends
@@ -59,7 +71,42 @@ export const newSession = (plan) => ({
   error: null,
   stop: null,
   seconds: 0,
+  sizing: null,
 });
+
+// The calibration times single ops in one fresh, uncontended process: here it chose 2,330 to
+// 6,360 ops for the same 0.1 s over five runs. The first round's cells, run as every cell runs,
+// say what those ops really take; off by more than a quarter, the cells are resized to the
+// window asked for, and that round, whose windows were another length, counts in no figure.
+const SIZE_TOLERANCE = 1.25;
+
+/**
+ * Sizes a calibrated point's cells by its first complete round.
+ * @param {Point} point
+ * @param {Round} round  the point's first round, each arm's untraced cell run
+ */
+function sizeByPilot(point, round) {
+  const work = /** @type {import('./plan.js').Work} */ (point.session.work);
+  const windows = point.arms.map(
+    (arm) => /** @type {import('../stats/cell.js').CellResult} */ (round.cells[arm]).elapsedNs,
+  );
+  const pilotWindowNs = windows.reduce((a, b) => a + b, 0) / windows.length;
+  const targetNs = /** @type {number} */ (point.plan.duration) * 1e9;
+  const factor = targetNs / Math.max(pilotWindowNs, 1);
+  const resized = factor > SIZE_TOLERANCE || factor < 1 / SIZE_TOLERANCE;
+  const calibrated = work.iterations;
+  if (resized) {
+    point.session.work = { ...work, iterations: Math.max(1, Math.round(calibrated * factor)) };
+    round.pilot = true;
+  }
+  point.session.sizing = {
+    targetNs,
+    calibrated,
+    pilotWindowNs,
+    iterations: /** @type {import('./plan.js').Work} */ (point.session.work).iterations,
+    resized,
+  };
+}
 
 /**
  * The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with --trace.
@@ -155,6 +202,9 @@ export async function runRounds(
           if (cell.phases) cell.phases.betweenNs = betweenNs;
           if (step.traced) (round.traced ??= {})[step.arm] = cell;
           else round.cells[step.arm] = cell;
+          // before the round is reported: a pilot is shown as one
+          const sized = point.pilot && point.session.calibration && point.session.sizing === null;
+          if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
           onCell?.(point, round, step, cell);
         }
       }
@@ -180,13 +230,16 @@ export const sessionError = (error) =>
     ? error
     : new MmapbenchError(`internal error: ${/** @type {Error} */ (error).message}`, { cause: error });
 
+/** A pilot round does not count toward --rounds either. */
+const pilots = (/** @type {Session} */ session) => session.rounds.filter((round) => round.pilot).length;
+
 /**
- * Rounds in which every arm finished: the only ones a ratio may be taken from.
+ * Rounds in which every arm finished, a pilot's aside: the only ones a ratio may be taken from.
  * @param {{ rounds: Round[] }} session
  * @param {Mode[]} arms
  */
 export const completeRounds = (session, arms) =>
-  session.rounds.filter((round) => arms.every((arm) => round.cells[arm]));
+  session.rounds.filter((round) => !round.pilot && arms.every((arm) => round.cells[arm]));
 
 /**
  * The interval so far: of the workers/procs ratio with two arms; a single mode stops on count.
@@ -215,7 +268,7 @@ export const stopOnWidthOrTime =
         stopReason(
           { ...point.plan.stop, maxSeconds: Infinity },
           { ...widthSoFar(point.session, point.arms), elapsedSeconds: 0, roundSeconds: 0 },
-        ) ?? (index >= point.plan.rounds ? 'rounds' : null);
+        ) ?? (index - pilots(point.session) >= point.plan.rounds ? 'rounds' : null);
     }
     if (elapsedSeconds + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';
   };

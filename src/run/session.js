@@ -18,6 +18,7 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
     arms: modes,
     steps: armSteps(plan, modes),
     tracer: plan.trace ? tracerFor(plan.trace) : undefined,
+    pilot: true,
     session: newSession(plan),
   };
   const run = await runRounds([point], {

@@ -104,6 +104,7 @@ export async function runSweep(planned, { budget, interrupt, onCell }) {
     ...point,
     arms: MODES,
     steps: armSteps(point.plan, MODES),
+    pilot: true,
     session: newSession(point.plan),
   }));
   const run = await runRounds(points, {

@@ -66,8 +66,20 @@ test('--duration calibrates iterations with tinybench and reports the latency', 
   assert.equal(result.exitCode, 0, result.stderr);
   const doc = json(result);
   assert.ok(doc.calibration.p50Ns > 0 && doc.calibration.p99Ns >= doc.calibration.p50Ns);
-  assert.equal(doc.config.iterations, doc.calibration.iterations);
+  // the first round ran the calibration's work and sized the cells after it by its windows
   assert.equal(doc.rounds[0].workers.totalOps, doc.calibration.iterations);
+  const { sizing } = doc;
+  assert.equal(sizing.calibrated, doc.calibration.iterations);
+  assert.equal(sizing.targetNs, 1e8);
+  assert.equal(sizing.pilotWindowNs, (doc.rounds[0].workers.elapsedNs + doc.rounds[0].procs.elapsedNs) / 2);
+  assert.equal(doc.config.iterations, sizing.iterations);
+  const off = sizing.targetNs / sizing.pilotWindowNs;
+  assert.equal(sizing.resized, off > 1.25 || off < 0.8);
+  // a pilot counts in no figure: the 2 rounds asked for come after it
+  assert.equal(doc.rounds.length, sizing.resized ? 3 : 2);
+  assert.equal(doc.rounds[0].complete, !sizing.resized);
+  assert.equal(doc.ratio.n, 2);
+  assert.equal(doc.rounds.at(-1).workers.totalOps, sizing.iterations);
 });
 
 test('the terminal table shows both modes, the ratio with its CI and a verdict, in 80 columns', async () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MmapbenchError } from '../../src/errors.js';
-import { armSteps, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/rounds.js';
+import { armSteps, completeRounds, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/rounds.js';
 
 const ARMS = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 
@@ -179,4 +179,69 @@ test('Ctrl-C is an interruption, not a failure; an error that is not ours is an 
   const run = await runRounds([q], { stop: stopOnWidthOrTime(Infinity), cells: broken });
   assert.equal(q.session.stop, 'failed');
   assert.match(run.error.message, /^internal error: x is not a function/);
+});
+
+/** Cells whose window takes `nsPerOp` × ops, as a real cell's elapsedNs. */
+function timedCells(nsPerOp, calibrated) {
+  const ran = [];
+  return {
+    ran,
+    cells: {
+      async runCell(_p, work, mode) {
+        ran.push(work.iterations);
+        return { throughput: 1000, mode, elapsedNs: work.iterations * nsPerOp };
+      },
+      async calibrate() {
+        return { iterations: calibrated };
+      },
+    },
+  };
+}
+
+const calibratedPoint = (rounds) => ({
+  ...point('p1', { ...plan({ rounds, iterations: null }), duration: 0.1 }),
+  pilot: true,
+});
+
+test("a calibrated point's first round sizes its cells: far off, it is resized and that round is a pilot counted nowhere", async () => {
+  // the calibration's 5,000 ops take 0.2 s in the cells: twice the 0.1 s asked for
+  const { ran, cells } = timedCells(40_000, 5000);
+  const p = calibratedPoint(3);
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.deepEqual(ran, [5000, 5000, 2500, 2500, 2500, 2500, 2500, 2500], 'a pilot, then the 3 rounds asked for');
+  assert.deepEqual(p.session.sizing, {
+    targetNs: 1e8,
+    calibrated: 5000,
+    pilotWindowNs: 2e8,
+    iterations: 2500,
+    resized: true,
+  });
+  assert.deepEqual(
+    p.session.rounds.map((round) => Boolean(round.pilot)),
+    [true, false, false, false],
+  );
+  assert.equal(completeRounds(p.session, ARMS).length, 3, 'the pilot is in no figure');
+  assert.equal(p.session.work.iterations, 2500);
+});
+
+test('a calibration within a quarter of the window is kept, and its first round counts', async () => {
+  const { ran, cells } = timedCells(22_000, 5000); // 0.11 s
+  const p = calibratedPoint(2);
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+  assert.deepEqual(ran, [5000, 5000, 5000, 5000]);
+  assert.equal(p.session.sizing.resized, false);
+  assert.equal(p.session.sizing.pilotWindowNs, 1.1e8);
+  assert.equal(completeRounds(p.session, ARMS).length, 2);
+});
+
+test('fixed work and points that do not ask for it are never sized', async () => {
+  const fixed = timedCells(40_000, 5000);
+  const p = { ...point('p1', plan({ rounds: 2, iterations: 5000 })), pilot: true };
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells: fixed.cells });
+  assert.deepEqual(fixed.ran, [5000, 5000, 5000, 5000]);
+  assert.equal(p.session.sizing, null);
+  const unasked = timedCells(40_000, 5000);
+  const q = { ...calibratedPoint(2), pilot: false };
+  await runRounds([q], { stop: stopOnWidthOrTime(Infinity), cells: unasked.cells });
+  assert.deepEqual(unasked.ran, [5000, 5000, 5000, 5000]);
 });
