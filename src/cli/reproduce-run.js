@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { sessionError } from '../run/rounds.js';
 import { startProgress } from '../report/progress.js';
 import { textWidth } from '../report/table.js';
-import { oversubscribed } from '../run/plan.js';
+import { inheritedEnv, oversubscribed } from '../run/plan.js';
 import { describeEnvironment } from '../system/environment.js';
 import { lockFolder } from '../system/out-lock.js';
 import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
@@ -83,7 +83,8 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
       mmapbench: version,
       started: new Date().toISOString(),
       options,
-      environment: describeEnvironment({ node: ctx.node, env: process.env }),
+      // what the cells inherit: each setting names its own allocator variables
+      environment: describeEnvironment({ node: ctx.node, env: inheritedEnv(process.env, { allocator: false }) }),
       jemalloc: ctx.jemalloc.path,
     };
     file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);

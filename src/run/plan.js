@@ -102,7 +102,6 @@ export async function buildPlan(options, { interrupt } = {}) {
         `--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`,
       );
   }
-  const inherited = options.inheritAllocatorEnv === false ? withoutAllocatorEnv(process.env) : process.env;
   const cores = os.availableParallelism();
 
   const k = checkK(options.k ?? (quick ? Math.min(QUICK.k, cores) : cores), { force: options.force, cores });
@@ -149,7 +148,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     stop,
     aa: options.aa ?? null,
     envOverrides,
-    env: { ...withoutStartupOnly(inherited), ...envOverrides },
+    env: { ...inheritedEnv(process.env, { allocator: options.inheritAllocatorEnv !== false }), ...envOverrides },
     timeout,
     protocol: options.protocol ?? 'steady',
     quick,
@@ -166,11 +165,19 @@ export async function buildPlan(options, { interrupt } = {}) {
  */
 export const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
 
-const withoutStartupOnly = (/** @type {NodeJS.ProcessEnv} */ env) =>
-  Object.fromEntries(Object.entries(env).filter(([name]) => !STARTUP_ONLY_VARS.includes(name)));
-
-const withoutAllocatorEnv = (/** @type {NodeJS.ProcessEnv} */ env) =>
-  Object.fromEntries(Object.entries(env).filter(([name]) => !ALLOCATOR_VARS.test(name)));
+/**
+ * What the cells inherit of the CLI's environment, before --env: all of it but the variables
+ * read only at Node's start, and, for reproduce (whose settings each name their allocator),
+ * without MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ allocator: boolean }} keep
+ */
+export const inheritedEnv = (env, { allocator }) =>
+  Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !STARTUP_ONLY_VARS.includes(name) && (allocator || !ALLOCATOR_VARS.test(name)),
+    ),
+  );
 
 /**
  * @template {object} T

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { STEADY_CAP, buildPlan, resolveParams, runnerSpec } from '../../src/run/plan.js';
+import { STEADY_CAP, buildPlan, inheritedEnv, resolveParams, runnerSpec } from '../../src/run/plan.js';
 import { planVariant } from '../../src/reproduce/runner.js';
 import { loadTask } from '../../src/tasks/index.js';
 
@@ -108,4 +108,21 @@ test('the default warmup is until steady, in tenths of the timed ops within the 
   assert.equal(fixed.warmup, 300);
   assert.equal(runnerSpec(fixed, { iterations: 4000, warmup: 300 }).steady, undefined);
   assert.equal((await buildPlan({ command: 'compare', file: 'small', quick: true })).warmup, 2);
+});
+
+test("the cells' inherited environment: all but Node's start-only variables, and for reproduce the allocator's too", () => {
+  const env = {
+    PATH: '/bin',
+    NODE_EXTRA_CA_CERTS: '/ca.pem',
+    MALLOC_ARENA_MAX: '2',
+    GLIBC_TUNABLES: 'x',
+    LD_PRELOAD: '/j.so',
+  };
+  assert.deepEqual(inheritedEnv(env, { allocator: true }), {
+    PATH: '/bin',
+    MALLOC_ARENA_MAX: '2',
+    GLIBC_TUNABLES: 'x',
+    LD_PRELOAD: '/j.so',
+  });
+  assert.deepEqual(inheritedEnv(env, { allocator: false }), { PATH: '/bin' });
 });
