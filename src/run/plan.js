@@ -13,7 +13,7 @@ import { resolveFile } from './fixtures.js';
  * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
  * from longer cells (measured here: docs/how-it-measures.md).
  */
-export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.05 };
+export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
 
 export const DEFAULTS = {
   duration: 1,

@@ -42,7 +42,7 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
   assert.match(wide.warnings[0], new RegExp(`-k ${cores + 1} exceeds`));
   const timed = await buildPlan({ command: 'compare' });
   assert.equal(timed.iterations, null);
-  assert.equal(timed.duration, 0.05, 'compare: short cells, rounds until the precision or the budget');
+  assert.equal(timed.duration, 0.1, 'compare: short cells, rounds until the precision or the budget');
   assert.deepEqual(timed.stop, { rounds: null, minRounds: 5, precision: 0.05, maxSeconds: 60 });
   const fixed = await buildPlan({ command: 'compare', rounds: 7 });
   assert.equal(fixed.duration, 1);
