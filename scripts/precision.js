@@ -1,7 +1,8 @@
-// What the default `compare` buys: the old defaults (5 rounds of ~1 s cells) and the precision
-// engine (rounds until ±5% or 60 s), run alternately on this machine, each run's half-width and
-// wall time printed; then A/A runs (both arms the same mode), counting how many 95% intervals
-// contain 1 (about 95% of them should). Nothing here is asserted: read the output.
+// What the default `compare` buys: the old defaults (5 rounds of ~1 s cells), the precision
+// engine (rounds until ±5% or 60 s) and the same with cells of 0.05 s, run alternately on this
+// machine, each run's half-width, wall time and round cost printed; then A/A runs (both arms the
+// same mode), counting how many 95% intervals contain 1 (about 95% of them should). Nothing
+// here is asserted: read the output.
 //
 //   node scripts/precision.js [pairs] [aaRuns] [--aa-max-time S] [-- extra compare options]
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,7 @@ const [pairs = 3, aaRuns = 20] = own.map(Number);
 const runs = {
   'old defaults (--rounds 5 --duration 1)': ['--rounds', '5', '--duration', '1'],
   'precision engine (defaults)': [],
+  'shorter cells (--duration 0.05)': ['--duration', '0.05'],
 };
 
 function compare(args) {
@@ -40,8 +42,12 @@ for (let i = 0; i < pairs; i++) {
     const { seconds, doc } = compare(args);
     results[name].push({ seconds, width: doc.ratio?.halfWidth ?? null });
     const ci = doc.ratio?.ci95 ? `${doc.ratio.ci95.map((v) => v.toFixed(2)).join('-')}` : '-';
+    // what a round cost, and how much of it was the timed windows (docs/how-it-measures.md)
+    const round = doc.phases
+      ? `  round ${(doc.phases.roundNs / 1e9).toFixed(2)} s, windows ${Math.round((100 * doc.phases.windowsNs) / doc.phases.roundNs)}%`
+      : '';
     console.log(
-      `  ${name.padEnd(40)} ${seconds.toFixed(0).padStart(4)} s  rounds ${String(doc.ratio?.n ?? 0).padStart(3)}  ratio ${doc.ratio?.median.toFixed(2)} (${ci})  half-width ${pct(doc.ratio?.halfWidth)}  stop ${doc.stop}`,
+      `  ${name.padEnd(40)} ${seconds.toFixed(0).padStart(4)} s  rounds ${String(doc.ratio?.n ?? 0).padStart(3)}  ratio ${doc.ratio?.median.toFixed(2)} (${ci})  half-width ${pct(doc.ratio?.halfWidth)}  stop ${doc.stop}${round}`,
     );
   }
 }
@@ -53,15 +59,16 @@ for (const [name, list] of Object.entries(results)) {
 }
 
 if (aaRuns > 0) {
-  console.log(`\n${aaRuns} A/A runs (--aa workers, --max-time ${aaMaxTime}):`);
+  console.log(`\n${aaRuns} A/A runs (--aa workers and --aa procs by turns, --max-time ${aaMaxTime}):`);
   let covered = 0;
   for (let i = 0; i < aaRuns; i++) {
-    const { seconds, doc } = compare(['--aa', 'workers', '--max-time', aaMaxTime]);
+    const mode = i % 2 ? 'procs' : 'workers';
+    const { seconds, doc } = compare(['--aa', mode, '--max-time', aaMaxTime]);
     const [low, high] = doc.ratio.ci95;
     const hit = low <= 1 && 1 <= high;
     covered += hit ? 1 : 0;
     console.log(
-      `  ${String(i + 1).padStart(2)}  ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`,
+      `  ${String(i + 1).padStart(2)} ${mode.padEnd(7)} ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`,
     );
   }
   console.log(`${covered} of ${aaRuns} A/A intervals contain 1 (nominal 95%)`);

@@ -57,7 +57,7 @@ function header(results) {
     lines.push(
       `calibrated alone in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)}` +
         ` -> ${ops(calibration.iterations)} iterations per worker, ~${config.duration} s uncontended` +
-        (took === null ? '' : `; cells took ${took.toFixed(1)} s here (median)`),
+        (took === null ? '' : `; cells took ${took.toFixed(took < 1 ? 2 : 1)} s here (median)`),
     );
   }
   return { title, lines };

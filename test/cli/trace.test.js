@@ -7,17 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import {
-  assertSums,
-  childrenOf,
-  cli,
-  fixture,
-  processesMarked,
-  tracers,
-  tracingHere,
-  uniqueMark,
-  until,
-} from '../helpers.js';
+import { childrenOf, cli, fixture, processesMarked, tracers, tracingHere, uniqueMark, until } from '../helpers.js';
 
 const { skip: tracing, requireTracing } = tracingHere();
 
@@ -252,73 +242,6 @@ test('a bpftrace that hangs on --version gives way to Ctrl-C', tracing, async ()
   assert.equal(result.exitCode, 130, result.stderr);
   assert.ok(Date.now() - started < 5000, 'it did not wait for the check to time out');
 });
-
-test(
-  'trace --pid audits a process started outside mmapbench, all its threads, and leaves it running',
-  tracing,
-  async () => {
-    requireTracing();
-    const app = execa(process.execPath, [fixture('allocates.js'), '20', 'workers'], { reject: false });
-    await new Promise((resolve) => app.stdout.once('data', resolve));
-    try {
-      const result = await cli(['trace', '--pid', String(app.pid), '--seconds', '1.5', '--stacks', '--json']);
-      assert.equal(result.exitCode, 0, result.stderr);
-      const doc = JSON.parse(result.stdout);
-      assert.equal(doc.command, 'trace');
-      assert.equal(doc.stop, 'time');
-      assert.equal(doc.target.pid, app.pid);
-      assert.match(doc.target.commandLine, /allocates\.js 20 workers/);
-      const [only] = doc.trace.processes;
-      assert.equal(only.pid, app.pid, 'the process itself is traced, not only what it starts');
-      assert.ok(only.writes > 0 && only.writeNs > 0);
-      assert.match(only.commandLine, /allocates\.js/);
-      assertSums(doc.trace);
-      // the 40 MiB buffers are mmapped whatever glibc learned, so freeing them is munmap (whether
-      // the 64 KiB ones still brk or mprotect by then depends on what their arenas kept)
-      const writes = doc.trace.bySyscall.write.map((row) => row.name);
-      assert.ok(writes.includes('munmap'), writes.join(', '));
-      assert.ok(doc.trace.writeStacks.length > 0 && doc.trace.writeStacks[0].frames.length > 0);
-      // --stacks, resolved while the process still ran: the wrapper in libc that made the call
-      assert.equal(doc.trace.userStacksResolved, true);
-      assert.match(doc.trace.writeUserStacks[0].frames[0].object, /libc\.so/);
-      assert.equal(app.exitCode, null, 'the audited process is left running');
-      assert.deepEqual(tracers(), []);
-      const saved = result.stderr.match(/^mmapbench: saved (\S+)$/m)[1];
-      assert.match(saved, /\/trace-[^/]+\.json$/);
-      const table = await cli(['report', saved]);
-      assert.equal(table.exitCode, 0, table.stderr);
-      assert.match(table.stdout, /^mmapbench trace: mmap_lock waits of pid \d+/);
-      assert.match(table.stdout, /writes by syscall in flight/);
-      assert.match(table.stdout, /kernel call chain of the write acquisitions/);
-      assert.match(table.stdout, /user call chain of the write acquisitions/);
-      assert.match(table.stdout, /stop inside libc/);
-    } finally {
-      app.kill('SIGKILL');
-    }
-  },
-);
-
-test(
-  'trace -- COMMAND runs it under the trace from its first instruction until it exits; its output goes to stderr',
-  tracing,
-  async () => {
-    requireTracing();
-    const result = await cli(['trace', '--json', '--', process.execPath, fixture('allocates.js'), '1']);
-    assert.equal(result.exitCode, 0, result.stderr);
-    const doc = JSON.parse(result.stdout);
-    assert.equal(doc.stop, 'exited');
-    assert.deepEqual(doc.exit, { code: 0, signal: null });
-    assert.deepEqual(doc.target.command, [process.execPath, fixture('allocates.js'), '1']);
-    assert.match(result.stderr, /^ready$/m, "the command's own output");
-    assertSums(doc.trace);
-    // traced from exec on: loading the program maps it
-    assert.ok(
-      doc.trace.bySyscall.write.some((row) => row.name === 'execve'),
-      'execve is traced',
-    );
-    assert.deepEqual(tracers(), []);
-  },
-);
 
 test('a SIGKILLed audit leaves neither bpftrace nor the command it started', tracing, async () => {
   requireTracing();
