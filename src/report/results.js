@@ -76,8 +76,8 @@ import { SCHEMA, version } from '../version.js';
  * @property {string | null} [next]  compare only: what to run next
  * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
  * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
- * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
  *   where each mode's time per op went, and what that says
+ * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
  * @property {TraceSection} [trace]  with --trace
  */
 
@@ -177,7 +177,12 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
       script: 'mmap-lock.bt',
       window: plan.trace.window,
-      ...traceResults(session.rounds, modes, plan.k),
+      // a pilot round ran other work: in no figure, traced or not
+      ...traceResults(
+        session.rounds.filter((round) => !round.pilot),
+        modes,
+        plan.k,
+      ),
       published: MMAP_LOCK_WAITS,
     };
   }
