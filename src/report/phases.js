@@ -5,6 +5,7 @@ import { PHASES } from '../stats/phases.js';
 const HEADINGS = [...PHASES, 'between', 'cell'];
 
 /**
+ * A row per phase and a column per mode, so it fits 80 columns whatever the names.
  * @param {import('../stats/phases.js').PhasesSummary} summary
  * @param {string[]} names  what the modes are called (workers, procs; A, B), in the summary's order
  * @returns {string[]}  lines, each starting `mmapbench:`
@@ -14,19 +15,15 @@ export function phaseLines(summary, names) {
   const keys = [...PHASES.map((name) => `${name}Ns`), 'betweenNs', 'totalNs'];
   const ms = (/** @type {number} */ ns) => (ns / 1e6).toFixed(ns < 1e7 ? 1 : 0);
   const rows = [
-    ['', ...HEADINGS],
-    ...modes.map((mode, i) => [names[i] ?? mode, ...keys.map((key) => ms(summary.modes[mode][key]))]),
+    ['phase', ...modes.map((mode, i) => names[i] ?? mode)],
+    ...keys.map((key, row) => [HEADINGS[row], ...modes.map((mode) => ms(summary.modes[mode][key]))]),
   ];
-  const widths = HEADINGS.map((_, column) => Math.max(...rows.map((row) => row[column + 1].length)));
-  const first = Math.max(...rows.map((row) => row[0].length));
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   return [
     `mmapbench: where a round's time went (ms per cell, mean of ${summary.rounds} round${summary.rounds === 1 ? '' : 's'}):`,
     ...rows.map(
       (row) =>
-        `mmapbench:   ${row[0].padEnd(first)}  ${row
-          .slice(1)
-          .map((cell, i) => cell.padStart(widths[i]))
-          .join('  ')}`,
+        `mmapbench:   ${row.map((cell, i) => (i ? cell.padStart(Math.max(widths[i], 7)) : cell.padEnd(widths[i]))).join('  ')}`,
     ),
     `mmapbench:   ${roundCost(summary)}`,
   ];
@@ -39,5 +36,5 @@ export function phaseLines(summary, names) {
 export function roundCost(summary) {
   const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
   const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
-  return `a round took ${seconds(summary.roundNs)}: the timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`;
+  return `a round took ${seconds(summary.roundNs)}: timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`;
 }

@@ -32,10 +32,12 @@ test("compare --quick carries an account for both modes, its wall time the worke
   }
   assert.equal(doc.phases.rounds, doc.rounds.filter((r) => r.complete).length);
   assert.match(result.stderr, /^mmapbench: where a round's time went \(ms per cell, mean of \d+ rounds\):$/m);
-  assert.match(result.stderr, /^mmapbench: {3}procs +[\d.]+( +[\d.]+){11}$/m);
+  assert.match(result.stderr, /^mmapbench: {3}phase +workers +procs$/m);
+  for (const name of [...PHASES, 'between', 'cell'])
+    assert.match(result.stderr, new RegExp(`^mmapbench: {3}${name} +[\\d.]+ +[\\d.]+$`, 'm'), name);
   assert.match(
     result.stderr,
-    /^mmapbench: {3}a round took [\d.]+ s: the timed windows [\d.]+ s \(\d+%\), the rest [\d.]+ s$/m,
+    /^mmapbench: {3}a round took [\d.]+ s: timed windows [\d.]+ s \(\d+%\), the rest [\d.]+ s$/m,
   );
   for (const mode of ['workers', 'procs']) {
     for (const key of ['wallNs', 'runqNs', 'blockedNs', 'minflt', 'majflt', 'voluntary', 'involuntary', 'gcNs'])
