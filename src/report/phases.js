@@ -1,6 +1,7 @@
 // The --verbose breakdown of a round's time: each phase of a cell, mean over the run, and how
 // much of a round the timed windows were.
 import { PHASES } from '../stats/phases.js';
+import { seconds } from './table.js';
 
 const HEADINGS = [...PHASES, 'between', 'cell'];
 
@@ -34,7 +35,6 @@ export function phaseLines(summary, names) {
  * @param {import('../stats/phases.js').PhasesSummary} summary
  */
 export function roundCost(summary) {
-  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
   const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
   return `a round took ${seconds(summary.roundNs)}: timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`;
 }

@@ -2,6 +2,7 @@
 import { sideOf } from '../stats/interval.js';
 import { roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
+import { ops, seconds } from './table.js';
 
 /** @typedef {import('./results.js').ResultsDocument} ResultsDocument */
 
@@ -114,8 +115,6 @@ export function stopText(results) {
  */
 export function sizingText({ sizing }) {
   if (!sizing) return null;
-  const seconds = (/** @type {number} */ ns) => `${(ns / 1e9).toFixed(2)} s`;
-  const ops = (/** @type {number} */ n) => n.toLocaleString('en-US');
   const ran = `the calibration's ${ops(sizing.calibrated)} ops per worker ran ${seconds(sizing.pilotWindowNs)} in the first round`;
   return sizing.resized
     ? `cells of ${seconds(sizing.targetNs)}: ${ran}, so the rounds after it ran ${ops(sizing.iterations)} (the first counts in no figure)`

@@ -81,9 +81,9 @@ const median = (/** @type {number[]} */ values) => {
  *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window
- * @typedef {{ loaded: string, setUp: string, warm: string, reported: string }} ThreadTimeline
+ * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
  *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
- *   run its setup, warmed up, and had its result ready to send
+ *   run its setup, and warmed up
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
@@ -223,12 +223,7 @@ export async function measure({ task, ctx, spec, warmup, setUp, warm }, iteratio
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
-  sample.timeline = {
-    loaded: String(loadedAt),
-    setUp: String(setUp),
-    warm: String(warm),
-    reported: String(process.hrtime.bigint()),
-  };
+  sample.timeline = { loaded: String(loadedAt), setUp: String(setUp), warm: String(warm) };
   return sample;
 }
 

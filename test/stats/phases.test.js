@@ -13,12 +13,12 @@ const workersCell = () => ({
     {
       start: ms(1200),
       end: ms(1300),
-      timeline: { loaded: ms(1070), setUp: ms(1072), warm: ms(1180), reported: ms(1302) },
+      timeline: { loaded: ms(1070), setUp: ms(1072), warm: ms(1180) },
     },
     {
       start: ms(1201),
       end: ms(1310),
-      timeline: { loaded: ms(1075), setUp: ms(1076), warm: ms(1190), reported: ms(1311) },
+      timeline: { loaded: ms(1075), setUp: ms(1076), warm: ms(1190) },
     },
   ],
   received: [BigInt(1315e6)],
@@ -62,7 +62,7 @@ test('in procs mode the harness loads with the host, so no thread phase; the rel
       start: ms(157),
       end: ms(257 + i),
       // the harness module loads before the host's own body runs
-      timeline: { loaded: ms(38 + i), setUp: ms(42 + i), warm: ms(140 + i), reported: ms(260) },
+      timeline: { loaded: ms(38 + i), setUp: ms(42 + i), warm: ms(140 + i) },
     })),
     received: [BigInt(261e6), BigInt(262e6)],
     exited: BigInt(270e6),
