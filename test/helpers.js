@@ -146,14 +146,15 @@ export async function startUntil(args, ready, env = {}) {
 }
 
 /**
- * The second Node major the tests run on (`node scripts/install-node.js 24`, which .ci/run
- * calls): its path, and a skip reason where it is missing, except under CI, where a missing
- * second Node is a failure, never a skip.
+ * The second Node major the tests run on, from mmapbench's Node cache (`node
+ * scripts/install-node.js 24`, which .ci/run calls): its path, and a skip reason where it is
+ * missing, except under CI, where a missing second Node is a failure, never a skip.
  */
 export async function secondNode() {
-  const { nodeBinary } = await import('../scripts/install-node.js');
-  const path = nodeBinary(24);
-  const missing = !existsSync(path);
+  const { binaryIn, installedReleases, nodeCacheDir, releaseDir } = await import('../src/system/node-release.js');
+  const version = installedReleases(nodeCacheDir()).find((v) => v.startsWith('24.'));
+  const path = version ? binaryIn(releaseDir(nodeCacheDir(), version)) : 'Node 24 in the Node cache';
+  const missing = !version;
   return {
     path,
     missing,

@@ -135,8 +135,9 @@ const usage = [
   ],
   [['sweep', '--node', '/no/such/node'], /^--node \/no\/such\/node is not an executable file \(ENOENT\)/],
   [['sweep', '--node', '/bin/true'], /^--node \/bin\/true printed "" instead of a Node.js version/],
+  [['sweep', '--node', process.execPath, '--node', process.execPath], /^--node lists .* twice; give each value once$/],
   [
-    ['sweep', '--node', process.execPath, '--node', process.execPath],
+    ['sweep', '--node', process.execPath, '--node', process.execPath.replace(/\/node$/, '/../bin/node')],
     /^--node .* is given twice; give each Node once$/,
   ],
   [

@@ -107,7 +107,9 @@ export const timeoutOption = value('seconds a cell may take before it is termina
   read: timeoutSeconds('--timeout'),
 });
 export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what);
-export const nodeOption = value('node binary the cells run on (default: this node)');
+export const nodeOption = value(
+  'the Node the cells run on: a release (24, 26.10: installed from the npm registry on first use) or a binary (default: this node)',
+);
 
 /**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
@@ -175,7 +177,18 @@ const WORK = {
 /** Where the cells run: their environment, node, limits and fixtures. */
 const runSpecs = ({ sweep = false } = {}) => ({
   env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
-  node: sweep ? repeat('a node binary the cells run on; repeat for an axis of Node versions') : nodeOption,
+  node: sweep
+    ? repeat(
+        'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',
+        {
+          read: (/** @type {string[]} */ values) =>
+            values.reduce(
+              (/** @type {unknown[] | undefined} */ previous, raw) => listOf('--node', text, '20,24,26')(raw, previous),
+              undefined,
+            ),
+        },
+      )
+    : nodeOption,
   timeout: timeoutOption,
   force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
   fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),

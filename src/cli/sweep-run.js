@@ -71,6 +71,16 @@ export async function sweepCommand(
 ) {
   const { save } = output;
   const points = await planPoints(sweepPoints(request), { interrupt });
+  // --node 24 and --node 24.21 (or a path) can be the same binary
+  const binaries = new Map();
+  for (const { at, plan } of points) {
+    const other = binaries.get(plan.node.path);
+    if (other !== undefined && other !== at.node)
+      throw usageError(
+        `--node ${other ?? process.version} and --node ${at.node ?? process.version} are the same Node (${plan.node.version}, ${plan.node.path}); give each Node once`,
+      );
+    binaries.set(plan.node.path, at.node);
+  }
   if (save) resultsFolder(save.out);
   const [{ plan: first }] = points;
   const quick = first.quick;

@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { usageError } from '../errors.js';
+import { parseVersionSpec, releaseBinary } from './node-release.js';
 
 const MIN_MAJOR = 18;
 
@@ -11,18 +12,30 @@ const MIN_MAJOR = 18;
 const checked = new Map();
 
 /**
- * Checks that `--node PATH` is an executable Node.js and asks it for its version, so a typo is
- * a usage error here rather than K spawn failures inside a cell.
+ * `--node PATH` or `--node VERSION` (26, 24.19: installed from the npm registry into the cache
+ * on first use, node-release.js). Checks that the binary is an executable Node.js and asks it
+ * for its version, so a typo is a usage error here rather than K spawn failures inside a cell.
  * @param {string | undefined} spec
  * @param {AbortSignal} [interrupt]
  * @returns {Promise<{ path: string, version: string }>}
  */
 export function resolveNode(spec, interrupt) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
-  const path = resolve(spec);
-  if (!checked.has(path)) checked.set(path, check(spec, path, interrupt));
-  return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(path));
+  const key = parseVersionSpec(spec) ? `version ${spec.replace(/^v/, '')}` : resolve(spec);
+  if (!checked.has(key)) {
+    const release = parseVersionSpec(spec);
+    const found = release
+      ? releaseBinary(spec, release, { interrupt }).then((path) => check(spec, path, interrupt))
+      : check(spec, key, interrupt);
+    checked.set(key, found);
+    // a failed install may succeed on the next ask (a sweep plans each point)
+    found.catch(() => checked.delete(key));
+  }
+  return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(key));
 }
+
+/** Whether `--node SPEC` names a release by its version rather than a binary by its path. */
+export const isVersion = (/** @type {string} */ spec) => parseVersionSpec(spec) !== null;
 
 /**
  * @param {string} spec
@@ -35,7 +48,7 @@ async function check(spec, path, interrupt) {
     accessSync(path, constants.X_OK);
   } catch (error) {
     throw usageError(
-      `--node ${spec} is not an executable file (${error.code ?? error.message}); pass the path of a node binary, e.g. --node "$(which node)"`,
+      `--node ${spec} is not an executable file (${error.code ?? error.message}) nor a Node version; pass a version such as --node 24 or the path of a node binary, e.g. --node "$(which node)"`,
       error,
     );
   }

@@ -99,8 +99,9 @@ const uid = () => process.getuid?.() ?? 0;
  * change: not a symbolic link, owned by this user, not writable by group or others.
  * @param {string} dir
  * @param {string} what  how the user names it in the fix, e.g. `--fixtures-dir`
+ * @param {string} [fix]  what to do instead, when it is not passing `what` another folder
  */
-export function ensurePrivateDir(dir, what) {
+export function ensurePrivateDir(dir, what, fix = `pass ${what} a folder of your own`) {
   try {
     makeFolder(dir, 0o700);
   } catch (error) {
@@ -116,10 +117,7 @@ export function ensurePrivateDir(dir, what) {
         : stats.mode & 0o022
           ? `can be written by other users (mode ${(stats.mode & 0o777).toString(8)})`
           : null;
-  if (problem)
-    throw usageError(
-      `${what} ${dir} ${problem}; another user could plant files in it: pass ${what} a folder of your own`,
-    );
+  if (problem) throw usageError(`${what} ${dir} ${problem}; another user could plant files in it: ${fix}`);
   return dir;
 }
 
