@@ -17,6 +17,7 @@ import { nodeLabel, pointName, varying } from './sweep-results.js';
  */
 function verdictCell(point) {
   const { ratio, verdict } = point;
+  if (point.unavailable) return 'not available';
   if (!ratio || !verdict) return '-';
   if (ratio.n < 3) return 'too few rounds';
   if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.geomean)}x faster`;
@@ -29,6 +30,7 @@ function verdictCell(point) {
  * @param {SweepPoint} point
  */
 function stopCell(point) {
+  if (point.unavailable) return '-';
   const n = point.ratio?.n ?? 0;
   const width = point.ratio?.halfWidth;
   const reached = width === null || width === undefined ? '' : `, ${pct(width)}`;
@@ -108,6 +110,8 @@ export function sweepModel(results, { width = 80 } = {}) {
     notes.push(
       `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
     );
+  for (const point of points)
+    if (point.unavailable) notes.push(`${pointName(point, columns)}: not run: ${point.unavailable}`);
   // where the time went at each point whose modes differ: the account's reading
   for (const point of points) {
     const reading = point.account?.words.reading;
@@ -129,7 +133,7 @@ export function sweepModel(results, { width = 80 } = {}) {
         widths: [
           ...head
             .slice(0, -5)
-            .map((name, i) => Math.min(16, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
+            .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
           10,
           10,
           18,

@@ -36,7 +36,9 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       variant: point.at.variant,
       node: plan.node,
       oversubscribed: plan.k > cores,
-      status: results.status,
+      // a point whose task cannot run on its Node ran no cell: why, in the task's words
+      status: plan.unavailable ? 'unavailable' : results.status,
+      unavailable: plan.unavailable,
       stop: results.stop,
       seconds: results.seconds,
       workers: results.workers,

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { usageError } from '../errors.js';
+import { environmentError, usageError } from '../errors.js';
 import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
 import { loadTask } from '../tasks/index.js';
 import { ALLOCATOR_VARS } from '../system/environment.js';
@@ -7,6 +7,7 @@ import { preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
 import { preflight } from '../system/trace/preflight.js';
 import { resolveFile } from './fixtures.js';
+import { taskUnavailable } from './task-check.js';
 
 /**
  * compare's default: rounds until the ratio is known to ±5% or a minute is spent. Short cells,
@@ -51,6 +52,8 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {number} [precision]  compare: the target relative half-width of the ratio's 95% CI
  * @property {number} [maxTime]    compare: the wall-time budget in seconds
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
+ * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
+ *   `unavailable` instead of an error (a sweep's point on an older Node)
  * @property {boolean} [inheritAllocatorEnv]  false: drop MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD
  *   inherited from the shell (a baseline must be the allocator's defaults); default true
  */
@@ -77,6 +80,8 @@ export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 }
  * @property {'steady'|'published'} protocol
  * @property {boolean} quick
  * @property {(import('../system/trace/preflight.js').TraceSetup & { window: 'timed'|'cell' }) | null} trace
+ * @property {string | null} unavailable  why the task cannot run on this Node (sweep's points
+ *   only: elsewhere that is an error)
  * @property {string[]} warnings
  */
 
@@ -92,6 +97,10 @@ export async function buildPlan(options, { interrupt } = {}) {
   const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, options.fixturesDir);
   const node = await resolveNode(options.node, interrupt);
   const params = resolveParams(task, options.params ?? {});
+  // a task that cannot run on this Node says so before any cell (sweep: the point is marked)
+  const unavailable = await taskUnavailable(task, node, params, interrupt);
+  if (unavailable && !options.keepUnavailable)
+    throw environmentError(`task ${task.name} cannot run on Node ${node.version}: ${unavailable}`);
   const envOverrides = { ...options.env };
   if (envOverrides.LD_PRELOAD) {
     // The dynamic loader skips a library it cannot load with a warning only: check, or the
@@ -153,6 +162,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     protocol: options.protocol ?? 'steady',
     quick,
     trace,
+    unavailable,
     warnings,
   });
 }

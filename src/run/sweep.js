@@ -1,4 +1,4 @@
-import { usageError } from '../errors.js';
+import { environmentError, usageError } from '../errors.js';
 import { buildPlan } from './plan.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js';
 
@@ -54,6 +54,8 @@ export function sweepPoints({ axes, shared }) {
         k,
         params: { ...shared.params, ...params },
         env: { ...shared.env, ...variant.env },
+        // a task a Node cannot run (readfilesync-into on Node 20) marks its point, not the sweep
+        keepUnavailable: true,
       },
     };
   });
@@ -107,7 +109,12 @@ export async function runSweep(planned, { budget, interrupt, onCell }) {
     pilot: true,
     session: newSession(point.plan),
   }));
-  const run = await runRounds(points, {
+  const runnable = points.filter((point) => !point.plan.unavailable);
+  if (!runnable.length)
+    throw environmentError(
+      `no point of the sweep can run here: ${points[0].plan.task.name} on Node ${points[0].plan.node.version}: ${points[0].plan.unavailable}`,
+    );
+  const run = await runRounds(runnable, {
     stop: stopOnWidthOrTime(budget),
     interrupt,
     onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),

@@ -7,6 +7,7 @@ import { usageError } from '../errors.js';
 export const BUILTIN_TASKS = [
   'readfilesync',
   'reuse-buffer',
+  'readfilesync-into',
   'readfile-async',
   'pool-size',
   'alloc-unsafe',
@@ -56,6 +57,9 @@ export const BUILTIN_TASKS = [
  * @property {Record<string, TaskMetric>} [metrics]
  * @property {string} [defaultFile]  what --file defaults to for this task
  * @property {string} [reference]  the published figure the task relates to, and its source
+ * @property {(params: Record<string, any>) => string | null | Promise<string | null>} [unavailable]
+ *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
+ *   cells run on, before any cell starts
  * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
  * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
  * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
@@ -72,6 +76,7 @@ export const BUILTIN_TASKS = [
  * @property {string} url       file URL the workers import
  * @property {string} spec      what --task said: a name or a path
  * @property {boolean} builtin
+ * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
  */
 
 /** @type {unknown[]} */
@@ -163,7 +168,7 @@ export async function loadTask(spec, cwd = process.cwd()) {
       `task module ${spec} has no run(ctx, iterations) function (it exports ${has}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
     );
   }
-  for (const hook of ['setup', 'teardown']) {
+  for (const hook of ['setup', 'teardown', 'unavailable']) {
     if (task[hook] !== undefined && typeof task[hook] !== 'function') {
       throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
     }
@@ -179,5 +184,6 @@ export async function loadTask(spec, cwd = process.cwd()) {
     url,
     spec,
     builtin,
+    checksNode: typeof task.unavailable === 'function',
   };
 }

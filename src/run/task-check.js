@@ -1,0 +1,45 @@
+import { execa } from 'execa';
+import { MmapbenchError } from '../errors.js';
+import { adopt, diesWithParent } from '../system/children.js';
+
+// Asks a task, on the Node its cells will run on, whether it can run there (Task.unavailable).
+// A different Node is asked in a process of its own; the answer is the last line of its output.
+const PROBE = `
+const [url, params] = process.argv.slice(1);
+import(url)
+  .then(async (module) => {
+    const task = module.default ?? module;
+    const why = await task.unavailable(JSON.parse(params));
+    process.stdout.write('\\n' + JSON.stringify(why ?? null));
+  })
+  .catch((error) => {
+    process.stdout.write('\\n' + JSON.stringify('its check failed: ' + String(error?.message ?? error)));
+  });
+`;
+
+/**
+ * Why `task` cannot run on `node` (its own words), or null. Tasks without `unavailable` run
+ * anywhere and cost nothing here.
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {{ path: string }} node
+ * @param {Record<string, unknown>} params
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<string | null>}
+ */
+export async function taskUnavailable(task, node, params, interrupt) {
+  if (!task.checksNode) return null;
+  if (node.path === process.execPath) {
+    const module = await import(task.url);
+    return (await (module.default ?? module).unavailable(params)) ?? null;
+  }
+  const [file, args] = diesWithParent(node.path, ['-e', PROBE, task.url, JSON.stringify(params)]);
+  const result = await adopt(
+    execa(file, args, { reject: false, cancelSignal: interrupt, timeout: 30000, env: { NODE_OPTIONS: '' } }),
+  );
+  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  try {
+    return JSON.parse(String(result.stdout).split('\n').at(-1) ?? 'null');
+  } catch {
+    return `its check did not answer on ${node.path} (${result.shortMessage ?? 'no output'})`;
+  }
+}

@@ -1,0 +1,32 @@
+// Node's fix as a task: a Node without readFileSync's buffer option ignores it and returns a new
+// Buffer with no error, so the task checks where the bytes landed, never the absence of an error.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import task, { hasBufferOption } from '../../src/tasks/readfilesync-into.js';
+import { hasBufferOption as releaseHasIt } from '../../src/reference/node-fix.js';
+import { fixture } from '../helpers.js';
+
+const here = releaseHasIt(process.version);
+
+test('the task asks this Node itself, and agrees with the releases known to have the option', () => {
+  assert.equal(hasBufferOption(), here);
+  assert.equal(task.unavailable() === null, here);
+  if (!here)
+    assert.match(task.unavailable(), /no buffer option \(it returns a new Buffer\).*24\.19\.0 and 26\.4\.0.*--node 26/);
+});
+
+for (const into of ['buffer', 'function']) {
+  test(`--param into=${into}: every read lands in the buffer allocated in setup, or the run stops`, () => {
+    const file = fixture('env-seen.js');
+    const ctx = { file, fileSize: readFileSync(file).length, params: { into }, state: {} };
+    task.setup(ctx);
+    if (here) {
+      task.run(ctx, 3);
+      assert.deepEqual(ctx.state.buffer, readFileSync(file));
+    } else {
+      // Node 20 ignores the option: the first read says so instead of measuring a plain read
+      assert.throws(() => task.run(ctx, 3), /no buffer option/);
+    }
+  });
+}
