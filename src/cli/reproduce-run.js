@@ -86,6 +86,7 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
       // what the cells inherit: each setting names its own allocator variables
       environment: describeEnvironment({ node: ctx.node, env: inheritedEnv(process.env, { allocator: false }) }),
       jemalloc: ctx.jemalloc.path,
+      nodes: ctx.nodes,
     };
     file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
     createResultsFile(file, header);
@@ -95,6 +96,8 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
   if (options.k > cores) stderr.write(`mmapbench: warning: ${oversubscribed(options.k, cores)}\n`);
   stderr.write(`mmapbench: each cell is appended to ${file} as it finishes\n`);
 
+  // node-fix runs on the Nodes found now, never on paths a results file names: a resumed run
+  // continues the settings whose versions are still the ones found
   const plan = planOf(runnable, ctx, options);
   const [min] = roundBounds(options);
   const cells = Math.max(

@@ -100,6 +100,13 @@ export const TABLES = {
     ],
     claim: 'reusing one buffer is several times faster than readFileSync and nearly closes the gap',
   },
+  'node-fix': {
+    source:
+      'nodejs/node#63600 and pull request 63634, "fs: add buffer option to readFileSync" (Node 24.19.0 and 26.4.0), against the investigation\'s mitigation 1 (reuse-buffer, Hypothesis 6: "up to 5x")',
+    setup: "no figures are published for the option; reuse-buffer's are in the reuse experiment",
+    rows: [],
+    claim: "readFileSync's buffer option gives workers what reusing one buffer by hand (openSync/readSync) does",
+  },
   async: {
     source: `${INVESTIGATION}, Hypothesis 7 and step 10 (64 KiB, k=8)`,
     rows: [

@@ -14,6 +14,8 @@ export class ExperimentData {
   constructor(cells) {
     this.cells = new Map(cells.map((c) => [key(c.variant, c.round, c.mode), c.cell]));
     this.rounds = [...new Set(cells.map((c) => c.round))].sort((a, b) => a - b);
+    /** the settings with a cell measured, in the order first seen */
+    this.variants = [...new Set(cells.map((c) => c.variant))];
   }
 
   /** @param {string} variant @param {number} round @param {Mode} mode @returns {number | null} */

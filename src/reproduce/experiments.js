@@ -1,7 +1,16 @@
 import { TABLES } from '../reference/published.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { above, all, below, within } from './verdict.js';
-import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js';
+import {
+  clogTable,
+  FIX_SIZES,
+  FIX_TASKS,
+  fixVersions,
+  locksTable,
+  nodeFixTable,
+  promisesTable,
+  throttleTable,
+} from './tables.js';
 
 /**
  * @typedef {object} Variant  one setting an experiment measures; each round runs every variant
@@ -22,6 +31,7 @@ import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js
  * @property {boolean} [trace]  its cells run under mmap-lock.bt, whole (startup included), as
  *   the investigation traced them
  * @property {'steady'|'published'} [protocol]  how its cells are measured (protocols.js)
+ * @property {string} [node]  the Node binary its cells run on, instead of the run's --node
  *
  * @typedef {object} Experiment
  * @property {string} name
@@ -39,8 +49,11 @@ import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js
  * @property {number} [k]  the k every variant runs at (a single process, as published), not -k
  *
  * @typedef {{ jemalloc: { path: string | null, why?: string | null }, thp?: { why: string | null },
- *   trace?: { why: string | null } }} Machine  what this machine offers the experiments (a saved
- *   run's report knows only its jemalloc)
+ *   trace?: { why: string | null }, nodes?: FixNode[] }} Machine  what this machine offers the
+ *   experiments (a saved run's report knows its jemalloc and its nodes)
+ * @typedef {{ label: string, path: string | null, version: string | null, hasOption: boolean,
+ *   why: string | null }} FixNode  a Node node-fix runs on: why it has no path (not installed,
+ *   offline) or lacks readFileSync's buffer option
  * @typedef {{ head: string[], rows: string[][], align?: string[], widths?: number[] }} ExperimentTable
  * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */
@@ -381,6 +394,46 @@ export const EXPERIMENTS = [
         above(d.ratio('reuse-1m'), 1, 'reuse 1 MiB workers/procs'),
       ),
     ],
+  },
+  {
+    name: 'node-fix',
+    hypothesis: "Node's fix: readFileSync's buffer option",
+    needs: "a Node with readFileSync's buffer option: Node 24 and 26 are installed from the npm registry on first use",
+    unavailable: (ctx) =>
+      (ctx.nodes ?? []).some((node) => node.hasOption)
+        ? null
+        : `no Node here has readFileSync's buffer option (${(ctx.nodes ?? []).map((node) => `${node.label}: ${node.why}`).join('; ')})`,
+    variants: (ctx) =>
+      (ctx.nodes ?? []).flatMap((node) =>
+        node.path === null
+          ? []
+          : FIX_SIZES.flatMap(([size, file, sizeLabel]) =>
+              FIX_TASKS.filter(([short]) => short !== 'into' || node.hasOption).map(([short, task, taskLabel]) => ({
+                id: `${node.version}:${short}:${size}`,
+                label: `Node ${node.version}, ${taskLabel} ${sizeLabel}`,
+                task,
+                file,
+                node: /** @type {string} */ (node.path),
+              })),
+            ),
+      ),
+    table: nodeFixTable,
+    // for each Node with the option, at both sizes
+    verdicts: (d) =>
+      fixVersions(d).flatMap((version) => [
+        claim(
+          `Node ${version}: the buffer option closes the gap (workers/procs with it above 0.9 at 64 KiB and 1 MiB)`,
+          all(FIX_SIZES.map(([size, , label]) => above(d.ratio(`${version}:into:${size}`), 0.9, label))),
+        ),
+        claim(
+          `Node ${version}: the buffer option matches reuse-buffer in workers (option / reuse-buffer within ±10% at 64 KiB and 1 MiB)`,
+          all(
+            FIX_SIZES.map(([size, , label]) =>
+              within(d.relative(`${version}:into:${size}`, `${version}:reuse:${size}`, 'workers'), [0.9, 1.1], label),
+            ),
+          ),
+        ),
+      ]),
   },
   {
     name: 'async',

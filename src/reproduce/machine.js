@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { environmentError } from '../errors.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
+import { taskUnavailable } from '../run/task-check.js';
+import { loadTask } from '../tasks/index.js';
 import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
 import { preflight } from '../system/trace/preflight.js';
 import { EXPERIMENTS } from './experiments.js';
@@ -34,7 +36,48 @@ export async function machine(options, argv, interrupt) {
         (error) => ({ setup: null, why: error.message }),
       )
     : { setup: null, why: 'not asked for' };
-  return { node, jemalloc, thp, trace };
+  // node-fix runs on this Node and the newest 24 and 26 (installed on first use)
+  const nodes =
+    options.experiments.length === 0 || options.experiments.includes('node-fix') ? await fixNodes(node, interrupt) : [];
+  return { node, jemalloc, thp, trace, nodes };
+}
+
+/** The releases node-fix measures besides the Node the run is on. */
+const FIX_RELEASES = ['24', '26'];
+
+/**
+ * The Nodes node-fix runs on, each with whether readFileSync takes its buffer option there (the
+ * task's own check, on that Node). One that cannot be had (offline) is kept with the reason.
+ * @param {{ path: string, version: string }} running
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<import('./experiments.js').FixNode[]>}
+ */
+async function fixNodes(running, interrupt) {
+  const task = await loadTask('readfilesync-into');
+  /** @type {import('./experiments.js').FixNode[]} */
+  const nodes = [];
+  for (const [label, spec] of [["the run's Node", null], ...FIX_RELEASES.map((major) => [`Node ${major}`, major])]) {
+    /** @type {{ path: string, version: string } | null} */
+    let node = running;
+    let why = null;
+    if (spec)
+      try {
+        node = await resolveNode(spec, interrupt);
+      } catch (error) {
+        if (error.kind === 'interrupted' || interrupt?.aborted) throw error;
+        [node, why] = [null, error.message];
+      }
+    if (node && nodes.some((other) => other.path === node?.path)) continue;
+    const missing = node ? await taskUnavailable(task, node, {}, interrupt) : null;
+    nodes.push({
+      label: /** @type {string} */ (label),
+      path: node?.path ?? null,
+      version: node?.version ?? null,
+      hasOption: Boolean(node) && !missing,
+      why: why ?? missing,
+    });
+  }
+  return nodes;
 }
 
 /**

@@ -57,7 +57,7 @@ export function savedReportModels({ header, records, end, path }) {
   const options = { ...header.options, protocol: header.options.protocol ?? 'steady' };
   const plan = planOf(
     EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
-    { jemalloc: { path: header.jemalloc } },
+    { jemalloc: { path: header.jemalloc }, nodes: header.nodes ?? [] },
     options,
   );
   return reportModels({

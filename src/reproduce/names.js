@@ -12,6 +12,7 @@ export const EXPERIMENT_NAMES = [
   'pool-size',
   'pool-grid',
   'reuse',
+  'node-fix',
   'async',
   'locks',
   'clog',

@@ -43,7 +43,7 @@ export function planVariant(variant, options, /** @type {AbortSignal | undefined
       file: variant.file,
       k: variant.k ?? options.k,
       force: true, // the run's -k was checked, with the user's --force, when it started
-      node: options.node,
+      node: variant.node ?? options.node,
       fixturesDir: options.fixturesDir,
       timeout: options.timeout, // --quick's shorter default was filled in when the run started
       env: variant.env ?? {},

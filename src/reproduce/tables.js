@@ -175,3 +175,58 @@ export function locksTable(variants, data) {
     widths: [40, 22, 22, 26, 10],
   };
 }
+
+/** node-fix's settings: plain readFileSync, the buffer option, reuse-buffer, at two sizes. */
+export const FIX_TASKS = [
+  ['plain', 'readfilesync', 'readFileSync'],
+  ['into', 'readfilesync-into', 'buffer option'],
+  ['reuse', 'reuse-buffer', 'reuse-buffer'],
+];
+export const FIX_SIZES = [
+  ['64k', 'med', '64 KiB'],
+  ['1m', 'large', '1 MiB'],
+];
+/** The Node versions node-fix measured the buffer option on. */
+export const fixVersions = (/** @type {import('./data.js').ExperimentData} */ d) => [
+  ...new Set(d.variants.flatMap((id) => (/:into:/.test(id) ? [id.split(':')[0]] : []))),
+];
+
+/**
+ * node-fix: per Node and file size, workers/procs of plain readFileSync, of the buffer option and
+ * of reuse-buffer, then what the option gives workers against each of the other two.
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
+export function nodeFixTable(variants, data) {
+  const versions = [...new Set(variants.map((variant) => variant.id.split(':')[0]))];
+  const has = (/** @type {string} */ id) => variants.some((variant) => variant.id === id);
+  const rows = versions.flatMap((version) =>
+    FIX_SIZES.map(([size, , sizeLabel]) => {
+      const id = (/** @type {string} */ short) => `${version}:${short}:${size}`;
+      const option = has(id('into'));
+      const notHere = 'not on this Node';
+      return [
+        `Node ${version}, ${sizeLabel}`,
+        withCi(data.ratio(id('plain'))),
+        option ? withCi(data.ratio(id('into'))) : notHere,
+        withCi(data.ratio(id('reuse'))),
+        option ? withCi(data.relative(id('into'), id('plain'), 'workers')) : '-',
+        option ? withCi(data.relative(id('into'), id('reuse'), 'workers')) : '-',
+      ];
+    }),
+  );
+  return {
+    head: [
+      'setting',
+      'workers/procs: readFileSync',
+      'buffer option',
+      'reuse-buffer',
+      'workers: option / readFileSync',
+      'option / reuse-buffer',
+    ],
+    rows,
+    align: ['left', 'right', 'right', 'right', 'right', 'right'],
+    widths: [22, 15, 15, 15, 15, 15],
+  };
+}

@@ -19,6 +19,12 @@ import { ExperimentData } from '../../src/reproduce/data.js';
 import { findJemalloc } from '../../src/system/jemalloc.js';
 import { readChoice } from '../../src/system/environment.js';
 
+/** How many claims an experiment's section should show: from the cells the run measured. */
+const claimsOf = (experiment, out) =>
+  experiment.verdicts(
+    new ExperimentData(records(resultsFile(out)).filter((r) => r.type === 'cell' && r.experiment === experiment.name)),
+  ).length;
+
 test('reproduce --quick runs every experiment and writes REPORT.md with tables, published figures and verdicts', async () => {
   const w = workspace();
   const mark = uniqueMark();
@@ -48,11 +54,7 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
     );
     assert.match(section, /\| claim \| verdict \| evidence/);
     const verdicts = [...section.matchAll(/\| (holds|does not hold|inconclusive) \(smoke\) \|/g)];
-    assert.equal(
-      verdicts.length,
-      experiment.verdicts(new ExperimentData([])).length,
-      `${experiment.name}: a verdict per claim`,
-    );
+    assert.equal(verdicts.length, claimsOf(experiment, w.out), `${experiment.name}: a verdict per claim`);
   }
   assert.match(
     report,
@@ -74,10 +76,23 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   const all = records(resultsFile(w.out));
   assert.equal(all[0].type, 'run');
   const cells = all.filter((r) => r.type === 'cell');
+  // node-fix's settings are named by the Nodes the run found (in the results file's header)
   const expected = ran.reduce(
-    (n, e) => n + e.variants({ jemalloc: { path: 'x' } }).reduce((m, v) => m + modesOf(v).length, 0) * 2,
+    (n, e) =>
+      n + e.variants({ jemalloc: { path: 'x' }, nodes: all[0].nodes }).reduce((m, v) => m + modesOf(v).length, 0) * 2,
     0,
   );
+  // node-fix: this Node (without the option) and Node 24 and 26 from the registry (with it)
+  assert.deepEqual(
+    all[0].nodes.map((node) => [node.label, node.hasOption]),
+    [
+      ["the run's Node", false],
+      ['Node 24', true],
+      ['Node 26', true],
+    ],
+  );
+  assert.match(report, /^\| Node v20\.[\d.]+, 64 KiB \| [\d.]+ \| not on this Node \| [\d.]+ \| - \| - \|$/m);
+  assert.match(report, /^\| Node v26\.[\d.]+, 1 MiB \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \|$/m);
   assert.equal(cells.length, expected, 'two rounds of every variant and mode');
   assert.equal(new Set(cells.map(cellKey)).size, cells.length);
   assert.ok(cells.every((r) => r.cell.totalOps > 0));
@@ -115,11 +130,7 @@ test('--protocol both --quick: every experiment measured both ways in the same r
         /\| (holds|does not hold|inconclusive) \(smoke\) \| (holds|does not hold|inconclusive) \(smoke\) \|/g,
       ),
     ];
-    assert.equal(
-      rows.length,
-      experiment.verdicts(new ExperimentData([])).length,
-      `${experiment.name}: both verdicts per claim`,
-    );
+    assert.equal(rows.length, claimsOf(experiment, w.out), `${experiment.name}: both verdicts per claim`);
     assert.match(section, /^the protocol changes (no answer|the answer for \d+ of \d+ claims?)/m);
   }
   const cells = records(resultsFile(w.out)).filter((r) => r.type === 'cell');

@@ -6,7 +6,13 @@ import { ExperimentData } from '../../src/reproduce/data.js';
 import { EXPERIMENTS, modesOf } from '../../src/reproduce/experiments.js';
 import { TABLES } from '../../src/reference/published.js';
 
-const ctx = { jemalloc: { path: '/lib/libjemalloc.so.2' }, thp: { why: null } };
+// node-fix's Nodes: the run's, without the option, and one with it
+const nodes = [
+  { label: "the run's Node", path: '/usr/bin/node', version: 'v20.20.2', hasOption: false, why: 'no buffer option' },
+  { label: 'Node 24', path: '/cache/24/bin/node', version: 'v24.21.0', hasOption: true, why: null },
+  { label: 'Node 26', path: null, version: null, hasOption: false, why: 'offline' },
+];
+const ctx = { jemalloc: { path: '/lib/libjemalloc.so.2' }, thp: { why: null }, nodes };
 const byName = Object.fromEntries(EXPERIMENTS.map((e) => [e.name, e]));
 const jitter = [0.98, 1.02, 1.0, 0.99, 1.01, 1.0];
 
@@ -57,6 +63,7 @@ test("the investigation's eleven experiments and one per sibling source, each wi
       'pool-size',
       'pool-grid',
       'reuse',
+      'node-fix',
       'async',
       'locks',
       'clog',
@@ -242,4 +249,37 @@ test('locks: workers waiting 17x longer per write and 40x in total hold every cl
     'every cell is traced',
   );
   assert.equal(byName.locks.unavailable({ trace: { why: 'not root' } }), 'not root');
+});
+
+test('node-fix: each Node it found, with the option only where that Node has it; verdicts for the Nodes with it', () => {
+  const fix = byName['node-fix'];
+  assert.deepEqual(
+    fix.variants(ctx).map((v) => `${v.id} ${v.task} ${v.file} ${v.node}`),
+    [
+      'v20.20.2:plain:64k readfilesync med /usr/bin/node',
+      'v20.20.2:reuse:64k reuse-buffer med /usr/bin/node',
+      'v20.20.2:plain:1m readfilesync large /usr/bin/node',
+      'v20.20.2:reuse:1m reuse-buffer large /usr/bin/node',
+      'v24.21.0:plain:64k readfilesync med /cache/24/bin/node',
+      'v24.21.0:into:64k readfilesync-into med /cache/24/bin/node',
+      'v24.21.0:reuse:64k reuse-buffer med /cache/24/bin/node',
+      'v24.21.0:plain:1m readfilesync large /cache/24/bin/node',
+      'v24.21.0:into:1m readfilesync-into large /cache/24/bin/node',
+      'v24.21.0:reuse:1m reuse-buffer large /cache/24/bin/node',
+    ],
+  );
+  assert.equal(fix.unavailable(ctx), null);
+  assert.match(
+    fix.unavailable({ ...ctx, nodes: [nodes[0], nodes[2]] }),
+    /no Node here has readFileSync's buffer option \(the run's Node: no buffer option; Node 26: offline\)/,
+  );
+  // the option as fast as reuse-buffer and workers level with procs: both claims hold on Node 24
+  const rate = (variant, mode) => (variant.id.includes(':plain:') ? (mode === 'workers' ? 50 : 100) : 100);
+  assert.deepEqual(verdicts('node-fix', rate), ['holds', 'holds']);
+  // the option no better than plain readFileSync in workers: neither holds
+  const none = (variant, mode) => (variant.id.includes(':reuse:') ? 100 : mode === 'workers' ? 50 : 100);
+  assert.deepEqual(verdicts('node-fix', none), ['does not hold', 'does not hold']);
+  const table = fix.table(fix.variants(ctx), new ExperimentData(cells(fix, rate)));
+  assert.deepEqual(table.rows[0].slice(0, 3), ['Node v20.20.2, 64 KiB', table.rows[0][1], 'not on this Node']);
+  assert.equal(table.rows.length, 4);
 });
