@@ -1,4 +1,5 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
+import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
 import { sideOf } from '../stats/interval.js';
 import { roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
@@ -121,9 +122,24 @@ export function sizingText({ sizing }) {
     : `cells of ${seconds(sizing.targetNs)}: ${ran}`;
 }
 
+/** The tasks a fresh Buffer per readFileSync is what they measure. */
+const READS_A_NEW_BUFFER = ['readfilesync', 'pool-size'];
+
+/**
+ * Node's own fix, first, for a task that reads into a new Buffer: on a Node with readFileSync's
+ * buffer option, the task that uses it; on one without, the releases that have it.
+ * @param {{ config?: { task?: { name: string } }, environment?: { node: { version: string } } }} results
+ */
+export function nodeFix({ config, environment }) {
+  if (!config?.task || !environment || !READS_A_NEW_BUFFER.includes(config.task.name)) return '';
+  return hasBufferOption(environment.node.version)
+    ? "; Node's own fix first: `--task readfilesync-into` (readFileSync into one buffer, which this Node can)"
+    : `; Node's own fix, readFileSync into one buffer, needs Node ${BUFFER_OPTION.since.join(' or ')} and up: \`--task readfilesync-into --node 26\``;
+}
+
 /**
  * What to run next, after the verdict.
- * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'>} results
+ * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'> & Partial<Pick<ResultsDocument, 'config' | 'environment'>>} results
  * @returns {string | null}
  */
 export function nextStep(results) {
@@ -135,9 +151,12 @@ export function nextStep(results) {
   }
   // the account says where the difference went: what to try follows from it
   const advice = results.account?.words.advice;
-  if (verdict?.significant && advice) return `next: ${advice}`;
+  const fix = verdict?.faster === 'procs' ? nodeFix(results) : '';
+  if (verdict?.significant && advice) return `next: ${advice}${fix}`;
   if (verdict?.faster === 'procs') {
-    return 'next: `mmapbench trace compare` shows whether mmap_lock waits explain it; measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1';
+    return fix
+      ? `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it${fix}; or --task reuse-buffer, --task pool-size, --env MALLOC_ARENA_MAX=1`
+      : 'next: `mmapbench trace compare` shows whether mmap_lock waits explain it; measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1';
   }
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';

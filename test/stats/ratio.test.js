@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratioStats, verdict as decide } from '../../src/stats/ratio.js';
-import { verdictText } from '../../src/report/sentences.js';
+import { nextStep, verdictText } from '../../src/report/sentences.js';
 
 // the decision (stats/) and its sentence (report/), as the document carries them
 const verdict = (stats) => ({ ...decide(stats), text: verdictText(stats, decide(stats)) });
@@ -62,4 +62,23 @@ test('wide noise widens the interval', () => {
   const tight = ratioStats([0.6, 0.62, 0.58, 0.61, 0.59]);
   const noisy = ratioStats([0.4, 0.9, 0.5, 0.8, 0.45]);
   assert.ok(noisy.ci95[1] - noisy.ci95[0] > tight.ci95[1] - tight.ci95[0]);
+});
+
+test("the next step puts Node's own fix first for a readFileSync task: the task on a Node with it, the upgrade on one without", () => {
+  const procsFaster = { verdict: { significant: true, faster: 'procs' }, ratio: {}, aa: null };
+  const on = (version, task = 'readfilesync') => ({
+    ...procsFaster,
+    config: { task: { name: task } },
+    environment: { node: { version } },
+  });
+  assert.match(
+    nextStep(on('v24.21.0')),
+    /Node's own fix first: `--task readfilesync-into` \(readFileSync into one buffer, which this Node can\); or --task reuse-buffer/,
+  );
+  assert.match(
+    nextStep(on('v20.20.2')),
+    /Node's own fix, readFileSync into one buffer, needs Node 24\.19\.0 or 26\.4\.0 and up: `--task readfilesync-into --node 26`/,
+  );
+  assert.doesNotMatch(nextStep(on('v24.21.0', 'zlib')), /readfilesync-into/);
+  assert.doesNotMatch(nextStep(on('v24.21.0', 'readfilesync-into')), /readfilesync-into/);
 });
