@@ -1,3 +1,4 @@
+import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
 import { COMMON, declare, readOptions } from './options.js';
 
 const SPECS = {
@@ -7,6 +8,17 @@ const SPECS = {
 };
 
 export const command = 'tasks';
+
+/**
+ * Which fix for a readFileSync hot path comes first on this Node: its own buffer option where
+ * it has one, else the upgrade and the fix by hand.
+ * @param {string} version
+ */
+export function fixNote(version) {
+  return hasBufferOption(version)
+    ? `Node ${version} has readFileSync's buffer option: for a readFileSync hot path, try readfilesync-into first, then reuse-buffer`
+    : `Node ${version} has no readFileSync buffer option (it came in ${BUFFER_OPTION.since.join(' and ')}): reuse-buffer is the fix by hand here, and \`--node 26 --task readfilesync-into\` measures the upgrade`;
+}
 export const describe = 'List the built-in tasks with their parameters, or describe your own (--task)';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
@@ -59,10 +71,10 @@ export async function handler(argv, context = {}) {
             head: ['task', 'what one op does', 'parameters'],
             rows,
             align: ['left', 'left', 'left'],
-            widths: [17, 60, 40],
+            widths: [19, 60, 40],
           },
         ],
-        notes: [],
+        notes: opts.task ? [] : [fixNote(process.version)],
       },
       { color: useColor(out), width: textWidth(out) },
     ),

@@ -30,3 +30,15 @@ for (const into of ['buffer', 'function']) {
     }
   });
 }
+
+test("`mmapbench tasks` puts Node's own fix first where the Node has it, and the upgrade where it has not", async () => {
+  const { fixNote } = await import('../../src/cli/tasks.js');
+  assert.match(
+    fixNote('v24.21.0'),
+    /has readFileSync's buffer option: .*try readfilesync-into first, then reuse-buffer/,
+  );
+  assert.match(
+    fixNote('v20.20.2'),
+    /has no readFileSync buffer option .*reuse-buffer is the fix by hand here.*--node 26 --task readfilesync-into/,
+  );
+});
