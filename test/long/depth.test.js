@@ -68,6 +68,7 @@ test('two --node binaries: a point for each, labelled with the version it report
   assert.equal(table.exitCode, 0, table.stderr);
   assert.match(table.stdout, new RegExp(`^│ ${process.version.replaceAll('.', '\\.')} +│`, 'm'));
   assert.match(table.stdout, /^│ v24\.\d+\.\d+ +│/m);
-  // off a terminal lines wrap at 80 columns: a long path goes to a line of its own
-  assert.match(table.stdout, new RegExp(`^node v24\\.\\d+\\.\\d+:\\s${node24.replaceAll('.', '\\.')}$`, 'm'));
+  // off a terminal lines wrap at 80 columns: a long path goes on over the next line
+  const version = doc.points[1].node.version;
+  assert.ok(table.stdout.replaceAll('\n', '').includes(`node ${version}: ${node24}`), table.stdout);
 });
