@@ -17,6 +17,11 @@ import(url)
   });
 `;
 
+// One answer per task, Node and parameters and run: reproduce's node-fix asks once per Node and
+// again for each setting's plan, a sweep for each point; a probe is a process start each time.
+/** @type {Map<string, Promise<string | null>>} */
+const answers = new Map();
+
 /**
  * Why `task` cannot run on `node` (its own words), or null. Tasks without `unavailable` run
  * anywhere and cost nothing here.
@@ -26,8 +31,26 @@ import(url)
  * @param {AbortSignal} [interrupt]
  * @returns {Promise<string | null>}
  */
-export async function taskUnavailable(task, node, params, interrupt) {
-  if (!task.checksNode) return null;
+export function taskUnavailable(task, node, params, interrupt) {
+  if (!task.checksNode) return Promise.resolve(null);
+  const key = JSON.stringify([task.url, node.path, params]);
+  if (!answers.has(key)) {
+    const answer = ask(task, node, params, interrupt);
+    answers.set(key, answer);
+    // an interrupted probe is asked again, should anything ask
+    answer.catch(() => answers.delete(key));
+  }
+  return /** @type {Promise<string | null>} */ (answers.get(key));
+}
+
+/**
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {{ path: string }} node
+ * @param {Record<string, unknown>} params
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<string | null>}
+ */
+async function ask(task, node, params, interrupt) {
   if (node.path === process.execPath) {
     const module = await import(task.url);
     return (await (module.default ?? module).unavailable(params)) ?? null;

@@ -21,9 +21,9 @@ const checked = new Map();
  */
 export function resolveNode(spec, interrupt) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
-  const key = parseVersionSpec(spec) ? `version ${spec.replace(/^v/, '')}` : resolve(spec);
+  const release = parseVersionSpec(spec);
+  const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(spec);
   if (!checked.has(key)) {
-    const release = parseVersionSpec(spec);
     const found = release
       ? releaseBinary(spec, release, { interrupt }).then((path) => check(spec, path, interrupt))
       : check(spec, key, interrupt);
@@ -33,9 +33,6 @@ export function resolveNode(spec, interrupt) {
   }
   return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(key));
 }
-
-/** Whether `--node SPEC` names a release by its version rather than a binary by its path. */
-export const isVersion = (/** @type {string} */ spec) => parseVersionSpec(spec) !== null;
 
 /**
  * @param {string} spec

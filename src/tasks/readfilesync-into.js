@@ -14,7 +14,7 @@ import { BUFFER_OPTION } from '../reference/node-fix.js';
  * Whether this Node's readFileSync reads into a given buffer: it reads this module's own file.
  * @returns {boolean}
  */
-export function hasBufferOption() {
+export function bufferOptionWorks() {
   const file = fileURLToPath(import.meta.url);
   const mine = Buffer.allocUnsafeSlow(statSync(file).size);
   return readsInto(readFileSync(file, /** @type {any} */ ({ buffer: mine })), mine);
@@ -42,7 +42,7 @@ export default /** @satisfies {Task} */ ({
     },
   },
   reference: 'nodejs/node#63600, "fs: add buffer option to readFileSync" (pull request 63634; Node 24.19.0, 26.4.0)',
-  unavailable: () => (hasBufferOption() ? null : refusal()),
+  unavailable: () => (bufferOptionWorks() ? null : refusal()),
   setup(ctx) {
     const buffer = Buffer.allocUnsafeSlow(Math.max(ctx.fileSize, 1));
     /** @type {Map<number, Buffer>} */
