@@ -131,8 +131,9 @@ test('compare warms up until steady by default: each worker says how long, and t
     'compare',
     '--task',
     fixture('warms-up.js'),
+    // batches of 500, so a preempted batch cannot end the warmup early (test/run/task-runner.test.js)
     '--iterations',
-    '2500',
+    '5000',
     '-k',
     '1',
     '--rounds',
