@@ -186,6 +186,52 @@ export function tracingHere() {
   };
 }
 
+/** SIGKILLs the CLI; within 5 s neither bpftrace nor a process carrying `mark` may be left. */
+export async function killedLeavesNothing(run, mark) {
+  run.kill('SIGKILL');
+  await run;
+  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(tracers(), []);
+  assert.deepEqual(processesMarked(mark), []);
+}
+
+/**
+ * Ctrl-C during a traced compare of `iterations` per worker, `settle` ms after bpftrace started,
+ * sent by `kill`: exit 130, status interrupted, no cell and no bpftrace left. The round's
+ * untraced cell runs before its traced one, so a Ctrl-C that must land while bpftrace traces
+ * needs long cells; one that lands while it attaches does not.
+ */
+export async function interruptsTracedRun({ iterations, settle, kill }) {
+  const mark = uniqueMark();
+  const run = cli(
+    [
+      'trace',
+      'compare',
+      '--iterations',
+      iterations,
+      '--warmup',
+      '10',
+      '--rounds',
+      '3',
+      '--json',
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ],
+    { detached: true },
+  );
+  for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(tracers().length > 0, 'bpftrace started');
+  await new Promise((resolve) => setTimeout(resolve, settle));
+  kill(run);
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
+  assert.equal(JSON.parse(result.stdout).status, 'interrupted');
+  assert.deepEqual(processesMarked(mark), []);
+  assert.deepEqual(tracers(), []);
+}
+
 /** bpftrace processes running mmap-lock.bt: none may outlive the CLI. */
 export const tracers = () =>
   readdirSync('/proc')

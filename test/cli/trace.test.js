@@ -7,19 +7,20 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { childrenOf, cli, fixture, processesMarked, tracers, tracingHere, uniqueMark, until } from '../helpers.js';
+import {
+  childrenOf,
+  cli,
+  fixture,
+  interruptsTracedRun,
+  killedLeavesNothing,
+  processesMarked,
+  tracers,
+  tracingHere,
+  uniqueMark,
+  until,
+} from '../helpers.js';
 
 const { skip: tracing, requireTracing } = tracingHere();
-
-/** SIGKILLs the CLI; within 5 s neither bpftrace nor a process carrying `mark` may be left. */
-async function killedLeavesNothing(run, mark) {
-  run.kill('SIGKILL');
-  await run;
-  for (let i = 0; i < 100 && (tracers().length || processesMarked(mark).length); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(tracers(), []);
-  assert.deepEqual(processesMarked(mark), []);
-}
 
 test('trace workers: the default window, as tables with the histogram and observer effect', tracing, async () => {
   requireTracing();
@@ -43,50 +44,15 @@ test('trace workers: the default window, as tables with the histogram and observ
   assert.equal(saved.config.trace, true);
 });
 
-// A terminal's Ctrl-C goes to the whole process group: bpftrace gets it as well as the CLI.
-// The first lands while bpftrace is attaching, the second while it traces.
-// The iterations: the round's untraced cell runs before the traced one, so the one Ctrl-C that
-// lands while bpftrace attaches needs no long cell; the other needs a traced cell still running.
-for (const [target, kill, settle, iterations] of [
-  ['the CLI', (run) => run.kill('SIGINT'), 0, '20000'],
-  ['its process group, as a terminal sends it', (run) => process.kill(-run.pid, 'SIGINT'), 1500, '150000'],
-]) {
-  test(
-    `Ctrl-C to ${target} during a traced run: exit 130, status interrupted, no cell and no bpftrace left`,
-    tracing,
-    async () => {
-      requireTracing();
-      const mark = uniqueMark();
-      const run = cli(
-        [
-          'trace',
-          'compare',
-          '--iterations',
-          iterations,
-          '--warmup',
-          '10',
-          '--rounds',
-          '3',
-          '--json',
-          '--env',
-          `MMAPBENCH_TEST_MARK=${mark}`,
-        ],
-        { detached: true },
-      );
-      // wait until a traced cell is under way
-      for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.ok(tracers().length > 0, 'bpftrace started');
-      await new Promise((resolve) => setTimeout(resolve, settle));
-      kill(run);
-      const result = await run;
-      assert.equal(result.exitCode, 130, result.stderr);
-      assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
-      assert.equal(JSON.parse(result.stdout).status, 'interrupted');
-      assert.deepEqual(processesMarked(mark), []);
-      assert.deepEqual(tracers(), []);
-    },
-  );
-}
+// A Ctrl-C to the whole process group while bpftrace traces is in test/long/trace.test.js.
+test(
+  'Ctrl-C to the CLI while bpftrace attaches: exit 130, status interrupted, no cell and no bpftrace left',
+  tracing,
+  async () => {
+    requireTracing();
+    await interruptsTracedRun({ iterations: '20000', settle: 0, kill: (run) => run.kill('SIGINT') });
+  },
+);
 
 test('trace with a bpftrace that is not there: exit 3, one line with the fix, nothing started', async () => {
   const mark = uniqueMark();
@@ -191,30 +157,6 @@ test(
     assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
     assert.deepEqual(processesMarked(mark), []);
     assert.deepEqual(tracers(), []);
-  },
-);
-
-test(
-  "bpftrace does not outlive a SIGKILLed CLI: the parent-death signal and the script's watchdog",
-  tracing,
-  async () => {
-    requireTracing();
-    const mark = uniqueMark();
-    const run = cli([
-      'trace',
-      'compare',
-      '--iterations',
-      '150000',
-      '--warmup',
-      '10',
-      '--rounds',
-      '3',
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-    ]);
-    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(tracers().length > 0, 'bpftrace started');
-    await killedLeavesNothing(run, mark);
   },
 );
 

@@ -5,7 +5,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { assertSums, cli, fixture, processesMarked, tracers, tracingHere, uniqueMark } from '../helpers.js';
+import {
+  assertSums,
+  cli,
+  fixture,
+  interruptsTracedRun,
+  killedLeavesNothing,
+  processesMarked,
+  tracers,
+  tracingHere,
+  uniqueMark,
+} from '../helpers.js';
 
 const { skip: tracing, requireTracing } = tracingHere();
 
@@ -139,5 +149,44 @@ test(
       'execve is traced',
     );
     assert.deepEqual(tracers(), []);
+  },
+);
+
+// A terminal's Ctrl-C goes to the whole process group: bpftrace gets it as well as the CLI, here
+// while it traces. The CLI's own Ctrl-C, while bpftrace attaches, is in test/cli/trace.test.js.
+test(
+  'Ctrl-C to its process group, as a terminal sends it, while bpftrace traces: exit 130, status interrupted, no cell and no bpftrace left',
+  tracing,
+  async () => {
+    requireTracing();
+    await interruptsTracedRun({
+      iterations: '150000',
+      settle: 1500,
+      kill: (run) => process.kill(-run.pid, 'SIGINT'),
+    });
+  },
+);
+
+test(
+  "bpftrace does not outlive a SIGKILLed CLI: the parent-death signal and the script's watchdog",
+  tracing,
+  async () => {
+    requireTracing();
+    const mark = uniqueMark();
+    const run = cli([
+      'trace',
+      'compare',
+      '--iterations',
+      '150000',
+      '--warmup',
+      '10',
+      '--rounds',
+      '3',
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ]);
+    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(tracers().length > 0, 'bpftrace started');
+    await killedLeavesNothing(run, mark);
   },
 );
