@@ -1,6 +1,7 @@
 // `mmapbench trace` in depth, beyond test/cli/trace.test.js's one run of each path: every cell
-// traced whole, --trace on compare against the trace command, and auditing a process mmapbench
-// did not start (--pid) or starts under the trace (-- COMMAND). Real bpftrace; under CI a
+// traced whole, --trace on compare against the trace command, auditing a process mmapbench
+// did not start (--pid) or starts under the trace (-- COMMAND), and a terminal's Ctrl-C or a
+// SIGKILL while bpftrace traces a long cell. Real bpftrace; under CI a
 // missing piece is a failure, never a quiet skip.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
