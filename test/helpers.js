@@ -197,12 +197,13 @@ export async function killedLeavesNothing(run, mark) {
 }
 
 /**
- * Ctrl-C during a traced compare of `iterations` per worker, `settle` ms after bpftrace started,
- * sent by `kill`: exit 130, status interrupted, no cell and no bpftrace left. The round's
- * untraced cell runs before its traced one, so a Ctrl-C that must land while bpftrace traces
- * needs long cells; one that lands while it attaches does not.
+ * Starts a traced compare of `iterations` per worker (3 rounds, its processes marked) and
+ * resolves once bpftrace is running. The round's untraced cell runs before its traced one, so
+ * whatever must land while bpftrace traces needs long cells; what lands while it attaches does not.
+ * @param {string} iterations
+ * @param {object} [options]  for cli()
  */
-export async function interruptsTracedRun({ iterations, settle, kill }) {
+export async function tracedCompareUnderWay(iterations, options = {}) {
   const mark = uniqueMark();
   const run = cli(
     [
@@ -218,10 +219,19 @@ export async function interruptsTracedRun({ iterations, settle, kill }) {
       '--env',
       `MMAPBENCH_TEST_MARK=${mark}`,
     ],
-    { detached: true },
+    options,
   );
   for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.ok(tracers().length > 0, 'bpftrace started');
+  return { run, mark };
+}
+
+/**
+ * Ctrl-C, sent by `kill` `settle` ms after bpftrace started on a traced compare of `iterations`:
+ * exit 130, status interrupted, no cell and no bpftrace left.
+ */
+export async function interruptsTracedRun({ iterations, settle, kill }) {
+  const { run, mark } = await tracedCompareUnderWay(iterations, { detached: true });
   await new Promise((resolve) => setTimeout(resolve, settle));
   kill(run);
   const result = await run;

@@ -12,6 +12,7 @@ import {
   fixture,
   interruptsTracedRun,
   killedLeavesNothing,
+  tracedCompareUnderWay,
   processesMarked,
   tracers,
   tracingHere,
@@ -173,21 +174,7 @@ test(
   tracing,
   async () => {
     requireTracing();
-    const mark = uniqueMark();
-    const run = cli([
-      'trace',
-      'compare',
-      '--iterations',
-      '150000',
-      '--warmup',
-      '10',
-      '--rounds',
-      '3',
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-    ]);
-    for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(tracers().length > 0, 'bpftrace started');
+    const { run, mark } = await tracedCompareUnderWay('150000');
     await killedLeavesNothing(run, mark);
   },
 );
