@@ -55,7 +55,10 @@ function pointOf({ task, file, k, env, params, node, variant }, rounds) {
  * @returns {Array<Partial<Record<'workers'|'procs', number>>>}
  */
 const roundsOf = (rounds) =>
-  rounds.map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]?.throughput])));
+  rounds
+    // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
+    .filter((round) => !round.pilot)
+    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]?.throughput])));
 
 /**
  * The points of a saved file.
