@@ -6,8 +6,9 @@ export class MmapbenchError extends Error {
   /**
    * @param {string} message what failed, where, and the fix
    * @param {object} [fields]
-   * @param {'usage'|'run'|'environment'|'interrupted'|'gate-failed'|'gate-inconclusive'} [fields.kind]
+   * @param {'usage'|'run'|'environment'|'interrupted'|'gate-failed'|'gate-inconclusive'|'budget'} [fields.kind]
    *   environment: this machine lacks something the command needs (root, bpftrace, tracefs);
+   *   budget: the run ended on its --max-time before any round counted, so it has no ratio;
    *   gate-*: the run completed and its CI gate failed or could not decide (--fail-inconclusive)
    * @param {unknown} [fields.cause]
    * @param {number} [fields.worker] index of the worker/process that failed
@@ -36,6 +37,7 @@ export const EXIT_CODES = {
   environment: 3,
   'gate-failed': 4,
   'gate-inconclusive': 5,
+  budget: 6,
   interrupted: 130,
 };
 

@@ -6,7 +6,7 @@ import { pointsOf } from '../results/diff.js';
 import { writeExports } from '../results/export.js';
 import { keepResults, shown } from '../results/save.js';
 import { ratioGate, stepSummary } from '../report/gate.js';
-import { formatCI, pct } from '../report/sentences.js';
+import { formatCI, pct, shortBudgetText } from '../report/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
@@ -56,6 +56,9 @@ export function finishRun(kind, results, output, { runError, stdout, stderr }) {
   for (const file of writeExports([live(kind, results)], output.exports))
     stderr.write(`mmapbench: exported ${shown(file)}\n`);
   appendStepSummary(kind, results, stderr);
+  // kept and exported like any run, then told apart from one that answered
+  if (results.shortBudget?.counted === 0)
+    throw new MmapbenchError(shortBudgetText(results.shortBudget, results.seconds), { kind: 'budget' });
   /** @type {import('../report/gate.js').Gate | null} */
   const gate = results.gate ?? null;
   if (!gate) {

@@ -6,7 +6,7 @@ import { phasesSummary } from '../stats/phases.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
-import { halfWidth } from '../stats/stopping.js';
+import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
 
 /**
@@ -74,6 +74,9 @@ import { SCHEMA, version } from '../version.js';
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
  * @property {string | null} [next]  compare only: what to run next
+ * @property {NonNullable<ReturnType<typeof budgetShortfall>>} [shortBudget]  compare only: the
+ *   --max-time budget ran out before an interval (fewer than 3 rounds counted); with none
+ *   counted the ratio is null and the command exits 6
  * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
  * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
  *   where each mode's time per op went, and what that says
@@ -160,6 +163,16 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     // the sentences ride along in the document, so a reader of --json gets the same answer
     const decided = ratio ? verdict(ratio) : null;
     results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
+  }
+  if (modes.length === 2) {
+    const short = budgetShortfall({
+      stop: session.stop,
+      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
+      seconds: session.seconds,
+      counted: complete.length,
+      rounds: results.rounds,
+    });
+    if (short) results.shortBudget = short;
   }
   if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
     const account = accountResults(complete, modes, plan.k);

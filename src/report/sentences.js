@@ -1,7 +1,7 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
 import { sideOf } from '../stats/interval.js';
-import { roundsForPrecision } from '../stats/stopping.js';
+import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
 
@@ -34,7 +34,11 @@ const r = (/** @type {number} */ value) => (value >= 100 ? '>100' : value < 0.01
 export const pct = (/** @type {number} */ fraction) => `±${(fraction * 100).toFixed(1)}%`;
 /** A wall time as printed: `40 s`, `4 min`. */
 export const about = (/** @type {number} */ seconds) =>
-  seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
+  seconds < 1
+    ? `${Number(seconds.toPrecision(2))} s`
+    : seconds < 90
+      ? `${Math.round(seconds)} s`
+      : `${Math.round(seconds / 60)} min`;
 
 /** The arms' names: workers and procs, or A and B in an A/A run. */
 const arms = (/** @type {{ aa?: string | null } | undefined} */ results) =>
@@ -82,11 +86,12 @@ function tighten(results) {
 /**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
- * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds'>} results
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget'>} results
  * @returns {string | null}
  */
 export function stopText(results) {
-  const { stop, ratio, config, seconds } = results;
+  const { stop, ratio, config, seconds, shortBudget } = results;
+  if (shortBudget) return `stopped: ${shortBudgetText(shortBudget, seconds)}`;
   const n = ratio?.n ?? 0;
   const rounds = `${n} round${n === 1 ? '' : 's'} in ${about(seconds)}`;
   // a run that stops on precision or time has both (plan.js sets them when --rounds is not given)
@@ -106,6 +111,22 @@ export function stopText(results) {
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;
+}
+
+/**
+ * A budget that ran out before an interval, in one line with the budget as given and the one to
+ * give instead; with no round counted it is also the error line the command exits 6 with.
+ * @param {NonNullable<ResultsDocument['shortBudget']>} short
+ * @param {number} seconds  the run's wall time
+ */
+export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggestMaxTime }, seconds) {
+  const give = `give --max-time ${suggestMaxTime} or more`;
+  if (counted === 0) {
+    const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
+    return `no round counted within the ${about(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
+  }
+  const rounds = `${counted} round${counted === 1 ? '' : 's'}`;
+  return `the ${about(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds)}; ${give}`;
 }
 
 /**

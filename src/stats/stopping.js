@@ -57,3 +57,44 @@ export function roundsUntilHalfWidth({ ci95, n }, target, { from = n, limit = 10
  * @param {number} precision
  */
 export const roundsForPrecision = (stats, precision) => roundsUntilHalfWidth(stats, Math.log(1 + precision));
+
+/** Rounds below which a ratio's t interval is too wide to mean anything (0.00-622481.81). */
+export const INTERVAL_ROUNDS = 3;
+
+/**
+ * Seconds one saved round took: each of its cells from spawn to exit, with the CLI's own work
+ * before it; null when its cells did not record their phases.
+ * @param {{ workers?: any, procs?: any, traced?: Record<string, any> }} round
+ */
+export function roundSeconds(round) {
+  const cells = [round.workers, round.procs, ...Object.values(round.traced ?? {})].filter(Boolean);
+  if (!cells.length || cells.some((cell) => !cell.phases)) return null;
+  return cells.reduce((sum, cell) => sum + cell.phases.totalNs + (cell.phases.betweenNs ?? 0), 0) / 1e9;
+}
+
+/** Up to a budget a person would type: whole seconds below 10, fives below 60, then tens. */
+const budgetAbove = (/** @type {number} */ seconds) => {
+  const step = seconds < 10 ? 1 : seconds < 60 ? 5 : 10;
+  return Math.ceil(seconds / step) * step;
+};
+
+/**
+ * A budget that ran out before the rounds could give an interval: how many rounds counted, what
+ * the last round took, and a --max-time that would leave room for INTERVAL_ROUNDS counted rounds
+ * at that cost. Null when the run did not stop on its budget, or reached an interval.
+ * @param {{ stop: string | null, maxTime: number | null, seconds: number, counted: number,
+ *   rounds: Array<{ workers?: any, procs?: any, traced?: Record<string, any>, pilot?: true }> }} run
+ * @returns {{ maxTime: number, counted: number, roundSeconds: number, pilot: boolean, suggestMaxTime: number } | null}
+ */
+export function budgetShortfall({ stop, maxTime, seconds, counted, rounds }) {
+  const last = rounds.at(-1);
+  const took = last ? roundSeconds(last) : null;
+  if (stop !== 'max-time' || maxTime === null || counted >= INTERVAL_ROUNDS || took === null) return null;
+  return {
+    maxTime,
+    counted,
+    roundSeconds: took,
+    pilot: rounds.some((round) => round.pilot),
+    suggestMaxTime: budgetAbove(seconds + (INTERVAL_ROUNDS - counted) * took),
+  };
+}

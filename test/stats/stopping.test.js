@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratioStats } from '../../src/stats/ratio.js';
-import { halfWidth, roundsForPrecision, stopReason } from '../../src/stats/stopping.js';
+import { budgetShortfall, halfWidth, roundSeconds, roundsForPrecision, stopReason } from '../../src/stats/stopping.js';
 
 const RULE = { rounds: null, minRounds: 5, precision: 0.05, maxSeconds: 60 };
 
@@ -54,4 +54,29 @@ test('rounds for a precision grow as the target tightens, and are at least those
   const at5 = roundsForPrecision(stats, 0.05);
   assert.ok(at10 >= stats.n && at5 > at10, `${at10} ${at5}`);
   assert.equal(roundsForPrecision(ratioStats([0.8]), 0.05), null);
+});
+
+test('a budget that ran out before an interval: what a round took and a --max-time with room for 3 counted rounds', () => {
+  const cell = (totalMs) => ({ phases: { totalNs: totalMs * 1e6, betweenNs: 0 } });
+  const rounds = [{ workers: cell(900), procs: cell(1000), pilot: /** @type {const} */ (true) }];
+  assert.equal(roundSeconds(rounds[0]), 1.9);
+  assert.deepEqual(budgetShortfall({ stop: 'max-time', maxTime: 0.5, seconds: 3, counted: 0, rounds }), {
+    maxTime: 0.5,
+    counted: 0,
+    roundSeconds: 1.9,
+    pilot: true,
+    // 3 + 3 × 1.9 = 8.7, up to a whole second
+    suggestMaxTime: 9,
+  });
+  // fives from 10 s on, tens from a minute
+  assert.equal(budgetShortfall({ stop: 'max-time', maxTime: 5, seconds: 8, counted: 1, rounds })?.suggestMaxTime, 15);
+  assert.equal(budgetShortfall({ stop: 'max-time', maxTime: 30, seconds: 40, counted: 2, rounds })?.suggestMaxTime, 45);
+  assert.equal(budgetShortfall({ stop: 'max-time', maxTime: 60, seconds: 61, counted: 0, rounds })?.suggestMaxTime, 70);
+  // an interval reached, another stop, or no phases to time a round by: nothing to say
+  assert.equal(budgetShortfall({ stop: 'max-time', maxTime: 5, seconds: 6, counted: 3, rounds }), null);
+  assert.equal(budgetShortfall({ stop: 'rounds', maxTime: null, seconds: 6, counted: 1, rounds }), null);
+  assert.equal(
+    budgetShortfall({ stop: 'max-time', maxTime: 5, seconds: 6, counted: 0, rounds: [{ workers: {} }] }),
+    null,
+  );
 });
