@@ -34,14 +34,27 @@ export function estimate(variants, options, quick) {
  * @param {{ width: number, markdown?: boolean }} how
  */
 export function listing(ctx, options, { width, markdown }) {
+  // the time of what would run: a release not installed yet counts as the one a run installs
+  const wouldRun = {
+    ...ctx,
+    jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' },
+    nodes: ctx.nodes?.map((node) =>
+      node.install ? { ...node, path: node.label, version: node.install, hasOption: true } : node,
+    ),
+  };
   const rows = EXPERIMENTS.map((experiment) => {
-    const variants = experiment.variants({ ...ctx, jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' } });
+    const variants = experiment.variants(wouldRun);
     const why = experiment.unavailable?.(ctx);
+    const installs = experiment.installs?.(ctx) ?? [];
     return [
       experiment.name,
       `${experiment.hypothesis}: ${experiment.claim}`,
       experiment.needs,
-      why ? `skipped: ${why}` : 'runs',
+      why
+        ? `skipped: ${why}`
+        : installs.length
+          ? `runs; will install ${installs.join(' and ')} from the npm registry first`
+          : 'runs',
       `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
     ];
   });

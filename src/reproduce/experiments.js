@@ -41,6 +41,7 @@ import {
  * @property {string} [setup]   how it was measured there, when not the investigation's k=8 runs
  * @property {string} needs  what it needs, in words, for --list
  * @property {(ctx: Machine) => string | null} [unavailable]  why it cannot run here, or null
+ * @property {(ctx: Machine) => string[]} [installs]  what a run installs first (Node releases)
  * @property {(ctx: Machine) => Variant[]} variants
  * @property {(data: import('./data.js').ExperimentData) => ClaimVerdict[]} verdicts
  * @property {'grid'} [shape]  how its table is drawn; a row per variant unless given
@@ -52,8 +53,9 @@ import {
  *   trace?: { why: string | null }, nodes?: FixNode[] }} Machine  what this machine offers the
  *   experiments (a saved run's report knows its jemalloc and its nodes)
  * @typedef {{ label: string, path: string | null, version: string | null, hasOption: boolean,
- *   why: string | null }} FixNode  a Node node-fix runs on: why it has no path (not installed,
- *   offline) or lacks readFileSync's buffer option
+ *   why: string | null, install?: string }} FixNode  a Node node-fix runs on: why it has no path
+ *   (not installed, offline) or lacks readFileSync's buffer option; install: the release a run
+ *   would install first (--list looks in the cache only)
  * @typedef {{ head: string[], rows: string[][], align?: string[], widths?: number[] }} ExperimentTable
  * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */
@@ -400,9 +402,10 @@ export const EXPERIMENTS = [
     hypothesis: "Node's fix: readFileSync's buffer option",
     needs: "a Node with readFileSync's buffer option: Node 24 and 26 are installed from the npm registry on first use",
     unavailable: (ctx) =>
-      (ctx.nodes ?? []).some((node) => node.hasOption)
+      (ctx.nodes ?? []).some((node) => node.hasOption || node.install)
         ? null
         : `no Node here has readFileSync's buffer option (${(ctx.nodes ?? []).map((node) => `${node.label}: ${node.why}`).join('; ')})`,
+    installs: (ctx) => (ctx.nodes ?? []).flatMap((node) => (node.install ? [`Node ${node.install}`] : [])),
     variants: (ctx) =>
       (ctx.nodes ?? []).flatMap((node) =>
         node.path === null

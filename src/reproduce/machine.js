@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { environmentError } from '../errors.js';
 import { findJemalloc, preloadProblem } from '../system/jemalloc.js';
-import { resolveNode } from '../system/node.js';
+import { cachedNode, resolveNode } from '../system/node.js';
 import { taskUnavailable } from '../run/task-check.js';
 import { loadTask } from '../tasks/index.js';
 import { defaultRestoreFile, leftover, thpProblem } from '../system/thp.js';
@@ -14,8 +14,10 @@ import { EXPERIMENTS } from './experiments.js';
  * @param {{ node?: string, jemalloc?: string, thpPath: string, experiments: string[] }} options
  * @param {{ thpRestoreFile?: string }} argv
  * @param {AbortSignal} [interrupt]
+ * @param {{ install?: boolean }} [how]  install: false to look in the cache only (--list), so
+ *   that showing what could run downloads nothing; what a run would install is said instead
  */
-export async function machine(options, argv, interrupt) {
+export async function machine(options, argv, interrupt, { install = true } = {}) {
   const node = await resolveNode(options.node, interrupt);
   const jemalloc = findJemalloc(options.jemalloc);
   if (jemalloc.path) {
@@ -38,7 +40,9 @@ export async function machine(options, argv, interrupt) {
     : { setup: null, why: 'not asked for' };
   // node-fix runs on this Node and the newest 24 and 26 (installed on first use)
   const nodes =
-    options.experiments.length === 0 || options.experiments.includes('node-fix') ? await fixNodes(node, interrupt) : [];
+    options.experiments.length === 0 || options.experiments.includes('node-fix')
+      ? await fixNodes(node, interrupt, install)
+      : [];
   return { node, jemalloc, thp, trace, nodes };
 }
 
@@ -47,20 +51,33 @@ const FIX_RELEASES = ['24', '26'];
 
 /**
  * The Nodes node-fix runs on, each with whether readFileSync takes its buffer option there (the
- * task's own check, on that Node). One that cannot be had (offline) is kept with the reason.
+ * task's own check, on that Node). One that cannot be had (offline) is kept with the reason;
+ * without `install`, one not in the cache is kept as one a run would install.
  * @param {{ path: string, version: string }} running
- * @param {AbortSignal} [interrupt]
+ * @param {AbortSignal | undefined} interrupt
+ * @param {boolean} install
  * @returns {Promise<import('./experiments.js').FixNode[]>}
  */
-async function fixNodes(running, interrupt) {
+async function fixNodes(running, interrupt, install) {
   const task = await loadTask('readfilesync-into');
   /** @type {import('./experiments.js').FixNode[]} */
   const nodes = [];
-  for (const [label, spec] of [["the run's Node", null], ...FIX_RELEASES.map((major) => [`Node ${major}`, major])]) {
+  /** @type {Array<[string, string | null]>} */
+  const wanted = [
+    ["the run's Node", null],
+    ...FIX_RELEASES.map((major) => /** @type {[string, string]} */ ([`Node ${major}`, major])),
+  ];
+  for (const [label, spec] of wanted) {
     /** @type {{ path: string, version: string } | null} */
     let node = running;
     let why = null;
-    if (spec)
+    if (spec && !install) {
+      node = await cachedNode(spec, interrupt);
+      if (!node) {
+        nodes.push({ label, path: null, version: null, hasOption: false, why: 'not installed', install: spec });
+        continue;
+      }
+    } else if (spec)
       try {
         node = await resolveNode(spec, interrupt);
       } catch (error) {
@@ -70,7 +87,7 @@ async function fixNodes(running, interrupt) {
     if (node && nodes.some((other) => other.path === node?.path)) continue;
     const missing = node ? await taskUnavailable(task, node, {}, interrupt) : null;
     nodes.push({
-      label: /** @type {string} */ (label),
+      label,
       path: node?.path ?? null,
       version: node?.version ?? null,
       hasOption: Boolean(node) && !missing,

@@ -95,6 +95,18 @@ export function installedReleases(cache) {
 }
 
 /**
+ * The newest release in the cache that `spec` matches, or null: what listing and estimates use,
+ * so that showing what could run downloads nothing.
+ * @param {VersionSpec} spec
+ * @param {string} [cache]
+ * @returns {string | null} its binary
+ */
+export function cachedBinary(spec, cache = nodeCacheDir()) {
+  const cached = installedReleases(cache).find((version) => satisfies(spec, version));
+  return cached ? binaryIn(releaseDir(cache, cached)) : null;
+}
+
+/**
  * The binary for `--node VERSION`: the newest matching release in the cache, else the newest in
  * the registry, installed first (with a line on stderr, as it takes a while).
  * @param {string} given  the option's value, for messages
@@ -108,8 +120,8 @@ export async function releaseBinary(given, spec, { interrupt, cache = nodeCacheD
       `--node ${given}: mmapbench installs Node ${MIN_INSTALL_MAJOR} or newer, the oldest it is tested on; to run an older Node anyway, pass its binary's path`,
     );
   ensurePrivateDir(cache, 'the Node cache', 'set XDG_CACHE_HOME to a folder of your own');
-  const cached = installedReleases(cache).find((version) => satisfies(spec, version));
-  if (cached) return binaryIn(releaseDir(cache, cached));
+  const cached = cachedBinary(spec, cache);
+  if (cached) return cached;
   const version = await newestInRegistry(given, spec, { interrupt, cache });
   return install(version, { interrupt, cache, say });
 }

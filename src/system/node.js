@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { usageError } from '../errors.js';
-import { parseVersionSpec, releaseBinary } from './node-release.js';
+import { cachedBinary, parseVersionSpec, releaseBinary } from './node-release.js';
 
 const MIN_MAJOR = 18;
 
@@ -32,6 +32,19 @@ export function resolveNode(spec, interrupt) {
     found.catch(() => checked.delete(key));
   }
   return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(key));
+}
+
+/**
+ * A Node version from the cache alone, checked as resolveNode checks it; null when it is not
+ * installed (a run would install it).
+ * @param {string} spec  a version: 24, 26.4
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<{ path: string, version: string } | null>}
+ */
+export async function cachedNode(spec, interrupt) {
+  const release = parseVersionSpec(spec);
+  const path = release ? cachedBinary(release) : null;
+  return path ? resolveNode(spec, interrupt) : null;
 }
 
 /**
