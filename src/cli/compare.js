@@ -1,6 +1,6 @@
-import { declare, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+import { declare, measurementSpecs, output, readOptions, RESUME } from './options.js';
 
-const SPECS = measurementSpecs({ compare: true });
+const SPECS = { ...measurementSpecs({ compare: true }), ...RESUME };
 
 export const command = 'compare';
 export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
@@ -17,6 +17,6 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'compare'), output(opts, 'compare'), context);
+  const { measureOrResume } = await import('./measure.js');
+  return measureOrResume(opts, 'compare', output(opts, 'compare'), context);
 }

@@ -46,13 +46,14 @@ export function gateOf(kind, results, request, { fixedRounds }) {
  * @param {'measure'|'sweep'} kind
  * @param {any} results  with `gate` from gateOf when one was asked for
  * @param {Output} output
- * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream }} run
+ * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
+ *   kept?: import('../results/save.js').Keeper | null }} run  kept: the file the run kept as it went
  */
-export function finishRun(kind, results, output, { runError, stdout, stderr }) {
+export function finishRun(kind, results, output, { runError, stdout, stderr, kept = null }) {
   stdout.write(render(kind, results, output.format, stdout));
   if (output.verbose) for (const line of verboseLines(kind, results)) stderr.write(`${line}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
-  keepResults(results, output.save, runError, stderr);
+  keepResults(results, output.save, runError, stderr, kept);
   for (const file of writeExports([live(kind, results)], output.exports))
     stderr.write(`mmapbench: exported ${shown(file)}\n`);
   appendStepSummary(kind, results, stderr);

@@ -4,7 +4,10 @@ import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/load.js';
-import { resultsFolder } from '../results/save.js';
+import { keeper, resultsFolder } from '../results/save.js';
+import { machineChanges, resumable, sessionOf } from '../results/resume.js';
+import { measureOptions, resumeOnly } from './options.js';
+import { usageError } from '../errors.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
@@ -15,21 +18,51 @@ const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
   Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * ((plan.duration ?? 0) + STARTUP_SECONDS))));
 
 /**
+ * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
+ * @param {Record<string, any>} opts  from readOptions
+ * @param {'workers'|'procs'|'compare'} command
+ * @param {import('./options.js').Output} output
+ * @param {import('./index.js').Context} [context]
+ */
+export function measureOrResume(opts, command, output, context) {
+  if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
+  resumeOnly(opts);
+  const kept = resumable(opts.resume, command);
+  return measureCommand(kept.request, output, context, kept);
+}
+
+/**
  * The run behind workers, procs, compare and trace: plan, run, then print and save whatever
- * was measured before passing on an error, so a failure in round 4 never costs rounds 1-3.
+ * was measured before passing on an error, so a failure in round 4 never costs rounds 1-3. The
+ * document is kept on disk after every round, so a kill costs at most the round under way;
+ * `resumed` goes on from such a document, with the options it was started with.
  * @param {import('../run/plan.js').MeasureOptions} options
  * @param {import('./options.js').Output} output
  * @param {import('./index.js').Context} [context]
+ * @param {{ path: string, document: any } | null} [resumed]  a kept run (results/resume.js)
  */
 export async function measureCommand(
   options,
   output,
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
+  resumed = null,
 ) {
   const { save } = output;
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? ['workers', 'procs'] : [options.command];
   const plan = await buildPlan(options, { interrupt });
+  const environment = describeEnvironment(plan);
+  const kept = resumed?.document;
+  if (kept) {
+    const changes = machineChanges(kept.environment, environment);
+    if (changes.length)
+      throw usageError(
+        `--resume ${resumed.path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
+      );
+    stderr.write(
+      `mmapbench: resuming ${resumed.path}: ${kept.rounds.length} round${kept.rounds.length === 1 ? '' : 's'} kept, ${Math.round(kept.seconds)} s of its budget spent\n`,
+    );
+  }
   if (save) resultsFolder(save.out);
   if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
@@ -44,6 +77,14 @@ export async function measureCommand(
   // a CI log gets a line per round instead of a bar
   const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
   const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
+  const keeping = save ? keeper(save, stderr, resumed?.path) : null;
+  // the options ride along in any document that did not finish, for --resume
+  const documentOf = (/** @type {import('../run/rounds.js').Session} */ session, status = 'incomplete') => {
+    const results = buildResults(plan, session, modes, environment, machine);
+    return results.status === 'complete' && status === 'complete'
+      ? results
+      : { ...results, status: results.status === 'complete' ? status : results.status, resume: options };
+  };
   let session;
   try {
     session = await runSession(plan, modes, {
@@ -52,14 +93,16 @@ export async function measureCommand(
         roundLine?.(round);
         progress.tick({ label: `round ${round.index} ${mode}` });
       },
+      onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+      resumed: kept ? sessionOf(kept, modes) : undefined,
     });
   } finally {
     progress.stop();
   }
 
-  const results = buildResults(plan, session, modes, describeEnvironment(plan), machine);
+  const results = documentOf(session, 'complete');
   const gate = gateOf('measure', results, output.gate, { fixedRounds: plan.stop.rounds !== null });
   if (gate) results.gate = gate;
-  finishRun('measure', results, output, { runError: session.error, stdout, stderr });
+  finishRun('measure', results, output, { runError: session.error, stdout, stderr, kept: keeping });
   return results;
 }

@@ -205,6 +205,29 @@ const OUTPUT = {
   smoke: flag('', { hidden: true }),
 };
 
+/** `--resume FILE`: compare, workers, procs and sweep go on with a run they kept. */
+export const RESUME = {
+  resume: value(
+    'go on with the run this saved file is of (killed or stopped), with the settings it was started with, on the same machine; only output options may be given with it',
+    { conflicts: ['save'] },
+  ),
+};
+
+/** What may be given with --resume: how to print, save, export and gate, not what to measure. */
+const WITH_RESUME = ['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'];
+
+/**
+ * With --resume the settings come from the file: any option that would change them is refused.
+ * @param {Record<string, any>} opts  from readOptions
+ */
+export function resumeOnly(opts) {
+  const other = Object.keys(opts).find((name) => !WITH_RESUME.includes(name));
+  if (other)
+    throw usageError(
+      `${flagName(other)} cannot be used with --resume: the run goes on with the settings it was started with; drop ${flagName(other)}`,
+    );
+}
+
 /** `--export FORMAT=FILE`: what a dashboard reads, from any command that saves results. */
 export const EXPORT = {
   export: repeat(`write the results for a benchmark dashboard as FORMAT=FILE (repeatable): ${FORMATS.join(', ')}`, {

@@ -1,6 +1,6 @@
-import { declare, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+import { declare, measurementSpecs, output, readOptions, RESUME } from './options.js';
 
-const SPECS = measurementSpecs({ compare: false });
+const SPECS = { ...measurementSpecs({ compare: false }), ...RESUME };
 
 export const command = 'procs';
 export const describe = "Run K fresh child processes, released together; print each process's throughput";
@@ -15,6 +15,6 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'procs'), output(opts, 'procs'), context);
+  const { measureOrResume } = await import('./measure.js');
+  return measureOrResume(opts, 'procs', output(opts, 'procs'), context);
 }

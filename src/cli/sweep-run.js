@@ -5,13 +5,16 @@ import { PRECISION } from '../run/plan.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
-import { resultsFolder } from '../results/save.js';
+import { keeper, resultsFolder } from '../results/save.js';
+import { machineChanges, resumable, sessionOf } from '../results/resume.js';
 import { buildSweepResults } from '../report/sweep-results.js';
 import { startProgress } from '../report/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../report/sentences.js';
-import { measureOptions } from './options.js';
+import { measureOptions, resumeOnly } from './options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
+
+const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
@@ -58,19 +61,54 @@ export function sweepRequest(opts) {
 }
 
 /**
+ * sweep from its options: a new sweep, or with --resume the one a file kept.
+ * @param {Record<string, any>} opts  from readOptions
+ * @param {import('./options.js').Output} output
+ * @param {import('./index.js').Context} [context]
+ */
+export function sweepOrResume(opts, output, context) {
+  if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
+  resumeOnly(opts);
+  const kept = resumable(opts.resume, 'sweep');
+  // JSON keeps an axis's "the default" (undefined) as null
+  const axes = Object.fromEntries(
+    Object.entries(kept.request.axes).map(([name, values]) => [
+      name,
+      Array.isArray(values) ? values.map((value) => value ?? undefined) : values,
+    ]),
+  );
+  return sweepCommand({ ...kept.request, axes }, output, context, kept);
+}
+
+/**
  * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then
- * print and save whatever was measured before passing on an error.
+ * print and save whatever was measured before passing on an error. The document is kept on
+ * disk after every point's round; `resumed` goes on from such a document.
  * @param {import('../run/sweep.js').SweepRequest} request
  * @param {import('./options.js').Output} output
  * @param {import('./index.js').Context} [context]
+ * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (results/resume.js)
  */
 export async function sweepCommand(
   request,
   output,
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
+  resumed = null,
 ) {
   const { save } = output;
   const points = await planPoints(sweepPoints(request), { interrupt });
+  const kept = resumed?.document;
+  const environment = describeEnvironment(points[0].plan);
+  if (kept) {
+    const changes = machineChanges(kept.environment, environment);
+    if (changes.length)
+      throw usageError(
+        `--resume ${resumed.path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new sweep`,
+      );
+    stderr.write(
+      `mmapbench: resuming ${resumed.path}: ${kept.order.length} round${kept.order.length === 1 ? '' : 's'} kept, ${Math.round(kept.seconds)} s of its budget spent\n`,
+    );
+  }
   // --node 24 and --node 24.21 (or a path) can be the same binary
   const binaries = new Map();
   for (const { at, plan } of points) {
@@ -117,6 +155,20 @@ export async function sweepCommand(
     budgetSeconds: budget,
     stream: stderr,
   });
+  const keeping = save ? keeper(save, stderr, resumed?.path) : null;
+  // the request rides along in any document that did not finish, for --resume
+  const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, status = 'incomplete') => {
+    const results = buildSweepResults(soFar, {
+      environment,
+      machine,
+      precision: first.stop.precision,
+      rounds: fixedRounds,
+      quick,
+    });
+    return results.status === 'complete' && status === 'complete'
+      ? results
+      : { ...results, status: results.status === 'complete' ? status : results.status, resume: request };
+  };
   let run;
   try {
     run = await runSweep(points, {
@@ -126,19 +178,21 @@ export async function sweepCommand(
         roundLine?.(round, point);
         progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
       },
+      onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+      resumed: kept
+        ? {
+            sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
+            rounds: kept.order,
+            seconds: kept.seconds,
+          }
+        : undefined,
     });
   } finally {
     progress.stop();
   }
-  const results = buildSweepResults(run, {
-    environment: describeEnvironment(first),
-    machine,
-    precision: first.stop.precision,
-    rounds: fixedRounds,
-    quick,
-  });
+  const results = documentOf(run, 'complete');
   const gate = gateOf('sweep', results, output.gate, { fixedRounds: fixedRounds !== null });
   const document = gate ? { ...results, gate } : results;
-  finishRun('sweep', document, output, { runError: run.error, stdout, stderr });
+  finishRun('sweep', document, output, { runError: run.error, stdout, stderr, kept: keeping });
   return document;
 }

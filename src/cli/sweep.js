@@ -1,6 +1,6 @@
-import { declare, output, readOptions, sweepSpecs } from './options.js';
+import { declare, output, readOptions, RESUME, sweepSpecs } from './options.js';
 
-const SPECS = sweepSpecs();
+const SPECS = { ...sweepSpecs(), ...RESUME };
 
 export const command = 'sweep';
 export const describe =
@@ -21,6 +21,6 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { sweepCommand, sweepRequest } = await import('./sweep-run.js');
-  return sweepCommand(sweepRequest(opts), output(opts, 'sweep'), context);
+  const { sweepOrResume } = await import('./sweep-run.js');
+  return sweepOrResume(opts, output(opts, 'sweep'), context);
 }

@@ -1,6 +1,6 @@
-import { declare, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+import { declare, measurementSpecs, output, readOptions, RESUME } from './options.js';
 
-const SPECS = measurementSpecs({ compare: false });
+const SPECS = { ...measurementSpecs({ compare: false }), ...RESUME };
 
 export const command = 'workers';
 export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
@@ -15,6 +15,6 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, 'workers'), output(opts, 'workers'), context);
+  const { measureOrResume } = await import('./measure.js');
+  return measureOrResume(opts, 'workers', output(opts, 'workers'), context);
 }

@@ -1,4 +1,4 @@
-import { sizingText, stopText, withCI } from './sentences.js';
+import { resumeText, sizingText, stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 import { accountTable, sourcesNote } from './account.js';
 
@@ -143,6 +143,8 @@ export function compareModel(results) {
   if (words?.regime) notes.push(words.regime);
   const stopped = stopText(results);
   if (stopped) notes.push(stopped);
+  const resume = resumeText(results);
+  if (resume) notes.push(resume);
   const sized = sizingText(results);
   if (sized) notes.push(sized);
   if (results.next) notes.push(results.next);

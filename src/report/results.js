@@ -58,7 +58,10 @@ import { SCHEMA, version } from '../version.js';
  * @property {string} mmapbench  its version
  * @property {number} schema  the layout's version (SCHEMA)
  * @property {'workers'|'procs'|'compare'} command
- * @property {'complete'|'failed'|'interrupted'} status
+ * @property {'complete'|'failed'|'interrupted'|'incomplete'} status  incomplete: kept after a round
+ *   of a run still going, or killed before it could finish
+ * @property {import('../run/plan.js').MeasureOptions} [resume]  in a document that did not
+ *   finish: the options it was started with, for --resume
  * @property {{ kind: string, message: string, worker: number | null } | null} error
  * @property {Config} config
  * @property {Environment} environment

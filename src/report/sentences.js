@@ -130,6 +130,20 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
 }
 
 /**
+ * A document kept after a round of a run that did not finish (killed, or still going), or one
+ * stopped early: how to go on with it. Null for a finished run, or one saved before --resume.
+ * @param {{ command: string, status: string, resume?: unknown }} results
+ * @returns {string | null}
+ */
+export function resumeText({ command, status, resume }) {
+  if (status === 'complete' || !resume) return null;
+  const how = `\`mmapbench ${command} --resume FILE\` with this file goes on with it, with the settings it was started with`;
+  return status === 'incomplete'
+    ? `incomplete: kept after every round of a run that did not finish (killed, or still running); ${how}`
+    : `${status}: ${how}`;
+}
+
+/**
  * How long the cells were, and how the first round sized them: the calibration's work, kept or
  * resized. Null when the work was fixed (--iterations, --quick) or no round finished.
  * @param {Pick<ResultsDocument, 'sizing'>} results

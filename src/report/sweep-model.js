@@ -1,6 +1,6 @@
 import { plot } from 'simple-ascii-chart';
 import { lineOf } from './account.js';
-import { about, pct, withCI } from './sentences.js';
+import { about, pct, resumeText, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, pointName, varying } from './sweep-results.js';
@@ -118,6 +118,8 @@ export function sweepModel(results, { width = 80 } = {}) {
     if (reading && point.verdict?.significant) notes.push(`${pointName(point, columns)}: ${reading}`);
   }
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
+  const resume = resumeText(results);
+  if (resume) notes.push(resume);
   const metrics = metricsTable(points, columns);
   const accounted = accountTable(points, columns);
   const blocks = results.scaling.flatMap((group) => charts(group, results, width));

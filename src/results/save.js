@@ -12,7 +12,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { usageError } from '../errors.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
@@ -131,6 +131,51 @@ export function saveResultsAs(document, dir, name) {
 }
 
 /**
+ * A run's document kept on disk as it goes: written whole after every round, the first time
+ * under a new name as saveResults picks one (or the fixed `--ci` name), then replaced all at
+ * once, so a kill loses at most the round under way and a reader always finds a whole document.
+ * A write that fails is said once and the run goes on: its tables still print, and the save at
+ * the end says the error again.
+ * @typedef {{ keep: (document: Document) => void, write: (document: Document) => string }} Keeper
+ * @param {NonNullable<SaveTo>} save  with `out` checked by resultsFolder()
+ * @param {NodeJS.WritableStream} stderr
+ * @param {string | null} [resumed]  the file of a resumed run: it is replaced, holding its old
+ *   rounds and the new
+ * @returns {Keeper}
+ */
+export function keeper(save, stderr, resumed = null) {
+  /** @type {string | null} */
+  let path = resumed;
+  let failed = false;
+  /** @param {Document} document */
+  const write = (document) => {
+    if (path === null)
+      path = save.fixedName
+        ? saveResultsAs(document, save.out, save.fixedName)
+        : saveResults(document, save.out, { name: save.command });
+    else
+      try {
+        writeFileAtomic(path, `${JSON.stringify(document, null, 2)}\n`);
+      } catch (error) {
+        throw fileError(error, dirname(path), '--out');
+      }
+    return path;
+  };
+  return {
+    write,
+    keep(document) {
+      if (failed) return;
+      try {
+        write(document);
+      } catch (error) {
+        failed = true;
+        stderr.write(`mmapbench: warning: ${error.message}; measuring on: the results print at the end\n`);
+      }
+    },
+  };
+}
+
+/**
  * The end of a measuring command, after its results are printed: save them (with their
  * status, so an interrupted or failed run is kept too), print the path, then pass on the run's
  * error, whose line comes last. A run that failed before any cell finished measured nothing
@@ -140,14 +185,17 @@ export function saveResultsAs(document, dir, name) {
  * @param {SaveTo} save  with `out` checked by resultsFolder()
  * @param {Error | null | undefined} runError
  * @param {NodeJS.WritableStream} stderr
+ * @param {Keeper | null} [kept]  where the run kept its document as it went: the file it replaces
  */
-export function keepResults(document, save, runError, stderr) {
+export function keepResults(document, save, runError, stderr, kept = null) {
   let saveError = null;
   if (save && (!runError || measuredIn(document))) {
     try {
-      const path = save.fixedName
-        ? saveResultsAs(document, save.out, save.fixedName)
-        : saveResults(document, save.out, { name: save.command });
+      const path = kept
+        ? kept.write(document)
+        : save.fixedName
+          ? saveResultsAs(document, save.out, save.fixedName)
+          : saveResults(document, save.out, { name: save.command });
       stderr.write(`mmapbench: saved ${shown(path)}\n`);
     } catch (error) {
       saveError = error;

@@ -138,18 +138,24 @@ export const armSteps = (plan, arms) => (index) =>
  * @param {(point: Point, index: number, step: Step) => boolean} [hooks.skip]  a cell already measured (resume)
  * @param {(point: Point, step: Step) => void} [hooks.beforeCell]
  * @param {(point: Point, round: Round, step: Step, cell: any) => void} [hooks.onCell]
+ * @param {(point: Point, round: Round, elapsedSeconds: number, run: RoundsRun) => void} [hooks.onRound]
+ *   a point's round finished (every step of it ran): where results are kept as they come
+ * @param {{ seconds: number, rounds: RoundsRun['rounds'] }} [hooks.resumed]  what a kept run had
+ *   done: its points' sessions come filled in, their rounds go on after the last it had, and its
+ *   time counts toward the budget
  * @param {{ runCell: typeof runCell, calibrate: typeof calibrate }} [hooks.cells]  what runs a
  *   cell and a calibration: a fresh process tree; a stand-in in the scheduler's own tests
  * @returns {Promise<RoundsRun>}
  */
 export async function runRounds(
   points,
-  { stop, interrupt, onCalibrated, skip, beforeCell, onCell, cells = { runCell, calibrate } },
+  { stop, interrupt, onCalibrated, skip, beforeCell, onCell, onRound, resumed, cells = { runCell, calibrate } },
 ) {
-  const started = performance.now();
+  const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
   /** @type {RoundsRun} */
-  const run = { points, rounds: [], error: null, seconds: 0 };
+  const run = { points, rounds: [...(resumed?.rounds ?? [])], error: null, seconds: 0 };
+  const done = Math.max(0, ...points.flatMap((point) => point.session.rounds.map((round) => round.index)));
   // when the last cell ended: the CLI's own work between cells is a phase of the next one
   let lastCellEnded = performance.now();
   // a point's own time: its calibration and its cells, not the other points' in between
@@ -178,7 +184,7 @@ export async function runRounds(
       onCalibrated?.(point, calibration);
     }
     lastCellEnded = performance.now();
-    for (let index = 1; ; index++) {
+    for (let index = done + 1; ; index++) {
       const running = points.filter((point) => !point.session.stop);
       if (!running.length) break;
       const roundStarted = elapsed();
@@ -207,6 +213,7 @@ export async function runRounds(
           if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
           onCell?.(point, round, step, cell);
         }
+        onRound?.(point, round, elapsed(), run);
       }
       stop({ points, visited, index, elapsedSeconds: elapsed(), roundSeconds: elapsed() - roundStarted });
     }

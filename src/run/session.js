@@ -8,10 +8,15 @@ import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js'
  * A failure or Ctrl-C keeps every finished cell: the caller reports them and then the error.
  * @param {import('./plan.js').Plan} plan
  * @param {Array<'workers'|'procs'>} modes
- * @param {{ interrupt?: AbortSignal, onCell?: (round: import('./rounds.js').Round, mode: 'workers'|'procs') => void }} [hooks]
+ * @param {object} [hooks]
+ * @param {AbortSignal} [hooks.interrupt]
+ * @param {(round: import('./rounds.js').Round, mode: 'workers'|'procs') => void} [hooks.onCell]
+ * @param {(session: import('./rounds.js').Session) => void} [hooks.onRound]  after every round,
+ *   the session so far (its seconds the run's until now)
+ * @param {import('./rounds.js').Session} [hooks.resumed]  a kept run's session, to go on from
  * @returns {Promise<import('./rounds.js').Session>}
  */
-export async function runSession(plan, modes, { interrupt, onCell } = {}) {
+export async function runSession(plan, modes, { interrupt, onCell, onRound, resumed } = {}) {
   const point = {
     id: 'p1',
     plan,
@@ -19,12 +24,14 @@ export async function runSession(plan, modes, { interrupt, onCell } = {}) {
     steps: armSteps(plan, modes),
     tracer: plan.trace ? tracerFor(plan.trace) : undefined,
     pilot: true,
-    session: newSession(plan),
+    session: resumed ? { ...resumed, stop: null, error: null } : newSession(plan),
   };
   const run = await runRounds([point], {
     stop: stopOnWidthOrTime(plan.stop.rounds !== null ? Infinity : plan.stop.maxSeconds),
     interrupt,
     onCell: (_, round, step) => onCell?.(round, step.arm),
+    onRound: (_, __, seconds) => onRound?.({ ...point.session, seconds }),
+    resumed: resumed ? { seconds: resumed.seconds, rounds: [] } : undefined,
   });
   // a single point's time is the run's, the checks between its rounds included
   return { ...point.session, seconds: run.seconds };

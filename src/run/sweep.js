@@ -97,18 +97,27 @@ export async function planPoints(points, context) {
  * within --precision (or after --rounds); the whole sweep stops when every point has, or when
  * one more round would overrun the budget. A failure or Ctrl-C keeps every finished cell.
  * @param {Array<Point & { plan: Readonly<import('./plan.js').Plan> }>} planned
- * @param {{ budget: number, interrupt?: AbortSignal, onCell?: (point: MeasuredPoint, round: import('./rounds.js').Round, mode: string) => void }} options
+ * @param {object} options
+ * @param {number} options.budget
+ * @param {AbortSignal} [options.interrupt]
+ * @param {(point: MeasuredPoint, round: import('./rounds.js').Round, mode: string) => void} [options.onCell]
+ * @param {(run: SweepRun) => void} [options.onRound]  after each point's round: the sweep so far
+ * @param {{ sessions: Map<string, import('./rounds.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
+ *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
  * @returns {Promise<SweepRun>}
  */
-export async function runSweep(planned, { budget, interrupt, onCell }) {
+export async function runSweep(planned, { budget, interrupt, onCell, onRound, resumed }) {
   /** @type {MeasuredPoint[]} */
-  const points = planned.map((point) => ({
-    ...point,
-    arms: MODES,
-    steps: armSteps(point.plan, MODES),
-    pilot: true,
-    session: newSession(point.plan),
-  }));
+  const points = planned.map((point) => {
+    const kept = resumed?.sessions.get(point.id);
+    return {
+      ...point,
+      arms: MODES,
+      steps: armSteps(point.plan, MODES),
+      pilot: true,
+      session: kept ? { ...kept, stop: null, error: null } : newSession(point.plan),
+    };
+  });
   const runnable = points.filter((point) => !point.plan.unavailable);
   if (!runnable.length)
     throw environmentError(
@@ -118,6 +127,8 @@ export async function runSweep(planned, { budget, interrupt, onCell }) {
     stop: stopOnWidthOrTime(budget),
     interrupt,
     onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),
+    onRound: (_, __, seconds, soFar) => onRound?.({ points, rounds: soFar.rounds, error: null, seconds, budget }),
+    resumed,
   });
   return { points, rounds: run.rounds, error: run.error, seconds: run.seconds, budget };
 }

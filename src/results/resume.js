@@ -1,0 +1,88 @@
+// `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
+// the document it kept, with the settings it was started with, on the same machine. Its rounds
+// become the sessions the scheduler continues (run/rounds.js), numbered on from the last.
+import { usageError } from '../errors.js';
+import { loadResults } from './load.js';
+
+/** The environment facts a resumed run must share with its first part, as the reader names them. */
+const SAME = /** @type {const} */ ([
+  ['Node', (/** @type {any} */ env) => env.node.version],
+  ['Node binary', (/** @type {any} */ env) => env.node.path],
+  ['kernel', (/** @type {any} */ env) => env.kernel],
+  ['glibc', (/** @type {any} */ env) => env.glibc],
+  ['CPU', (/** @type {any} */ env) => env.cpu.model],
+  ['CPUs', (/** @type {any} */ env) => env.cpu.logicalCores],
+  ['THP', (/** @type {any} */ env) => env.thp],
+  ['libuv pool', (/** @type {any} */ env) => env.uvThreadpoolSize],
+  ['allocator environment', (/** @type {any} */ env) => JSON.stringify(env.allocatorEnv ?? {})],
+]);
+
+/**
+ * A kept run that can go on: its document, and what it was asked (the options or the sweep's
+ * request), checked to be of `command` and not finished.
+ * @param {string} path
+ * @param {'compare'|'workers'|'procs'|'sweep'} command
+ * @returns {{ path: string, document: any, request: any }}
+ */
+export function resumable(path, command) {
+  const saved = loadResults(path, `--resume ${path}`);
+  if (saved.kind === 'audit' || saved.kind === 'reproduce')
+    throw usageError(
+      `--resume ${path} is ${saved.kind === 'audit' ? 'a trace audit' : "a reproduce run's results file"}; resume it with ${saved.kind === 'audit' ? 'a new `mmapbench trace`' : '`mmapbench reproduce --resume`'}`,
+    );
+  // the fields every kind shares, and `resume`, which only an unfinished one has
+  const document = /** @type {any} */ (saved.document);
+  if (document.command !== command)
+    throw usageError(
+      `--resume ${path} is a ${document.command} run; resume it with \`mmapbench ${document.command} --resume\``,
+    );
+  if (document.status === 'complete')
+    throw usageError(`--resume ${path} finished (status complete): there is nothing to go on with; start a new run`);
+  if (!document.resume)
+    throw usageError(
+      `--resume ${path} does not say how it was started (saved by an mmapbench from before --resume); start a new run`,
+    );
+  return { path, document, request: document.resume };
+}
+
+/**
+ * How the machine differs from the one a kept run measured on: a resumed run's rounds must be
+ * comparable with its first part's. Empty when it is the same.
+ * @param {any} then  the kept document's environment
+ * @param {any} now   describeEnvironment() for the resumed run
+ * @returns {string[]}
+ */
+export const machineChanges = (then, now) =>
+  SAME.flatMap(([name, of]) =>
+    String(of(then)) === String(of(now)) ? [] : [`${name} ${of(then) ?? 'n/a'} then, ${of(now) ?? 'n/a'} now`],
+  );
+
+/**
+ * A saved point's rounds and what it learned, as the scheduler's session.
+ * @param {any} point  a measure document, or a sweep's point
+ * @param {Array<'workers'|'procs'>} modes
+ * @returns {import('../run/rounds.js').Session}
+ */
+export function sessionOf(point, modes) {
+  return {
+    calibration: point.calibration ?? null,
+    work: point.config.iterations ? { iterations: point.config.iterations, warmup: point.config.warmup } : null,
+    rounds: point.rounds.map((/** @type {any} */ round) => ({
+      index: round.index,
+      order: round.order,
+      ...(round.pilot ? { pilot: /** @type {const} */ (true) } : {}),
+      cells: Object.fromEntries(modes.flatMap((mode) => (round[mode] ? [[mode, round[mode]]] : []))),
+      ...(round.traced
+        ? {
+            traced: Object.fromEntries(
+              modes.flatMap((mode) => (round.traced[mode] ? [[mode, round.traced[mode]]] : [])),
+            ),
+          }
+        : {}),
+    })),
+    error: null,
+    stop: null,
+    seconds: point.seconds,
+    sizing: point.sizing ?? null,
+  };
+}

@@ -1,0 +1,101 @@
+// Nothing measured is lost: a compare keeps its document after every round, so a SIGKILL leaves
+// every finished round on disk; `report` reads it as a document that did not finish, and
+// `--resume` goes on with it, with the settings it was started with, on the same machine.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, fixture, noneLeft, startUntil, uniqueMark } from '../helpers.js';
+
+// ops that sleep 2 ms: a round is cheap and takes as long however busy the machine is
+const SLEEPS = ['--task', fixture('account-probe.js'), '--param', 'kind=sleep', '--iterations', '20', '-k', '1'];
+
+/** The one results document in `out`, parsed, or null while there is none. */
+function keptIn(out) {
+  const name = readdirSync(out).find((file) => file.endsWith('.json'));
+  if (!name) return null;
+  return { path: join(out, name), document: JSON.parse(readFileSync(join(out, name), 'utf8')) };
+}
+
+/** A compare of 8 rounds SIGKILLed once 2 are kept: its file. */
+async function killedCompare() {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-kept-'));
+  const mark = uniqueMark();
+  const args = ['compare', ...SLEEPS, '--rounds', '8', '--out', out, '--env', `MMAPBENCH_TEST_MARK=${mark}`];
+  const { run } = await startUntil(args, () => (keptIn(out)?.document.rounds.length ?? 0) >= 2);
+  run.kill('SIGKILL');
+  await run;
+  await noneLeft(mark);
+  return /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+}
+
+test('a SIGKILLed compare keeps every finished round; report reads it as incomplete; --resume goes on with it', async () => {
+  const { path, document: kept } = await killedCompare();
+  assert.equal(kept.status, 'incomplete');
+  assert.ok(kept.rounds.length >= 2 && kept.rounds.length < 8, `${kept.rounds.length} rounds kept`);
+  assert.ok(
+    kept.rounds.every((round) => round.workers && round.procs),
+    'whole rounds only',
+  );
+  assert.equal(kept.resume.command, 'compare');
+  assert.equal(kept.resume.rounds, 8);
+
+  const report = await cli(['report', path]);
+  assert.equal(report.exitCode, 0, report.stderr);
+  assert.match(report.stdout, /^mmapbench compare: task account-probe, .* — INCOMPLETE after\s+\d+ of 8\s+rounds$/m);
+  assert.match(report.stdout, /^incomplete: kept after every round of a run that did not finish/m);
+  assert.match(report.stdout, /mmapbench compare --resume FILE/);
+
+  const resumed = await cli(['compare', '--resume', path, '--json']);
+  assert.equal(resumed.exitCode, 0, resumed.stderr);
+  assert.match(resumed.stderr, new RegExp(`^mmapbench: resuming ${path}: ${kept.rounds.length} rounds kept`, 'm'));
+  const doc = JSON.parse(resumed.stdout);
+  assert.equal(doc.status, 'complete');
+  assert.equal(doc.resume, undefined, 'a finished run carries no resume');
+  assert.deepEqual(
+    doc.rounds.map((round) => round.index),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+    'numbered on from the last kept round',
+  );
+  // what was kept is kept as it was measured
+  for (const [i, round] of kept.rounds.entries()) assert.deepEqual(doc.rounds[i].workers, round.workers);
+  assert.equal(doc.ratio.n, 8);
+  assert.ok(doc.seconds > kept.seconds, 'its time goes on from the kept time');
+  // the same file, now whole
+  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).rounds.length, 8);
+  assert.match(resumed.stderr, new RegExp(`^mmapbench: saved ${path}$`, 'm'));
+});
+
+test('--resume refuses what it cannot go on with: one line each, exit 2, the file untouched', async () => {
+  const { path, document: kept } = await killedCompare();
+  const text = readFileSync(path, 'utf8');
+  const other = join(mkdtempSync(join(tmpdir(), 'mmapbench-other-')), 'compare.json');
+  writeFileSync(other, JSON.stringify({ ...kept, environment: { ...kept.environment, kernel: '4.19.0-other' } }));
+  const finished = join(mkdtempSync(join(tmpdir(), 'mmapbench-done-')), 'compare.json');
+  writeFileSync(finished, JSON.stringify({ ...kept, status: 'complete' }));
+  for (const [args, message] of [
+    [
+      ['compare', '--resume', path, '--task', 'json'],
+      /^mmapbench: --task cannot be used with --resume: the run goes on with the settings it was started with; drop --task$/,
+    ],
+    [
+      ['sweep', '--resume', path],
+      /^mmapbench: --resume \S+ is a compare run; resume it with `mmapbench compare --resume`$/,
+    ],
+    [
+      ['compare', '--resume', finished],
+      /^mmapbench: --resume \S+ finished \(status complete\): there is nothing to go on with; start a new run$/,
+    ],
+    [
+      ['compare', '--resume', other],
+      /^mmapbench: --resume \S+ was measured on another machine or setting \(kernel 4\.19\.0-other then, \S+ now\): its rounds and new ones would not compare; start a new run$/,
+    ],
+  ]) {
+    const result = await cli(args);
+    assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr.trim(), message);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  }
+  assert.equal(readFileSync(path, 'utf8'), text);
+});
