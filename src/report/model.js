@@ -22,6 +22,8 @@ function header(results) {
     status === 'complete'
       ? ''
       : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  // the table lists a pilot round too: the count says so, so the two agree
+  const pilot = results.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
   const rounds =
     config.rounds === null
       ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
@@ -49,7 +51,10 @@ function header(results) {
     ...(env ? [env] : []),
   ];
   // no-break spaces inside a fact, so a narrow terminal wraps between facts, not within one
-  const lines = [`${rounds} × ${work}${quick}`, facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · ')];
+  const lines = [
+    `${rounds} × ${work}${pilot}${quick}`,
+    facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
+  ];
   const { calibration } = results;
   if (calibration) {
     // calibration runs alone in one thread; K contended workers take longer, so say how long
@@ -198,9 +203,11 @@ export function singleModel(results) {
   for (const round of results.rounds) {
     const cell = round[mode];
     if (!cell) continue;
+    // as compare's table marks it: its cells ran the calibration's work, and count in no figure
+    const label = round.pilot ? `${round.index} (pilot)` : String(round.index);
     for (const worker of cell.workers) {
       rows.push([
-        String(round.index),
+        label,
         `${worker.index} (pid ${worker.pid})`,
         ops(worker.ops),
         duration(worker.startNs),
@@ -208,7 +215,7 @@ export function singleModel(results) {
         ops(worker.opsPerSec),
       ]);
     }
-    rows.push([String(round.index), 'all', ops(cell.totalOps), '', duration(cell.elapsedNs), ops(cell.throughput)]);
+    rows.push([label, 'all', ops(cell.totalOps), '', duration(cell.elapsedNs), ops(cell.throughput)]);
   }
   const notes = [];
   const summary = results[mode];
@@ -222,6 +229,8 @@ export function singleModel(results) {
       `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
     );
   }
+  const sized = sizingText(results);
+  if (sized) notes.push(sized);
   return {
     ...header(results),
     tables: [

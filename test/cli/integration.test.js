@@ -46,42 +46,6 @@ test('--env reaches the cells at process start', async () => {
   assert.match(result.stderr, /PROBE=set-by-test/);
 });
 
-test('the cells do not inherit NODE_EXTRA_CA_CERTS, read by Node at every start and by no task; --env sets it', async () => {
-  const env = {
-    NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt',
-    PROBE_NAMES: 'NODE_EXTRA_CA_CERTS,PROBE_NAMES',
-  };
-  const args = ['procs', '--task', fixture('env-seen.js'), '--quick'];
-  const dropped = await cli(args, { env });
-  assert.equal(dropped.exitCode, 1);
-  // the rest of the CLI's environment still reaches the cells
-  assert.match(dropped.stderr, /seen NODE_EXTRA_CA_CERTS=\(unset\) PROBE_NAMES=NODE_EXTRA_CA_CERTS,PROBE_NAMES /);
-  const asked = await cli([...args, '--env', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'], { env });
-  assert.equal(asked.exitCode, 1);
-  assert.match(asked.stderr, /seen NODE_EXTRA_CA_CERTS=\/etc\/ssl\/certs\/ca-certificates\.crt /);
-});
-
-test('--duration calibrates iterations with tinybench and reports the latency', async () => {
-  const result = await cli(['compare', '--duration', '0.1', '--rounds', '2', '-k', '1', '--warmup', '5', '--json']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = json(result);
-  assert.ok(doc.calibration.p50Ns > 0 && doc.calibration.p99Ns >= doc.calibration.p50Ns);
-  // the first round ran the calibration's work and sized the cells after it by its windows
-  assert.equal(doc.rounds[0].workers.totalOps, doc.calibration.iterations);
-  const { sizing } = doc;
-  assert.equal(sizing.calibrated, doc.calibration.iterations);
-  assert.equal(sizing.targetNs, 1e8);
-  assert.equal(sizing.pilotWindowNs, (doc.rounds[0].workers.elapsedNs + doc.rounds[0].procs.elapsedNs) / 2);
-  assert.equal(doc.config.iterations, sizing.iterations);
-  const off = sizing.targetNs / sizing.pilotWindowNs;
-  assert.equal(sizing.resized, off > 1.25 || off < 0.8);
-  // a pilot counts in no figure: the 2 rounds asked for come after it
-  assert.equal(doc.rounds.length, sizing.resized ? 3 : 2);
-  assert.equal(doc.rounds[0].complete, !sizing.resized);
-  assert.equal(doc.ratio.n, 2);
-  assert.equal(doc.rounds.at(-1).workers.totalOps, sizing.iterations);
-});
-
 test('the terminal table shows both modes, the ratio with its CI and a verdict, in 80 columns', async () => {
   const result = await cli(['compare', '--quick', '--rounds', '3']);
   assert.equal(result.exitCode, 0, result.stderr);
@@ -144,20 +108,6 @@ test('fixtures creates the four named files', async () => {
       ['huge', 8388608],
     ],
   );
-});
-
-test('a user task in CommonJS takes its own --param', async () => {
-  const result = await cli([
-    'compare',
-    '--task',
-    fixture('commonjs-task.cjs'),
-    '--param',
-    'repeat=2',
-    '--quick',
-    '--json',
-  ]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  assert.deepEqual(json(result).config.params, { repeat: 2 });
 });
 
 test('a usage error from the real bin: one line on stderr, exit 2, nothing on stdout, no stack', async () => {
@@ -445,38 +395,5 @@ test('a budget that ends before any round counts: one line, exit 6, the run save
       ),
     ).shortBudget.counted,
     0,
-  );
-});
-
-test('--aa workers: both arms are fresh workers trees, labelled A and B, with the same statistics', async () => {
-  const result = await cli(['compare', '--aa', 'workers', '--rounds', '3', '--quick', '--json']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = json(result);
-  assert.equal(doc.aa, 'workers');
-  assert.equal(doc.rounds.length, 3);
-  for (const round of doc.rounds) {
-    assert.equal(round.workers.mode, 'workers', 'arm A ran workers');
-    assert.equal(round.procs.mode, 'workers', 'arm B ran workers too');
-    assert.equal(new Set(round.procs.workers.map((w) => w.pid)).size, 1, 'arm B is one process hosting threads');
-    assert.notEqual(round.workers.workers[0].pid, round.procs.workers[0].pid, 'two fresh trees per round');
-  }
-  assert.equal(doc.ratio.n, 3);
-  const table = await tableOf(result);
-  assert.match(table, /^mmapbench compare \(A\/A: both arms workers\)/);
-  assert.match(table, /│ round +│ first +│ +A ops\/s +│ +B ops\/s +│ +A\/B \(95% CI\) +│/);
-});
-
-test("--protocol published: the investigation's 2,000 iterations with no warmup, said in the JSON and the table", async () => {
-  const json = await cli(['compare', '--protocol', 'published', '--rounds', '2', '-k', '1', '--json']);
-  assert.equal(json.exitCode, 0, json.stderr);
-  const doc = JSON.parse(json.stdout);
-  assert.equal(doc.config.protocol, 'published');
-  assert.equal(doc.config.iterations, 2000);
-  assert.equal(doc.config.warmup, 0);
-  assert.equal(doc.calibration, null, 'the work is fixed: nothing is calibrated');
-  for (const round of doc.rounds) assert.ok(round.workers.workers.every((worker) => worker.ops === 2000));
-  assert.match(
-    await tableOf(json),
-    /2 rounds × 2,000 iterations per worker \(--protocol published: no\s+warmup, as the\s+investigation measured\)/,
   );
 });

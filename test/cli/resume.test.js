@@ -18,7 +18,7 @@ function keptIn(out) {
   return { path: join(out, name), document: JSON.parse(readFileSync(join(out, name), 'utf8')) };
 }
 
-/** A compare of 8 rounds SIGKILLed once 2 are kept: its file. */
+/** A compare of 8 rounds SIGKILLed once 2 are kept: its file, and a copy for the refusals. */
 async function killedCompare() {
   const out = mkdtempSync(join(tmpdir(), 'mmapbench-kept-'));
   const mark = uniqueMark();
@@ -27,11 +27,17 @@ async function killedCompare() {
   run.kill('SIGKILL');
   await run;
   await noneLeft(mark);
-  return /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+  const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+  const copy = join(mkdtempSync(join(tmpdir(), 'mmapbench-kept-copy-')), 'compare.json');
+  writeFileSync(copy, readFileSync(kept.path));
+  return { ...kept, copy };
 }
 
+// one killed run serves both tests: the first resumes it, the second refuses its copy
+const killed = killedCompare();
+
 test('a SIGKILLed compare keeps every finished round; report reads it as incomplete; --resume goes on with it', async () => {
-  const { path, document: kept } = await killedCompare();
+  const { path, document: kept } = await killed;
   assert.equal(kept.status, 'incomplete');
   assert.ok(kept.rounds.length >= 2 && kept.rounds.length < 8, `${kept.rounds.length} rounds kept`);
   assert.ok(
@@ -68,7 +74,7 @@ test('a SIGKILLed compare keeps every finished round; report reads it as incompl
 });
 
 test('--resume refuses what it cannot go on with: one line each, exit 2, the file untouched', async () => {
-  const { path, document: kept } = await killedCompare();
+  const { copy: path, document: kept } = await killed;
   const text = readFileSync(path, 'utf8');
   const other = join(mkdtempSync(join(tmpdir(), 'mmapbench-other-')), 'compare.json');
   writeFileSync(other, JSON.stringify({ ...kept, environment: { ...kept.environment, kernel: '4.19.0-other' } }));

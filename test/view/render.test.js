@@ -71,3 +71,18 @@ test("a sweep with an account gives each point's page faults and blocked time pe
   for (const point of without.document.points) delete point.account;
   assert.doesNotMatch(renderSaved(without, 'terminal', pipe), /page faults per op/);
 });
+
+test('workers and procs mark a pilot round as compare does, and the header counts it', () => {
+  const one = saved('workers.json');
+  const document = structuredClone(one.document);
+  // as a calibrated run that resized its cells after the first round saves it
+  document.rounds[0].pilot = true;
+  document.rounds[0].complete = false;
+  document.config.rounds = 1;
+  const terminal = renderSaved({ ...one, document }, 'terminal', pipe);
+  assert.match(terminal, /^1 round × [\d,]+ iterations per worker and a pilot round that sized them\b/m);
+  const rows = terminal.split('\n').filter((line) => /^│ \d/.test(line));
+  const [first, second] = document.rounds.map((round) => round.workers.workers.length + 1);
+  assert.equal(rows.filter((row) => row.startsWith('│ 1 (pilot) │')).length, first, terminal);
+  assert.equal(rows.filter((row) => /^│ 2 +│/.test(row)).length, second, terminal);
+});
