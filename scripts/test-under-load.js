@@ -8,9 +8,12 @@ import { spawn, spawnSync } from 'node:child_process';
 
 const runs = Number(process.argv[2] ?? 5);
 const spinners = Number(process.argv[3] ?? 2);
-const children = Array.from({ length: spinners }, () =>
-  spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' }),
-);
+// unref'd: they keep nothing alive; killed at exit
+const children = Array.from({ length: spinners }, () => {
+  const child = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
+  child.unref();
+  return child;
+});
 const stop = () => children.forEach((child) => child.kill('SIGKILL'));
 process.on('exit', stop);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));

@@ -1,9 +1,9 @@
 // More of what reads results back (test/cli/results.test.js keeps the saved document and
-// report): diff of two real runs, the HTML page in a real browser, and a save killed at any
-// moment.
+// report): diff of two real runs, the HTML page in a real browser, a save killed at any moment,
+// and report and diff refusing what is not a results document.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -152,3 +152,41 @@ test(
     }
   },
 );
+test('report and diff refuse what is not a complete results document: one line, exit 2, nothing written', async () => {
+  const dir = folder();
+  // a whole document a run saved, and broken copies of it
+  const whole = join(dir, 'whole.json');
+  const text = readFileSync(savedFixture('compare-quick.json'), 'utf8');
+  writeFileSync(whole, text);
+  writeFileSync(join(dir, 'cut.json'), text.slice(0, text.length / 2));
+  writeFileSync(join(dir, 'newer.json'), JSON.stringify({ ...JSON.parse(text), schema: 99 }));
+  const cases = [
+    [['report', join(dir, 'cut.json')], /cut\.json is cut off or damaged/],
+    [['report', join(dir, 'newer.json')], /newer\.json is from a newer mmapbench .*upgrade mmapbench/],
+    [['report', join(dir, 'nothing.json')], /nothing\.json: no such file/],
+    [['report', whole, '--html', join(dir, 'no', 'such', 'page.html')], /the folder .*no\/such does not exist/],
+    [['report', whole, '--html', whole], /is one of the results files being read/],
+    [['diff', whole], /^mmapbench: missing arguments: it is `mmapbench diff <base> <new>`/],
+    [['diff', whole, join(dir, 'cut.json')], /cut off or damaged/],
+  ];
+  const before = readdirSync(dir).sort();
+  for (const [args, message] of cases) {
+    const result = await cli(args);
+    assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message);
+    assert.equal(result.stderr.trimEnd().split('\n').length, 1, result.stderr);
+    assert.equal(result.stdout, '');
+  }
+  assert.deepEqual(readdirSync(dir).sort(), before, 'nothing written, nothing changed');
+  assert.equal(readFileSync(whole, 'utf8'), text);
+});
+
+test('a compare printed as markdown is printed again the same by report --markdown', async () => {
+  const out = folder();
+  const live = await cli(['compare', '--smoke', '--markdown', '--out', out]);
+  assert.equal(live.exitCode, 0, live.stderr);
+  const again = await cli(['report', savedPath(live), '--markdown']);
+  assert.equal(again.exitCode, 0, again.stderr);
+  assert.equal(again.stdout, live.stdout);
+  assert.match(live.stdout, /^#+ mmapbench compare/m);
+});

@@ -1,0 +1,62 @@
+// The account's regime line on a built-in task's tenths, and the default warmup until steady
+// (test/cli/account.test.js keeps the account's lines and the probes of what it tells apart).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, fixture } from '../helpers.js';
+
+test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
+  const result = await cli([
+    'procs',
+    '-k',
+    '1',
+    '--rounds',
+    '2',
+    '--iterations',
+    '2000',
+    '--warmup',
+    '200',
+    '--json',
+    '--no-save',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.rounds[0].procs.account.slices.length, 10);
+  assert.match(
+    doc.account.words.regime,
+    /^regime \(median over 2 cells\): procs (steady|still warming up|slowing down)/,
+  );
+});
+test('compare warms up until steady by default: each worker says how long, and the words say it', async () => {
+  const result = await cli([
+    'compare',
+    '--task',
+    fixture('warms-up.js'),
+    // batches of 500, so a preempted batch cannot end the warmup early (test/run/task-runner.test.js)
+    '--iterations',
+    '5000',
+    '-k',
+    '1',
+    '--rounds',
+    '2',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  // a user's task has no tenths, so its regime line is the warmup alone
+  assert.match(
+    doc.account.words.regime,
+    /^regime: warmed up until the rate stopped trending, median per worker: workers [\d,]+ ops/,
+  );
+  assert.equal(doc.config.warmup, 'steady');
+  // Whether the rule sees the ramp end is a judgement of timed batches, which a loaded machine
+  // blurs (two spinning processes beside it stopped it at the ramp's last batch): that it runs
+  // past the ramp is test/run/task-runner.test.js's, in-process. Here: what every cell reports.
+  for (const round of doc.rounds)
+    for (const mode of ['workers', 'procs'])
+      for (const worker of round[mode].workers) {
+        assert.ok(worker.warmup.ops >= 3000, `${mode}: at least the rule's six batches (${worker.warmup.ops})`);
+        assert.equal(worker.warmup.ops % 500, 0, 'in batches of a tenth of the timed ops');
+        assert.equal(typeof worker.warmup.capped, 'boolean');
+      }
+  assert.ok(doc.account.warmup.workers.ops >= 3000 && doc.account.warmup.procs.ops >= 3000);
+});

@@ -1,0 +1,64 @@
+// A sweep's table and charts on a tiny --smoke grid (test/cli/sweep.test.js keeps its JSON,
+// variants, and a failure keeping what finished).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli } from '../helpers.js';
+
+const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
+
+test('sweep --smoke of 2 × 2 points prints a row per point, the scaling reading and both charts per k group', async () => {
+  const result = await cli([...GRID, '--verbose']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  // --verbose: what a round of each point took, named as the tables name the point
+  const costs = result.stderr.match(
+    /^mmapbench: .*: a round took [\d.]+ s: timed windows [\d.]+ s \(\d+%\), the rest [\d.]+ s$/gm,
+  );
+  assert.equal(costs?.length, 4, result.stderr);
+  assert.match(costs[3], /^mmapbench: arena1 · readfilesync · med \(64 KiB\) · k=2 · MALLOC_ARENA_MAX=1: /);
+  assert.match(result.stderr, /^mmapbench: sweep of 4 points, 2 rounds each: about \d+ s$/m);
+  const out = result.stdout;
+  assert.match(out, /^mmapbench sweep: 4 points, node v\d+\.\d+\.\d+, task readfilesync, file med \(64 KiB\)$/m);
+  assert.match(out, /^variant arena1: MALLOC_ARENA_MAX=1$/m);
+  // off a terminal the table fits 80 columns: the long heads wrap onto a second line
+  assert.match(out, /^│ variant +│ k +│ +workers │ +procs │ +workers\/procs │ +verdict │ +stop │$/m);
+  assert.match(out, /^│ +│ +│ +ops\/s │ +ops\/s │ +\(95% CI\) │ +│ +│$/m);
+  assert.ok(Math.max(...out.split('\n').map((line) => [...line].length)) <= 80, 'nothing is wider than 80');
+  const pointRows = out.split('\n').filter((line) => /^│ (default|arena1) +│ [12] /.test(line));
+  // the points' table, then the account's: page faults and blocked time per op, both modes
+  const rows = pointRows.slice(0, 4);
+  for (const row of pointRows.slice(4)) assert.match(row, /^│ (default|arena1) +│ [12] +(│ +[\d.]+ ){4}│$/);
+  assert.equal(pointRows.length, 8);
+  assert.match(out, /│ +page faults per op: │ procs │ +blocked µs per op: │ procs │$/m);
+  assert.deepEqual(
+    rows.map((row) =>
+      row
+        .split('│')
+        .slice(1, 3)
+        .map((cell) => cell.trim()),
+    ),
+    [
+      ['default', '1'],
+      ['default', '2'],
+      ['arena1', '1'],
+      ['arena1', '2'],
+    ],
+  );
+  for (const row of rows) assert.match(row, /│ +too few │ +2 rounds │$/);
+  for (const variant of ['default', 'arena1']) {
+    assert.match(
+      out,
+      new RegExp(
+        `^scaling \\(variant ${variant}\\), efficiency = throughput\\(k\\) / \\(k/1 × throughput\\(1\\)\\):$`,
+        'm',
+      ),
+    );
+    assert.match(out, new RegExp(`^ops/s against k \\(variant ${variant}\\)`, 'm'));
+    assert.match(out, new RegExp(`^workers/procs against k \\(variant ${variant}\\)`, 'm'));
+  }
+  assert.match(out, /^- workers: k=1 1\.00, k=2 \d+\.\d\d; too few rounds to tell where it stops gaining/m);
+  assert.match(out, /^- procs: k=1 1\.00, k=2 \d+\.\d\d;/m);
+  // the charts: a W and a P on the throughput chart, k ticks 1 and 2 under both
+  assert.match(out, /W workers, P procs/);
+  assert.equal(out.match(/^ +└┬─+┬▶$/gm)?.length, 4);
+  assert.equal(out.match(/^ +1 +2 *$/gm)?.length, 4);
+});
