@@ -375,3 +375,12 @@ export const FAULTS = [
   ],
   ['procs', 'killed.js', /^mmapbench: process 0 was killed by SIGKILL/],
 ];
+
+/** A tmpfs of its own, unmounted when the test ends: the only way to make a disk full or read-only. */
+export function tmpfs(t, options) {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-tmpfs-'));
+  return execa('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]).then(() => {
+    t.after(() => execa('umount', [dir]));
+    return dir;
+  });
+}

@@ -15,7 +15,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import {
   asNobody,
   asRoot,
@@ -25,20 +24,12 @@ import {
   resultsFile,
   sharedTmp,
   startUntil,
+  tmpfs,
   uniqueMark,
   victim,
 } from '../helpers.js';
 
 const cells = (out) => cellCount(out)();
-
-/** A tmpfs of its own, unmounted when the test ends: the only way to make a disk full or read-only. */
-function tmpfs(t, options) {
-  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-tmpfs-'));
-  return execa('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]).then(() => {
-    t.after(() => execa('umount', [dir]));
-    return dir;
-  });
-}
 
 test('a REPORT.md planted as a link by another user is replaced, and its target left alone', asRoot, async () => {
   const shared = sharedTmp();

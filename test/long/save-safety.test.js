@@ -1,0 +1,45 @@
+// compare keeping its results on a disk that cannot take them: a read-only folder stops it
+// before anything runs; a disk that fills mid-run costs no table and no earlier file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { asRoot, cli, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
+
+test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
+  const dir = await tmpfs(t, 'ro,size=1m');
+  const mark = uniqueMark();
+  const result = await cli(['compare', '--quick', '--out', join(dir, 'out'), '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+  assert.equal(result.exitCode, 3);
+  assert.equal(result.stdout, '', 'nothing ran');
+  assert.equal(
+    result.stderr,
+    `mmapbench: ${join(dir, 'out')} is on a read-only file system (EROFS); pass --out a writable folder`,
+  );
+  assert.deepEqual(processesMarked(mark), []);
+});
+
+test(
+  'compare on a disk that is full: its tables print, one warning while it measures, exit 3 naming the folder, an earlier file untouched',
+  asRoot,
+  async (t) => {
+    const dir = await tmpfs(t, 'size=1m');
+    const earlier = join(dir, 'compare-earlier.json');
+    writeFileSync(earlier, '{"an earlier run": true}\n');
+    // leave two 4 KiB pages: less than a kept document
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(253 * 4096));
+    const result = await cli(['compare', '--quick', '--out', dir]);
+    assert.equal(result.exitCode, 3, result.stderr);
+    assert.match(result.stdout, /^mmapbench compare: task readfilesync/m, 'the tables print');
+    assert.match(result.stdout, /^workers\/procs ratio /m);
+    const warnings = result.stderr.match(/^mmapbench: warning: no space left to write .*/gm) ?? [];
+    assert.equal(warnings.length, 1, result.stderr);
+    assert.match(warnings[0], /; measuring on: the results print at the end$/);
+    assert.equal(
+      result.stderr.trim().split('\n').at(-1),
+      `mmapbench: no space left to write ${dir} (ENOSPC); free some space or pass --out another folder`,
+    );
+    assert.equal(readFileSync(earlier, 'utf8'), '{"an earlier run": true}\n');
+    assert.deepEqual(readdirSync(dir).sort(), ['compare-earlier.json', 'filler'], 'no half-written file left');
+  },
+);
