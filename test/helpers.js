@@ -358,24 +358,6 @@ export function assertBencher(document) {
   }
 }
 
-/** A task that fails in a cell, per mode, and the last line the CLI must end with. */
-export const FAULTS = [
-  [
-    'workers',
-    'throws.js',
-    /^mmapbench: worker 1 failed: disk on fire \(task throws, .*\); the other workers were stopped$/,
-  ],
-  ['procs', 'throws.js', /^mmapbench: process 1 failed: disk on fire/],
-  ['workers', 'exits.js', /^mmapbench: worker 0 exited with code 3 before finishing \(task exits\)/],
-  ['procs', 'exits.js', /^mmapbench: process 0 exited with code 3 before finishing \(task exits\)/],
-  [
-    'workers',
-    'killed.js',
-    /^mmapbench: the workers host process was killed by SIGKILL \(SIGKILL often means the out-of-memory killer/,
-  ],
-  ['procs', 'killed.js', /^mmapbench: process 0 was killed by SIGKILL/],
-];
-
 /** A tmpfs of its own, unmounted when the test ends: the only way to make a disk full or read-only. */
 export function tmpfs(t, options) {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-tmpfs-'));

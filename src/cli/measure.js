@@ -5,9 +5,8 @@ import { buildResults } from '../report/results.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/load.js';
 import { keeper, resultsFolder } from '../results/save.js';
-import { machineChanges, resumable, sessionOf } from '../results/resume.js';
+import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { measureOptions, resumeOnly } from './options.js';
-import { usageError } from '../errors.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
@@ -53,16 +52,7 @@ export async function measureCommand(
   const plan = await buildPlan(options, { interrupt });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
-  if (kept) {
-    const changes = machineChanges(kept.environment, environment);
-    if (changes.length)
-      throw usageError(
-        `--resume ${resumed.path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
-      );
-    stderr.write(
-      `mmapbench: resuming ${resumed.path}: ${kept.rounds.length} round${kept.rounds.length === 1 ? '' : 's'} kept, ${Math.round(kept.seconds)} s of its budget spent\n`,
-    );
-  }
+  if (resumed) stderr.write(`${resumingLine(resumed, environment, kept.rounds.length)}\n`);
   if (save) resultsFolder(save.out);
   if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
   for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
@@ -79,12 +69,8 @@ export async function measureCommand(
   const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
   const keeping = save ? keeper(save, stderr, resumed?.path) : null;
   // the options ride along in any document that did not finish, for --resume
-  const documentOf = (/** @type {import('../run/rounds.js').Session} */ session, status = 'incomplete') => {
-    const results = buildResults(plan, session, modes, environment, machine);
-    return results.status === 'complete' && status === 'complete'
-      ? results
-      : { ...results, status: results.status === 'complete' ? status : results.status, resume: options };
-  };
+  const documentOf = (/** @type {import('../run/rounds.js').Session} */ session, finished = false) =>
+    keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
   let session;
   try {
     session = await runSession(plan, modes, {
@@ -100,7 +86,7 @@ export async function measureCommand(
     progress.stop();
   }
 
-  const results = documentOf(session, 'complete');
+  const results = documentOf(session, true);
   const gate = gateOf('measure', results, output.gate, { fixedRounds: plan.stop.rounds !== null });
   if (gate) results.gate = gate;
   finishRun('measure', results, output, { runError: session.error, stdout, stderr, kept: keeping });

@@ -6,7 +6,7 @@ import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
 import { keeper, resultsFolder } from '../results/save.js';
-import { machineChanges, resumable, sessionOf } from '../results/resume.js';
+import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { buildSweepResults } from '../report/sweep-results.js';
 import { startProgress } from '../report/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
@@ -99,16 +99,7 @@ export async function sweepCommand(
   const points = await planPoints(sweepPoints(request), { interrupt });
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
-  if (kept) {
-    const changes = machineChanges(kept.environment, environment);
-    if (changes.length)
-      throw usageError(
-        `--resume ${resumed.path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new sweep`,
-      );
-    stderr.write(
-      `mmapbench: resuming ${resumed.path}: ${kept.order.length} round${kept.order.length === 1 ? '' : 's'} kept, ${Math.round(kept.seconds)} s of its budget spent\n`,
-    );
-  }
+  if (resumed) stderr.write(`${resumingLine(resumed, environment, kept.order.length)}\n`);
   // --node 24 and --node 24.21 (or a path) can be the same binary
   const binaries = new Map();
   for (const { at, plan } of points) {
@@ -157,18 +148,12 @@ export async function sweepCommand(
   });
   const keeping = save ? keeper(save, stderr, resumed?.path) : null;
   // the request rides along in any document that did not finish, for --resume
-  const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, status = 'incomplete') => {
-    const results = buildSweepResults(soFar, {
-      environment,
-      machine,
-      precision: first.stop.precision,
-      rounds: fixedRounds,
-      quick,
-    });
-    return results.status === 'complete' && status === 'complete'
-      ? results
-      : { ...results, status: results.status === 'complete' ? status : results.status, resume: request };
-  };
+  const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
+    keptDocument(
+      buildSweepResults(soFar, { environment, machine, precision: first.stop.precision, rounds: fixedRounds, quick }),
+      request,
+      finished,
+    );
   let run;
   try {
     run = await runSweep(points, {
@@ -190,7 +175,7 @@ export async function sweepCommand(
   } finally {
     progress.stop();
   }
-  const results = documentOf(run, 'complete');
+  const results = documentOf(run, true);
   const gate = gateOf('sweep', results, output.gate, { fixedRounds: fixedRounds !== null });
   const document = gate ? { ...results, gate } : results;
   finishRun('sweep', document, output, { runError: run.error, stdout, stderr, kept: keeping });

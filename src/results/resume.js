@@ -52,10 +52,40 @@ export function resumable(path, command) {
  * @param {any} now   describeEnvironment() for the resumed run
  * @returns {string[]}
  */
-export const machineChanges = (then, now) =>
+const machineChanges = (then, now) =>
   SAME.flatMap(([name, of]) =>
     String(of(then)) === String(of(now)) ? [] : [`${name} ${of(then) ?? 'n/a'} then, ${of(now) ?? 'n/a'} now`],
   );
+
+/**
+ * The line a resumed run starts with, once the machine is known to be the same; a usage error
+ * naming what changed otherwise.
+ * @param {{ path: string, document: any }} resumed
+ * @param {any} environment  describeEnvironment() for the resumed run
+ * @param {number} rounds  the rounds it kept
+ */
+export function resumingLine({ path, document }, environment, rounds) {
+  const changes = machineChanges(document.environment, environment);
+  if (changes.length)
+    throw usageError(
+      `--resume ${path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
+    );
+  return `mmapbench: resuming ${path}: ${rounds} round${rounds === 1 ? '' : 's'} kept, ${Math.round(document.seconds)} s of its budget spent`;
+}
+
+/**
+ * A run's document as it is kept: a finished run's as it is; any other carries what it was
+ * asked (`resume`), and one still going is `incomplete`.
+ * @template {{ status: string }} D
+ * @param {D} results  the document as built from the run so far
+ * @param {unknown} request  the options, or a sweep's request
+ * @param {boolean} finished  false while the run is still going
+ * @returns {D & { resume?: unknown }}
+ */
+export const keptDocument = (results, request, finished) =>
+  results.status === 'complete' && finished
+    ? results
+    : { ...results, status: results.status === 'complete' ? 'incomplete' : results.status, resume: request };
 
 /**
  * A saved point's rounds and what it learned, as the scheduler's session.

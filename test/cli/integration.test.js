@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
+import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
 import {
-  FAULTS,
   childrenOf,
   cli,
   fixture,
@@ -118,40 +118,12 @@ test('--verbose adds the stack trace to a failure', async () => {
 });
 
 // here the workers' faults; the processes' are in test/long/integration.test.js
-for (const [mode, task, message] of FAULTS.filter(([mode]) => mode === 'workers')) {
-  test(`${mode}: ${task} fails the run with a named worker and leaves no process`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([mode, '--task', fixture(task), '--quick', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
-    assert.equal(result.exitCode, 1);
-    // the error is the last line (a warning about a busy machine may come first)
-    assert.match(result.stderr.trim().split('\n').at(-1), message);
-    assert.doesNotMatch(result.stderr, /\n\s+at /);
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+for (const [mode, task, message] of FAULTS.filter(([mode]) => mode === 'workers'))
+  test(`${mode}: ${task} fails the run with a named worker and leaves no process`, () =>
+    failsNamingIt(mode, task, message));
 
 // procs' hang, and the process that never finishes exiting: test/long/integration.test.js
-for (const mode of ['workers']) {
-  test(`${mode}: a hang past --timeout ignoring SIGTERM is killed with SIGKILL`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([
-      mode,
-      '--task',
-      fixture('hangs.js'),
-      '--quick',
-      '--timeout',
-      '1',
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-    ]);
-    assert.equal(result.exitCode, 1);
-    assert.match(
-      result.stderr,
-      /did not finish within --timeout 1s and was terminated \(SIGTERM, then SIGKILL after 2s\)/,
-    );
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+test('workers: a hang past --timeout ignoring SIGTERM is killed with SIGKILL', () => hangIsKilled('workers'));
 
 const calibrationFaults = [
   [
@@ -164,28 +136,9 @@ const calibrationFaults = [
   ],
   // a calibration that hangs: test/long/integration.test.js
 ];
-for (const [args, message] of calibrationFaults) {
-  test(`calibration (--duration) fails like a cell: ${args[1].split('/').at(-1)}`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([
-      'compare',
-      '--duration',
-      '0.1',
-      '--rounds',
-      '2',
-      '-k',
-      '1',
-      ...args,
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-      '--json',
-    ]);
-    assert.equal(result.exitCode, 1);
-    assert.match(result.stderr.trim().split('\n').at(-1), message);
-    assert.equal(json(result).status, 'failed');
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+for (const [args, message] of calibrationFaults)
+  test(`calibration (--duration) fails like a cell: ${args[1].split('/').at(-1)}`, () =>
+    calibrationFails(args, message));
 
 test('a failure in a later round still prints the rounds already measured', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));

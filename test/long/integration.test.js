@@ -3,7 +3,8 @@
 // environment the cells inherit, --markdown, and the fault variants of procs and calibration.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, FAULTS, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
@@ -100,27 +101,7 @@ test('--markdown prints the same table as markdown', async () => {
   assert.match(result.stdout, /^\| median \|/m);
 });
 
-for (const mode of ['procs']) {
-  test(`${mode}: a hang past --timeout ignoring SIGTERM is killed with SIGKILL`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([
-      mode,
-      '--task',
-      fixture('hangs.js'),
-      '--quick',
-      '--timeout',
-      '1',
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-    ]);
-    assert.equal(result.exitCode, 1);
-    assert.match(
-      result.stderr,
-      /did not finish within --timeout 1s and was terminated \(SIGTERM, then SIGKILL after 2s\)/,
-    );
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+test('procs: a hang past --timeout ignoring SIGTERM is killed with SIGKILL', () => hangIsKilled('procs'));
 
 test('procs: a process that reports its result and then never finishes exiting is killed, and its result kept', async () => {
   const mark = uniqueMark();
@@ -152,38 +133,11 @@ const calibrationFaults = [
     /^mmapbench: the calibration process did not finish within --timeout 1s/,
   ],
 ];
-for (const [args, message] of calibrationFaults) {
-  test(`calibration (--duration) fails like a cell: ${args[1].split('/').at(-1)}`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([
-      'compare',
-      '--duration',
-      '0.1',
-      '--rounds',
-      '2',
-      '-k',
-      '1',
-      ...args,
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-      '--json',
-    ]);
-    assert.equal(result.exitCode, 1);
-    assert.match(result.stderr.trim().split('\n').at(-1), message);
-    assert.equal(json(result).status, 'failed');
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+for (const [args, message] of calibrationFaults)
+  test(`calibration (--duration) fails like a cell: ${args[1].split('/').at(-1)}`, () =>
+    calibrationFails(args, message));
 
 // the processes' faults (test/cli/integration.test.js has the workers')
-for (const [mode, task, message] of FAULTS.filter(([mode]) => mode === 'procs')) {
-  test(`${mode}: ${task} fails the run with a named worker and leaves no process`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([mode, '--task', fixture(task), '--quick', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
-    assert.equal(result.exitCode, 1);
-    // the error is the last line (a warning about a busy machine may come first)
-    assert.match(result.stderr.trim().split('\n').at(-1), message);
-    assert.doesNotMatch(result.stderr, /\n\s+at /);
-    assert.deepEqual(processesMarked(mark), []);
-  });
-}
+for (const [mode, task, message] of FAULTS.filter(([mode]) => mode === 'procs'))
+  test(`${mode}: ${task} fails the run with a named worker and leaves no process`, () =>
+    failsNamingIt(mode, task, message));
