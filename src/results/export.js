@@ -1,21 +1,28 @@
-// Exports for the benchmark dashboards CI pipelines feed: github-action-benchmark's custom JSON
-// (customBiggerIsBetter: an array of { name, unit, value, range, extra }) and the Bencher Metric
-// Format ({ benchmark: { measure: { value, lower_value, upper_value } } }). Every figure is a
-// geometric mean over the run's rounds with its 95% interval (a t interval on the logs, as the
-// ratio's), one entry per point and mode, and one for the point's workers/procs ratio.
+// Exports for the benchmark dashboards CI pipelines feed, one module per format in exporters/
+// (each a `format` and a `serialize(runs)`): a new format is one file there and one line below.
+// Every figure is a geometric mean over the run's rounds with its 95% interval (a t interval on
+// the logs, as the ratio's), one entry per point and mode, and one for the point's ratio.
 import { lstatSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { pointsOf, roundCount } from './diff.js';
-import { factsOf } from './load.js';
+import bencher from './exporters/bencher.js';
+import githubActionBenchmark from './exporters/github-action-benchmark.js';
 
-export const FORMATS = /** @type {const} */ (['github-action-benchmark', 'bencher']);
+/** @type {import('./exporters/series.js').Exporter[]} */
+const EXPORTERS = [githubActionBenchmark, bencher];
 
-/** @typedef {typeof FORMATS[number]} Format */
+export const FORMATS = EXPORTERS.map((one) => one.format);
+
+/** @typedef {string} Format  one of FORMATS, checked by readExports */
 /** @typedef {{ format: Format, file: string }} ExportRequest */
-/** @typedef {{ value: number, ci95: [number, number] | null }} Figure */
+/** @typedef {import('./exporters/series.js').Figure} Figure */
+
+/** @param {Format} format */
+const exporter = (format) =>
+  /** @type {import('./exporters/series.js').Exporter} */ (EXPORTERS.find((one) => one.format === format));
 
 /**
  * `--export FORMAT=FILE`, checked before anything is measured: a known format, and a file whose
@@ -29,7 +36,7 @@ export function readExports(values) {
     const format = at > 0 ? typed.slice(0, at) : '';
     const file = at > 0 ? typed.slice(at + 1) : '';
     if (!file) throw usageError(`--export ${typed} is invalid: it must be FORMAT=FILE, such as bencher=bench.json`);
-    if (!(/** @type {readonly string[]} */ (FORMATS).includes(format)))
+    if (!FORMATS.includes(format))
       throw usageError(`--export ${typed}: unknown format '${format}'; it must be one of ${FORMATS.join(', ')}`);
     const folder = dirname(file);
     let folderStats;
@@ -54,7 +61,7 @@ export function readExports(values) {
 /**
  * A point's figures: each mode's throughput and their ratio, over its complete rounds.
  * @param {import('./load.js').Saved} saved
- * @returns {Array<{ label: string, rounds: number, workers: Figure | null, procs: Figure | null, ratio: Figure | null }>}
+ * @returns {import('./exporters/series.js').ExportedPoint[]}
  */
 export function exportedPoints(saved) {
   if (saved.kind === 'audit')
@@ -76,78 +83,12 @@ export function exportedPoints(saved) {
   }));
 }
 
-/** The run's machine and Node in one line, for a dashboard's `extra`. */
-const environmentLine = (/** @type {import('./load.js').Saved} */ saved) => {
-  const facts = factsOf(saved);
-  return [
-    `Node ${facts.Node}`,
-    `kernel ${facts.kernel}`,
-    `glibc ${facts.glibc}`,
-    `${facts.CPU} (${facts.cores})`,
-    `THP ${facts.THP}`,
-    facts['allocator env'] === 'none' ? null : facts['allocator env'],
-    facts.protocol === 'steady' ? null : `protocol ${facts.protocol}`,
-    facts['--quick'] === 'no' ? null : '--quick: not a measurement',
-  ]
-    .filter(Boolean)
-    .join('; ');
-};
-
-const digits = (/** @type {number} */ value) => Number(value.toPrecision(4));
-const rangeOf = (/** @type {Figure} */ { ci95 }) =>
-  ci95 ? `95% CI ${digits(ci95[0])}-${digits(ci95[1])}` : 'one round: no interval';
-
 /**
  * The export of one saved run in `format`, as the JSON the dashboard reads.
  * @param {import('./load.js').Saved} saved
  * @param {Format} format
- * @param {ReturnType<typeof exportedPoints>} [points]  its points, when already read
  */
-export function exportOf(saved, format, points = exportedPoints(saved)) {
-  /**
-   * A point's series: name suffix, unit, Bencher measure, figure.
-   * @param {ReturnType<typeof exportedPoints>[number]} point
-   * @returns {Array<[string, string, string, Figure | null]>}
-   */
-  const series = (point) => [
-    ['workers', 'ops/s', 'throughput', point.workers],
-    ['procs', 'ops/s', 'throughput', point.procs],
-    ['workers/procs', 'ratio', 'workers-procs-ratio', point.ratio],
-  ];
-  if (format === 'github-action-benchmark') {
-    const environment = environmentLine(saved);
-    return points.flatMap((point) =>
-      series(point).flatMap(([suffix, unit, , figure]) =>
-        figure
-          ? [
-              {
-                name: `${point.label} ${suffix}`,
-                unit,
-                value: figure.value,
-                range: rangeOf(figure),
-                extra: `${point.rounds} round${point.rounds === 1 ? '' : 's'}; ${environment}`,
-              },
-            ]
-          : [],
-      ),
-    );
-  }
-  /** @type {Record<string, Record<string, { value: number, lower_value?: number, upper_value?: number }>>} */
-  const bencher = {};
-  for (const point of points) {
-    for (const [suffix, , measure, figure] of series(point)) {
-      if (!figure) continue;
-      // a mode's throughput is the benchmark "<point> <mode>"; the ratio is the point's own
-      const name = measure === 'throughput' ? `${point.label} ${suffix}` : point.label;
-      bencher[name] ??= {};
-      bencher[name][measure] = {
-        value: figure.value,
-        ...(figure.ci95 ? { lower_value: figure.ci95[0], upper_value: figure.ci95[1] } : {}),
-      };
-    }
-  }
-  return bencher;
-}
+export const exportOf = (saved, format) => exporter(format).serialize([{ saved, points: exportedPoints(saved) }]);
 
 /**
  * Writes every requested export of the runs, each file all at once (a reader never sees half of
@@ -173,9 +114,7 @@ export function writeExports(runs, requests) {
     }
   }
   return requests.map(({ format, file }) => {
-    const parts = read.map(({ saved, points }) => exportOf(saved, format, points));
-    const merged = format === 'bencher' ? Object.assign({}, ...parts) : parts.flat();
-    const data = `${JSON.stringify(merged, null, 2)}\n`;
+    const data = `${JSON.stringify(exporter(format).serialize(read), null, 2)}\n`;
     try {
       writeFileAtomic(file, data);
     } catch (error) {
