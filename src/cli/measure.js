@@ -8,6 +8,7 @@ import { keeper, resultsFolder } from '../results/save.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { measureOptions, resumeOnly } from './options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
+import { MODES } from '../words/modes.js';
 
 const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
 const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
@@ -48,7 +49,7 @@ export async function measureCommand(
 ) {
   const { save } = output;
   /** @type {Array<'workers'|'procs'>} */
-  const modes = options.command === 'compare' ? ['workers', 'procs'] : [options.command];
+  const modes = options.command === 'compare' ? MODES : [options.command];
   const plan = await buildPlan(options, { interrupt });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;

@@ -13,8 +13,7 @@ import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../report/sentences.js';
 import { measureOptions, resumeOnly } from './options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
-
-const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+import { MODES } from '../words/modes.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];

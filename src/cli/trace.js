@@ -2,7 +2,8 @@ import { usageError } from '../errors.js';
 import { declare, flagName, measurementSpecs, measureOptions, output, readOptions } from './options.js';
 import { positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
-const MODES = ['workers', 'procs', 'compare'];
+// what `trace` measures: one mode's cells, or compare's
+const TRACED = ['workers', 'procs', 'compare'];
 const SPECS = {
   ...measurementSpecs({ compare: true }),
   pid: {
@@ -84,9 +85,9 @@ export async function handler(argv, context = {}) {
   if (modes.length > 1)
     throw usageError(`one mode at a time: ${modes.join(' ')}; or put -- before a command to audit it`);
   const mode = modes[0] ?? 'compare';
-  if (!MODES.includes(mode))
+  if (!TRACED.includes(mode))
     throw usageError(
-      `trace ${mode}: the modes are ${MODES.join(', ')}; to audit a command, put -- before it: \`mmapbench trace -- ${mode} …\``,
+      `trace ${mode}: the modes are ${TRACED.join(', ')}; to audit a command, put -- before it: \`mmapbench trace -- ${mode} …\``,
     );
   const { measureCommand } = await import('./measure.js');
   return measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context);

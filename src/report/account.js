@@ -3,6 +3,7 @@
 // sentence that names what differs and what to try, and each mode's regime.
 import { STEADY_CAP } from '../run/plan.js';
 import { fixed } from './table.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {ReturnType<typeof import('../stats/account.js').accountResults>} AccountData
@@ -262,7 +263,7 @@ function unexplained(account) {
  * @param {string} protocol
  */
 function regimeWords(account, names, protocol) {
-  const modes = /** @type {Mode[]} */ (['workers', 'procs']);
+  const modes = MODES;
   const parts = modes.flatMap((mode, i) => {
     const regime = account.regime[mode];
     if (!regime) return [];
@@ -297,7 +298,7 @@ function regimeWords(account, names, protocol) {
  * @param {[string, string]} names
  */
 function warmupWords(account, names) {
-  const modes = /** @type {Mode[]} */ (['workers', 'procs']);
+  const modes = MODES;
   const warmed = modes.flatMap((mode, i) => {
     const warmup = account.warmup?.[mode];
     return warmup ? [{ name: names[i], ...warmup }] : [];

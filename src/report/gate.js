@@ -2,6 +2,7 @@
 // a job's log ends with, and the markdown appended to GitHub's step summary.
 import { judge, worstOutcome } from '../stats/gate.js';
 import { about, formatCI } from './sentences.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('../stats/gate.js').Judgement & { id: string, label: string, rounds: number | null,
@@ -74,7 +75,7 @@ export function changeGate(points, { maxWorsening, maxSlowdown, failInconclusive
     const changes = [];
     if (maxWorsening !== undefined) changes.push(['workers/procs', point.ratioChange, maxWorsening]);
     if (maxSlowdown !== undefined)
-      for (const mode of /** @type {const} */ (['workers', 'procs']))
+      for (const mode of MODES)
         if (point.throughputChange[mode]) changes.push([`${mode} ops/s`, point.throughputChange[mode], maxSlowdown]);
     for (const [what, change, allowed] of changes) {
       judged.push({

@@ -1,6 +1,7 @@
 import { resumeText, sizingText, stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 import { accountTable, sourcesNote } from './account.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('./results.js').ResultsDocument} ResultsDocument
@@ -8,8 +9,6 @@ import { accountTable, sourcesNote } from './account.js';
  * @typedef {'workers'|'procs'} Mode
  */
 
-/** @type {Mode[]} */
-const MODES = ['workers', 'procs'];
 // a cell's tree getting less CPU than this share of what its workers asked for was competing
 const LOW_CPU_SHARE = 0.5;
 

@@ -4,6 +4,7 @@ import { about, pct, resumeText, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, pointName, varying } from './sweep-results.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('./sweep-results.js').SweepDocument} SweepDocument
@@ -159,7 +160,6 @@ export function sweepModel(results, { width = 80 } = {}) {
  * @returns {import('./table.js').ReportModel['tables']}
  */
 function accountTable(points, columns) {
-  const MODES = /** @type {const} */ (['workers', 'procs']);
   const rows = points.flatMap((point) => {
     const { account } = point;
     if (!account) return [];
@@ -217,7 +217,7 @@ function metricsTable(points, columns) {
       return [
         ...leadCells(point, columns),
         name,
-        .../** @type {const} */ (['workers', 'procs']).map((mode) => {
+        ...MODES.map((mode) => {
           const value = median(mode);
           return value === undefined ? '-' : format(value);
         }),
@@ -248,7 +248,7 @@ function scalingNotes(group, results) {
   const notes = [
     `scaling${name ? ` (${name})` : ''}, efficiency = throughput(k) / (k/${group.k0} × throughput(${group.k0})):`,
   ];
-  for (const mode of /** @type {const} */ (['workers', 'procs'])) {
+  for (const mode of MODES) {
     const { steps, stopsGaining, decided } = group[mode];
     const efficiency = steps.map((step) => `k=${step.k} ${fixed(step.efficiency)}`).join(', ');
     const gain = !decided

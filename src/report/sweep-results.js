@@ -4,8 +4,7 @@ import { scaling } from '../stats/scaling.js';
 import { kebab } from '../words/vocabulary.js';
 import { buildResults } from './results.js';
 import { SCHEMA, version } from '../version.js';
-
-const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+import { MODES } from '../words/modes.js';
 
 /**
  * The axes as measured: each a list of values, in the order the points walk them. Node is

@@ -11,6 +11,7 @@ import {
   promisesTable,
   throttleTable,
 } from './tables.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {object} Variant  one setting an experiment measures; each round runs every variant
@@ -69,8 +70,6 @@ import {
  */
 const published = (name, label) =>
   /** @type {Array<{ label: string }>} */ (TABLES[name].rows).find((row) => row.label === label);
-/** @type {Array<'workers'|'procs'>} */
-const both = ['workers', 'procs'];
 /** @type {Array<'workers'|'procs'>} */
 const procsOnly = ['procs'];
 
@@ -676,4 +675,4 @@ if (EXPERIMENTS.map((e) => e.name).join() !== EXPERIMENT_NAMES.join())
   throw new Error('names.js must list the experiments of experiments.js, in order');
 
 /** The modes a variant runs in. */
-export const modesOf = (/** @type {Variant} */ variant) => variant.modes ?? both;
+export const modesOf = (/** @type {Variant} */ variant) => variant.modes ?? MODES;

@@ -7,6 +7,7 @@ import { QUICK } from './rounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../stats/account.js';
 import { accountWords } from '../report/account.js';
+import { MODES } from '../words/modes.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -200,7 +201,7 @@ export function experimentSection(
  * @param {{ k: number, protocol: 'steady'|'published', protocols: string[], quick: boolean }} run
  */
 function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
-  const modes = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
+  const modes = MODES;
   return variants.flatMap((variant) => {
     if (modesOf(variant).length !== 2) return [];
     /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../stats/cell.js').CellResult>> }>} */

@@ -4,6 +4,7 @@
 import { TABLES } from '../reference/published.js';
 import { withCI } from '../report/sentences.js';
 import { duration, fixed, ops } from '../report/table.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('./experiments.js').Variant} Variant
@@ -129,9 +130,7 @@ export function locksTable(variants, data) {
      * @param {(locks: PublishedLocks | undefined) => number | undefined} publishedOf
      */
     const figure = (label, pick, format, publishedOf) => {
-      const [w, pr] = /** @type {const} */ (['workers', 'procs']).map((mode) =>
-        data.lockMedian(variant.id, mode, pick),
-      );
+      const [w, pr] = MODES.map((mode) => data.lockMedian(variant.id, mode, pick));
       const [pw, pp] = [publishedOf(p.workers), publishedOf(p.procs)];
       return [
         `${variant.id}: ${label}`,

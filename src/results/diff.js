@@ -5,6 +5,7 @@ import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
 import { envText, factsOf } from './load.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * One point of a saved run: a setting measured in rounds, and its per-round figures.
@@ -17,8 +18,6 @@ import { envText, factsOf } from './load.js';
  *
  * @typedef {NonNullable<import('../report/results.js').ResultsDocument['account']>} Account
  */
-
-const MODES = /** @type {const} */ (['workers', 'procs']);
 
 const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =>
   Object.entries(params ?? {})

@@ -1,11 +1,10 @@
 import { environmentError, usageError } from '../errors.js';
 import { buildPlan } from './plan.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js';
+import { MODES } from '../words/modes.js';
 
 /** The most points a sweep runs without --force: past it a typo costs hours. */
 export const MAX_POINTS = 64;
-
-const MODES = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 
 /**
  * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian

@@ -4,11 +4,11 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { duration, ops } from '../report/table.js';
+import { MODES } from '../words/modes.js';
 
 // Okabe–Ito blue and vermilion: told apart with every common colour-vision deficiency, and
 // used for workers and procs in every chart of the page.
 export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
-const MODES = /** @type {const} */ (['workers', 'procs']);
 /**
  * The two series a chart compares, in the modes' colours: workers and procs, or an A/A run's
  * arms A and B (which both ran one mode, so naming them by mode would say what did not run).

@@ -29,6 +29,7 @@ import {
   throughputByK,
   waitHistogram,
 } from './charts.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('../results/load.js').Saved} Saved
@@ -37,7 +38,6 @@ import {
  * @typedef {{ charts: number, html: string }} Section
  */
 
-const MODES = /** @type {const} */ (['workers', 'procs']);
 const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** @type {Record<string, string>} */
