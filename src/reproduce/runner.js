@@ -2,12 +2,12 @@ import { buildPlan, PRECISION } from '../run/plan.js';
 import { roundOrder } from '../run/interleave.js';
 import { newSession, runRounds } from '../run/rounds.js';
 import { takeThp } from '../system/thp.js';
-import { startTrace } from '../system/trace/tracer.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
 import { QUICK, roundBounds } from './rounds.js';
 import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
+import { tracerFor } from '../run/session.js';
 
 /**
  * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
@@ -106,12 +106,7 @@ export async function runExperiment(
   { options, records, file, interrupt, progress = {}, thp, trace = null },
 ) {
   // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
-  const tracer = trace
-    ? {
-        window: /** @type {const} */ ('cell'),
-        start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
-      }
-    : undefined;
+  const tracer = trace ? tracerFor({ bpftrace: trace.bpftrace, window: 'cell' }) : undefined;
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));

@@ -39,10 +39,12 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, resu
 
 // Every cell is a child of this process; the script follows descendants of the pid it is given.
 /**
- * @param {NonNullable<import('./plan.js').Plan['trace']>} trace
+ * How a traced cell is traced: the one way a tracer is built, for compare's cells and
+ * reproduce's traced variants alike.
+ * @param {{ bpftrace: string, window: 'timed'|'cell' }} trace
  * @returns {import('./cell.js').Tracer}
  */
-const tracerFor = (trace) => ({
+export const tracerFor = (trace) => ({
   window: trace.window,
   start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
 });
