@@ -1,5 +1,6 @@
 import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
+import { cellSeconds, COSTS } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/results.js';
 import { startProgress } from '../report/progress.js';
@@ -10,12 +11,9 @@ import { measureOptions, resumeOnly } from './options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
 
-const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the progress estimate
-const TRACE_ATTACH_SECONDS = 1; // bpftrace compiling and attaching mmap-lock.bt, here
-
 /** How many rounds fit an adaptive run's budget, for the progress estimate only. */
 const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
-  Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * ((plan.duration ?? 0) + STARTUP_SECONDS))));
+  Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * cellSeconds(plan.duration ?? 0, plan.k))));
 
 /**
  * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
@@ -63,8 +61,8 @@ export async function measureCommand(
 
   // an adaptive run is bounded by its budget, not its (huge) round limit
   const cells = (plan.stop.rounds ?? estimatedRounds(plan)) * modes.length * (plan.trace ? 2 : 1);
-  const attach = plan.trace ? (cells / 2) * TRACE_ATTACH_SECONDS : 0;
-  const expectedSeconds = cells * ((plan.duration ?? 0) + STARTUP_SECONDS) + attach;
+  const attach = plan.trace ? (cells / 2) * COSTS.traceAttach : 0;
+  const expectedSeconds = cells * cellSeconds(plan.duration ?? 0, plan.k) + attach;
   // a CI log gets a line per round instead of a bar
   const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
   const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });

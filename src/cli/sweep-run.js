@@ -1,7 +1,7 @@
-import os from 'node:os';
 import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { PRECISION } from '../run/plan.js';
+import { cellSeconds, COSTS } from '../run/estimate.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/load.js';
@@ -17,9 +17,6 @@ import { MODES } from '../words/modes.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
-
-const STARTUP_SECONDS = 0.3; // a fresh node process tree, roughly, for the estimate
-const CALIBRATION_SECONDS = 0.6;
 
 /**
  * sweep's command line as axes and shared options.
@@ -120,10 +117,8 @@ export async function sweepCommand(
   const machine = quick ? null : checkMachine();
   if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-  const cellSeconds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
-    (plan.duration ?? (quick ? 0 : 1)) * Math.max(1, plan.k / os.availableParallelism()) + STARTUP_SECONDS;
-  const perRound = points.reduce((sum, point) => sum + 2 * cellSeconds(point.plan), 0);
-  const calibration = points.filter((point) => point.plan.iterations === null).length * CALIBRATION_SECONDS;
+  const perRound = points.reduce((sum, { plan }) => sum + 2 * cellSeconds(plan.duration ?? (quick ? 0 : 1), plan.k), 0);
+  const calibration = points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
   const rounds = fixedRounds ?? Math.max(first.stop.minRounds, Math.floor((budget - calibration) / perRound));
   const expected = fixedRounds !== null ? calibration + rounds * perRound : budget;
   stderr.write(

@@ -2,16 +2,8 @@
 import { renderMarkdown, renderTerminal } from '../report/table.js';
 import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './rounds.js';
+import { cellSeconds, COSTS } from '../run/estimate.js';
 import { cellsPerRound } from './runner.js';
-
-// Seconds a cell costs beyond its timed loop (a fresh process tree, warmup), a --quick cell, a
-// calibration, and bpftrace attaching for a traced cell; measured here on 2 cores (a --quick run
-// of every experiment: 242 cells in 133 s, 8 of them traced), for --list's estimates and the
-// progress bar only.
-const CELL_OVERHEAD_SECONDS = 0.4;
-const QUICK_CELL_SECONDS = 0.5;
-const CALIBRATION_SECONDS = 0.6;
-const TRACE_ATTACH_SECONDS = 2;
 
 const approxTime = (/** @type {number} */ seconds) =>
   seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
@@ -23,9 +15,9 @@ const approxTime = (/** @type {number} */ seconds) =>
  */
 export function estimate(variants, options, quick) {
   const [min] = roundBounds({ ...options, quick });
-  const cell = quick ? QUICK_CELL_SECONDS : options.duration + CELL_OVERHEAD_SECONDS;
-  const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * TRACE_ATTACH_SECONDS;
-  return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * CALIBRATION_SECONDS);
+  const cell = cellSeconds(quick ? 0 : options.duration, options.k);
+  const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * COSTS.traceAttach;
+  return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * COSTS.calibration);
 }
 
 /**
