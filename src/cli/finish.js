@@ -126,7 +126,7 @@ export function appendSummary(parts, stderr) {
  * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
  * @param {NodeJS.WritableStream} stderr
  * @param {{ aa?: string | null }} [options]
- * @returns {(round: import('../run/rounds.js').Round, point?: SweepPoint) => void}  called
+ * @returns {(round: import('../run/scheduler.js').Round, point?: SweepPoint) => void}  called
  *   after every cell; prints once the round holds both modes
  *
  * @typedef {{ id: string, at: { variant: { name: string } }, plan: Readonly<import('../run/plan.js').Plan> }} SweepPoint

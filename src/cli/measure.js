@@ -2,9 +2,9 @@ import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
-import { buildResults } from '../report/results.js';
+import { buildResults } from '../report/document.js';
 import { startProgress } from '../report/progress.js';
-import { checkMachine } from '../system/load.js';
+import { checkMachine } from '../system/machine-load.js';
 import { keeper, resultsFolder } from '../results/save.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { measureOptions, resumeOnly } from './options.js';
@@ -68,7 +68,7 @@ export async function measureCommand(
   const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
   const keeping = save ? keeper(save, stderr, resumed?.path) : null;
   // the options ride along in any document that did not finish, for --resume
-  const documentOf = (/** @type {import('../run/rounds.js').Session} */ session, finished = false) =>
+  const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
     keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
   let session;
   try {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { sessionError } from '../run/rounds.js';
+import { sessionError } from '../run/scheduler.js';
 import { startProgress } from '../report/progress.js';
 import { textWidth } from '../report/table.js';
 import { inheritedEnv, oversubscribed } from '../run/plan.js';
@@ -16,7 +16,7 @@ import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
 import { writeExports } from '../results/export.js';
 import { loadResults } from '../results/load.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
-import { roundBounds } from '../reproduce/rounds.js';
+import { roundBounds } from '../reproduce/bounds.js';
 import { renderReproduce } from '../view/index.js';
 import { commandLine } from '../words/command-line.js';
 

@@ -2,7 +2,7 @@ import { THP_PATH } from '../system/environment.js';
 import { defaultRestoreFile } from '../system/thp.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
-import { ROUNDS } from '../reproduce/rounds.js';
+import { ROUNDS } from '../reproduce/bounds.js';
 import { COMMON, declare, EXPORT, forceOption, nodeOption, readOptions, timeoutOption } from './options.js';
 import { percent, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 

@@ -4,7 +4,7 @@ import { PRECISION } from '../run/plan.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
-import { checkMachine } from '../system/load.js';
+import { checkMachine } from '../system/machine-load.js';
 import { keeper, resultsFolder } from '../results/save.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { buildSweepResults } from '../report/sweep-results.js';

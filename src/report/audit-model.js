@@ -13,7 +13,7 @@ const ENTRY = /^(entry_SYSCALL|do_syscall_64|x64_sys_call)/;
 /**
  * The results document of an audit (`trace --pid` or `trace -- COMMAND`), docs/json.md.
  * @param {Awaited<ReturnType<typeof import('../system/trace/audit.js').audit>>} run
- * @param {import('./results.js').Environment} environment
+ * @param {import('./document.js').Environment} environment
  */
 export function buildAuditResults(run, environment) {
   const { trace } = run;

@@ -4,7 +4,7 @@ import { accountTable, sourcesNote } from './account.js';
 import { MODES } from '../words/modes.js';
 
 /**
- * @typedef {import('./results.js').ResultsDocument} ResultsDocument
+ * @typedef {import('./document.js').ResultsDocument} ResultsDocument
  * @typedef {import('./table.js').ReportModel} ReportModel
  * @typedef {'workers'|'procs'} Mode
  */

@@ -5,7 +5,7 @@ import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
 
-/** @typedef {import('./results.js').ResultsDocument} ResultsDocument */
+/** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
 const x = (/** @type {number} */ value) => value.toFixed(2);
 
@@ -200,7 +200,7 @@ export function nextStep(results) {
 
 /**
  * One sentence on the per-acquisition wait, the figure that tells contention from volume.
- * @param {NonNullable<import('./results.js').TraceSection['ratios']>} ratios
+ * @param {NonNullable<import('./document.js').TraceSection['ratios']>} ratios
  */
 export function traceReading({ avgWrite, totalWrite }) {
   if (!avgWrite) return 'no write acquisitions in one of the modes: nothing to compare';
@@ -240,7 +240,7 @@ const share = (/** @type {number} */ fraction) =>
 /**
  * How much of the threads' time the lock took, beside the throughput gap it might explain: an
  * upper bound, since a thread that stops waiting may still not run.
- * @param {Pick<import('./results.js').TraceSection, 'modes'>} trace  the results' trace section
+ * @param {Pick<import('./document.js').TraceSection, 'modes'>} trace  the results' trace section
  * @param {Array<'workers'|'procs'>} modes
  * @param {{ geomean: number } | null | undefined} ratio  the untraced workers/procs ratio
  */

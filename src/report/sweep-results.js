@@ -1,8 +1,8 @@
 import os from 'node:os';
-import { completeRounds } from '../run/rounds.js';
+import { completeRounds } from '../run/scheduler.js';
 import { scaling } from '../stats/scaling.js';
 import { kebab } from '../words/vocabulary.js';
-import { buildResults } from './results.js';
+import { buildResults } from './document.js';
 import { SCHEMA, version } from '../version.js';
 import { MODES } from '../words/modes.js';
 
@@ -16,7 +16,7 @@ import { MODES } from '../words/modes.js';
  * The sweep's results document (docs/json.md): every point's compare, the rounds' order, and
  * the scaling reading of a k axis. Every figure in it was measured in this run.
  * @param {import('../run/sweep.js').SweepRun} run
- * @param {{ environment: import('./results.js').Environment, machine: import('../system/load.js').MachineCheck | null,
+ * @param {{ environment: import('./document.js').Environment, machine: import('../system/machine-load.js').MachineCheck | null,
  *   precision: number, rounds: number | null, quick: boolean }} context
  */
 export function buildSweepResults(run, { environment, machine, precision, rounds, quick }) {
@@ -147,7 +147,7 @@ export const nodeLabel = (
 /**
  * For a k axis, the scaling reading of each group of points that differ only in k.
  * @param {import('../run/sweep.js').MeasuredPoint[]} measured
- * @param {Array<{ id: string, k: number, ratio: import('./results.js').ResultsDocument['ratio'] }>} points  the same, as saved
+ * @param {Array<{ id: string, k: number, ratio: import('./document.js').ResultsDocument['ratio'] }>} points  the same, as saved
  * @returns {Array<{ points: string[] } & import('../stats/scaling.js').Scaling>}
  */
 function scalingGroups(measured, points) {

@@ -2,7 +2,7 @@ import { syscallReading, timeShareReading, traceReading, withCI } from './senten
 import { duration, fixed, ops } from './table.js';
 
 /**
- * @typedef {import('./results.js').TraceSection} TraceSection
+ * @typedef {import('./document.js').TraceSection} TraceSection
  * @typedef {'workers'|'procs'} Mode
  * @typedef {NonNullable<TraceSection['modes']['workers']>} ModeTrace
  * @typedef {import('../system/trace/parse.js').Bucket} Bucket
@@ -20,7 +20,7 @@ const WINDOWS = {
  * The kernel evidence as a report model: the wait figures per traced cell beside the published
  * ones, the write-wait histogram drawn as bars, writes per process, and traced vs untraced
  * throughput.
- * @param {import('./results.js').ResultsDocument & { trace: TraceSection }} results
+ * @param {import('./document.js').ResultsDocument & { trace: TraceSection }} results
  * @returns {import('./table.js').ReportModel}
  */
 export function traceModel(results) {

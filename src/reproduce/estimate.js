@@ -1,7 +1,7 @@
 // How long a reproduce run takes, before it runs: for --list and the progress bar only.
 import { renderMarkdown, renderTerminal } from '../report/table.js';
 import { EXPERIMENTS } from './experiments.js';
-import { roundBounds } from './rounds.js';
+import { roundBounds } from './bounds.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
 import { cellsPerRound } from './runner.js';
 

@@ -2,7 +2,7 @@
 // live run and `mmapbench report` of its file show the same.
 import { EXPERIMENTS } from './experiments.js';
 import { environmentModel, experimentSection, summaryModel } from './report.js';
-import { roundBounds } from './rounds.js';
+import { roundBounds } from './bounds.js';
 import { protocolsOf, underProtocol } from './protocols.js';
 
 /**

@@ -11,7 +11,7 @@ import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from 
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
 import { readResultsFile } from './results-file.js';
-import { QUICK, ROUNDS } from './rounds.js';
+import { QUICK, ROUNDS } from './bounds.js';
 
 /**
  * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given

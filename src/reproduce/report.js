@@ -3,7 +3,7 @@ import { fixed, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
-import { QUICK } from './rounds.js';
+import { QUICK } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../stats/account.js';
 import { accountWords } from '../report/account.js';

@@ -6,7 +6,7 @@ import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
  * @typedef {{ mmapbench: string, started: string, options: import('./runner.js').ReproduceOptions,
- *   environment: import('../report/results.js').Environment, jemalloc: string | null,
+ *   environment: import('../report/document.js').Environment, jemalloc: string | null,
  *   nodes?: import('./experiments.js').FixNode[] }} RunHeader  nodes: what node-fix ran on
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
  *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord

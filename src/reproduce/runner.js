@@ -1,11 +1,11 @@
 import { buildPlan, PRECISION } from '../run/plan.js';
 import { roundOrder } from '../run/interleave.js';
-import { newSession, runRounds } from '../run/rounds.js';
+import { newSession, runRounds } from '../run/scheduler.js';
 import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
-import { QUICK, roundBounds } from './rounds.js';
+import { QUICK, roundBounds } from './bounds.js';
 import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
 import { tracerFor } from '../run/session.js';
 
@@ -90,7 +90,7 @@ const narrowEnough = (experiment, cells, { precision, protocol }) =>
 
 /**
  * Runs one experiment's cells that `records` do not hold yet, appending each to the results
- * file as it finishes. Its settings are the points of one run of rounds (run/rounds.js): every
+ * file as it finishes. Its settings are the points of one run of rounds (run/scheduler.js): every
  * round runs every setting and mode, the settings' order rotating and the modes' alternating
  * round by round, so slow drift on the machine spreads over all of them. The work of a setting
  * is fixed by --quick, else calibrated once and kept in the results file, so a resumed run does
@@ -110,7 +110,7 @@ export async function runExperiment(
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  /** @type {import('../run/rounds.js').Point[]} */
+  /** @type {import('../run/scheduler.js').Point[]} */
   const points = [];
   for (const variant of variants) {
     const plan = await planVariant(variant, options, interrupt);
@@ -130,7 +130,7 @@ export async function runExperiment(
     points.push(point);
   }
   // a point is a setting: its id is the variant's
-  const variantOf = (/** @type {import('../run/rounds.js').Point} */ point) => {
+  const variantOf = (/** @type {import('../run/scheduler.js').Point} */ point) => {
     const variant = variants.find((v) => v.id === point.id);
     if (!variant) throw new Error(`runner: no setting ${point.id}`);
     return variant;
@@ -142,7 +142,7 @@ export async function runExperiment(
 
   /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
-  /** @type {import('../run/rounds.js').RoundsRun | undefined} */
+  /** @type {import('../run/scheduler.js').RoundsRun | undefined} */
   let run;
   try {
     run = await runRounds(points, {
@@ -189,7 +189,7 @@ export async function runExperiment(
  * @param {CellRecord[]} cells
  * @param {import('./experiments.js').Variant[]} variants
  * @param {{ options: ReproduceOptions, progress: { grow?: (cells: number) => void } }} run
- * @returns {import('../run/rounds.js').StopRule}
+ * @returns {import('../run/scheduler.js').StopRule}
  */
 function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
   const [min, max] = roundBounds(options);

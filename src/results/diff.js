@@ -16,7 +16,7 @@ import { MODES } from '../words/modes.js';
  * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
  * @property {Account | null} [account]  where each mode's time per op went, when the run kept it
  *
- * @typedef {NonNullable<import('../report/results.js').ResultsDocument['account']>} Account
+ * @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account
  */
 
 const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =>
@@ -50,7 +50,7 @@ function pointOf({ task, file, k, env, params, node, variant }, rounds) {
 
 /**
  * Per-round throughputs of a measure document's rounds (one mode or both).
- * @param {import('../report/results.js').SavedRound[]} rounds
+ * @param {import('../report/document.js').SavedRound[]} rounds
  * @returns {Array<Partial<Record<'workers'|'procs', number>>>}
  */
 const roundsOf = (rounds) =>

@@ -1,6 +1,6 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
-// become the sessions the scheduler continues (run/rounds.js), numbered on from the last.
+// become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
 import { usageError } from '../errors.js';
 import { loadResults } from './load.js';
 
@@ -91,7 +91,7 @@ export const keptDocument = (results, request, finished) =>
  * A saved point's rounds and what it learned, as the scheduler's session.
  * @param {any} point  a measure document, or a sweep's point
  * @param {Array<'workers'|'procs'>} modes
- * @returns {import('../run/rounds.js').Session}
+ * @returns {import('../run/scheduler.js').Session}
  */
 export function sessionOf(point, modes) {
   return {

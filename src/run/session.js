@@ -1,5 +1,5 @@
 import { startTrace } from '../system/trace/tracer.js';
-import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js';
+import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
 
 /**
  * The rounds of workers, procs and compare: one point, its arms in alternating order (A B, B A,
@@ -10,11 +10,11 @@ import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js'
  * @param {Array<'workers'|'procs'>} modes
  * @param {object} [hooks]
  * @param {AbortSignal} [hooks.interrupt]
- * @param {(round: import('./rounds.js').Round, mode: 'workers'|'procs') => void} [hooks.onCell]
- * @param {(session: import('./rounds.js').Session) => void} [hooks.onRound]  after every round,
+ * @param {(round: import('./scheduler.js').Round, mode: 'workers'|'procs') => void} [hooks.onCell]
+ * @param {(session: import('./scheduler.js').Session) => void} [hooks.onRound]  after every round,
  *   the session so far (its seconds the run's until now)
- * @param {import('./rounds.js').Session} [hooks.resumed]  a kept run's session, to go on from
- * @returns {Promise<import('./rounds.js').Session>}
+ * @param {import('./scheduler.js').Session} [hooks.resumed]  a kept run's session, to go on from
+ * @returns {Promise<import('./scheduler.js').Session>}
  */
 export async function runSession(plan, modes, { interrupt, onCell, onRound, resumed } = {}) {
   const point = {

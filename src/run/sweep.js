@@ -1,6 +1,6 @@
 import { environmentError, usageError } from '../errors.js';
 import { buildPlan } from './plan.js';
-import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './rounds.js';
+import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
 import { MODES } from '../words/modes.js';
 
 /** The most points a sweep runs without --force: past it a typo costs hours. */
@@ -80,7 +80,7 @@ export async function planPoints(points, context) {
 }
 
 /**
- * @typedef {import('./rounds.js').Point & { at: Point['at'], options: Point['options'] }} MeasuredPoint
+ * @typedef {import('./scheduler.js').Point & { at: Point['at'], options: Point['options'] }} MeasuredPoint
  *
  * @typedef {object} SweepRun  what a sweep measured
  * @property {MeasuredPoint[]} points  each with its own session, as compare's
@@ -91,7 +91,7 @@ export async function planPoints(points, context) {
  */
 
 /**
- * Runs every point's compare in shared rounds (run/rounds.js): a round visits each point still
+ * Runs every point's compare in shared rounds (run/scheduler.js): a round visits each point still
  * running, both modes at each in alternating order. A point stops on its own once its ratio is
  * within --precision (or after --rounds); the whole sweep stops when every point has, or when
  * one more round would overrun the budget. A failure or Ctrl-C keeps every finished cell.
@@ -99,9 +99,9 @@ export async function planPoints(points, context) {
  * @param {object} options
  * @param {number} options.budget
  * @param {AbortSignal} [options.interrupt]
- * @param {(point: MeasuredPoint, round: import('./rounds.js').Round, mode: string) => void} [options.onCell]
+ * @param {(point: MeasuredPoint, round: import('./scheduler.js').Round, mode: string) => void} [options.onCell]
  * @param {(run: SweepRun) => void} [options.onRound]  after each point's round: the sweep so far
- * @param {{ sessions: Map<string, import('./rounds.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
+ * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
  * @returns {Promise<SweepRun>}
  */

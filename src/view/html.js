@@ -97,7 +97,7 @@ async function sectionOf(saved) {
   return reproduceSection(saved, facts);
 }
 
-/** @typedef {NonNullable<import('../report/results.js').ResultsDocument['account']>} Account */
+/** @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account */
 
 /**
  * A mode's time lines from the account: the parts of its wall time per op.

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MmapbenchError } from '../../src/errors.js';
-import { armSteps, completeRounds, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/rounds.js';
+import { armSteps, completeRounds, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/scheduler.js';
 
 const ARMS = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 

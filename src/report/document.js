@@ -1,5 +1,5 @@
 import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
-import { completeRounds } from '../run/rounds.js';
+import { completeRounds } from '../run/scheduler.js';
 import { traceResults } from '../stats/trace.js';
 import { accountResults } from '../stats/account.js';
 import { phasesSummary } from '../stats/phases.js';
@@ -66,14 +66,14 @@ import { SCHEMA, version } from '../version.js';
  * @property {Config} config
  * @property {Environment} environment
  * @property {import('../run/calibrate.js').Calibration | null} calibration
- * @property {import('../run/rounds.js').Sizing | null} sizing  how the first round sized the cells
+ * @property {import('../run/scheduler.js').Sizing | null} sizing  how the first round sized the cells
  * @property {SavedRound[]} rounds
  * @property {ModeSummary | null} [workers]
  * @property {ModeSummary | null} [procs]
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
  * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why the rounds stopped
  * @property {number} seconds  wall time of the run, calibration included
- * @property {import('../system/load.js').MachineCheck | null} machine  the machine check before the first round
+ * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
  * @property {string | null} [next]  compare only: what to run next
@@ -90,10 +90,10 @@ import { SCHEMA, version } from '../version.js';
 /**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../run/plan.js').Plan} plan
- * @param {import('../run/rounds.js').Session} session
+ * @param {import('../run/scheduler.js').Session} session
  * @param {Mode[]} modes
  * @param {Environment} environment
- * @param {import('../system/load.js').MachineCheck | null} [machineCheck]
+ * @param {import('../system/machine-load.js').MachineCheck | null} [machineCheck]
  * @returns {ResultsDocument}
  */
 export function buildResults(plan, session, modes, environment, machineCheck = null) {
