@@ -25,7 +25,7 @@ import { MODES } from '../words/modes.js';
  * @property {number} [k]  run at this k instead of the run's -k
  * @property {number} [iterations]  fixed ops per cell instead of calibrating to --duration, where
  *   the claim needs that many (a fan-out of 10,000 jobs needs 10,000)
- * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK's otherwise)
+ * @property {number} [quickIterations]  ops per cell under --quick, for a slow op (QUICK_EXPERIMENTS's otherwise)
  * @property {string} [thp]  the THP mode (always, madvise, never) set while its cells run
  * @property {Record<string, unknown>} [published]  the published row it re-checks
  * @property {{ row: string, column: string }} [grid]  its cell in a grid-shaped table

@@ -11,7 +11,7 @@ import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from 
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
 import { readResultsFile } from './results-file.js';
-import { QUICK, ROUNDS } from './bounds.js';
+import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**
  * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given
@@ -67,7 +67,7 @@ export function newOptions(argv) {
       maxRounds: argv.maxRounds ?? ROUNDS.max,
       precision: argv.precision ?? PRECISION.precision,
       duration: argv.duration ?? 1,
-      timeout: argv.timeout ?? (argv.quick ? QUICK.timeout : 300),
+      timeout: argv.timeout ?? (argv.quick ? QUICK_EXPERIMENTS.timeout : 300),
       node: argv.node,
       jemalloc: argv.jemalloc,
       thpPath: argv.thpPath ?? THP_PATH,

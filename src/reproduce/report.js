@@ -3,7 +3,7 @@ import { fixed, renderMarkdown, renderTerminal } from '../report/table.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
-import { QUICK } from './bounds.js';
+import { QUICK_EXPERIMENTS } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../stats/account.js';
 import { accountWords } from '../report/account.js';
@@ -265,13 +265,13 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
     [
       'cells',
       options.quick
-        ? `--quick: ${QUICK.iterations} iterations per worker after ${QUICK.warmup} warmup (a smoke run; its figures decide little)`
+        ? `--quick: ${QUICK_EXPERIMENTS.iterations} iterations per worker after ${QUICK_EXPERIMENTS.warmup} warmup (a smoke run; its figures decide little)`
         : `~${options.duration} s each, iterations calibrated per setting`,
     ],
     [
       'rounds',
       options.quick
-        ? `${QUICK.rounds} (--quick)`
+        ? `${QUICK_EXPERIMENTS.rounds} (--quick)`
         : options.rounds
           ? `${options.rounds} (--rounds)`
           : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
@@ -335,7 +335,7 @@ export function summaryModel(sections, { quick = false, protocols = ['steady'] }
     notes: [
       ...(quick
         ? [
-            `--quick: cells of ${QUICK.iterations} iterations, mostly process startup, and ${QUICK.rounds} rounds; ` +
+            `--quick: cells of ${QUICK_EXPERIMENTS.iterations} iterations, mostly process startup, and ${QUICK_EXPERIMENTS.rounds} rounds; ` +
               'these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.',
           ]
         : []),

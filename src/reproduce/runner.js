@@ -5,7 +5,7 @@ import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
 import { appendRecord } from './results-file.js';
-import { QUICK, roundBounds } from './bounds.js';
+import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
 import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
 import { tracerFor } from '../run/session.js';
 
@@ -64,8 +64,8 @@ export function planVariant(variant, options, /** @type {AbortSignal | undefined
 function work(variant, options) {
   const cold = variant.protocol === 'published';
   if (options.quick) {
-    const iterations = variant.quickIterations ?? QUICK.iterations;
-    return { iterations, warmup: cold ? 0 : Math.min(QUICK.warmup, iterations) };
+    const iterations = variant.quickIterations ?? QUICK_EXPERIMENTS.iterations;
+    return { iterations, warmup: cold ? 0 : Math.min(QUICK_EXPERIMENTS.warmup, iterations) };
   }
   // the investigation's own experiments (no fixed k of their own) as its scripts ran them
   if (cold && !variant.k) return { ...PUBLISHED };

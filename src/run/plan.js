@@ -26,7 +26,8 @@ export const DEFAULTS = {
 /** --quick proves every path runs; it measures nothing worth quoting. */
 // an adaptive run stops on width or time long before this; it bounds memory, not the run
 const MAX_ROUNDS = 100_000;
-export const QUICK = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
+/** compare, workers, procs and sweep --quick: cells of a few ms that prove every path works and measure nothing. */
+export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 
 /**
  * What a measuring command was asked for, converted once from the command line (or built by
@@ -113,7 +114,7 @@ export async function buildPlan(options, { interrupt } = {}) {
   }
   const cores = os.availableParallelism();
 
-  const k = checkK(options.k ?? (quick ? Math.min(QUICK.k, cores) : cores), { force: options.force, cores });
+  const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
   if (k > cores) warnings.push(oversubscribed(k, cores));
 
@@ -122,12 +123,13 @@ export async function buildPlan(options, { interrupt } = {}) {
   let iterations = options.iterations ?? null;
   let duration = null;
   if (iterations === null) {
-    if (quick && options.duration === undefined) iterations = QUICK.iterations;
+    if (quick && options.duration === undefined) iterations = SMOKE_CELLS.iterations;
     else duration = options.duration ?? (adaptive ? PRECISION.duration : DEFAULTS.duration);
   }
   /** @type {Warmup} */
-  const warmup = options.warmup ?? (quick ? QUICK.warmup : 'steady');
-  const fixedRounds = options.rounds ?? (quick ? QUICK.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
+  const warmup = options.warmup ?? (quick ? SMOKE_CELLS.warmup : 'steady');
+  const fixedRounds =
+    options.rounds ?? (quick ? SMOKE_CELLS.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
   /** @type {import('../stats/stopping.js').StopRule} */
   const stop = {
     rounds: fixedRounds,
@@ -136,7 +138,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
   };
   const rounds = fixedRounds ?? MAX_ROUNDS;
-  const timeout = options.timeout ?? (quick ? QUICK.timeout : DEFAULTS.timeout);
+  const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push(late);
   const trace = options.trace
