@@ -7,7 +7,7 @@ import { keepResults, resultsFolder } from '../results/save.js';
 /**
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
  * @param {import('../system/trace/audit.js').AuditRequest} request
- * @param {ReturnType<typeof import('./options.js').output>} output
+ * @param {ReturnType<typeof import('./typed-options.js').output>} output
  * @param {import('./index.js').Context} [context]
  */
 export async function auditCommand(

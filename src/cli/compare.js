@@ -1,4 +1,5 @@
-import { declare, measurementSpecs, output, readOptions, RESUME } from './options.js';
+import { declare, measurementSpecs, readOptions, RESUME } from './options.js';
+import { output } from './typed-options.js';
 
 const SPECS = { ...measurementSpecs({ compare: true }), ...RESUME };
 

@@ -12,7 +12,7 @@ import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
 import { phaseLines, roundCost } from '../report/phases.js';
 
-/** @typedef {import('./options.js').Output} Output */
+/** @typedef {import('./typed-options.js').Output} Output */
 
 /** A run's document as `report` and `diff` would load it from its file. */
 const live = (/** @type {'measure'|'sweep'} */ kind, /** @type {any} */ document) =>

@@ -7,7 +7,7 @@ import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/machine-load.js';
 import { keeper, resultsFolder } from '../results/save.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
-import { measureOptions, resumeOnly } from './options.js';
+import { measureOptions, resumeOnly } from './typed-options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
 
@@ -19,7 +19,7 @@ const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
  * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
  * @param {Record<string, any>} opts  from readOptions
  * @param {'workers'|'procs'|'compare'} command
- * @param {import('./options.js').Output} output
+ * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
  */
 export function measureOrResume(opts, command, output, context) {
@@ -35,7 +35,7 @@ export function measureOrResume(opts, command, output, context) {
  * document is kept on disk after every round, so a kill costs at most the round under way;
  * `resumed` goes on from such a document, with the options it was started with.
  * @param {import('../run/plan.js').MeasureOptions} options
- * @param {import('./options.js').Output} output
+ * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
  * @param {{ path: string, document: any } | null} [resumed]  a kept run (results/resume.js)
  */

@@ -11,7 +11,7 @@ import { buildSweepResults } from '../report/sweep-results.js';
 import { startProgress } from '../report/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../report/sentences.js';
-import { measureOptions, resumeOnly } from './options.js';
+import { measureOptions, resumeOnly } from './typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
 
@@ -59,7 +59,7 @@ export function sweepRequest(opts) {
 /**
  * sweep from its options: a new sweep, or with --resume the one a file kept.
  * @param {Record<string, any>} opts  from readOptions
- * @param {import('./options.js').Output} output
+ * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
  */
 export function sweepOrResume(opts, output, context) {
@@ -81,7 +81,7 @@ export function sweepOrResume(opts, output, context) {
  * print and save whatever was measured before passing on an error. The document is kept on
  * disk after every point's round; `resumed` goes on from such a document.
  * @param {import('../run/sweep.js').SweepRequest} request
- * @param {import('./options.js').Output} output
+ * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
  * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (results/resume.js)
  */

@@ -1,4 +1,5 @@
-import { declare, output, readOptions, RESUME, sweepSpecs } from './options.js';
+import { declare, readOptions, RESUME, sweepSpecs } from './options.js';
+import { output } from './typed-options.js';
 
 const SPECS = { ...sweepSpecs(), ...RESUME };
 

@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js';
-import { declare, flagName, measurementSpecs, measureOptions, output, readOptions } from './options.js';
+import { declare, flagName, measurementSpecs, readOptions } from './options.js';
+import { measureOptions, output } from './typed-options.js';
 import { positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
 // what `trace` measures: one mode's cells, or compare's
