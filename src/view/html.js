@@ -15,18 +15,9 @@ import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { pointsOf } from '../results/diff.js';
 import { factsOf } from '../results/load.js';
 import { ratioStats } from '../stats/ratio.js';
-import {
-  accountByK,
-  accountChart,
-  forestChart,
-  forestRow,
-  MODE_SERIES,
-  ratioByK,
-  roundsChart,
-  syscallChart,
-  throughputByK,
-  waitHistogram,
-} from './charts.js';
+import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart } from './charts.js';
+import { accountByK, ratioByK, throughputByK } from './charts-by-k.js';
+import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
 import { page, section } from './html-page.js';
 

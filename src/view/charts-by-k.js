@@ -1,0 +1,124 @@
+// A sweep's charts against k: each mode's throughput, the ratio, and the account's page faults
+// and blocked time per op, on a log2 axis of the k measured.
+import { draw, INK, modeColor } from './charts.js';
+
+/**
+ * k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped.
+ * @param {Array<{ k: number }>} rows
+ */
+function kAxis(rows) {
+  const ks = [...new Set(rows.map((row) => row.k))];
+  return {
+    field: 'k',
+    type: 'quantitative',
+    title: 'k (workers side by side)',
+    scale: { type: 'log', base: 2, domain: [Math.min(...ks) / 1.25, Math.max(...ks) * 1.25], nice: false },
+    axis: { values: ks, format: 'd' },
+  };
+}
+
+/**
+ * Median throughput of each mode against k, with the range over the rounds.
+ * @param {Array<{ k: number, mode: string, median: number, min: number, max: number }>} rows
+ */
+export function throughputByK(rows, { group = '' } = {}) {
+  const x = kAxis(rows);
+  return draw({
+    title: {
+      text: `Throughput against k${group ? `: ${group}` : ''}`,
+      subtitle: 'median over the rounds; the bar spans min to max',
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', opacity: 0.5 },
+        encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color: modeColor },
+      },
+      {
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: {
+          x,
+          y: { field: 'median', type: 'quantitative', title: 'ops/s', axis: { format: ',.0f' } },
+          color: modeColor,
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * The workers/procs ratio against k with its 95% CI as a band, and the line of no difference.
+ * @param {Array<{ k: number, median: number, low: number | null, high: number | null }>} rows
+ */
+export function ratioByK(rows, { group = '' } = {}) {
+  const x = kAxis(rows);
+  const values = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number');
+  const y = {
+    type: 'quantitative',
+    title: 'workers/procs',
+    scale: { domain: [Math.min(1, ...values) * 0.95, Math.max(1, ...values) * 1.05], nice: false },
+  };
+  return draw({
+    title: {
+      text: `workers/procs against k${group ? `: ${group}` : ''}`,
+      subtitle: 'line: the ratio; band: its 95% CI; dashed: no difference',
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        transform: [{ filter: 'datum.low != null' }],
+        mark: { type: 'area', color: '#999', opacity: 0.3 },
+        encoding: { x, y: { field: 'low', ...y }, y2: { field: 'high' } },
+      },
+      {
+        mark: { type: 'line', color: INK, point: { filled: true, size: 50, color: INK } },
+        encoding: { x, y: { field: 'median', ...y } },
+      },
+      {
+        data: { values: [{ one: 1 }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { y: { field: 'one', ...y } },
+      },
+    ],
+  });
+}
+
+/**
+ * What the account says changes with k, beside the ratio: each mode's page faults and blocked
+ * time per op against k, one panel each, the bar the 95% CI over the rounds.
+ * @param {Array<{ k: number, mode: string, measure: string, mean: number, low: number | null, high: number | null }>} rows
+ */
+export function accountByK(rows, { group = '' } = {}) {
+  const x = kAxis(rows);
+  return draw({
+    title: {
+      text: `Page faults and blocked time against k${group ? `: ${group}` : ''}`,
+      subtitle: "per op, each worker thread's own counters; mean over the rounds, the bar its 95% CI",
+    },
+    data: { values: rows },
+    // the panels in the order the rows name their measures
+    facet: {
+      column: { field: 'measure', type: 'nominal', title: null, sort: [...new Set(rows.map((row) => row.measure))] },
+    },
+    spec: {
+      width: 240,
+      height: 200,
+      layer: [
+        {
+          transform: [{ filter: 'datum.low != null' }],
+          mark: { type: 'rule', opacity: 0.5 },
+          encoding: { x, y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' }, color: modeColor },
+        },
+        {
+          mark: { type: 'line', point: { filled: true, size: 50 } },
+          encoding: { x, y: { field: 'mean', type: 'quantitative', title: null }, color: modeColor },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  });
+}
