@@ -11,9 +11,16 @@ import { measureOptions, resumeOnly } from './typed-options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
 
-/** How many rounds fit an adaptive run's budget, for the progress estimate only. */
-const estimatedRounds = (/** @type {import('../run/plan.js').Plan} */ plan) =>
-  Math.max(plan.stop.minRounds, Math.floor(plan.stop.maxSeconds / (2 * cellSeconds(plan.duration ?? 0, plan.k))));
+/**
+ * How many rounds fit what is left of an adaptive run's budget, for the progress estimate only.
+ * @param {import('../run/plan.js').Plan} plan
+ * @param {number} spent  seconds a resumed run had spent
+ */
+const estimatedRounds = (plan, spent) =>
+  Math.max(
+    plan.stop.minRounds,
+    Math.floor((plan.stop.maxSeconds - spent) / (2 * cellSeconds(plan.duration ?? 0, plan.k))),
+  );
 
 /**
  * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
@@ -60,7 +67,11 @@ export async function measureCommand(
   if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
   // an adaptive run is bounded by its budget, not its (huge) round limit
-  const cells = (plan.stop.rounds ?? estimatedRounds(plan)) * modes.length * (plan.trace ? 2 : 1);
+  const rounds =
+    plan.stop.rounds !== null
+      ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0))
+      : estimatedRounds(plan, kept?.seconds ?? 0);
+  const cells = rounds * modes.length * (plan.trace ? 2 : 1);
   const attach = plan.trace ? (cells / 2) * COSTS.traceAttach : 0;
   const expectedSeconds = cells * cellSeconds(plan.duration ?? 0, plan.k) + attach;
   // a CI log gets a line per round instead of a bar

@@ -118,9 +118,14 @@ export async function sweepCommand(
   if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
   const perRound = points.reduce((sum, { plan }) => sum + 2 * cellSeconds(plan.duration ?? (quick ? 0 : 1), plan.k), 0);
-  const calibration = points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
-  const rounds = fixedRounds ?? Math.max(first.stop.minRounds, Math.floor((budget - calibration) / perRound));
-  const expected = fixedRounds !== null ? calibration + rounds * perRound : budget;
+  // a resumed sweep has calibrated, and spent some of its budget and rounds
+  const calibration = kept ? 0 : points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
+  const left = budget - (kept?.seconds ?? 0);
+  const rounds =
+    fixedRounds !== null
+      ? Math.max(0, fixedRounds - (kept?.order.length ?? 0))
+      : Math.max(first.stop.minRounds, Math.floor((left - calibration) / perRound));
+  const expected = fixedRounds !== null ? calibration + rounds * perRound : left;
   stderr.write(
     `mmapbench: sweep of ${points.length} point${points.length === 1 ? '' : 's'}` +
       (fixedRounds !== null
@@ -137,7 +142,7 @@ export async function sweepCommand(
   const progress = startProgress({
     cells: rounds * points.length * 2,
     expectedSeconds: roundLine ? 0 : expected,
-    budgetSeconds: budget,
+    budgetSeconds: left,
     stream: stderr,
   });
   const keeping = save ? keeper(save, stderr, resumed?.path) : null;
