@@ -366,3 +366,23 @@ export function tmpfs(t, options) {
     return dir;
   });
 }
+
+/** Starts the CLI with a marker and resolves once `ready()` holds, polled every 20 ms. */
+export async function startMarked(args, ready, { env = {}, ...options } = {}) {
+  const mark = uniqueMark();
+  const run = execa(process.execPath, [BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
+    reject: false,
+    env: { ...ENV, ...env }, // the marker only in the cells (--env), so counts are of cells
+    ...options,
+  });
+  for (let i = 0; i < 1500 && !ready(mark) && run.exitCode === null; i++) await pause(20);
+  assert.ok(ready(mark), 'the run reached the point the test waits for');
+  return { run, mark }; // wrapped: the subprocess is a thenable
+}
+
+/** Polls until no process of the run is left; the figure is how long that took. */
+export async function goneWithin(mark, ms) {
+  const started = Date.now();
+  while (processesMarked(mark).length && Date.now() - started < ms) await pause(20);
+  assert.deepEqual(processesMarked(mark), [], `processes of the run still alive ${ms} ms after the CLI died`);
+}

@@ -115,13 +115,3 @@ test('a task that touches fresh pages shows its page faults, and its time on the
   assert.ok(onCpu > 0.8 * offQueue(of), `on a CPU ${onCpu} of ${offQueue(of)} off the run queue`);
   assert.equal(typeof of('systemNs'), 'number', 'the system line is counted');
 });
-
-test('the terminal report prints the account table and its sentence', async () => {
-  const result = await cli(['compare', '--quick', '--no-save']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  assert.match(result.stdout, /per op: mean ± 95% CI, 2/);
-  assert.match(result.stdout, /│ wall, µs /);
-  assert.match(result.stdout, /workers − procs/);
-  assert.match(result.stdout, /^--quick: cells of a few milliseconds/m);
-  assert.match(result.stdout, /^account: each worker thread's own counters/m);
-});

@@ -1,4 +1,5 @@
-// Spawns the real bin, as a user would, and checks what it prints and how it exits.
+// Spawns the real bin, as a user would, and checks what it prints and how it exits; compare
+// --quick of every built-in task, on this Node and on Node 24, is test/long/every-task.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -6,25 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
-import {
-  childrenOf,
-  cli,
-  fixture,
-  processCounter,
-  processesMarked,
-  quickCompare,
-  uniqueMark,
-  until,
-} from '../helpers.js';
+import { childrenOf, cli, fixture, processCounter, processesMarked, uniqueMark, until } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
 const tableOf = async (result) => (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1]])).stdout;
-
-// every built-in task, and every one on Node 24: test/long/
-test('compare --quick runs readfilesync in both modes and reports a ratio', async () => {
-  await quickCompare('readfilesync');
-});
 
 test('the JSON document carries configuration and environment', async () => {
   const result = await cli(['workers', '--quick', '-k', '1', '--env', 'MALLOC_ARENA_MAX=2', '--json']);

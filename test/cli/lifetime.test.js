@@ -7,40 +7,31 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asRoot, BIN, cli, ENV, fixture, processCounter, processesMarked, uniqueMark } from '../helpers.js';
+import {
+  asRoot,
+  BIN,
+  cli,
+  ENV,
+  fixture,
+  goneWithin,
+  processCounter,
+  processesMarked,
+  startMarked,
+  uniqueMark,
+} from '../helpers.js';
 import { spinningMarker } from '../fixtures/spins.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // bin/mmapbench.js counts a signal within this long of the first as the same Ctrl-C
 const REPEAT_MS = 300;
 
-/** Starts the CLI with a marker and resolves once `ready()` holds, polled every 20 ms. */
-async function start(args, ready, { env = {}, ...options } = {}) {
-  const mark = uniqueMark();
-  const run = execa(process.execPath, [BIN, ...args, '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
-    reject: false,
-    env: { ...ENV, ...env }, // the marker only in the cells (--env), so counts are of cells
-    ...options,
-  });
-  for (let i = 0; i < 1500 && !ready(mark) && run.exitCode === null; i++) await sleep(20);
-  assert.ok(ready(mark), 'the run reached the point the test waits for');
-  return { run, mark }; // wrapped: the subprocess is a thenable
-}
-
 const cellsRunning = (k) => (mark) => processesMarked(mark).length >= k;
-
-/** Polls until no process of the run is left; the figure is how long that took. */
-async function goneWithin(mark, ms) {
-  const started = Date.now();
-  while (processesMarked(mark).length && Date.now() - started < ms) await sleep(20);
-  assert.deepEqual(processesMarked(mark), [], `processes of the run still alive ${ms} ms after the CLI died`);
-}
 
 for (const mode of ['workers', 'procs']) {
   test(`${mode}: a SIGKILLed CLI leaves no busy cell behind (procs: only the kernel's parent-death signal can do it)`, async () => {
     // both workers inside the timed loop, which spins for a minute
     const spinning = (mark) => [0, 1].every((index) => existsSync(spinningMarker(mark, index)));
-    const { run, mark } = await start(
+    const { run, mark } = await startMarked(
       [mode, '--task', fixture('spins.js'), '-k', '2', '--iterations', '10', '--warmup', '0'],
       (mark) => cellsRunning(mode === 'procs' ? 2 : 1)(mark) && spinning(mark),
     );
@@ -53,7 +44,7 @@ for (const mode of ['workers', 'procs']) {
 test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl-C: what finished is printed, exit 130', async () => {
   const seen = new Map();
   const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 4;
-  const { run, mark } = await start(
+  const { run, mark } = await startMarked(
     [
       'compare',
       '--task',
@@ -87,7 +78,7 @@ test('a second SIGTERM while cells ignore the first: they are killed, what finis
   // both round-2 processes are inside their timed loop, ignoring SIGTERM
   const ignoring = (mark) => [0, 1].every((i) => existsSync(join(fixtures, `med.late-${mark}-procs.spinning-${i}`)));
   // round 1 runs workers then procs; round 2 starts with procs, whose cells ignore SIGTERM and spin
-  const { run, mark } = await start(
+  const { run, mark } = await startMarked(
     [
       'compare',
       '--task',
@@ -199,38 +190,4 @@ test('a task that floods the channel to the CLI is stopped and named', async () 
     result.stderr,
     /^mmapbench: process \d failed: a task must not use process.send: the channel to mmapbench is the harness's \(task floods/,
   );
-});
-
-test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 130, nothing left running', async () => {
-  const seen = new Map();
-  // with k=1 a round of two points starts 4 processes (a host and a process at each): 5 means round 2
-  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 5;
-  const { run, mark } = await start(
-    [
-      'sweep',
-      '--task',
-      fixture('slow.js'),
-      '--file',
-      'small,med',
-      '-k',
-      '1',
-      '--iterations',
-      '5',
-      '--warmup',
-      '0',
-      '--json',
-    ],
-    roundTwo,
-  );
-  run.kill('SIGINT');
-  const result = await run;
-  assert.equal(result.exitCode, 130, result.stderr);
-  const doc = JSON.parse(result.stdout);
-  assert.equal(doc.status, 'interrupted');
-  assert.deepEqual(
-    doc.points.map((point) => point.stop),
-    ['interrupted', 'interrupted'],
-  );
-  for (const point of doc.points) assert.equal(point.rounds[0].complete, true, `${point.id}: round 1 is kept`);
-  await goneWithin(mark, 1000);
 });

@@ -30,16 +30,6 @@ test('compare saves the --json document, says where last, and report prints it e
   assert.equal(document.schema, 1);
 });
 
-test('--no-save writes nothing', async () => {
-  const out = folder();
-  const none = await cli(['compare', '--smoke', '--no-save', '--out', out]);
-  assert.equal(none.exitCode, 2, 'both is a contradiction');
-  const skipped = await cli(['compare', '--smoke', '--no-save']);
-  assert.equal(skipped.exitCode, 0, skipped.stderr);
-  assert.equal(savedPath(skipped), undefined);
-  assert.deepEqual(readdirSync(out), []);
-});
-
 test('an --out that cannot take the results stops the run before it measures anything', async () => {
   const dir = folder();
   const file = join(dir, 'a-file');

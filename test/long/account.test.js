@@ -1,5 +1,6 @@
-// The account's regime line on a built-in task's tenths, and the default warmup until steady
-// (test/cli/account.test.js keeps the account's lines and the probes of what it tells apart).
+// The account's regime line on a built-in task's tenths, its table in the terminal, and the
+// default warmup until steady (test/cli/account.test.js keeps the account's lines in the JSON
+// and the probes of what it tells apart).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture } from '../helpers.js';
@@ -59,4 +60,13 @@ test('compare warms up until steady by default: each worker says how long, and t
         assert.equal(typeof worker.warmup.capped, 'boolean');
       }
   assert.ok(doc.account.warmup.workers.ops >= 3000 && doc.account.warmup.procs.ops >= 3000);
+});
+test('the terminal report prints the account table and its sentence', async () => {
+  const result = await cli(['compare', '--quick', '--no-save']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stdout, /per op: mean ± 95% CI, 2/);
+  assert.match(result.stdout, /│ wall, µs /);
+  assert.match(result.stdout, /workers − procs/);
+  assert.match(result.stdout, /^--quick: cells of a few milliseconds/m);
+  assert.match(result.stdout, /^account: each worker thread's own counters/m);
 });

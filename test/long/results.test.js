@@ -1,6 +1,6 @@
 // More of what reads results back (test/cli/results.test.js keeps the saved document and
 // report): diff of two real runs, the HTML page in a real browser, a save killed at any moment,
-// and report and diff refusing what is not a results document.
+// report and diff refusing what is not a results document, and --no-save.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -189,4 +189,13 @@ test('a compare printed as markdown is printed again the same by report --markdo
   assert.equal(again.exitCode, 0, again.stderr);
   assert.equal(again.stdout, live.stdout);
   assert.match(live.stdout, /^#+ mmapbench compare/m);
+});
+test('--no-save writes nothing', async () => {
+  const out = folder();
+  const none = await cli(['compare', '--smoke', '--no-save', '--out', out]);
+  assert.equal(none.exitCode, 2, 'both is a contradiction');
+  const skipped = await cli(['compare', '--smoke', '--no-save']);
+  assert.equal(skipped.exitCode, 0, skipped.stderr);
+  assert.equal(savedPath(skipped), undefined);
+  assert.deepEqual(readdirSync(out), []);
 });

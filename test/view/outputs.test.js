@@ -21,7 +21,8 @@ import { render, renderSaved } from '../../src/view/index.js';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const OUTPUTS = here('../fixtures/outputs/');
 const update = Boolean(process.env.MMAPBENCH_UPDATE_OUTPUTS);
-const saved = (name) => loadResults(here(`../fixtures/saved/${name}`));
+// named as in the repository, so the outputs do not depend on where it is checked out
+const saved = (name) => ({ ...loadResults(here(`../fixtures/saved/${name}`)), path: `test/fixtures/saved/${name}` });
 /** An 80-column stream that is not a terminal, as a pipe or CI log is. */
 const pipe = { columns: undefined, isTTY: false, write() {} };
 
