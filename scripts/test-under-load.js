@@ -25,10 +25,13 @@ for (let run = 1; run <= runs; run++) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const output = `${result.stdout}${result.stderr}`;
   const counts = (/** @type {string} */ name) =>
-    [...output.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))].map((m) => m[1]);
+    [...output.matchAll(new RegExp(`^# ${name} ([\\d.]+)$`, 'gm'))].map((m) => m[1]);
   const failed = [...output.matchAll(/^not ok \d+ - (.*)$/gm)].map((m) => m[1]);
+  // the runner's own durations: the unit half, then the end-to-end half
+  const halves = counts('duration_ms').map((ms) => `${(Number(ms) / 1000).toFixed(1)} s`);
   console.log(
-    `run ${run}: exit ${result.status}, ${seconds} s; pass ${counts('pass').join(' + ')}, fail ${counts('fail').join(' + ')}` +
+    `run ${run}: exit ${result.status}, ${seconds} s (unit ${halves[0] ?? '-'}, end to end ${halves[1] ?? '-'}); ` +
+      `pass ${counts('pass').join(' + ')}, fail ${counts('fail').join(' + ')}` +
       (failed.length ? `; failed: ${failed.join(' | ')}` : ''),
   );
 }
