@@ -9,8 +9,8 @@ const change = (rounds) => (stats) =>
     ? withCI({ median: stats.change, ci95: stats.ci95, n: Math.min(rounds.base, rounds.new) }, '', { label: false })
     : '-';
 /** `compare, 2026-11-22 08:51 UTC` */
-const run = (/** @type {{ command: string, date?: string | null }} */ { command, date }) =>
-  `${command}, ${date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'date unknown'}`;
+const run = (/** @type {{ command: string, date?: string | null, status?: string }} */ { command, date, status }) =>
+  `${command}, ${date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'date unknown'}${status ? `, ${status.toUpperCase()}` : ''}`;
 const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : value.toFixed(2));
 
 /**

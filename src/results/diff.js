@@ -155,8 +155,8 @@ export function diffResults(base, next) {
     mmapbench: version,
     schema: SCHEMA,
     command: 'diff',
-    base: { path: base.path, command: commandOf(base), date: dateOf(base) },
-    new: { path: next.path, command: commandOf(next), date: dateOf(next) },
+    base: runOf(base),
+    new: runOf(next),
     differences: Object.keys(baseFacts)
       .filter((fact) => baseFacts[fact] !== newFacts[fact])
       .map((fact) => ({ fact, base: baseFacts[fact], new: newFacts[fact] })),
@@ -196,6 +196,21 @@ export function sameKind(base, next) {
 const commandOf = (saved) => (saved.kind === 'reproduce' ? 'reproduce' : saved.document.command);
 /** @param {import('./load.js').Saved} saved */
 const dateOf = (saved) => (saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment).date;
+/**
+ * A run as the diff names it: its file, command and date, and its status when it did not
+ * finish (a kept file of a killed run, an interrupted or failed one), so the reader knows.
+ * @param {import('./load.js').Saved} saved
+ */
+const runOf = (saved) => {
+  const status =
+    saved.kind === 'reproduce' ? (saved.end?.status ?? 'incomplete') : /** @type {string} */ (saved.document.status);
+  return {
+    path: saved.path,
+    command: commandOf(saved),
+    date: dateOf(saved),
+    ...(status === 'complete' ? {} : { status }),
+  };
+};
 /** @param {number[]} values */
 const geomean = (values) =>
   values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;

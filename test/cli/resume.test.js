@@ -36,8 +36,8 @@ async function killedCompare() {
 // one killed run serves both tests: the first resumes it, the second refuses its copy
 const killed = killedCompare();
 
-test('a SIGKILLed compare keeps every finished round; report reads it as incomplete; --resume goes on with it', async () => {
-  const { path, document: kept } = await killed;
+test('a SIGKILLed compare keeps every finished round; report and diff read it as incomplete; --resume goes on with it', async () => {
+  const { path, copy, document: kept } = await killed;
   assert.equal(kept.status, 'incomplete');
   assert.ok(kept.rounds.length >= 2 && kept.rounds.length < 6, `${kept.rounds.length} rounds kept`);
   assert.ok(
@@ -52,6 +52,10 @@ test('a SIGKILLed compare keeps every finished round; report reads it as incompl
   assert.match(report.stdout, /^mmapbench compare: task account-probe, .* — INCOMPLETE after\s+\d+ of 6\s+rounds$/m);
   assert.match(report.stdout, /^incomplete: kept after every round of a run that did not finish/m);
   assert.match(report.stdout, /mmapbench compare --resume FILE/);
+
+  const diff = await cli(['diff', copy, path]);
+  assert.equal(diff.exitCode, 0, diff.stderr);
+  assert.match(diff.stdout, /^base \(compare, [\d-]+ [\d:]+ UTC, INCOMPLETE\):/m, 'diff says so too');
 
   const resumed = await cli(['compare', '--resume', path, '--json']);
   assert.equal(resumed.exitCode, 0, resumed.stderr);
