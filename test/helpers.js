@@ -221,8 +221,13 @@ export async function tracedCompareUnderWay(iterations, options = {}) {
     ],
     options,
   );
-  for (let i = 0; i < 1200 && tracers().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.ok(tracers().length > 0, 'bpftrace started');
+  // judged on one look: a second read could miss a bpftrace that has already finished its cell
+  let seen = tracers();
+  for (let i = 0; i < 1200 && seen.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = tracers();
+  }
+  assert.ok(seen.length > 0, 'bpftrace started');
   return { run, mark };
 }
 
