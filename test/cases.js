@@ -75,3 +75,32 @@ export async function calibrationFails(args, message) {
   assert.equal(JSON.parse(result.stdout).status, 'failed');
   assert.deepEqual(processesMarked(mark), []);
 }
+
+/** Two rounds of one `procs` cell, k=1, with these options; the saved document. */
+async function procsRun(options) {
+  const result = await cli(['procs', '-k', '1', '--rounds', '2', ...options, '--json', '--no-save']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** The account probe (test/fixtures/account-probe.js) doing `kind` per op: its account per op, by line. */
+export async function accountProbe(kind) {
+  const doc = await procsRun([
+    '--task',
+    fixture('account-probe.js'),
+    '--param',
+    `kind=${kind}`,
+    '--iterations',
+    '60',
+    '--warmup',
+    '5',
+  ]);
+  // a user's task is promised one call per cell: no tenths, so no regime
+  assert.equal(doc.rounds[0].procs.account.slices, null);
+  assert.equal(doc.account.regime.procs, null);
+  return (key) => doc.account.lines.find((line) => line.key === key)?.modes.procs?.mean;
+}
+
+// On a loaded machine a thread also waits for a CPU: that is the run queue's line, so
+// the shares below are of the time it was not waiting for one.
+export const offQueue = (/** @type {(key: string) => number} */ of) => of('wallNs') - of('runqNs');

@@ -1,8 +1,9 @@
 // The account of where each mode's time per op went, from the real CLI: present for both
-// modes, adding up, and telling blocked time, user time and page faults apart.
+// modes, adding up, and counting page faults (test/long/account.test.js: blocked and user time).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, fixture } from '../helpers.js';
+import { cli } from '../helpers.js';
+import { accountProbe as probe, offQueue } from '../cases.js';
 import { PHASES } from '../../src/stats/phases.js';
 
 const lineOf = (doc, key) => doc.account.lines.find((line) => line.key === key);
@@ -62,47 +63,6 @@ test("compare --quick carries an account for both modes, its wall time the worke
   assert.equal(doc.account.words.regime, null);
   assert.equal(doc.rounds[0].workers.account.slices.length, 10, "a built-in task's window in tenths");
   assert.equal(typeof doc.environment.perVmaLock, 'boolean');
-});
-
-/** Two rounds of one `procs` cell, k=1, with these options; the saved document. */
-async function procsRun(options) {
-  const result = await cli(['procs', '-k', '1', '--rounds', '2', ...options, '--json', '--no-save']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  return JSON.parse(result.stdout);
-}
-
-/** The probe task doing `kind` per op; its account per op. */
-async function probe(kind) {
-  const doc = await procsRun([
-    '--task',
-    fixture('account-probe.js'),
-    '--param',
-    `kind=${kind}`,
-    '--iterations',
-    '60',
-    '--warmup',
-    '5',
-  ]);
-  // a user's task is promised one call per cell: no tenths, so no regime
-  assert.equal(doc.rounds[0].procs.account.slices, null);
-  assert.equal(doc.account.regime.procs, null);
-  return (key) => mean(doc, key, 'procs');
-}
-
-// On a loaded machine a thread also waits for a CPU: that is the run queue's line, so
-// the shares below are of the time it was not waiting for one.
-const offQueue = (/** @type {(key: string) => number} */ of) => of('wallNs') - of('runqNs');
-
-test('a task that sleeps shows its time as blocked', async () => {
-  const of = await probe('sleep');
-  assert.ok(of('blockedNs') > 0.8 * offQueue(of), `blocked ${of('blockedNs')} of ${offQueue(of)} off the run queue`);
-  assert.ok(of('voluntary') >= 0.9, 'each op gives up the CPU');
-});
-
-test('a task that spins shows its time as user time', async () => {
-  const of = await probe('spin');
-  assert.ok(of('userNs') > 0.8 * offQueue(of), `user ${of('userNs')} of ${offQueue(of)} off the run queue`);
-  assert.ok(of('blockedNs') < 0.2 * of('wallNs'), `blocked ${of('blockedNs')}`);
 });
 
 // How the time spent zeroing fresh pages is split between user and system is the machine's: on

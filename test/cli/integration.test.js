@@ -232,24 +232,6 @@ test('compare stops on width and says so; the JSON carries the half-width, the s
   assert.match(await tableOf(result), /^stopped: ±[\d.]+% reached \(target ±99\.0%\) after \d+ rounds in/m);
 });
 
-// The budget is checked after each round, so a budget shorter than any round gets exactly one;
-// fixed work has no pilot, so that round counts.
-test('a budget that ends before an interval says so, with the budget as given and one to give', async () => {
-  const result = await cli(['compare', '--iterations', '300', '--max-time', '0.1', '-k', '1', '--json']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const doc = json(result);
-  assert.equal(doc.stop, 'max-time');
-  assert.equal(doc.ratio.n, 1);
-  assert.equal(doc.shortBudget.maxTime, 0.1);
-  assert.equal(doc.shortBudget.counted, 1);
-  assert.ok(doc.shortBudget.suggestMaxTime > doc.seconds, 'room for more rounds than it had');
-  // the table wraps its lines where the figures' widths put the break: read it as one line
-  assert.match(
-    (await tableOf(result)).replace(/\s+/g, ' '),
-    /stopped: the 0\.1 s budget ran out after 1 round in [\d.]+ s, too few for an interval \(3 or more\): a round took [\d.]+ s; give --max-time \d+ or more /,
-  );
-});
-
 // slow.js calibrates fast and runs 0.4 s a cell, so its first round always resizes the cells: a
 // pilot, which counts in no figure.
 test('a budget that ends before any round counts: one line, exit 6, the run saved with a null ratio', async () => {

@@ -1,9 +1,10 @@
-// The account's regime line on a built-in task's tenths, its table in the terminal, and the
-// default warmup until steady (test/cli/account.test.js keeps the account's lines in the JSON
-// and the probes of what it tells apart).
+// The account's regime line on a built-in task's tenths, its table in the terminal, the default
+// warmup until steady, and the probes of blocked and user time (test/cli/account.test.js keeps
+// the account's lines in the JSON and the page-fault probe).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture } from '../helpers.js';
+import { accountProbe as probe, offQueue } from '../cases.js';
 
 test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
   const result = await cli([
@@ -69,4 +70,16 @@ test('the terminal report prints the account table and its sentence', async () =
   assert.match(result.stdout, /workers − procs/);
   assert.match(result.stdout, /^--quick: cells of a few milliseconds/m);
   assert.match(result.stdout, /^account: each worker thread's own counters/m);
+});
+
+test('a task that sleeps shows its time as blocked', async () => {
+  const of = await probe('sleep');
+  assert.ok(of('blockedNs') > 0.8 * offQueue(of), `blocked ${of('blockedNs')} of ${offQueue(of)} off the run queue`);
+  assert.ok(of('voluntary') >= 0.9, 'each op gives up the CPU');
+});
+
+test('a task that spins shows its time as user time', async () => {
+  const of = await probe('spin');
+  assert.ok(of('userNs') > 0.8 * offQueue(of), `user ${of('userNs')} of ${offQueue(of)} off the run queue`);
+  assert.ok(of('blockedNs') < 0.2 * of('wallNs'), `blocked ${of('blockedNs')}`);
 });

@@ -141,3 +141,21 @@ for (const [args, message] of calibrationFaults)
 for (const [mode, task, message] of FAULTS.filter(([mode]) => mode === 'procs'))
   test(`${mode}: ${task} fails the run with a named worker and leaves no process`, () =>
     failsNamingIt(mode, task, message));
+
+// The budget is checked after each round, so a budget shorter than any round gets exactly one;
+// fixed work has no pilot, so that round counts.
+test('a budget that ends before an interval says so, with the budget as given and one to give', async () => {
+  const result = await cli(['compare', '--iterations', '300', '--max-time', '0.1', '-k', '1', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.stop, 'max-time');
+  assert.equal(doc.ratio.n, 1);
+  assert.equal(doc.shortBudget.maxTime, 0.1);
+  assert.equal(doc.shortBudget.counted, 1);
+  assert.ok(doc.shortBudget.suggestMaxTime > doc.seconds, 'room for more rounds than it had');
+  // the table wraps its lines where the figures' widths put the break: read it as one line
+  assert.match(
+    (await tableOf(result)).replace(/\s+/g, ' '),
+    /stopped: the 0\.1 s budget ran out after 1 round in [\d.]+ s, too few for an interval \(3 or more\): a round took [\d.]+ s; give --max-time \d+ or more /,
+  );
+});

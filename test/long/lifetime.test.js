@@ -1,8 +1,16 @@
-// Ctrl-C in a sweep: every finished point and round kept (test/cli/lifetime.test.js keeps the
-// signals and the process lifetimes of a single run).
+// Ctrl-C in a sweep: every finished point and round kept; signals that come twice (two SIGINTs
+// milliseconds apart, a second SIGTERM). test/cli/lifetime.test.js keeps one Ctrl-C and the
+// process lifetimes of a single run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fixture, goneWithin, processCounter, startMarked } from '../helpers.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// bin/mmapbench.js counts a signal within this long of the first as the same Ctrl-C
+const REPEAT_MS = 300;
 
 test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 130, nothing left running', async () => {
   const seen = new Map();
@@ -35,5 +43,75 @@ test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 
     ['interrupted', 'interrupted'],
   );
   for (const point of doc.points) assert.equal(point.rounds[0].complete, true, `${point.id}: round 1 is kept`);
+  await goneWithin(mark, 1000);
+});
+
+test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl-C: what finished is printed, exit 130', async () => {
+  const seen = new Map();
+  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 4;
+  const { run, mark } = await startMarked(
+    [
+      'compare',
+      '--task',
+      fixture('slow.js'),
+      '--iterations',
+      '5',
+      '--warmup',
+      '0',
+      '--rounds',
+      '20',
+      '-k',
+      '2',
+      '--json',
+    ],
+    roundTwo,
+  );
+  run.kill('SIGINT');
+  await sleep(5);
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'interrupted');
+  assert.ok(doc.rounds.filter((round) => round.complete).length >= 1, 'the finished rounds are in the document');
+  assert.doesNotMatch(result.stderr, /again/);
+  await goneWithin(mark, 1000);
+});
+
+test('a second SIGTERM while cells ignore the first: they are killed, what finished is printed, exit 143', async () => {
+  const fixtures = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
+  // both round-2 processes are inside their timed loop, ignoring SIGTERM
+  const ignoring = (mark) => [0, 1].every((i) => existsSync(join(fixtures, `med.late-${mark}-procs.spinning-${i}`)));
+  // round 1 runs workers then procs; round 2 starts with procs, whose cells ignore SIGTERM and spin
+  const { run, mark } = await startMarked(
+    [
+      'compare',
+      '--task',
+      fixture('late.js'),
+      '--iterations',
+      '5',
+      '--warmup',
+      '0',
+      '--rounds',
+      '3',
+      '-k',
+      '2',
+      '--json',
+      '--fixtures-dir',
+      fixtures,
+    ],
+    ignoring,
+    { env: { LATE: 'hang' } },
+  );
+  run.kill('SIGTERM');
+  // not a wait for something to happen: a second signal is "again" only past the repeat window
+  await sleep(2 * REPEAT_MS);
+  run.kill('SIGTERM');
+  const result = await run;
+  assert.equal(result.exitCode, 143, result.stderr);
+  assert.match(result.stderr, /SIGTERM again: killing the cells now/);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'interrupted');
+  assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
   await goneWithin(mark, 1000);
 });
