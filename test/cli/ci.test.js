@@ -77,16 +77,6 @@ test('a gate far above the ratio fails with exit 4, after saving, exporting and 
   assert.equal(JSON.parse(readFileSync(join(out, 'compare-ci.json'), 'utf8')).gate.outcome, 'pass');
 });
 
-test('--ci without a gate says so last; the run still exits 0', async () => {
-  const result = await cli(['sweep', '--quick', '-k', '1', '--ci', '--no-save']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  assert.match(result.stderr, /^mmapbench: round 1 \(readfilesync · med \(64 KiB\) · k=1\): workers\/procs \d/m);
-  assert.equal(
-    lastLine(result.stderr),
-    'mmapbench: no gate: add --fail-below RATIO to make this job fail when threads fall behind processes',
-  );
-});
-
 test('diff gates the change between two saved runs: inconclusive passes unless --fail-inconclusive (exit 5), a fail exits 4', async () => {
   const base = fixture('saved/compare.json');
   const lenient = await cli(['diff', base, base, '--max-worsening', '10']);

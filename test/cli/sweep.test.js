@@ -71,25 +71,6 @@ test('sweep --json: axes, every point with its figures and rounds, and rounds vi
   }
 });
 
-test("a variant's variables reach the cells of its points", async () => {
-  const result = await cli([
-    'sweep',
-    '--task',
-    fixture('env-probe.js'),
-    '--variant',
-    'probe:PROBE=from-the-variant',
-    '-k',
-    '1',
-    '--smoke',
-    '--json',
-  ]);
-  assert.equal(result.exitCode, 1, result.stderr);
-  assert.match(result.stderr, /PROBE=from-the-variant/);
-  const doc = JSON.parse(result.stdout);
-  assert.equal(doc.status, 'failed');
-  assert.match(doc.error.message, /PROBE=from-the-variant/);
-});
-
 test('a failure at one point keeps the rounds every point finished, prints them, and leaves nothing running', async () => {
   const mark = uniqueMark();
   // p1 (readfilesync) finishes its first round before p2 (throws) fails in its first cell

@@ -129,6 +129,10 @@ test('procs: a process that reports its result and then never finishes exiting i
 
 const calibrationFaults = [
   [
+    ['--task', fixture('exits-zero.js')],
+    /^mmapbench: the calibration process exited before reporting a result \(task exits-zero\)/,
+  ],
+  [
     ['--task', fixture('hangs.js'), '--timeout', '1'],
     /^mmapbench: the calibration process did not finish within --timeout 1s/,
   ],
@@ -158,4 +162,18 @@ test('a budget that ends before an interval says so, with the budget as given an
     (await tableOf(result)).replace(/\s+/g, ' '),
     /stopped: the 0\.1 s budget ran out after 1 round in [\d.]+ s, too few for an interval \(3 or more\): a round took [\d.]+ s; give --max-time \d+ or more /,
   );
+});
+
+test('the JSON document carries configuration and environment', async () => {
+  const result = await cli(['workers', '--quick', '-k', '1', '--env', 'MALLOC_ARENA_MAX=2', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.command, 'workers');
+  assert.equal(doc.procs, undefined);
+  assert.deepEqual(doc.config.env, { MALLOC_ARENA_MAX: '2' });
+  assert.equal(doc.environment.allocatorEnv.MALLOC_ARENA_MAX, '2');
+  assert.equal(doc.environment.node.version, process.version);
+  for (const key of ['kernel', 'glibc', 'cpu', 'thp', 'date']) assert.ok(key in doc.environment, key);
+  assert.equal(doc.config.file.size, 65536);
+  assert.equal(doc.rounds[0].workers.workers.length, 1);
 });

@@ -1,8 +1,11 @@
-// A sweep's table and charts on a tiny --smoke grid (test/cli/sweep.test.js keeps its JSON,
-// variants, and a failure keeping what finished).
+// A sweep's table and charts on a tiny --smoke grid, a variant's variables in its cells, and --ci
+// without a gate (test/cli/sweep.test.js keeps its JSON, variants, and a failure keeping what
+// finished; test/cli/ci.test.js the gate).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli } from '../helpers.js';
+import { cli, fixture } from '../helpers.js';
+
+const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
 
@@ -61,4 +64,33 @@ test('sweep --smoke of 2 × 2 points prints a row per point, the scaling reading
   assert.match(out, /W workers, P procs/);
   assert.equal(out.match(/^ +└┬─+┬▶$/gm)?.length, 4);
   assert.equal(out.match(/^ +1 +2 *$/gm)?.length, 4);
+});
+
+test("a variant's variables reach the cells of its points", async () => {
+  const result = await cli([
+    'sweep',
+    '--task',
+    fixture('env-probe.js'),
+    '--variant',
+    'probe:PROBE=from-the-variant',
+    '-k',
+    '1',
+    '--smoke',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 1, result.stderr);
+  assert.match(result.stderr, /PROBE=from-the-variant/);
+  const doc = JSON.parse(result.stdout);
+  assert.equal(doc.status, 'failed');
+  assert.match(doc.error.message, /PROBE=from-the-variant/);
+});
+
+test('--ci without a gate says so last; the run still exits 0', async () => {
+  const result = await cli(['sweep', '--quick', '-k', '1', '--ci', '--no-save']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stderr, /^mmapbench: round 1 \(readfilesync · med \(64 KiB\) · k=1\): workers\/procs \d/m);
+  assert.equal(
+    lastLine(result.stderr),
+    'mmapbench: no gate: add --fail-below RATIO to make this job fail when threads fall behind processes',
+  );
 });
