@@ -1,4 +1,5 @@
 import { withCI } from './sentences.js';
+import { MEASURES } from './measures.js';
 
 /**
  * @param {{ base: number, new: number }} rounds
@@ -19,14 +20,21 @@ const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : va
  * @returns {import('./table.js').ReportModel}
  */
 export function diffModel(diff) {
-  const rows = diff.points.map((point) => {
+  const rows = diff.points.flatMap((point) => {
     const of = change(point.rounds);
     return [
-      `${point.label}\nratio ${ratio(point.ratio.base)} → ${ratio(point.ratio.new)}, rounds ${point.rounds.base} / ${point.rounds.new}`,
-      of(point.ratioChange),
-      of(point.throughputChange.workers),
-      of(point.throughputChange.procs),
-      point.verdict ?? '-',
+      [
+        `${point.label}\nratio ${ratio(point.ratio.base)} → ${ratio(point.ratio.new)}, rounds ${point.rounds.base} / ${point.rounds.new}`,
+        of(point.ratioChange),
+        of(point.throughputChange.workers),
+        of(point.throughputChange.procs),
+        point.verdict ?? '-',
+      ],
+      // each measure beyond throughput both runs had, under its point
+      ...MEASURES.slice(1).flatMap((measure) => {
+        const changes = point.measures?.[measure.key];
+        return changes ? [[`  ${measure.name}`, '', of(changes.workers), of(changes.procs), '']] : [];
+      }),
     ];
   });
   const notes = [
@@ -37,6 +45,11 @@ export function diffModel(diff) {
   notes.push(
     'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
   );
+  const further = MEASURES.slice(1).filter((measure) => diff.points.some((point) => point.measures?.[measure.key]));
+  if (further.length)
+    notes.push(
+      `Under a point, each mode's change of ${further.map((measure) => measure.name).join(', ')}: new / base, as above.`,
+    );
   // where the change came from, for points whose runs both kept the account
   for (const point of diff.points) if (point.account?.reading) notes.push(`${point.label}: ${point.account.reading}`);
   if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);

@@ -6,6 +6,7 @@ import { phasesSummary } from '../stats/phases.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
+import { MEASURES } from './measures.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
 
@@ -37,7 +38,8 @@ import { SCHEMA, version } from '../version.js';
 /**
  * @typedef {'workers'|'procs'} Mode
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
- *   metrics?: Record<string, Summary | null> }} ModeSummary
+ *   metrics?: Record<string, Summary | null> }} ModeSummary  and, by its key, each measure
+ *   beyond throughput (measures.js) some cell had: read it with summaryOf
  * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
  * @property {number} index
  * @property {Mode[]} order
@@ -76,6 +78,8 @@ import { SCHEMA, version } from '../version.js';
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
+ *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key
  * @property {string | null} [next]  compare only: what to run next
  * @property {NonNullable<ReturnType<typeof budgetShortfall>>} [shortBudget]  compare only: the
  *   --max-time budget ran out before an interval (fewer than 3 rounds counted); with none
@@ -156,6 +160,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
             throughput: summarize(cells.map((cell) => cell.throughput)),
             spread: summarize(cells.map((cell) => cell.spread)),
             releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+            ...measureSummaries(cells),
             ...metricSummaries(cells, plan.task.metrics),
           };
   }
@@ -166,6 +171,10 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     // the sentences ride along in the document, so a reader of --json gets the same answer
     const decided = ratio ? verdict(ratio) : null;
     results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
+  }
+  if (modes.length === 2) {
+    const measures = measureRatios(complete);
+    if (measures) results.measures = measures;
   }
   if (modes.length === 2) {
     const short = budgetShortfall({
@@ -203,6 +212,41 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     };
   }
   return results;
+}
+
+/**
+ * Each measure beyond throughput as a workers/procs ratio, round by round over the complete
+ * rounds whose cells both have it, with its interval as the throughput ratio's; null when no
+ * measure beyond throughput was had.
+ * @param {import('../stats/cell.js').RoundCells[]} complete
+ * @returns {Record<string, import('../stats/ratio.js').RatioStats> | null}
+ */
+function measureRatios(complete) {
+  const ratios = MEASURES.slice(1).flatMap((measure) => {
+    const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
+      const [w, p] = [workers, procs].map((cell) => (cell ? measure.of(cell) : null));
+      return w && p ? [w / p] : [];
+    });
+    return perRound.length ? [[measure.key, ratioStats(perRound)]] : [];
+  });
+  return ratios.length ? Object.fromEntries(ratios) : null;
+}
+
+/**
+ * Each measure beyond throughput over the cells that have it (MEASURES); one no cell has is left
+ * out, and each cell says why it has none.
+ * @param {CellResult[]} cells
+ * @returns {Record<string, Summary>}
+ */
+function measureSummaries(cells) {
+  return Object.fromEntries(
+    MEASURES.slice(1).flatMap((measure) => {
+      const values = cells
+        .map(measure.of)
+        .filter(/** @returns {value is number} */ (value) => typeof value === 'number' && Number.isFinite(value));
+      return values.length ? [[measure.key, summarize(values)]] : [];
+    }),
+  );
 }
 
 /**

@@ -1,7 +1,10 @@
-import { resumeText, sizingText, stopText, withCI } from './sentences.js';
+import { formatCI, resumeText, sizingText, stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 import { accountTable, sourcesNote } from './account.js';
 import { MODES } from '../words/modes.js';
+import { sideOf } from '../stats/interval.js';
+import { INTERVAL_ROUNDS } from '../stats/stopping.js';
+import { extraMeasures, summaryOf, THROUGHPUT } from './measures.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument
@@ -112,6 +115,52 @@ function metricsTable(results, modes) {
   return [{ head, rows, align: ['left', ...head.slice(1).map(() => 'right')] }];
 }
 
+/**
+ * Each measure a compare had, per mode and as a workers/procs ratio with its interval: the
+ * trade-off table, shown once there is more than throughput to weigh.
+ * @param {ResultsDocument} results
+ * @param {(mode: Mode) => string} name
+ * @returns {ReportModel['tables']}
+ */
+function tradeOffTable(results, name) {
+  const measures = extraMeasures([results.workers, results.procs]);
+  if (!measures.length) return [];
+  const rows = [THROUGHPUT, ...measures].map((measure) => {
+    const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
+    return [
+      measure.name,
+      ...MODES.map((mode) => {
+        const summary = summaryOf(results[mode], measure);
+        return summary ? measure.format(summary.median) : '-';
+      }),
+      ratio ? withCI(ratio, '', { label: false }) : '-',
+    ];
+  });
+  const head = ['median over rounds', name('workers'), name('procs'), `${name('workers')}/${name('procs')} (95% CI)`];
+  return [{ head, rows, align: ['left', 'right', 'right', 'right'] }];
+}
+
+/**
+ * The trade-off beyond throughput in one line: each measure as workers against procs, with its
+ * interval and, where the interval lies off 1, whether that is better or worse for workers.
+ * @param {ResultsDocument} results
+ * @returns {string | null}
+ */
+export function tradeOffText(results) {
+  if (results.aa) return null;
+  const parts = extraMeasures([results.workers, results.procs]).flatMap((measure) => {
+    const ratio = results.measures?.[measure.key];
+    if (!ratio) return [];
+    if (!ratio.ci95 || ratio.n < INTERVAL_ROUNDS)
+      return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
+    const side = sideOf(ratio.ci95, 1);
+    if (side === 'spans') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
+    const worse = (side === 'above') === (measure.better === 'lower');
+    return [`${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${worse ? 'worse' : 'better'})`];
+  });
+  return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
+}
+
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
@@ -141,6 +190,8 @@ export function compareModel(results) {
   }
   const notes = [];
   if (results.verdict) notes.push(results.verdict.text);
+  const tradeOff = tradeOffText(results);
+  if (tradeOff) notes.push(tradeOff);
   const words = results.account?.words;
   if (words?.reading) notes.push(words.reading);
   if (words?.unexplained) notes.push(words.unexplained);
@@ -184,6 +235,7 @@ export function compareModel(results) {
         rows,
         align: ['left', 'left', 'right', 'right', 'right'],
       },
+      ...tradeOffTable(results, name),
       ...metricsTable(results, MODES),
       ...(results.account ? [accountTable(results.account, MODES, name)] : []),
     ],
@@ -227,6 +279,10 @@ export function singleModel(results) {
     notes.push(
       `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
     );
+    for (const measure of extraMeasures([summary])) {
+      const figures = /** @type {import('../stats/ratio.js').Summary} */ (summaryOf(summary, measure));
+      notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
+    }
   }
   const sized = sizingText(results);
   if (sized) notes.push(sized);

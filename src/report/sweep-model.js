@@ -5,6 +5,7 @@ import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, pointName, varying } from './sweep-results.js';
 import { MODES } from '../words/modes.js';
+import { extraMeasures, summaryOf } from './measures.js';
 
 /**
  * @typedef {import('./sweep-results.js').SweepDocument} SweepDocument
@@ -123,6 +124,7 @@ export function sweepModel(results, { width = 80 } = {}) {
   if (resume) notes.push(resume);
   const metrics = metricsTable(points, columns);
   const accounted = accountTable(points, columns);
+  const measured = measuresTable(points, columns);
   const blocks = results.scaling.flatMap((group) => charts(group, results, width));
   return {
     title,
@@ -144,12 +146,37 @@ export function sweepModel(results, { width = 80 } = {}) {
           13,
         ],
       },
+      ...measured,
       ...accounted,
       ...metrics,
     ],
     notes,
     blocks,
   };
+}
+
+/**
+ * Each measure beyond throughput (measures.js) at every point: each mode's median over its
+ * rounds and their ratio with its interval, a table per measure.
+ * @param {SweepPoint[]} points
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('./table.js').ReportModel['tables']}
+ */
+function measuresTable(points, columns) {
+  return extraMeasures(points.flatMap((point) => [point.workers, point.procs])).flatMap((measure) =>
+    figuresTable(
+      columns,
+      [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],
+      points.map((point) => [
+        ...leadCells(point, columns),
+        ...MODES.map((mode) => {
+          const summary = summaryOf(point[mode], measure);
+          return summary ? measure.format(summary.median) : '-';
+        }),
+        point.measures?.[measure.key] ? withCI(point.measures[measure.key], '', { label: false }) : '-',
+      ]),
+    ),
+  );
 }
 
 /**

@@ -44,6 +44,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       procs: results.procs,
       ratio: results.ratio,
       verdict: results.verdict,
+      ...(results.measures ? { measures: results.measures } : {}),
       ...(results.account ? { account: results.account } : {}),
       ...(results.phases ? { phases: results.phases } : {}),
       config: {

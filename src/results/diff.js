@@ -6,6 +6,7 @@ import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
 import { envText, factsOf } from './load.js';
 import { MODES } from '../words/modes.js';
+import { MEASURES, THROUGHPUT } from '../report/measures.js';
 
 /**
  * One point of a saved run: a setting measured in rounds, and its per-round figures.
@@ -14,9 +15,12 @@ import { MODES } from '../words/modes.js';
  * @property {string} label  how the reader tells the point apart
  * @property {number[]} ratios  per-round workers/procs (empty for a workers or procs run)
  * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
+ * @property {Record<string, { workers: number[], procs: number[] }>} measures  per-round figures
+ *   of each mode, by measure (measures.js; throughput too)
  * @property {Account | null} [account]  where each mode's time per op went, when the run kept it
  *
  * @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
  */
 
 const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =>
@@ -25,39 +29,50 @@ const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
 
+/** @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells */
+
 /**
- * A point's identity: task, file, k, environment variables and task parameters.
+ * A point's identity (task, file, k, environment variables and task parameters) and its
+ * per-round figures.
  * @param {{ task: string, k: number, file?: { size: number, label: string }, env?: Record<string, string>,
  *   params?: Record<string, unknown>, node?: string | null, variant?: string | null }} setting
- * @param {Array<Partial<Record<'workers'|'procs', number>>>} rounds
+ * @param {Round[]} rounds
  * @returns {Point}
  */
 function pointOf({ task, file, k, env, params, node, variant }, rounds) {
   const setting = [task, file?.label, `k=${k}`, envText(env), paramsText(params)].filter(Boolean);
-  const perMode = (/** @type {'workers'|'procs'} */ mode) =>
-    rounds.map((round) => round[mode]).filter((value) => typeof value === 'number');
-  const complete = rounds.flatMap(({ workers, procs }) =>
-    typeof workers === 'number' && typeof procs === 'number' ? [{ workers, procs }] : [],
+  const measures = Object.fromEntries(
+    MEASURES.map((measure) => {
+      const perMode = (/** @type {'workers'|'procs'} */ mode) =>
+        rounds.flatMap((round) => {
+          const cell = round[mode];
+          const value = cell ? measure.of(cell) : null;
+          return typeof value === 'number' && Number.isFinite(value) ? [value] : [];
+        });
+      return [measure.key, { workers: perMode('workers'), procs: perMode('procs') }];
+    }),
   );
+  const complete = rounds.flatMap(({ workers, procs }) => (workers && procs ? [{ workers, procs }] : []));
   return {
     // a file by its size, so `med` and `64k` are one point
     key: JSON.stringify([task, file?.size ?? null, k, envText(env), paramsText(params), node ?? null]),
     label: [variant, ...setting, node].filter(Boolean).join(' · '),
-    ratios: complete.map((round) => round.workers / round.procs),
-    throughput: { workers: perMode('workers'), procs: perMode('procs') },
+    ratios: complete.map((round) => round.workers.throughput / round.procs.throughput),
+    throughput: measures[THROUGHPUT.key],
+    measures,
   };
 }
 
 /**
- * Per-round throughputs of a measure document's rounds (one mode or both).
+ * The cells of a measure document's rounds (one mode or both).
  * @param {import('../report/document.js').SavedRound[]} rounds
- * @returns {Array<Partial<Record<'workers'|'procs', number>>>}
+ * @returns {Round[]}
  */
 const roundsOf = (rounds) =>
   rounds
     // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
     .filter((round) => !round.pilot)
-    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]?.throughput])));
+    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
 
 /**
  * The points of a saved file.
@@ -101,7 +116,7 @@ export function pointsOf(saved) {
     }));
   }
   // reproduce: a point per experiment and setting, its rounds gathered from the cell records
-  /** @type {Map<string, Map<number, Partial<Record<'workers'|'procs', number>>>>} */
+  /** @type {Map<string, Map<number, Round>>} */
   const settings = new Map();
   for (const record of saved.records) {
     if (record.type !== 'cell') continue;
@@ -110,7 +125,7 @@ export function pointsOf(saved) {
     settings.set(id, rounds);
     const round = rounds.get(record.round) ?? {};
     rounds.set(record.round, round);
-    round[record.mode] = record.cell.throughput;
+    round[record.mode] = record.cell;
   }
   return [...settings].map(([id, rounds]) => ({
     ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
@@ -127,6 +142,8 @@ export function pointsOf(saved) {
  * @property {'gap widened'|'gap narrowed'|'no significant change'|'too few rounds'|null} verdict
  * @property {{ base: number, new: number }} rounds
  * @property {AccountChange | null} [account]  how the modes' difference in time per op changed, by part
+ * @property {Record<string, Record<'workers'|'procs', ReturnType<typeof changeBetween> | null>>} [measures]
+ *   each measure beyond throughput both runs had: each mode's change, by its key
  *
  * @typedef {object} AccountChange
  * @property {Array<{ key: string, change: number, half: number }>} parts  new − base of workers −
@@ -244,7 +261,24 @@ function pointDiff(base, next) {
         : null,
     rounds: { base: roundCount(base), new: roundCount(next) },
     ...(base.account && next.account ? { account: accountChange(base.account, next.account) } : {}),
+    ...measureChanges(base, next),
   };
+}
+
+/**
+ * Each measure beyond throughput that both runs had, as each mode's change.
+ * @param {Point} base
+ * @param {Point} next
+ */
+function measureChanges(base, next) {
+  const changes = MEASURES.slice(1).flatMap((measure) => {
+    const [b, n] = [base.measures[measure.key], next.measures[measure.key]];
+    /** @param {'workers'|'procs'} mode */
+    const of = (mode) => (b[mode].length && n[mode].length ? changeBetween(b[mode], n[mode]) : null);
+    const modes = { workers: of('workers'), procs: of('procs') };
+    return modes.workers || modes.procs ? [[measure.key, modes]] : [];
+  });
+  return changes.length ? { measures: Object.fromEntries(changes) } : {};
 }
 
 const PART_WORDS = /** @type {Record<string, string>} */ ({

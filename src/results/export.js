@@ -8,6 +8,7 @@ import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { pointsOf, roundCount } from './diff.js';
+import { MEASURES } from '../report/measures.js';
 import bencher from './exporters/bencher.js';
 import githubActionBenchmark from './exporters/github-action-benchmark.js';
 
@@ -59,7 +60,8 @@ export function readExports(values) {
 }
 
 /**
- * A point's figures: each mode's throughput and their ratio, over its complete rounds.
+ * A point's figures: each mode's throughput and their ratio, over its complete rounds, and each
+ * mode's other measures.
  * @param {import('./load.js').Saved} saved
  * @returns {import('./exporters/series.js').ExportedPoint[]}
  */
@@ -80,6 +82,11 @@ export function exportedPoints(saved) {
     workers: figure(point.throughput.workers),
     procs: figure(point.throughput.procs),
     ratio: figure(point.ratios),
+    // each measure beyond throughput the run had
+    measures: MEASURES.slice(1).flatMap((measure) => {
+      const { workers, procs } = point.measures[measure.key];
+      return workers.length || procs.length ? [{ measure, workers: figure(workers), procs: figure(procs) }] : [];
+    }),
   }));
 }
 

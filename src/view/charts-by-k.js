@@ -1,6 +1,7 @@
-// A sweep's charts against k: each mode's throughput, the ratio, and the account's page faults
+// A sweep's charts against k: each mode's throughput (and each other measure), the ratio, and the account's page faults
 // and blocked time per op, on a log2 axis of the k measured.
 import { draw, INK, modeColor } from './charts.js';
+import { THROUGHPUT } from '../report/measures.js';
 
 /**
  * k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped.
@@ -18,14 +19,17 @@ function kAxis(rows) {
 }
 
 /**
- * Median throughput of each mode against k, with the range over the rounds.
+ * The median of one measure (throughput unless told) for each mode against k, with the range
+ * over the rounds.
  * @param {Array<{ k: number, mode: string, median: number, min: number, max: number }>} rows
+ * @param {{ group?: string, measure?: import('../report/measures.js').Measure }} [options]
  */
-export function throughputByK(rows, { group = '' } = {}) {
+export function measureByK(rows, { group = '', measure = THROUGHPUT } = {}) {
   const x = kAxis(rows);
+  const name = measure.name[0].toUpperCase() + measure.name.slice(1);
   return draw({
     title: {
-      text: `Throughput against k${group ? `: ${group}` : ''}`,
+      text: `${name} against k${group ? `: ${group}` : ''}`,
       subtitle: 'median over the rounds; the bar spans min to max',
     },
     width: 420,
@@ -40,7 +44,12 @@ export function throughputByK(rows, { group = '' } = {}) {
         mark: { type: 'line', point: { filled: true, size: 50 } },
         encoding: {
           x,
-          y: { field: 'median', type: 'quantitative', title: 'ops/s', axis: { format: ',.0f' } },
+          y: {
+            field: 'median',
+            type: 'quantitative',
+            title: measure.axis.replace(/ \(.*\)$/, ''),
+            axis: { format: `,.${measure.digits}f` },
+          },
           color: modeColor,
         },
       },

@@ -4,6 +4,9 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { MODES } from '../words/modes.js';
+import { THROUGHPUT } from '../report/measures.js';
+
+const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text.slice(1);
 
 // Okabe–Ito blue and vermilion: told apart with every common colour-vision deficiency, and
 // used for workers and procs in every chart of the page.
@@ -60,15 +63,17 @@ const escapeAttribute = (/** @type {string} */ text) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * Every round's throughput of each mode as a dot, with a tick at the median: how far apart the
- * modes are against how much each varies.
- * @param {Array<{ row: string, mode: string, throughput: number }>} dots  one per round and mode
+ * Every round's figure of one measure (throughput unless told) for each mode as a dot, with a
+ * tick at the median: how far apart the modes are against how much each varies.
+ * @param {Array<{ row: string, mode: string } & Record<string, number | string>>} dots  one per
+ *   round and mode, its figure under the measure's key
  * @param {Array<{ row: string, mode: string, median: number }>} medians
+ * @param {{ subtitle?: string, series?: Series, measure?: import('../report/measures.js').Measure }} [options]
  */
 export function roundsChart(
   dots,
   medians,
-  { subtitle = 'one dot per round; the bar marks the median', series = MODE_SERIES } = {},
+  { subtitle = 'one dot per round; the bar marks the median', series = MODE_SERIES, measure = THROUGHPUT } = {},
 ) {
   const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } };
   // rows that are points hold both modes, side by side; rows that are the modes need no offset
@@ -76,7 +81,7 @@ export function roundsChart(
   const yOffset = byMode ? {} : { yOffset: { field: 'mode', sort: series.names } };
   const color = pairColor(series);
   return draw({
-    title: { text: 'Throughput in every round', subtitle },
+    title: { text: `${capitalized(measure.name)} in every round`, subtitle },
     width: 560,
     height: { step: byMode ? 30 : 40 },
     layer: [
@@ -84,7 +89,12 @@ export function roundsChart(
         data: { values: dots },
         mark: { type: 'point', filled: true, size: 55, opacity: 0.65 },
         encoding: {
-          x: { field: 'throughput', type: 'quantitative', title: 'ops/s (higher is faster)', axis: { format: ',.0f' } },
+          x: {
+            field: measure.key,
+            type: 'quantitative',
+            title: measure.axis,
+            axis: { format: `,.${measure.digits}f` },
+          },
           y,
           ...yOffset,
           color,

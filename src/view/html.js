@@ -5,18 +5,19 @@ import { existsSync, lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { lineOf } from '../report/account.js';
-import { compareModel, singleModel } from '../report/model.js';
+import { compareModel, tradeOffText, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { auditModel } from '../report/audit-model.js';
 import { pointName, varying } from '../report/sweep-results.js';
+import { extraMeasures, summaryOf } from '../report/measures.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { pointsOf } from '../results/diff.js';
 import { factsOf } from '../results/load.js';
 import { ratioStats } from '../stats/ratio.js';
 import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart } from './charts.js';
-import { accountByK, ratioByK, throughputByK } from './charts-by-k.js';
+import { accountByK, ratioByK, measureByK } from './charts-by-k.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
 import { page, section } from './html-page.js';
@@ -130,6 +131,21 @@ async function measureSection({ path, document }, facts) {
         { series },
       ),
     );
+  for (const measure of extraMeasures(modes.map((mode) => document[mode])))
+    charts.push(
+      await roundsChart(
+        roundDots(
+          document.rounds,
+          modes.map((mode) => ({ mode, row: arm(mode), name: arm(mode) })),
+          measure,
+        ),
+        modes.flatMap((mode) => {
+          const summary = summaryOf(document[mode], measure);
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
+        }),
+        { series, measure },
+      ),
+    );
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const { trace } = document;
   const traced = trace
@@ -183,13 +199,33 @@ async function measureSection({ path, document }, facts) {
             .join(' ') || 'none',
       },
       answer: document.verdict
-        ? [document.verdict.text, document.account?.words.reading, document.next].filter(Boolean)
+        ? [document.verdict.text, tradeOffText(document), document.account?.words.reading, document.next].filter(
+            Boolean,
+          )
         : [],
       charts,
       models,
     }),
   };
 }
+
+/**
+ * One measure's figure in every round that counts (a pilot ran other work), a dot per mode.
+ * @param {import('../report/document.js').SavedRound[]} rounds
+ * @param {Array<{ mode: 'workers'|'procs', row: string, name: string }>} modes  each mode's row
+ *   and the name its dots are coloured by
+ * @param {import('../report/measures.js').Measure} measure
+ */
+const roundDots = (rounds, modes, measure) =>
+  rounds.flatMap((round) =>
+    round.pilot
+      ? []
+      : modes.flatMap(({ mode, row, name }) => {
+          const cell = round[mode];
+          const value = cell ? measure.of(cell) : null;
+          return value === null ? [] : [{ row, mode: name, [measure.key]: value }];
+        }),
+  );
 
 /** The account's lines the k chart draws beside the ratio, and how it names them. */
 const BY_K = /** @type {const} */ ([
@@ -255,6 +291,25 @@ async function sweepSection({ path, document }, facts) {
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
     );
+  for (const measure of extraMeasures(document.points.flatMap((point) => [point.workers, point.procs])))
+    charts.push(
+      await roundsChart(
+        document.points.flatMap((point) =>
+          roundDots(
+            point.rounds,
+            MODES.map((mode) => ({ mode, row: label(point), name: mode })),
+            measure,
+          ),
+        ),
+        document.points.flatMap((point) =>
+          MODES.flatMap((mode) => {
+            const summary = summaryOf(point[mode], measure);
+            return summary ? [{ row: label(point), mode, median: summary.median }] : [];
+          }),
+        ),
+        { subtitle: 'each point: one dot per round and mode; the bar marks the median', measure },
+      ),
+    );
   const accounted = document.points.flatMap((point) =>
     point.account
       ? MODES.map((mode) => ({
@@ -283,7 +338,16 @@ async function sweepSection({ path, document }, facts) {
         return [{ k: point.k, mode, median, min, max }];
       }),
     );
-    if (rows.length) charts.push(await throughputByK(rows, { group: name }));
+    if (rows.length) charts.push(await measureByK(rows, { group: name }));
+    for (const measure of extraMeasures(points.flatMap((point) => [point.workers, point.procs]))) {
+      const byK = points.flatMap((point) =>
+        MODES.flatMap((mode) => {
+          const summary = summaryOf(point[mode], measure);
+          return summary ? [{ k: point.k, mode, median: summary.median, min: summary.min, max: summary.max }] : [];
+        }),
+      );
+      if (new Set(byK.map((row) => row.k)).size > 1) charts.push(await measureByK(byK, { group: name, measure }));
+    }
     const ratios = points.flatMap((point) => (point.ratio ? [{ k: point.k, ...forestRow('', point.ratio) }] : []));
     if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
     const accounted = points.flatMap((point) => (point.account ? byK(point.k, point.account) : []));

@@ -11,7 +11,8 @@ export default {
     for (const point of runs.flatMap((run) => run.points)) {
       for (const [suffix, , measure, figure] of seriesOf(point)) {
         if (!figure) continue;
-        const name = measure === 'throughput' ? `${point.label} ${suffix}` : point.label;
+        // a mode's figures are measures of the benchmark "<point> <mode>"; the ratio is the point's
+        const name = measure === 'workers-procs-ratio' ? point.label : `${point.label} ${suffix.split(' ')[0]}`;
         bencher[name] ??= {};
         bencher[name][measure] = {
           value: figure.value,

@@ -13,8 +13,10 @@ export default {
     runs.flatMap(({ saved, points }) => {
       const environment = environmentLine(saved);
       return points.flatMap((point) =>
-        seriesOf(point).flatMap(([suffix, unit, , figure]) =>
-          figure
+        // a file is one direction (customBiggerIsBetter): a measure where lower is better
+        // (memory) would raise its alerts the wrong way, so it goes to Bencher's export only
+        seriesOf(point).flatMap(([suffix, unit, , figure, better]) =>
+          figure && better === 'higher'
             ? [
                 {
                   name: `${point.label} ${suffix}`,

@@ -1,0 +1,53 @@
+// What every view shows of each mode, in one list. A per-mode statistic is measured per cell
+// (src/run/), read from the cell and printed by its entry here; the document summarizes it over
+// the complete rounds, and the compare and sweep tables, the HTML page, diff and the exports
+// pick it up from this list (docs/development.md, "Adding a statistic").
+import { ops } from './table.js';
+
+/**
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {object} Measure
+ * @property {string} key  its name in a mode's summary (`results.workers[key]`) and in exports
+ * @property {string} name  in words, as a table's row and a chart's title say it
+ * @property {string} unit  as exports label it
+ * @property {'higher'|'lower'} better  which way is an improvement
+ * @property {(cell: CellResult) => number | null} of  the cell's figure; null where it could
+ *   not be had (the cell says why)
+ * @property {(value: number) => string} format  a value with its unit, for a table
+ * @property {string} axis  a chart's axis title, with which way is better
+ * @property {number} digits  decimals a chart's axis shows
+ */
+
+/** @type {Measure[]} */
+export const MEASURES = [
+  {
+    key: 'throughput',
+    name: 'throughput',
+    unit: 'ops/s',
+    better: 'higher',
+    of: (cell) => cell.throughput,
+    format: (value) => `${ops(value)} ops/s`,
+    axis: 'ops/s (higher is faster)',
+    digits: 0,
+  },
+];
+
+export const THROUGHPUT = MEASURES[0];
+
+/**
+ * A mode's summary of one measure, or null where no cell had it.
+ * @param {import('./document.js').ModeSummary | null | undefined} summary
+ * @param {Measure} measure
+ * @returns {import('../stats/ratio.js').Summary | null}
+ */
+export const summaryOf = (summary, measure) =>
+  /** @type {Record<string, import('../stats/ratio.js').Summary | undefined> | null | undefined} */ (
+    /** @type {unknown} */ (summary)
+  )?.[measure.key] ?? null;
+
+/**
+ * The measures beyond throughput that some mode of a point has: what its views add.
+ * @param {Array<import('./document.js').ModeSummary | null | undefined>} summaries  each mode's
+ */
+export const extraMeasures = (summaries) =>
+  MEASURES.slice(1).filter((measure) => summaries.some((summary) => summaryOf(summary, measure)));
