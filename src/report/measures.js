@@ -2,7 +2,7 @@
 // (src/run/), read from the cell and printed by its entry here; the document summarizes it over
 // the complete rounds, and the compare and sweep tables, the HTML page, diff and the exports
 // pick it up from this list (docs/development.md, "Adding a statistic").
-import { ops } from './table.js';
+import { fixed, ops } from './table.js';
 
 /**
  * @typedef {import('../stats/cell.js').CellResult} CellResult
@@ -18,6 +18,8 @@ import { ops } from './table.js';
  * @property {number} digits  decimals a chart's axis shows
  */
 
+const MiB = 2 ** 20;
+
 /** @type {Measure[]} */
 export const MEASURES = [
   {
@@ -29,6 +31,17 @@ export const MEASURES = [
     format: (value) => `${ops(value)} ops/s`,
     axis: 'ops/s (higher is faster)',
     digits: 0,
+  },
+  {
+    key: 'memoryPerWorker',
+    name: 'memory per worker',
+    unit: 'MiB',
+    better: 'lower',
+    // the tree's proportional set size at the end of the timed window, over its K workers
+    of: (cell) => (cell.memory?.pssBytes ? cell.memory.pssBytes / cell.workers.length / MiB : null),
+    format: (value) => `${fixed(value, 1)} MiB`,
+    axis: 'MiB per worker (lower takes less)',
+    digits: 1,
   },
 ];
 

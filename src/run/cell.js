@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { MmapbenchError, environmentError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
 import { pidsLimit } from '../system/limits.js';
+import { treeMemory } from '../system/memory.js';
 import { summarizeCell } from '../stats/cell.js';
 import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './plan.js';
@@ -40,7 +41,8 @@ const EXIT_GRACE_MS = 2000;
  * @typedef {import('./task-runner.js').HostMessage} HostMessage
  * @typedef {ReturnType<typeof spawnHost>} Host
  * @typedef {{ mode: 'workers'|'procs'|'calibrate', label: string, plan: import('./plan.js').Plan,
- *   interrupt?: AbortSignal }} HostContext  who a host is, for its messages
+ *   interrupt?: AbortSignal, dismissed?: boolean }} HostContext  who a host is, for its messages;
+ *   dismissed: it stays after its result until told to exit (dismiss)
  */
 
 /**
@@ -70,7 +72,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
 
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
-  /** @type {Array<{ subprocess: Host, ready: Promise<unknown>, done: Promise<ResultMessage>, received: () => bigint | null }>} */
+  /** @type {Array<{ subprocess: Host } & ReturnType<typeof track>>} */
   const children = [];
   /** @type {unknown} */
   let firstFailure = null;
@@ -81,7 +83,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
       const batch = argsFor.slice(i, i + SPAWN_BATCH).map((args, j) => {
         const subprocess = spawnHost(plan, hosts[mode], args, signal);
         const label = mode === 'workers' ? 'the workers host process' : `process ${i + j}`;
-        const child = { subprocess, ...track(subprocess, { mode, label, plan, interrupt }) };
+        const child = { subprocess, ...track(subprocess, { mode, label, plan, interrupt, dismissed: true }) };
         // The first failure, even while later batches start, stops the whole tree, and is the
         // one reported: the others are its consequences (stopped with SIGTERM).
         child.done.catch((error) => {
@@ -106,11 +108,17 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
-    const messages = await finished();
+    // every host has its result and is still there, its threads holding their heaps: what the
+    // tree holds at the end of its timed windows, before any of it is torn down
+    const messages = await Promise.race([Promise.all(children.map((child) => child.result)), finished()]);
+    const memory = treeMemory(children.flatMap(({ subprocess }) => subprocess.pid ?? []));
+    for (const child of children) child.dismiss();
+    await finished();
     const exited = process.hrtime.bigint();
     const samples = messages.flatMap((message) => message.samples ?? []);
     const cell = summarizeCell(mode, samples, plan.task.metrics);
     cell.machine = machineShare(messages, cell, plan.k, steal);
+    cell.memory = memory;
     const phases = cellPhases({
       spawned,
       hosts: messages.flatMap((message) => (message.host ? [message.host] : [])),
@@ -244,26 +252,37 @@ const started = (/** @type {Host} */ subprocess) =>
   });
 
 /**
- * Follows one host process: `ready` resolves on its ready message, `done` with its result, or
- * rejects with an MmapbenchError that names who failed and how.
+ * Follows one host process: `ready` resolves on its ready message, `result` on its result,
+ * `done` with its result once it has exited, or rejects with an MmapbenchError that names who
+ * failed and how.
  * @param {Host} subprocess
  * @param {HostContext} context
  */
 export function track(subprocess, context) {
   /** @type {(value?: unknown) => void} */
   let markReady = () => {};
+  /** @type {(message: ResultMessage) => void} */
+  let markResult = () => {};
   /** @type {bigint | null} */
   let receivedAt = null;
   const ready = new Promise((resolve) => (markReady = resolve));
+  /** @type {Promise<ResultMessage>} */
+  const resulted = new Promise((resolve) => (markResult = resolve));
+  /** @type {NodeJS.Timeout | undefined} */
+  let lingering;
+  let killedAfterResult = false;
+  // A host still there this long after it was told to go is killed; its result, whole, is kept.
+  const linger = () =>
+    (lingering ??= setTimeout(() => {
+      killedAfterResult = true;
+      subprocess.kill('SIGKILL');
+    }, EXIT_GRACE_MS));
   /** @type {Promise<ResultMessage>} */
   const done = (async () => {
     /** @type {ResultMessage | undefined} */
     let result;
     /** @type {FailedMessage | undefined} */
     let failure;
-    /** @type {NodeJS.Timeout | undefined} */
-    let lingering;
-    let killedAfterResult = false;
     try {
       let count = 0;
       for await (const received of subprocess.getEachMessage()) {
@@ -279,10 +298,9 @@ export function track(subprocess, context) {
         else if (message?.type === 'result') {
           result = message;
           receivedAt ??= process.hrtime.bigint();
-          lingering ??= setTimeout(() => {
-            killedAfterResult = true;
-            subprocess.kill('SIGKILL');
-          }, EXIT_GRACE_MS);
+          markResult(message);
+          // a cell's host waits to be dismissed (its memory is read first); the calibration's exits
+          if (!context.dismissed) linger();
         }
       }
       await subprocess;
@@ -300,7 +318,12 @@ export function track(subprocess, context) {
     }
     return result;
   })();
-  return { ready, done, received: () => receivedAt };
+  // once a result came: tell the host to exit, and kill it if it does not
+  const dismiss = () => {
+    subprocess.sendMessage({ type: 'exit' }).catch(() => {});
+    linger();
+  };
+  return { ready, result: resulted, done, received: () => receivedAt, dismiss };
 }
 
 /** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */

@@ -1,5 +1,6 @@
 // Entry point of one child process in procs mode: prepare, report ready, block until the
-// parent's release message, run the timed loop, report, exit.
+// parent's release message, run the timed loop, report, exit when told (the CLI reads the
+// tree's memory first).
 import { hostTimeline, measure, prepare, serializeError, usageBetween } from './task-runner.js';
 
 const host = hostTimeline();
@@ -37,8 +38,10 @@ try {
   const before = process.resourceUsage();
   const sample = await measure(prepared, spec.iterations);
   const usage = usageBetween(before, process.resourceUsage());
-  // Exit explicitly: a handle the task left open must not keep the cell alive.
-  send({ type: 'result', samples: [sample], usage, host }, () => process.exit(0));
+  // Alive until the CLI has read the tree's memory, then exit explicitly: a handle the task
+  // left open must not keep the cell alive.
+  process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
+  send({ type: 'result', samples: [sample], usage, host });
 } catch (error) {
   send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
 }

@@ -6,9 +6,13 @@ import { measure, prepare } from './task-runner.js';
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { spec, index, gate } = workerData;
 const flag = new Int32Array(gate);
+const HOLD_MS = 30_000;
 
 const prepared = await prepare(spec, index, 'workers');
 port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
 port.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });
+// Keep this thread and its heap until the host exits (after the CLI has read the tree's
+// memory); the wait's own limit is a backstop, never the way a cell ends.
+Atomics.wait(flag, 0, 1, HOLD_MS);

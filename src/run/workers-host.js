@@ -33,6 +33,8 @@ const fail = (worker, details) => {
 /** @type {NodeJS.ResourceUsage | undefined} */
 let before;
 process.on('message', (/** @type {any} */ message) => {
+  // once the CLI has read the tree's memory, with every thread still holding its heap
+  if (message?.type === 'exit') process.exit(0);
   if (message?.type !== 'go') return;
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
@@ -67,7 +69,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        send({ type: 'result', samples, usage, host }, () => process.exit(0));
+        send({ type: 'result', samples, usage, host });
       }
     }
   });

@@ -26,6 +26,8 @@ import { cellAccount } from './account.js';
  * @property {import('../system/trace/parse.js').TraceSummary} [trace]  with --trace: the cell's
  *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
+ * @property {import('../system/memory.js').TreeMemory} [memory]  what the tree held at the end of
+ *   its timed windows
  * @property {import('./account.js').CellAccount} [account]  where its workers' time went
  * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
  */

@@ -1,0 +1,62 @@
+// What a process tree holds in memory, from the kernel's own accounts: the proportional set size
+// (each shared page divided among the processes that map it, so the sum over a tree counts it
+// once, where a sum of RSS counts it once per process) and each process's peak RSS.
+import { readFileSync } from 'node:fs';
+
+const KIB = 1024;
+
+/**
+ * @typedef {{ pid: number, pssBytes: number, peakRssBytes: number | null }} ProcessMemory
+ * @typedef {{ pssBytes: number | null, processes: ProcessMemory[], unavailable?: string }} TreeMemory
+ *   pssBytes: the sum over the processes; null, with the reason in a few words, where the
+ *   kernel did not say
+ */
+
+/**
+ * A `Name:   123 kB` field of a /proc file, in bytes.
+ * @param {string} text
+ * @param {string} field
+ */
+const kbField = (text, field) => {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(text);
+  return match ? Number(match[1]) * KIB : null;
+};
+
+/**
+ * Why a /proc file of another process could not be read, in a few words.
+ * @param {NodeJS.ErrnoException} error
+ */
+function whyNot(error) {
+  if (error.code === 'ENOENT') return 'no /proc/PID/smaps_rollup on this kernel (4.14 or later has it)';
+  if (error.code === 'EACCES' || error.code === 'EPERM') return '/proc hides other processes here (hidepid)';
+  return `/proc/PID/smaps_rollup: ${error.code ?? error.message}`;
+}
+
+/**
+ * The memory of the processes `pids`, read one after another while all are alive.
+ * @param {number[]} pids
+ * @param {(path: string) => string} [read]  for tests
+ * @returns {TreeMemory}
+ */
+export function treeMemory(pids, read = (path) => readFileSync(path, 'utf8')) {
+  /** @type {ProcessMemory[]} */
+  const processes = [];
+  for (const pid of pids) {
+    let rollup;
+    try {
+      rollup = read(`/proc/${pid}/smaps_rollup`);
+    } catch (error) {
+      return { pssBytes: null, processes: [], unavailable: whyNot(/** @type {NodeJS.ErrnoException} */ (error)) };
+    }
+    const pssBytes = kbField(rollup, 'Pss');
+    if (pssBytes === null) return { pssBytes: null, processes: [], unavailable: 'smaps_rollup has no Pss line' };
+    let peakRssBytes = null;
+    try {
+      peakRssBytes = kbField(read(`/proc/${pid}/status`), 'VmHWM');
+    } catch {
+      // the peak is a detail: PSS stands without it
+    }
+    processes.push({ pid, pssBytes, peakRssBytes });
+  }
+  return { pssBytes: processes.reduce((sum, one) => sum + one.pssBytes, 0), processes };
+}

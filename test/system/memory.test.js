@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { treeMemory } from '../../src/system/memory.js';
+
+const rollup = (pss) => `55d0c0000000-7ffd00000000 ---p 00000000 00:00 0 [rollup]\nRss: 9000 kB\nPss: ${pss} kB\n`;
+const status = (hwm) => `Name:\tnode\nVmHWM:\t  ${hwm} kB\nVmRSS:\t  100 kB\n`;
+const files = (/** @type {Record<string, string>} */ contents) => (/** @type {string} */ path) => {
+  if (!(path in contents)) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+  return contents[path];
+};
+
+test("a tree's PSS is the sum of its processes'; each keeps its peak RSS", () => {
+  const memory = treeMemory(
+    [10, 11],
+    files({
+      '/proc/10/smaps_rollup': rollup(1000),
+      '/proc/10/status': status(4000),
+      '/proc/11/smaps_rollup': rollup(24),
+      '/proc/11/status': status(50),
+    }),
+  );
+  assert.deepEqual(memory, {
+    pssBytes: 1024 * 1024,
+    processes: [
+      { pid: 10, pssBytes: 1000 * 1024, peakRssBytes: 4000 * 1024 },
+      { pid: 11, pssBytes: 24 * 1024, peakRssBytes: 50 * 1024 },
+    ],
+  });
+});
+
+test('where the kernel does not say, the figure is null and the reason is a few words', () => {
+  assert.deepEqual(treeMemory([10], files({})), {
+    pssBytes: null,
+    processes: [],
+    unavailable: 'no /proc/PID/smaps_rollup on this kernel (4.14 or later has it)',
+  });
+  const hidden = () => {
+    throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+  };
+  assert.equal(treeMemory([10], hidden).unavailable, '/proc hides other processes here (hidepid)');
+  assert.equal(
+    treeMemory([10], files({ '/proc/10/smaps_rollup': 'Rss: 1 kB\n' })).unavailable,
+    'smaps_rollup has no Pss line',
+  );
+  // the peak is a detail: PSS stands without it
+  assert.deepEqual(treeMemory([10], files({ '/proc/10/smaps_rollup': rollup(8) })).processes, [
+    { pid: 10, pssBytes: 8 * 1024, peakRssBytes: null },
+  ]);
+});
+
+test('a live process reads as more than nothing, its peak at least what it holds', async () => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], { stdio: 'ignore' });
+  await once(child, 'spawn');
+  try {
+    const memory = treeMemory([/** @type {number} */ (child.pid)]);
+    assert.equal(memory.unavailable, undefined);
+    assert.ok(/** @type {number} */ (memory.pssBytes) > 0);
+    const [one] = memory.processes;
+    assert.ok(/** @type {number} */ (one.peakRssBytes) >= one.pssBytes);
+  } finally {
+    child.kill();
+  }
+});
