@@ -43,6 +43,28 @@ export const MEASURES = [
     axis: 'MiB per worker (lower takes less)',
     digits: 1,
   },
+  {
+    key: 'startUpMs',
+    name: 'start-up',
+    unit: 'ms',
+    better: 'lower',
+    // from the CLI's spawn until the last worker had loaded its task and run its setup
+    of: ({ phases: p }) => (p ? (p.spawnNs + p.nodeNs + p.loadNs + p.threadsNs + p.setupNs) / 1e6 : null),
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: 'ms from spawn to every worker set up (lower is sooner)',
+    digits: 0,
+  },
+  {
+    key: 'nodeStartMs',
+    name: "Node's own start",
+    unit: 'ms',
+    better: 'lower',
+    // its bootstrap, until the last process had finished it: what the harness cannot change
+    of: ({ phases: p }) => (p ? p.nodeNs / 1e6 : null),
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: "ms of Node's own start (lower is sooner)",
+    digits: 0,
+  },
 ];
 
 export const THROUGHPUT = MEASURES[0];
