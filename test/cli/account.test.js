@@ -32,6 +32,29 @@ test("compare --quick carries an account for both modes, its wall time the worke
     }
   }
   assert.equal(doc.phases.rounds, doc.rounds.filter((r) => r.complete).length);
+  // what the tree held at the end of its windows: one process in workers mode, k in procs
+  for (const round of doc.rounds.filter((r) => r.complete)) {
+    for (const mode of ['workers', 'procs']) {
+      const { memory, workers } = round[mode];
+      assert.equal(memory.unavailable, undefined);
+      assert.equal(memory.processes.length, mode === 'workers' ? 1 : workers.length);
+      assert.deepEqual(
+        memory.processes.map((one) => one.pid),
+        mode === 'workers' ? [workers[0].pid] : workers.map((w) => w.pid),
+        'the processes of the cell, read while they were there',
+      );
+      assert.equal(
+        memory.pssBytes,
+        memory.processes.reduce((sum, one) => sum + one.pssBytes, 0),
+      );
+      assert.ok(memory.processes.every((one) => one.peakRssBytes >= one.pssBytes));
+    }
+  }
+  // each measure per mode over the rounds, and as a workers/procs ratio round by round
+  for (const key of ['memoryPerWorker', 'startUpMs', 'nodeStartMs']) {
+    for (const mode of ['workers', 'procs']) assert.equal(doc[mode][key].samples.length, doc.ratio.n, `${key} ${mode}`);
+    assert.equal(doc.measures[key].n, doc.ratio.n, key);
+  }
   assert.match(result.stderr, /^mmapbench: where a round's time went \(ms per cell, mean of \d+ rounds\):$/m);
   assert.match(result.stderr, /^mmapbench: {3}phase +workers +procs$/m);
   for (const name of [...PHASES, 'between', 'cell'])

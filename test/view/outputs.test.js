@@ -43,10 +43,12 @@ const FILES = [
   'compare-quick.json',
   'compare-aa.json',
   'compare-account.json',
+  'compare-tradeoff.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',
   'sweep-quick.json',
+  'sweep-tradeoff.json',
   'audit.json',
   'audit-idle.json',
   'reproduce.jsonl',
@@ -70,6 +72,7 @@ for (const file of FILES) {
 for (const [base, next] of [
   ['compare-quick.json', 'compare.json'],
   ['sweep-quick.json', 'sweep.json'],
+  ['compare-tradeoff.json', 'compare-tradeoff-2.json'],
 ]) {
   test(`diff ${base} ${next}: as it was`, () => {
     const diff = diffResults(saved(base), saved(next));
