@@ -12,7 +12,8 @@ import { fixed, ops } from './table.js';
  * @property {string} unit  as exports label it
  * @property {'higher'|'lower'} better  which way is an improvement
  * @property {(cell: CellResult) => number | null} of  the cell's figure; null where it could
- *   not be had (the cell says why)
+ *   not be had
+ * @property {(cell: CellResult) => string | null} [why]  why a cell has no figure, in a few words
  * @property {(value: number) => string} format  a value with its unit, for a table
  * @property {string} axis  a chart's axis title, with which way is better
  * @property {number} digits  decimals a chart's axis shows
@@ -39,6 +40,7 @@ export const MEASURES = [
     better: 'lower',
     // the tree's proportional set size at the end of the timed window, over its K workers
     of: (cell) => (cell.memory?.pssBytes ? cell.memory.pssBytes / cell.workers.length / MiB : null),
+    why: (cell) => cell.memory?.unavailable ?? null,
     format: (value) => `${fixed(value, 1)} MiB`,
     axis: 'MiB per worker (lower takes less)',
     digits: 1,
@@ -86,3 +88,19 @@ export const summaryOf = (summary, measure) =>
  */
 export const extraMeasures = (summaries) =>
   MEASURES.slice(1).filter((measure) => summaries.some((summary) => summaryOf(summary, measure)));
+
+/**
+ * Why a measure has no figure in these rounds, where a cell said: `memory per worker: not
+ * measured here: /proc hides other processes here (hidepid)`. Nothing when a figure was had, or
+ * when the cells come from a version that did not measure it.
+ * @param {Array<{ pilot?: true } & Partial<Record<'workers'|'procs', CellResult | null>>>} rounds
+ * @returns {string[]}
+ */
+export function missingMeasures(rounds) {
+  const cells = rounds.flatMap((round) => (round.pilot ? [] : [round.workers ?? null, round.procs ?? null]));
+  return MEASURES.slice(1).flatMap((measure) => {
+    if (cells.some((cell) => cell && measure.of(cell) !== null)) return [];
+    const reason = cells.map((cell) => (cell && measure.why ? measure.why(cell) : null)).find(Boolean);
+    return reason ? [`${measure.name}: not measured here: ${reason}`] : [];
+  });
+}

@@ -4,7 +4,7 @@ import { accountTable, sourcesNote } from './account.js';
 import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
-import { extraMeasures, summaryOf, THROUGHPUT } from './measures.js';
+import { extraMeasures, missingMeasures, summaryOf, THROUGHPUT } from './measures.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument
@@ -192,6 +192,7 @@ export function compareModel(results) {
   if (results.verdict) notes.push(results.verdict.text);
   const tradeOff = tradeOffText(results);
   if (tradeOff) notes.push(tradeOff);
+  notes.push(...missingMeasures(results.rounds));
   const words = results.account?.words;
   if (words?.reading) notes.push(words.reading);
   if (words?.unexplained) notes.push(words.unexplained);
@@ -284,6 +285,7 @@ export function singleModel(results) {
       notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
     }
   }
+  notes.push(...missingMeasures(results.rounds));
   const sized = sizingText(results);
   if (sized) notes.push(sized);
   return {

@@ -16,10 +16,12 @@ const KINDS = {
   'compare.json': 'measure',
   'compare-quick.json': 'measure',
   'compare-aa.json': 'measure',
+  'compare-tradeoff.json': 'measure',
   'workers.json': 'measure',
   'trace-compare.json': 'measure',
   'sweep.json': 'sweep',
   'sweep-quick.json': 'sweep',
+  'sweep-tradeoff.json': 'sweep',
   'audit.json': 'audit',
   'audit-idle.json': 'audit',
   'reproduce.jsonl': 'reproduce',
@@ -85,4 +87,18 @@ test('workers and procs mark a pilot round as compare does, and the header count
   const [first, second] = document.rounds.map((round) => round.workers.workers.length + 1);
   assert.equal(rows.filter((row) => row.startsWith('│ 1 (pilot) │')).length, first, terminal);
   assert.equal(rows.filter((row) => /^│ 2 +│/.test(row)).length, second, terminal);
+});
+
+test('a measure no cell could have says why in one line, and its rows and line are left out', () => {
+  const one = saved('compare-tradeoff.json');
+  const hidden = { pssBytes: null, processes: [], unavailable: '/proc hides other processes here (hidepid)' };
+  for (const round of one.document.rounds) for (const mode of ['workers', 'procs']) round[mode].memory = hidden;
+  for (const mode of ['workers', 'procs']) delete one.document[mode].memoryPerWorker;
+  delete one.document.measures.memoryPerWorker;
+  const text = renderSaved(one, 'terminal', pipe);
+  assert.match(text, /^memory per worker: not measured here: \/proc hides other processes here \(hidepid\)$/m);
+  assert.doesNotMatch(text, /memory per worker +│|memory per worker \d/);
+  assert.match(text, /^│ start-up +│/m, 'the other measures stay');
+  const before = renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe);
+  assert.doesNotMatch(before, /not measured here/);
 });
