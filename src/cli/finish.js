@@ -125,13 +125,12 @@ export function appendSummary(parts, stderr) {
 /**
  * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
  * @param {NodeJS.WritableStream} stderr
- * @param {{ aa?: string | null }} [options]
- * @returns {(round: import('../run/scheduler.js').Round, point?: SweepPoint) => void}  called
+ * @param {{ aa?: string | null, labels?: Map<string, string> }} [options]  labels: a sweep's points
+ *   by id, named in full as its gate and exports name them (pointLabel)
+ * @returns {(round: import('../run/scheduler.js').Round, point?: { id: string }) => void}  called
  *   after every cell; prints once the round holds both modes
- *
- * @typedef {{ id: string, at: { variant: { name: string } }, plan: Readonly<import('../run/plan.js').Plan> }} SweepPoint
  */
-export function roundLines(stderr, { aa = null } = {}) {
+export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
   const started = performance.now();
   /** @type {Map<string, { ratios: number[], last: number }>} */
   const points = new Map();
@@ -144,7 +143,7 @@ export function roundLines(stderr, { aa = null } = {}) {
     // once per round: a traced run's round has more cells after its two untraced ones
     if (!workers || !procs || seen.last === round.index) return;
     seen.last = round.index;
-    const at = `mmapbench: round ${round.index}${point ? ` (${pointLabel(point)})` : ''}`;
+    const at = `mmapbench: round ${round.index}${point ? ` (${labels.get(point.id) ?? point.id})` : ''}`;
     if (round.pilot) {
       stderr.write(
         `${at}: ${subject} ${roundRatio(round).toFixed(2)}; a pilot: it sized the cells, and counts in no figure\n`,
@@ -162,12 +161,6 @@ export function roundLines(stderr, { aa = null } = {}) {
     stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);
   };
 }
-
-/** A sweep point as its tables and gate name it: its variant, task, file and k. */
-const pointLabel = (/** @type {SweepPoint} */ { at, plan }) =>
-  [at.variant.name === 'default' ? null : at.variant.name, plan.task.name, plan.file.label, `k=${plan.k}`]
-    .filter(Boolean)
-    .join(' · ');
 
 /**
  * What --verbose adds after the tables: where a round's time went; for a sweep, a line per point.

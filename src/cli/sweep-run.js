@@ -11,6 +11,7 @@ import { buildSweepResults } from '../report/sweep-results.js';
 import { startProgress } from '../report/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../report/sentences.js';
+import { pointLabel } from '../report/point-name.js';
 import { measureOptions, resumeOnly } from './typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
@@ -138,7 +139,7 @@ export async function sweepCommand(
       '\n',
   );
   // a CI log gets a line per point and round instead of a bar
-  const roundLine = output.ci ? roundLines(stderr) : null;
+  const roundLine = output.ci ? roundLines(stderr, { labels: labelsOf(points) }) : null;
   const progress = startProgress({
     cells: rounds * points.length * 2,
     expectedSeconds: roundLine ? 0 : expected,
@@ -179,4 +180,28 @@ export async function sweepCommand(
   const document = gate ? { ...results, gate } : results;
   finishRun('sweep', document, output, { runError: run.error, stdout, stderr, kept: keeping });
   return document;
+}
+
+/**
+ * Each point in full, as the saved sweep's gate and exports will name it: its variant and Node
+ * only where the sweep has more than one.
+ * @param {Array<{ id: string, at: { variant: { name: string } }, plan: Readonly<import('../run/plan.js').Plan> }>} points
+ */
+function labelsOf(points) {
+  const variants = new Set(points.map((point) => point.at.variant.name)).size > 1;
+  const nodes = new Set(points.map((point) => point.plan.node.path)).size > 1;
+  return new Map(
+    points.map(({ id, at, plan }) => [
+      id,
+      pointLabel({
+        task: plan.task.name,
+        file: plan.file,
+        k: plan.k,
+        env: plan.envOverrides,
+        params: plan.params,
+        node: nodes ? plan.node.version : null,
+        variant: variants ? at.variant.name : null,
+      }),
+    ]),
+  );
 }

@@ -3,7 +3,7 @@ import { lineOf } from './account.js';
 import { about, pct, resumeText, withCI } from './sentences.js';
 import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
-import { nodeLabel, pointName, varying } from './sweep-results.js';
+import { nodeLabel, pointName, varying } from './point-name.js';
 import { MODES } from '../words/modes.js';
 import { extraMeasures, summaryOf } from './measures.js';
 

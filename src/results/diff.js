@@ -4,7 +4,8 @@ import { usageError } from '../errors.js';
 import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
-import { envText, factsOf } from './load.js';
+import { factsOf } from './load.js';
+import { envText, pointLabel } from '../report/point-name.js';
 import { MODES } from '../words/modes.js';
 import { MEASURES, THROUGHPUT } from '../report/measures.js';
 
@@ -23,12 +24,6 @@ import { MEASURES, THROUGHPUT } from '../report/measures.js';
  * @typedef {import('../stats/cell.js').CellResult} CellResult
  */
 
-const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =>
-  Object.entries(params ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-
 /** @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells */
 
 /**
@@ -40,7 +35,6 @@ const paramsText = (/** @type {Record<string, unknown> | undefined} */ params) =
  * @returns {Point}
  */
 function pointOf({ task, file, k, env, params, node, variant }, rounds) {
-  const setting = [task, file?.label, `k=${k}`, envText(env), paramsText(params)].filter(Boolean);
   const measures = Object.fromEntries(
     MEASURES.map((measure) => {
       const perMode = (/** @type {'workers'|'procs'} */ mode) =>
@@ -55,8 +49,8 @@ function pointOf({ task, file, k, env, params, node, variant }, rounds) {
   const complete = rounds.flatMap(({ workers, procs }) => (workers && procs ? [{ workers, procs }] : []));
   return {
     // a file by its size, so `med` and `64k` are one point
-    key: JSON.stringify([task, file?.size ?? null, k, envText(env), paramsText(params), node ?? null]),
-    label: [variant, ...setting, node].filter(Boolean).join(' · '),
+    key: JSON.stringify([task, file?.size ?? null, k, envText(env), envText(params), node ?? null]),
+    label: pointLabel({ task, file, k, env, params, node, variant }),
     ratios: complete.map((round) => round.workers.throughput / round.procs.throughput),
     throughput: measures[THROUGHPUT.key],
     measures,

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
 import { parseResultsFile } from '../reproduce/results-file.js';
+import { envText } from '../report/point-name.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
 /** @type {unknown[]} */
@@ -99,12 +100,6 @@ function reproduceFile(path, text, notOurs) {
 }
 
 /** `KEY=VALUE KEY=VALUE`, sorted: environment variables as one comparable string. */
-export const envText = (/** @type {Record<string, unknown> | undefined} */ env) =>
-  Object.entries(env ?? {})
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-
 /**
  * The facts of a run that can change its figures, as the reader names them.
  * @param {Saved} saved

@@ -9,7 +9,7 @@ import { compareModel, tradeOffText, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { auditModel } from '../report/audit-model.js';
-import { pointName, varying } from '../report/sweep-results.js';
+import { pointName, varying } from '../report/point-name.js';
 import { extraMeasures, summaryOf } from '../report/measures.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
