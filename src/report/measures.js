@@ -67,6 +67,18 @@ export const MEASURES = [
     axis: "ms of Node's own start (lower is sooner)",
     digits: 0,
   },
+  {
+    key: 'latencyP99Us',
+    name: 'op latency p99',
+    unit: 'µs',
+    better: 'lower',
+    // each cell's 99th percentile over the ops its workers timed one by one (a tenth of the window)
+    of: ({ latency }) => (latency && 'p99Ns' in latency ? latency.p99Ns / 1e3 : null),
+    why: ({ latency }) => (latency && 'untimed' in latency ? latency.untimed : null),
+    format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
+    axis: 'µs per op, 99th percentile (lower is better)',
+    digits: 1,
+  },
 ];
 
 export const THROUGHPUT = MEASURES[0];

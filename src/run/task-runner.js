@@ -7,6 +7,10 @@ import { minorFaults, readCounters, watchGc, windowAccount } from './thread-coun
 
 // The tenths a timed window is cut into for the regime (see measure)
 const SLICES = 10;
+// The tenth whose ops are timed one by one for their latency (neither the first nor the last,
+// which the regime reads), and at most this many of its ops: the rest of it runs as one call
+const LATENCY_SLICE = 4;
+const LATENCY_OPS = 1000;
 
 // When this thread had loaded the harness: the module is evaluated anew in every Worker.
 const loadedAt = process.hrtime.bigint();
@@ -77,10 +81,13 @@ const median = (/** @type {number[]} */ values) => {
  * What a host sends the CLI, and what each of its workers measured.
  * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
  *   metrics?: Record<string, number>, account?: import('./thread-counters.js').WindowAccount,
- *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone, timeline?: ThreadTimeline }} Sample
+ *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone, timeline?: ThreadTimeline,
+ *   opTimes?: OpTimes }} Sample
  *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window
+ * @typedef {{ ns: number[], untimed?: string }} OpTimes  each timed op's ns, from one tenth of
+ *   the window (built-in tasks); untimed: why none was timed
  * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
  *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
  *   run its setup, and warmed up
@@ -183,15 +190,20 @@ export async function measure({ task, ctx, spec, warmup, setUp, warm }, iteratio
   let returned; // a user's task may return anything
   /** @type {import('./thread-counters.js').Slice[] | undefined} */
   let slices;
+  /** @type {OpTimes | undefined} */
+  let opTimes;
   let end = start;
   if (slicing) {
     slices = [];
     let last = start;
     for (let slice = 0, done = 0; slice < SLICES; slice++) {
       const ops = Math.floor((iterations * (slice + 1)) / SLICES) - done;
-      /** @type {any} */
-      const called = task.run(ctx, ops);
-      if (called && typeof called.then === 'function') await called;
+      if (slice === LATENCY_SLICE) opTimes = await timeEach(task, ctx, ops);
+      else {
+        /** @type {any} */
+        const called = task.run(ctx, ops);
+        if (called && typeof called.then === 'function') await called;
+      }
       end = process.hrtime.bigint();
       // page faults at the edges of the first and the last tenth only: two reads inside the window
       const now = slice === 0 || slice >= SLICES - 2 ? minorFaults() : null;
@@ -220,11 +232,43 @@ export async function measure({ task, ctx, spec, warmup, setUp, warm }, iteratio
     sample.account = { ...windowAccount(before, after, pauses), wallNs: Number(end - start) };
   }
   if (slices) sample.slices = slices;
+  if (opTimes) sample.opTimes = opTimes;
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
   sample.timeline = { loaded: String(loadedAt), setUp: String(setUp), warm: String(warm) };
   return sample;
+}
+
+/**
+ * Per-op latency, from one tenth of the window: each of its first LATENCY_OPS ops run as a call
+ * of its own between two reads of performance.now() (a double: nothing allocated per op), the
+ * rest of the tenth as one call. A task whose run is async overlaps its ops, so one op alone is
+ * not what it does: after the first call it runs as one batch, and says so.
+ * @param {import('../tasks/index.js').Task} task
+ * @param {TaskContext} ctx
+ * @param {number} ops
+ * @returns {Promise<OpTimes>}
+ */
+export async function timeEach(task, ctx, ops) {
+  const times = new Float64Array(Math.min(ops, LATENCY_OPS));
+  for (let i = 0; i < times.length; i++) {
+    const from = performance.now();
+    /** @type {any} */
+    const called = task.run(ctx, 1);
+    if (called && typeof called.then === 'function') {
+      await called;
+      /** @type {any} */
+      const rest = ops > 1 ? task.run(ctx, ops - 1) : null;
+      if (rest && typeof rest.then === 'function') await rest;
+      return { ns: [], untimed: 'its ops overlap (run is async): no op has a time of its own' };
+    }
+    times[i] = performance.now() - from;
+  }
+  /** @type {any} */
+  const rest = ops > times.length ? task.run(ctx, ops - times.length) : null;
+  if (rest && typeof rest.then === 'function') await rest;
+  return { ns: Array.from(times, (ms) => Math.round(ms * 1e6)) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { cellAccount } from './account.js';
+import { cellLatency } from './latency.js';
 
 /**
  * @typedef {object} WorkerSample  one worker or process of one cell
@@ -26,6 +27,8 @@ import { cellAccount } from './account.js';
  * @property {import('../system/trace/parse.js').TraceSummary} [trace]  with --trace: the cell's
  *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
+ * @property {import('./latency.js').CellLatency | import('./latency.js').NoLatency} [latency]  per-op
+ *   latency of the ops timed one by one, merged over the workers
  * @property {import('../system/memory.js').TreeMemory} [memory]  what the tree held at the end of
  *   its timed windows
  * @property {import('./account.js').CellAccount} [account]  where its workers' time went
@@ -57,7 +60,7 @@ import { cellAccount } from './account.js';
  * @param {'workers'|'procs'} mode
  * @param {Array<{ index: number, pid: number, ops: number, start: string | bigint, end: string | bigint,
  *   metrics?: Record<string, number>, account?: import('../run/thread-counters.js').WindowAccount,
- *   slices?: import('../run/thread-counters.js').Slice[],
+ *   slices?: import('../run/thread-counters.js').Slice[], opTimes?: import('../run/task-runner.js').OpTimes,
  *   warmup?: import('../run/task-runner.js').WarmupDone }>} samples  what each worker or process
  *   reported; start and end are process.hrtime.bigint(), as text when they came through a message
  * @param {Record<string, { combine?: Combine }>} [declared]  the task's declared metrics
@@ -91,6 +94,7 @@ export function summarizeCell(mode, samples, declared = {}) {
   const totalOps = workers.reduce((sum, w) => sum + w.ops, 0);
   const rates = workers.map((w) => w.opsPerSec);
   const account = cellAccount(samples);
+  const latency = cellLatency(samples);
   return {
     mode,
     throughput: (totalOps * 1e9) / Math.max(elapsedNs, 1),
@@ -101,6 +105,7 @@ export function summarizeCell(mode, samples, declared = {}) {
     workers,
     ...(Object.keys(declared).length ? { metrics: combineMetrics(workers, declared) } : {}),
     ...(account ? { account } : {}),
+    ...(latency ? { latency } : {}),
   };
 }
 

@@ -51,7 +51,14 @@ test("compare --quick carries an account for both modes, its wall time the worke
     }
   }
   // each measure per mode over the rounds, and as a workers/procs ratio round by round
-  for (const key of ['memoryPerWorker', 'startUpMs', 'nodeStartMs']) {
+  // a built-in task times the ops of one tenth one by one: percentiles merged over the workers
+  for (const round of doc.rounds.filter((r) => r.complete))
+    for (const mode of ['workers', 'procs']) {
+      const { latency } = round[mode];
+      assert.ok(latency.ops > 0 && latency.p50Ns <= latency.p99Ns, `${mode} latency`);
+      assert.ok(latency.p99Ns <= latency.p999Ns && latency.p999Ns <= latency.maxNs, `${mode} latency`);
+    }
+  for (const key of ['memoryPerWorker', 'startUpMs', 'nodeStartMs', 'latencyP99Us']) {
     for (const mode of ['workers', 'procs']) assert.equal(doc[mode][key].samples.length, doc.ratio.n, `${key} ${mode}`);
     assert.equal(doc.measures[key].n, doc.ratio.n, key);
   }
