@@ -4,7 +4,7 @@ import { usageError } from '../errors.js';
 import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
-import { factsOf } from './load.js';
+import { factsOf, readerOf } from './load.js';
 import { envText, pointLabel } from '../report/point-name.js';
 import { MODES } from '../words/modes.js';
 import { MEASURES, THROUGHPUT } from '../report/measures.js';
@@ -22,6 +22,7 @@ import { MEASURES, THROUGHPUT } from '../report/measures.js';
  *
  * @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account
  * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('./load.js').Saved} Saved
  */
 
 /** @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells */
@@ -68,31 +69,22 @@ const roundsOf = (rounds) =>
     .filter((round) => !round.pilot)
     .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
 
-/**
- * The points of a saved file.
- * @param {import('./load.js').Saved} saved
- * @returns {Point[]}
- */
-export function pointsOf(saved) {
-  if (saved.kind === 'audit')
-    throw usageError(
-      `${saved.path} is an audit (trace --pid or trace -- COMMAND): it has no workers/procs rounds to diff; diff compare, sweep or reproduce results`,
-    );
-  if (saved.kind === 'measure') {
-    const { config } = saved.document;
+/** @type {{ [K in Exclude<Saved['kind'], 'audit'>]: (saved: Extract<Saved, { kind: K }>) => Point[] }} */
+const POINTS = {
+  measure: ({ document }) => {
+    const { config } = document;
     return [
       {
         ...pointOf(
           { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
-          roundsOf(saved.document.rounds),
+          roundsOf(document.rounds),
         ),
-        account: saved.document.account ?? null,
+        account: document.account ?? null,
       },
     ];
-  }
-  if (saved.kind === 'sweep') {
-    const { axes } = saved.document;
-    return saved.document.points.map((point) => ({
+  },
+  sweep: ({ document: { axes, points } }) =>
+    points.map((point) => ({
       account: point.account ?? null,
       ...pointOf(
         {
@@ -107,24 +99,40 @@ export function pointsOf(saved) {
         },
         roundsOf(point.rounds),
       ),
+    })),
+  // a point per experiment and setting, its rounds gathered from the cell records
+  reproduce: ({ header, records }) => {
+    /** @type {Map<string, Map<number, Round>>} */
+    const settings = new Map();
+    for (const record of records) {
+      if (record.type !== 'cell') continue;
+      const id = `${record.experiment}/${record.variant}`;
+      const rounds = settings.get(id) ?? new Map();
+      settings.set(id, rounds);
+      const round = rounds.get(record.round) ?? {};
+      rounds.set(record.round, round);
+      round[record.mode] = record.cell;
+    }
+    return [...settings].map(([id, rounds]) => ({
+      ...pointOf({ task: id, k: header.options.k }, [...rounds.values()]),
+      label: `${id.replace('/', ' · ')} · k=${header.options.k}`,
     }));
-  }
-  // reproduce: a point per experiment and setting, its rounds gathered from the cell records
-  /** @type {Map<string, Map<number, Round>>} */
-  const settings = new Map();
-  for (const record of saved.records) {
-    if (record.type !== 'cell') continue;
-    const id = `${record.experiment}/${record.variant}`;
-    const rounds = settings.get(id) ?? new Map();
-    settings.set(id, rounds);
-    const round = rounds.get(record.round) ?? {};
-    rounds.set(record.round, round);
-    round[record.mode] = record.cell;
-  }
-  return [...settings].map(([id, rounds]) => ({
-    ...pointOf({ task: id, k: saved.header.options.k }, [...rounds.values()]),
-    label: `${id.replace('/', ' · ')} · k=${saved.header.options.k}`,
-  }));
+  },
+};
+
+/**
+ * The points of a saved file; `what` a command does with them, for the error on a file that has
+ * none (an audit).
+ * @param {Saved} saved
+ * @returns {Point[]}
+ */
+export function pointsOf(saved, what = 'diff') {
+  const { noRounds } = readerOf(saved);
+  if (noRounds !== null)
+    throw usageError(
+      `${saved.path} is ${noRounds}: it has no workers/procs rounds to ${what}; ${what} compare, sweep or reproduce results`,
+    );
+  return /** @type {(saved: Saved) => Point[]} */ (POINTS[/** @type {keyof typeof POINTS} */ (saved.kind)])(saved);
 }
 
 /**
@@ -191,34 +199,27 @@ export function sameKind(base, next) {
     throw usageError(
       `a diff gate needs two runs of one command: ${base.path} is a ${baseCommand}, ${next.path} a ${newCommand}; gate two ${newCommand} runs`,
     );
-  const tasks = (/** @type {import('./load.js').Saved} */ saved) =>
-    saved.kind === 'measure'
-      ? saved.document.config.task.name
-      : saved.kind === 'sweep'
-        ? saved.document.axes.task.join(',')
-        : null;
+  const tasks = (/** @type {Saved} */ saved) => readerOf(saved).tasks(saved);
   if (tasks(base) !== tasks(next))
     throw usageError(
       `a diff gate needs two runs of one task: ${base.path} ran ${tasks(base)}, ${next.path} ran ${tasks(next)}; gate two runs of the same task`,
     );
 }
 
-/** @param {import('./load.js').Saved} saved */
-const commandOf = (saved) => (saved.kind === 'reproduce' ? 'reproduce' : saved.document.command);
-/** @param {import('./load.js').Saved} saved */
-const dateOf = (saved) => (saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment).date;
+/** @param {Saved} saved */
+const commandOf = (saved) => readerOf(saved).command(saved);
 /**
  * A run as the diff names it: its file, command and date, and its status when it did not
  * finish (a kept file of a killed run, an interrupted or failed one), so the reader knows.
- * @param {import('./load.js').Saved} saved
+ * @param {Saved} saved
  */
 const runOf = (saved) => {
-  const status =
-    saved.kind === 'reproduce' ? (saved.end?.status ?? 'incomplete') : /** @type {string} */ (saved.document.status);
+  const reader = readerOf(saved);
+  const status = reader.status(saved);
   return {
     path: saved.path,
-    command: commandOf(saved),
-    date: dateOf(saved),
+    command: reader.command(saved),
+    date: reader.environment(saved).date,
     ...(status === 'complete' ? {} : { status }),
   };
 };

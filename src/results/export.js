@@ -66,17 +66,13 @@ export function readExports(values) {
  * @returns {import('./exporters/series.js').ExportedPoint[]}
  */
 export function exportedPoints(saved) {
-  if (saved.kind === 'audit')
-    throw usageError(
-      `${saved.path} is an audit (trace --pid or trace -- COMMAND): it has no rounds to export; export compare, sweep or reproduce results`,
-    );
   /** @returns {Figure | null} */
   const figure = (/** @type {number[]} */ samples) => {
     if (!samples.length) return null;
     const stats = ratioStats(samples);
     return { value: stats.geomean, ci95: stats.ci95 };
   };
-  return pointsOf(saved).map((point) => ({
+  return pointsOf(saved, 'export').map((point) => ({
     label: point.label,
     rounds: roundCount(point),
     workers: figure(point.throughput.workers),

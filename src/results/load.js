@@ -99,22 +99,79 @@ function reproduceFile(path, text, notOurs) {
   return { kind: /** @type {const} */ ('reproduce'), path, header, records, end };
 }
 
-/** `KEY=VALUE KEY=VALUE`, sorted: environment variables as one comparable string. */
+/**
+ * What every reader asks of a saved file, answered once per kind: readers ask `readerOf(saved)`
+ * rather than telling the kinds apart themselves.
+ * @template {Saved} S
+ * @typedef {object} Reader
+ * @property {(saved: S) => string} command  the command that wrote it
+ * @property {(saved: S) => import('../report/document.js').Environment} environment  its machine
+ * @property {(saved: S) => string} status  `complete`, or how it did not finish
+ * @property {(saved: S) => { protocol?: string, quick?: boolean }} settings  what changes its figures
+ * @property {(saved: S) => string} nodes  the Node versions it ran
+ * @property {(saved: S) => string | null} tasks  the tasks it ran, for a gate; null: not gated
+ * @property {string | null} noRounds  why it has no workers/procs rounds (an audit), or null
+ */
+
+/** @type {{ [K in Saved['kind']]: Reader<Extract<Saved, { kind: K }>> }} */
+const KINDS = {
+  measure: {
+    command: ({ document }) => document.command,
+    environment: ({ document }) => document.environment,
+    status: ({ document }) => document.status,
+    settings: ({ document }) => document.config,
+    nodes: ({ document }) => document.environment.node.version,
+    tasks: ({ document }) => document.config.task.name,
+    noRounds: null,
+  },
+  sweep: {
+    command: () => 'sweep',
+    environment: ({ document }) => document.environment,
+    status: ({ document }) => document.status,
+    settings: ({ document }) => document.config,
+    nodes: ({ document }) => document.axes.node.map((node) => node.version).join(', '),
+    tasks: ({ document }) => document.axes.task.join(','),
+    noRounds: null,
+  },
+  audit: {
+    command: () => 'trace',
+    environment: ({ document }) => document.environment,
+    status: ({ document }) => document.status,
+    settings: () => ({}),
+    nodes: ({ document }) => document.environment.node.version,
+    tasks: () => null,
+    noRounds: 'an audit (trace --pid or trace -- COMMAND)',
+  },
+  reproduce: {
+    command: () => 'reproduce',
+    environment: ({ header }) => header.environment,
+    status: ({ end }) => end?.status ?? 'incomplete',
+    settings: ({ header }) => header.options,
+    nodes: ({ header }) => header.environment.node.version,
+    tasks: () => null,
+    noRounds: null,
+  },
+};
+
+/**
+ * The reader of a saved file's kind.
+ * @param {Saved} saved
+ * @returns {Reader<Saved>}
+ */
+// the table is keyed by kind, so the reader fits the file it is asked for
+export const readerOf = (saved) => /** @type {Reader<Saved>} */ (/** @type {unknown} */ (KINDS[saved.kind]));
+
 /**
  * The facts of a run that can change its figures, as the reader names them.
  * @param {Saved} saved
  * @returns {Record<string, string>}
  */
 export function factsOf(saved) {
-  const env = saved.kind === 'reproduce' ? saved.header.environment : saved.document.environment;
-  /** @type {{ protocol?: string, quick?: boolean }} */
-  const config = saved.kind === 'measure' || saved.kind === 'sweep' ? saved.document.config : {};
-  /** @type {{ protocol?: string, quick?: boolean }} */
-  const options = saved.kind === 'reproduce' ? saved.header.options : {};
-  const nodes =
-    saved.kind === 'sweep' ? saved.document.axes.node.map((node) => node.version).join(', ') : env.node.version;
+  const reader = readerOf(saved);
+  const env = reader.environment(saved);
+  const { protocol, quick } = reader.settings(saved);
   return {
-    Node: nodes,
+    Node: reader.nodes(saved),
     kernel: env.kernel,
     glibc: env.glibc ?? 'n/a',
     CPU: env.cpu.model ?? 'unknown',
@@ -122,7 +179,7 @@ export function factsOf(saved) {
     THP: env.thp ?? 'n/a',
     'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
     'allocator env': envText(env.allocatorEnv) || 'none',
-    protocol: config.protocol ?? options.protocol ?? 'steady',
-    '--quick': (config.quick ?? options.quick) ? 'yes (not a measurement)' : 'no',
+    protocol: protocol ?? 'steady',
+    '--quick': quick ? 'yes (not a measurement)' : 'no',
   };
 }

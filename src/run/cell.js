@@ -10,6 +10,7 @@ import { treeMemory } from '../system/memory.js';
 import { summarizeCell } from '../stats/cell.js';
 import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './plan.js';
+import { describeExit, describeFailure, KILL_GRACE_MS } from './host-failure.js';
 
 const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
@@ -20,17 +21,16 @@ const hosts = {
 // before then. Here the last one had it 6 ms before the moment with 2 processes, 8 ms with 8,
 // 20 ms with 32 (`spareNs` in a cell's phases); it starts late, not wrong, if one does not.
 const releaseLeadNs = (/** @type {number} */ processes) => BigInt((5 + processes) * 1e6);
-// A task that traps SIGTERM gets this long before SIGKILL.
-const KILL_GRACE_MS = 2000;
 // Processes started at once: K spawns in one burst starve the event loop that must read their
 // messages, and a limit (pids, memory) is met with a few processes to stop, not thousands.
 const SPAWN_BATCH = 16;
 // A host sends ready, then result or failed; a task that floods the channel is stopped.
 const MAX_MESSAGES = 64;
-// A host exits as soon as its result is sent. Node can deadlock in its own exit (a V8 compile
-// job waiting for a garbage collection the exiting main thread will never run, nodejs/node
-// issue 54918; seen here once in ~25 cells of threadpool-clog on Node 24): a host still there
-// this long after its result is killed, and its result, whole, is kept.
+// A cell's host exits once told (after the CLI has read the tree's memory), the calibration's as
+// soon as its result is sent. Node can deadlock in its own exit (a V8 compile job waiting for a
+// garbage collection the exiting main thread will never run, nodejs/node issue 54918; seen here
+// once in ~25 cells of threadpool-clog on Node 24): a host still there this long after that is
+// killed, and its result, whole, is kept.
 const EXIT_GRACE_MS = 2000;
 
 /**
@@ -324,96 +324,4 @@ export function track(subprocess, context) {
     linger();
   };
   return { ready, result: resulted, done, received: () => receivedAt, dismiss };
-}
-
-/** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */
-const WHO = { workers: (n) => `worker ${n}`, procs: (n) => `process ${n}`, calibrate: () => 'the calibration run' };
-const who = (/** @type {HostContext} */ { mode }, /** @type {number | undefined} */ worker) => WHO[mode](worker);
-
-/**
- * @param {FailedMessage} failure
- * @param {HostContext} context
- */
-function describeFailure(failure, context) {
-  const { task } = context.plan;
-  if (failure.notStarted) {
-    return environmentError(
-      `${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`,
-    );
-  }
-  if (failure.exitCode !== undefined) {
-    return new MmapbenchError(
-      `${who(context, failure.worker)} ${failure.message} (task ${task.name}); a task must not exit the thread or process it runs in`,
-      { worker: failure.worker },
-    );
-  }
-  const error = new MmapbenchError(
-    `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run)${context.mode === 'calibrate' ? '' : '; the other workers were stopped'}`,
-    { worker: failure.worker },
-  );
-  error.taskStack = failure.stack;
-  return error;
-}
-
-/**
- * @param {any} error  what execa rejected with: an ExecaError, or what getEachMessage threw
- * @param {HostContext} context
- */
-function describeExit(error, { label, plan, interrupt }) {
-  if (interrupt?.aborted) {
-    return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
-  }
-  if (error.timedOut) {
-    return new MmapbenchError(
-      `${label} did not finish within --timeout ${plan.timeout}s and was terminated (SIGTERM, then SIGKILL after ${KILL_GRACE_MS / 1000}s); raise --timeout or lower --iterations / --duration`,
-      { cause: error, timedOut: true },
-    );
-  }
-  if (error.code && error.exitCode === undefined && !error.signal) {
-    // spawn itself failed: EAGAIN (the pids or thread limit), ENOMEM, ENOENT
-    return environmentError(
-      `could not start ${label}: ${error.code}${LIMITS.has(error.code) ? " (the machine's process or memory limit)" : ''}; lower -k or free resources`,
-      error,
-    );
-  }
-  const stderr = causeLine(error.stderr);
-  const detail = stderr ? `: ${stderr}` : '';
-  if (/uv_thread_create|pthread_create|Resource temporarily unavailable|\bEAGAIN\b/.test(stderr)) {
-    return environmentError(
-      `${label} could not start its threads${detail}; the machine's thread or process limit: lower -k or free resources`,
-      error,
-    );
-  }
-  if (error.signal) {
-    const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
-    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, {
-      cause: error,
-      signal: error.signal,
-    });
-  }
-  if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
-  return new MmapbenchError(
-    `${label} exited with code ${error.exitCode} before finishing (task ${plan.task.name})${detail}; a task must not exit the thread or process it runs in`,
-    { cause: error },
-  );
-}
-
-const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
-
-/**
- * The line of a dead process's stderr that says why: the first error line (`TypeError: …`,
- * `FATAL ERROR: …`), not Node's closing `Node.js v20…` nor a native stack frame.
- * @param {unknown} text
- */
-export function causeLine(text) {
-  if (typeof text !== 'string') return '';
-  const lines = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const error = lines.find((line) => /^(\w*Error\b|FATAL ERROR\b|Error \[|Uncaught\b|#\s*Fatal error)/.test(line));
-  if (error) return error;
-  return (
-    lines.filter((line) => !/^Node\.js v\d/.test(line) && !/^(at |\d+: 0x|----- Native stack)/.test(line)).at(-1) ?? ''
-  );
 }

@@ -8,17 +8,14 @@ import { lineOf } from '../report/account.js';
 import { compareModel, tradeOffText, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
-import { auditModel } from '../report/audit-model.js';
 import { pointName, varying } from '../report/point-name.js';
 import { extraMeasures, summaryOf } from '../report/measures.js';
-import { savedReportModels } from '../reproduce/models.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
-import { pointsOf } from '../results/diff.js';
 import { factsOf } from '../results/load.js';
-import { ratioStats } from '../stats/ratio.js';
 import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart } from './charts.js';
 import { accountByK, ratioByK, measureByK } from './charts-by-k.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
+import { auditSection, reproduceSection } from './html-reproduce-audit.js';
 import { MODES } from '../words/modes.js';
 import { page, section } from './html-page.js';
 
@@ -72,17 +69,15 @@ export async function writeHtmlReport(saved, path) {
 }
 
 /**
- * The charts and tables of one saved file.
+ * The charts and tables of one saved file, by its kind.
  * @param {Saved} saved
  * @returns {Promise<Section>}
  */
-async function sectionOf(saved) {
-  const facts = factsOf(saved);
-  if (saved.kind === 'measure') return measureSection(saved, facts);
-  if (saved.kind === 'sweep') return sweepSection(saved, facts);
-  if (saved.kind === 'audit') return auditSection(saved, facts);
-  return reproduceSection(saved, facts);
-}
+const sectionOf = (saved) =>
+  /** @type {(saved: Saved, facts: Record<string, string>) => Promise<Section>} */ (SECTIONS[saved.kind])(
+    saved,
+    factsOf(saved),
+  );
 
 /** @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account */
 
@@ -372,69 +367,5 @@ async function sweepSection({ path, document }, facts) {
   };
 }
 
-/**
- * @param {Extract<Saved, { kind: 'reproduce' }>} saved
- * @param {Record<string, string>} facts
- * @returns {Promise<Section>}
- */
-async function reproduceSection(saved, facts) {
-  const rows = pointsOf(saved)
-    .filter((point) => point.ratios.length)
-    .map((point) => forestRow(point.label, ratioStats(point.ratios)));
-  const charts = rows.length
-    ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
-    : [];
-  return {
-    charts: charts.length,
-    html: section({
-      heading: `reproduce: ${plural(new Set(saved.records.map((r) => r.experiment)).size, 'experiment')}`,
-      path: saved.path,
-      document: {
-        status: saved.end?.status ?? 'ended without a report',
-        mmapbench: saved.header.mmapbench,
-        environment: saved.header.environment,
-      },
-      facts: { ...facts, k: String(saved.header.options.k) },
-      answer: [],
-      charts,
-      models: savedReportModels(saved),
-      // its tables are the point: published figures beside measured ones, a verdict per claim
-      open: true,
-    }),
-  };
-}
-
-/**
- * An audit: one process tree, so no workers/procs comparison; its waits and where they came from.
- * @param {Extract<Saved, { kind: 'audit' }>} saved
- * @param {Record<string, string>} facts
- * @returns {Promise<Section>}
- */
-async function auditSection({ path, document }, facts) {
-  const { trace } = document;
-  /** @type {Chart[]} */
-  const charts = [];
-  if (trace.write.count) {
-    const who = `pid ${document.target.pid}`;
-    charts.push(await waitHistogram({ [who]: trace.write.histogram }));
-    charts.push(
-      await syscallChart(
-        trace.bySyscall.write.map((row) => ({ series: who, name: row.name, waitNs: row.totalNs, count: row.count })),
-        { per: '', over: `over the ${document.seconds.toFixed(1)} s traced` },
-      ),
-    );
-  }
-  return {
-    charts: charts.length,
-    html: section({
-      heading: `trace: pid ${document.target.pid}`,
-      path,
-      document,
-      facts: { ...facts, seconds: document.seconds.toFixed(1), stop: document.stop },
-      answer: [],
-      charts,
-      models: [auditModel(document)],
-      open: true,
-    }),
-  };
-}
+/** @type {{ [K in Saved['kind']]: (saved: Extract<Saved, { kind: K }>, facts: Record<string, string>) => Promise<Section> }} */
+const SECTIONS = { measure: measureSection, sweep: sweepSection, audit: auditSection, reproduce: reproduceSection };

@@ -55,7 +55,7 @@ test('an audit has nothing to export: a usage error that says what can be', () =
   assert.throws(() => exportOf(audit, 'bencher'), {
     name: 'MmapbenchError',
     kind: 'usage',
-    message: /it has no rounds to export; export compare, sweep or reproduce results/,
+    message: /it has no workers\/procs rounds to export; export compare, sweep or reproduce results/,
   });
 });
 

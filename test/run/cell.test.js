@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { causeLine } from '../../src/run/cell.js';
+import { causeLine } from '../../src/run/host-failure.js';
 
 test("the cause of a dead process is its error line, not Node's version footer or a native frame", () => {
   const uncaught =

@@ -1,0 +1,103 @@
+// What a cell's host failing means, in one line a user can act on: a task that threw or exited,
+// a machine that could not start a process or thread, a timeout, a signal.
+import { MmapbenchError, environmentError } from '../errors.js';
+
+/**
+ * @typedef {import('./cell.js').HostContext} HostContext
+ * @typedef {import('./task-runner.js').FailedMessage} FailedMessage
+ */
+
+// A task that traps SIGTERM gets this long before SIGKILL.
+export const KILL_GRACE_MS = 2000;
+
+/** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */
+const WHO = { workers: (n) => `worker ${n}`, procs: (n) => `process ${n}`, calibrate: () => 'the calibration run' };
+const who = (/** @type {HostContext} */ { mode }, /** @type {number | undefined} */ worker) => WHO[mode](worker);
+
+/**
+ * @param {FailedMessage} failure
+ * @param {HostContext} context
+ */
+export function describeFailure(failure, context) {
+  const { task } = context.plan;
+  if (failure.notStarted) {
+    return environmentError(
+      `${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`,
+    );
+  }
+  if (failure.exitCode !== undefined) {
+    return new MmapbenchError(
+      `${who(context, failure.worker)} ${failure.message} (task ${task.name}); a task must not exit the thread or process it runs in`,
+      { worker: failure.worker },
+    );
+  }
+  const error = new MmapbenchError(
+    `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run)${context.mode === 'calibrate' ? '' : '; the other workers were stopped'}`,
+    { worker: failure.worker },
+  );
+  error.taskStack = failure.stack;
+  return error;
+}
+
+/**
+ * @param {any} error  what execa rejected with: an ExecaError, or what getEachMessage threw
+ * @param {HostContext} context
+ */
+export function describeExit(error, { label, plan, interrupt }) {
+  if (interrupt?.aborted) {
+    return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
+  }
+  if (error.timedOut) {
+    return new MmapbenchError(
+      `${label} did not finish within --timeout ${plan.timeout}s and was terminated (SIGTERM, then SIGKILL after ${KILL_GRACE_MS / 1000}s); raise --timeout or lower --iterations / --duration`,
+      { cause: error, timedOut: true },
+    );
+  }
+  if (error.code && error.exitCode === undefined && !error.signal) {
+    // spawn itself failed: EAGAIN (the pids or thread limit), ENOMEM, ENOENT
+    return environmentError(
+      `could not start ${label}: ${error.code}${LIMITS.has(error.code) ? " (the machine's process or memory limit)" : ''}; lower -k or free resources`,
+      error,
+    );
+  }
+  const stderr = causeLine(error.stderr);
+  const detail = stderr ? `: ${stderr}` : '';
+  if (/uv_thread_create|pthread_create|Resource temporarily unavailable|\bEAGAIN\b/.test(stderr)) {
+    return environmentError(
+      `${label} could not start its threads${detail}; the machine's thread or process limit: lower -k or free resources`,
+      error,
+    );
+  }
+  if (error.signal) {
+    const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
+    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, {
+      cause: error,
+      signal: error.signal,
+    });
+  }
+  if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
+  return new MmapbenchError(
+    `${label} exited with code ${error.exitCode} before finishing (task ${plan.task.name})${detail}; a task must not exit the thread or process it runs in`,
+    { cause: error },
+  );
+}
+
+const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
+
+/**
+ * The line of a dead process's stderr that says why: the first error line (`TypeError: …`,
+ * `FATAL ERROR: …`), not Node's closing `Node.js v20…` nor a native stack frame.
+ * @param {unknown} text
+ */
+export function causeLine(text) {
+  if (typeof text !== 'string') return '';
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const error = lines.find((line) => /^(\w*Error\b|FATAL ERROR\b|Error \[|Uncaught\b|#\s*Fatal error)/.test(line));
+  if (error) return error;
+  return (
+    lines.filter((line) => !/^Node\.js v\d/.test(line) && !/^(at |\d+: 0x|----- Native stack)/.test(line)).at(-1) ?? ''
+  );
+}
