@@ -3,6 +3,7 @@ import { completeRounds } from '../run/scheduler.js';
 import { traceResults } from '../stats/trace.js';
 import { accountResults } from '../stats/account.js';
 import { phasesSummary } from '../stats/phases.js';
+import { spreadAttribution } from '../stats/spread.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
@@ -88,6 +89,8 @@ import { SCHEMA, version } from '../version.js';
  * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
  *   where each mode's time per op went, and what that says
  * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
+ * @property {Partial<Record<Mode, import('../stats/spread.js').SpreadAttribution>>} [spread]  why
+ *   the cells disagree: what each mode's log throughput goes with, cell by cell
  * @property {TraceSection} [trace]  with --trace
  */
 
@@ -194,6 +197,13 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
     };
   }
+  const attribution = Object.fromEntries(
+    modes.flatMap((mode) => {
+      const found = spreadAttribution(complete.flatMap((round) => round.cells[mode] ?? []));
+      return found ? [[mode, found]] : [];
+    }),
+  );
+  if (Object.keys(attribution).length) results.spread = attribution;
   const phases = phasesSummary(complete, modes);
   if (phases) results.phases = phases;
   if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;

@@ -161,6 +161,36 @@ export function tradeOffText(results) {
   return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
 }
 
+// a figure that goes with less of the spread than this is not named
+const NAMED_SHARE = 0.3;
+
+/**
+ * Why the rounds disagree, when they kept the interval from its target: the figure of the
+ * account each mode's cell-to-cell spread goes with most, and which way.
+ * @param {ResultsDocument} results
+ * @returns {string | null}
+ */
+export function spreadText(results) {
+  const { ratio, config, spread } = results;
+  const short = results.stop === 'max-time' && ratio?.halfWidth != null && ratio.halfWidth > (config.precision ?? 0);
+  if (!short || !spread) return null;
+  const modes = MODES.flatMap((mode) => {
+    const found = spread[mode];
+    return found ? [{ mode, found }] : [];
+  });
+  if (!modes.length) return null;
+  const sizes = modes.map(({ mode, found }) => `${mode} ${fixed(found.spread)}`).join(', ');
+  const named = modes.flatMap(({ mode, found }) => {
+    const [top] = found.figures;
+    return top && top.share >= NAMED_SHARE
+      ? [
+          `${mode}: ${Math.round(top.share * 100)}% of it goes with ${top.words} per op (the ${top.direction} cells have more)`,
+        ]
+      : [];
+  });
+  return `the rounds disagree (spread of the cells' log ops/s: ${sizes})${named.length ? `; ${named.join('; ')}` : '; no figure of the account goes with most of it'}`;
+}
+
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
@@ -197,6 +227,8 @@ export function compareModel(results) {
   if (words?.reading) notes.push(words.reading);
   if (words?.unexplained) notes.push(words.unexplained);
   if (words?.regime) notes.push(words.regime);
+  const disagree = spreadText(results);
+  if (disagree) notes.push(disagree);
   const stopped = stopText(results);
   if (stopped) notes.push(stopped);
   const resume = resumeText(results);

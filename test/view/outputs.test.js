@@ -44,6 +44,7 @@ const FILES = [
   'compare-aa.json',
   'compare-account.json',
   'compare-tradeoff.json',
+  'compare-spread.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',

@@ -102,3 +102,11 @@ test('a measure no cell could have says why in one line, and its rows and line a
   const before = renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe);
   assert.doesNotMatch(before, /not measured here/);
 });
+
+test('a budget that ran out on rounds that disagree says what their spread goes with, in each mode', () => {
+  const text = renderSaved(saved('compare-spread.json'), 'terminal', pipe).replace(/\n/g, ' ');
+  assert.match(text, /the rounds disagree \(spread of the cells' log ops\/s: workers \d\.\d\d, procs \d\.\d\d\)/);
+  assert.match(text, /workers: \d+% of it goes with [a-z ]+ per op \(the (slower|faster) cells have more\)/);
+  // a run that met its target says nothing of it
+  assert.doesNotMatch(renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe), /rounds disagree/);
+});
