@@ -172,7 +172,8 @@ const NAMED_SHARE = 0.3;
  */
 export function spreadText(results) {
   const { ratio, config, spread } = results;
-  const short = results.stop === 'max-time' && ratio?.halfWidth != null && ratio.halfWidth > (config.precision ?? 0);
+  const short =
+    results.stop === 'max-time' && typeof ratio?.halfWidth === 'number' && ratio.halfWidth > (config.precision ?? 0);
   if (!short || !spread) return null;
   const modes = MODES.flatMap((mode) => {
     const found = spread[mode];
