@@ -160,6 +160,27 @@ export function forestChart(rows, { series = MODE_SERIES, title = `${ratioName(s
 }
 
 /**
+ * Each cell's throughput against one per-op figure of its account, a dot per cell in its
+ * mode's colour: whether the cells that ran slow are the ones with more of it.
+ * @param {Array<{ mode: string, throughput: number, figure: number }>} dots
+ * @param {{ figure: string, subtitle: string }} options  figure: what the y axis is, per op
+ */
+export function spreadChart(dots, { figure, subtitle }) {
+  return draw({
+    title: { text: `Each cell's throughput against its ${figure} per op`, subtitle },
+    width: 480,
+    height: 260,
+    data: { values: dots },
+    mark: { type: 'point', filled: true, size: 50, opacity: 0.7 },
+    encoding: {
+      x: { field: 'throughput', type: 'quantitative', title: 'ops/s (higher is faster)', axis: { format: ',.0f' } },
+      y: { field: 'figure', type: 'quantitative', title: `${figure} per op` },
+      color: modeColor,
+    },
+  });
+}
+
+/**
  * A forest row from ratio statistics (a results document's `ratio`, or ratioStats of per-round
  * ratios): the interval only from 3 rounds up, as the tables print it.
  * @param {string} label

@@ -4,7 +4,6 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
-import { lineOf } from '../report/account.js';
 import { compareModel, tradeOffText, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
@@ -12,12 +11,13 @@ import { pointName, varying } from '../report/point-name.js';
 import { extraMeasures, summaryOf } from '../report/measures.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { factsOf } from '../results/load.js';
-import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart } from './charts.js';
+import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
 import { accountByK, ratioByK, measureByK } from './charts-by-k.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { auditSection, reproduceSection } from './html-reproduce-audit.js';
 import { MODES } from '../words/modes.js';
 import { page, section } from './html-page.js';
+import { byK, partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.js';
 
 /**
  * @typedef {import('../results/load.js').Saved} Saved
@@ -79,23 +79,6 @@ const sectionOf = (saved) =>
     factsOf(saved),
   );
 
-/** @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account */
-
-/**
- * A mode's time lines from the account: the parts of its wall time per op.
- * @param {Account} account
- * @param {'workers'|'procs'} mode
- */
-const partsOf = (account, mode) =>
-  Object.fromEntries(
-    account.lines
-      .filter(({ key }) => ['userNs', 'systemNs', 'cpuNs', 'runqNs', 'blockedNs'].includes(key))
-      .filter(({ key }) => (account.split === null ? key !== 'userNs' && key !== 'systemNs' : key !== 'cpuNs'))
-      .map(({ key, modes }) => [key, modes[mode]?.mean ?? null]),
-  );
-
-// the chart's own title says what it is; the SVG carries it as its accessible name too
-
 /**
  * @param {Extract<Saved, { kind: 'measure' }>} saved
  * @param {Record<string, string>} facts
@@ -142,6 +125,14 @@ async function measureSection({ path, document }, facts) {
       ),
     );
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
+  const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
+  if (spreadDots.length)
+    charts.push(
+      await spreadChart(spreadDots, {
+        figure: 'page faults',
+        subtitle: `one dot per cell; ${spreadWords(document.spread ?? {})}`,
+      }),
+    );
   const { trace } = document;
   const traced = trace
     ? modes.flatMap((mode) => {
@@ -205,55 +196,6 @@ async function measureSection({ path, document }, facts) {
 }
 
 /**
- * One measure's figure in every round that counts (a pilot ran other work), a dot per mode.
- * @param {import('../report/document.js').SavedRound[]} rounds
- * @param {Array<{ mode: 'workers'|'procs', row: string, name: string }>} modes  each mode's row
- *   and the name its dots are coloured by
- * @param {import('../report/measures.js').Measure} measure
- */
-const roundDots = (rounds, modes, measure) =>
-  rounds.flatMap((round) =>
-    round.pilot
-      ? []
-      : modes.flatMap(({ mode, row, name }) => {
-          const cell = round[mode];
-          const value = cell ? measure.of(cell) : null;
-          return value === null ? [] : [{ row, mode: name, [measure.key]: value }];
-        }),
-  );
-
-/** The account's lines the k chart draws beside the ratio, and how it names them. */
-const BY_K = /** @type {const} */ ([
-  ['minflt', 'page faults per op', 1],
-  ['blockedNs', 'blocked µs per op', 1e-3],
-]);
-
-/**
- * A sweep point's page faults and blocked time per op, each mode, for the k chart.
- * @param {number} k
- * @param {Account} account
- */
-const byK = (k, account) =>
-  BY_K.flatMap(([key, measure, scale]) => {
-    const line = lineOf(account, key);
-    return MODES.flatMap((mode) => {
-      const stats = line?.modes[mode];
-      if (!stats) return [];
-      const [low, high] = stats.ci95 ?? [null, null];
-      return [
-        {
-          k,
-          mode,
-          measure,
-          mean: stats.mean * scale,
-          low: low === null ? null : Math.max(0, low * scale),
-          high: high === null ? null : high * scale,
-        },
-      ];
-    });
-  });
-
-/**
  * @param {Extract<Saved, { kind: 'sweep' }>} saved
  * @param {Record<string, string>} facts
  * @returns {Promise<Section>}
@@ -309,7 +251,7 @@ async function sweepSection({ path, document }, facts) {
     point.account
       ? MODES.map((mode) => ({
           row: `${label(point)} · ${mode}`,
-          parts: partsOf(/** @type {Account} */ (point.account), mode),
+          parts: partsOf(/** @type {import('./html-figures.js').Account} */ (point.account), mode),
         }))
       : [],
   );

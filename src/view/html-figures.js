@@ -1,0 +1,107 @@
+// The figures the report page's charts draw, read from a results document: each mode's parts
+// of its time per op, a measure's dots per round, each cell's throughput beside a figure of its
+// account, and the account's lines against k.
+import { lineOf } from '../report/account.js';
+import { MODES } from '../words/modes.js';
+
+/** @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account */
+
+/**
+ * A mode's time lines from the account: the parts of its wall time per op.
+ * @param {Account} account
+ * @param {'workers'|'procs'} mode
+ */
+export const partsOf = (account, mode) =>
+  Object.fromEntries(
+    account.lines
+      .filter(({ key }) => ['userNs', 'systemNs', 'cpuNs', 'runqNs', 'blockedNs'].includes(key))
+      .filter(({ key }) => (account.split === null ? key !== 'userNs' && key !== 'systemNs' : key !== 'cpuNs'))
+      .map(({ key, modes }) => [key, modes[mode]?.mean ?? null]),
+  );
+
+// the chart's own title says what it is; the SVG carries it as its accessible name too
+
+/**
+ * One measure's figure in every round that counts (a pilot ran other work), a dot per mode.
+ * @param {import('../report/document.js').SavedRound[]} rounds
+ * @param {Array<{ mode: 'workers'|'procs', row: string, name: string }>} modes  each mode's row
+ *   and the name its dots are coloured by
+ * @param {import('../report/measures.js').Measure} measure
+ */
+export const roundDots = (rounds, modes, measure) =>
+  rounds.flatMap((round) =>
+    round.pilot
+      ? []
+      : modes.flatMap(({ mode, row, name }) => {
+          const cell = round[mode];
+          const value = cell ? measure.of(cell) : null;
+          return value === null ? [] : [{ row, mode: name, [measure.key]: value }];
+        }),
+  );
+
+/**
+ * Each counted cell's throughput and one figure of its account per op, a dot per cell.
+ * @param {import('../report/document.js').SavedRound[]} rounds
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {'minflt'} key
+ */
+export const perCellFigure = (rounds, modes, key) =>
+  rounds.flatMap((round) =>
+    round.pilot
+      ? []
+      : modes.flatMap((mode) => {
+          const account = round[mode]?.account;
+          const value = account?.[key];
+          return account && typeof value === 'number' && account.ops > 0
+            ? [
+                {
+                  mode,
+                  throughput: /** @type {{ throughput: number }} */ (round[mode]).throughput,
+                  figure: value / account.ops,
+                },
+              ]
+            : [];
+        }),
+  );
+
+/**
+ * What each mode's spread goes with, for the chart's subtitle: `workers: 80% of the spread goes
+ * with page faults per op`.
+ * @param {NonNullable<import('../report/document.js').ResultsDocument['spread']>} spread
+ */
+export const spreadWords = (spread) =>
+  MODES.flatMap((mode) => {
+    const faults = spread[mode]?.figures.find((figure) => figure.key === 'minflt');
+    return faults ? [`${mode}: ${Math.round(faults.share * 100)}% of the spread goes with page faults per op`] : [];
+  }).join('; ') || 'no mode had enough cells to say what its spread goes with';
+
+/** The account's lines the k chart draws beside the ratio, and how it names them. */
+const BY_K = /** @type {const} */ ([
+  ['minflt', 'page faults per op', 1],
+  ['blockedNs', 'blocked µs per op', 1e-3],
+]);
+
+/**
+ * A sweep point's page faults and blocked time per op, each mode, for the k chart.
+ * @param {number} k
+ * @param {Account} account
+ */
+export const byK = (k, account) =>
+  BY_K.flatMap(([key, measure, scale]) => {
+    const line = lineOf(account, key);
+    return MODES.flatMap((mode) => {
+      const stats = line?.modes[mode];
+      if (!stats) return [];
+      const [low, high] = stats.ci95 ?? [null, null];
+      return [
+        {
+          k,
+          mode,
+          measure,
+          mean: stats.mean * scale,
+          low: low === null ? null : Math.max(0, low * scale),
+          high: high === null ? null : high * scale,
+        },
+      ];
+    });
+  });
