@@ -44,3 +44,24 @@ test('scripts/run-thp.sh is reproduce thp', async () => {
   assert.match(readFileSync(join(w.out, 'REPORT.md'), 'utf8'), /\n## thp — Hypothesis 5, step 7/);
   assert.equal(readChoice(w.thp), 'madvise');
 });
+
+test('scripts/latency-overhead.js says what a timed op costs, per op and per window', async () => {
+  const script = new URL('../../scripts/latency-overhead.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--ops', '50', '--repeats', '3'], {
+    reject: false,
+  });
+  assert.equal(exitCode, 0, stderr);
+  assert.match(stdout, /^ {2}as one call \d+ ns per op; timed one by one \d+ ns per op$/m);
+  assert.match(stdout, /^ {2}extra -?\d+ ns per timed op: -?[\d.]+% of an op$/m);
+  assert.equal(stdout.match(/% of the window$/gm)?.length, 2);
+});
+
+test("scripts/memory-check.js sets compare's memory beside a reading by hand of the same tree, each mode", async () => {
+  const script = new URL('../../scripts/memory-check.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '-k', '2', '--iterations', '500'], {
+    reject: false,
+  });
+  assert.equal(exitCode, 0, stderr);
+  for (const mode of ['workers', 'procs'])
+    assert.match(stdout, new RegExp(`^ {2}${mode}: mmapbench [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%\\)$`, 'm'));
+});
