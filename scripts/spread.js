@@ -2,9 +2,11 @@
 // (each round two fresh process trees), for the default task and for settings that change what
 // varies. Each setting gets one `compare` with the same budget, one after another; for each, the
 // rounds it took, the spread of its rounds (standard deviation of the log ratio), its half-width,
-// and the rounds that spread needs for ±5% (t = 2). Nothing here is asserted: read the output.
+// the rounds that spread needs for ±5% (t = 2), and what each mode's cell-to-cell spread goes
+// with most (the run's `spread`: a figure of the account, its share and which cells have more).
+// Nothing here is asserted: read the output.
 //
-//   node scripts/spread.js [--max-time S] [-- extra compare options]
+//   node scripts/spread.js [--max-time S] [--repeat N] [--only NAME] [-- extra compare options]
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -13,7 +15,11 @@ import { sampleStandardDeviation } from 'simple-statistics';
 const split = process.argv.indexOf('--');
 const { values } = parseArgs({
   args: split === -1 ? process.argv.slice(2) : process.argv.slice(2, split),
-  options: { 'max-time': { type: 'string', default: '30' } },
+  options: {
+    'max-time': { type: 'string', default: '30' },
+    repeat: { type: 'string', default: '1' },
+    only: { type: 'string' }, // the settings whose name contains this
+  },
 });
 const extra = split === -1 ? [] : process.argv.slice(split + 1);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
@@ -27,8 +33,10 @@ const settings = {
   json: ['--task', 'json'],
 };
 
-console.log(`one compare per setting, --max-time ${values['max-time']}, one after another:`);
-for (const [name, args] of Object.entries(settings)) {
+const chosen = Object.entries(settings).filter(([name]) => !values.only || name.includes(values.only));
+const runs = chosen.flatMap((setting) => Array.from({ length: Number(values.repeat) }, () => setting));
+console.log(`${values.repeat} compare(s) per setting, --max-time ${values['max-time']}, one after another:`);
+for (const [name, args] of runs) {
   const started = process.hrtime.bigint();
   const out = execFileSync(
     process.execPath,
@@ -50,4 +58,12 @@ for (const [name, args] of Object.entries(settings)) {
       `spread ${sd === null ? '  -  ' : sd.toFixed(3)}  half-width ${typeof width !== 'number' ? '   -  ' : `${(width * 100).toFixed(1).padStart(4)}%`}  ` +
       `±5% needs ~${needed ?? '-'} rounds  stop ${doc.stop}`,
   );
+  const goesWith = ['workers', 'procs'].flatMap((mode) => {
+    const figures = doc.spread?.[mode]?.figures ?? [];
+    const [top] = figures;
+    const faults = figures.find((/** @type {any} */ figure) => figure.key === 'minflt');
+    const also = faults && faults !== top ? `, page faults ${faults.share.toFixed(2)}` : '';
+    return top ? [`${mode} ${top.key} ${top.share.toFixed(2)} (${top.direction} cells have more)${also}`] : [];
+  });
+  if (goesWith.length) console.log(`  ${''.padEnd(38)} the cells' spread goes most with: ${goesWith.join('; ')}`);
 }
