@@ -1,5 +1,5 @@
 import { withCI } from './sentences.js';
-import { MEASURES } from './measures.js';
+import { FURTHER_MEASURES } from './measures.js';
 
 /**
  * @param {{ base: number, new: number }} rounds
@@ -31,7 +31,7 @@ export function diffModel(diff) {
         point.verdict ?? '-',
       ],
       // each measure beyond throughput both runs had, under its point
-      ...MEASURES.slice(1).flatMap((measure) => {
+      ...FURTHER_MEASURES.flatMap((measure) => {
         const changes = point.measures?.[measure.key];
         return changes ? [[`  ${measure.name}`, '', of(changes.workers), of(changes.procs), '']] : [];
       }),
@@ -45,7 +45,7 @@ export function diffModel(diff) {
   notes.push(
     'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
   );
-  const further = MEASURES.slice(1).filter((measure) => diff.points.some((point) => point.measures?.[measure.key]));
+  const further = FURTHER_MEASURES.filter((measure) => diff.points.some((point) => point.measures?.[measure.key]));
   if (further.length)
     notes.push(
       `Under a point, each mode's change of ${further.map((measure) => measure.name).join(', ')}: new / base, as above.`,

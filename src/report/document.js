@@ -7,7 +7,7 @@ import { spreadAttribution } from '../stats/spread.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
-import { MEASURES } from './measures.js';
+import { FURTHER_MEASURES } from './measures.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
 
@@ -232,7 +232,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
  * @returns {Record<string, import('../stats/ratio.js').RatioStats> | null}
  */
 function measureRatios(complete) {
-  const ratios = MEASURES.slice(1).flatMap((measure) => {
+  const ratios = FURTHER_MEASURES.flatMap((measure) => {
     const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
       const [w, p] = [workers, procs].map((cell) => (cell ? measure.of(cell) : null));
       return w && p ? [w / p] : [];
@@ -243,14 +243,14 @@ function measureRatios(complete) {
 }
 
 /**
- * Each measure beyond throughput over the cells that have it (MEASURES); one no cell has is left
+ * Each measure beyond throughput over the cells that have it (FURTHER_MEASURES); one no cell has is left
  * out, and each cell says why it has none.
  * @param {CellResult[]} cells
  * @returns {Record<string, Summary>}
  */
 function measureSummaries(cells) {
   return Object.fromEntries(
-    MEASURES.slice(1).flatMap((measure) => {
+    FURTHER_MEASURES.flatMap((measure) => {
       const values = cells
         .map(measure.of)
         .filter(/** @returns {value is number} */ (value) => typeof value === 'number' && Number.isFinite(value));

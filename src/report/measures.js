@@ -82,6 +82,18 @@ export const MEASURES = [
 ];
 
 export const THROUGHPUT = MEASURES[0];
+/** Every measure but throughput, which the tables, the ratio and the gate already carry. */
+export const FURTHER_MEASURES = MEASURES.slice(1);
+
+/**
+ * A mode's median of a measure as a table cell, `-` where it has none.
+ * @param {import('./document.js').ModeSummary | null | undefined} summary
+ * @param {Measure} measure
+ */
+export const medianCell = (summary, measure) => {
+  const figures = summaryOf(summary, measure);
+  return figures ? measure.format(figures.median) : '-';
+};
 
 /**
  * A mode's summary of one measure, or null where no cell had it.
@@ -99,7 +111,7 @@ export const summaryOf = (summary, measure) =>
  * @param {Array<import('./document.js').ModeSummary | null | undefined>} summaries  each mode's
  */
 export const extraMeasures = (summaries) =>
-  MEASURES.slice(1).filter((measure) => summaries.some((summary) => summaryOf(summary, measure)));
+  FURTHER_MEASURES.filter((measure) => summaries.some((summary) => summaryOf(summary, measure)));
 
 /**
  * Why a measure has no figure in these rounds, where a cell said: `memory per worker: not
@@ -110,7 +122,7 @@ export const extraMeasures = (summaries) =>
  */
 export function missingMeasures(rounds) {
   const cells = rounds.flatMap((round) => (round.pilot ? [] : [round.workers ?? null, round.procs ?? null]));
-  return MEASURES.slice(1).flatMap((measure) => {
+  return FURTHER_MEASURES.flatMap((measure) => {
     if (cells.some((cell) => cell && measure.of(cell) !== null)) return [];
     const reason = cells.map((cell) => (cell && measure.why ? measure.why(cell) : null)).find(Boolean);
     return reason ? [`${measure.name}: not measured here: ${reason}`] : [];

@@ -4,7 +4,7 @@ import { accountTable, sourcesNote } from './account.js';
 import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
-import { extraMeasures, missingMeasures, summaryOf, THROUGHPUT } from './measures.js';
+import { extraMeasures, medianCell, missingMeasures, summaryOf, THROUGHPUT } from './measures.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument
@@ -129,10 +129,7 @@ function tradeOffTable(results, name) {
     const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
     return [
       measure.name,
-      ...MODES.map((mode) => {
-        const summary = summaryOf(results[mode], measure);
-        return summary ? measure.format(summary.median) : '-';
-      }),
+      ...MODES.map((mode) => medianCell(results[mode], measure)),
       ratio ? withCI(ratio, '', { label: false }) : '-',
     ];
   });

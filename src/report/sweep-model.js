@@ -5,7 +5,7 @@ import { UNIT } from './model.js';
 import { fixed, ops } from './table.js';
 import { nodeLabel, pointName, varying } from './point-name.js';
 import { MODES } from '../words/modes.js';
-import { extraMeasures, summaryOf } from './measures.js';
+import { extraMeasures, medianCell } from './measures.js';
 
 /**
  * @typedef {import('./sweep-results.js').SweepDocument} SweepDocument
@@ -169,10 +169,7 @@ function measuresTable(points, columns) {
       [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],
       points.map((point) => [
         ...leadCells(point, columns),
-        ...MODES.map((mode) => {
-          const summary = summaryOf(point[mode], measure);
-          return summary ? measure.format(summary.median) : '-';
-        }),
+        ...MODES.map((mode) => medianCell(point[mode], measure)),
         point.measures?.[measure.key] ? withCI(point.measures[measure.key], '', { label: false }) : '-',
       ]),
     ),

@@ -7,7 +7,7 @@ import { SCHEMA, version } from '../version.js';
 import { factsOf, readerOf } from './load.js';
 import { envText, pointLabel } from '../report/point-name.js';
 import { MODES } from '../words/modes.js';
-import { MEASURES, THROUGHPUT } from '../report/measures.js';
+import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from '../report/measures.js';
 
 /**
  * One point of a saved run: a setting measured in rounds, and its per-round figures.
@@ -266,7 +266,7 @@ function pointDiff(base, next) {
  * @param {Point} next
  */
 function measureChanges(base, next) {
-  const changes = MEASURES.slice(1).flatMap((measure) => {
+  const changes = FURTHER_MEASURES.flatMap((measure) => {
     const [b, n] = [base.measures[measure.key], next.measures[measure.key]];
     /** @param {'workers'|'procs'} mode */
     const of = (mode) => (b[mode].length && n[mode].length ? changeBetween(b[mode], n[mode]) : null);

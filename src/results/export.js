@@ -8,7 +8,7 @@ import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { pointsOf, roundCount } from './diff.js';
-import { MEASURES } from '../report/measures.js';
+import { FURTHER_MEASURES } from '../report/measures.js';
 import bencher from './exporters/bencher.js';
 import githubActionBenchmark from './exporters/github-action-benchmark.js';
 
@@ -79,7 +79,7 @@ export function exportedPoints(saved) {
     procs: figure(point.throughput.procs),
     ratio: figure(point.ratios),
     // each measure beyond throughput the run had
-    measures: MEASURES.slice(1).flatMap((measure) => {
+    measures: FURTHER_MEASURES.flatMap((measure) => {
       const { workers, procs } = point.measures[measure.key];
       return workers.length || procs.length ? [{ measure, workers: figure(workers), procs: figure(procs) }] : [];
     }),
