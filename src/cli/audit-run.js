@@ -21,7 +21,7 @@ export async function auditCommand(
     run,
     describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
   );
-  stdout.write(render('audit', results, format, stdout));
+  stdout.write(render(results, format, stdout));
   keepResults(results, save, null, stderr);
   return results;
 }

@@ -2,7 +2,8 @@
 // exports, GitHub's step summary, and last the gate's outcome, which sets the exit code.
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
-import { pointsOf } from '../results/diff.js';
+import { pointsOf } from '../results/points.js';
+import { liveResults, readerOf } from '../results/load.js';
 import { writeExports } from '../results/export.js';
 import { keepResults, shown } from '../results/save.js';
 import { ratioGate, stepSummary } from '../report/gate.js';
@@ -14,49 +15,47 @@ import { phaseLines, roundCost } from '../report/phases.js';
 
 /** @typedef {import('./typed-options.js').Output} Output */
 
-/** A run's document as `report` and `diff` would load it from its file. */
-const live = (/** @type {'measure'|'sweep'} */ kind, /** @type {any} */ document) =>
-  /** @type {import('../results/load.js').Saved} */ ({ kind, path: 'this run', document });
-
 /**
  * The gate of a compare or sweep that completed, for its document: null without --fail-below,
  * or when the run failed or was interrupted (its error is the outcome then).
- * @param {'measure'|'sweep'} kind
  * @param {any} results  the document, before it is printed and saved
  * @param {Output['gate']} request
  * @param {{ fixedRounds: boolean }} run
  */
-export function gateOf(kind, results, request, { fixedRounds }) {
+export function gateOf(results, request, { fixedRounds }) {
   if (!request || results.status !== 'complete') return null;
-  const labels = pointsOf(live(kind, results)).map((point) => point.label);
-  const points =
-    kind === 'sweep'
-      ? results.points.map((/** @type {any} */ point, /** @type {number} */ i) => ({
-          id: point.id,
-          label: labels[i],
-          ratio: point.ratio,
-          seconds: point.seconds,
-        }))
-      : [{ id: 'p1', label: labels[0], ratio: results.ratio, seconds: results.seconds }];
+  const points = pointsOf(liveResults(results)).map(({ id, label, ratio, seconds }) => ({
+    id,
+    label,
+    ratio,
+    seconds: seconds ?? 0,
+  }));
   return ratioGate(points, { ...request, aa: results.aa ?? null, fixedRounds });
 }
 
 /**
  * Prints and keeps a finished (or stopped) run, then ends it as its gate says.
- * @param {'measure'|'sweep'} kind
  * @param {any} results  with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
  *   kept?: import('../results/save.js').Keeper | null }} run  kept: the file the run kept as it went
  */
-export function finishRun(kind, results, output, { runError, stdout, stderr, kept = null }) {
-  stdout.write(render(kind, results, output.format, stdout));
-  if (output.verbose) for (const line of verboseLines(kind, results)) stderr.write(`${line}\n`);
+export function finishRun(results, output, { runError, stdout, stderr, kept = null }) {
+  const live = liveResults(results);
+  stdout.write(render(results, output.format, stdout));
+  if (output.verbose) for (const line of verboseLines(live, results)) stderr.write(`${line}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
   keepResults(results, output.save, runError, stderr, kept);
-  for (const file of writeExports([live(kind, results)], output.exports))
-    stderr.write(`mmapbench: exported ${shown(file)}\n`);
-  appendStepSummary(kind, results, stderr);
+  for (const file of writeExports([live], output.exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);
+  appendSummary(
+    () => ({
+      title: `mmapbench ${readerOf(live).title(live)}`,
+      verdict: results.verdict?.text ?? null,
+      gate: results.gate ?? null,
+      tables: render(results, 'markdown'),
+    }),
+    stderr,
+  );
   // kept and exported like any run, then told apart from one that answered
   if (results.shortBudget?.counted === 0)
     throw new MmapbenchError(shortBudgetText(results.shortBudget, results.seconds), { kind: 'budget' });
@@ -83,25 +82,6 @@ export function endWithGate(gate, stderr) {
   if (gate.outcome === 'inconclusive' && gate.failInconclusive)
     throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
   stderr.write(`mmapbench: ${gate.line}\n`);
-}
-
-/**
- * A compare's or sweep's step summary: its verdict, gate and tables.
- * @param {'measure'|'sweep'} kind
- * @param {any} results
- * @param {NodeJS.WritableStream} stderr
- */
-function appendStepSummary(kind, results, stderr) {
-  const task = kind === 'sweep' ? '' : ` ${results.config.task.name}, k=${results.config.k}`;
-  appendSummary(
-    () => ({
-      title: `mmapbench ${results.command}${task}`,
-      verdict: results.verdict?.text ?? null,
-      gate: results.gate ?? null,
-      tables: render(kind, results, 'markdown'),
-    }),
-    stderr,
-  );
 }
 
 /**
@@ -163,19 +143,17 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
 }
 
 /**
- * What --verbose adds after the tables: where a round's time went; for a sweep, a line per point.
- * @param {'measure'|'sweep'} kind
+ * What --verbose adds after the tables: where a round's time went; a point's phases in full
+ * when the run has one, else a line per point.
+ * @param {import('../results/load.js').Saved} live
  * @param {any} results
  * @returns {string[]}
  */
-function verboseLines(kind, results) {
-  if (kind === 'sweep') {
-    const labels = pointsOf(live(kind, results)).map((point) => point.label);
-    return results.points.flatMap((/** @type {any} */ point, /** @type {number} */ i) =>
-      point.phases ? [`mmapbench: ${labels[i]}: ${roundCost(point.phases)}`] : [],
-    );
-  }
-  if (!results.phases) return [];
-  const names = results.aa ? ['A', 'B'] : Object.keys(results.phases.modes);
-  return phaseLines(results.phases, names);
+function verboseLines(live, results) {
+  const points = pointsOf(live);
+  if (points.length > 1)
+    return points.flatMap((point) => (point.phases ? [`mmapbench: ${point.label}: ${roundCost(point.phases)}`] : []));
+  const [{ phases }] = points;
+  if (!phases) return [];
+  return phaseLines(phases, results.aa ? ['A', 'B'] : Object.keys(phases.modes));
 }

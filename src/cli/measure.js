@@ -97,8 +97,8 @@ export async function measureCommand(
   }
 
   const results = documentOf(session, true);
-  const gate = gateOf('measure', results, output.gate, { fixedRounds: plan.stop.rounds !== null });
+  const gate = gateOf(results, output.gate, { fixedRounds: plan.stop.rounds !== null });
   if (gate) results.gate = gate;
-  finishRun('measure', results, output, { runError: session.error, stdout, stderr, kept: keeping });
+  finishRun(results, output, { runError: session.error, stdout, stderr, kept: keeping });
   return results;
 }

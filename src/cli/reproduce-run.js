@@ -14,7 +14,6 @@ import { planOf, reportModels } from '../reproduce/models.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
 import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
 import { writeExports } from '../results/export.js';
-import { loadResults } from '../results/load.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/bounds.js';
 import { renderReproduce } from '../view/index.js';
@@ -153,7 +152,13 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
     );
     throw error;
   }
-  // every setting's rounds, read back from the file the run kept (a resumed run's too)
-  for (const written of writeExports([loadResults(file)], argv.export ?? []))
-    stderr.write(`mmapbench: exported ${written}\n`);
+  // every setting's rounds, a resumed run's too, as `report` would read them from its file
+  const saved = {
+    kind: /** @type {const} */ ('reproduce'),
+    path: file,
+    header,
+    records,
+    end: { type: /** @type {const} */ ('end'), status, skipped },
+  };
+  for (const written of writeExports([saved], argv.export ?? [])) stderr.write(`mmapbench: exported ${written}\n`);
 }

@@ -176,9 +176,9 @@ export async function sweepCommand(
     progress.stop();
   }
   const results = documentOf(run, true);
-  const gate = gateOf('sweep', results, output.gate, { fixedRounds: fixedRounds !== null });
+  const gate = gateOf(results, output.gate, { fixedRounds: fixedRounds !== null });
   const document = gate ? { ...results, gate } : results;
-  finishRun('sweep', document, output, { runError: run.error, stdout, stderr, kept: keeping });
+  finishRun(document, output, { runError: run.error, stdout, stderr, kept: keeping });
   return document;
 }
 

@@ -111,8 +111,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
     mmapbench: version,
     schema: SCHEMA,
     command: plan.command,
-    status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
-    error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+    ...endOf(error),
     config: {
       task: {
         name: plan.task.name,
@@ -223,6 +222,39 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
   }
   return results;
 }
+
+/**
+ * How a run ended, as its document says it: complete, or its error and whether it was stopped.
+ * @param {{ kind: string, message: string, worker?: number | null } | null | undefined} error
+ * @returns {Pick<ResultsDocument, 'status' | 'error'>}
+ */
+export const endOf = (error) => ({
+  status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
+  error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+});
+
+/**
+ * A measured point, whatever command measured it: why its rounds stopped and what they cost,
+ * each mode's figures, the ratio and its verdict, the further measures, the account, the spread
+ * and the phases, how its cells were sized, and its rounds. A compare's document holds one at
+ * its top level, a sweep's one per point: a figure added to buildResults reaches both.
+ * @param {ResultsDocument} results
+ */
+export const measuredPoint = (results) => ({
+  stop: results.stop,
+  seconds: results.seconds,
+  workers: results.workers ?? null,
+  procs: results.procs ?? null,
+  ratio: results.ratio ?? null,
+  verdict: results.verdict ?? null,
+  ...(results.measures ? { measures: results.measures } : {}),
+  ...(results.account ? { account: results.account } : {}),
+  ...(results.spread ? { spread: results.spread } : {}),
+  ...(results.phases ? { phases: results.phases } : {}),
+  calibration: results.calibration,
+  sizing: results.sizing,
+  rounds: results.rounds,
+});
 
 /**
  * Each measure beyond throughput as a workers/procs ratio, round by round over the complete

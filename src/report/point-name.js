@@ -17,13 +17,21 @@ export const envText = (/** @type {Record<string, unknown> | undefined} */ env) 
     .join(' ');
 
 /**
- * A point in full: `arena1 · readfilesync · med (64 KiB) · k=2 · MALLOC_ARENA_MAX=1`. The
- * variant and the Node only where a sweep has more than one of them.
- * @param {{ task: string, k: number, file?: { label: string }, env?: Record<string, string>,
- *   params?: Record<string, unknown>, node?: string | null, variant?: string | null }} setting
+ * What names a point: what it ran. A reproduce run's points are its experiments' settings
+ * (`experiment` and `variant`), with no task of their own.
+ * @typedef {{ task: string, k: number, file?: { label: string }, env?: Record<string, string>,
+ *   params?: Record<string, unknown>, node?: string | null, variant?: string | null,
+ *   experiment?: string }} Setting
  */
-export const pointLabel = ({ task, file, k, env, params, node, variant }) =>
-  [variant, task, file?.label, `k=${k}`, envText(env), envText(params), node].filter(Boolean).join(' · ');
+
+/**
+ * A point in full: `arena1 · readfilesync · med (64 KiB) · k=2 · MALLOC_ARENA_MAX=1`, or a
+ * reproduce run's `000 · baseline · k=2`. The variant and the Node only where a sweep has more
+ * than one of them.
+ * @param {Setting} setting
+ */
+export const pointLabel = ({ experiment, task, file, k, env, params, node, variant }) =>
+  [experiment, variant, task, file?.label, `k=${k}`, envText(env), envText(params), node].filter(Boolean).join(' · ');
 
 /**
  * The axes that take more than one value: the columns that tell the points apart.

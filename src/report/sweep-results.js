@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { completeRounds } from '../run/scheduler.js';
 import { scaling } from '../stats/scaling.js';
-import { buildResults } from './document.js';
+import { buildResults, endOf, measuredPoint } from './document.js';
 import { SCHEMA, version } from '../version.js';
 import { MODES } from '../words/modes.js';
 
@@ -37,15 +37,6 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       // a point whose task cannot run on its Node ran no cell: why, in the task's words
       status: plan.unavailable ? 'unavailable' : results.status,
       unavailable: plan.unavailable,
-      stop: results.stop,
-      seconds: results.seconds,
-      workers: results.workers,
-      procs: results.procs,
-      ratio: results.ratio,
-      verdict: results.verdict,
-      ...(results.measures ? { measures: results.measures } : {}),
-      ...(results.account ? { account: results.account } : {}),
-      ...(results.phases ? { phases: results.phases } : {}),
       config: {
         iterations: results.config.iterations,
         warmup: results.config.warmup,
@@ -53,17 +44,14 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
         env: results.config.env,
         timeout: results.config.timeout,
       },
-      calibration: results.calibration,
-      sizing: results.sizing,
-      rounds: results.rounds,
+      ...measuredPoint(results),
     };
   });
   return {
     mmapbench: version,
     schema: SCHEMA,
     command: 'sweep',
-    status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
-    error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+    ...endOf(error),
     axes: axesOf(run.points),
     config: {
       precision: rounds === null ? precision : null,

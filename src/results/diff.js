@@ -5,135 +5,14 @@ import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
 import { factsOf, readerOf } from './load.js';
-import { envText, pointLabel } from '../report/point-name.js';
-import { MODES } from '../words/modes.js';
-import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from '../report/measures.js';
+import { pointsOf, roundCount } from './points.js';
+import { FURTHER_MEASURES } from '../report/measures.js';
 
 /**
- * One point of a saved run: a setting measured in rounds, and its per-round figures.
- * @typedef {object} Point
- * @property {string} key  what must be equal for two runs' points to be compared
- * @property {string} label  how the reader tells the point apart
- * @property {number[]} ratios  per-round workers/procs (empty for a workers or procs run)
- * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
- * @property {Record<string, { workers: number[], procs: number[] }>} measures  per-round figures
- *   of each mode, by measure (measures.js; throughput too)
- * @property {Account | null} [account]  where each mode's time per op went, when the run kept it
- *
- * @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account
- * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('./points.js').Point} Point
+ * @typedef {import('./points.js').Account} Account
  * @typedef {import('./load.js').Saved} Saved
  */
-
-/** @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells */
-
-/**
- * A point's identity (task, file, k, environment variables and task parameters) and its
- * per-round figures.
- * @param {{ task: string, k: number, file?: { size: number, label: string }, env?: Record<string, string>,
- *   params?: Record<string, unknown>, node?: string | null, variant?: string | null }} setting
- * @param {Round[]} rounds
- * @returns {Point}
- */
-function pointOf({ task, file, k, env, params, node, variant }, rounds) {
-  const measures = Object.fromEntries(
-    MEASURES.map((measure) => {
-      const perMode = (/** @type {'workers'|'procs'} */ mode) =>
-        rounds.flatMap((round) => {
-          const cell = round[mode];
-          const value = cell ? measure.of(cell) : null;
-          return typeof value === 'number' && Number.isFinite(value) ? [value] : [];
-        });
-      return [measure.key, { workers: perMode('workers'), procs: perMode('procs') }];
-    }),
-  );
-  const complete = rounds.flatMap(({ workers, procs }) => (workers && procs ? [{ workers, procs }] : []));
-  return {
-    // a file by its size, so `med` and `64k` are one point
-    key: JSON.stringify([task, file?.size ?? null, k, envText(env), envText(params), node ?? null]),
-    label: pointLabel({ task, file, k, env, params, node, variant }),
-    ratios: complete.map((round) => round.workers.throughput / round.procs.throughput),
-    throughput: measures[THROUGHPUT.key],
-    measures,
-  };
-}
-
-/**
- * The cells of a measure document's rounds (one mode or both).
- * @param {import('../report/document.js').SavedRound[]} rounds
- * @returns {Round[]}
- */
-const roundsOf = (rounds) =>
-  rounds
-    // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
-    .filter((round) => !round.pilot)
-    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
-
-/** @type {{ [K in Exclude<Saved['kind'], 'audit'>]: (saved: Extract<Saved, { kind: K }>) => Point[] }} */
-const POINTS = {
-  measure: ({ document }) => {
-    const { config } = document;
-    return [
-      {
-        ...pointOf(
-          { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
-          roundsOf(document.rounds),
-        ),
-        account: document.account ?? null,
-      },
-    ];
-  },
-  sweep: ({ document: { axes, points } }) =>
-    points.map((point) => ({
-      account: point.account ?? null,
-      ...pointOf(
-        {
-          task: point.task,
-          file: point.file,
-          k: point.k,
-          env: point.config.env,
-          params: point.params,
-          // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
-          node: axes.node.length > 1 ? point.node.version : null,
-          variant: axes.variant.length > 1 ? point.variant.name : null,
-        },
-        roundsOf(point.rounds),
-      ),
-    })),
-  // a point per experiment and setting, its rounds gathered from the cell records
-  reproduce: ({ header, records }) => {
-    /** @type {Map<string, Map<number, Round>>} */
-    const settings = new Map();
-    for (const record of records) {
-      if (record.type !== 'cell') continue;
-      const id = `${record.experiment}/${record.variant}`;
-      const rounds = settings.get(id) ?? new Map();
-      settings.set(id, rounds);
-      const round = rounds.get(record.round) ?? {};
-      rounds.set(record.round, round);
-      round[record.mode] = record.cell;
-    }
-    return [...settings].map(([id, rounds]) => ({
-      ...pointOf({ task: id, k: header.options.k }, [...rounds.values()]),
-      label: `${id.replace('/', ' · ')} · k=${header.options.k}`,
-    }));
-  },
-};
-
-/**
- * The points of a saved file; `what` a command does with them, for the error on a file that has
- * none (an audit).
- * @param {Saved} saved
- * @returns {Point[]}
- */
-export function pointsOf(saved, what = 'diff') {
-  const { noRounds } = readerOf(saved);
-  if (noRounds !== null)
-    throw usageError(
-      `${saved.path} is ${noRounds}: it has no workers/procs rounds to ${what}; ${what} compare, sweep or reproduce results`,
-    );
-  return /** @type {(saved: Saved) => Point[]} */ (POINTS[/** @type {keyof typeof POINTS} */ (saved.kind)])(saved);
-}
 
 /**
  * @typedef {object} PointDiff
@@ -226,10 +105,6 @@ const runOf = (saved) => {
 /** @param {number[]} values */
 const geomean = (values) =>
   values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;
-
-/** The rounds a point has: complete ones, or a one-mode run's. */
-export const roundCount = (/** @type {Point} */ point) =>
-  Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);
 
 /**
  * @param {Point} base

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
-import { pointsOf, roundCount } from './diff.js';
+import { pointsOf, roundCount } from './points.js';
 import { FURTHER_MEASURES } from '../report/measures.js';
 import bencher from './exporters/bencher.js';
 import githubActionBenchmark from './exporters/github-action-benchmark.js';

@@ -61,15 +61,39 @@ export function loadResults(path, what = path) {
   if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
   checkSchema(document, what);
   if (!COMMANDS.includes(document.command)) throw notOurs(`"command" is ${JSON.stringify(document.command)}`);
-  const [kind, part, shape] =
-    document.command === 'sweep'
-      ? ['sweep', 'points', Array.isArray(document.points) && typeof document.axes === 'object']
-      : document.command === 'trace'
-        ? ['audit', 'trace', typeof document.trace === 'object' && typeof document.target === 'object']
-        : ['measure', 'rounds', Array.isArray(document.rounds) && typeof document.config === 'object'];
-  if (!shape) throw notOurs(`a ${document.command} document without its ${part}`);
+  const kind = kindOf(document);
+  const [part, shape] = SHAPES[kind];
+  if (!shape(document)) throw notOurs(`a ${document.command} document without its ${part}`);
   return /** @type {Saved} */ ({ kind, path, document });
 }
+
+/** The part each kind of document is read by, and whether a document has it. */
+const SHAPES = /** @type {Record<DocumentKind, [string, (document: any) => boolean]>} */ ({
+  sweep: ['points', (document) => Array.isArray(document.points) && typeof document.axes === 'object'],
+  audit: ['trace', (document) => typeof document.trace === 'object' && typeof document.target === 'object'],
+  measure: ['rounds', (document) => Array.isArray(document.rounds) && typeof document.config === 'object'],
+});
+
+/**
+ * @typedef {Exclude<Saved['kind'], 'reproduce'>} DocumentKind  a saved file that is one JSON
+ *   document: a compare, workers or procs run (`measure`), a sweep, or an audit
+ */
+
+/**
+ * What kind of document a command wrote, by its command.
+ * @param {{ command: string }} document
+ * @returns {DocumentKind}
+ */
+export const kindOf = ({ command }) => (command === 'sweep' ? 'sweep' : command === 'trace' ? 'audit' : 'measure');
+
+/**
+ * A document a run has just built, as `report` and `diff` would load it from its file.
+ * @param {{ command: string }} document
+ * @param {string} [path]
+ * @returns {Saved}
+ */
+export const liveResults = (document, path = 'this run') =>
+  /** @type {Saved} */ ({ kind: kindOf(document), path, document });
 
 /**
  * @param {{ schema?: unknown, mmapbench?: unknown }} document
@@ -111,6 +135,9 @@ function reproduceFile(path, text, notOurs) {
  * @property {(saved: S) => string} nodes  the Node versions it ran
  * @property {(saved: S) => string | null} tasks  the tasks it ran, for a gate; null: not gated
  * @property {string | null} noRounds  why it has no workers/procs rounds (an audit), or null
+ * @property {(saved: S) => string} title  the run in a few words, as a step summary heads it
+ * @property {string | null} resumeWith  how to go on with it when `--resume` of a measuring
+ *   command cannot (an audit, a reproduce run); null: it can
  */
 
 /** @type {{ [K in Saved['kind']]: Reader<Extract<Saved, { kind: K }>> }} */
@@ -123,6 +150,8 @@ const KINDS = {
     nodes: ({ document }) => document.environment.node.version,
     tasks: ({ document }) => document.config.task.name,
     noRounds: null,
+    title: ({ document }) => `${document.command} ${document.config.task.name}, k=${document.config.k}`,
+    resumeWith: null,
   },
   sweep: {
     command: () => 'sweep',
@@ -132,6 +161,8 @@ const KINDS = {
     nodes: ({ document }) => document.axes.node.map((node) => node.version).join(', '),
     tasks: ({ document }) => document.axes.task.join(','),
     noRounds: null,
+    title: () => 'sweep',
+    resumeWith: null,
   },
   audit: {
     command: () => 'trace',
@@ -141,6 +172,8 @@ const KINDS = {
     nodes: ({ document }) => document.environment.node.version,
     tasks: () => null,
     noRounds: 'an audit (trace --pid or trace -- COMMAND)',
+    title: ({ document }) => `trace pid ${document.target.pid}`,
+    resumeWith: 'a trace audit; resume it with a new `mmapbench trace`',
   },
   reproduce: {
     command: () => 'reproduce',
@@ -150,6 +183,8 @@ const KINDS = {
     nodes: ({ header }) => header.environment.node.version,
     tasks: () => null,
     noRounds: null,
+    title: () => 'reproduce',
+    resumeWith: "a reproduce run's results file; resume it with `mmapbench reproduce --resume`",
   },
 };
 

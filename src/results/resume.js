@@ -2,7 +2,7 @@
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
 import { usageError } from '../errors.js';
-import { loadResults } from './load.js';
+import { loadResults, readerOf } from './load.js';
 
 /** The environment facts a resumed run must share with its first part, as the reader names them. */
 const SAME = /** @type {const} */ ([
@@ -26,12 +26,10 @@ const SAME = /** @type {const} */ ([
  */
 export function resumable(path, command) {
   const saved = loadResults(path, `--resume ${path}`);
-  if (saved.kind === 'audit' || saved.kind === 'reproduce')
-    throw usageError(
-      `--resume ${path} is ${saved.kind === 'audit' ? 'a trace audit' : "a reproduce run's results file"}; resume it with ${saved.kind === 'audit' ? 'a new `mmapbench trace`' : '`mmapbench reproduce --resume`'}`,
-    );
+  const { resumeWith } = readerOf(saved);
+  if (resumeWith !== null) throw usageError(`--resume ${path} is ${resumeWith}`);
   // the fields every kind shares, and `resume`, which only an unfinished one has
-  const document = /** @type {any} */ (saved.document);
+  const document = /** @type {any} */ (saved).document;
   if (document.command !== command)
     throw usageError(
       `--resume ${path} is a ${document.command} run; resume it with \`mmapbench ${document.command} --resume\``,

@@ -2,8 +2,7 @@
 // making: a reproduce run (its published tables beside the measured ones) and an audit.
 import { auditModel } from '../report/audit-model.js';
 import { savedReportModels } from '../reproduce/models.js';
-import { pointsOf } from '../results/diff.js';
-import { ratioStats } from '../stats/ratio.js';
+import { pointsOf } from '../results/points.js';
 import { forestChart, forestRow } from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { section } from './html-page.js';
@@ -22,9 +21,7 @@ const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${
  * @returns {Promise<Section>}
  */
 export async function reproduceSection(saved, facts) {
-  const rows = pointsOf(saved)
-    .filter((point) => point.ratios.length)
-    .map((point) => forestRow(point.label, ratioStats(point.ratios)));
+  const rows = pointsOf(saved).flatMap((point) => (point.ratio ? [forestRow(point.label, point.ratio)] : []));
   const charts = rows.length
     ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
     : [];

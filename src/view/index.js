@@ -8,6 +8,7 @@ import { traceModel } from '../report/trace-model.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from '../report/table.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { renderReport } from '../reproduce/report.js';
+import { kindOf } from '../results/load.js';
 
 /** @typedef {'terminal'|'markdown'|'json'} Format */
 /** @typedef {NodeJS.WritableStream & { isTTY?: boolean, columns?: number }} Stream */
@@ -27,15 +28,14 @@ const MODELS = {
 
 /**
  * A results document as the user asked to see it.
- * @param {'measure'|'sweep'|'audit'} kind  what `loadResults` calls the document
- * @param {object} document  as the run built it, or as it was saved
+ * @param {{ command: string }} document  as the run built it, or as it was saved
  * @param {Format} format
  * @param {Stream} [stream]  where it goes: its width and whether it takes color
  */
-export function render(kind, document, format, stream = process.stdout) {
+export function render(document, format, stream = process.stdout) {
   if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
   const width = textWidth(stream);
-  return MODELS[kind](document, width)
+  return MODELS[kindOf(document)](document, width)
     .map((model) =>
       format === 'markdown' ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stream), width }),
     )
@@ -51,13 +51,29 @@ export function render(kind, document, format, stream = process.stdout) {
 export const renderReproduce = (models, format, stream = process.stdout) =>
   renderReport(models, { markdown: format === 'markdown', color: useColor(stream), width: textWidth(stream) });
 
+/** @typedef {import('../results/load.js').Saved} Saved */
+
+/**
+ * How each kind of saved file prints: a document as its run printed it, a reproduce run's file
+ * as its report.
+ * @type {{ [K in Saved['kind']]: (saved: Extract<Saved, { kind: K }>, format: 'terminal'|'markdown', stream: Stream) => string }}
+ */
+const SAVED = {
+  measure: (saved, format, stream) => render(saved.document, format, stream),
+  sweep: (saved, format, stream) => render(saved.document, format, stream),
+  audit: (saved, format, stream) => render(saved.document, format, stream),
+  reproduce: (saved, format, stream) => renderReproduce(savedReportModels(saved), format, stream),
+};
+
 /**
  * One saved file as its run printed it.
- * @param {import('../results/load.js').Saved} saved
+ * @param {Saved} saved
  * @param {'terminal'|'markdown'} format
  * @param {Stream} stream
  */
 export const renderSaved = (saved, format, stream) =>
-  saved.kind === 'reproduce'
-    ? renderReproduce(savedReportModels(saved), format, stream)
-    : render(saved.kind, saved.document, format, stream);
+  /** @type {(saved: Saved, format: 'terminal'|'markdown', stream: Stream) => string} */ (SAVED[saved.kind])(
+    saved,
+    format,
+    stream,
+  );

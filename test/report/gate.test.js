@@ -15,9 +15,9 @@ import { fixture } from '../helpers.js';
 const compare = loadResults(fixture('saved/compare.json')).document;
 // p1 0.94 (0.91-0.98), p2 1.22 (0.59-2.52), 3 rounds each
 const sweep = loadResults(fixture('saved/sweep.json')).document;
-const gate = (document, threshold, { kind = 'measure', failInconclusive = false, fixedRounds = false } = {}) =>
+const gate = (document, threshold, { failInconclusive = false, fixedRounds = false } = {}) =>
   /** @type {import('../../src/report/gate.js').Gate} */ (
-    gateOf(kind, document, { threshold, failInconclusive }, { fixedRounds })
+    gateOf(document, { threshold, failInconclusive }, { fixedRounds })
   );
 
 test('compare: pass, fail and inconclusive against thresholds below, above and inside the interval', () => {
@@ -59,19 +59,14 @@ test('an A/A run gates A/B', () => {
 
 test('a run that failed or was interrupted has no gate: its error is its outcome', () => {
   assert.equal(
-    gateOf(
-      'measure',
-      { ...compare, status: 'interrupted' },
-      { threshold: 0.4, failInconclusive: false },
-      { fixedRounds: false },
-    ),
+    gateOf({ ...compare, status: 'interrupted' }, { threshold: 0.4, failInconclusive: false }, { fixedRounds: false }),
     null,
   );
-  assert.equal(gateOf('measure', compare, null, { fixedRounds: false }), null);
+  assert.equal(gateOf(compare, null, { fixedRounds: false }), null);
 });
 
 test('sweep: each point judged, the worst outcome decides, and the line names the points that decided it', () => {
-  const mixed = gate(sweep, 0.9, { kind: 'sweep' });
+  const mixed = gate(sweep, 0.9);
   assert.deepEqual(
     mixed.points.map((point) => [point.id, point.outcome]),
     [
@@ -84,10 +79,10 @@ test('sweep: each point judged, the worst outcome decides, and the line names th
     mixed.line,
     /^gate inconclusive \(workers\/procs, --fail-below 0\.9\): 2 points, 1 passed, 1 inconclusive; .*k=2: 1\.22 \(95% CI 0\.59-2\.52\) straddles 0\.9; about/,
   );
-  const failing = gate(sweep, 1, { kind: 'sweep' });
+  const failing = gate(sweep, 1);
   assert.equal(failing.outcome, 'fail');
   assert.match(failing.line, /1 failed, 1 inconclusive; .*k=1: 0\.94 \(95% CI 0\.91-0\.98\) is below 1$/);
-  assert.equal(gate(sweep, 0.5, { kind: 'sweep' }).outcome, 'pass');
+  assert.equal(gate(sweep, 0.5).outcome, 'pass');
 });
 
 test('diff: the change of the ratio and of each mode against the allowed worsening, and runs that differ are named', () => {
@@ -176,6 +171,6 @@ test('a sweep gate names at most three deciding points and counts the rest', () 
     ...sweep,
     points: Array.from({ length: 5 }, (_, i) => ({ ...sweep.points[0], id: `p${i + 1}` })),
   };
-  const line = gateOf('sweep', many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })?.line ?? '';
+  const line = gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })?.line ?? '';
   assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);
 });

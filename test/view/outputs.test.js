@@ -60,7 +60,7 @@ for (const file of FILES) {
     const one = saved(file);
     for (const format of /** @type {const} */ (['terminal', 'markdown']))
       matches(`${file}.${format === 'terminal' ? 'txt' : 'md'}`, renderSaved(one, format, pipe));
-    if (one.kind !== 'reproduce') matches(`${file}.out.json`, render(one.kind, one.document, 'json', pipe));
+    if (one.kind !== 'reproduce') matches(`${file}.out.json`, render(one.document, 'json', pipe));
     if (one.kind !== 'audit')
       for (const format of FORMATS)
         matches(`${file}.${format}.json`, `${JSON.stringify(exportOf(one, format), null, 2)}\n`);
