@@ -3,8 +3,8 @@
 const LAYERS = [
   ['cli'], // one module per command, and the controllers that run them
   ['view'], // results documents to text, markdown, JSON and HTML
-  ['results'], // saved results: save, load and check, diff
   ['reproduce'], // the published experiments: settings, claims, verdicts, their runner
+  ['results'], // saved results, a document or a reproduce run's file: save, load and check, points, diff
   ['report'], // results documents and the models (tables, sentences) drawn from them
   ['run'], // plan, rounds, cells, the hosts that run a task in a fresh process tree
   ['tasks', 'stats', 'reference'], // what a cell runs; numbers in, numbers out; published figures

@@ -12,7 +12,7 @@ import { estimate, listing } from '../reproduce/estimate.js';
 import { machine, select } from '../reproduce/machine.js';
 import { planOf, reportModels } from '../reproduce/models.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
-import { appendRecord, createResultsFile } from '../reproduce/results-file.js';
+import { appendRecord, createResultsFile } from '../results/reproduce-file.js';
 import { writeExports } from '../results/export.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/bounds.js';
@@ -64,7 +64,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
  *   stderr: NonNullable<import('./index.js').Context['stderr']>, interrupt?: AbortSignal }} streams
  */
 async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
-  /** @type {import('../reproduce/results-file.js').RunHeader} */
+  /** @type {import('../results/reproduce-file.js').RunHeader} */
   let header;
   /** @type {string} */
   let file;

@@ -10,7 +10,7 @@ import { commandLine } from '../words/command-line.js';
 import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
-import { readResultsFile } from './results-file.js';
+import { readResultsFile } from '../results/reproduce-file.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**

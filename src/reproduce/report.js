@@ -119,7 +119,7 @@ const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean
  * both verdicts side by side, with a line saying whether the protocol changes the answer.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {Variant[]} variants
- * @param {import('./results-file.js').CellRecord[]} cells
+ * @param {import('../results/reproduce-file.js').CellRecord[]} cells
  * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'> }} run
  * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
  */
@@ -197,7 +197,7 @@ export function experimentSection(
 /**
  * Where each two-mode setting's time per op went, in the account's words: a line per setting.
  * @param {Variant[]} variants  under one protocol
- * @param {import('./results-file.js').CellRecord[]} cells  the same protocol's
+ * @param {import('../results/reproduce-file.js').CellRecord[]} cells  the same protocol's
  * @param {{ k: number, protocol: 'steady'|'published', protocols: string[], quick: boolean }} run
  */
 function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
@@ -246,7 +246,7 @@ const bothVerdictsTable = (/** @type {Record<string, ClaimVerdict[]>} */ byProto
 
 /**
  * The report's first block: what this run ran on and how.
- * @param {{ header: import('./results-file.js').RunHeader, status: string, file: string,
+ * @param {{ header: import('../results/reproduce-file.js').RunHeader, status: string, file: string,
  *   skipped: Array<{ name: string, reason: string }>, bounds: number[] }} run
  * @returns {ReportModel}
  */

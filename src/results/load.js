@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
-import { parseResultsFile } from '../reproduce/results-file.js';
+import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../report/point-name.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
@@ -14,7 +14,7 @@ const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'trace'];
 /**
  * A saved file, by kind. Its shape was checked where it matters to every reader (the command,
  * the schema, the part each kind is read by); the rest is as the command saved it.
- * @typedef {import('../reproduce/results-file.js').ResultsFile} ResultsFile
+ * @typedef {import('./reproduce-file.js').ResultsFile} ResultsFile
  * @typedef {{ kind: 'measure', path: string, document: import('../report/document.js').ResultsDocument }
  *   | { kind: 'sweep', path: string, document: import('../report/sweep-results.js').SweepDocument }
  *   | { kind: 'audit', path: string, document: import('../report/audit-model.js').AuditDocument }

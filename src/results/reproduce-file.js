@@ -5,9 +5,9 @@ import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
 
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
- * @typedef {{ mmapbench: string, started: string, options: import('./runner.js').ReproduceOptions,
+ * @typedef {{ mmapbench: string, started: string, options: import('../reproduce/runner.js').ReproduceOptions,
  *   environment: import('../report/document.js').Environment, jemalloc: string | null,
- *   nodes?: import('./experiments.js').FixNode[] }} RunHeader  nodes: what node-fix ran on
+ *   nodes?: import('../reproduce/experiments.js').FixNode[] }} RunHeader  nodes: what node-fix ran on
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
  *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
  * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendRecord, createResultsFile, readResultsFile } from '../../src/reproduce/results-file.js';
+import { appendRecord, createResultsFile, readResultsFile } from '../../src/results/reproduce-file.js';
 import { victim } from '../helpers.js';
 
 const temp = () => join(mkdtempSync(join(tmpdir(), 'mmapbench-results-')), 'out', 'results.jsonl');
