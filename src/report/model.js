@@ -5,6 +5,7 @@ import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { extraMeasures, medianCell, missingMeasures, summaryOf, THROUGHPUT } from './measures.js';
+import { spreadText } from './spread-words.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument
@@ -156,37 +157,6 @@ export function tradeOffText(results) {
     return [`${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${worse ? 'worse' : 'better'})`];
   });
   return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
-}
-
-// a figure that goes with less of the spread than this is not named
-const NAMED_SHARE = 0.3;
-
-/**
- * Why the rounds disagree, when they kept the interval from its target: the figure of the
- * account each mode's cell-to-cell spread goes with most, and which way.
- * @param {ResultsDocument} results
- * @returns {string | null}
- */
-export function spreadText(results) {
-  const { ratio, config, spread } = results;
-  const short =
-    results.stop === 'max-time' && typeof ratio?.halfWidth === 'number' && ratio.halfWidth > (config.precision ?? 0);
-  if (!short || !spread) return null;
-  const modes = MODES.flatMap((mode) => {
-    const found = spread[mode];
-    return found ? [{ mode, found }] : [];
-  });
-  if (!modes.length) return null;
-  const sizes = modes.map(({ mode, found }) => `${mode} ${fixed(found.spread)}`).join(', ');
-  const named = modes.flatMap(({ mode, found }) => {
-    const [top] = found.figures;
-    return top && top.share >= NAMED_SHARE
-      ? [
-          `${mode}: ${Math.round(top.share * 100)}% of it goes with ${top.words} per op (the ${top.direction} cells have more)`,
-        ]
-      : [];
-  });
-  return `the rounds disagree (spread of the cells' log ops/s: ${sizes})${named.length ? `; ${named.join('; ')}` : '; no figure of the account goes with most of it'}`;
 }
 
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');

@@ -4,6 +4,7 @@ import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
+import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -86,7 +87,7 @@ function tighten(results) {
 /**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
- * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget'>} results
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} results
  * @returns {string | null}
  */
 export function stopText(results) {
@@ -107,7 +108,13 @@ export function stopText(results) {
       more && perRound
         ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`
         : '';
-    return `stopped: the ${about(config.maxTime ?? seconds)} budget ran out at ${reached} after ${rounds}${extra}`;
+    // a spread the account explains is said before more minutes: removing it may be the cheaper way
+    const cause = stoppedShort(results) ? spreadCause(results) : null;
+    const remedy = cause ? remedyOf(cause.key, { glibc: Boolean(results.environment?.glibc) }) : null;
+    const why = cause
+      ? `; the cells disagree with their ${cause.words} per op (above)${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
+      : '';
+    return `stopped: the ${about(config.maxTime ?? seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}`;
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;

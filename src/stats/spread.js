@@ -1,10 +1,17 @@
 // Why the rounds disagree: over one mode's cells, how much of the variance of their log
 // throughput goes with each per-op figure of the account, as the R² of a least-squares line,
-// and which way (more of it in the faster cells, or in the slower).
-import { linearRegression, linearRegressionLine, rSquared, sampleStandardDeviation } from 'simple-statistics';
+// and which way (more of it in the faster cells, or in the slower); and whether the cells fall
+// into two groups apart, each with its throughput and its figures.
+import { linearRegression, linearRegressionLine, median, rSquared, sampleStandardDeviation } from 'simple-statistics';
+import { twoGroups } from './groups.js';
 
 // fewer cells than this say nothing about what goes with what
 const MIN_CELLS = 5;
+// fewer cells than this are not told apart into groups
+const MIN_GROUPED = 10;
+// and each group holds at least this share of the cells (and two of them): a lone slow cell is
+// an outlier, not a group
+const MIN_GROUP_SHARE = 0.1;
 
 /** The account's per-op figures a cell's speed may go with, and how they are said. */
 export const SPREAD_FIGURES = /** @type {const} */ ([
@@ -19,8 +26,13 @@ export const SPREAD_FIGURES = /** @type {const} */ ([
  * @typedef {{ key: string, words: string, share: number, direction: 'slower'|'faster' }} FigureShare
  *   share: R² of log throughput on the figure per op, over the cells; direction: where more of
  *   the figure goes, in the slower cells or the faster
- * @typedef {{ cells: number, spread: number, figures: FigureShare[] }} SpreadAttribution
- *   spread: the standard deviation of the cells' log throughput
+ * @typedef {{ cells: number, throughput: number, figures: Record<string, number> }} CellGroup
+ *   throughput: the median ops/s of its cells; figures: the median per op of each figure
+ * @typedef {{ by: string, groups: [CellGroup, CellGroup] }} CellGroups  by: `throughput`, or the
+ *   key of the figure whose values fell apart; the faster group first
+ * @typedef {{ cells: number, spread: number, figures: FigureShare[], groups: CellGroups | null }} SpreadAttribution
+ *   spread: the standard deviation of the cells' log throughput; groups: the two groups the
+ *   cells fall into, or null when they do not fall apart
  */
 
 /**
@@ -54,5 +66,55 @@ export function spreadAttribution(cells) {
     const share = Math.max(0, rSquared(pairs, linearRegressionLine(fit)));
     return [{ key, words, share, direction: /** @type {'slower'|'faster'} */ (fit.m < 0 ? 'slower' : 'faster') }];
   }).sort((a, b) => b.share - a.share);
-  return { cells: counted.length, spread: sampleStandardDeviation(logs), figures };
+  return {
+    cells: counted.length,
+    spread: sampleStandardDeviation(logs),
+    figures,
+    groups: groupsOf(counted, logs, figures[0]?.key ?? null),
+  };
+}
+
+/**
+ * The two groups the cells fall into: by their log throughput, else by the log of the figure
+ * their throughput goes with most; null when neither falls apart (stats/groups.js).
+ * @param {import('./cell.js').CellResult[]} cells  each with an account
+ * @param {number[]} logs  their log throughputs
+ * @param {string | null} top  the key of the figure that goes with most of the spread
+ * @returns {CellGroups | null}
+ */
+function groupsOf(cells, logs, top) {
+  if (cells.length < MIN_GROUPED) return null;
+  const least = Math.max(2, Math.ceil(cells.length * MIN_GROUP_SHARE));
+  const byFigure = () => {
+    if (!top) return null;
+    // a figure of 0 has a log too: page faults by a hundredth, time by a nanosecond
+    const floor = top === 'minflt' ? 0.01 : 1;
+    const xs = cells.map((cell) => perOp(/** @type {NonNullable<typeof cell.account>} */ (cell.account), top));
+    return xs.every((x) => x !== null)
+      ? twoGroups(
+          xs.map((x) => Math.log(Number(x) + floor)),
+          least,
+        )
+      : null;
+  };
+  const byThroughput = twoGroups(logs, least);
+  const found = byThroughput ?? byFigure();
+  if (!found) return null;
+  const group = (/** @type {number} */ which) => {
+    const members = cells.filter((_, i) => found[i] === which);
+    const figures = SPREAD_FIGURES.flatMap(([key]) => {
+      const xs = members.map((cell) => perOp(/** @type {NonNullable<typeof cell.account>} */ (cell.account), key));
+      return xs.every((x) => x !== null) ? [[key, median(/** @type {number[]} */ (xs))]] : [];
+    });
+    return {
+      cells: members.length,
+      throughput: median(members.map((cell) => cell.throughput)),
+      figures: Object.fromEntries(figures),
+    };
+  };
+  const [one, other] = [group(1), group(0)];
+  return {
+    by: byThroughput ? 'throughput' : /** @type {string} */ (top),
+    groups: one.throughput >= other.throughput ? [one, other] : [other, one],
+  };
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadResults } from '../../src/results/load.js';
 import { render, renderSaved } from '../../src/view/index.js';
+import { spreadAttribution } from '../../src/stats/spread.js';
 
 const saved = (name) => loadResults(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
 /** An 80-column stream that is not a terminal, as a pipe or CI log is. */
@@ -109,4 +110,29 @@ test('a budget that ran out on rounds that disagree says what their spread goes 
   assert.match(text, /workers: \d+% of it goes with [a-z ]+ per op \(the (slower|faster) cells have more\)/);
   // a run that met its target says nothing of it
   assert.doesNotMatch(renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe), /rounds disagree/);
+});
+
+test("a current run's spread names the two groups its cells fall in, and the stop line what would remove the spread before more minutes", () => {
+  const one = saved('compare-spread.json');
+  const document = /** @type {any} */ (one.document);
+  // as this version saves it: with the groups
+  for (const mode of ['workers', 'procs'])
+    document.spread[mode] = spreadAttribution(document.rounds.filter((r) => r.complete).map((r) => r[mode]));
+  const text = renderSaved(one, 'terminal', pipe).replace(/\n/g, ' ');
+  assert.match(
+    text,
+    /workers: 88% of it goes with system time per op \(the slower cells have more\); the cells fall in two groups: 53,308 ops\/s at 16\.51 µs system time per op \(5 cells\), 15,888 at 59\.72 µs \(9\)/,
+  );
+  assert.match(
+    text,
+    /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; the cells disagree with their page faults per op \(above\), which glibc's heap settings change: --env MALLOC_TOP_PAD_=67108864 keeps 64 MiB at its top, so freed pages are not faulted in again; else about 656 more rounds \(~15 min\) would reach ±5\.0%: --max-time 946/,
+  );
+  // a spread no figure explains half of leaves the stop line to the minutes
+  for (const mode of ['workers', 'procs'])
+    for (const figure of document.spread[mode].figures) figure.share = Math.min(figure.share, 0.4);
+  const unexplained = renderSaved(one, 'terminal', pipe).replace(/\n/g, ' ');
+  assert.match(
+    unexplained,
+    /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; about 656 more rounds/,
+  );
 });
