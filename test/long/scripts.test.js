@@ -65,3 +65,22 @@ test("scripts/memory-check.js sets compare's memory beside a reading by hand of 
   for (const mode of ['workers', 'procs'])
     assert.match(stdout, new RegExp(`^ {2}${mode}: mmapbench [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%\\)$`, 'm'));
 });
+
+test("scripts/first-tenth.js gives each mode's tenths and the first and fifth against the rest", async () => {
+  const script = new URL('../../scripts/first-tenth.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [script, '--runs', '1', '--max-time', '3', '--tasks', 'reuse-buffer'],
+    { reject: false },
+  );
+  assert.equal(exitCode, 0, stderr);
+  for (const mode of ['workers', 'procs'])
+    assert.match(
+      stdout,
+      new RegExp(
+        `^ {2}reuse-buffer +${mode} +tenths \\(ns/op\\)( \\d+){10}; first/rest [\\d.]+, fifth/rest [\\d.]+ \\(\\d+ rounds\\)$`,
+        'm',
+      ),
+    );
+  assert.match(stdout, /^ {2}reuse-buffer procs +[\d.]+ \[[\d.]+-[\d.]+\]$/m);
+});

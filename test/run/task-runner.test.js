@@ -51,3 +51,13 @@ test('a fixed warmup reports none', async () => {
   const { warmup } = await prepare({ ...spec('warms-up.js', 2500), steady: undefined, warmup: 10 }, 0, 'procs');
   assert.equal(warmup, undefined);
 });
+
+test("the counters' /proc files are open before the task's setup, so nothing of the harness first runs at the release", async () => {
+  const { ctx } = await prepare({ ...spec('counters-open.js', 10), steady: undefined }, 0, 'procs');
+  const open = /** @type {string[]} */ (ctx.state.open);
+  for (const file of ['stat', 'schedstat', 'status'])
+    assert.ok(
+      open.some((link) => new RegExp(`^/proc/${process.pid}/task/\\d+/${file}$`).test(link)),
+      `${file} in ${open.join(', ')}`,
+    );
+});
