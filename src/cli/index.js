@@ -2,6 +2,7 @@ import yargs from 'yargs/yargs';
 import leven from 'leven';
 import { MmapbenchError, usageError } from '../errors.js';
 import { version } from '../version.js';
+import * as advise from './advise.js';
 import * as compare from './compare.js';
 import * as diff from './diff.js';
 import * as fixtures from './fixtures.js';
@@ -18,7 +19,21 @@ import { COMMON, declare, examples, flagName } from './options.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.
-const COMMANDS = [compare, sweep, workers, procs, trace, reproduce, report, diff, tasks, initTask, fixtures, restore];
+const COMMANDS = [
+  compare,
+  sweep,
+  advise,
+  workers,
+  procs,
+  trace,
+  reproduce,
+  report,
+  diff,
+  tasks,
+  initTask,
+  fixtures,
+  restore,
+];
 const NAMES = COMMANDS.map((module) => module.command.split(' ')[0]);
 
 const TOP_EXAMPLES = [

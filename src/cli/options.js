@@ -322,6 +322,29 @@ export function sweepSpecs() {
 }
 
 /**
+ * advise's options: one setting (the baseline), how long, and which candidates.
+ * @returns {Specs}
+ */
+export function adviseSpecs() {
+  return {
+    ...COMMON,
+    ...settingSpecs(),
+    ...WORK,
+    ...stopSpecs({
+      rounds: 'run exactly this many interleaved rounds of every candidate (default: until --precision or --max-time)',
+      precision: 'stop a candidate once its workers/procs ratio is known to ± this (default: 5%)',
+      maxTime: 'wall time for the whole run, every candidate together (default: 180)',
+    }),
+    ...runSpecs({ sweep: true }),
+    only: value(
+      'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',
+    ),
+    ...OUTPUT,
+    ...EXPORT,
+  };
+}
+
+/**
  * Declares the options to yargs, for parsing and --help. Every value is parsed as typed (a
  * string), never as a number, so a message can quote exactly what the user wrote.
  * @param {import('yargs').Argv} yargs

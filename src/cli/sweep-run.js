@@ -86,14 +86,30 @@ export function sweepOrResume(opts, output, context) {
  * @param {import('./index.js').Context} [context]
  * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (results/resume.js)
  */
-export async function sweepCommand(
+export async function sweepCommand(request, output, context = {}, resumed = null) {
+  const points = await planPoints(sweepPoints(request), { interrupt: context.interrupt });
+  return runPlanned(points, request, output, context, { resumed });
+}
+
+/**
+ * Runs planned points as a sweep, then prints and saves what was measured: sweep's points, or
+ * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
+ * fail alone).
+ * @param {Array<import('../run/sweep.js').Point & { plan: import('../run/plan.js').Plan }>} points
+ * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
+ * @param {import('./typed-options.js').Output} output
+ * @param {import('./index.js').Context} context
+ * @param {{ resumed?: { path: string, document: any } | null, isolate?: boolean,
+ *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start
+ */
+export async function runPlanned(
+  points,
   request,
   output,
-  { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
-  resumed = null,
+  { interrupt, stdout = process.stdout, stderr = process.stderr },
+  { resumed = null, isolate = false, shape = (document) => document, opening } = {},
 ) {
   const { save } = output;
-  const points = await planPoints(sweepPoints(request), { interrupt });
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
   if (resumed) stderr.write(`${resumingLine(resumed, environment, kept.order.length)}\n`);
@@ -112,7 +128,8 @@ export async function sweepCommand(
   const quick = first.quick;
   const fixedRounds = first.stop.rounds;
   // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
-  const budget = fixedRounds !== null ? Infinity : (request.shared.maxTime ?? PRECISION.maxSeconds * points.length);
+  const maxTime = points[0].options.maxTime;
+  const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
   for (const warning of new Set(points.flatMap((point) => point.plan.warnings)))
     stderr.write(`mmapbench: warning: ${warning}\n`);
   const machine = quick ? null : checkMachine();
@@ -128,11 +145,11 @@ export async function sweepCommand(
       : Math.max(first.stop.minRounds, Math.floor((left - calibration) / perRound));
   const expected = fixedRounds !== null ? calibration + rounds * perRound : left;
   stderr.write(
-    `mmapbench: sweep of ${points.length} point${points.length === 1 ? '' : 's'}` +
+    `mmapbench: ${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
       (fixedRounds !== null
         ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
         : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
-          (request.shared.maxTime === undefined
+          (maxTime === undefined
             ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
             : ` (--max-time, shared by the ${points.length} points)`)) +
       (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
@@ -150,7 +167,9 @@ export async function sweepCommand(
   // the request rides along in any document that did not finish, for --resume
   const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
     keptDocument(
-      buildSweepResults(soFar, { environment, machine, precision: first.stop.precision, rounds: fixedRounds, quick }),
+      shape(
+        buildSweepResults(soFar, { environment, machine, precision: first.stop.precision, rounds: fixedRounds, quick }),
+      ),
       request,
       finished,
     );
@@ -164,6 +183,7 @@ export async function sweepCommand(
         progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
       },
       onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+      isolate,
       resumed: kept
         ? {
             sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),

@@ -50,7 +50,10 @@ function stopCell(point) {
  */
 export function sweepModel(results, { width = 80 } = {}) {
   const { axes, points, config, environment } = results;
-  const columns = varying(axes);
+  // an advise run's points are its candidates: their names say what varies
+  const columns = results.advice
+    ? [{ head: 'candidate', cell: (/** @type {SweepPoint} */ point) => point.variant.name }]
+    : varying(axes);
   const cores = environment.cpu.logicalCores;
   const rows = points.map((point) => [
     ...columns.map((column) => column.cell(point) + (column.head === 'k' && point.oversubscribed ? '*' : '')),
@@ -78,7 +81,7 @@ export function sweepModel(results, { width = 80 } = {}) {
     axes.file.length === 1 ? `file ${axes.file[0]}` : null,
     axes.k.length === 1 ? `k=${axes.k[0]}` : null,
   ].filter((fact) => fact !== null);
-  const title = `mmapbench sweep: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
+  const title = `mmapbench ${results.command}: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
     config.rounds === null
       ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`

@@ -37,6 +37,8 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       // a point whose task cannot run on its Node ran no cell: why, in the task's words
       status: plan.unavailable ? 'unavailable' : results.status,
       unavailable: plan.unavailable,
+      // a point that failed alone (an advise candidate): why
+      ...(results.error && results.status === 'failed' ? { error: results.error } : {}),
       config: {
         iterations: results.config.iterations,
         warmup: results.config.warmup,
@@ -69,7 +71,8 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
 }
 
 /**
- * @typedef {ReturnType<typeof buildSweepResults>} SweepDocument
+ * @typedef {ReturnType<typeof buildSweepResults> & { advice?: import('./advice.js').Advice }} SweepDocument
+ *   advice: an `advise` run's ranking (its command is then `advise`)
  * @typedef {SweepDocument['points'][number]} SweepPoint
  */
 

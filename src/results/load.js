@@ -9,7 +9,7 @@ import { envText } from '../report/point-name.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
 /** @type {unknown[]} */
-const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'trace'];
+const COMMANDS = ['compare', 'workers', 'procs', 'sweep', 'advise', 'trace'];
 
 /**
  * A saved file, by kind. Its shape was checked where it matters to every reader (the command,
@@ -39,7 +39,7 @@ export function loadResults(path, what = path) {
   }
   const notOurs = (/** @type {string} */ why) =>
     usageError(
-      `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep or reproduce saved`,
+      `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep, advise or reproduce saved`,
     );
   const firstLine = text.slice(0, text.indexOf('\n') + 1 || undefined);
   let reproduceHeader = null;
@@ -84,7 +84,9 @@ const SHAPES = /** @type {Record<DocumentKind, [string, (document: any) => boole
  * @param {{ command: string }} document
  * @returns {DocumentKind}
  */
-export const kindOf = ({ command }) => (command === 'sweep' ? 'sweep' : command === 'trace' ? 'audit' : 'measure');
+export const kindOf = ({ command }) =>
+  // advise is a sweep of its candidates, with its ranking beside the points
+  command === 'sweep' || command === 'advise' ? 'sweep' : command === 'trace' ? 'audit' : 'measure';
 
 /**
  * A document a run has just built, as `report` and `diff` would load it from its file.
@@ -136,8 +138,8 @@ function reproduceFile(path, text, notOurs) {
  * @property {(saved: S) => string | null} tasks  the tasks it ran, for a gate; null: not gated
  * @property {string | null} noRounds  why it has no workers/procs rounds (an audit), or null
  * @property {(saved: S) => string} title  the run in a few words, as a step summary heads it
- * @property {string | null} resumeWith  how to go on with it when `--resume` of a measuring
- *   command cannot (an audit, a reproduce run); null: it can
+ * @property {(saved: S) => string | null} resumeWith  how to go on with it when `--resume` of a
+ *   measuring command cannot (an audit, a reproduce run, an advise run); null: it can
  */
 
 /** @type {{ [K in Saved['kind']]: Reader<Extract<Saved, { kind: K }>> }} */
@@ -151,18 +153,19 @@ const KINDS = {
     tasks: ({ document }) => document.config.task.name,
     noRounds: null,
     title: ({ document }) => `${document.command} ${document.config.task.name}, k=${document.config.k}`,
-    resumeWith: null,
+    resumeWith: () => null,
   },
   sweep: {
-    command: () => 'sweep',
+    command: ({ document }) => document.command,
     environment: ({ document }) => document.environment,
     status: ({ document }) => document.status,
     settings: ({ document }) => document.config,
     nodes: ({ document }) => document.axes.node.map((node) => node.version).join(', '),
     tasks: ({ document }) => document.axes.task.join(','),
     noRounds: null,
-    title: () => 'sweep',
-    resumeWith: null,
+    title: ({ document }) => document.command,
+    resumeWith: ({ document }) =>
+      document.command === 'advise' ? 'an advise run, which does not go on: start a new `mmapbench advise`' : null,
   },
   audit: {
     command: () => 'trace',
@@ -173,7 +176,7 @@ const KINDS = {
     tasks: () => null,
     noRounds: 'an audit (trace --pid or trace -- COMMAND)',
     title: ({ document }) => `trace pid ${document.target.pid}`,
-    resumeWith: 'a trace audit; resume it with a new `mmapbench trace`',
+    resumeWith: () => 'a trace audit; resume it with a new `mmapbench trace`',
   },
   reproduce: {
     command: () => 'reproduce',
@@ -184,7 +187,7 @@ const KINDS = {
     tasks: () => null,
     noRounds: null,
     title: () => 'reproduce',
-    resumeWith: "a reproduce run's results file; resume it with `mmapbench reproduce --resume`",
+    resumeWith: () => "a reproduce run's results file; resume it with `mmapbench reproduce --resume`",
   },
 };
 

@@ -26,8 +26,8 @@ const SAME = /** @type {const} */ ([
  */
 export function resumable(path, command) {
   const saved = loadResults(path, `--resume ${path}`);
-  const { resumeWith } = readerOf(saved);
-  if (resumeWith !== null) throw usageError(`--resume ${path} is ${resumeWith}`);
+  const why = readerOf(saved).resumeWith(saved);
+  if (why !== null) throw usageError(`--resume ${path} is ${why}`);
   // the fields every kind shares, and `resume`, which only an unfinished one has
   const document = /** @type {any} */ (saved).document;
   if (document.command !== command)

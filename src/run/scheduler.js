@@ -145,11 +145,24 @@ export const armSteps = (plan, arms) => (index) =>
  *   time counts toward the budget
  * @param {{ runCell: typeof runCell, calibrate: typeof calibrate }} [hooks.cells]  what runs a
  *   cell and a calibration: a fresh process tree; a stand-in in the scheduler's own tests
+ * @param {boolean} [hooks.isolate]  a point whose calibration or cell fails stops alone, with
+ *   its error, and the others go on (advise: a candidate that cannot run); Ctrl-C still ends all
  * @returns {Promise<RoundsRun>}
  */
 export async function runRounds(
   points,
-  { stop, interrupt, onCalibrated, skip, beforeCell, onCell, onRound, resumed, cells = { runCell, calibrate } },
+  {
+    stop,
+    interrupt,
+    onCalibrated,
+    skip,
+    beforeCell,
+    onCell,
+    onRound,
+    resumed,
+    cells = { runCell, calibrate },
+    isolate = false,
+  },
 ) {
   const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
@@ -172,16 +185,34 @@ export async function runRounds(
       point.session.seconds += (performance.now() - from) / 1000;
     }
   };
+  /**
+   * Runs one point's part; with `isolate`, a failure that is not Ctrl-C stops that point alone.
+   * @param {Point} point
+   * @param {() => Promise<void>} work
+   */
+  const alone = async (point, work) => {
+    if (!isolate) return work();
+    try {
+      await work();
+    } catch (caught) {
+      const error = sessionError(caught);
+      if (error.kind === 'interrupted' || interrupt?.aborted) throw caught;
+      point.session.error = error;
+      point.session.stop = 'failed';
+    }
+  };
   try {
     for (const point of points) {
       if (point.session.work) continue;
-      const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
-      point.session.calibration = calibration;
-      point.session.work = {
-        iterations: calibration.iterations,
-        warmup: point.plan.warmup,
-      };
-      onCalibrated?.(point, calibration);
+      await alone(point, async () => {
+        const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
+        point.session.calibration = calibration;
+        point.session.work = {
+          iterations: calibration.iterations,
+          warmup: point.plan.warmup,
+        };
+        onCalibrated?.(point, calibration);
+      });
     }
     lastCellEnded = performance.now();
     for (let index = done + 1; ; index++) {
@@ -197,25 +228,33 @@ export async function runRounds(
         point.session.rounds.push(round);
         // calibrated above, if the plan did not fix it
         const work = /** @type {import('./plan.js').Work} */ (point.session.work);
-        for (const step of steps) {
-          if (skip?.(point, index, step)) continue;
-          beforeCell?.(point, step);
-          const betweenNs = Math.round((performance.now() - lastCellEnded) * 1e6);
-          const cell = await timed(point, () =>
-            cells.runCell(point.plan, work, step.runs, interrupt, step.traced ? { trace: point.tracer } : {}),
-          );
-          lastCellEnded = performance.now();
-          if (cell.phases) cell.phases.betweenNs = betweenNs;
-          if (step.traced) (round.traced ??= {})[step.arm] = cell;
-          else round.cells[step.arm] = cell;
-          // before the round is reported: a pilot is shown as one
-          const sized = point.pilot && point.session.calibration && point.session.sizing === null;
-          if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
-          onCell?.(point, round, step, cell);
-        }
+        await alone(point, async () => {
+          for (const step of steps) {
+            if (skip?.(point, index, step)) continue;
+            beforeCell?.(point, step);
+            const betweenNs = Math.round((performance.now() - lastCellEnded) * 1e6);
+            const cell = await timed(point, () =>
+              cells.runCell(point.plan, work, step.runs, interrupt, step.traced ? { trace: point.tracer } : {}),
+            );
+            lastCellEnded = performance.now();
+            if (cell.phases) cell.phases.betweenNs = betweenNs;
+            if (step.traced) (round.traced ??= {})[step.arm] = cell;
+            else round.cells[step.arm] = cell;
+            // before the round is reported: a pilot is shown as one
+            const sized = point.pilot && point.session.calibration && point.session.sizing === null;
+            if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
+            onCell?.(point, round, step, cell);
+          }
+        });
         onRound?.(point, round, elapsed(), run);
       }
-      stop({ points, visited, index, elapsedSeconds: elapsed(), roundSeconds: elapsed() - roundStarted });
+      stop({
+        points,
+        visited: visited.filter((point) => point.session.stop !== 'failed'),
+        index,
+        elapsedSeconds: elapsed(),
+        roundSeconds: elapsed() - roundStarted,
+      });
     }
   } catch (caught) {
     run.error = sessionError(caught);

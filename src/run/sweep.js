@@ -103,9 +103,10 @@ export async function planPoints(points, context) {
  * @param {(run: SweepRun) => void} [options.onRound]  after each point's round: the sweep so far
  * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
+ * @param {boolean} [options.isolate]  a point that fails stops alone (advise's candidates)
  * @returns {Promise<SweepRun>}
  */
-export async function runSweep(planned, { budget, interrupt, onCell, onRound, resumed }) {
+export async function runSweep(planned, { budget, interrupt, onCell, onRound, resumed, isolate = false }) {
   /** @type {MeasuredPoint[]} */
   const points = planned.map((point) => {
     const kept = resumed?.sessions.get(point.id);
@@ -128,6 +129,7 @@ export async function runSweep(planned, { budget, interrupt, onCell, onRound, re
     onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),
     onRound: (_, __, seconds, soFar) => onRound?.({ points, rounds: soFar.rounds, error: null, seconds, budget }),
     resumed,
+    isolate,
   });
   return { points, rounds: run.rounds, error: run.error, seconds: run.seconds, budget };
 }

@@ -20,6 +20,13 @@ export default /** @satisfies {Task} */ ({
       choices: ['no', 'yes'],
     },
   },
+  fixes: [
+    {
+      name: 'reuse=yes',
+      params: { reuse: 'yes' },
+      change: 'crypto.randomFillSync(buffer) into a Buffer allocated once, instead of randomBytes',
+    },
+  ],
   setup(ctx) {
     if (ctx.params.reuse === 'yes') ctx.state.buffer = Buffer.allocUnsafe(ctx.params.size);
   },

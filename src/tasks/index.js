@@ -57,12 +57,23 @@ export const BUILTIN_TASKS = [
  * @property {Record<string, TaskMetric>} [metrics]
  * @property {string} [defaultFile]  what --file defaults to for this task
  * @property {string} [reference]  the published figure the task relates to, and its source
+ * @property {TaskFix[]} [fixes]  the task's own fixes, which `advise` measures beside it
  * @property {(params: Record<string, any>) => string | null | Promise<string | null>} [unavailable]
  *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
  *   cells run on, before any cell starts
  * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
  * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
  * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
+ */
+
+/**
+ * One of a task's own fixes: the same work done another way, as another task (a built-in's
+ * name, or a path beside the task's module) or as other parameters of this one.
+ * @typedef {object} TaskFix
+ * @property {string} name  how the ranking names it
+ * @property {string} change  the change to the user's code, in a few words
+ * @property {string} [task]  run this task instead
+ * @property {Record<string, unknown>} [params]  with these parameters
  */
 
 /**
@@ -77,6 +88,7 @@ export const BUILTIN_TASKS = [
  * @property {string} spec      what --task said: a name or a path
  * @property {boolean} builtin
  * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
+ * @property {TaskFix[]} fixes
  */
 
 /** @type {unknown[]} */
@@ -128,6 +140,26 @@ const checkParam = ({ type = 'string', choices }) =>
       ? 'choices must be an array'
       : null;
 
+/**
+ * A task's `fixes`, checked when it loads: each names itself and its change, and says what it
+ * runs instead (another task, other parameters, or both).
+ * @param {unknown} fixes
+ * @param {string} spec
+ */
+function checkFixes(fixes, spec) {
+  if (fixes === undefined) return;
+  const bad = (/** @type {string} */ what) => usageError(`task module ${spec}: ${what} (see examples/my-task.mjs)`);
+  if (!Array.isArray(fixes)) throw bad('fixes must be an array of { name, change, task?, params? }');
+  for (const [i, fix] of fixes.entries()) {
+    if (!isPlainObject(fix) || typeof fix.name !== 'string' || typeof fix.change !== 'string')
+      throw bad(`fixes[${i}] must have a name and a change, both strings`);
+    if (fix.task !== undefined && typeof fix.task !== 'string')
+      throw bad(`fixes[${i}].task must be a task's name or path`);
+    if (fix.params !== undefined && !isPlainObject(fix.params)) throw bad(`fixes[${i}].params must be an object`);
+    if (fix.task === undefined && fix.params === undefined) throw bad(`fixes[${i}] must give a task, params, or both`);
+  }
+}
+
 const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
 /**
@@ -174,6 +206,7 @@ export async function loadTask(spec, cwd = process.cwd()) {
     }
   }
   checkDeclarations(task, spec);
+  checkFixes(task.fixes, spec);
   return {
     name: task.name ?? spec,
     description: task.description ?? '',
@@ -185,5 +218,6 @@ export async function loadTask(spec, cwd = process.cwd()) {
     spec,
     builtin,
     checksNode: typeof task.unavailable === 'function',
+    fixes: task.fixes ?? [],
   };
 }

@@ -12,6 +12,15 @@ export default /** @satisfies {Task} */ ({
   params: {
     poolSize: { description: 'Buffer.poolSize in bytes (accepts 256k, 1m)', type: 'size', default: 256 * 1024 },
   },
+  fixes: [
+    { name: 'pool-size 1m', params: { poolSize: 1024 * 1024 }, change: 'Buffer.poolSize = 1024 * 1024 in each worker' },
+    { name: 'pool-size 64k', params: { poolSize: 64 * 1024 }, change: 'Buffer.poolSize = 64 * 1024 in each worker' },
+    {
+      name: 'reuse-buffer',
+      task: 'reuse-buffer',
+      change: 'openSync + readSync into a Buffer allocated once, instead of readFileSync',
+    },
+  ],
   setup(ctx) {
     Buffer.poolSize = ctx.params.poolSize;
   },

@@ -262,6 +262,7 @@ async function sweepSection({ path, document }, facts) {
       }),
     );
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
+  if (document.advice) charts.push(...(await adviceCharts(document.advice)));
   if (measured.length)
     charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
   for (const group of document.scaling) {
@@ -307,6 +308,32 @@ async function sweepSection({ path, document }, facts) {
       models: [sweepModel(document, { width: 100 })].map((model) => ({ ...model, blocks: [] })),
     }),
   };
+}
+
+/**
+ * advise's ranking: each candidate's throughput over the baseline's, in each mode, in rank order.
+ * @param {import('../report/advice.js').Advice} advice
+ */
+async function adviceCharts(advice) {
+  const ranked = advice.rows.filter((row) => row.kind !== 'baseline');
+  return Promise.all(
+    MODES.flatMap((mode) => {
+      const rows = ranked.flatMap((row) => {
+        const gain = row.gain[mode];
+        return gain
+          ? [{ label: row.name, median: gain.change, low: gain.ci95?.[0] ?? null, high: gain.ci95?.[1] ?? null }]
+          : [];
+      });
+      return rows.length
+        ? [
+            forestChart(rows, {
+              series: { names: ['candidate', 'baseline'], title: 'candidate' },
+              title: `${mode}: each candidate's throughput over the baseline's, with its 95% CI`,
+            }),
+          ]
+        : [];
+    }),
+  );
 }
 
 /** @type {{ [K in Saved['kind']]: (saved: Extract<Saved, { kind: K }>, facts: Record<string, string>) => Promise<Section> }} */

@@ -1,6 +1,7 @@
 // The one way from a results document to what the user sees: a kind of document and a format
 // pick the renderer. A live run and `mmapbench report FILE` both come through here, so a saved
 // file prints exactly as its run did.
+import { adviceModel } from '../report/advice-model.js';
 import { auditModel } from '../report/audit-model.js';
 import { compareModel, singleModel } from '../report/model.js';
 import { sweepModel } from '../report/sweep-model.js';
@@ -22,7 +23,8 @@ const MODELS = {
     results.command === 'compare' ? compareModel(results) : singleModel(results),
     ...(results.trace ? [traceModel(results)] : []),
   ],
-  sweep: (results, width) => [sweepModel(results, { width })],
+  // an advise run is a sweep of its candidates: its ranking first
+  sweep: (results, width) => [...(results.advice ? [adviceModel(results)] : []), sweepModel(results, { width })],
   audit: (results) => [auditModel(results)],
 };
 

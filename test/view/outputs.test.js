@@ -50,6 +50,7 @@ const FILES = [
   'sweep.json',
   'sweep-quick.json',
   'sweep-tradeoff.json',
+  'advise.json',
   'audit.json',
   'audit-idle.json',
   'reproduce.jsonl',

@@ -23,6 +23,7 @@ const KINDS = {
   'sweep.json': 'sweep',
   'sweep-quick.json': 'sweep',
   'sweep-tradeoff.json': 'sweep',
+  'advise.json': 'sweep',
   'audit.json': 'audit',
   'audit-idle.json': 'audit',
   'reproduce.jsonl': 'reproduce',

@@ -1,0 +1,66 @@
+// `mmapbench advise`: the baseline and every candidate this machine can try, measured as the
+// points of one sweep (interleaved rounds, each point stopping on its precision or on the
+// shared budget), then ranked by how much each raises the workers' throughput.
+import { usageError } from '../errors.js';
+import { candidatesFor, planCandidates } from '../run/advise.js';
+import { findAllocators } from '../system/allocators.js';
+import { adviceOf } from '../report/advice.js';
+import { loadTask } from '../tasks/index.js';
+import { runPlanned } from './sweep-run.js';
+import { measureOptions } from './typed-options.js';
+import { listOf, text } from '../words/vocabulary.js';
+
+/** advise's budget unless --max-time says otherwise: every candidate together. */
+export const ADVISE_SECONDS = 180;
+
+/**
+ * @param {Record<string, any>} opts  from readOptions
+ * @param {import('./typed-options.js').Output} output
+ * @param {import('./index.js').Context} [context]
+ */
+export async function adviseCommand(opts, output, context = {}) {
+  const shared = measureOptions({ ...opts, node: undefined, only: undefined }, 'compare');
+  shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
+  const task = await loadTask(shared.task ?? 'readfilesync');
+  // the baseline's plan says what the machine and the file are
+  const {
+    planned: [baseline],
+  } = await planCandidates(
+    [{ name: 'baseline', kind: 'baseline', env: {}, task: undefined, params: {}, node: undefined, apply: '' }],
+    shared,
+    context,
+  );
+  const { candidates, missing } = candidatesFor({
+    task,
+    // the C library is the machine's, whichever Node the cells run on
+    glibc: Boolean(/** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime),
+    fileSize: baseline.plan.file.size,
+    allocators: findAllocators(),
+    nodes: opts.node ?? [],
+  });
+  const only =
+    opts.only === undefined
+      ? null
+      : /** @type {string[]} */ (listOf('--only', text, 'TOP_PAD,jemalloc')(opts.only, []));
+  const chosen = only
+    ? candidates.filter((one) => one.kind === 'baseline' || only.some((word) => one.name.includes(word)))
+    : candidates;
+  if (only && chosen.length === 1)
+    throw usageError(
+      `--only ${only.join(',')} names no candidate; the candidates here are ${candidates
+        .slice(1)
+        .map((one) => one.name)
+        .join(', ')}`,
+    );
+  const { planned, skipped } = await planCandidates(chosen, shared, context);
+  const measured = planned.map(({ candidate }) => candidate);
+  return runPlanned(planned, null, output, context, {
+    isolate: true,
+    opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
+    shape: (document) => ({
+      ...document,
+      command: 'advise',
+      advice: adviceOf(document.points, measured, { missing, skipped }),
+    }),
+  });
+}

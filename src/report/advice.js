@@ -1,0 +1,118 @@
+// `advise`'s ranking, from the sweep that measured the baseline and every candidate in the same
+// rounds: each candidate's throughput against the baseline's in each mode (the ratio of their
+// geometric means over rounds, with a Welch interval on the logs, as diff's), its own
+// workers/procs ratio, its memory per worker against the baseline's, and how much its cells
+// disagree. Every figure in it was measured in the run.
+import { sampleStandardDeviation } from 'simple-statistics';
+import { changeBetween } from '../stats/ratio.js';
+import { sideOf } from '../stats/interval.js';
+import { MEASURES } from './measures.js';
+import { MODES } from '../words/modes.js';
+
+/**
+ * @typedef {import('./sweep-results.js').SweepPoint} SweepPoint
+ * @typedef {import('../run/advise.js').Candidate} Candidate
+ * @typedef {ReturnType<typeof changeBetween>} Change
+ *
+ * @typedef {object} AdviceRow
+ * @property {string} id  the candidate's point
+ * @property {string} name
+ * @property {Candidate['kind'] | 'procs'} kind  procs: the baseline run as processes instead of threads
+ * @property {string} apply
+ * @property {'measured'|'unavailable'|'failed'|'too few rounds'} status
+ * @property {string | null} why  why it has no figures
+ * @property {Record<'workers'|'procs', Change | null>} gain  its throughput over the baseline's
+ * @property {import('../stats/ratio.js').RatioStats | null} ratio  its workers/procs
+ * @property {Change | null} memory  its workers' memory per worker over the baseline's
+ * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
+ * @property {'better'|'worse'|'unclear'|null} verdict  whether its workers gain's interval lies
+ *   above 1, below, or spans it
+ *
+ * @typedef {object} Advice  the document's `advice` (docs/json.md)
+ * @property {string} baseline  the baseline's point id
+ * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
+ * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
+ * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
+ * @property {string | null} best  the id of the best candidate whose gain is known to exceed 1
+ */
+
+/** Per-round values of one mode's cells: throughput, or a measure beyond it. */
+const perRound = (/** @type {SweepPoint} */ point, /** @type {'workers'|'procs'} */ mode, of = MEASURES[0].of) =>
+  point.rounds.flatMap((round) => {
+    const cell = round.pilot ? null : round[mode];
+    const value = cell ? of(cell) : null;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [value] : [];
+  });
+
+const memoryOf = /** @type {NonNullable<(typeof MEASURES)[number]>['of']} */ (
+  MEASURES.find((measure) => measure.key === 'memoryPerWorker')?.of
+);
+
+/**
+ * @param {SweepPoint[]} points  the sweep's, in candidate order
+ * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'>>} candidates  the same order, the baseline first
+ * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
+ * @returns {Advice}
+ */
+export function adviceOf(points, candidates, { missing, skipped }) {
+  const [base] = points;
+  const change = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
+    a.length >= 2 && b.length >= 2 ? changeBetween(a, b) : null;
+  const baseline = Object.fromEntries(MODES.map((mode) => [mode, perRound(base, mode)]));
+  /** @type {AdviceRow[]} */
+  const rows = points.map((point, i) => {
+    const candidate = candidates[i];
+    const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(point, mode))]));
+    const logs = perRound(point, 'workers').map(Math.log);
+    const status =
+      point.status === 'unavailable'
+        ? 'unavailable'
+        : point.status === 'failed'
+          ? 'failed'
+          : gain.workers
+            ? 'measured'
+            : 'too few rounds';
+    return {
+      id: point.id,
+      name: candidate.name,
+      kind: candidate.kind,
+      apply: candidate.apply,
+      status,
+      why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
+      gain: /** @type {AdviceRow['gain']} */ (gain),
+      ratio: point.ratio ?? null,
+      memory: change(perRound(base, 'workers', memoryOf), perRound(point, 'workers', memoryOf)),
+      spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
+      verdict: verdictOf(gain.workers),
+    };
+  });
+  // processes instead of threads: the baseline's procs against its workers
+  const procs = change(baseline.workers, baseline.procs);
+  rows.push({
+    id: base.id,
+    name: 'processes instead of threads',
+    kind: 'procs',
+    apply: 'run the K workers as child processes (child_process.fork) rather than Worker threads',
+    status: procs ? 'measured' : 'too few rounds',
+    why: null,
+    gain: { workers: procs, procs: null },
+    ratio: null,
+    memory: change(perRound(base, 'workers', memoryOf), perRound(base, 'procs', memoryOf)),
+    spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
+    verdict: verdictOf(procs),
+  });
+  const [baseRow, ...others] = rows;
+  const measured = others
+    .filter((row) => row.status === 'measured')
+    .sort((a, b) => /** @type {Change} */ (b.gain.workers).change - /** @type {Change} */ (a.gain.workers).change);
+  const rest = others.filter((row) => row.status !== 'measured');
+  const best = measured.find((row) => row.verdict === 'better') ?? null;
+  return { baseline: base.id, rows: [baseRow, ...measured, ...rest], missing, skipped, best: best ? best.name : null };
+}
+
+/** @param {Change | null} gain */
+function verdictOf(gain) {
+  if (!gain?.ci95) return null;
+  const side = sideOf(gain.ci95, 1);
+  return side === 'above' ? 'better' : side === 'below' ? 'worse' : 'unclear';
+}

@@ -1,0 +1,137 @@
+// `advise`'s candidates: the fixes for the user's task that this machine can try, each a variant
+// of the task measured beside it in one sweep. The baseline is the task as given.
+import { buildPlan } from './plan.js';
+import { MmapbenchError } from '../errors.js';
+import { formatSize } from '../words/sizes.js';
+
+/**
+ * @typedef {object} Candidate
+ * @property {string} name  how the ranking names it
+ * @property {'baseline'|'glibc'|'allocator'|'task'|'node'} kind
+ * @property {Record<string, string>} env  added to the user's --env
+ * @property {string | undefined} task  the task it runs; undefined: the user's
+ * @property {Record<string, unknown>} params  added to the user's parameters
+ * @property {string | undefined} node  another Node (--node)
+ * @property {string} apply  what the user changes to apply it: an environment line, or the code change
+ */
+
+/** glibc's heap settings worth trying (docs/advise.md says why), each with a short name. */
+const MIB64 = String(64 * 1024 * 1024);
+const GLIBC = [
+  ['MALLOC_TOP_PAD_', MIB64, 'TOP_PAD 64 MiB'],
+  ['MALLOC_TRIM_THRESHOLD_', MIB64, 'TRIM_THRESHOLD 64 MiB'],
+  ['MALLOC_ARENA_MAX', '1', 'ARENA_MAX 1'],
+  ['MALLOC_ARENA_MAX', '2', 'ARENA_MAX 2'],
+];
+// glibc's default mmap threshold: a larger allocation is mmap'd, and munmap'd when freed
+const MMAP_THRESHOLD = 128 * 1024;
+// the largest it takes on 64-bit (HEAP_MAX_SIZE / 2)
+const MMAP_THRESHOLD_MAX = 32 * 1024 * 1024;
+
+const environmentLine = (/** @type {Record<string, string>} */ env) =>
+  `${Object.entries(env)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ')} node ...`;
+
+/**
+ * The candidates for a task on this machine, the baseline first; and the allocators not found,
+ * each with its install line (never installed here).
+ * @param {object} facts
+ * @param {import('../tasks/index.js').LoadedTask} facts.task  the user's task
+ * @param {boolean} facts.glibc  whether the C library is glibc
+ * @param {number} facts.fileSize  the bytes an op reads (the mmap threshold applies above 128 KiB)
+ * @param {Array<{ name: string, path: string | null, install: string }>} facts.allocators  system/allocators.js
+ * @param {string[]} [facts.nodes]  other Nodes to try (--node)
+ * @returns {{ candidates: Candidate[], missing: Array<{ name: string, install: string }> }}
+ */
+export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] }) {
+  /** @type {Candidate[]} */
+  const candidates = [
+    { name: 'baseline', kind: 'baseline', env: {}, task: undefined, params: {}, node: undefined, apply: 'as it is' },
+  ];
+  const add = (/** @type {Omit<Candidate, 'task' | 'params' | 'node'> & Partial<Candidate>} */ candidate) =>
+    candidates.push({ task: undefined, params: {}, node: undefined, ...candidate });
+  if (glibc) {
+    for (const [key, value, name] of GLIBC)
+      add({ name, kind: 'glibc', env: { [key]: value }, apply: environmentLine({ [key]: value }) });
+    if (fileSize >= MMAP_THRESHOLD) {
+      // above the reads' size, so they come from the heap rather than from mmap and munmap
+      const value = String(Math.min(MMAP_THRESHOLD_MAX, 2 ** Math.ceil(Math.log2(fileSize * 2))));
+      add({
+        name: `MMAP_THRESHOLD ${formatSize(Number(value))}`,
+        kind: 'glibc',
+        env: { MALLOC_MMAP_THRESHOLD_: value },
+        apply: environmentLine({ MALLOC_MMAP_THRESHOLD_: value }),
+      });
+    }
+  }
+  for (const allocator of allocators)
+    if (allocator.path)
+      add({
+        name: allocator.name,
+        kind: 'allocator',
+        env: { LD_PRELOAD: allocator.path },
+        apply: environmentLine({ LD_PRELOAD: allocator.path }),
+      });
+  for (const fix of task.fixes)
+    add({
+      name: fix.name,
+      kind: 'task',
+      env: {},
+      task: fix.task,
+      params: fix.params ?? {},
+      apply: fix.change,
+    });
+  for (const node of nodes) add({ name: `node ${node}`, kind: 'node', env: {}, node, apply: `run on Node ${node}` });
+  return {
+    candidates,
+    missing: allocators.flatMap((allocator) =>
+      allocator.path ? [] : [{ name: allocator.name, install: allocator.install }],
+    ),
+  };
+}
+
+/**
+ * Each candidate as a point of a sweep, planned now: one that cannot start here (a library the
+ * loader refuses, a task that does not load) is skipped with its reason, not the whole run.
+ * @param {Candidate[]} candidates
+ * @param {import('./plan.js').MeasureOptions} shared  the user's options, the baseline's
+ * @param {{ interrupt?: AbortSignal }} [context]
+ */
+export async function planCandidates(candidates, shared, context) {
+  /** @type {Array<import('./sweep.js').Point & { plan: import('./plan.js').Plan, candidate: Candidate }>} */
+  const planned = [];
+  /** @type {Array<{ name: string, reason: string }>} */
+  const skipped = [];
+  for (const candidate of candidates) {
+    const at = {
+      node: candidate.node ?? shared.node,
+      task: candidate.task ?? shared.task,
+      variant: { name: candidate.name, env: candidate.env },
+      file: shared.file,
+      params: candidate.params,
+      k: shared.k,
+    };
+    /** @type {import('./plan.js').MeasureOptions} */
+    const options = {
+      ...shared,
+      command: 'compare',
+      node: at.node,
+      task: at.task,
+      // a fix that runs another task takes its own parameters, not the user's task's
+      params: candidate.task ? { ...candidate.params } : { ...shared.params, ...candidate.params },
+      env: { ...shared.env, ...candidate.env },
+      keepUnavailable: true,
+    };
+    try {
+      const plan = await buildPlan(options, context);
+      planned.push({ id: `p${planned.length + 1}`, at, options, plan, candidate });
+    } catch (error) {
+      // the baseline is the user's own setting: its error is theirs to fix
+      if (candidate.kind === 'baseline' || !(error instanceof MmapbenchError) || error.kind === 'interrupted')
+        throw error;
+      skipped.push({ name: candidate.name, reason: error.message });
+    }
+  }
+  return { planned, skipped };
+}

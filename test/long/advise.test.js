@@ -1,0 +1,53 @@
+// advise as a user runs it: real cells, every candidate of the machine, a fix that fails.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, fixture } from '../helpers.js';
+
+test('advise ranks glibc settings and every allocator installed against readfilesync, as JSON', async () => {
+  const result = await cli([
+    'advise',
+    '-k',
+    '2',
+    '--only',
+    'TOP_PAD,jemalloc,tcmalloc,mimalloc',
+    '--max-time',
+    '40',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.equal(document.command, 'advise');
+  const rows = Object.fromEntries(document.advice.rows.map((/** @type {any} */ row) => [row.name, row]));
+  // .ci/run installs the three allocators: each must have run here, none may be missing
+  assert.deepEqual(document.advice.missing, []);
+  for (const name of ['TOP_PAD 64 MiB', 'jemalloc', 'tcmalloc', 'mimalloc']) {
+    assert.equal(rows[name]?.status, 'measured', name);
+    assert.ok(rows[name].gain.workers.change > 0 && rows[name].gain.procs.change > 0, name);
+  }
+  assert.match(rows.jemalloc.apply, /^LD_PRELOAD=\S+libjemalloc\.so\.2 node \.\.\.$/);
+  assert.equal(rows['processes instead of threads'].status, 'measured');
+  assert.match(
+    result.stderr,
+    /^mmapbench: advise: the baseline and 4 candidates, each until its ratio is known to ±5%/m,
+  );
+});
+
+test("a task's own fix that throws is reported in its row; the others are measured and the run succeeds", async () => {
+  const result = await cli([
+    'advise',
+    '--task',
+    fixture('fixes-task.mjs'),
+    '-k',
+    '2',
+    '--only',
+    'throws,same-work',
+    '--max-time',
+    '8',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const out = result.stdout;
+  assert.match(out, /^mmapbench advise: fixes-task, 3 candidates against the baseline$/m);
+  assert.match(out, /^│ throws +│ +failed │/m);
+  assert.match(out, /^throws: failed: .*this fix throws/m);
+  assert.match(out, /^│ same-work +│ +\d\. (faster|hurts|unclear) │/m);
+});

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadResults } from '../../src/results/load.js';
+import { adviceOf } from '../../src/report/advice.js';
+import { adviceModel, verdictText } from '../../src/report/advice-model.js';
+import { fixture } from '../helpers.js';
+
+// a 25 s advise of readfilesync at k=2: the baseline, TOP_PAD 64 MiB, jemalloc, reuse-buffer and
+// readfilesync-into (which Node 20 cannot run)
+const saved = /** @type {any} */ (loadResults(fixture('saved/advise.json')));
+const { document } = saved;
+
+test('an advise file is a sweep of its candidates, with its ranking beside the points', () => {
+  assert.equal(saved.kind, 'sweep');
+  assert.equal(document.command, 'advise');
+  assert.equal(document.points.length, 5);
+});
+
+test('the ranking: the baseline first, then measured candidates by workers gain, then those without figures', () => {
+  const { advice } = document;
+  const names = advice.rows.map((/** @type {any} */ row) => row.name);
+  assert.equal(names[0], 'baseline');
+  assert.equal(names.at(-1), 'readfilesync-into');
+  const measured = advice.rows.slice(1).filter((/** @type {any} */ row) => row.status === 'measured');
+  const gains = measured.map((/** @type {any} */ row) => row.gain.workers.change);
+  assert.deepEqual(
+    gains,
+    [...gains].sort((a, b) => b - a),
+  );
+  assert.ok(names.includes('processes instead of threads'));
+  const unavailable = advice.rows.at(-1);
+  assert.equal(unavailable.status, 'unavailable');
+  assert.match(unavailable.why, /no buffer option/);
+});
+
+test('recomputed from the points, the ranking is the one saved: every figure comes from the rounds', () => {
+  const candidates = document.advice.rows.filter((/** @type {any} */ row) => row.kind !== 'procs');
+  const order = document.points.map((/** @type {any} */ point) =>
+    candidates.find((/** @type {any} */ row) => row.id === point.id),
+  );
+  const again = adviceOf(document.points, order, {
+    missing: document.advice.missing,
+    skipped: document.advice.skipped,
+  });
+  assert.deepEqual(again, document.advice);
+});
+
+test('the best is the candidate of largest workers gain whose interval lies above 1; one that lies below hurts', () => {
+  const advice = structuredClone(document.advice);
+  assert.equal(advice.best, 'reuse-buffer');
+  assert.match(
+    verdictText(advice),
+    /^best: reuse-buffer: workers 13\.08× the baseline’s throughput \(95% CI 10\.51-16\.27\)/,
+  );
+  // a candidate made to lose: its interval below 1
+  const jemalloc = advice.rows.find((/** @type {any} */ row) => row.name === 'jemalloc');
+  jemalloc.gain.workers = { change: 0.5, ci95: [0.4, 0.6], df: 10, method: '' };
+  jemalloc.verdict = 'worse';
+  const text = JSON.stringify(adviceModel({ ...document, advice }).tables[0].rows);
+  assert.match(text, /"jemalloc","\d\. hurts"/);
+  // none above 1: no best, and the sentence says why
+  const none = { ...advice, best: null };
+  assert.match(verdictText(none), /^no candidate’s workers throughput is known to beat the baseline’s/);
+});
+
+test("the published ranking stands beside readfilesync's, labelled with its source; the apply line follows the best", () => {
+  const notes = adviceModel(document).notes.join('\n');
+  assert.match(notes, /^apply it: openSync \+ readSync into a Buffer allocated once, instead of readFileSync$/m);
+  assert.match(
+    notes,
+    /^published, not measured here: platformatic\/node-worker-mmap-lock-contention \(README\), "TL;DR — Mitigation Ranking"/m,
+  );
+  assert.match(notes, /^readfilesync-into: unavailable: /m);
+});

@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { candidatesFor, planCandidates } from '../../src/run/advise.js';
+import { loadTask } from '../../src/tasks/index.js';
+
+const allocators = [
+  { name: 'jemalloc', path: '/lib/libjemalloc.so.2', install: 'apt-get install libjemalloc2' },
+  { name: 'tcmalloc', path: null, install: 'apt-get install libtcmalloc-minimal4' },
+];
+
+test("readfilesync's candidates on glibc: the baseline first, glibc's settings, the allocators found, the task's own fixes", async () => {
+  const task = await loadTask('readfilesync');
+  const { candidates, missing } = candidatesFor({ task, glibc: true, fileSize: 64 * 1024, allocators });
+  assert.deepEqual(
+    candidates.map((one) => [one.name, one.kind]),
+    [
+      ['baseline', 'baseline'],
+      ['TOP_PAD 64 MiB', 'glibc'],
+      ['TRIM_THRESHOLD 64 MiB', 'glibc'],
+      ['ARENA_MAX 1', 'glibc'],
+      ['ARENA_MAX 2', 'glibc'],
+      ['jemalloc', 'allocator'],
+      ['reuse-buffer', 'task'],
+      ['readfilesync-into', 'task'],
+      ['pool-size 256k', 'task'],
+    ],
+  );
+  const pad = candidates.find((one) => one.name === 'TOP_PAD 64 MiB');
+  assert.deepEqual(pad?.env, { MALLOC_TOP_PAD_: '67108864' });
+  assert.equal(pad?.apply, 'MALLOC_TOP_PAD_=67108864 node ...');
+  assert.equal(candidates.find((one) => one.name === 'jemalloc')?.apply, 'LD_PRELOAD=/lib/libjemalloc.so.2 node ...');
+  assert.deepEqual(candidates.find((one) => one.name === 'pool-size 256k')?.params, { poolSize: 262144 });
+  // never installed: listed with the line that would
+  assert.deepEqual(missing, [{ name: 'tcmalloc', install: 'apt-get install libtcmalloc-minimal4' }]);
+});
+
+test("glibc's mmap threshold is tried where reads reach it, above their size; no glibc setting off glibc; --node adds Nodes", async () => {
+  const task = await loadTask('crypto-random');
+  const large = candidatesFor({ task, glibc: true, fileSize: 1024 * 1024, allocators: [] }).candidates;
+  assert.deepEqual(large.find((one) => one.name.startsWith('MMAP_THRESHOLD'))?.env, {
+    MALLOC_MMAP_THRESHOLD_: '2097152',
+  });
+  const small = candidatesFor({ task, glibc: true, fileSize: 64 * 1024, allocators: [] }).candidates;
+  assert.equal(
+    small.find((one) => one.name.startsWith('MMAP_THRESHOLD')),
+    undefined,
+  );
+  const musl = candidatesFor({ task, glibc: false, fileSize: 64 * 1024, allocators: [], nodes: ['24'] }).candidates;
+  assert.deepEqual(
+    musl.map((one) => one.name),
+    ['baseline', 'reuse=yes', 'node 24'],
+  );
+});
+
+test('a candidate the loader refuses is skipped with its reason; the others are planned as points', async () => {
+  const task = await loadTask('readfilesync');
+  const { candidates } = candidatesFor({ task, glibc: true, fileSize: 64 * 1024, allocators: [] });
+  const broken = {
+    ...candidates[1],
+    name: 'broken',
+    kind: /** @type {const} */ ('allocator'),
+    env: { LD_PRELOAD: '/nonexistent/libnothing.so' },
+  };
+  const { planned, skipped } = await planCandidates([candidates[0], broken, candidates[1]], { k: 2, quick: true });
+  assert.deepEqual(
+    planned.map((point) => [point.id, point.candidate.name, point.plan.envOverrides]),
+    [
+      ['p1', 'baseline', {}],
+      ['p2', 'TOP_PAD 64 MiB', { MALLOC_TOP_PAD_: '67108864' }],
+    ],
+  );
+  assert.equal(skipped.length, 1);
+  assert.equal(skipped[0].name, 'broken');
+  assert.match(skipped[0].reason, /LD_PRELOAD=\/nonexistent\/libnothing\.so/);
+});
+
+test("a fix that runs another task takes that task's parameters; the baseline's own error is the user's", async () => {
+  const task = await loadTask('readfilesync');
+  const { candidates } = candidatesFor({ task, glibc: false, fileSize: 64 * 1024, allocators: [] });
+  const reuse = candidates.filter((one) => one.name === 'reuse-buffer');
+  const { planned } = await planCandidates([candidates[0], ...reuse], { k: 2, quick: true });
+  assert.equal(planned[1].plan.task.name, 'reuse-buffer');
+  await assert.rejects(
+    planCandidates([candidates[0]], { k: 2, quick: true, task: 'no-such-task' }),
+    /unknown task "no-such-task"/,
+  );
+});
