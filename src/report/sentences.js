@@ -4,7 +4,7 @@ import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
-import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
+import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -181,7 +181,8 @@ export function nodeFix({ config, environment }) {
 
 /**
  * What to run next, after the verdict.
- * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'> & Partial<Pick<ResultsDocument, 'config' | 'environment'>>} results
+ * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'> &
+ *   Partial<Pick<ResultsDocument, 'config' | 'environment' | 'stop' | 'spread'>>} results
  * @returns {string | null}
  */
 export function nextStep(results) {
@@ -202,7 +203,7 @@ export function nextStep(results) {
   }
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';
-  return null;
+  return spreadNext(results);
 }
 
 /**

@@ -1,7 +1,9 @@
 // Why the rounds disagree, in words: what each mode's cell-to-cell spread goes with
 // (stats/spread.js), the groups its cells fall into, and what would remove it, for the note under
 // the verdict, the stop line and `next:`.
+import { fileURLToPath } from 'node:url';
 import { fixed, ops } from './table.js';
+import { commandLine } from '../words/command-line.js';
 import { MODES } from '../words/modes.js';
 
 /**
@@ -106,8 +108,28 @@ export function spreadCause({ spread }) {
 export function remedyOf(key, { glibc }) {
   if (key === 'minflt')
     return glibc
-      ? `which glibc's heap settings change: --env ${TOP_PAD} keeps 64 MiB at its top, so freed pages are not faulted in again`
-      : 'which the allocator decides: another one, preloaded, may keep its pages';
+      ? `which glibc's heap settings change (--env ${TOP_PAD} keeps 64 MiB at its top, so freed pages are not faulted in again; \`mmapbench advise\` measures each fix on this task)`
+      : 'which the allocator decides (`mmapbench advise` measures the allocators installed on this task)';
   if (key === 'runqNs') return 'which is other work on the CPUs: run on a quiet machine, one benchmark at a time';
   return null;
+}
+
+/**
+ * `next:` for a run whose budget ran out on a spread the account explains and that did not
+ * decide: what ranks the fixes for it, as a command to paste. Null otherwise.
+ * @param {Partial<Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'spread' | 'verdict'>>} results
+ */
+export function spreadNext({ verdict, stop, ratio, config, spread }) {
+  if (verdict?.significant || !config || !stoppedShort({ stop: stop ?? null, ratio, config })) return null;
+  const cause = spreadCause({ spread });
+  if (!cause || cause.key === 'runqNs') return null;
+  const { task, k } = config;
+  const command = commandLine([
+    'mmapbench',
+    'advise',
+    ...(task.builtin ? ['--task', task.name] : task.module ? ['--task', fileURLToPath(task.module)] : []),
+    '-k',
+    String(k),
+  ]);
+  return `next: the cells disagree with their ${cause.words} per op: \`${command}\` measures the fixes for this task side by side and ranks them`;
 }

@@ -126,7 +126,7 @@ test("a current run's spread names the two groups its cells fall in, and the sto
   );
   assert.match(
     text,
-    /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; the cells disagree with their page faults per op \(above\), which glibc's heap settings change: --env MALLOC_TOP_PAD_=67108864 keeps 64 MiB at its top, so freed pages are not faulted in again; else about 656 more rounds \(~15 min\) would reach ±5\.0%: --max-time 946/,
+    /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; the cells disagree with their page faults per op \(above\), which glibc's heap settings change \(--env MALLOC_TOP_PAD_=67108864 keeps 64 MiB at its top, so freed pages are not faulted in again; `mmapbench advise` measures each fix on this task\); else about 656 more rounds \(~15 min\) would reach ±5\.0%: --max-time 946/,
   );
   // a spread no figure explains half of leaves the stop line to the minutes
   for (const mode of ['workers', 'procs'])
@@ -136,4 +136,19 @@ test("a current run's spread names the two groups its cells fall in, and the sto
     unexplained,
     /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; about 656 more rounds/,
   );
+});
+
+test('next: a run that did not decide, on cells that disagree with their page faults, is pointed at advise for its task', async () => {
+  const { nextStep } = await import('../../src/report/sentences.js');
+  const document = /** @type {any} */ (saved('compare-spread.json').document);
+  assert.equal(document.verdict.significant, false);
+  assert.equal(
+    nextStep(document),
+    'next: the cells disagree with their page faults per op: `mmapbench advise --task readfilesync -k 2` measures the fixes for this task side by side and ranks them',
+  );
+  // a run that met its target, or whose spread no figure explains, gets none of it
+  assert.equal(nextStep({ ...document, stop: 'precision' }), null);
+  const unexplained = structuredClone(document);
+  for (const mode of ['workers', 'procs']) for (const figure of unexplained.spread[mode].figures) figure.share = 0.2;
+  assert.equal(nextStep(unexplained), null);
 });
