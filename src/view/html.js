@@ -7,6 +7,7 @@ import { usageError } from '../errors.js';
 import { compareModel, tradeOffText, singleModel } from '../report/model.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
+import { adviceModel } from '../report/advice-model.js';
 import { pointName, varying } from '../report/point-name.js';
 import { extraMeasures, summaryOf } from '../report/measures.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
@@ -203,10 +204,12 @@ async function measureSection({ path, document }, facts) {
 async function sweepSection({ path, document }, facts) {
   /** @type {Chart[]} */
   const charts = [];
-  // a point by the axes that tell the points apart, as the sweep's table heads them
+  // a point by the axes that tell the points apart, as the sweep's table heads them; an advise
+  // run's by its candidate, and its ranking first
   const columns = varying(document.axes);
   const label = (/** @type {import('../report/sweep-results.js').SweepPoint} */ point, except = '') =>
-    pointName(point, columns, { separator: ' · ', except });
+    document.advice ? point.variant.name : pointName(point, columns, { separator: ' · ', except });
+  if (document.advice) charts.push(...(await adviceCharts(document.advice)));
   const dots = document.points.flatMap((point) =>
     point.rounds.flatMap((round) =>
       MODES.flatMap((mode) => {
@@ -262,7 +265,6 @@ async function sweepSection({ path, document }, facts) {
       }),
     );
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
-  if (document.advice) charts.push(...(await adviceCharts(document.advice)));
   if (measured.length)
     charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
   for (const group of document.scaling) {
@@ -294,7 +296,9 @@ async function sweepSection({ path, document }, facts) {
   return {
     charts: charts.length,
     html: section({
-      heading: `sweep: ${plural(document.points.length, 'point')}`,
+      heading: document.advice
+        ? `advise: ${document.axes.task[0]}, ${plural(document.advice.rows.length - 1, 'candidate')}`
+        : `sweep: ${plural(document.points.length, 'point')}`,
       path,
       document,
       facts: {
@@ -305,7 +309,10 @@ async function sweepSection({ path, document }, facts) {
       },
       answer: [],
       charts,
-      models: [sweepModel(document, { width: 100 })].map((model) => ({ ...model, blocks: [] })),
+      models: [
+        ...(document.advice ? [adviceModel(/** @type {any} */ (document))] : []),
+        sweepModel(document, { width: 100 }),
+      ].map((model) => ({ ...model, blocks: [] })),
     }),
   };
 }
