@@ -39,7 +39,8 @@ export const USUAL_FOLDERS = [
   '/usr/local/lib',
 ];
 
-const readable = (/** @type {string} */ path) => {
+/** Whether a file can be read: a library the loader could open. */
+export const readable = (/** @type {string} */ path) => {
   try {
     accessSync(path, constants.R_OK);
     return true;
@@ -48,7 +49,8 @@ const readable = (/** @type {string} */ path) => {
   }
 };
 
-const ldconfig = () => {
+/** `ldconfig -p`: the loader's cache of libraries, or nothing where there is no ldconfig. */
+export const ldconfig = () => {
   try {
     return execFileSync('ldconfig', ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { usageError } from '../errors.js';
+import { ldconfig, readable } from './allocators.js';
 
 /** Where distributions put libjemalloc.so.2 when ldconfig does not list it. */
 export const USUAL_PATHS = [
@@ -16,23 +16,6 @@ export const USUAL_PATHS = [
 
 export const INSTALL_HINT =
   'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
-
-const readable = (/** @type {string} */ path) => {
-  try {
-    accessSync(path, constants.R_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-const ldconfig = () => {
-  try {
-    return execFileSync('ldconfig', ['-p'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return '';
-  }
-};
 
 /**
  * The first libjemalloc in `ldconfig -p` output for this architecture, or null.
