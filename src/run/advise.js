@@ -1,5 +1,7 @@
 // `advise`'s candidates: the fixes for the user's task that this machine can try, each a variant
 // of the task measured beside it in one sweep. The baseline is the task as given.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildPlan } from './plan.js';
 import { MmapbenchError } from '../errors.js';
 import { formatSize } from '../words/sizes.js';
@@ -78,7 +80,7 @@ export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] })
       name: fix.name,
       kind: 'task',
       env: {},
-      task: fix.task,
+      task: fix.task === undefined ? undefined : besideTask(task, fix.task),
       params: fix.params ?? {},
       apply: fix.change,
     });
@@ -90,6 +92,17 @@ export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] })
     ),
   };
 }
+
+/**
+ * A fix's task as `--task` takes it: a built-in's name as it is, a path relative to the folder
+ * of the module that declared it (a user's task names its sibling files).
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {string} fixTask
+ */
+const besideTask = (task, fixTask) =>
+  /^\.{1,2}[/\\]/.test(fixTask) && task.url.startsWith('file:')
+    ? resolve(dirname(fileURLToPath(task.url)), fixTask)
+    : fixTask;
 
 /**
  * Each candidate as a point of a sweep, planned now: one that cannot start here (a library the

@@ -68,7 +68,7 @@ export const BUILTIN_TASKS = [
 
 /**
  * One of a task's own fixes: the same work done another way, as another task (a built-in's
- * name, or a path beside the task's module) or as other parameters of this one.
+ * name, or a path relative to the task's own module) or as other parameters of this one.
  * @typedef {object} TaskFix
  * @property {string} name  how the ranking names it
  * @property {string} change  the change to the user's code, in a few words

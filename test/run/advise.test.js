@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { candidatesFor, planCandidates } from '../../src/run/advise.js';
 import { loadTask } from '../../src/tasks/index.js';
+import { fixture } from '../helpers.js';
 
 const allocators = [
   { name: 'jemalloc', path: '/lib/libjemalloc.so.2', install: 'apt-get install libjemalloc2' },
@@ -83,5 +84,19 @@ test("a fix that runs another task takes that task's parameters; the baseline's 
   await assert.rejects(
     planCandidates([candidates[0]], { k: 2, quick: true, task: 'no-such-task' }),
     /unknown task "no-such-task"/,
+  );
+});
+
+test("a user's task names its fixes' modules relative to itself, whatever the working folder", async () => {
+  const task = await loadTask(fixture('fixes-task.mjs'));
+  const { candidates } = candidatesFor({ task, glibc: false, fileSize: 64 * 1024, allocators: [] });
+  assert.deepEqual(
+    candidates.map((one) => [one.name, one.task ?? null]),
+    [
+      ['baseline', null],
+      ['throws', null],
+      ['same-work', null],
+      ['sibling', fixture('warms-up.js')],
+    ],
   );
 });
