@@ -245,3 +245,50 @@ test('fixed work and points that do not ask for it are never sized', async () =>
   await runRounds([q], { stop: stopOnWidthOrTime(Infinity), cells: unasked.cells });
   assert.deepEqual(unasked.ran, [5000, 5000, 5000, 5000]);
 });
+
+test('isolate: a point whose cells fail stops alone with its error, and the others run on; without it the run ends', async () => {
+  /** Cells of `broken`'s plan throw; the rest measure. */
+  const cellsFailingFor = (/** @type {any} */ broken) => ({
+    async runCell(/** @type {any} */ p, /** @type {any} */ _work, /** @type {string} */ mode) {
+      if (p === broken) throw new MmapbenchError('task threw: this fix throws', { kind: 'run' });
+      return { throughput: 1000, mode };
+    },
+    async calibrate() {
+      return { iterations: 50 };
+    },
+  });
+  const [good, bad] = [point('p1', plan({ rounds: 3 })), point('p2', plan({ rounds: 3 }))];
+  const run = await runRounds([good, bad], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells: cellsFailingFor(bad.plan),
+    isolate: true,
+  });
+  assert.equal(run.error, null);
+  assert.equal(bad.session.stop, 'failed');
+  assert.match(bad.session.error?.message ?? '', /this fix throws/);
+  assert.equal(good.session.stop, 'rounds');
+  assert.equal(completeRounds(good.session, ARMS).length, 3);
+
+  const [again, broken] = [point('p1', plan({ rounds: 3 })), point('p2', plan({ rounds: 3 }))];
+  const ended = await runRounds([again, broken], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells: cellsFailingFor(broken.plan),
+  });
+  assert.match(ended.error?.message ?? '', /this fix throws/);
+  assert.equal(again.session.stop, 'failed');
+});
+
+test('isolate does not hold Ctrl-C: an interrupted cell still ends every point', async () => {
+  const cells = {
+    async runCell() {
+      throw new MmapbenchError('interrupted', { kind: 'interrupted' });
+    },
+    async calibrate() {
+      return { iterations: 50 };
+    },
+  };
+  const [a, b] = [point('p1', plan({ rounds: 3 })), point('p2', plan({ rounds: 3 }))];
+  const run = await runRounds([a, b], { stop: stopOnWidthOrTime(Infinity), cells, isolate: true });
+  assert.equal(run.error?.kind, 'interrupted');
+  assert.deepEqual([a.session.stop, b.session.stop], ['interrupted', 'interrupted']);
+});
