@@ -2,7 +2,7 @@
 // points of one sweep (interleaved rounds, each point stopping on its precision or on the
 // shared budget), then ranked by how much each raises the workers' throughput.
 import { usageError } from '../errors.js';
-import { candidatesFor, planCandidates } from '../run/advise.js';
+import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
 import { findAllocators } from '../system/allocators.js';
 import { adviceOf } from '../report/advice.js';
 import { loadTask } from '../tasks/index.js';
@@ -22,14 +22,10 @@ export async function adviseCommand(opts, output, context = {}) {
   const shared = measureOptions({ ...opts, node: undefined, only: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
   const task = await loadTask(shared.task ?? 'readfilesync');
-  // the baseline's plan says what the machine and the file are
+  // the baseline's plan says what the file is; it is planned once, and runs first
   const {
     planned: [baseline],
-  } = await planCandidates(
-    [{ name: 'baseline', kind: 'baseline', env: {}, task: undefined, params: {}, node: undefined, apply: '' }],
-    shared,
-    context,
-  );
+  } = await planCandidates([BASELINE], shared, context);
   const { candidates, missing } = candidatesFor({
     task,
     // the C library is the machine's, whichever Node the cells run on
@@ -52,7 +48,7 @@ export async function adviseCommand(opts, output, context = {}) {
         .map((one) => one.name)
         .join(', ')}`,
     );
-  const { planned, skipped } = await planCandidates(chosen, shared, context);
+  const { planned, skipped } = await planCandidates(chosen.slice(1), shared, context, [baseline]);
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
     isolate: true,

@@ -17,6 +17,17 @@ import { formatSize } from '../words/sizes.js';
  * @property {string} apply  what the user changes to apply it: an environment line, or the code change
  */
 
+/** The task as the user gave it: what every candidate is measured against. @type {Candidate} */
+export const BASELINE = {
+  name: 'baseline',
+  kind: 'baseline',
+  env: {},
+  task: undefined,
+  params: {},
+  node: undefined,
+  apply: 'as it is',
+};
+
 /** glibc's heap settings worth trying (docs/advise.md says why), each with a short name. */
 const MIB64 = String(64 * 1024 * 1024);
 const GLIBC = [
@@ -48,9 +59,7 @@ const environmentLine = (/** @type {Record<string, string>} */ env) =>
  */
 export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] }) {
   /** @type {Candidate[]} */
-  const candidates = [
-    { name: 'baseline', kind: 'baseline', env: {}, task: undefined, params: {}, node: undefined, apply: 'as it is' },
-  ];
+  const candidates = [BASELINE];
   const add = (/** @type {Omit<Candidate, 'task' | 'params' | 'node'> & Partial<Candidate>} */ candidate) =>
     candidates.push({ task: undefined, params: {}, node: undefined, ...candidate });
   if (glibc) {
@@ -110,10 +119,12 @@ const besideTask = (task, fixTask) =>
  * @param {Candidate[]} candidates
  * @param {import('./plan.js').MeasureOptions} shared  the user's options, the baseline's
  * @param {{ interrupt?: AbortSignal }} [context]
+ * @param {Planned[]} [planned]  candidates planned already (the baseline), kept first
+ *
+ * @typedef {import('./sweep.js').Point & { plan: import('./plan.js').Plan, candidate: Candidate }} Planned
  */
-export async function planCandidates(candidates, shared, context) {
-  /** @type {Array<import('./sweep.js').Point & { plan: import('./plan.js').Plan, candidate: Candidate }>} */
-  const planned = [];
+export async function planCandidates(candidates, shared, context, planned = /** @type {Planned[]} */ ([])) {
+  planned = [...planned];
   /** @type {Array<{ name: string, reason: string }>} */
   const skipped = [];
   for (const candidate of candidates) {
