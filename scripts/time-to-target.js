@@ -46,9 +46,10 @@ for (let run = 0; run < Number(values.runs); run++) {
     (times[name] ??= []).push(seconds);
     const half = document.ratio?.halfWidth;
     const round = document.phases ? `; a round ${(document.phases.roundNs / 1e9).toFixed(2)} s` : '';
+    const pilot = document.sizing?.resized ? '; a pilot round' : '';
     console.log(
       `  ${name.padEnd(38)} ${seconds.toFixed(1).padStart(5)} s  ${String(document.ratio?.n ?? 0).padStart(3)} rounds  ` +
-        `±${half ? (half * 100).toFixed(1) : '-'}%  stop ${document.stop}${round}`,
+        `±${half ? (half * 100).toFixed(1) : '-'}%  stop ${document.stop}${round}${pilot}`,
     );
   }
 }

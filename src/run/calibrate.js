@@ -21,12 +21,12 @@ const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 export async function calibrate(plan, interrupt) {
   if (plan.duration === null) throw new Error('calibrate: this plan fixes its iterations; there is nothing to size');
   const timeMs = Math.min(500, Math.max(100, plan.duration * 200));
-  // one uncontended thread, warm (enough ops for V8 to tier up, at most ~1 s) whatever warmup the
-  // cells get: it sizes the work from the per-op latency, not the cold start
+  // one uncontended thread, warm (enough ops for V8 to tier up) whatever warmup the cells get: it
+  // sizes the work from the per-op latency, not the cold start
   const spec = {
     ...runnerSpec(plan, { iterations: 0, warmup: Math.max(typeof plan.warmup === 'number' ? plan.warmup : 0, 1000) }),
     k: 1,
-    warmupMs: 1000,
+    warmupMs: calibrationWarmupMs(plan.duration),
   };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt })
@@ -34,3 +34,12 @@ export async function calibrate(plan, interrupt) {
   if (!latency) throw new Error('the calibration host sent a result without latency');
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }
+
+/**
+ * How long the calibration warms up at most: two windows, within 0.2 to 1 s. A cell warms up
+ * until its rate stops trending, about 1.2 windows here (docs/how-it-measures.md), so the
+ * calibration needs no more; a fixed second cost json's 0.1 s compare cells a second of its
+ * minute, its ops taking 0.8 ms.
+ * @param {number} duration  seconds of window asked for
+ */
+export const calibrationWarmupMs = (duration) => Math.min(1000, Math.max(200, duration * 2000));

@@ -126,3 +126,12 @@ test("the cells' inherited environment: all but Node's start-only variables, and
   });
   assert.deepEqual(inheritedEnv(env, { allocator: false }), { PATH: '/bin' });
 });
+
+test("the calibration warms up for two of the cells' windows, within 0.2 to 1 s", async () => {
+  const { calibrationWarmupMs } = await import('../../src/run/calibrate.js');
+  assert.equal(calibrationWarmupMs(0.1), 200);
+  assert.equal(calibrationWarmupMs(0.25), 500);
+  assert.equal(calibrationWarmupMs(1), 1000);
+  assert.equal(calibrationWarmupMs(0.01), 200);
+  assert.equal(calibrationWarmupMs(10), 1000);
+});
