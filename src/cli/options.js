@@ -162,7 +162,7 @@ const WORK = {
     conflicts: ['duration'],
   }),
   duration: value(
-    'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its cells missed by over a quarter (default: 0.1 when stopping on --precision; else 1)',
+    'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 when stopping on --precision; else 1)',
     checked(positiveNumber)('duration'),
   ),
   warmup: value(

@@ -224,14 +224,30 @@ test("a calibrated point's first round sizes its cells: far off, it is resized a
   assert.equal(p.session.work.iterations, 2500);
 });
 
-test('a calibration within a quarter of the window is kept, and its first round counts', async () => {
-  const { ran, cells } = timedCells(22_000, 5000); // 0.11 s
-  const p = calibratedPoint(2);
-  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
-  assert.deepEqual(ran, [5000, 5000, 5000, 5000]);
-  assert.equal(p.session.sizing.resized, false);
-  assert.equal(p.session.sizing.pilotWindowNs, 1.1e8);
-  assert.equal(completeRounds(p.session, ARMS).length, 2);
+test('a calibration whose windows were up to a quarter shorter or half again as long is kept, and its first round counts', async () => {
+  for (const nsPerOp of [22_000, 16_400, 29_000]) {
+    // 0.11 s, 0.082 s (0.1 / 1.22), 0.145 s
+    const { ran, cells } = timedCells(nsPerOp, 5000);
+    const p = calibratedPoint(2);
+    await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+    assert.deepEqual(ran, [5000, 5000, 5000, 5000], `${nsPerOp} ns an op`);
+    assert.equal(p.session.sizing.resized, false);
+    assert.equal(p.session.sizing.pilotWindowNs, nsPerOp * 5000);
+    assert.equal(completeRounds(p.session, ARMS).length, 2);
+  }
+});
+
+test('windows more than a quarter shorter or half again as long as asked make the first round a pilot', async () => {
+  for (const [nsPerOp, resizedTo] of [
+    [15_000, 6667], // 0.075 s
+    [31_000, 3226], // 0.155 s
+  ]) {
+    const { ran, cells } = timedCells(nsPerOp, 5000);
+    const p = calibratedPoint(1);
+    await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells });
+    assert.deepEqual(ran, [5000, 5000, resizedTo, resizedTo], `${nsPerOp} ns an op`);
+    assert.equal(p.session.sizing.resized, true);
+  }
 });
 
 test('fixed work and points that do not ask for it are never sized', async () => {
