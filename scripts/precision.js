@@ -36,7 +36,7 @@ function compare(args) {
 
 const pct = (x) => (x === null || x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 const results = Object.fromEntries(Object.keys(runs).map((name) => [name, []]));
-console.log(`${pairs} runs of each, alternating:`);
+if (pairs > 0) console.log(`${pairs} runs of each, alternating:`);
 for (let i = 0; i < pairs; i++) {
   for (const [name, args] of Object.entries(runs)) {
     const { seconds, doc } = compare(args);
@@ -51,7 +51,8 @@ for (let i = 0; i < pairs; i++) {
     );
   }
 }
-for (const [name, list] of Object.entries(results)) {
+// with 0 pairs, the A/A runs alone
+for (const [name, list] of Object.entries(results).filter(([, list]) => list.length)) {
   const widths = list.map((r) => r.width).filter((w) => w !== null);
   console.log(
     `median of ${name}: ${median(list.map((r) => r.seconds)).toFixed(0)} s, half-width ${pct(widths.length ? median(widths) : null)}`,
