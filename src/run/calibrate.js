@@ -38,8 +38,8 @@ export async function calibrate(plan, interrupt) {
 /**
  * How long the calibration warms up at most: two windows, within 0.2 to 1 s. A cell warms up
  * until its rate stops trending, about 1.2 windows here (docs/how-it-measures.md), so the
- * calibration needs no more; a fixed second cost json's 0.1 s compare cells a second of its
- * minute, its ops taking 0.8 ms.
+ * calibration needs no more; a fixed second made json's (0.8 ms an op) take about a second of
+ * a 0.1 s compare.
  * @param {number} duration  seconds of window asked for
  */
 export const calibrationWarmupMs = (duration) => Math.min(1000, Math.max(200, duration * 2000));
