@@ -179,6 +179,9 @@ export function nodeFix({ config, environment }) {
     : `; Node's own fix, readFileSync into one buffer, needs Node ${BUFFER_OPTION.since.join(' or ')} and up: \`--task readfilesync-into --node 26\``;
 }
 
+/** The published mitigations, as the options that measure them. */
+const MITIGATIONS = ['--task reuse-buffer', '--task pool-size', '--env MALLOC_ARENA_MAX=1'];
+
 /**
  * What to run next, after the verdict.
  * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'> &
@@ -197,9 +200,11 @@ export function nextStep(results) {
   const fix = verdict?.faster === 'procs' ? nodeFix(results) : '';
   if (verdict?.significant && advice) return `next: ${advice}${fix}`;
   if (verdict?.faster === 'procs') {
+    // not the task that was measured: a run of reuse-buffer is told of the others
+    const others = MITIGATIONS.filter((flag) => flag !== `--task ${results.config?.task?.name}`);
     return fix
-      ? `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it${fix}; or --task reuse-buffer, --task pool-size, --env MALLOC_ARENA_MAX=1`
-      : 'next: `mmapbench trace compare` shows whether mmap_lock waits explain it; measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1';
+      ? `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it${fix}; or ${others.join(', ')}`
+      : `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it; measure the mitigations with ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
   }
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';

@@ -82,3 +82,29 @@ test("the next step puts Node's own fix first for a readFileSync task: the task 
   assert.doesNotMatch(nextStep(on('v24.21.0', 'zlib')), /readfilesync-into/);
   assert.doesNotMatch(nextStep(on('v24.21.0', 'readfilesync-into')), /readfilesync-into/);
 });
+
+test('the next step after procs came out faster names the mitigations other than the task measured', () => {
+  const procsFaster = (task) => ({
+    verdict: { significant: true, faster: 'procs' },
+    ratio: {},
+    aa: null,
+    config: { task: { name: task } },
+    environment: { node: { version: 'v20.20.2' } },
+  });
+  assert.match(
+    nextStep(procsFaster('zlib')),
+    /measure the mitigations with --task reuse-buffer, --task pool-size or --env MALLOC_ARENA_MAX=1$/,
+  );
+  assert.match(
+    nextStep(procsFaster('reuse-buffer')),
+    /measure the mitigations with --task pool-size or --env MALLOC_ARENA_MAX=1$/,
+  );
+  assert.match(
+    nextStep(procsFaster('pool-size')),
+    /readfilesync-into --node 26`; or --task reuse-buffer, --env MALLOC_ARENA_MAX=1$/,
+  );
+  assert.match(
+    nextStep(procsFaster('readfilesync')),
+    /; or --task reuse-buffer, --task pool-size, --env MALLOC_ARENA_MAX=1$/,
+  );
+});
