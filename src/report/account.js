@@ -3,6 +3,7 @@
 // sentence that names what differs and what to try, and each mode's regime.
 import { STEADY_CAP } from '../run/plan.js';
 import { fixed } from './table.js';
+import { listed } from '../words/lists.js';
 import { MODES } from '../words/modes.js';
 
 /**
@@ -313,9 +314,6 @@ function warmupWords(account, names) {
     : '';
   return `warmed up until the rate stopped trending, median per worker: ${each}${cap}`;
 }
-
-const listed = (/** @type {string[]} */ items) =>
-  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /**
  * Where the counters came from, and what this machine did not count.

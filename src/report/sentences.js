@@ -5,6 +5,7 @@ import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
+import { listed } from '../words/lists.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -204,7 +205,7 @@ export function nextStep(results) {
     const others = MITIGATIONS.filter((flag) => flag !== `--task ${results.config?.task?.name}`);
     return fix
       ? `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it${fix}; or ${others.join(', ')}`
-      : `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it; measure the mitigations with ${others.slice(0, -1).join(', ')} or ${others.at(-1)}`;
+      : `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it; measure the mitigations with ${listed(others, 'or')}`;
   }
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';

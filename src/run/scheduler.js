@@ -78,9 +78,10 @@ export const newSession = (plan) => ({
 // 6,360 ops for the same 0.1 s over five runs. The first round's cells, run as every cell runs,
 // say what those ops really take. More than a quarter shorter or half again as long as asked, the
 // cells are resized to the window asked for, and that round, whose windows were another length,
-// counts in no figure. Longer is let go further: it costs only its length, where a pilot costs a round
-// (0.84-0.92 s), and the cells run slower than the uncontended calibration: reuse-buffer's first
-// windows were 1.26-1.32 times the 0.1 s asked in five runs of five, json's 1.15-1.23 in four.
+// counts in no figure. Longer is let go further: it costs only its length, where a pilot costs a
+// round (0.84-0.92 s), and the cells run slower than the uncontended calibration: reuse-buffer's
+// first windows were 1.26-1.32 times the 0.1 s asked in five runs of five, json's 1.15-1.23 in
+// four.
 const SIZE_TOLERANCE = { shorter: 1.25, longer: 1.5 };
 
 /**
