@@ -37,11 +37,13 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 // Whatever the way out, no process this CLI started is left running; and a command that did
-// not finish (a task module calling process.exit at its top level) never exits 0.
+// not finish never exits 0. (No task code runs in this process: a task module loads in a child.)
 process.on('exit', (code) => {
   killChildren('SIGKILL');
   if (done) return;
-  process.stderr.write('mmapbench: exited before the command finished (did a task module call process.exit?)\n');
+  process.stderr.write(
+    `mmapbench: internal error: exited before the command finished (exit code ${code}); please report it with the command line\n`,
+  );
   if (!code) process.exitCode = EXIT_CODES.run;
 });
 

@@ -21,7 +21,10 @@ export const ADVISE_SECONDS = 180;
 export async function adviseCommand(opts, output, context = {}) {
   const shared = measureOptions({ ...opts, node: undefined, only: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
-  const task = await loadTask(shared.task ?? 'readfilesync');
+  const task = await loadTask(shared.task ?? 'readfilesync', {
+    timeout: shared.timeout,
+    interrupt: context.interrupt,
+  });
   // the baseline's plan says what the file is; it is planned once, and runs first
   const {
     planned: [baseline],

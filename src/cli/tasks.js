@@ -31,7 +31,9 @@ export async function handler(argv, context = {}) {
   const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');
   const { paramSetting } = await import('../words/vocabulary.js');
   const { renderTerminal, textWidth, useColor } = await import('../report/table.js');
-  const tasks = await Promise.all((opts.task ? [opts.task] : BUILTIN_TASKS).map((name) => loadTask(name)));
+  const tasks = await Promise.all(
+    (opts.task ? [opts.task] : BUILTIN_TASKS).map((name) => loadTask(name, { interrupt: context.interrupt })),
+  );
   const list = tasks.map(({ name, description, params, metrics, defaultFile, reference }) => ({
     name,
     description,

@@ -6,6 +6,7 @@ import { syscallMeaning } from '../system/trace/syscalls.js';
 import { ops, seconds } from './table.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
 import { listed } from '../words/lists.js';
+import { measuredIn } from './measured.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -139,12 +140,14 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
 
 /**
  * A document kept after a round of a run that did not finish (killed, or still going), or one
- * stopped early: how to go on with it. Null for a finished run, or one saved before --resume.
+ * stopped early: how to go on with it. Null for a finished run, one saved before --resume, or
+ * one that measured nothing (and so was not saved).
  * @param {{ command: string, status: string, resume?: unknown }} results
  * @returns {string | null}
  */
-export function resumeText({ command, status, resume }) {
-  if (status === 'complete' || !resume) return null;
+export function resumeText(results) {
+  const { command, status, resume } = results;
+  if (status === 'complete' || !resume || !measuredIn(results)) return null;
   const how = `\`mmapbench ${command} --resume FILE\` with this file goes on with it, with the settings it was started with`;
   return status === 'incomplete'
     ? `incomplete: kept after every round of a run that did not finish (killed, or still running); ${how}`

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { usageError } from '../errors.js';
+import { measuredIn } from '../report/measured.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
 /** The default results folder, relative to where mmapbench runs; MMAPBENCH_RESULTS moves it. */
@@ -96,15 +97,6 @@ export const shown = (/** @type {string} */ path) => {
  * @typedef {{ command: string } & (Measured | { points: Measured[] } | { trace: object })} Document  what
  *   a measuring command saves: its rounds, a sweep's points with theirs, or an audit's trace
  */
-
-/**
- * Whether any cell of the run finished: a compare's rounds, or a sweep's points' rounds.
- * @param {Document} document
- */
-const measuredIn = (document) =>
-  ('points' in document ? document.points : 'rounds' in document ? [document] : []).some((part) =>
-    part.rounds.some((round) => round.workers || round.procs),
-  );
 
 /**
  * Where a measuring command keeps its results: null with --no-save. fixedName (`--ci`): always

@@ -27,7 +27,7 @@ export function describeFailure(failure, context) {
   }
   if (failure.exitCode !== undefined) {
     return new MmapbenchError(
-      `${who(context, failure.worker)} ${failure.message} (task ${task.name}); a task must not exit the thread or process it runs in`,
+      `${who(context, failure.worker)} ${exitedWith(failure.exitCode)} (task ${task.name}); ${exitFix(failure.exitCode)}`,
       { worker: failure.worker },
     );
   }
@@ -77,10 +77,30 @@ export function describeExit(error, { label, plan, interrupt }) {
   }
   if (error.isCanceled) return new MmapbenchError(`${label} was stopped`, { cause: error });
   return new MmapbenchError(
-    `${label} exited with code ${error.exitCode} before finishing (task ${plan.task.name})${detail}; a task must not exit the thread or process it runs in`,
-    { cause: error },
+    `${label} ${exitedWith(error.exitCode)} (task ${plan.task.name})${detail}; ${exitFix(error.exitCode)}`,
+    {
+      cause: error,
+    },
   );
 }
+
+// Node's exit code for a thread or process whose event loop emptied while a top-level await
+// (or the promise the host awaits of run, setup or teardown) was still pending.
+const UNSETTLED = 13;
+
+/**
+ * How a host or worker that ended early ended, and what the task should do instead.
+ * @param {number | undefined} code
+ */
+export const exitedWith = (code) =>
+  code === UNSETTLED
+    ? `stopped waiting (exit code 13): a promise of the task's setup, run or teardown never settled, and nothing kept the thread alive`
+    : `exited with code ${code} before finishing`;
+/** @param {number | undefined} code */
+const exitFix = (code) =>
+  code === UNSETTLED
+    ? 'make every promise the task returns resolve or reject'
+    : 'a task must not exit the thread or process it runs in';
 
 const LIMITS = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
 

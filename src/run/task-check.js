@@ -3,18 +3,19 @@ import { MmapbenchError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
 
 // Asks a task, on the Node its cells will run on, whether it can run there (Task.unavailable).
-// A different Node is asked in a process of its own; the answer is the last line of its output.
+// A user's module, and any on a different Node, is asked in a process of its own; the answer is
+// the last line of its output.
 const PROBE = `
 const [url, params] = process.argv.slice(1);
 import(url)
   .then(async (module) => {
     const task = module.default ?? module;
     const why = await task.unavailable(JSON.parse(params));
-    process.stdout.write('\\n' + JSON.stringify(why ?? null));
+    return why ?? null;
   })
-  .catch((error) => {
-    process.stdout.write('\\n' + JSON.stringify('its check failed: ' + String(error?.message ?? error)));
-  });
+  .catch((error) => 'its check failed: ' + String(error?.message ?? error))
+  // a module's timer must not keep the probe alive once it has answered
+  .then((answer) => process.stdout.write('\\n' + JSON.stringify(answer), () => process.exit(0)));
 `;
 
 // One answer per task, Node and parameters and run: reproduce's node-fix asks once per Node and
@@ -51,7 +52,8 @@ export function taskUnavailable(task, node, params, interrupt) {
  * @returns {Promise<string | null>}
  */
 async function ask(task, node, params, interrupt) {
-  if (node.path === process.execPath) {
+  // a user's module is never imported in the CLI's own process (tasks/index.js says why)
+  if (node.path === process.execPath && task.builtin) {
     const module = await import(task.url);
     return (await (module.default ?? module).unavailable(params)) ?? null;
   }

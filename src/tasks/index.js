@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { usageError } from '../errors.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { MmapbenchError, usageError } from '../errors.js';
+import { adopt, diesWithParent } from '../system/children.js';
+import { describeExport, MARK } from './declared.js';
 
 /** Built-in tasks, in the order `mmapbench tasks` lists them. */
 export const BUILTIN_TASKS = [
@@ -162,13 +165,20 @@ function checkFixes(fixes, spec) {
 
 const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
+// A user's module has this long to load unless --timeout is shorter: a top level that has not
+// settled by then never will (an await on nothing, a loop).
+export const LOAD_TIMEOUT_SECONDS = 30;
+
 /**
  * Resolves `--task NAME|PATH` and checks the module the way a worker will load it, so a broken
- * task is reported once, here, instead of K times from inside the cell.
+ * task is reported once, here, instead of K times from inside the cell. A user's module is
+ * loaded in a process of its own (loadInChild), never in the CLI's.
  * @param {string} spec
+ * @param {{ cwd?: string, timeout?: number, interrupt?: AbortSignal }} [options]  timeout in
+ *   seconds, for a user's module
  * @returns {Promise<LoadedTask>}
  */
-export async function loadTask(spec, cwd = process.cwd()) {
+export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt } = {}) {
   let url;
   let builtin = false;
   if (BUILTIN_TASKS.includes(spec)) {
@@ -187,37 +197,85 @@ export async function loadTask(spec, cwd = process.cwd()) {
     );
   }
 
-  let module;
-  try {
-    module = await import(url);
-  } catch (error) {
-    throw usageError(`task module ${spec} failed to load: ${error.message}; check that \`node ${spec}\` runs`, error);
-  }
-  const task = module.default ?? module;
-  if (typeof task?.run !== 'function') {
-    const has = task && typeof task === 'object' ? Object.keys(task).join(', ') || 'nothing' : typeof task;
+  const seconds = Math.min(timeout ?? LOAD_TIMEOUT_SECONDS, LOAD_TIMEOUT_SECONDS);
+  const { task, exports } = builtin ? await loadHere(url) : await loadInChild(url, spec, seconds, interrupt);
+  if (task.run !== 'function') {
     throw usageError(
-      `task module ${spec} has no run(ctx, iterations) function (it exports ${has}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
+      `task module ${spec} has no run(ctx, iterations) function (it exports ${exports}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
     );
   }
-  for (const hook of ['setup', 'teardown', 'unavailable']) {
-    if (task[hook] !== undefined && typeof task[hook] !== 'function') {
+  for (const hook of /** @type {const} */ (['setup', 'teardown', 'unavailable'])) {
+    if (task[hook] !== 'undefined' && task[hook] !== 'function') {
       throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
     }
   }
-  checkDeclarations(task, spec);
-  checkFixes(task.fixes, spec);
+  const declared = task.declared;
+  checkDeclarations(declared, spec);
+  checkFixes(declared.fixes, spec);
   return {
-    name: task.name ?? spec,
-    description: task.description ?? '',
-    params: task.params ?? {},
-    metrics: task.metrics ?? {},
-    defaultFile: task.defaultFile,
-    reference: task.reference ?? null,
+    name: declared.name ?? spec,
+    description: declared.description ?? '',
+    params: declared.params ?? {},
+    metrics: declared.metrics ?? {},
+    defaultFile: declared.defaultFile,
+    reference: declared.reference ?? null,
     url,
     spec,
     builtin,
-    checksNode: typeof task.unavailable === 'function',
-    fixes: task.fixes ?? [],
+    checksNode: task.unavailable === 'function',
+    fixes: declared.fixes ?? [],
   };
+}
+
+/** A built-in task: mmapbench's own code, imported here. @param {string} url */
+async function loadHere(url) {
+  const module = await import(url);
+  return describeExport(module.default ?? module);
+}
+
+/**
+ * Imports a user's module in a child Node (load-probe.js) that is killed after `seconds` or on
+ * Ctrl-C, and reads what it declares.
+ * @param {string} url
+ * @param {string} spec
+ * @param {number} seconds
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<import('./declared.js').Described>}
+ */
+async function loadInChild(url, spec, seconds, interrupt) {
+  const probe = fileURLToPath(new URL('./load-probe.js', import.meta.url));
+  const [file, args] = diesWithParent(process.execPath, [probe, url]);
+  const result = await adopt(
+    execa(file, args, {
+      reject: false,
+      cancelSignal: interrupt,
+      timeout: seconds * 1000,
+      // nothing to clean up in a probe, and a module spinning at load never runs a SIGTERM handler
+      killSignal: 'SIGKILL',
+      env: { NODE_OPTIONS: '' },
+      stdin: 'ignore',
+      maxBuffer: 1024 * 1024,
+    }),
+  );
+  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  const fix = `check that \`node ${spec}\` runs and ends`;
+  if (result.timedOut)
+    throw usageError(
+      `task module ${spec} did not finish loading within ${seconds} s (its top level never settled: an await that never resolves, or a loop); ${fix}`,
+    );
+  const line = String(result.stdout)
+    .split('\n')
+    .findLast((text) => text.startsWith(MARK));
+  if (line === undefined) {
+    const why =
+      result.exitCode === 13
+        ? 'its top level awaits a promise that never settles (Node exit code 13)'
+        : result.signal
+          ? `it was killed by ${result.signal} while loading`
+          : `it ended the process while loading (exit code ${result.exitCode}: does it call process.exit?)`;
+    throw usageError(`task module ${spec} failed to load: ${why}; ${fix}`);
+  }
+  const answer = JSON.parse(line.slice(MARK.length));
+  if (answer.error) throw usageError(`task module ${spec} failed to load: ${answer.error}; ${fix}`);
+  return answer;
 }

@@ -28,12 +28,15 @@ for (const mode of ['workers', 'procs']) {
   });
 }
 
-test('a task module calling process.exit(0) at its top level never makes a command exit 0', async () => {
+test('a task module calling process.exit(0) at its top level is a task that does not load (exit 2), never exit 0', async () => {
   for (const extra of [[], ['--json']]) {
     const result = await cli(['compare', '--task', fixture('exits-at-load.js'), '--quick', ...extra]);
-    assert.equal(result.exitCode, 1);
+    assert.equal(result.exitCode, 2);
     assert.equal(result.stdout, '');
-    assert.equal(result.stderr, 'mmapbench: exited before the command finished (did a task module call process.exit?)');
+    assert.match(
+      result.stderr,
+      /^mmapbench: task module \S+exits-at-load\.js failed to load: it ended the process while loading \(exit code 0: does it call process\.exit\?\); check that `node \S+` runs and ends$/,
+    );
   }
 });
 
