@@ -391,3 +391,31 @@ export async function goneWithin(mark, ms) {
   while (processesMarked(mark).length && Date.now() - started < ms) await pause(20);
   assert.deepEqual(processesMarked(mark), [], `processes of the run still alive ${ms} ms after the CLI died`);
 }
+
+// ops that sleep 2 ms: a round is cheap and takes as long however busy the machine is
+export const SLEEPS = ['--task', fixture('account-probe.js'), '--param', 'kind=sleep', '--iterations', '20', '-k', '1'];
+
+/** The one results document in `out`, parsed, or null while there is none. */
+export function keptIn(out) {
+  const name = readdirSync(out).find((file) => file.endsWith('.json'));
+  if (!name) return null;
+  return { path: join(out, name), document: JSON.parse(readFileSync(join(out, name), 'utf8')) };
+}
+
+/**
+ * A compare of `rounds` rounds of sleeping ops SIGKILLed once 2 are kept: its file, its
+ * document, and a copy for refusals.
+ */
+export async function killedCompare(rounds) {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-kept-'));
+  const mark = uniqueMark();
+  const args = ['compare', ...SLEEPS, '--rounds', String(rounds), '--out', out, '--env', `MMAPBENCH_TEST_MARK=${mark}`];
+  const { run } = await startUntil(args, () => (keptIn(out)?.document.rounds.length ?? 0) >= 2);
+  run.kill('SIGKILL');
+  await run;
+  await noneLeft(mark);
+  const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+  const copy = join(mkdtempSync(join(tmpdir(), 'mmapbench-kept-copy-')), 'compare.json');
+  writeFileSync(copy, readFileSync(kept.path));
+  return { ...kept, copy };
+}

@@ -2,7 +2,8 @@ import { audit } from '../system/trace/audit.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildAuditResults } from '../report/audit-model.js';
 import { render } from '../view/index.js';
-import { keepResults, resultsFolder } from '../results/save.js';
+import { keepResults } from '../results/save.js';
+import { holdingResults } from '../results/claim.js';
 
 /**
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
@@ -15,13 +16,14 @@ export async function auditCommand(
   { format, save },
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
-  if (save) resultsFolder(save.out);
-  const run = await audit(request, { interrupt, stderr });
-  const results = buildAuditResults(
-    run,
-    describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
-  );
-  stdout.write(render(results, format, stdout));
-  keepResults(results, save, null, stderr);
-  return results;
+  return holdingResults(save, null, stderr, async () => {
+    const run = await audit(request, { interrupt, stderr });
+    const results = buildAuditResults(
+      run,
+      describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
+    );
+    stdout.write(render(results, format, stdout));
+    keepResults(results, save, null, stderr);
+    return results;
+  });
 }

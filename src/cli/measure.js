@@ -5,7 +5,7 @@ import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../report/document.js';
 import { startProgress } from '../report/progress.js';
 import { checkMachine } from '../system/machine-load.js';
-import { keeper, resultsFolder } from '../results/save.js';
+import { holdingResults } from '../results/claim.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { measureOptions, resumeOnly } from './typed-options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
@@ -58,47 +58,49 @@ export async function measureCommand(
   const plan = await buildPlan(options, { interrupt });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
-  if (resumed) stderr.write(`${resumingLine(resumed, environment, kept.rounds.length)}\n`);
-  if (save) resultsFolder(save.out);
-  if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
-  for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
-  // --quick measures nothing, so it skips the check and its 100 ms of sampling
-  const machine = plan.quick ? null : checkMachine();
-  if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
+  const resuming = resumed && resumingLine(resumed, environment, kept.rounds.length);
+  // taken before anything is said of the run, so a refusal is the only line
+  return holdingResults(save, resumed, stderr, async (keeping) => {
+    if (resuming) stderr.write(`${resuming}\n`);
+    if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
+    for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
+    // --quick measures nothing, so it skips the check and its 100 ms of sampling
+    const machine = plan.quick ? null : checkMachine();
+    if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-  // an adaptive run is bounded by its budget, not its (huge) round limit
-  const rounds =
-    plan.stop.rounds !== null
-      ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0))
-      : estimatedRounds(plan, kept?.seconds ?? 0);
-  const cells = rounds * modes.length * (plan.trace ? 2 : 1);
-  const attach = plan.trace ? (cells / 2) * COSTS.traceAttach : 0;
-  const expectedSeconds = cells * cellSeconds(plan.duration ?? 0, plan.k) + attach;
-  // a CI log gets a line per round instead of a bar
-  const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
-  const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
-  const keeping = save ? keeper(save, stderr, resumed?.path) : null;
-  // the options ride along in any document that did not finish, for --resume
-  const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
-    keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
-  let session;
-  try {
-    session = await runSession(plan, modes, {
-      interrupt,
-      onCell: (round, mode) => {
-        roundLine?.(round);
-        progress.tick({ label: `round ${round.index} ${mode}` });
-      },
-      onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
-      resumed: kept ? sessionOf(kept, modes) : undefined,
-    });
-  } finally {
-    progress.stop();
-  }
+    // an adaptive run is bounded by its budget, not its (huge) round limit
+    const rounds =
+      plan.stop.rounds !== null
+        ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0))
+        : estimatedRounds(plan, kept?.seconds ?? 0);
+    const cells = rounds * modes.length * (plan.trace ? 2 : 1);
+    const attach = plan.trace ? (cells / 2) * COSTS.traceAttach : 0;
+    const expectedSeconds = cells * cellSeconds(plan.duration ?? 0, plan.k) + attach;
+    // a CI log gets a line per round instead of a bar
+    const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
+    const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
+    // the options ride along in any document that did not finish, for --resume
+    const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
+      keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
+    let session;
+    try {
+      session = await runSession(plan, modes, {
+        interrupt,
+        onCell: (round, mode) => {
+          roundLine?.(round);
+          progress.tick({ label: `round ${round.index} ${mode}` });
+        },
+        onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+        resumed: kept ? sessionOf(kept, modes) : undefined,
+      });
+    } finally {
+      progress.stop();
+    }
 
-  const results = documentOf(session, true);
-  const gate = gateOf(results, output.gate, { fixedRounds: plan.stop.rounds !== null });
-  if (gate) results.gate = gate;
-  finishRun(results, output, { runError: session.error, stdout, stderr, kept: keeping });
-  return results;
+    const results = documentOf(session, true);
+    const gate = gateOf(results, output.gate, { fixedRounds: plan.stop.rounds !== null });
+    if (gate) results.gate = gate;
+    finishRun(results, output, { runError: session.error, stdout, stderr, kept: keeping });
+    return results;
+  });
 }

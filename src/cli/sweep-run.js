@@ -5,7 +5,7 @@ import { cellSeconds, COSTS } from '../run/estimate.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/machine-load.js';
-import { keeper, resultsFolder } from '../results/save.js';
+import { holdingResults } from '../results/claim.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
 import { buildSweepResults } from '../report/sweep-results.js';
 import { startProgress } from '../report/progress.js';
@@ -112,7 +112,7 @@ export async function runPlanned(
   const { save } = output;
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
-  if (resumed) stderr.write(`${resumingLine(resumed, environment, kept.order.length)}\n`);
+  const resuming = resumed && resumingLine(resumed, environment, kept.order.length);
   // --node 24 and --node 24.21 (or a path) can be the same binary
   const binaries = new Map();
   for (const { at, plan } of points) {
@@ -123,83 +123,94 @@ export async function runPlanned(
       );
     binaries.set(plan.node.path, at.node);
   }
-  if (save) resultsFolder(save.out);
-  const [{ plan: first }] = points;
-  const quick = first.quick;
-  const fixedRounds = first.stop.rounds;
-  // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
-  const maxTime = points[0].options.maxTime;
-  const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
-  for (const warning of new Set(points.flatMap((point) => point.plan.warnings)))
-    stderr.write(`mmapbench: warning: ${warning}\n`);
-  const machine = quick ? null : checkMachine();
-  if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
+  // taken before anything is said of the run, so a refusal is the only line
+  return holdingResults(save, resumed, stderr, async (keeping) => {
+    if (resuming) stderr.write(`${resuming}\n`);
+    const [{ plan: first }] = points;
+    const quick = first.quick;
+    const fixedRounds = first.stop.rounds;
+    // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
+    const maxTime = points[0].options.maxTime;
+    const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
+    for (const warning of new Set(points.flatMap((point) => point.plan.warnings)))
+      stderr.write(`mmapbench: warning: ${warning}\n`);
+    const machine = quick ? null : checkMachine();
+    if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-  const perRound = points.reduce((sum, { plan }) => sum + 2 * cellSeconds(plan.duration ?? (quick ? 0 : 1), plan.k), 0);
-  // a resumed sweep has calibrated, and spent some of its budget and rounds
-  const calibration = kept ? 0 : points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
-  const left = budget - (kept?.seconds ?? 0);
-  const rounds =
-    fixedRounds !== null
-      ? Math.max(0, fixedRounds - (kept?.order.length ?? 0))
-      : Math.max(first.stop.minRounds, Math.floor((left - calibration) / perRound));
-  const expected = fixedRounds !== null ? calibration + rounds * perRound : left;
-  stderr.write(
-    `mmapbench: ${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
-      (fixedRounds !== null
-        ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
-        : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
-          (maxTime === undefined
-            ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
-            : ` (--max-time, shared by the ${points.length} points)`)) +
-      (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
-      '\n',
-  );
-  // a CI log gets a line per point and round instead of a bar
-  const roundLine = output.ci ? roundLines(stderr, { labels: labelsOf(points) }) : null;
-  const progress = startProgress({
-    cells: rounds * points.length * 2,
-    expectedSeconds: roundLine ? 0 : expected,
-    budgetSeconds: left,
-    stream: stderr,
-  });
-  const keeping = save ? keeper(save, stderr, resumed?.path) : null;
-  // the request rides along in any document that did not finish, for --resume
-  const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
-    keptDocument(
-      shape(
-        buildSweepResults(soFar, { environment, machine, precision: first.stop.precision, rounds: fixedRounds, quick }),
-      ),
-      request,
-      finished,
+    const perRound = points.reduce(
+      (sum, { plan }) => sum + 2 * cellSeconds(plan.duration ?? (quick ? 0 : 1), plan.k),
+      0,
     );
-  let run;
-  try {
-    run = await runSweep(points, {
-      budget,
-      interrupt,
-      onCell: (point, round, mode) => {
-        roundLine?.(round, point);
-        progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
-      },
-      onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
-      isolate,
-      resumed: kept
-        ? {
-            sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
-            rounds: kept.order,
-            seconds: kept.seconds,
-          }
-        : undefined,
+    // a resumed sweep has calibrated, and spent some of its budget and rounds
+    const calibration = kept ? 0 : points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
+    const left = budget - (kept?.seconds ?? 0);
+    const rounds =
+      fixedRounds !== null
+        ? Math.max(0, fixedRounds - (kept?.order.length ?? 0))
+        : Math.max(first.stop.minRounds, Math.floor((left - calibration) / perRound));
+    const expected = fixedRounds !== null ? calibration + rounds * perRound : left;
+    stderr.write(
+      `mmapbench: ${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
+        (fixedRounds !== null
+          ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
+          : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
+            (maxTime === undefined
+              ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
+              : ` (--max-time, shared by the ${points.length} points)`)) +
+        (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
+        '\n',
+    );
+    // a CI log gets a line per point and round instead of a bar
+    const roundLine = output.ci ? roundLines(stderr, { labels: labelsOf(points) }) : null;
+    const progress = startProgress({
+      cells: rounds * points.length * 2,
+      expectedSeconds: roundLine ? 0 : expected,
+      budgetSeconds: left,
+      stream: stderr,
     });
-  } finally {
-    progress.stop();
-  }
-  const results = documentOf(run, true);
-  const gate = gateOf(results, output.gate, { fixedRounds: fixedRounds !== null });
-  const document = gate ? { ...results, gate } : results;
-  finishRun(document, output, { runError: run.error, stdout, stderr, kept: keeping });
-  return document;
+    // the request rides along in any document that did not finish, for --resume
+    const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
+      keptDocument(
+        shape(
+          buildSweepResults(soFar, {
+            environment,
+            machine,
+            precision: first.stop.precision,
+            rounds: fixedRounds,
+            quick,
+          }),
+        ),
+        request,
+        finished,
+      );
+    let run;
+    try {
+      run = await runSweep(points, {
+        budget,
+        interrupt,
+        onCell: (point, round, mode) => {
+          roundLine?.(round, point);
+          progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
+        },
+        onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+        isolate,
+        resumed: kept
+          ? {
+              sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
+              rounds: kept.order,
+              seconds: kept.seconds,
+            }
+          : undefined,
+      });
+    } finally {
+      progress.stop();
+    }
+    const results = documentOf(run, true);
+    const gate = gateOf(results, output.gate, { fixedRounds: fixedRounds !== null });
+    const document = gate ? { ...results, gate } : results;
+    finishRun(document, output, { runError: run.error, stdout, stderr, kept: keeping });
+    return document;
+  });
 }
 
 /**

@@ -102,7 +102,12 @@ export const output = (opts, command) => {
     save:
       opts.save === false
         ? null
-        : { out: opts.out ?? defaultOut(), command, ...(opts.ci ? { fixedName: `${command}-ci` } : {}) },
+        : {
+            out: opts.out ?? defaultOut(),
+            outGiven: opts.out !== undefined,
+            command,
+            ...(opts.ci ? { fixedName: `${command}-ci` } : {}),
+          },
     exports: opts.export ?? [],
     gate:
       opts.failBelow === undefined

@@ -100,8 +100,9 @@ export const shown = (/** @type {string} */ path) => {
 
 /**
  * Where a measuring command keeps its results: null with --no-save. fixedName (`--ci`): always
- * this file, replaced all at once, so a CI job's next step finds it.
- * @typedef {{ out: string, command: string, fixedName?: string } | null} SaveTo
+ * this file, replaced all at once, so a CI job's next step finds it. outGiven: `--out` was
+ * given (a resumed run then writes there, not over its file).
+ * @typedef {{ out: string, command: string, fixedName?: string, outGiven?: boolean } | null} SaveTo
  */
 
 /**

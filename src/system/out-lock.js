@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { usageError } from '../errors.js';
 import { alive } from './alive.js';
@@ -12,9 +12,9 @@ const LOCK = '.mmapbench.lock';
 const OWNER = '.mmapbench.lock.owner';
 
 /** @returns {{ pid?: number, started?: string } | null} */
-const owner = (/** @type {string} */ dir) => {
+const owner = (/** @type {string} */ path) => {
   try {
-    return JSON.parse(readFileSync(join(dir, OWNER), 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
     return null;
   }
@@ -29,46 +29,66 @@ const owner = (/** @type {string} */ dir) => {
  * @param {{ warn?: (message: string) => void }} [options]
  * @returns {Promise<() => void>} release
  */
-export async function lockFolder(dir, what, { warn = () => {} } = {}) {
+export const lockFolder = (dir, what, options) =>
+  take(dir, { lock: join(dir, LOCK), owner: join(dir, OWNER), place: dir, noun: 'folder' }, what, options);
+
+/**
+ * Takes a results file for this run alone (a `--resume`d run replaces it after every round):
+ * two runs going on with one file would each replace the other's rounds. The lock sits beside
+ * it as `FILE.lock`.
+ * @param {string} file  an existing file
+ * @param {string} what  how the user named it, for the message
+ * @param {{ warn?: (message: string) => void }} [options]
+ * @returns {Promise<() => void>} release
+ */
+export const lockFile = (file, what, options) =>
+  take(file, { lock: `${file}.lock`, owner: `${file}.lock.owner`, place: dirname(file), noun: 'file' }, what, options);
+
+/**
+ * @param {string} target  the folder or file taken
+ * @param {{ lock: string, owner: string, place: string, noun: string }} paths  the lock, the
+ *   file naming its holder, the folder a failure to write them is about, and what the target is
+ * @param {string} what
+ * @param {{ warn?: (message: string) => void }} [options]
+ * @returns {Promise<() => void>}
+ */
+async function take(target, paths, what, { warn = () => {} } = {}) {
   const options = {
     realpath: false,
-    lockfilePath: join(dir, LOCK),
+    lockfilePath: paths.lock,
     stale: STALE_MS,
     onCompromised: (/** @type {Error} */ error) =>
-      warn(`the lock on ${dir} was lost (${error.message}); another run may now write there too`),
+      warn(`the lock on ${target} was lost (${error.message}); another run may now write there too`),
   };
+  const elsewhere = (/** @type {string} */ how) =>
+    usageError(`${what} ${target} is ${how}; wait for it to finish or pass another ${paths.noun}`);
   let release;
   try {
-    release = await lockfile.lock(dir, options);
+    release = await lockfile.lock(target, options);
   } catch (error) {
-    if (error.code !== 'ELOCKED') throw fileError(error, dir, what);
-    const holder = owner(dir);
-    if (holder?.pid && alive(holder.pid)) {
-      throw usageError(
-        `${what} ${dir} is in use by another mmapbench run (pid ${holder.pid}, started ${holder.started}); wait for it to finish or pass another folder`,
-      );
-    }
+    if (error.code !== 'ELOCKED') throw fileError(error, paths.place, what);
+    const holder = owner(paths.owner);
+    if (holder?.pid && alive(holder.pid))
+      throw elsewhere(`in use by another mmapbench run (pid ${holder.pid}, started ${holder.started})`);
     // The holder is gone: its lock goes stale within STALE_MS.
     try {
-      release = await lockfile.lock(dir, { ...options, retries: { retries: 8, minTimeout: 500, maxTimeout: 500 } });
+      release = await lockfile.lock(target, { ...options, retries: { retries: 8, minTimeout: 500, maxTimeout: 500 } });
     } catch (again) {
-      if (again.code !== 'ELOCKED') throw fileError(again, dir, what);
-      throw usageError(
-        `${what} ${dir} is locked by another mmapbench run (${join(dir, LOCK)}); wait for it to finish or pass another folder`,
-      );
+      if (again.code !== 'ELOCKED') throw fileError(again, paths.place, what);
+      throw elsewhere(`locked by another mmapbench run (${paths.lock})`);
     }
   }
   try {
-    writeFileAtomic(join(dir, OWNER), `${JSON.stringify({ pid: process.pid, started: new Date().toISOString() })}\n`);
+    writeFileAtomic(paths.owner, `${JSON.stringify({ pid: process.pid, started: new Date().toISOString() })}\n`);
   } catch (error) {
     await release();
-    throw fileError(error, dir, what);
+    throw fileError(error, paths.place, what);
   }
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    rmSync(join(dir, OWNER), { force: true });
-    lockfile.unlockSync(dir, { realpath: false, lockfilePath: join(dir, LOCK) });
+    rmSync(paths.owner, { force: true });
+    lockfile.unlockSync(target, { realpath: false, lockfilePath: paths.lock });
   };
 }

@@ -3,9 +3,11 @@
 // its own, so a hang fails it rather than the suite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, childrenOf, cli, ENV, fixture, until } from '../helpers.js';
+import { asRoot, BIN, childrenOf, cli, ENV, fixture, keptIn, killedCompare, SLEEPS, tmpfs, until } from '../helpers.js';
 
 const LIMIT = { timeout: 30000 };
 
@@ -76,3 +78,90 @@ test('a run that failed before any cell finished saves nothing and does not offe
   assert.match(result.stderr, /the calibration run failed: disk on fire/);
   assert.doesNotMatch(result.stdout + result.stderr, /--resume|saved /);
 });
+
+/** Starts the CLI and waits until the lock at `lock` is taken; the subprocess, wrapped. */
+async function holding(args, lock) {
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: ENV });
+  assert.ok(await until(() => existsSync(lock) || run.exitCode !== null, 20000), 'the first run took its lock');
+  assert.equal(run.exitCode, null, 'the first run is still measuring');
+  return { run };
+}
+
+test(
+  'two runs on one --out folder, or on one --resume file: the second is refused (exit 2) and no round is lost',
+  { timeout: 90000 },
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mmapbench-shared-out-'));
+    const { run: first } = await holding(
+      ['compare', ...SLEEPS, '--rounds', '200', '--out', out],
+      join(out, '.mmapbench.lock'),
+    );
+    const second = await cli(['compare', ...SLEEPS, '--rounds', '2', '--out', out]);
+    assert.equal(second.exitCode, 2);
+    assert.match(
+      second.stderr,
+      new RegExp(
+        `^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`,
+      ),
+    );
+    first.kill('SIGINT');
+    assert.equal((await first).exitCode, 130);
+
+    // the interrupted run's file, resumed twice at once
+    const { path, document: kept } = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+    const { run: resumed } = await holding(['compare', '--resume', path], `${path}.lock`);
+    const again = await cli(['compare', '--resume', path]);
+    assert.equal(again.exitCode, 2);
+    assert.match(
+      again.stderr,
+      new RegExp(`^mmapbench: --resume ${path} is in use by another mmapbench run \\(pid ${resumed.pid}, `),
+    );
+    assert.ok(await until(() => JSON.parse(readFileSync(path, 'utf8')).rounds.length > kept.rounds.length, 20000));
+    resumed.kill('SIGINT');
+    assert.equal((await resumed).exitCode, 130);
+    const rounds = JSON.parse(readFileSync(path, 'utf8')).rounds.map((round) => round.index);
+    assert.deepEqual(
+      rounds.slice(0, kept.rounds.length),
+      kept.rounds.map((round) => round.index),
+      "the first run's rounds are kept",
+    );
+    assert.deepEqual(
+      rounds,
+      rounds.map((_, i) => i + 1),
+      'numbered on, none repeated',
+    );
+    assert.ok(!existsSync(`${path}.lock`) && !existsSync(join(out, '.mmapbench.lock')), 'both locks released');
+  },
+);
+
+test(
+  '--resume of a file on a read-only disk fails before measuring (exit 3); with --out the continued run is kept there',
+  { ...asRoot, timeout: 60000 },
+  async (t) => {
+    const { path, document: kept } = await killedCompare(4);
+    const ro = await tmpfs(t, 'size=1m');
+    const file = join(ro, 'compare.json');
+    copyFileSync(path, file);
+    await execa('mount', ['-o', 'remount,ro', ro]);
+    const refused = await cli(['compare', '--resume', file]);
+    assert.equal(refused.exitCode, 3);
+    assert.equal(refused.stdout, '', 'nothing measured');
+    assert.equal(
+      refused.stderr.trim().split('\n').at(-1),
+      `mmapbench: --resume ${file} cannot be replaced: ${ro} is on a read-only file system (EROFS); pass --out a writable folder to keep the continued run there`,
+    );
+
+    const rw = mkdtempSync(join(tmpdir(), 'mmapbench-continued-'));
+    const continued = await cli(['compare', '--resume', file, '--out', rw, '--json']);
+    assert.equal(continued.exitCode, 0, continued.stderr);
+    const written = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(rw));
+    assert.match(continued.stderr, new RegExp(`^mmapbench: saved ${written.path}$`, 'm'));
+    assert.equal(written.document.status, 'complete');
+    assert.deepEqual(
+      written.document.rounds.map((round) => round.index),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(written.document.rounds[0].workers, kept.rounds[0].workers, 'the kept rounds come along');
+    assert.equal(readFileSync(file, 'utf8'), readFileSync(path, 'utf8'), 'the read-only file is as it was');
+  },
+);

@@ -6,35 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture, noneLeft, startUntil, uniqueMark } from '../helpers.js';
-
-// ops that sleep 2 ms: a round is cheap and takes as long however busy the machine is
-const SLEEPS = ['--task', fixture('account-probe.js'), '--param', 'kind=sleep', '--iterations', '20', '-k', '1'];
-
-/** The one results document in `out`, parsed, or null while there is none. */
-function keptIn(out) {
-  const name = readdirSync(out).find((file) => file.endsWith('.json'));
-  if (!name) return null;
-  return { path: join(out, name), document: JSON.parse(readFileSync(join(out, name), 'utf8')) };
-}
-
-/** A compare of 6 rounds SIGKILLed once 2 are kept: its file, and a copy for the refusals. */
-async function killedCompare() {
-  const out = mkdtempSync(join(tmpdir(), 'mmapbench-kept-'));
-  const mark = uniqueMark();
-  const args = ['compare', ...SLEEPS, '--rounds', '6', '--out', out, '--env', `MMAPBENCH_TEST_MARK=${mark}`];
-  const { run } = await startUntil(args, () => (keptIn(out)?.document.rounds.length ?? 0) >= 2);
-  run.kill('SIGKILL');
-  await run;
-  await noneLeft(mark);
-  const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
-  const copy = join(mkdtempSync(join(tmpdir(), 'mmapbench-kept-copy-')), 'compare.json');
-  writeFileSync(copy, readFileSync(kept.path));
-  return { ...kept, copy };
-}
+import { cli, killedCompare } from '../helpers.js';
 
 // one killed run serves both tests: the first resumes it, the second refuses its copy
-const killed = killedCompare();
+const killed = killedCompare(6);
 
 test('a SIGKILLed compare keeps every finished round; report and diff read it as incomplete; --resume goes on with it', async () => {
   const { path, copy, document: kept } = await killed;
