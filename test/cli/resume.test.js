@@ -3,7 +3,7 @@
 // `--resume` goes on with it, with the settings it was started with, on the same machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, killedCompare } from '../helpers.js';
