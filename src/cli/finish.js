@@ -8,6 +8,7 @@ import { writeExports } from '../results/export.js';
 import { keepResults, shown } from '../results/save.js';
 import { ratioGate, stepSummary } from '../report/gate.js';
 import { formatCI, pct, shortBudgetText } from '../report/sentences.js';
+import { straysText } from '../report/measured.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { render } from '../view/index.js';
@@ -44,6 +45,8 @@ export function finishRun(results, output, { runError, stdout, stderr, kept = nu
   const live = liveResults(results);
   stdout.write(render(results, output.format, stdout));
   if (output.verbose) for (const line of verboseLines(live, results)) stderr.write(`${line}\n`);
+  const strays = straysText(results);
+  if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
   keepResults(results, output.save, runError, stderr, kept);
   for (const file of writeExports([live], output.exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);

@@ -19,18 +19,17 @@ try {
   await task.teardown?.(ctx);
   const { latency } = /** @type {any} */ (bench.tasks[0].result);
   const ns = (/** @type {number} */ ms) => Math.round(ms * 1e6);
-  send(
-    {
-      type: 'result',
-      latency: {
-        p50Ns: ns(latency.p50),
-        p99Ns: ns(latency.p99),
-        meanNs: ns(latency.mean),
-        samples: latency.samplesCount,
-      },
+  // alive until told, so the CLI can find what the task started while this process is its parent
+  process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
+  send({
+    type: 'result',
+    latency: {
+      p50Ns: ns(latency.p50),
+      p99Ns: ns(latency.p99),
+      meanNs: ns(latency.mean),
+      samples: latency.samplesCount,
     },
-    () => process.exit(0),
-  );
+  });
 } catch (error) {
   send({ type: 'failed', worker: 0, ...serializeError(error) }, () => process.exit(1));
 }

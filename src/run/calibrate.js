@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
+import { descendantsOf, killStrays } from '../system/descendants.js';
 import { runnerSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
@@ -29,8 +30,22 @@ export async function calibrate(plan, interrupt) {
     warmupMs: calibrationWarmupMs(plan.duration),
   };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
-  const { latency } = await track(subprocess, { mode: 'calibrate', label: 'the calibration process', plan, interrupt })
-    .done;
+  const tracked = track(subprocess, {
+    mode: 'calibrate',
+    label: 'the calibration process',
+    plan,
+    interrupt,
+    dismissed: true,
+  });
+  // what the task started, found while the host lives, and ended with it (as a cell's)
+  const hostPids = subprocess.pid ? [subprocess.pid] : [];
+  /** @type {ReturnType<typeof descendantsOf>} */
+  let taskChildren = [];
+  tracked.result.then(() => {
+    taskChildren = descendantsOf(hostPids);
+    tracked.dismiss();
+  });
+  const { latency } = await tracked.done.finally(() => killStrays(hostPids, taskChildren));
   if (!latency) throw new Error('the calibration host sent a result without latency');
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }

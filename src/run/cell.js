@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { MmapbenchError, environmentError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
+import { descendantsOf, killStrays } from '../system/descendants.js';
 import { pidsLimit } from '../system/limits.js';
 import { treeMemory } from '../system/memory.js';
 import { summarizeCell } from '../stats/cell.js';
@@ -111,14 +112,19 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     // every host has its result and is still there, its threads holding their heaps: what the
     // tree holds at the end of its timed windows, before any of it is torn down
     const messages = await Promise.race([Promise.all(children.map((child) => child.result)), finished()]);
-    const memory = treeMemory(children.flatMap(({ subprocess }) => subprocess.pid ?? []));
+    const hostPids = children.flatMap(({ subprocess }) => subprocess.pid ?? []);
+    const memory = treeMemory(hostPids);
+    // what the task started, found while its hosts live (a child outlives its parent's exit)
+    const taskChildren = descendantsOf(hostPids);
     for (const child of children) child.dismiss();
     await finished();
+    const strays = killStrays(hostPids, taskChildren);
     const exited = process.hrtime.bigint();
     const samples = messages.flatMap((message) => message.samples ?? []);
     const cell = summarizeCell(mode, samples, plan.task.metrics);
     cell.machine = machineShare(messages, cell, plan.k, steal);
     cell.memory = memory;
+    if (strays) cell.strays = strays;
     const phases = cellPhases({
       spawned,
       hosts: messages.flatMap((message) => (message.host ? [message.host] : [])),
@@ -139,9 +145,12 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     // What failed first, before stopping the tree makes the other processes fail too.
     const cause = firstFailure ?? error;
     // The first failure stops the rest of the tree; wait until every process has exited so
-    // none outlives the CLI.
+    // none outlives the CLI, the task's own children included.
+    const hostPids = children.flatMap(({ subprocess }) => subprocess.pid ?? []);
+    const taskChildren = descendantsOf(hostPids);
     stop.abort();
     await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
+    killStrays(hostPids, taskChildren);
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
     const failure =
       cause instanceof MmapbenchError
@@ -237,6 +246,8 @@ export function spawnHost(plan, script, args, cancelSignal) {
       env: plan.env,
       extendEnv: false,
       stdin: 'ignore',
+      // a process group of its own, which the task's children join: ended with the cell
+      detached: true,
       timeout: plan.timeout * 1000,
       forceKillAfterDelay: KILL_GRACE_MS,
       cancelSignal,

@@ -33,6 +33,8 @@ import { cellLatency } from './latency.js';
  *   its timed windows
  * @property {import('./account.js').CellAccount} [account]  where its workers' time went
  * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
+ * @property {number} [strays]  processes the task started and left running, killed when the cell
+ *   ended
  */
 
 /**

@@ -7,7 +7,21 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asRoot, BIN, childrenOf, cli, ENV, fixture, keptIn, killedCompare, SLEEPS, tmpfs, until } from '../helpers.js';
+import {
+  asRoot,
+  BIN,
+  childrenOf,
+  cli,
+  ENV,
+  fixture,
+  keptIn,
+  killedCompare,
+  noneLeft,
+  SLEEPS,
+  tmpfs,
+  uniqueMark,
+  until,
+} from '../helpers.js';
 
 const LIMIT = { timeout: 30000 };
 
@@ -163,5 +177,30 @@ test(
     );
     assert.deepEqual(written.document.rounds[0].workers, kept.rounds[0].workers, 'the kept rounds come along');
     assert.equal(readFileSync(file, 'utf8'), readFileSync(path, 'utf8'), 'the read-only file is as it was');
+  },
+);
+
+test(
+  'processes a task starts end with its cell, whether they ignore SIGTERM or leave its process group, and the run says so',
+  LIMIT,
+  async () => {
+    for (const args of [['--quick'], ['--max-time', '2', '--duration', '0.05']]) {
+      const mark = uniqueMark();
+      const result = await cli([
+        'compare',
+        '--task',
+        fixture('spawns-children.js'),
+        ...args,
+        '--no-save',
+        '--env',
+        `MMAPBENCH_TEST_MARK=${mark}`,
+      ]);
+      assert.ok([0, 6].includes(result.exitCode), result.stderr);
+      assert.match(
+        result.stderr,
+        /^mmapbench: warning: the task left \d+ processes running when (its cell|\d+ of its cells) ended; mmapbench killed them: end the processes a task starts in its teardown$/m,
+      );
+      await noneLeft(mark);
+    }
   },
 );
