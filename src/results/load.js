@@ -6,6 +6,7 @@ import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../report/point-name.js';
+import { firstBadField } from './validate.js';
 
 // trace: an audit (trace --pid, trace -- COMMAND); a traced compare is saved as `compare`
 /** @type {unknown[]} */
@@ -61,18 +62,14 @@ export function loadResults(path, what = path) {
   if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
   checkSchema(document, what);
   if (!COMMANDS.includes(document.command)) throw notOurs(`"command" is ${JSON.stringify(document.command)}`);
+  const bad = firstBadField(document);
+  if (bad)
+    throw usageError(
+      `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/results/results.schema.json)`,
+    );
   const kind = kindOf(document);
-  const [part, shape] = SHAPES[kind];
-  if (!shape(document)) throw notOurs(`a ${document.command} document without its ${part}`);
   return /** @type {Saved} */ ({ kind, path, document });
 }
-
-/** The part each kind of document is read by, and whether a document has it. */
-const SHAPES = /** @type {Record<DocumentKind, [string, (document: any) => boolean]>} */ ({
-  sweep: ['points', (document) => Array.isArray(document.points) && typeof document.axes === 'object'],
-  audit: ['trace', (document) => typeof document.trace === 'object' && typeof document.target === 'object'],
-  measure: ['rounds', (document) => Array.isArray(document.rounds) && typeof document.config === 'object'],
-});
 
 /**
  * @typedef {Exclude<Saved['kind'], 'reproduce'>} DocumentKind  a saved file that is one JSON

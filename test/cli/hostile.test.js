@@ -3,7 +3,7 @@
 // its own, so a hang fails it rather than the suite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -201,6 +201,33 @@ test(
         /^mmapbench: warning: the task left \d+ processes running when (its cell|\d+ of its cells) ended; mmapbench killed them: end the processes a task starts in its teardown$/m,
       );
       await noneLeft(mark);
+    }
+  },
+);
+
+test(
+  'a saved file with a figure changed to a word is refused by report, diff and --resume (exit 2), naming the field',
+  LIMIT,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-corrupt-'));
+    const good = fixture('saved/compare.json');
+    const document = JSON.parse(readFileSync(good, 'utf8'));
+    document.rounds[0].procs.throughput = 'fast';
+    document.status = 'incomplete';
+    const bad = join(dir, 'compare.json');
+    writeFileSync(bad, JSON.stringify(document));
+    for (const [args, what] of [
+      [['report', bad], bad],
+      [['diff', good, bad], `diff ${bad}`],
+      [['compare', '--resume', bad], `--resume ${bad}`],
+    ]) {
+      const result = await cli(args);
+      assert.equal(result.exitCode, 2, args[0]);
+      assert.equal(result.stdout, '');
+      assert.equal(
+        result.stderr,
+        `mmapbench: ${what}: rounds[0].procs.throughput must be a number (it is "fast"); the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/results/results.schema.json)`,
+      );
     }
   },
 );

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resultsFolder, saveResults } from '../../src/results/save.js';
 import { loadResults } from '../../src/results/load.js';
 import { diffResults } from '../../src/results/diff.js';
@@ -114,9 +115,45 @@ test('a file that is not a results document is a usage error naming the file and
       new RegExp(`from a newer mmapbench .*schema ${SCHEMA + 1}.*upgrade mmapbench`),
     ],
     [write('nocommand.json', '{"mmapbench": "0.1.0", "command": "dance"}'), /"command" is "dance"/],
-    [write('norounds.json', '{"mmapbench": "0.1.0", "command": "compare"}'), /a compare document without its rounds/],
+    [
+      write('norounds.json', '{"mmapbench": "0.1.0", "command": "compare", "status": "complete"}'),
+      /norounds\.json: config is missing; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it/,
+    ],
   ];
   for (const [path, message] of cases) assert.throws(() => loadResults(path), { kind: 'usage', message }, path);
+});
+
+test('a saved figure that is not one (a word, a negative number, null) is refused naming the first bad field, never read as NaN', () => {
+  const dir = folder();
+  for (const [value, words] of [
+    ['fast', 'must be a number (it is "fast")'],
+    [-5, 'must be a number > 0 (it is -5)'],
+    [null, 'must be a number (it is null)'],
+  ]) {
+    const document = compareDocument({ workers: [800, 850, 780], procs: [1000, 1000, 1000] });
+    document.rounds[1].workers.throughput = value;
+    const path = join(dir, `bad-${String(value)}.json`);
+    writeFileSync(path, JSON.stringify(document));
+    assert.throws(
+      () => loadResults(path, `report ${path}`),
+      {
+        kind: 'usage',
+        message: `report ${path}: rounds[1].workers.throughput ${words}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/results/results.schema.json)`,
+      },
+      String(value),
+    );
+  }
+  const missing = compareDocument({ workers: [800], procs: [1000] });
+  delete missing.rounds[0].procs.throughput;
+  writeFileSync(join(dir, 'missing.json'), JSON.stringify(missing));
+  assert.throws(() => loadResults(join(dir, 'missing.json')), {
+    message: /: rounds\[0\]\.procs\.throughput is missing; /,
+  });
+});
+
+test('every saved fixture, of every kind, passes the schema', () => {
+  const saved = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
+  for (const name of readdirSync(saved).filter((file) => file.endsWith('.json'))) loadResults(join(saved, name));
 });
 
 test('diff: a ratio that moved from 0.8 to 1.0 with procs unchanged narrowed the gap, with the change inside its CI', () => {
@@ -163,6 +200,7 @@ test('diff: points are matched by task, file size, k and environment; the rest i
     mmapbench: '0.1.0',
     schema: SCHEMA,
     command: 'sweep',
+    status: 'complete',
     config: { quick: false },
     environment: compareDocument({ workers: [], procs: [] }).environment,
     axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }] },
@@ -191,6 +229,7 @@ test('an audit (trace --pid) is read back for report, and diff says it has nothi
     mmapbench: '0.1.0',
     schema: SCHEMA,
     command: 'trace',
+    status: 'complete',
     target: { pid: 1 },
     trace: { write: {}, read: {} },
     environment: compareDocument({ workers: [], procs: [] }).environment,

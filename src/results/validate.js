@@ -1,0 +1,66 @@
+// A saved document is data a person may have edited: before any reader computes from it, it is
+// checked against results.schema.json (the fields docs/json.md describes that figures are
+// computed from), so a throughput of "fast", -5 or null is refused by name instead of read as
+// NaN. ajv is loaded and the schema compiled on the first file read, never by a run that only
+// measures.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** @type {import('ajv').ValidateFunction | undefined} */
+let validate;
+
+const compiled = () => {
+  if (validate) return validate;
+  const { Ajv } = /** @type {typeof import('ajv')} */ (createRequire(import.meta.url)('ajv'));
+  const schema = JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
+  validate = new Ajv().compile(schema);
+  return validate;
+};
+
+/**
+ * The first field of `document` the schema refuses, in words (`rounds[3].workers.throughput
+ * must be a number >= 0 (it is "fast")`), or null when it has none.
+ * @param {unknown} document
+ * @returns {string | null}
+ */
+export function firstBadField(document) {
+  const check = compiled();
+  if (check(document)) return null;
+  const errors = check.errors ?? [];
+  // the deepest error that names a rule of its own: an anyOf's branches (null, or a number)
+  // and an if/then say less than the field's own rule
+  const telling = errors.filter(
+    (error) => !['anyOf', 'if'].includes(error.keyword) && !(error.keyword === 'type' && error.params.type === 'null'),
+  );
+  const error = (telling.length ? telling : errors).reduce((deepest, candidate) =>
+    candidate.instancePath.length > deepest.instancePath.length ? candidate : deepest,
+  );
+  const steps = error.instancePath.split('/').slice(1).map(unescape);
+  const field = steps.reduce(
+    (path, step) => (/^\d+$/.test(step) ? `${path}[${step}]` : path ? `${path}.${step}` : step),
+    '',
+  );
+  if (error.keyword === 'required') {
+    const missing = /** @type {{ missingProperty: string }} */ (error.params).missingProperty;
+    return `${field ? `${field}.` : ''}${missing} is missing`;
+  }
+  const value = steps.reduce((/** @type {any} */ at, step) => at?.[step], document);
+  return `${field || 'the document'} ${rule(error)} (it is ${JSON.stringify(value) ?? 'undefined'})`;
+}
+
+/** @param {string} step  a JSON Pointer step */
+const unescape = (step) => step.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The rule an ajv error states, in words.
+ * @param {import('ajv').ErrorObject} error
+ */
+function rule({ keyword, params, message }) {
+  const p = /** @type {Record<string, any>} */ (params);
+  if (keyword === 'type') return `must be ${p.type === 'integer' ? 'a whole number' : `a ${p.type}`}`;
+  if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
+  if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
+  if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
+  if (keyword === 'const') return `must be ${p.allowedValue}`;
+  return message ?? 'is not as mmapbench saves it';
+}
