@@ -62,6 +62,7 @@ try {
         : `mmapbench: ${error.message}\n`,
     );
     if (verbose && error.taskStack) process.stderr.write(`${error.taskStack}\n`);
+    if (verbose && error.taskOutput) process.stderr.write(`${error.taskOutput}\n`);
     if (verbose && error.cause?.stack) process.stderr.write(`${error.cause.stack}\n`);
     process.exitCode = signal ? exitCodeOf(signal) : error.exitCode;
   } else {

@@ -24,6 +24,8 @@ export class MmapbenchError extends Error {
     this.timedOut = timedOut;
     /** @type {string | undefined} the task's own stack, shown with --verbose */
     this.taskStack = undefined;
+    /** @type {string | undefined} what the failed host printed (its last 64 KiB a stream), shown with --verbose */
+    this.taskOutput = undefined;
   }
 
   get exitCode() {

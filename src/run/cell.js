@@ -12,6 +12,7 @@ import { summarizeCell } from '../stats/cell.js';
 import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './plan.js';
 import { describeExit, describeFailure, KILL_GRACE_MS } from './host-failure.js';
+import { captureOutput, outputText } from './host-output.js';
 
 const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
@@ -239,7 +240,7 @@ const asInterrupted = (promise, interrupt) =>
  */
 export function spawnHost(plan, script, args, cancelSignal) {
   const [file, argv] = diesWithParent(plan.node.path, [script, ...args]);
-  return adopt(
+  const subprocess = adopt(
     execa(file, argv, {
       ipc: true,
       // the plan's environment is the whole of it: what it leaves out, the cells must not get
@@ -251,8 +252,11 @@ export function spawnHost(plan, script, args, cancelSignal) {
       timeout: plan.timeout * 1000,
       forceKillAfterDelay: KILL_GRACE_MS,
       cancelSignal,
+      // read as it comes and capped (host-output.js), not buffered whole
+      buffer: false,
     }),
   );
+  return Object.assign(subprocess, { output: captureOutput(subprocess) });
 }
 
 /** Resolves once the process has started, or failed to (the failure is `track`'s to report). */
@@ -288,6 +292,11 @@ export function track(subprocess, context) {
       killedAfterResult = true;
       subprocess.kill('SIGKILL');
     }, EXIT_GRACE_MS));
+  // what the task printed, for --verbose: the first failure's own host's
+  const withOutput = (/** @type {MmapbenchError} */ error) => {
+    error.taskOutput ??= outputText(subprocess.output, context.label) || undefined;
+    return error;
+  };
   /** @type {Promise<ResultMessage>} */
   const done = (async () => {
     /** @type {ResultMessage | undefined} */
@@ -316,15 +325,17 @@ export function track(subprocess, context) {
       }
       await subprocess;
     } catch (error) {
-      if (error instanceof MmapbenchError) throw error;
-      if (!(killedAfterResult && result) && !failure) throw describeExit(error, context);
+      if (error instanceof MmapbenchError) throw withOutput(error);
+      if (!(killedAfterResult && result) && !failure) throw withOutput(describeExit(error, context, subprocess.output));
     } finally {
       clearTimeout(lingering);
     }
-    if (failure) throw describeFailure(failure, context);
+    if (failure) throw withOutput(describeFailure(failure, context));
     if (!result) {
-      throw new MmapbenchError(
-        `${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`,
+      throw withOutput(
+        new MmapbenchError(
+          `${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`,
+        ),
       );
     }
     return result;

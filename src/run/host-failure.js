@@ -42,8 +42,9 @@ export function describeFailure(failure, context) {
 /**
  * @param {any} error  what execa rejected with: an ExecaError, or what getEachMessage threw
  * @param {HostContext} context
+ * @param {import('./host-output.js').HostOutput} [output]  what the host wrote
  */
-export function describeExit(error, { label, plan, interrupt }) {
+export function describeExit(error, { label, plan, interrupt }, output) {
   if (interrupt?.aborted) {
     return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
   }
@@ -60,7 +61,7 @@ export function describeExit(error, { label, plan, interrupt }) {
       error,
     );
   }
-  const stderr = causeLine(error.stderr);
+  const stderr = causeLine(output?.stderr() ?? error.stderr);
   const detail = stderr ? `: ${stderr}` : '';
   if (/uv_thread_create|pthread_create|Resource temporarily unavailable|\bEAGAIN\b/.test(stderr)) {
     return environmentError(
