@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { completeRounds } from '../run/scheduler.js';
 import { scaling } from '../stats/scaling.js';
+import { sweepShortfall } from '../stats/stopping.js';
 import { buildResults, endOf, measuredPoint } from './document.js';
 import { SCHEMA, version } from '../version.js';
 import { MODES } from '../words/modes.js';
@@ -49,6 +50,9 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       ...measuredPoint(results),
     };
   });
+  const maxTime = rounds === null ? run.budget : null;
+  // as a compare's: a budget that ran out before a point had an interval says what would do
+  const short = sweepShortfall(points, { maxTime, seconds: run.seconds });
   return {
     mmapbench: version,
     schema: SCHEMA,
@@ -57,7 +61,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
     axes: axesOf(run.points),
     config: {
       precision: rounds === null ? precision : null,
-      maxTime: rounds === null ? run.budget : null,
+      maxTime,
       rounds,
       quick,
     },
@@ -67,6 +71,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
     order: run.rounds,
     points,
     scaling: scalingGroups(run.points, points),
+    ...(short ? { shortBudget: short } : {}),
   };
 }
 

@@ -113,6 +113,9 @@ const besideTask = (task, fixTask) =>
     ? resolve(dirname(fileURLToPath(task.url)), fixTask)
     : fixTask;
 
+/** The candidates the user named, whose errors end the run as compare's would. */
+const USERS = ['baseline', 'node'];
+
 /**
  * Each candidate as a point of a sweep, planned now: one that cannot start here (a library the
  * loader refuses, a task that does not load) is skipped with its reason, not the whole run.
@@ -151,8 +154,9 @@ export async function planCandidates(candidates, shared, context, planned = /** 
       const plan = await buildPlan(options, context);
       planned.push({ id: `p${planned.length + 1}`, at, options, plan, candidate });
     } catch (error) {
-      // the baseline is the user's own setting: its error is theirs to fix
-      if (candidate.kind === 'baseline' || !(error instanceof MmapbenchError) || error.kind === 'interrupted')
+      // the baseline and a --node are the user's own settings: their errors are theirs to fix,
+      // with the exit code compare gives them
+      if (USERS.includes(candidate.kind) || !(error instanceof MmapbenchError) || error.kind === 'interrupted')
         throw error;
       skipped.push({ name: candidate.name, reason: error.message });
     }

@@ -88,13 +88,53 @@ const budgetAbove = (/** @type {number} */ seconds) => {
  */
 export function budgetShortfall({ stop, maxTime, seconds, counted, rounds }) {
   const last = rounds.at(-1);
-  const took = last ? roundSeconds(last) : null;
-  if (stop !== 'max-time' || maxTime === null || counted >= INTERVAL_ROUNDS || took === null) return null;
+  return stop === 'max-time'
+    ? shortfall({
+        maxTime,
+        seconds,
+        counted,
+        took: last ? roundSeconds(last) : null,
+        pilot: rounds.some((round) => round.pilot),
+      })
+    : null;
+}
+
+/**
+ * The same for a sweep, whose budget is shared: the point with the fewest counted rounds
+ * decides, and a round of the sweep costs a round of each point. Points that failed or could
+ * not run are left out: no budget would give them rounds.
+ * @param {Array<{ stop: string | null, status: string, ratio?: { n: number } | null,
+ *   rounds: Array<{ workers?: any, procs?: any, traced?: Record<string, any>, pilot?: true }> }>} points
+ * @param {{ maxTime: number | null, seconds: number }} run
+ */
+export function sweepShortfall(points, { maxTime, seconds }) {
+  const measured = points.filter((point) => point.status !== 'failed' && point.status !== 'unavailable');
+  if (!measured.some((point) => point.stop === 'max-time')) return null;
+  const costs = measured.map((point) => {
+    const last = point.rounds.at(-1);
+    return last ? roundSeconds(last) : null;
+  });
+  return shortfall({
+    maxTime,
+    seconds,
+    counted: Math.min(...measured.map((point) => point.ratio?.n ?? 0)),
+    took: costs.includes(null)
+      ? null
+      : costs.reduce((sum, cost) => /** @type {number} */ (sum) + /** @type {number} */ (cost), 0),
+    pilot: measured.some((point) => point.rounds.some((round) => round.pilot)),
+  });
+}
+
+/**
+ * @param {{ maxTime: number | null, seconds: number, counted: number, took: number | null, pilot: boolean }} run
+ */
+function shortfall({ maxTime, seconds, counted, took, pilot }) {
+  if (maxTime === null || counted >= INTERVAL_ROUNDS || took === null) return null;
   return {
     maxTime,
     counted,
     roundSeconds: took,
-    pilot: rounds.some((round) => round.pilot),
+    pilot,
     suggestMaxTime: budgetAbove(seconds + (INTERVAL_ROUNDS - counted) * took),
   };
 }

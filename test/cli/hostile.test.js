@@ -264,3 +264,25 @@ test(
     }
   },
 );
+
+test(
+  'advise checks what compare checks, with its exit codes: a --node that is no Node (2), a budget that counts no round (6)',
+  LIMIT,
+  async () => {
+    const node = await cli(['advise', '--node', 'abc', '--no-save']);
+    assert.equal(node.exitCode, 2);
+    assert.equal(node.stdout, '');
+    assert.match(node.stderr, /^mmapbench: --node abc is not an executable file \(ENOENT\) nor a Node version; /);
+
+    const short = await cli(['advise', '--only', 'TOP_PAD', '--max-time', '0.1', '--no-save', '--json']);
+    const document = JSON.parse(short.stdout);
+    assert.equal(document.shortBudget?.maxTime, 0.1, 'the budget ran out before any interval');
+    // as compare: no counted round is exit 6 with a budget to give; one or two are said, exit 0
+    assert.equal(short.exitCode, document.shortBudget.counted === 0 ? 6 : 0, short.stderr);
+    if (short.exitCode === 6)
+      assert.match(
+        short.stderr,
+        /^mmapbench: no round counted within the 0\.1 s budget: .*; give --max-time \d+ or more$/m,
+      );
+  },
+);

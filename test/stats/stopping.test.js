@@ -2,7 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratioStats } from '../../src/stats/ratio.js';
-import { budgetShortfall, halfWidth, roundSeconds, roundsForPrecision, stopReason } from '../../src/stats/stopping.js';
+import {
+  budgetShortfall,
+  halfWidth,
+  roundSeconds,
+  roundsForPrecision,
+  stopReason,
+  sweepShortfall,
+} from '../../src/stats/stopping.js';
 
 const RULE = { rounds: null, minRounds: 5, precision: 0.05, maxSeconds: 60 };
 
@@ -79,4 +86,31 @@ test('a budget that ran out before an interval: what a round took and a --max-ti
     budgetShortfall({ stop: 'max-time', maxTime: 5, seconds: 6, counted: 0, rounds: [{ workers: {} }] }),
     null,
   );
+});
+
+test("a sweep's budget (advise's too) ran short: the point with fewest counted rounds decides, and a round costs every point's", () => {
+  const cell = (totalMs) => ({ phases: { totalNs: totalMs * 1e6, betweenNs: 0 } });
+  const point = (counted, { stop = 'max-time', status = 'complete', pilot = false } = {}) => ({
+    stop,
+    status,
+    ratio: counted ? { n: counted } : null,
+    rounds: [{ workers: cell(500), procs: cell(500), ...(pilot ? { pilot: /** @type {const} */ (true) } : {}) }],
+  });
+  assert.deepEqual(sweepShortfall([point(0, { pilot: true }), point(1)], { maxTime: 0.5, seconds: 4 }), {
+    maxTime: 0.5,
+    counted: 0,
+    roundSeconds: 2,
+    pilot: true,
+    // 4 + 3 × 2
+    suggestMaxTime: 10,
+  });
+  // a failed or unavailable point has no rounds to give, whatever the budget
+  assert.equal(
+    sweepShortfall([point(3), point(0, { status: 'failed' }), point(0, { status: 'unavailable', stop: null })], {
+      maxTime: 1,
+      seconds: 4,
+    }),
+    null,
+  );
+  assert.equal(sweepShortfall([point(1, { stop: 'rounds' })], { maxTime: null, seconds: 4 }), null);
 });
