@@ -65,6 +65,21 @@ for (const task of ['never-settles-at-load.mjs', 'spins-at-load.mjs']) {
 }
 
 test(
+  'a top-level await that never settles, with nothing keeping the process alive, is named as that (exit 2)',
+  LIMIT,
+  async () => {
+    for (const command of ['compare', 'tasks']) {
+      const result = await cli([command, '--task', fixture('awaits-at-load.mjs')]);
+      assert.equal(result.exitCode, 2);
+      assert.match(
+        result.stderr,
+        /^mmapbench: task module \S+awaits-at-load\.mjs failed to load: its top level awaits a promise that never settles \(Node exit code 13\); check that `node \S+` runs and ends$/,
+      );
+    }
+  },
+);
+
+test(
   'a run() whose promise never settles is named as that where Node ends the thread (exit 13), a timeout where IPC keeps it alive',
   LIMIT,
   async () => {
