@@ -79,7 +79,8 @@ export async function until(ready, ms = 60000) {
 
 /**
  * How many distinct processes of a run have been seen so far, polled from outside: with k=2 a
- * compare round starts 3 (one workers host, two procs), so 4 means round 2 is under way.
+ * compare round starts 4 (one workers host; the procs parent and its two children), so 5 means
+ * round 2 is under way.
  */
 export function processCounter(mark) {
   const seen = new Set();

@@ -44,9 +44,13 @@ const perRound = (/** @type {SweepPoint} */ point, /** @type {'workers'|'procs'}
     return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [value] : [];
   });
 
-const memoryOf = /** @type {NonNullable<(typeof MEASURES)[number]>['of']} */ (
-  MEASURES.find((measure) => measure.key === 'memoryPerWorker')?.of
-);
+const measureOf = (/** @type {string} */ key) =>
+  /** @type {NonNullable<(typeof MEASURES)[number]>['of']} */ (MEASURES.find((measure) => measure.key === key)?.of);
+const addedMemory = measureOf('addedMemory');
+const oldMemory = measureOf('memoryPerWorker');
+// a gain of memory, candidate over baseline: the memory a worker adds, or in a file saved
+// before both trees had a parent, the tree's PSS per worker (one file is all one or the other)
+const memoryOf = (/** @type {import('../stats/cell.js').CellResult} */ cell) => addedMemory(cell) ?? oldMemory(cell);
 
 /**
  * @param {SweepPoint[]} points  the sweep's, in candidate order

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
-import { descendantsOf, killStrays } from '../system/descendants.js';
+import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { runnerSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
@@ -45,7 +45,7 @@ export async function calibrate(plan, interrupt) {
     taskChildren = descendantsOf(hostPids);
     tracked.dismiss();
   });
-  const { latency } = await tracked.done.finally(() => killStrays(hostPids, taskChildren));
+  const { latency } = await tracked.done.finally(() => gone(killStrays(hostPids, taskChildren)));
   if (!latency) throw new Error('the calibration host sent a result without latency');
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { MmapbenchError, environmentError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
-import { descendantsOf, killStrays } from '../system/descendants.js';
+import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { pidsLimit } from '../system/limits.js';
 import { treeMemory } from '../system/memory.js';
 import { summarizeCell } from '../stats/cell.js';
@@ -16,16 +16,15 @@ import { captureOutput, outputText } from './host-output.js';
 
 const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
-  procs: fileURLToPath(new URL('./proc-host.js', import.meta.url)),
+  procs: fileURLToPath(new URL('./procs-host.js', import.meta.url)),
 };
 
 // How far ahead of now the common start time is set: every process must have its message
 // before then. Here the last one had it 6 ms before the moment with 2 processes, 8 ms with 8,
 // 20 ms with 32 (`spareNs` in a cell's phases); it starts late, not wrong, if one does not.
 const releaseLeadNs = (/** @type {number} */ processes) => BigInt((5 + processes) * 1e6);
-// Processes started at once: K spawns in one burst starve the event loop that must read their
-// messages, and a limit (pids, memory) is met with a few processes to stop, not thousands.
-const SPAWN_BATCH = 16;
+/** Who a cell's host is, in its messages. */
+const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
 // A host sends ready, then result or failed; a task that floods the channel is stopped.
 const MAX_MESSAGES = 64;
 // A cell's host exits once told (after the CLI has read the tree's memory), the calibration's as
@@ -68,9 +67,8 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
-  setMaxListeners(plan.k + 10, signal); // one listener per process of the cell
+  setMaxListeners(20, signal);
   const spec = JSON.stringify(runnerSpec(plan, work));
-  const argsFor = mode === 'workers' ? [[spec]] : Array.from({ length: plan.k }, (_, i) => [spec, String(i)]);
 
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
@@ -81,22 +79,17 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   // every child's result; read only once every child has started
   const finished = () => Promise.all(children.map((child) => child.done));
   try {
-    for (let i = 0; i < argsFor.length && !signal.aborted; i += SPAWN_BATCH) {
-      const batch = argsFor.slice(i, i + SPAWN_BATCH).map((args, j) => {
-        const subprocess = spawnHost(plan, hosts[mode], args, signal);
-        const label = mode === 'workers' ? 'the workers host process' : `process ${i + j}`;
-        const child = { subprocess, ...track(subprocess, { mode, label, plan, interrupt, dismissed: true }) };
-        // The first failure, even while later batches start, stops the whole tree, and is the
-        // one reported: the others are its consequences (stopped with SIGTERM).
-        child.done.catch((error) => {
-          firstFailure ??= error;
-          stop.abort();
-        });
-        return child;
-      });
-      children.push(...batch);
-      await Promise.all(batch.map(({ subprocess }) => started(subprocess)));
-    }
+    // One host in either mode: an app's main process, which adds the K workers the cell
+    // measures (threads, or processes it forks), so both trees have the same parent.
+    const subprocess = spawnHost(plan, hosts[mode], [spec], signal);
+    const host = { subprocess, ...track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true }) };
+    // its failure stops the tree, and is the one reported
+    host.done.catch((error) => {
+      firstFailure ??= error;
+      stop.abort();
+    });
+    children.push(host);
+    await started(subprocess);
     await Promise.race([Promise.all(children.map((child) => child.ready)), finished()]);
     if (trace && !tracer) {
       tracer = await trace.start();
@@ -107,28 +100,37 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
     const steal = stealTicks(); // read before the release time is set, not inside its lead
-    const at = String(process.hrtime.bigint() + releaseLeadNs(children.length));
+    const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
     // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
     await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
     // every host has its result and is still there, its threads holding their heaps: what the
     // tree holds at the end of its timed windows, before any of it is torn down
     const messages = await Promise.race([Promise.all(children.map((child) => child.result)), finished()]);
     const hostPids = children.flatMap(({ subprocess }) => subprocess.pid ?? []);
-    const memory = treeMemory(hostPids);
+    // the tree: the host, and in procs mode its K children
+    const memory = {
+      ...treeMemory([
+        ...hostPids,
+        ...messages.flatMap((message) => (message.children ?? []).flatMap((child) => child.pid ?? [])),
+      ]),
+      anonymousBefore: messages[0]?.anonymousBefore ?? null,
+    };
     // what the task started, found while its hosts live (a child outlives its parent's exit)
     const taskChildren = descendantsOf(hostPids);
     for (const child of children) child.dismiss();
     await finished();
     const strays = killStrays(hostPids, taskChildren);
+    await gone(strays);
     const exited = process.hrtime.bigint();
     const samples = messages.flatMap((message) => message.samples ?? []);
     const cell = summarizeCell(mode, samples, plan.task.metrics);
     cell.machine = machineShare(messages, cell, plan.k, steal);
     cell.memory = memory;
-    if (strays) cell.strays = strays;
+    if (strays.length) cell.strays = strays.length;
     const phases = cellPhases({
       spawned,
       hosts: messages.flatMap((message) => (message.host ? [message.host] : [])),
+      released: messages.flatMap((message) => message.children ?? []),
       samples,
       received: children.map((child) => child.received() ?? exited),
       exited,
@@ -151,7 +153,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     const taskChildren = descendantsOf(hostPids);
     stop.abort();
     await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
-    killStrays(hostPids, taskChildren);
+    await gone(killStrays(hostPids, taskChildren));
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
     const failure =
       cause instanceof MmapbenchError

@@ -25,6 +25,16 @@ export function describeFailure(failure, context) {
       `${failure.message} (k=${context.plan.k}): the machine's thread or memory limit; lower -k or free resources`,
     );
   }
+  if (failure.signal) {
+    const hint = failure.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
+    return new MmapbenchError(
+      `${who(context, failure.worker)} was killed by ${failure.signal}${hint} (task ${task.name})`,
+      {
+        worker: failure.worker,
+        signal: failure.signal,
+      },
+    );
+  }
   if (failure.exitCode !== undefined) {
     return new MmapbenchError(
       `${who(context, failure.worker)} ${exitedWith(failure.exitCode)} (task ${task.name}); ${exitFix(failure.exitCode)}`,

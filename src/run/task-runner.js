@@ -95,11 +95,15 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
  * @typedef {{ type: 'ready' }} ReadyMessage
- * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency, host?: HostTimeline }} ResultMessage
- *   samples, usage and host (how its process started) from a cell's hosts, latency from the
- *   calibration host
+ * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
+ *   host?: HostTimeline & { requested?: string }, children?: Array<HostTimeline & { pid?: number }>,
+ *   anonymousBefore?: number | null }} ResultMessage
+ *   samples, usage and host (how its process started, and when it asked for its first worker)
+ *   from a cell's host, latency from the calibration host; children: procs mode's K processes,
+ *   their own starts and releases; anonymousBefore: the host's anonymous memory before it
+ *   started any worker
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
- *   code?: string, exitCode?: number }} FailedMessage
+ *   code?: string, exitCode?: number, signal?: string }} FailedMessage
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
  * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
  *   warmup?: WarmupDone, setUp: bigint, warm: bigint }} Prepared  setUp, warm: when setup and

@@ -1,7 +1,9 @@
-// Entry point of the one process that hosts K Worker threads in workers mode. Its own main
-// thread only coordinates: it reports ready once all K are, and opens the gate on release.
+// Entry point of the one process that hosts K Worker threads in workers mode: an app's main
+// process that starts K workers (procs-host.js forks K processes). Its own main thread only
+// coordinates: it reports ready once all K are, and opens the gate on release.
 import { Worker } from 'node:worker_threads';
 import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
+import { anonymousBytes } from '../system/memory.js';
 
 const host = hostTimeline();
 
@@ -50,6 +52,9 @@ const notStarted = (/** @type {number} */ index, /** @type {Error & { code?: str
     code: error.code,
   });
 
+// what the app held before it added any worker: the baseline of the memory they add
+const anonymousBefore = anonymousBytes(process.pid);
+const requested = String(process.hrtime.bigint());
 for (let index = 0; index < spec.k && !failed; index++) {
   let worker;
   try {
@@ -69,7 +74,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        send({ type: 'result', samples, usage, host });
+        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore });
       }
     }
   });

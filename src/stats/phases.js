@@ -25,6 +25,9 @@ import { mean } from 'simple-statistics';
  *   saving, the stop rule), set by the scheduler
  * @property {number} [spareNs]  procs mode: how long before the release moment the last process
  *   had its release message (below 0: it came late, and that process started late)
+ * @property {number} [startUpNs]  from the host's first request for a worker (new Worker, fork)
+ *   to the last worker set up: what adding K workers to a running app waits for. Not a phase:
+ *   it spans `threads` and `setup`, from a moment inside `load`'s end
  */
 
 export const PHASES = /** @type {const} */ ([
@@ -43,14 +46,17 @@ export const PHASES = /** @type {const} */ ([
 /**
  * @param {object} moments  process.hrtime.bigint() values, or their text
  * @param {bigint} moments.spawned  the CLI, just before starting the first process
- * @param {Array<import('../run/task-runner.js').HostTimeline>} moments.hosts  one per process
+ * @param {Array<import('../run/task-runner.js').HostTimeline & { requested?: string }>} moments.hosts
+ *   one per process the CLI started, with when it asked for its first worker
+ * @param {Array<import('../run/task-runner.js').HostTimeline>} [moments.released]  procs mode: each
+ *   child's, with when its release came
  * @param {Array<{ start: string | bigint, end: string | bigint,
  *   timeline?: import('../run/task-runner.js').ThreadTimeline }>} moments.samples  one per worker
  * @param {bigint[]} moments.received  when the CLI had each process's result
  * @param {bigint} moments.exited  when every process had exited
  * @returns {Phases | null}  null when a host did not say (a host of an older mmapbench)
  */
-export function cellPhases({ spawned, hosts, samples, received, exited }) {
+export function cellPhases({ spawned, hosts, released: children = [], samples, received, exited }) {
   const timelines = samples.map((sample) => sample.timeline);
   if (!hosts.length || !samples.length || timelines.some((timeline) => !timeline)) return null;
   const threads = /** @type {import('../run/task-runner.js').ThreadTimeline[]} */ (timelines);
@@ -77,11 +83,16 @@ export function cellPhases({ spawned, hosts, samples, received, exited }) {
   const phases = {};
   PHASES.forEach((name, i) => (phases[`${name}Ns`] = Number(moments[i + 1] - moments[i])));
   phases.totalNs = Number(/** @type {bigint} */ (moments.at(-1)) - spawned);
-  const released = hosts.filter((host) => host.go !== undefined && host.at !== undefined);
-  if (released.length === hosts.length)
+  const released = children.filter((host) => host.go !== undefined && host.at !== undefined);
+  if (released.length && released.length === children.length)
     phases.spareNs = Number(
       first(released.map((host) => BigInt(/** @type {string} */ (host.at)) - BigInt(/** @type {string} */ (host.go)))),
     );
+  const requested = hosts.flatMap((host) => (host.requested === undefined ? [] : [host.requested]));
+  if (requested.length === hosts.length) {
+    const setUp = last(threads.map((thread) => thread.setUp));
+    phases.startUpNs = Number(setUp - first(requested));
+  }
   return /** @type {Phases} */ (phases);
 }
 

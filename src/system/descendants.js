@@ -56,9 +56,10 @@ export function descendantsOf(roots) {
  * Kills what is left of a finished cell: every process still in one of `groups` (each host
  * leads a process group of its own, which its task's children join unless they leave it), and
  * each of `seen` (descendants found while the hosts lived) that is still the same process.
- * Returns how many were killed.
+ * Returns the pids it killed.
  * @param {number[]} groups  the hosts' pids, which are their process groups' ids
  * @param {ProcessStat[]} seen
+ * @returns {number[]}
  */
 export function killStrays(groups, seen) {
   const leaders = new Set(groups);
@@ -66,14 +67,35 @@ export function killStrays(groups, seen) {
   const strays = processes().filter(
     (process) => process.state !== 'Z' && (leaders.has(process.pgrp) || earlier.get(process.pid) === process.started),
   );
-  let killed = 0;
+  /** @type {number[]} */
+  const killed = [];
   for (const { pid } of strays) {
     try {
       globalThis.process.kill(pid, 'SIGKILL');
-      killed++;
+      killed.push(pid);
     } catch {
       // gone already
     }
   }
   return killed;
+}
+
+/**
+ * Resolves once none of `pids` runs any more, or after `ms`: a killed process is not gone at
+ * once, and the CLI must not exit (or start the next cell) before. One that has exited and
+ * waits to be reaped by whoever adopted it (a zombie: init here reaps every few seconds) runs
+ * nothing and holds no memory but its process table entry.
+ * @param {number[]} pids
+ */
+export async function gone(pids, ms = 2000) {
+  const end = Date.now() + ms;
+  const running = (/** @type {number} */ pid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2, text.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(running) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
 }

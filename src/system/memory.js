@@ -6,10 +6,13 @@ import { readFileSync } from 'node:fs';
 const KIB = 1024;
 
 /**
- * @typedef {{ pid: number, pssBytes: number, peakRssBytes: number | null }} ProcessMemory
- * @typedef {{ pssBytes: number | null, processes: ProcessMemory[], unavailable?: string }} TreeMemory
- *   pssBytes: the sum over the processes; null, with the reason in a few words, where the
- *   kernel did not say
+ * @typedef {{ pid: number, pssBytes: number, anonBytes: number | null, fileBytes: number | null,
+ *   peakRssBytes: number | null }} ProcessMemory  anonBytes: Pss_Anon; fileBytes: Pss_File
+ * @typedef {{ pssBytes: number | null, anonBytes?: number | null, fileBytes?: number | null,
+ *   processes: ProcessMemory[], unavailable?: string, anonymousBefore?: number | null }} TreeMemory
+ *   pssBytes, anonBytes, fileBytes: the sums over the processes; null, with the reason in a few
+ *   words, where the kernel did not say; anonymousBefore: the parent's anonymous memory before
+ *   it started any worker, the baseline of what the workers add
  */
 
 /**
@@ -56,7 +59,44 @@ export function treeMemory(pids, read = (path) => readFileSync(path, 'utf8')) {
     } catch {
       // the peak is a detail: PSS stands without it
     }
-    processes.push({ pid, pssBytes, peakRssBytes });
+    processes.push({
+      pid,
+      pssBytes,
+      anonBytes: anonymousOf(rollup),
+      fileBytes: kbField(rollup, 'Pss_File'),
+      peakRssBytes,
+    });
   }
-  return { pssBytes: processes.reduce((sum, one) => sum + one.pssBytes, 0), processes };
+  const total = (/** @type {(one: ProcessMemory) => number | null} */ of) =>
+    processes.some((one) => of(one) === null)
+      ? null
+      : processes.reduce((sum, one) => sum + /** @type {number} */ (of(one)), 0);
+  return {
+    pssBytes: total((one) => one.pssBytes),
+    anonBytes: total((one) => one.anonBytes),
+    fileBytes: total((one) => one.fileBytes),
+    processes,
+  };
+}
+
+/**
+ * A process's anonymous memory (its heaps, stacks, the allocator's arenas), proportional:
+ * what it adds to the machine, whatever else maps the same files. Older kernels without
+ * `Pss_Anon` give `Anonymous`.
+ * @param {string} rollup  its smaps_rollup
+ */
+const anonymousOf = (rollup) => kbField(rollup, 'Pss_Anon') ?? kbField(rollup, 'Anonymous');
+
+/**
+ * The anonymous memory of one process now, or null where /proc does not say.
+ * @param {number} pid
+ * @param {(path: string) => string} [read]  for tests
+ * @returns {number | null}
+ */
+export function anonymousBytes(pid, read = (path) => readFileSync(path, 'utf8')) {
+  try {
+    return anonymousOf(read(`/proc/${pid}/smaps_rollup`));
+  } catch {
+    return null;
+  }
 }

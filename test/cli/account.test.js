@@ -16,7 +16,7 @@ test("compare --quick carries an account for both modes, its wall time the worke
   // where each cell's wall time went: every phase, adding up to the cell from spawn to exit
   for (const round of doc.rounds.filter((r) => r.complete)) {
     for (const mode of ['workers', 'procs']) {
-      const { totalNs, betweenNs, spareNs, ...phases } = round[mode].phases;
+      const { totalNs, betweenNs, spareNs, startUpNs, ...phases } = round[mode].phases;
       assert.deepEqual(
         Object.keys(phases),
         PHASES.map((name) => `${name}Ns`),
@@ -29,24 +29,32 @@ test("compare --quick carries an account for both modes, its wall time the worke
       assert.equal(phases.windowNs, round[mode].elapsedNs, 'the window phase is the timed window');
       assert.ok(betweenNs >= 0);
       assert.equal(typeof spareNs, mode === 'procs' ? 'number' : 'undefined');
+      assert.equal(typeof startUpNs, 'number');
     }
   }
   assert.equal(doc.phases.rounds, doc.rounds.filter((r) => r.complete).length);
-  // what the tree held at the end of its windows: one process in workers mode, k in procs
+  // what the tree held at the end of its windows: one process in workers mode, the parent and
+  // its k children in procs; and the parent's anonymous memory before it added any
   for (const round of doc.rounds.filter((r) => r.complete)) {
     for (const mode of ['workers', 'procs']) {
-      const { memory, workers } = round[mode];
+      const { memory, workers, phases } = round[mode];
       assert.equal(memory.unavailable, undefined);
-      assert.equal(memory.processes.length, mode === 'workers' ? 1 : workers.length);
+      assert.equal(memory.processes.length, mode === 'workers' ? 1 : workers.length + 1);
+      const pids = memory.processes.map((one) => one.pid);
       assert.deepEqual(
-        memory.processes.map((one) => one.pid),
+        mode === 'workers' ? pids : pids.slice(1),
         mode === 'workers' ? [workers[0].pid] : workers.map((w) => w.pid),
         'the processes of the cell, read while they were there',
       );
-      assert.equal(
-        memory.pssBytes,
-        memory.processes.reduce((sum, one) => sum + one.pssBytes, 0),
-      );
+      assert.ok(!workers.some((w) => w.pid === pids[0]) || mode === 'workers', 'procs: a parent of its own');
+      for (const key of ['pssBytes', 'anonBytes', 'fileBytes'])
+        assert.equal(
+          memory[key],
+          memory.processes.reduce((sum, one) => sum + one[key], 0),
+          key,
+        );
+      assert.ok(memory.anonymousBefore > 0 && memory.anonBytes > memory.anonymousBefore, 'the workers added memory');
+      assert.ok(phases.startUpNs > 0 && phases.startUpNs <= phases.threadsNs + phases.setupNs + phases.loadNs);
       assert.ok(memory.processes.every((one) => one.peakRssBytes >= one.pssBytes));
     }
   }
@@ -58,7 +66,7 @@ test("compare --quick carries an account for both modes, its wall time the worke
       assert.ok(latency.ops > 0 && latency.p50Ns <= latency.p99Ns, `${mode} latency`);
       assert.ok(latency.p99Ns <= latency.p999Ns && latency.p999Ns <= latency.maxNs, `${mode} latency`);
     }
-  for (const key of ['memoryPerWorker', 'startUpMs', 'nodeStartMs', 'latencyP99Us']) {
+  for (const key of ['addedMemory', 'readyMs', 'latencyP99Us']) {
     for (const mode of ['workers', 'procs']) assert.equal(doc[mode][key].samples.length, doc.ratio.n, `${key} ${mode}`);
     assert.equal(doc.measures[key].n, doc.ratio.n, key);
   }

@@ -154,7 +154,7 @@ test('Ctrl-C stops every process, prints what finished marked interrupted, exits
   ]);
   // wait until round 2 is under way, then interrupt the CLI the way a terminal does
   const seen = processCounter(mark);
-  assert.ok(await until(() => seen() >= 4), 'round 2 started');
+  assert.ok(await until(() => seen() >= 5), 'round 2 started');
   run.kill('SIGINT');
   const result = await run;
   assert.equal(result.exitCode, 130);

@@ -14,8 +14,9 @@ const REPEAT_MS = 300;
 
 test('sweep: Ctrl-C keeps every finished point and round, prints the JSON, exit 130, nothing left running', async () => {
   const seen = new Map();
-  // with k=1 a round of two points starts 4 processes (a host and a process at each): 5 means round 2
-  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 5;
+  // with k=1 a round of two points starts 6 processes (at each a workers host, and the procs
+  // parent with its child): 7 means round 2
+  const roundTwo = (mark) => (seen.get(mark) ?? seen.set(mark, processCounter(mark)).get(mark))() >= 7;
   const { run, mark } = await startMarked(
     [
       'sweep',

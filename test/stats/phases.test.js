@@ -48,28 +48,30 @@ test("a cell's phases end when its last member got through each, and add up to i
   assert.equal(phases.spareNs, undefined, 'no release moment in workers mode');
 });
 
-test('in procs mode the harness loads with the host, so no thread phase; the release says how much lead was spare', () => {
+test('in procs mode the parent forks K children: their start is the threads phase, start-up runs from its request, and the release says how much lead was spare', () => {
   const cell = {
     spawned: BigInt(0),
-    hosts: [0, 1].map((i) => ({
-      started: ms(10 + i),
-      booted: ms(30 + i),
-      loaded: ms(40 + i),
+    // the parent, which asked for its first child 1 ms after it loaded
+    hosts: [{ started: ms(10), booted: ms(30), loaded: ms(40), requested: ms(41) }],
+    released: [0, 1].map((i) => ({
+      started: ms(50 + i),
+      booted: ms(70 + i),
+      loaded: ms(85 + i),
       go: ms(150 + i),
       at: ms(157),
     })),
     samples: [0, 1].map((i) => ({
       start: ms(157),
       end: ms(257 + i),
-      // the harness module loads before the host's own body runs
-      timeline: { loaded: ms(38 + i), setUp: ms(42 + i), warm: ms(140 + i) },
+      timeline: { loaded: ms(90 + i), setUp: ms(95 + i), warm: ms(140 + i) },
     })),
-    received: [BigInt(261e6), BigInt(262e6)],
+    received: [BigInt(261e6)],
     exited: BigInt(270e6),
   };
   const phases = /** @type {import('../../src/stats/phases.js').Phases} */ (cellPhases(cell));
-  assert.equal(phases.threadsNs, 0, 'overlapping phases count 0, never negative');
-  assert.equal(phases.setupNs, 2e6);
+  assert.equal(phases.threadsNs, 51e6, "from the parent's loading to the last child's harness");
+  assert.equal(phases.setupNs, 5e6);
+  assert.equal(phases.startUpNs, 55e6, 'from the request to the last child set up');
   assert.equal(phases.barrierNs, 16e6);
   assert.equal(phases.spareNs, 6e6, 'the last message came 6 ms before the moment');
   assert.equal(phases.totalNs, 270e6);

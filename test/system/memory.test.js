@@ -2,16 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { treeMemory } from '../../src/system/memory.js';
+import { anonymousBytes, treeMemory } from '../../src/system/memory.js';
 
-const rollup = (pss) => `55d0c0000000-7ffd00000000 ---p 00000000 00:00 0 [rollup]\nRss: 9000 kB\nPss: ${pss} kB\n`;
+const rollup = (pss, anon = pss - 8, file = 8) =>
+  `55d0c0000000-7ffd00000000 ---p 00000000 00:00 0 [rollup]\nRss: 9000 kB\nPss: ${pss} kB\nPss_Anon: ${anon} kB\nPss_File: ${file} kB\n`;
 const status = (hwm) => `Name:\tnode\nVmHWM:\t  ${hwm} kB\nVmRSS:\t  100 kB\n`;
 const files = (/** @type {Record<string, string>} */ contents) => (/** @type {string} */ path) => {
   if (!(path in contents)) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
   return contents[path];
 };
 
-test("a tree's PSS is the sum of its processes'; each keeps its peak RSS", () => {
+test("a tree's PSS, anonymous and file-backed memory are the sums of its processes'; each keeps its peak RSS", () => {
   const memory = treeMemory(
     [10, 11],
     files({
@@ -23,11 +24,22 @@ test("a tree's PSS is the sum of its processes'; each keeps its peak RSS", () =>
   );
   assert.deepEqual(memory, {
     pssBytes: 1024 * 1024,
+    anonBytes: 1008 * 1024,
+    fileBytes: 16 * 1024,
     processes: [
-      { pid: 10, pssBytes: 1000 * 1024, peakRssBytes: 4000 * 1024 },
-      { pid: 11, pssBytes: 24 * 1024, peakRssBytes: 50 * 1024 },
+      { pid: 10, pssBytes: 1000 * 1024, anonBytes: 992 * 1024, fileBytes: 8 * 1024, peakRssBytes: 4000 * 1024 },
+      { pid: 11, pssBytes: 24 * 1024, anonBytes: 16 * 1024, fileBytes: 8 * 1024, peakRssBytes: 50 * 1024 },
     ],
   });
+  // a kernel without Pss_Anon: its Anonymous line, which is not split among sharers
+  const older = treeMemory([12], files({ '/proc/12/smaps_rollup': 'Pss: 100 kB\nAnonymous: 90 kB\n' }));
+  assert.equal(older.anonBytes, 90 * 1024);
+  assert.equal(older.fileBytes, null);
+  assert.equal(
+    anonymousBytes(12, files({ '/proc/12/smaps_rollup': 'Pss: 100 kB\nPss_Anon: 70 kB\nAnonymous: 90 kB\n' })),
+    70 * 1024,
+  );
+  assert.equal(anonymousBytes(13, files({})), null);
 });
 
 test('where the kernel does not say, the figure is null and the reason is a few words', () => {
@@ -46,7 +58,7 @@ test('where the kernel does not say, the figure is null and the reason is a few 
   );
   // the peak is a detail: PSS stands without it
   assert.deepEqual(treeMemory([10], files({ '/proc/10/smaps_rollup': rollup(8) })).processes, [
-    { pid: 10, pssBytes: 8 * 1024, peakRssBytes: null },
+    { pid: 10, pssBytes: 8 * 1024, anonBytes: 0, fileBytes: 8 * 1024, peakRssBytes: null },
   ]);
 });
 

@@ -1,0 +1,131 @@
+// Entry point of the parent process in procs mode: an app's main process that forks K children
+// (proc-host.js) over IPC, as workers-host.js starts K threads. Both trees are then "an app's
+// main process + K workers", so start-up and memory charge each mode what adding K workers to a
+// running app costs, and neither mode is charged, or spared, a parent. It reports ready once all
+// K are, passes the CLI's release on, and gathers their results.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { hostTimeline } from './task-runner.js';
+import { anonymousBytes } from '../system/memory.js';
+import { diesWithParent } from '../system/children.js';
+
+const host = hostTimeline();
+/** @type {import('./task-runner.js').RunnerSpec} */
+const spec = JSON.parse(process.argv[2]);
+// a host is started with an IPC channel, so process.send is there
+const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
+// A child sends ready, then result or failed; one that floods the channel is stopped.
+const MAX_MESSAGES = 64;
+
+/** @type {import('node:child_process').ChildProcess[]} */
+const children = [];
+const endChildren = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
+process.on('disconnect', () => {
+  endChildren();
+  process.exit(0);
+});
+// Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
+process.on('SIGINT', () => {});
+// the CLI stopping the cell (another failed, or Ctrl-C) stops the children with it
+process.on('SIGTERM', () => {
+  endChildren();
+  process.exit(143);
+});
+
+let failed = false;
+/**
+ * @param {number} worker
+ * @param {Omit<import('./task-runner.js').FailedMessage, 'type' | 'worker'>} details
+ */
+const fail = (worker, details) => {
+  if (failed) return; // a child that throws also exits: report the first cause only
+  failed = true;
+  endChildren();
+  send({ type: 'failed', worker, ...details }, () => process.exit(1));
+};
+
+// what the app held before it added any worker: the baseline of the memory they add
+const anonymousBefore = anonymousBytes(process.pid);
+const requested = String(process.hrtime.bigint());
+/** @type {import('./task-runner.js').ResultMessage[]} */
+const results = [];
+let ready = 0;
+const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
+// Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
+// spins in its timed loop and reads no 'disconnect': setpriv --pdeathsig, as the CLI starts its
+// hosts, execs this Node (about half a millisecond more per child here). The children's
+// environment is this process's: the plan's, as the CLI gave it.
+const [execPath, execArgv] = diesWithParent(process.execPath, []);
+for (let index = 0; index < spec.k && !failed; index++) {
+  const subprocess = fork(child, [process.argv[2], String(index)], {
+    execPath,
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.push(subprocess);
+  let finished = false;
+  let count = 0;
+  subprocess.on('message', (/** @type {any} */ message) => {
+    if (++count > MAX_MESSAGES) {
+      return fail(index, {
+        message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
+      });
+    }
+    if (message?.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
+    else if (message?.type === 'failed') {
+      const { type, worker, ...details } = message;
+      fail(index, details);
+    } else if (message?.type === 'result') {
+      finished = true;
+      results[index] = message;
+      if (results.filter(Boolean).length === spec.k) report();
+    }
+  });
+  // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
+  subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
+    fail(index, { message: `could not start process ${index}: ${error.message}`, notStarted: true, code: error.code }),
+  );
+  subprocess.on('exit', (code, signal) => {
+    if (finished || failed) return;
+    fail(
+      index,
+      signal
+        ? { message: `was killed by ${signal}`, signal }
+        : { message: `exited with code ${code} before finishing`, exitCode: code ?? undefined },
+    );
+  });
+}
+
+process.on('message', (/** @type {any} */ message) => {
+  // the release names a moment every child waits for (proc-host.js): pass it on as it is
+  if (message?.type === 'go') for (const subprocess of children) subprocess.send(message);
+  // once the CLI has read the tree's memory: the children first, then this process
+  if (message?.type === 'exit') {
+    let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);
+    if (!left.length) process.exit(0);
+    for (const subprocess of left) {
+      subprocess.once('exit', () => {
+        left = left.filter((other) => other !== subprocess);
+        if (!left.length) process.exit(0);
+      });
+      subprocess.send({ type: 'exit' });
+    }
+  }
+});
+
+function report() {
+  const samples = results.flatMap((result) => result.samples ?? []);
+  const usage = {
+    cpuUs: results.reduce((sum, result) => sum + (result.usage?.cpuUs ?? 0), 0),
+    involuntarySwitches: results.reduce((sum, result) => sum + (result.usage?.involuntarySwitches ?? 0), 0),
+  };
+  send({
+    type: 'result',
+    samples,
+    usage,
+    host: { ...host, requested },
+    // each child's own start and release, and its pid: the tree the CLI reads the memory of
+    children: results.map((result, index) => ({ ...result.host, pid: children[index].pid })),
+    anonymousBefore,
+  });
+}
