@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Does compare's memory figure agree with a reading by hand of the same tree? A task reads a
 // 64 KiB file N times per worker, then holds still in its teardown; while every worker of a
-// cell holds still, this script finds the cell's processes by a mark in their environment and
-// sums their smaps_rollup Pss itself. Then it sets that beside what the run saved for the cell.
+// cell holds still, this script finds the cell's processes (the parent and, in procs mode, its
+// children) by a mark in their environment and sums their smaps_rollup Pss and Pss_Anon
+// itself; and it reads an idle Node process's Pss_Anon, loaded as a cell's host is.
+// Then it sets those beside what the run saved for the cell, and the memory per added worker
+// beside (tree - parent before) / k by hand.
 //   node scripts/memory-check.js [-k 8] [--iterations 20000]
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,29 +63,60 @@ const marked = () =>
       return [];
     }
   });
-const pss = (pid) => Number(/^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))[1]) * 1024;
+const rollup = (/** @type {number | undefined} */ pid, /** @type {string} */ field) =>
+  Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))[1]) * 1024;
 
-/** @type {Record<string, number>} */
+// By hand, what an app holds before it adds any worker: a Node process of its own that has
+// loaded what a cell's host loads (the hosts read theirs just before their first new Worker or
+// fork), held idle while it is read.
+const imports = ['../src/run/task-runner.js', '../src/system/memory.js', '../src/system/children.js']
+  .map((path) => `await import(${JSON.stringify(new URL(path, import.meta.url).href)});`)
+  .join(' ');
+const idle = execa(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `${imports} await import('node:worker_threads'); await import('node:child_process'); console.log('ready'); setInterval(() => {}, 1000);`,
+  ],
+  { reject: false },
+);
+await new Promise((resolve) => idle.stdout.once('data', resolve));
+const before = rollup(idle.pid, 'Pss_Anon');
+idle.kill();
+/** @type {Record<string, { pss: number, anon: number, processes: number }>} */
 const byHand = {};
 const seen = new Set();
 while (run.exitCode === null && Object.keys(byHand).length < 2) {
+  const pids = marked();
   const still = readdirSync(dir).filter((name) => name.startsWith('still-') && !seen.has(name));
   for (const mode of ['workers', 'procs']) {
     const now = still.filter((name) => name.startsWith(`still-${mode}-`));
     if (now.length === k && !(mode in byHand)) {
-      byHand[mode] = marked().reduce((sum, pid) => sum + pss(pid), 0);
+      byHand[mode] = {
+        pss: pids.reduce((sum, pid) => sum + rollup(pid, 'Pss'), 0),
+        anon: pids.reduce((sum, pid) => sum + rollup(pid, 'Pss_Anon'), 0),
+        processes: pids.length,
+      };
       now.forEach((name) => seen.add(name));
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 2));
 }
 const doc = JSON.parse((await run).stdout);
 const MiB = 2 ** 20;
-console.log(`k=${k}, ${values.iterations} reads of 64 KiB per worker, one round (PSS of the whole tree, MiB):`);
+const pct = (tool, hand) => `${(((tool - hand) / hand) * 100).toFixed(1)}%`;
+const mib = (bytes) => (bytes / MiB).toFixed(1);
+console.log(`k=${k}, ${values.iterations} reads of 64 KiB per worker, one round (MiB):`);
 for (const mode of ['workers', 'procs']) {
-  const tool = doc.rounds[0][mode].memory.pssBytes;
+  const { memory } = doc.rounds[0][mode];
   const hand = byHand[mode];
+  const perWorker = (memory.anonBytes - memory.anonymousBefore) / k;
+  const perWorkerByHand = (hand.anon - before) / k;
   console.log(
-    `  ${mode}: mmapbench ${(tool / MiB).toFixed(1)}, by hand ${(hand / MiB).toFixed(1)} (${(((tool - hand) / hand) * 100).toFixed(1)}%)`,
+    `  ${mode}: tree PSS mmapbench ${mib(memory.pssBytes)}, by hand ${mib(hand.pss)} (${pct(memory.pssBytes, hand.pss)}); ` +
+      `tree anonymous ${mib(memory.anonBytes)}, by hand ${mib(hand.anon)} (${pct(memory.anonBytes, hand.anon)}, ${hand.processes} processes); ` +
+      `parent before ${mib(memory.anonymousBefore)}, an idle Node by hand ${mib(before)}; ` +
+      `per added worker ${mib(perWorker)}, by hand ${mib(perWorkerByHand)} (${pct(perWorker, perWorkerByHand)})`,
   );
 }

@@ -23,7 +23,18 @@ process.on('disconnect', () => process.exit(0));
 process.on('SIGINT', () => {});
 
 try {
-  const prepared = await prepare(spec, index, 'procs');
+  // every child waits for the parent's word that all K are set up (task-runner.js says why)
+  const prepared = await prepare(spec, index, 'procs', () => {
+    const allSetUp = new Promise((resolve) =>
+      process.on('message', function onMessage(/** @type {any} */ message) {
+        if (message?.type !== 'set-up') return;
+        process.off('message', onMessage);
+        resolve(undefined);
+      }),
+    );
+    send({ type: 'set-up' });
+    return allSetUp;
+  });
   const released = new Promise((resolve) => {
     process.on('message', function onMessage(/** @type {any} */ message) {
       if (message?.type !== 'go') return;

@@ -50,6 +50,7 @@ const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').ResultMessage[]} */
 const results = [];
 let ready = 0;
+let setUp = 0;
 const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
 // spins in its timed loop and reads no 'disconnect': setpriv --pdeathsig, as the CLI starts its
@@ -71,7 +72,9 @@ for (let index = 0; index < spec.k && !failed; index++) {
         message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
       });
     }
-    if (message?.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
+    if (message?.type === 'set-up' && ++setUp === spec.k)
+      for (const subprocess of children) subprocess.send({ type: 'set-up' });
+    else if (message?.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
     else if (message?.type === 'failed') {
       const { type, worker, ...details } = message;
       fail(index, details);

@@ -118,9 +118,10 @@ const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
  * @param {RunnerSpec & { warmupMs?: number }} spec  warmupMs: warm up for at most this long
  * @param {number} index
  * @param {TaskContext['mode']} mode
+ * @param {() => Promise<void> | void} [allSetUp]  resolves once every worker of the cell is set up
  * @returns {Promise<Prepared>}
  */
-export async function prepare(spec, index, mode) {
+export async function prepare(spec, index, mode, allSetUp = async () => {}) {
   const module = await import(spec.taskUrl);
   /** @type {import('../tasks/index.js').Task} */
   const task = module.default ?? module;
@@ -145,6 +146,10 @@ export async function prepare(spec, index, mode) {
   }
   await task.setup?.(ctx);
   const setUp = process.hrtime.bigint();
+  // No worker warms up before all K are set up: start-up (to the last one set up) is then what
+  // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
+  // warm up side by side, as they will run.
+  await allSetUp();
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) await task.run(ctx, spec.warmup);
   } else {

@@ -8,7 +8,11 @@ const { spec, index, gate } = workerData;
 const flag = new Int32Array(gate);
 const HOLD_MS = 30_000;
 
-const prepared = await prepare(spec, index, 'workers');
+// slot 0: the release; slot 1: how many threads are set up (task-runner.js says why it waits)
+const prepared = await prepare(spec, index, 'workers', () => {
+  if (Atomics.add(flag, 1, 1) + 1 === spec.k) Atomics.notify(flag, 1);
+  for (let set; (set = Atomics.load(flag, 1)) < spec.k;) Atomics.wait(flag, 1, set);
+});
 port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);

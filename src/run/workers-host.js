@@ -9,7 +9,8 @@ const host = hostTimeline();
 
 /** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(process.argv[2]);
-const gate = new SharedArrayBuffer(4);
+// the release (slot 0) and how many threads are set up (slot 1)
+const gate = new SharedArrayBuffer(8);
 /** @type {import('./task-runner.js').Sample[]} */
 const samples = [];
 let ready = 0;

@@ -63,7 +63,13 @@ test("scripts/memory-check.js sets compare's memory beside a reading by hand of 
   });
   assert.equal(exitCode, 0, stderr);
   for (const mode of ['workers', 'procs'])
-    assert.match(stdout, new RegExp(`^ {2}${mode}: mmapbench [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%\\)$`, 'm'));
+    assert.match(
+      stdout,
+      new RegExp(
+        `^ {2}${mode}: tree PSS mmapbench [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%\\); tree anonymous [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%, ${mode === 'workers' ? 1 : 3} processes\\); parent before [\\d.]+, an idle Node by hand [\\d.]+; per added worker -?[\\d.]+, by hand -?[\\d.]+ \\(-?[\\d.]+%\\)$`,
+        'm',
+      ),
+    );
 });
 
 test("scripts/first-tenth.js gives each mode's tenths and the first and fifth against the rest", async () => {
