@@ -174,6 +174,9 @@ const WORK = {
 /** Where the cells run: their environment, node, limits and fixtures. */
 const runSpecs = ({ sweep = false } = {}) => ({
   env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
+  inheritEnv: flag(
+    'give the cells the variables Node reads at every process start (NODE_EXTRA_CA_CERTS), which they do not get otherwise: start-up then shows what each child process pays for them',
+  ),
   node: sweep
     ? repeat(
         'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',

@@ -56,6 +56,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     protocol: opts.protocol ?? 'steady',
     rounds: opts.rounds,
     env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
+    inheritEnv: Boolean(opts.inheritEnv),
     params,
     node: opts.node,
     timeout: opts.timeout,

@@ -1,4 +1,4 @@
-import { formatCI, resumeText, sizingText, stopText, withCI } from './sentences.js';
+import { formatCI, resumeText, sizingText, startupEnvText, stopText, withCI } from './sentences.js';
 import { duration, fixed, ops } from './table.js';
 import { accountTable, sourcesNote } from './account.js';
 import { MODES } from '../words/modes.js';
@@ -190,6 +190,8 @@ export function compareModel(results) {
   if (results.verdict) notes.push(results.verdict.text);
   const tradeOff = tradeOffText(results);
   if (tradeOff) notes.push(tradeOff);
+  const startup = startupEnvText(results);
+  if (startup) notes.push(startup);
   notes.push(...missingMeasures(results.rounds));
   const words = results.account?.words;
   if (words?.reading) notes.push(words.reading);

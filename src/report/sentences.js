@@ -139,6 +139,28 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
 }
 
 /**
+ * What of the user's environment changes a Node start, as start-up was measured: a child
+ * process pays it at every start, a thread does not. Null when the shell sets none of it, or
+ * the run measured no start-up.
+ * @param {{ environment?: { startupEnv?: { given: string[], withheld: string[] } }, workers?: any, procs?: any }} results
+ * @returns {string | null}
+ */
+export function startupEnvText({ environment, workers, procs }) {
+  const env = environment?.startupEnv;
+  if (!env || !(workers?.readyMs || procs?.readyMs)) return null;
+  const parts = [];
+  if (env.given.length)
+    parts.push(
+      `with ${listed(env.given, 'and')} from your environment, which each child process pays at its start and a thread does not`,
+    );
+  if (env.withheld.length)
+    parts.push(
+      `without ${listed(env.withheld, 'and')} from your environment, which each child process would pay at its start and a thread would not: --inherit-env measures with ${env.withheld.length === 1 ? 'it' : 'them'}`,
+    );
+  return parts.length ? `start-up ran ${parts.join('; and ')}` : null;
+}
+
+/**
  * A document kept after a round of a run that did not finish (killed, or still going), or one
  * stopped early: how to go on with it. Null for a finished run, one saved before --resume, or
  * one that measured nothing (and so was not saved).

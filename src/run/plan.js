@@ -55,6 +55,7 @@ export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
  *   `unavailable` instead of an error (a sweep's point on an older Node)
+ * @property {boolean} [inheritEnv]  also the variables Node reads at every start (STARTUP_ONLY_VARS)
  * @property {boolean} [inheritAllocatorEnv]  false: drop MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD
  *   inherited from the shell (a baseline must be the allocator's defaults); default true
  */
@@ -159,7 +160,13 @@ export async function buildPlan(options, { interrupt } = {}) {
     stop,
     aa: options.aa ?? null,
     envOverrides,
-    env: { ...inheritedEnv(process.env, { allocator: options.inheritAllocatorEnv !== false }), ...envOverrides },
+    env: {
+      ...inheritedEnv(process.env, {
+        allocator: options.inheritAllocatorEnv !== false,
+        startup: Boolean(options.inheritEnv),
+      }),
+      ...envOverrides,
+    },
     timeout,
     protocol: options.protocol ?? 'steady',
     quick,
@@ -182,12 +189,13 @@ export const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
  * read only at Node's start, and, for reproduce (whose settings each name their allocator),
  * without MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ allocator: boolean }} keep
+ * @param {{ allocator: boolean, startup?: boolean }} keep  startup: keep STARTUP_ONLY_VARS too
+ *   (--inherit-env)
  */
-export const inheritedEnv = (env, { allocator }) =>
+export const inheritedEnv = (env, { allocator, startup = false }) =>
   Object.fromEntries(
     Object.entries(env).filter(
-      ([name]) => !STARTUP_ONLY_VARS.includes(name) && (allocator || !ALLOCATOR_VARS.test(name)),
+      ([name]) => (startup || !STARTUP_ONLY_VARS.includes(name)) && (allocator || !ALLOCATOR_VARS.test(name)),
     ),
   );
 

@@ -8,11 +8,11 @@ import { mean } from 'simple-statistics';
 
 /**
  * @typedef {object} Phases  ns per phase of one cell, in the order they happen
- * @property {number} spawnNs    the CLI starting the processes, until the last one's Node began
- * @property {number} nodeNs     Node's own start (bootstrap), until the last had finished it
- * @property {number} loadNs     the host scripts' modules
- * @property {number} threadsNs  workers mode: starting K Worker threads and loading the harness in
- *   each; procs: none
+ * @property {number} spawnNs    the CLI starting the cell's parent, until its Node began
+ * @property {number} nodeNs     the parent's Node start (bootstrap)
+ * @property {number} loadNs     the parent's modules
+ * @property {number} threadsNs  the parent adding its K workers: starting K threads, or forking K
+ *   children (their Node start included), and loading the harness in each
  * @property {number} setupNs    loading the task and running its setup
  * @property {number} warmupNs   the warmup
  * @property {number} barrierNs  from the last worker ready to the first timed op: the ready

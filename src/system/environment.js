@@ -84,6 +84,29 @@ export function describeEnvironment({ node, env }) {
         .filter(([key]) => REPORTED_VARS(key))
         .sort(),
     ),
+    // what of the shell's environment changes a Node start, and whether the cells had it
+    startupEnv: startupEnv(process.env, env),
     date: new Date().toISOString(),
   };
 }
+
+/** Variables that change a Node process's start: each child process pays them, a thread not. */
+export const STARTUP_VARS = [
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_ICU_DATA',
+  'NODE_COMPILE_CACHE',
+  'NODE_V8_COVERAGE',
+];
+
+/**
+ * The variables of the user's environment that change Node's start, those the cells got and
+ * those they did not (--inherit-env gives them all).
+ * @param {NodeJS.ProcessEnv} shell  the CLI's environment
+ * @param {NodeJS.ProcessEnv} cells  the cells'
+ * @returns {{ given: string[], withheld: string[] }}
+ */
+export const startupEnv = (shell, cells) => ({
+  given: STARTUP_VARS.filter((name) => shell[name] && cells[name] === shell[name]),
+  withheld: STARTUP_VARS.filter((name) => shell[name] && cells[name] !== shell[name]),
+});

@@ -23,6 +23,9 @@ test('the cells do not inherit NODE_EXTRA_CA_CERTS, read by Node at every start 
   const asked = await cli([...args, '--env', 'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt'], { env });
   assert.equal(asked.exitCode, 1);
   assert.match(asked.stderr, /seen NODE_EXTRA_CA_CERTS=\/etc\/ssl\/certs\/ca-certificates\.crt /);
+  const inherited = await cli([...args, '--inherit-env'], { env });
+  assert.equal(inherited.exitCode, 1);
+  assert.match(inherited.stderr, /seen NODE_EXTRA_CA_CERTS=\/etc\/ssl\/certs\/ca-certificates\.crt /);
 });
 
 test('--duration calibrates iterations with tinybench and reports the latency', async () => {
