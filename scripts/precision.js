@@ -62,6 +62,8 @@ for (const [name, list] of Object.entries(results).filter(([, list]) => list.len
 if (aaRuns > 0) {
   console.log(`\n${aaRuns} A/A runs (--aa workers and --aa procs by turns, --max-time ${aaMaxTime}):`);
   let covered = 0;
+  /** every further measure (memory per added worker, start-up, p99): how often its interval held 1 */
+  const measures = new Map();
   for (let i = 0; i < aaRuns; i++) {
     const mode = i % 2 ? 'procs' : 'workers';
     const { seconds, doc } = compare(['--aa', mode, '--max-time', aaMaxTime]);
@@ -71,6 +73,15 @@ if (aaRuns > 0) {
     console.log(
       `  ${String(i + 1).padStart(2)} ${mode.padEnd(7)} ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`,
     );
+    for (const [key, ratio] of Object.entries(doc.measures ?? {})) {
+      const held = ratio.ci95 ? ratio.ci95[0] <= 1 && 1 <= ratio.ci95[1] : null;
+      const seen = measures.get(key) ?? { held: 0, runs: 0 };
+      measures.set(key, { held: seen.held + (held ? 1 : 0), runs: seen.runs + (held === null ? 0 : 1) });
+      console.log(
+        `       ${key}: A/B ${ratio.geomean.toFixed(3)} (${ratio.ci95 ? ratio.ci95.map((end) => end.toFixed(3)).join('-') : 'no interval'})  ${held === null ? '' : held ? 'contains 1' : 'MISSES 1'}`,
+      );
+    }
   }
-  console.log(`${covered} of ${aaRuns} A/A intervals contain 1 (nominal 95%)`);
+  console.log(`${covered} of ${aaRuns} A/A intervals of throughput contain 1 (nominal 95%)`);
+  for (const [key, { held, runs }] of measures) console.log(`${held} of ${runs} A/A intervals of ${key} contain 1`);
 }

@@ -4,6 +4,7 @@
 import { usageError } from '../errors.js';
 import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
 import { findAllocators } from '../system/allocators.js';
+import { resolveNode } from '../system/node.js';
 import { adviceOf } from '../report/advice.js';
 import { loadTask } from '../tasks/index.js';
 import { runPlanned } from './sweep-run.js';
@@ -21,6 +22,8 @@ export const ADVISE_SECONDS = 180;
 export async function adviseCommand(opts, output, context = {}) {
   const shared = measureOptions({ ...opts, node: undefined, only: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
+  // every --node is checked as compare checks its own, whether --only keeps it or not
+  for (const node of opts.node ?? []) await resolveNode(node, context.interrupt);
   const task = await loadTask(shared.task ?? 'readfilesync', {
     timeout: shared.timeout,
     interrupt: context.interrupt,

@@ -47,8 +47,8 @@ const EXIT_GRACE_MS = 2000;
  */
 
 /**
- * Runs one measured cell in a fresh process tree: workers mode = one new process hosting K
- * Worker threads; procs mode = K new processes. A fresh tree is what makes MALLOC_* and
+ * Runs one measured cell in a fresh process tree: one new parent process (an app's main
+ * process) that starts K Worker threads, or forks K child processes. A fresh tree is what makes MALLOC_* and
  * LD_PRELOAD (read by glibc once, at process start) and `--node` apply, and keeps one cell's
  * heap and JIT state out of the next.
  *

@@ -284,7 +284,8 @@ test(
   'advise checks what compare checks, with its exit codes: a --node that is no Node (2), a budget that counts no round (6)',
   LIMIT,
   async () => {
-    const node = await cli(['advise', '--node', 'abc', '--no-save']);
+    // whether or not --only keeps the candidate
+    const node = await cli(['advise', '--node', 'abc', '--only', 'TOP_PAD', '--no-save']);
     assert.equal(node.exitCode, 2);
     assert.equal(node.stdout, '');
     assert.match(node.stderr, /^mmapbench: --node abc is not an executable file \(ENOENT\) nor a Node version; /);
