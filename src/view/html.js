@@ -5,6 +5,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { compareModel, tradeOffText, singleModel } from '../report/model.js';
+import { startupEnvText } from '../report/sentences.js';
 import { traceModel } from '../report/trace-model.js';
 import { sweepModel } from '../report/sweep-model.js';
 import { adviceModel } from '../report/advice-model.js';
@@ -186,9 +187,13 @@ async function measureSection({ path, document }, facts) {
             .join(' ') || 'none',
       },
       answer: document.verdict
-        ? [document.verdict.text, tradeOffText(document), document.account?.words.reading, document.next].filter(
-            Boolean,
-          )
+        ? [
+            document.verdict.text,
+            tradeOffText(document),
+            startupEnvText(document),
+            document.account?.words.reading,
+            document.next,
+          ].filter(Boolean)
         : [],
       charts,
       models,
