@@ -72,8 +72,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
         message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
       });
     }
-    if (message?.type === 'set-up' && ++setUp === spec.k)
-      for (const subprocess of children) subprocess.send({ type: 'set-up' });
+    if (message?.type === 'set-up' && ++setUp === spec.k) tellChildren({ type: 'set-up' });
     else if (message?.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
     else if (message?.type === 'failed') {
       const { type, worker, ...details } = message;
@@ -101,7 +100,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
 
 process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
-  if (message?.type === 'go') for (const subprocess of children) subprocess.send(message);
+  if (message?.type === 'go') tellChildren(message);
   // once the CLI has read the tree's memory: the children first, then this process
   if (message?.type === 'exit') {
     let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);
@@ -111,10 +110,17 @@ process.on('message', (/** @type {any} */ message) => {
         left = left.filter((other) => other !== subprocess);
         if (!left.length) process.exit(0);
       });
-      subprocess.send({ type: 'exit' });
+      subprocess.send({ type: 'exit' }, ignore);
     }
   }
 });
+
+// A child that died meanwhile cannot take a message; its exit, reported above, says why.
+const ignore = () => {};
+/** @param {object} message */
+function tellChildren(message) {
+  for (const subprocess of children) subprocess.send(message, ignore);
+}
 
 function report() {
   const samples = results.flatMap((result) => result.samples ?? []);
