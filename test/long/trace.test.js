@@ -21,7 +21,8 @@ import {
 
 const { skip: tracing, requireTracing } = tracingHere();
 
-const pidsOf = (cell) => [...new Set(cell.workers.map((worker) => worker.pid))].sort();
+// the cell's processes: its parent, and in procs mode the children it forked
+const pidsOf = (cell) => [...new Set(cell.memory.processes.map((one) => one.pid))].sort();
 
 test(
   'trace compare --trace-window cell: every cell traced, exactly its own processes, ratios beside the published ones',
