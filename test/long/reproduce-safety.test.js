@@ -74,8 +74,9 @@ test(
   asRoot,
   async (t) => {
     const dir = await tmpfs(t, 'size=1m');
-    // leave two 4 KiB pages: the lock's owner file and the first page of the results file
-    writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
+    // leave three 4 KiB pages: the lock's owner file and two pages of the results file (its
+    // header and a few cells of about 2 KiB each)
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(253 * 4096));
     const out = join(dir, 'out');
     const result = await cli(['reproduce', 'gap', 'arena', '--quick', '--out', out]);
     assert.equal(result.exitCode, 3, result.stderr);
