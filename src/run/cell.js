@@ -67,72 +67,67 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
   let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
-  setMaxListeners(20, signal);
+  setMaxListeners(20, signal); // the host's, the tracer's and the stop's listeners, with room
   const spec = JSON.stringify(runnerSpec(plan, work));
 
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
-  /** @type {Array<{ subprocess: Host } & ReturnType<typeof track>>} */
-  const children = [];
+  /** @type {({ subprocess: Host } & ReturnType<typeof track>) | null} */
+  let host = null;
   /** @type {unknown} */
   let firstFailure = null;
-  // every child's result; read only once every child has started
-  const finished = () => Promise.all(children.map((child) => child.done));
   try {
     // One host in either mode: an app's main process, which adds the K workers the cell
     // measures (threads, or processes it forks), so both trees have the same parent.
     const subprocess = spawnHost(plan, hosts[mode], [spec], signal);
-    const host = { subprocess, ...track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true }) };
+    const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
+    host = { subprocess, ...tracked };
     // its failure stops the tree, and is the one reported
-    host.done.catch((error) => {
+    tracked.done.catch((error) => {
       firstFailure ??= error;
       stop.abort();
     });
-    children.push(host);
     await started(subprocess);
-    await Promise.race([Promise.all(children.map((child) => child.ready)), finished()]);
+    await Promise.race([tracked.ready, tracked.done]);
     if (trace && !tracer) {
       tracer = await trace.start();
       tracedFrom = process.hrtime.bigint();
     }
-    // Ctrl-C while bpftrace was attaching: the children are being stopped, `finished` says how
-    if (signal.aborted) await finished();
+    // Ctrl-C while bpftrace was attaching: the tree is being stopped, `done` says how
+    if (signal.aborted) await tracked.done;
     // The barrier: every worker has set up and warmed up; release them together. Processes get
     // a start time far enough ahead for every message to arrive (see proc-host.js).
     const steal = stealTicks(); // read before the release time is set, not inside its lead
     const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
-    // A child that died after "ready" cannot take the message; its exit, awaited below, says why.
-    await Promise.all(children.map(({ subprocess }) => subprocess.sendMessage({ type: 'go', at }).catch(() => {})));
-    // every host has its result and is still there, its threads holding their heaps: what the
+    // A host that died after "ready" cannot take the message; its exit, awaited below, says why.
+    await subprocess.sendMessage({ type: 'go', at }).catch(() => {});
+    // the host has its result and is still there, its workers holding their heaps: what the
     // tree holds at the end of its timed windows, before any of it is torn down
-    const messages = await Promise.race([Promise.all(children.map((child) => child.result)), finished()]);
-    const hostPids = children.flatMap(({ subprocess }) => subprocess.pid ?? []);
+    const message = await Promise.race([tracked.result, tracked.done]);
+    const hostPids = subprocess.pid ? [subprocess.pid] : [];
     // the tree: the host, and in procs mode its K children
     const memory = {
-      ...treeMemory([
-        ...hostPids,
-        ...messages.flatMap((message) => (message.children ?? []).flatMap((child) => child.pid ?? [])),
-      ]),
-      anonymousBefore: messages[0]?.anonymousBefore ?? null,
+      ...treeMemory([...hostPids, ...(message.children ?? []).flatMap((child) => child.pid ?? [])]),
+      anonymousBefore: message.anonymousBefore ?? null,
     };
-    // what the task started, found while its hosts live (a child outlives its parent's exit)
+    // what the task started, found while the host lives (a child outlives its parent's exit)
     const taskChildren = descendantsOf(hostPids);
-    for (const child of children) child.dismiss();
-    await finished();
+    tracked.dismiss();
+    await tracked.done;
     const strays = killStrays(hostPids, taskChildren);
     await gone(strays);
     const exited = process.hrtime.bigint();
-    const samples = messages.flatMap((message) => message.samples ?? []);
+    const samples = message.samples ?? [];
     const cell = summarizeCell(mode, samples, plan.task.metrics);
-    cell.machine = machineShare(messages, cell, plan.k, steal);
+    cell.machine = machineShare(message, cell, plan.k, steal);
     cell.memory = memory;
     if (strays.length) cell.strays = strays.length;
     const phases = cellPhases({
       spawned,
-      hosts: messages.flatMap((message) => (message.host ? [message.host] : [])),
-      released: messages.flatMap((message) => message.children ?? []),
+      hosts: message.host ? [message.host] : [],
+      released: message.children ?? [],
       samples,
-      received: children.map((child) => child.received() ?? exited),
+      received: [tracked.received() ?? exited],
       exited,
     });
     if (phases) cell.phases = phases;
@@ -149,10 +144,10 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     const cause = firstFailure ?? error;
     // The first failure stops the rest of the tree; wait until every process has exited so
     // none outlives the CLI, the task's own children included.
-    const hostPids = children.flatMap(({ subprocess }) => subprocess.pid ?? []);
+    const hostPids = host?.subprocess.pid ? [host.subprocess.pid] : [];
     const taskChildren = descendantsOf(hostPids);
     stop.abort();
-    await Promise.allSettled([...children.flatMap(({ subprocess, done }) => [subprocess, done]), tracer?.cancel()]);
+    await Promise.allSettled([host?.subprocess, host?.done, tracer?.cancel()]);
     await gone(killStrays(hostPids, taskChildren));
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
     const failure =
@@ -179,15 +174,15 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
  * min(k, CPUs) busy workers would have had, the involuntary context switches, and what the
  * hypervisor stole meanwhile. A low share flags competition; the cell is still kept, since
  * lock stalls are bursty and real.
- * @param {ResultMessage[]} messages
+ * @param {ResultMessage} message  the host's: its usage covers its workers (threads or children)
  * @param {import('../stats/cell.js').CellResult} cell
  * @param {number} k
  * @param {number | null} stealBefore
  * @returns {import('../stats/cell.js').MachineShare}
  */
-function machineShare(messages, cell, k, stealBefore) {
-  const cpuUs = messages.reduce((sum, message) => sum + (message.usage?.cpuUs ?? 0), 0);
-  const involuntarySwitches = messages.reduce((sum, message) => sum + (message.usage?.involuntarySwitches ?? 0), 0);
+function machineShare(message, cell, k, stealBefore) {
+  const cpuUs = message.usage?.cpuUs ?? 0;
+  const involuntarySwitches = message.usage?.involuntarySwitches ?? 0;
   const asked = (cell.elapsedNs / 1000) * Math.min(k, os.availableParallelism());
   const stealAfter = stealTicks();
   const stealMs =
