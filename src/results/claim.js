@@ -39,18 +39,10 @@ export async function claimResults(save, resumed, stderr) {
   if (!save) return { keeping: null, release: () => {} };
   const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
   const inPlace = resumed !== null && !save.outGiven;
-  /** @type {Array<() => void>} */
-  const releases = [];
-  const release = () => releases.splice(0).forEach((free) => free());
-  try {
-    if (inPlace) {
-      writable(dirname(resumed.path), resumed.path);
-      releases.push(await lockFile(resumed.path, '--resume', { warn }));
-    } else releases.push(await lockFolder(resultsFolder(save.out), '--out', { warn }));
-  } catch (error) {
-    release();
-    throw error;
-  }
+  if (inPlace) writable(dirname(resumed.path), resumed.path);
+  const release = inPlace
+    ? await lockFile(resumed.path, '--resume', { warn })
+    : await lockFolder(resultsFolder(save.out), '--out', { warn });
   return { keeping: keeper(save, stderr, inPlace ? resumed.path : null), release };
 }
 
