@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { execa } from 'execa';
 import { MmapbenchError, usageError } from '../errors.js';
 import { adopt, diesWithParent } from '../system/children.js';
 import { describeExport, MARK } from './declared.js';
@@ -243,6 +242,8 @@ async function loadHere(url) {
  * @returns {Promise<import('./declared.js').Described>}
  */
 async function loadInChild(url, spec, seconds, interrupt) {
+  // execa only where a user's module is loaded: listing the built-in tasks does not pay for it
+  const { execa } = await import('execa');
   const probe = fileURLToPath(new URL('./load-probe.js', import.meta.url));
   const [file, args] = diesWithParent(process.execPath, [probe, url]);
   const result = await adopt(
