@@ -10,6 +10,7 @@ import { accountWords } from './account.js';
 import { FURTHER_MEASURES } from './measures.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
+import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
 
 /**
  * @typedef {import('../stats/ratio.js').Summary} Summary
@@ -39,7 +40,12 @@ import { SCHEMA, version } from '../version.js';
 /**
  * @typedef {'workers'|'procs'} Mode
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
- *   metrics?: Record<string, Summary | null> }} ModeSummary  and, by its key, each measure
+ *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram }} ModeSummary
+ *   and, by its key, each measure
+ * @typedef {{ cells: number, ops: number, bits: number,
+ *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
+ *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power
+ *   of two), and [lower bound ns, count] pairs
  *   beyond throughput (measures.js) some cell had: read it with summaryOf
  * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
  * @property {number} index
@@ -164,6 +170,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
             releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
             ...measureSummaries(cells),
             ...metricSummaries(cells, plan.task.metrics),
+            ...latencyHistogram(cells),
           };
   }
   if (modes.length === 2) {
@@ -307,4 +314,17 @@ function metricSummaries(cells, declared) {
       }),
     ),
   };
+}
+
+/**
+ * The ops a mode's cells timed, merged into one histogram for the distribution chart; nothing
+ * where no cell timed any (a user's task, or cells saved before cells kept their histogram).
+ * @param {CellResult[]} cells
+ * @returns {{ latencyHistogram?: ModeHistogram }}
+ */
+function latencyHistogram(cells) {
+  const kept = cells.flatMap(({ latency }) => (latency && 'histogram' in latency ? [latency.histogram] : []));
+  if (!kept.length) return {};
+  const ns = mergeHistograms(kept);
+  return { latencyHistogram: { cells: kept.length, ops: countOf(ns), bits: SAVED_BITS, ns } };
 }

@@ -1,16 +1,20 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
+import { histogramOf } from '../stats/histogram.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
 
 // The tenths a timed window is cut into for the regime (see measure)
 const SLICES = 10;
-// The tenth whose ops are timed one by one for their latency (neither the first nor the last,
-// which the regime reads), and at most this many of its ops: the rest of it runs as one call
-const LATENCY_SLICE = 4;
-const LATENCY_OPS = 1000;
+// Op latency is sampled across the whole window: one op in every `every` runs as a call of its
+// own between two clock reads. Timing an op, with the calls that cut the window around it, costs
+// about TIMED_OP_NS (scripts/latency-overhead.js measures it), and `every` is chosen so that this
+// is at most LATENCY_BUDGET of the window, and so that at most MAX_TIMED ops are kept per window.
+const TIMED_OP_NS = 600;
+const LATENCY_BUDGET = 0.01;
+const MAX_TIMED = 65536;
 
 // When this thread had loaded the harness: the module is evaluated anew in every Worker.
 const loadedAt = process.hrtime.bigint();
@@ -86,8 +90,9 @@ const median = (/** @type {number[]} */ values) => {
  *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window
- * @typedef {{ ns: number[], untimed?: string }} OpTimes  each timed op's ns, from one tenth of
- *   the window (built-in tasks); untimed: why none was timed
+ * @typedef {{ every: number, ops: number, histogram: import('../stats/histogram.js').Histogram }
+ *   | { untimed: string }} OpTimes  one op in every `every` timed across the window (built-in
+ *   tasks): how many, and their ns as a histogram; untimed: why none was timed
  * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
  *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
  *   run its setup, and warmed up
@@ -106,12 +111,14 @@ const median = (/** @type {number[]} */ values) => {
  *   code?: string, exitCode?: number, signal?: string }} FailedMessage
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
  * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
- *   warmup?: WarmupDone, setUp: bigint, warm: bigint }} Prepared  setUp, warm: when setup and
- *   warmup were done
+ *   warmup?: WarmupDone, opNs?: number, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
+ *   op while warming up; setUp, warm: when setup and warmup were done
  */
 
 // off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
 const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
+// off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
+const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
 
 /**
  * Loads the task and runs setup and warmup: everything that must not be timed.
@@ -150,17 +157,28 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}) {
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.
   await allSetUp();
+  // how long an op took while warming up: how often the window can afford to time one
+  let opNs;
   if (spec.warmupMs === undefined) {
-    if (spec.warmup > 0) await task.run(ctx, spec.warmup);
+    if (spec.warmup > 0) {
+      const from = process.hrtime.bigint();
+      await task.run(ctx, spec.warmup);
+      opNs = Number(process.hrtime.bigint() - from) / spec.warmup;
+    }
   } else {
     // doubling batches: a slow op (a 16 MiB read in 8 KiB requests) stops after a few, a fast
     // one gets its full count in a handful of calls
     const until = performance.now() + spec.warmupMs;
-    for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2)
-      await task.run(ctx, Math.min(batch, spec.warmup - done));
+    for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2) {
+      const ops = Math.min(batch, spec.warmup - done);
+      const from = process.hrtime.bigint();
+      await task.run(ctx, ops);
+      opNs = Number(process.hrtime.bigint() - from) / ops;
+    }
   }
   const warmup = spec.steady ? await warmUntilSteady(task, ctx, spec.steady) : undefined;
-  return { task, ctx, spec, warmup, setUp, warm: process.hrtime.bigint() };
+  if (warmup) opNs = (warmup.ms * 1e6) / Math.max(warmup.ops, 1);
+  return { task, ctx, spec, warmup, opNs, setUp, warm: process.hrtime.bigint() };
 }
 
 /**
@@ -198,32 +216,28 @@ async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
  * @param {number} iterations
  * @returns {Promise<Sample>}
  */
-export async function measure({ task, ctx, spec, warmup, setUp, warm }, iterations) {
+export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, iterations) {
   const accounted = accounting();
   const slicing = accounted && spec.slices === true && iterations >= SLICES;
   const gc = accounted ? watchGc() : null;
   const before = accounted ? readCounters() : null;
   const gcFrom = performance.now();
+  // allocated before the clock starts: the window allocates nothing of the harness's
+  const sampler = slicing && sampling() ? latencySampler(opNs, iterations) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
   let returned; // a user's task may return anything
   /** @type {import('./thread-counters.js').Slice[] | undefined} */
   let slices;
-  /** @type {OpTimes | undefined} */
-  let opTimes;
   let end = start;
   if (slicing) {
     slices = [];
     let last = start;
     for (let slice = 0, done = 0; slice < SLICES; slice++) {
       const ops = Math.floor((iterations * (slice + 1)) / SLICES) - done;
-      if (slice === LATENCY_SLICE) opTimes = await timeEach(task, ctx, ops);
-      else {
-        /** @type {any} */
-        const called = task.run(ctx, ops);
-        if (called && typeof called.then === 'function') await called;
-      }
+      const called = sampler ? runSampled(task, ctx, ops, sampler) : runOps(task, ctx, ops);
+      if (called) await called;
       end = process.hrtime.bigint();
       // page faults at the edges of the first and the last tenth only: two reads inside the window
       const now = slice === 0 || slice >= SLICES - 2 ? minorFaults() : null;
@@ -252,7 +266,7 @@ export async function measure({ task, ctx, spec, warmup, setUp, warm }, iteratio
     sample.account = { ...windowAccount(before, after, pauses), wallNs: Number(end - start) };
   }
   if (slices) sample.slices = slices;
-  if (opTimes) sample.opTimes = opTimes;
+  if (sampler) sample.opTimes = opTimesOf(sampler);
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
@@ -261,34 +275,113 @@ export async function measure({ task, ctx, spec, warmup, setUp, warm }, iteratio
 }
 
 /**
- * Per-op latency, from one tenth of the window: each of its first LATENCY_OPS ops run as a call
- * of its own between two reads of performance.now() (a double: nothing allocated per op), the
- * rest of the tenth as one call. A task whose run is async overlaps its ops, so one op alone is
- * not what it does: after the first call it runs as one batch, and says so.
+ * @typedef {{ every: number, guessed: boolean, iterations: number, times: Float64Array,
+ *   timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
+ *   first op timed says how long one takes); times: the first `timed` of them hold ns
+ */
+
+let timesKept = new Float64Array(0);
+
+/**
+ * How often a window can time an op: often enough that its p99 rests on many ops, seldom
+ * enough that timing costs at most LATENCY_BUDGET of it, and at most MAX_TIMED times.
+ * @param {number | undefined} opNs  ns per op while warming up; unknown: decided by the first
+ *   op timed
+ * @param {number} iterations
+ * @returns {Sampler}
+ */
+export function latencySampler(opNs, iterations) {
+  const length = Math.min(iterations, MAX_TIMED);
+  // one array for every window of the thread, grown when a window needs more: a window's
+  // allocations are the task's alone
+  if (timesKept.length < length) timesKept = new Float64Array(length);
+  return {
+    every: opNs === undefined ? 1 : everyFor(opNs, iterations),
+    guessed: opNs === undefined,
+    iterations,
+    times: timesKept.subarray(0, length),
+    timed: 0,
+    untimed: null,
+  };
+}
+
+const everyFor = (/** @type {number} */ opNs, /** @type {number} */ iterations) =>
+  Math.max(1, Math.ceil(TIMED_OP_NS / (LATENCY_BUDGET * Math.max(opNs, 1))), Math.ceil(iterations / MAX_TIMED));
+
+/**
+ * Runs `ops` ops in runs of `every` on average, the last op of each run as a call of its own
+ * between two reads of performance.now() (a double: nothing allocated per op). A run's length is
+ * drawn between 1 and 2 × every - 1, so that a task with a rhythm of its own (a collection every
+ * so many ops) is not sampled in step with it. A task whose run is async overlaps its ops, so
+ * one op alone is not what it does: from its first call on, the rest runs as one batch, and the
+ * sampler says why nothing was timed.
  * @param {import('../tasks/index.js').Task} task
  * @param {TaskContext} ctx
  * @param {number} ops
- * @returns {Promise<OpTimes>}
+ * @param {Sampler} sampler
+ * @returns {Promise<unknown> | undefined}  a promise only where the task's run is async, so that
+ *   a sync task's window takes no turn of the microtask queue: a turn could run the harness's
+ *   own callbacks inside the window
  */
-export async function timeEach(task, ctx, ops) {
-  const times = new Float64Array(Math.min(ops, LATENCY_OPS));
-  for (let i = 0; i < times.length; i++) {
+export function runSampled(task, ctx, ops, sampler) {
+  if (sampler.untimed !== null) return runOps(task, ctx, ops);
+  for (let left = ops; left > 0;) {
+    const run = Math.min(sampler.every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * sampler.every - 1)), left);
+    const first = run > 1 ? runOps(task, ctx, run - 1) : undefined;
+    if (first) return overlapped(task, ctx, first, left - run + 1, sampler);
     const from = performance.now();
-    /** @type {any} */
-    const called = task.run(ctx, 1);
-    if (called && typeof called.then === 'function') {
-      await called;
-      /** @type {any} */
-      const rest = ops > 1 ? task.run(ctx, ops - 1) : null;
-      if (rest && typeof rest.then === 'function') await rest;
-      return { ns: [], untimed: 'its ops overlap (run is async): no op has a time of its own' };
+    const called = runOps(task, ctx, 1);
+    if (called) return overlapped(task, ctx, called, left - run, sampler);
+    const ms = performance.now() - from;
+    if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
+    if (sampler.guessed) {
+      // no warmup said how long an op takes: the first one timed does
+      sampler.every = everyFor(ms * 1e6, sampler.iterations);
+      sampler.guessed = false;
     }
-    times[i] = performance.now() - from;
+    left -= run;
   }
+  return undefined;
+}
+
+/**
+ * The rest of a window whose task turned out to be async: awaited, then run as one batch.
+ * @param {import('../tasks/index.js').Task} task
+ * @param {TaskContext} ctx
+ * @param {Promise<unknown>} pending
+ * @param {number} left  ops not yet called
+ * @param {Sampler} sampler
+ */
+async function overlapped(task, ctx, pending, left, sampler) {
+  sampler.untimed = 'its ops overlap (run is async): no op has a time of its own';
+  await pending;
+  const rest = left > 0 ? runOps(task, ctx, left) : undefined;
+  if (rest) await rest;
+}
+
+/**
+ * One call of the task; a promise only where its run is async, so that a sync task's calls are
+ * not each followed by a turn of the microtask queue.
+ * @param {import('../tasks/index.js').Task} task
+ * @param {TaskContext} ctx
+ * @param {number} ops
+ * @returns {Promise<unknown> | undefined}
+ */
+function runOps(task, ctx, ops) {
   /** @type {any} */
-  const rest = ops > times.length ? task.run(ctx, ops - times.length) : null;
-  if (rest && typeof rest.then === 'function') await rest;
-  return { ns: Array.from(times, (ms) => Math.round(ms * 1e6)) };
+  const called = task.run(ctx, ops);
+  return called && typeof called.then === 'function' ? called : undefined;
+}
+
+/**
+ * What a window's sampler timed, as it crosses to the CLI: a histogram, not the times.
+ * @param {Sampler} sampler
+ * @returns {OpTimes}
+ */
+export function opTimesOf({ every, times, timed, untimed }) {
+  if (untimed !== null) return { untimed };
+  if (!timed) return { untimed: 'the window was too short to time an op' };
+  return { every, ops: timed, histogram: histogramOf(times, timed) };
 }
 
 /**

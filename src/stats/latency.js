@@ -1,10 +1,14 @@
-// Per-op latency of a cell, from the ops each worker timed one by one (one tenth of its window):
-// merged over the cell's workers into Node's own HdrHistogram (perf_hooks.createHistogram), whose
-// percentiles are read. The cell keeps the percentiles, not the times.
-import { createHistogram } from 'node:perf_hooks';
+// Per-op latency of a cell, from the ops each worker timed across its window (one in every
+// `every`, see run/task-runner.js): their histograms merged over the cell's workers, whose
+// percentiles are read. The cell keeps the merged histogram, so that a mode's can be merged over
+// all its cells.
+import { SAVED_BITS, coarsen, countOf, mergeHistograms, percentileOf } from './histogram.js';
 
 /**
- * @typedef {{ ops: number, p50Ns: number, p99Ns: number, p999Ns: number, maxNs: number }} CellLatency
+ * @typedef {{ ops: number, every: number, p50Ns: number, p99Ns: number, p999Ns: number,
+ *   maxNs: number, histogram: import('./histogram.js').Histogram }} CellLatency  ops: how many
+ *   were timed, one in every `every` of each worker's window; the percentiles are read at full
+ *   resolution, the histogram is kept at SAVED_BITS
  * @typedef {{ untimed: string }} NoLatency  why no op was timed
  */
 
@@ -16,22 +20,27 @@ import { createHistogram } from 'node:perf_hooks';
 export function cellLatency(samples) {
   const timed = samples.flatMap((sample) => (sample.opTimes ? [sample.opTimes] : []));
   if (!timed.length) return null;
-  const untimed = timed.find((times) => times.untimed)?.untimed;
-  if (untimed) return { untimed };
-  const histogram = createHistogram();
-  let ops = 0;
-  for (const { ns } of timed)
-    for (const value of ns) {
-      // the histogram counts integers from 1: an op under a nanosecond is one
-      histogram.record(Math.max(1, Math.round(value)));
-      ops++;
-    }
-  if (!ops) return { untimed: 'the window was too short to time an op' };
+  /** @type {Array<{ every: number, ops: number, histogram: import('./histogram.js').Histogram }>} */
+  const counted = [];
+  for (const times of timed) {
+    if ('untimed' in times) return { untimed: times.untimed };
+    counted.push(times);
+  }
+  const histogram = mergeHistograms(counted.map((times) => times.histogram));
   return {
-    ops,
-    p50Ns: histogram.percentile(50),
-    p99Ns: histogram.percentile(99),
-    p999Ns: histogram.percentile(99.9),
-    maxNs: histogram.max,
+    ops: countOf(histogram),
+    every: Math.max(...counted.map((times) => times.every)),
+    ...percentiles(histogram),
+    histogram: coarsen(histogram, SAVED_BITS),
   };
 }
+
+/**
+ * @param {import('./histogram.js').Histogram} histogram  not empty
+ */
+export const percentiles = (histogram) => ({
+  p50Ns: /** @type {number} */ (percentileOf(histogram, 50)),
+  p99Ns: /** @type {number} */ (percentileOf(histogram, 99)),
+  p999Ns: /** @type {number} */ (percentileOf(histogram, 99.9)),
+  maxNs: /** @type {number} */ (percentileOf(histogram, 100)),
+});

@@ -45,15 +45,28 @@ test('scripts/run-thp.sh is reproduce thp', async () => {
   assert.equal(readChoice(w.thp), 'madvise');
 });
 
-test('scripts/latency-overhead.js says what a timed op costs, per op and per window', async () => {
+test('scripts/latency-overhead.js says what sampling op latency costs a window, and what a timed op costs', async () => {
   const script = new URL('../../scripts/latency-overhead.js', import.meta.url).pathname;
-  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--ops', '50', '--repeats', '3'], {
+  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--ops', '500', '--repeats', '3'], {
     reject: false,
   });
   assert.equal(exitCode, 0, stderr);
-  assert.match(stdout, /^ {2}as one call \d+ ns per op; timed one by one \d+ ns per op$/m);
-  assert.match(stdout, /^ {2}extra -?\d+ ns per timed op: -?[\d.]+% of an op$/m);
-  assert.equal(stdout.match(/% of the window$/gm)?.length, 2);
+  assert.match(stdout, /^ {2}as one call \d+$/m);
+  assert.match(stdout, /^ {2}sampled as a window is \(one op in every \d+ timed, \d+ timed\) \d+: -?[\d.]+%$/m);
+  assert.match(stdout, /^ {2}every op timed \d+: -?[\d.]+%, so a timed op costs -?\d+ ns$/m);
+});
+
+test('scripts/account-overhead.js --off latency sets windows with sampled latency beside windows without', async () => {
+  const script = new URL('../../scripts/account-overhead.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [script, '--off', 'latency', '--processes', '2', '--rounds', '2', '--iterations', '300'],
+    { reject: false },
+  );
+  assert.equal(exitCode, 0, stderr);
+  assert.match(stdout, /^latency overhead: task readfilesync/m);
+  assert.match(stdout, /^process {8}with \/ without latency: [\d.]+ \(95% CI [\d.]+-[\d.]+\)/m);
+  assert.match(stdout, /^Worker thread {2}with \/ without latency: [\d.]+/m);
 });
 
 test("scripts/memory-check.js sets compare's memory beside a reading by hand of the same tree, each mode", async () => {

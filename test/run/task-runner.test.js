@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { prepare, stoppedTrending } from '../../src/run/task-runner.js';
+import { latencySampler, measure, opTimesOf, prepare, runSampled, stoppedTrending } from '../../src/run/task-runner.js';
 import { fixture } from '../helpers.js';
 
 test('steady: the last three batches no more than 5% faster than the three before, by medians', () => {
@@ -60,4 +60,84 @@ test("the counters' /proc files are open before the task's setup, so nothing of 
       open.some((link) => new RegExp(`^/proc/${process.pid}/task/\\d+/${file}$`).test(link)),
       `${file} in ${open.join(', ')}`,
     );
+});
+
+/** A task that counts the ops it is asked for, call by call. */
+const counting = () => {
+  /** @type {number[]} */
+  const calls = [];
+  return {
+    calls,
+    task: { name: 'counting', run: (/** @type {any} */ _ctx, /** @type {number} */ n) => void calls.push(n) },
+  };
+};
+const ctx = /** @type {any} */ ({ state: {} });
+
+test('latency is sampled across the whole window: every op run once, about one in `every` timed on its own', () => {
+  const { calls, task } = counting();
+  const sampler = { ...latencySampler(undefined, 20_000), every: 8, guessed: false };
+  assert.equal(runSampled(task, ctx, 20_000, sampler), undefined, 'a sync task takes no turn of the event loop');
+  assert.equal(
+    calls.reduce((a, b) => a + b, 0),
+    20_000,
+  );
+  const single = calls.filter((n) => n === 1).length;
+  assert.ok(sampler.timed >= single / 2 && sampler.timed <= single, `${sampler.timed} timed, ${single} single calls`);
+  // runs of 1 to 15 ops, 8 on average: 2,500 timed on average, and never all nor a handful
+  assert.ok(sampler.timed > 1000 && sampler.timed < 5000, `${sampler.timed} timed of 20,000 at every 8`);
+  const times = opTimesOf(sampler);
+  assert.ok('histogram' in times);
+  assert.equal(
+    times.histogram.reduce((sum, [, count]) => sum + count, 0),
+    sampler.timed,
+  );
+});
+
+test('how often to time an op follows how long one takes: a slow op every time, a fast one seldom', () => {
+  assert.equal(latencySampler(1e6, 1000).every, 1, 'a millisecond op: timing it costs nothing to speak of');
+  const fast = latencySampler(100, 1e6);
+  assert.ok(fast.every >= 100, `a 100 ns op: one in ${fast.every}`);
+  assert.ok(latencySampler(1e6, 1e8).every >= 1e8 / 65_536, 'never more than it keeps');
+  const guessed = latencySampler(undefined, 1e6);
+  const { task } = counting();
+  runSampled(task, ctx, 1000, guessed);
+  assert.equal(guessed.guessed, false, 'without a warmup, the first op timed decides');
+});
+
+test('an async task is run whole and says why it has no latency', async () => {
+  let ran = 0;
+  const task = {
+    name: 'async',
+    run: async (/** @type {any} */ _ctx, /** @type {number} */ n) => {
+      ran += n;
+    },
+  };
+  const sampler = { ...latencySampler(undefined, 500), every: 4, guessed: false };
+  await runSampled(task, ctx, 500, sampler);
+  assert.equal(ran, 500);
+  assert.match(/** @type {any} */ (opTimesOf(sampler)).untimed, /overlap/);
+});
+
+test("a built-in task's window carries its sampled latency, and none with MMAPBENCH_LATENCY=off", async () => {
+  const prepared = await prepare(
+    { ...spec('warms-up.js', 2000), steady: undefined, warmup: 100, slices: true },
+    0,
+    'procs',
+  );
+  const sample = await measure(prepared, 2000);
+  assert.ok(sample.opTimes && 'histogram' in sample.opTimes, 'timed');
+  assert.ok(sample.opTimes.ops > 0 && sample.opTimes.ops <= 2000);
+  assert.equal(
+    sample.slices?.reduce((sum, slice) => sum + slice.ops, 0),
+    2000,
+    'the tenths still hold every op',
+  );
+  process.env.MMAPBENCH_LATENCY = 'off';
+  try {
+    const off = await measure(prepared, 2000);
+    assert.equal(off.opTimes, undefined);
+    assert.equal(off.slices?.length, 10);
+  } finally {
+    delete process.env.MMAPBENCH_LATENCY;
+  }
 });
