@@ -285,6 +285,15 @@ function scalingNotes(group, results) {
         : `still gaining at k=${steps[steps.length - 1].k}`;
     notes.push(`- ${mode}: ${efficiency}; ${gain}`);
   }
+  for (const mode of MODES) {
+    const { memory } = group[mode];
+    if (!memory) continue;
+    const trees = memory.steps.map((step) => fixed(step.treeMiB, 0)).join(', ');
+    const ks = memory.steps.map((step) => step.k).join(', ');
+    notes.push(
+      `- ${mode} memory: the tree's anonymous memory ${trees} MiB at k=${ks}: ${fixed(memory.perWorkerMiB, 1)} MiB per added worker by the slope over ${memory.cells} cells (${fixed(memory.interceptMiB, 0)} MiB at k=0)`,
+    );
+  }
   const leaves = group.ratioLeaves1;
   notes.push(
     leaves

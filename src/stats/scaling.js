@@ -1,4 +1,4 @@
-import { median } from 'simple-statistics';
+import { linearRegression, median } from 'simple-statistics';
 import { ratioStats } from './ratio.js';
 import { sideOf } from './interval.js';
 
@@ -17,6 +17,16 @@ import { sideOf } from './interval.js';
  *   interval overlaps the previous k's or lies below it: adding workers past `after` bought
  *   nothing this run could tell apart
  * @property {boolean} decided  every step has an interval (else stopsGaining cannot be read)
+ * @property {TreeMemory | null} [memory]  the tree's anonymous memory against k, where the cells
+ *   read it
+ *
+ * @typedef {object} TreeMemory
+ * @property {Array<{ k: number, treeMiB: number }>} steps  by k: the median over the point's
+ *   cells of the tree's anonymous memory at the end of its windows (parent and workers)
+ * @property {number} perWorkerMiB  the least-squares slope of every cell's tree memory against
+ *   its k: what one more worker adds, with whatever the parent holds taken out by the intercept
+ * @property {number} interceptMiB  the same line at k = 0
+ * @property {number} cells  how many cells the line was fitted to
  *
  * @typedef {object} Scaling  what a k axis shows for one setting of the other axes
  * @property {number} k0
@@ -28,7 +38,8 @@ import { sideOf } from './interval.js';
 
 /**
  * The scaling reading of one group of points that differ only in k.
- * @param {Array<{ k: number, rounds: Array<{ workers: { throughput: number }, procs: { throughput: number } }>, ratio: { ci95: [number, number] | null, n: number } | null }>} group
+ * @typedef {{ throughput: number, memory?: { anonBytes?: number | null } }} ScalingCell
+ * @param {Array<{ k: number, rounds: Array<{ workers: ScalingCell, procs: ScalingCell }>, ratio: { ci95: [number, number] | null, n: number } | null }>} group
  *   each point's complete rounds, and its ratio
  * @returns {Scaling}
  */
@@ -54,7 +65,7 @@ export function scaling(group) {
         if (!(intervals[i][0] > intervals[i - 1][1])) stopsGaining = { after: steps[i - 1].k, at: steps[i].k };
       }
     }
-    return { steps, stopsGaining, decided };
+    return { steps, stopsGaining, decided, memory: treeMemory(points, name) };
   };
   let ratioLeaves1 = null;
   for (const point of points) {
@@ -65,4 +76,31 @@ export function scaling(group) {
     }
   }
   return { k0, workers: mode('workers'), procs: mode('procs'), ratioLeaves1 };
+}
+
+const MiB = 2 ** 20;
+
+/**
+ * A mode's tree memory against k, and the slope that is the cost of one more worker.
+ * @param {Array<{ k: number, rounds: Array<{ workers: ScalingCell, procs: ScalingCell }> }>} points  by k
+ * @param {'workers'|'procs'} name
+ * @returns {TreeMemory | null}  null where fewer than two k's have a reading
+ */
+function treeMemory(points, name) {
+  const steps = points.flatMap(({ k, rounds }) => {
+    const read = rounds.flatMap((round) => {
+      const bytes = round[name].memory?.anonBytes;
+      return typeof bytes === 'number' ? [bytes / MiB] : [];
+    });
+    return read.length ? [{ k, read }] : [];
+  });
+  if (steps.length < 2) return null;
+  const pairs = steps.flatMap(({ k, read }) => read.map((mib) => [k, mib]));
+  const { m, b } = linearRegression(pairs);
+  return {
+    steps: steps.map(({ k, read }) => ({ k, treeMiB: median(read) })),
+    perWorkerMiB: m,
+    interceptMiB: b,
+    cells: pairs.length,
+  };
 }

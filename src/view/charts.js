@@ -115,6 +115,52 @@ export function roundsChart(
 }
 
 /**
+ * Each mode's op latencies, every timed op of every complete cell merged, as a percentile plot:
+ * latency against the share of ops at or under it, on a scale that gives each further nine
+ * (90%, 99%, 99.9%) as much room as the one before, so the tail is as legible as the middle.
+ * @param {Array<{ mode: string, histogram: { ns: Array<[number, number]>, bits: number, cells: number, ops: number } }>} modes
+ * @param {{ series?: Series }} [options]
+ */
+export function latencyChart(modes, { series = MODE_SERIES } = {}) {
+  const values = modes.flatMap(({ mode, histogram }) => {
+    const total = histogram.ns.reduce((sum, [, count]) => sum + count, 0);
+    let below = 0;
+    return histogram.ns.map(([lower, count]) => {
+      // the bucket's middle rank, so the last bucket is not at 100% (which the scale cannot show)
+      const share = (below + count / 2) / total;
+      below += count;
+      const width = lower < 2 ** histogram.bits ? 1 : 2 ** (Math.floor(Math.log2(lower)) - histogram.bits);
+      return { mode, odds: 1 / (1 - share), us: (lower + width / 2) / 1e3 };
+    });
+  });
+  const counted = modes.map(
+    ({ mode, histogram }) => `${mode} ${histogram.ops.toLocaleString('en-US')} ops of ${histogram.cells} cells`,
+  );
+  return draw({
+    title: {
+      text: 'Op latency by percentile',
+      subtitle: `the ops timed (one in every few of each window) in the complete rounds: ${counted.join('; ')}`,
+    },
+    width: 560,
+    height: 260,
+    data: { values },
+    mark: { type: 'line', point: { size: 18 }, interpolate: 'step-after' },
+    encoding: {
+      x: {
+        field: 'odds',
+        type: 'quantitative',
+        // 1 / (1 - share): 10 is the 90th percentile, 100 the 99th, 1,000 the 99.9th
+        scale: { type: 'log', domainMin: 1 },
+        title: 'percentile (share of ops at or under the latency)',
+        axis: { values: [2, 10, 100, 1000, 10000, 100000], labelExpr: "format(100 - 100 / datum.value, '.6~f') + '%'" },
+      },
+      y: { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: 'µs per op (lower is better)' },
+      color: pairColor(series),
+    },
+  });
+}
+
+/**
  * The workers/procs ratio of each row with its 95% CI, on a log scale around 1 (a forest plot):
  * left of the dashed line procs are faster, right of it workers.
  * @param {Array<{ label: string, median: number, low: number | null, high: number | null }>} rows

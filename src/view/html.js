@@ -13,7 +13,7 @@ import { pointName, varying } from '../report/point-name.js';
 import { extraMeasures, summaryOf } from '../report/measures.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { factsOf } from '../results/load.js';
-import { accountChart, forestChart, forestRow, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
+import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
 import { accountByK, ratioByK, measureByK } from './charts-by-k.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { auditSection, reproduceSection } from './html-reproduce-audit.js';
@@ -126,6 +126,11 @@ async function measureSection({ path, document }, facts) {
         { series, measure },
       ),
     );
+  const latencies = modes.flatMap((mode) => {
+    const histogram = document[mode]?.latencyHistogram;
+    return histogram ? [{ mode: arm(mode), histogram }] : [];
+  });
+  if (latencies.length) charts.push(await latencyChart(latencies, { series }));
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)

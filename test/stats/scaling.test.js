@@ -37,3 +37,33 @@ test('without 3 rounds at every k there is no interval, so no stopping point and
   assert.equal(reading.ratioLeaves1, null);
   assert.equal(reading.workers.steps[1].ci95, null);
 });
+
+test("the tree's memory against k: its slope is what one more worker adds, the parent's share taken out", () => {
+  const MiB = 2 ** 20;
+  // a parent of 30 MiB and 40 MiB per worker in workers mode, 38 in procs, read with some noise
+  const point = (/** @type {number} */ k) => ({
+    k,
+    rounds: [-1, 0, 1].map((noise) => ({
+      workers: { throughput: 100, memory: { anonBytes: (30 + 40 * k + noise) * MiB } },
+      procs: { throughput: 100, memory: { anonBytes: (30 + 38 * k + noise) * MiB } },
+    })),
+    ratio: ratio([0.9, 1.1]),
+  });
+  const reading = scaling([point(1), point(2), point(4), point(8)]);
+  const { memory } = reading.workers;
+  assert.ok(memory);
+  assert.deepEqual(
+    memory.steps.map((step) => [step.k, step.treeMiB]),
+    [
+      [1, 70],
+      [2, 110],
+      [4, 190],
+      [8, 350],
+    ],
+  );
+  assert.ok(Math.abs(memory.perWorkerMiB - 40) < 1e-9 && Math.abs(memory.interceptMiB - 30) < 1e-9);
+  assert.equal(memory.cells, 12);
+  assert.ok(Math.abs((reading.procs.memory?.perWorkerMiB ?? 0) - 38) < 1e-9);
+  // cells that read no memory (saved before, or smaps unreadable) give no line
+  assert.equal(scaling([point(1), { k: 2, rounds: rounds([1, 1, 1], [1, 1, 1]), ratio: null }]).workers.memory, null);
+});
