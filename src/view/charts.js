@@ -139,7 +139,7 @@ export function latencyChart(modes, { series = MODE_SERIES } = {}) {
   return draw({
     title: {
       text: 'Op latency by percentile',
-      subtitle: `the ops timed (one in every few of each window) in the complete rounds: ${counted.join('; ')}`,
+      subtitle: `ops timed across the windows of the complete rounds: ${counted.join(', ')}`,
     },
     width: 560,
     height: 260,

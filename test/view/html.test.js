@@ -50,3 +50,30 @@ test('a sweep over k draws where the time went, and page faults and blocked time
   const chart = html.slice(html.indexOf('aria-label="Page faults and blocked time against k"'));
   for (const panel of ['page faults per op', 'blocked µs per op']) assert.ok(chart.includes(`>${panel}</text>`), panel);
 });
+
+test("a compare whose cells kept their latency histograms draws each mode's latency by percentile, its tail legible", async () => {
+  const one = saved('compare-tradeoff.json');
+  // each mode's merged histogram as a run of now keeps it: most ops near 12 µs, a tail to 2 ms
+  const histogram = (/** @type {number} */ tail) => ({
+    cells: 10,
+    ops: 10_000,
+    bits: 4,
+    ns: /** @type {Array<[number, number]>} */ ([
+      [11_264, 9_000],
+      [40_960, 900],
+      [327_680, 90],
+      [tail, 10],
+    ]),
+  });
+  const document = structuredClone(one.document);
+  Object.assign(/** @type {any} */ (document.workers), { latencyHistogram: histogram(2_097_152) });
+  Object.assign(/** @type {any} */ (document.procs), { latencyHistogram: histogram(1_048_576) });
+  const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-html-')), 'page.html');
+  await writeHtmlReport([{ ...one, document }], path);
+  const html = readFileSync(path, 'utf8');
+  assert.ok(labels(html).includes('Op latency by percentile'), labels(html).join(', '));
+  for (const tick of ['90%', '99%', '99.9%']) assert.match(html, new RegExp(`>${tick.replace('.', '\\.')}</text>`));
+  assert.match(html, /workers 10,000 ops of 10 cells, procs 10,000 ops of 10 cells/);
+  // and a file saved before cells kept them draws no such chart
+  assert.ok(!labels((await page('compare-tradeoff.json')).html).includes('Op latency by percentile'));
+});
