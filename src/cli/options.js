@@ -51,6 +51,9 @@ const PLACEHOLDERS = {
   poolSize: 'bytes',
   size: 'bytes',
   partition: 'bytes',
+  shape: 'name',
+  serialization: 'name',
+  message: 'path',
   task: 'name|path',
   file: 'name|size|path',
   env: 'KEY=VALUE',
@@ -148,6 +151,18 @@ function settingSpecs({ list = false } = {}) {
     partition: value(
       'task parameter: threadpool-clog reads in chunks of this many bytes',
       one('partition', bytes, '64k,512k'),
+    ),
+    shape: value(
+      'task parameter: what the message task sends, object, json, buffer, transfer or shared',
+      one('shape', text, 'object,buffer'),
+    ),
+    serialization: value(
+      "task parameter: the message task's fork serialization in procs mode, json or advanced",
+      one('serialization', text, 'json,advanced'),
+    ),
+    message: value(
+      'task parameter: a JSON or JSON-lines file of your own messages for the message task',
+      one('message', text, 'jobs.jsonl'),
     ),
     param: repeat(
       `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,

@@ -19,7 +19,8 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
 
 /**
  * @typedef {object} Config  what the run was asked and did
- * @property {{ name: string, builtin: boolean, module: string | null, metrics: Record<string, import('../tasks/index.js').TaskMetric> }} task
+ * @property {{ name: string, builtin: boolean, module: string | null, metrics: Record<string, import('../tasks/index.js').TaskMetric>,
+ *   parent?: boolean }} task  parent: its ops are round trips to the workers' parent (message)
  * @property {Record<string, any>} params
  * @property {{ path: string, size: number, label: string }} file
  * @property {number} k
@@ -124,6 +125,8 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
         builtin: plan.task.builtin,
         module: plan.task.builtin ? null : plan.task.url,
         metrics: plan.task.metrics,
+        // its ops are round trips to the workers' parent (the message task)
+        ...(plan.task.parent ? { parent: true } : {}),
       },
       params: plan.params,
       file: plan.file,

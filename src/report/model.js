@@ -206,7 +206,9 @@ export function compareModel(results) {
   const sized = sizingText(results);
   if (sized) notes.push(sized);
   if (results.next) notes.push(results.next);
-  const short = (results.rounds ?? [])
+  // a task that talks to its parent waits on it by design: its cells' CPU share says nothing of
+  // the machine
+  const short = (results.config?.task?.parent ? [] : (results.rounds ?? []))
     .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
     .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
   if (short)

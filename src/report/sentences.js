@@ -221,6 +221,7 @@ export function nextStep(results) {
       ? `A/A: both arms ran ${aa}; this interval is the noise floor here: a workers/procs difference within ${pct(ratio.halfWidth)} cannot be told apart`
       : null;
   }
+  if (results.config?.task?.parent) return messageNext(results);
   // the account says where the difference went: what to try follows from it
   const advice = results.account?.words.advice;
   const fix = verdict?.faster === 'procs' ? nodeFix(results) : '';
@@ -235,6 +236,23 @@ export function nextStep(results) {
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';
   return spreadNext(results);
+}
+
+/**
+ * What to try after a run of the message task: the other ways its message could cross.
+ * @param {{ config?: { params?: Record<string, any> } }} results
+ */
+function messageNext({ config }) {
+  const params = config?.params ?? {};
+  const sweep =
+    '`mmapbench sweep --task message --size 100,4k,64k,1m --shape object,buffer` shows where the modes cross';
+  if (params.message !== undefined)
+    return `next: ${params.serialization === 'advanced' ? '' : '--serialization advanced sends them to processes as the structured clone threads use; '}${sweep}`;
+  if (params.shape === 'buffer' && params.serialization !== 'advanced')
+    return `next: a Buffer crosses a process's json channel as an array of numbers: --serialization advanced sends its bytes; to a thread, --shape transfer moves it without a copy; ${sweep}`;
+  if (params.shape === 'object' || params.shape === 'json')
+    return `next: --shape ${params.shape === 'object' ? 'json' : 'object'} sends it the other way${params.serialization === 'advanced' ? '' : ', --serialization advanced as the structured clone'}; ${sweep}`;
+  return `next: ${sweep}`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // can be turned into a fixed iteration count that both modes then share.
 import { Bench, hrtimeNow } from 'tinybench';
 import { prepare, serializeError } from './task-runner.js';
+import { forkedParent, loopback } from './parent-channel.js';
 
 const { spec, timeMs } = JSON.parse(process.argv[2]);
 // The channel carries the harness's messages only (see proc-host.js).
@@ -11,7 +12,14 @@ process.send = () => {
 };
 
 try {
-  const prepared = await prepare(spec, 0, 'calibrate');
+  // a task that talks to its parent talks here to a child process, as the procs cells will, or,
+  // for threads alone, to a port of this thread that answers at once
+  const parent = !spec.parent
+    ? undefined
+    : spec.parentOver === 'process'
+      ? forkedParent(spec.params.serialization === 'advanced' ? 'advanced' : 'json')
+      : loopback();
+  const prepared = await prepare(spec, 0, 'calibrate', undefined, parent);
   const { task, ctx } = prepared;
   const bench = new Bench({ time: timeMs, warmup: false, now: hrtimeNow, throws: true });
   bench.add('op', () => task.run(ctx, 1));

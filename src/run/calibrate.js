@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
-import { runnerSpec } from './plan.js';
+import { modesOf, runnerSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 
@@ -28,6 +28,8 @@ export async function calibrate(plan, interrupt) {
     ...runnerSpec(plan, { iterations: 0, warmup: Math.max(typeof plan.warmup === 'number' ? plan.warmup : 0, 1000) }),
     k: 1,
     warmupMs: calibrationWarmupMs(plan.duration),
+    // a task that talks to its parent is timed against the slower parent the run will have
+    ...(plan.task.parent ? { parentOver: modesOf(plan).includes('procs') ? 'process' : 'thread' } : {}),
   };
   const subprocess = spawnHost(plan, host, [JSON.stringify({ spec, timeMs })], interrupt);
   const tracked = track(subprocess, {

@@ -14,6 +14,9 @@ import { taskUnavailable } from './task-check.js';
  * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
  * from longer cells (measured here: docs/how-it-measures.md).
  */
+// A task that talks to its parent (message) keeps 1 s cells even then: its round trips ran at
+// about half their rate in 0.1 s cells here, and at the rate of a script of round trips by hand
+// in 1 s cells (docs/tasks.md, "message").
 export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
 
 export const DEFAULTS = {
@@ -99,6 +102,13 @@ export async function buildPlan(options, { interrupt } = {}) {
   const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, options.fixturesDir);
   const node = await resolveNode(options.node, interrupt);
   const params = resolveParams(task, options.params ?? {});
+  if (task.builtin) {
+    // a built-in's own check of its parameters against the modes that will run (message: a
+    // shape a process cannot carry, a file of messages that is not one)
+    const { default: module } = await import(task.url);
+    const problem = module.checkParams?.(params, modesOf({ command, aa: options.aa ?? null }));
+    if (problem) throw usageError(problem);
+  }
   // a task that cannot run on this Node says so before any cell (sweep: the point is marked)
   const unavailable = await taskUnavailable(task, node, params, interrupt);
   if (unavailable && !options.keepUnavailable)
@@ -125,7 +135,7 @@ export async function buildPlan(options, { interrupt } = {}) {
   let duration = null;
   if (iterations === null) {
     if (quick && options.duration === undefined) iterations = SMOKE_CELLS.iterations;
-    else duration = options.duration ?? (adaptive ? PRECISION.duration : DEFAULTS.duration);
+    else duration = options.duration ?? (adaptive && !task.parent ? PRECISION.duration : DEFAULTS.duration);
   }
   /** @type {Warmup} */
   const warmup = options.warmup ?? (quick ? SMOKE_CELLS.warmup : 'steady');
@@ -273,6 +283,7 @@ export const runnerSpec = (plan, work) => ({
   // a built-in task's run() is a plain loop over its ops, so its window can be run in tenths; a
   // user's task is promised one call per cell (examples/my-task.mjs), and gets one
   slices: plan.task.builtin && Object.keys(plan.task.metrics).length === 0,
+  ...(plan.task.parent ? { parent: true } : {}),
 });
 
 /**
@@ -294,6 +305,13 @@ const steadyWarmup = (iterations) => ({
  */
 export const fixedWork = (plan) =>
   plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup };
+
+/**
+ * The modes a plan's cells run: compare's two, an A/A run's one, or the command's.
+ * @param {{ command: Plan['command'], aa: Plan['aa'] }} plan
+ * @returns {Array<'workers'|'procs'>}
+ */
+export const modesOf = ({ command, aa }) => (command === 'compare' ? (aa ? [aa] : ['workers', 'procs']) : [command]);
 
 /**
  * Fills in the task's parameters from what was given (by option or --param), typed as the

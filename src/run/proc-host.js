@@ -2,6 +2,7 @@
 // parent's release message, run the timed loop, report, exit when told (the CLI reads the
 // tree's memory first).
 import { hostTimeline, measure, prepare, serializeError, usageBetween } from './task-runner.js';
+import { ipcChannel } from './parent-channel.js';
 
 const host = hostTimeline();
 
@@ -24,17 +25,23 @@ process.on('SIGINT', () => {});
 
 try {
   // every child waits for the parent's word that all K are set up (task-runner.js says why)
-  const prepared = await prepare(spec, index, 'procs', () => {
-    const allSetUp = new Promise((resolve) =>
-      process.on('message', function onMessage(/** @type {any} */ message) {
-        if (message?.type !== 'set-up') return;
-        process.off('message', onMessage);
-        resolve(undefined);
-      }),
-    );
-    send({ type: 'set-up' });
-    return allSetUp;
-  });
+  const prepared = await prepare(
+    spec,
+    index,
+    'procs',
+    () => {
+      const allSetUp = new Promise((resolve) =>
+        process.on('message', function onMessage(/** @type {any} */ message) {
+          if (message?.type !== 'set-up') return;
+          process.off('message', onMessage);
+          resolve(undefined);
+        }),
+      );
+      send({ type: 'set-up' });
+      return allSetUp;
+    },
+    spec.parent ? ipcChannel(send) : undefined,
+  );
   const released = new Promise((resolve) => {
     process.on('message', function onMessage(/** @type {any} */ message) {
       if (message?.type !== 'go') return;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { hostTimeline } from './task-runner.js';
 import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
+import { ECHO } from './parent-channel.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -62,11 +63,15 @@ for (let index = 0; index < spec.k && !failed; index++) {
     execPath,
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // how a task's messages cross to this process, as the app would fork them (message task)
+    serialization: spec.parent && spec.params.serialization === 'advanced' ? 'advanced' : 'json',
   });
   children.push(subprocess);
   let finished = false;
   let count = 0;
   subprocess.on('message', (/** @type {any} */ message) => {
+    // a task that talks to its parent: every request straight back, as a pool's result
+    if (spec.parent && message?.type === ECHO) return void subprocess.send(message, ignore);
     if (++count > MAX_MESSAGES) {
       return fail(index, {
         message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,

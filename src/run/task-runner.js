@@ -49,6 +49,10 @@ export function hostTimeline() {
  * @property {string[]} metrics  the names of the metrics the task declared
  * @property {boolean} [slices]  run the timed window in tenths, for the regime (built-in tasks
  *   without metrics of their own)
+ * @property {'process'|'thread'} [parentOver]  calibration only: whom a task that talks to its
+ *   parent talks to (calibrate-host.js)
+ * @property {boolean} [parent]  the task talks to the worker's parent: the host gives each worker
+ *   a channel to it (parent-channel.js) and echoes what comes over it
  */
 
 /**
@@ -126,9 +130,11 @@ const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
  * @param {number} index
  * @param {TaskContext['mode']} mode
  * @param {() => Promise<void> | void} [allSetUp]  resolves once every worker of the cell is set up
+ * @param {import('./parent-channel.js').ParentChannel} [parent]  for a task that talks to its
+ *   parent (`parent: true`), the channel to it
  * @returns {Promise<Prepared>}
  */
-export async function prepare(spec, index, mode, allSetUp = async () => {}) {
+export async function prepare(spec, index, mode, allSetUp = async () => {}, parent = undefined) {
   const module = await import(spec.taskUrl);
   /** @type {import('../tasks/index.js').Task} */
   const task = module.default ?? module;
@@ -141,6 +147,7 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}) {
     k: spec.k,
     mode,
     state: {},
+    ...(parent ? { parent } : {}),
   };
   // The counters' /proc files are opened and read once before the warmup, not first at the
   // release: the harness calls the fs functions a task calls (openSync, readSync) with other
@@ -223,7 +230,7 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
   const before = accounted ? readCounters() : null;
   const gcFrom = performance.now();
   // allocated before the clock starts: the window allocates nothing of the harness's
-  const sampler = slicing && sampling() ? latencySampler(opNs, iterations) : null;
+  const sampler = slicing && sampling() ? latencySampler(opNs, iterations, spec.parent === true) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
@@ -275,8 +282,8 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
 }
 
 /**
- * @typedef {{ every: number, guessed: boolean, iterations: number, times: Float64Array,
- *   timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
+ * @typedef {{ every: number, guessed: boolean, awaits: boolean, iterations: number,
+ *   times: Float64Array, timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
  *   first op timed says how long one takes); times: the first `timed` of them hold ns
  */
 
@@ -288,9 +295,11 @@ let timesKept = new Float64Array(0);
  * @param {number | undefined} opNs  ns per op while warming up; unknown: decided by the first
  *   op timed
  * @param {number} iterations
+ * @param {boolean} [awaits]  the task's ops are async but never overlap (each is a round trip
+ *   awaited before the next: a task that talks to its parent), so each has a time of its own
  * @returns {Sampler}
  */
-export function latencySampler(opNs, iterations) {
+export function latencySampler(opNs, iterations, awaits = false) {
   const length = Math.min(iterations, MAX_TIMED);
   // one array for every window of the thread, grown when a window needs more: a window's
   // allocations are the task's alone
@@ -298,6 +307,7 @@ export function latencySampler(opNs, iterations) {
   return {
     every: opNs === undefined ? 1 : everyFor(opNs, iterations),
     guessed: opNs === undefined,
+    awaits,
     iterations,
     times: timesKept.subarray(0, length),
     timed: 0,
@@ -324,6 +334,7 @@ const everyFor = (/** @type {number} */ opNs, /** @type {number} */ iterations) 
  *   own callbacks inside the window
  */
 export function runSampled(task, ctx, ops, sampler) {
+  if (sampler.awaits) return runAwaited(task, ctx, ops, sampler);
   if (sampler.untimed !== null) return runOps(task, ctx, ops);
   for (let left = ops; left > 0;) {
     const run = Math.min(sampler.every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * sampler.every - 1)), left);
@@ -342,6 +353,30 @@ export function runSampled(task, ctx, ops, sampler) {
     left -= run;
   }
   return undefined;
+}
+
+/**
+ * runSampled for a task whose async ops never overlap: each timed op is awaited between the two
+ * clock reads.
+ * @param {import('../tasks/index.js').Task} task
+ * @param {TaskContext} ctx
+ * @param {number} ops
+ * @param {Sampler} sampler
+ */
+async function runAwaited(task, ctx, ops, sampler) {
+  for (let left = ops; left > 0;) {
+    const run = Math.min(sampler.every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * sampler.every - 1)), left);
+    if (run > 1) await task.run(ctx, run - 1);
+    const from = performance.now();
+    await task.run(ctx, 1);
+    const ms = performance.now() - from;
+    if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
+    if (sampler.guessed) {
+      sampler.every = everyFor(ms * 1e6, sampler.iterations);
+      sampler.guessed = false;
+    }
+    left -= run;
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 // Entry point of the one process that hosts K Worker threads in workers mode: an app's main
 // process that starts K workers (procs-host.js forks K processes). Its own main thread only
 // coordinates: it reports ready once all K are, and opens the gate on release.
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
+import { echoOn } from './parent-channel.js';
 import { anonymousBytes } from '../system/memory.js';
 
 const host = hostTimeline();
@@ -59,8 +60,12 @@ const requested = String(process.hrtime.bigint());
 for (let index = 0; index < spec.k && !failed; index++) {
   let worker;
   try {
+    // a task that talks to its parent gets a port to this thread, which sends everything back
+    const channel = spec.parent ? new MessageChannel() : null;
+    if (channel) echoOn(channel.port1);
     worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
-      workerData: { spec, index, gate },
+      workerData: { spec, index, gate, port: channel?.port2 },
+      transferList: channel ? [channel.port2] : [],
     });
   } catch (error) {
     notStarted(index, error);

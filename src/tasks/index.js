@@ -20,6 +20,7 @@ export const BUILTIN_TASKS = [
   'threadpool-clog',
   'fs-promises',
   'throttle',
+  'message',
 ];
 
 /**
@@ -31,12 +32,16 @@ export const BUILTIN_TASKS = [
  * @property {number} k         how many run side by side
  * @property {'workers'|'procs'|'calibrate'} mode
  * @property {Record<string, any>} state  the task's own scratch space (setup -> run -> teardown)
+ * @property {import('../run/parent-channel.js').ParentChannel} [parent]  a built-in task that
+ *   declares `parent: true` (message): the channel to the worker's parent, which sends every
+ *   request straight back
  */
 
 /**
  * @typedef {object} TaskParam
  * @property {string} description
- * @property {'integer'|'size'|'number'|'string'} [type]  default string
+ * @property {'integer'|'size'|'number'|'string'|'path'} [type]  default string; a path is resolved
+ *   against the working directory
  * @property {any} [default]  left out: the parameter is undefined unless given
  * @property {any[]} [choices]
  */
@@ -60,6 +65,11 @@ export const BUILTIN_TASKS = [
  * @property {string} [defaultFile]  what --file defaults to for this task
  * @property {string} [reference]  the published figure the task relates to, and its source
  * @property {TaskFix[]} [fixes]  the task's own fixes, which `advise` measures beside it
+ * @property {boolean} [parent]  built-in tasks only: an op is a round trip to the worker's parent
+ *   (`ctx.parent`), awaited before the next, so each op is timed on its own though run is async
+ * @property {(params: Record<string, any>, modes: Array<'workers'|'procs'>) => string | null} [checkParams]
+ *   built-in tasks only: why these parameters cannot be measured in these modes (a usage error,
+ *   before any cell), or null
  * @property {(params: Record<string, any>) => string | null | Promise<string | null>} [unavailable]
  *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
  *   cells run on, before any cell starts
@@ -90,6 +100,7 @@ export const BUILTIN_TASKS = [
  * @property {string} spec      what --task said: a name or a path
  * @property {boolean} builtin
  * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
+ * @property {boolean} parent  its ops talk to the worker's parent (Task.parent)
  * @property {TaskFix[]} fixes
  */
 
@@ -98,7 +109,7 @@ export const METRIC_UNITS = ['ops/s', 'count', 'ms', 'ratio'];
 /** @type {unknown[]} */
 export const METRIC_COMBINE = ['sum', 'max', 'mean'];
 /** @type {unknown[]} */
-export const PARAM_TYPES = ['integer', 'size', 'number', 'string'];
+export const PARAM_TYPES = ['integer', 'size', 'number', 'string', 'path'];
 
 const isPlainObject = (/** @type {unknown} */ value) =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -222,6 +233,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     spec,
     builtin,
     checksNode: task.unavailable === 'function',
+    parent: builtin && declared.parent === true,
     fixes: declared.fixes ?? [],
   };
 }

@@ -1,5 +1,6 @@
 // How a user writes things on the command line: option names, value checks and the spelling of
 // task parameters. One place, so every message names an option the way the user typed it.
+import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { parseSize } from './sizes.js';
 
@@ -14,7 +15,7 @@ export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()
  */
 
 /** Task parameters common enough to have their own option; the rest go through --param. */
-export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition'];
+export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition', 'shape', 'serialization', 'message'];
 
 /** How a user sets a parameter on the command line. @param {string} name */
 export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
@@ -84,6 +85,8 @@ export const PARAM_VALUE = {
   size: bytes,
   number: finiteNumber,
   string: () => (/** @type {unknown} */ value) => String(value),
+  // a file the task reads, as the CLI's working directory sees it, so a saved run names it whole
+  path: () => (/** @type {unknown} */ value) => resolve(String(value)),
 };
 
 /**

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * One round trip per op: the worker sends a message to its parent, whose main thread sends it
+ * straight back, as a pool's job and its result. K workers share the one parent in both modes.
+ */
+/** @typedef {import('./index.js').Task} Task */
+
+/** What an op can send (docs/tasks.md says what each is). */
+const SHAPES = ['object', 'json', 'buffer', 'transfer', 'shared'];
+// a process has no transfer list and no shared memory: the nearest it has
+const NEAREST = '--shape buffer --serialization advanced (a copy, with no conversion to JSON)';
+
+/**
+ * A plain object whose JSON is about `bytes` long: rows of a small record, as a job's payload.
+ * @param {number} bytes
+ */
+export function objectOf(bytes) {
+  /** @type {Array<{ id: number, name: string, value: number, tags: string[] }>} */
+  const rows = [];
+  const object = { kind: 'job', rows };
+  for (let length = 25; length < bytes;) {
+    const row = { id: rows.length, name: `item-${rows.length}`, value: rows.length * 1.5, tags: ['a', 'b'] };
+    rows.push(row);
+    length += JSON.stringify(row).length + 1;
+  }
+  return object;
+}
+
+/**
+ * A file of the user's own messages: a JSON array of them, one JSON value, or JSON lines.
+ * @param {string} path
+ * @returns {unknown[]}
+ * @throws {Error} with the problem and the fix, when the file is missing, empty or not JSON
+ */
+export function readMessages(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    throw new Error(
+      `--message ${path} cannot be read (${code ?? 'error'}); pass a JSON or JSON-lines file of messages`,
+    );
+  }
+  if (!text.trim()) throw new Error(`--message ${path} is empty; put at least one message in it, as JSON`);
+  try {
+    const value = JSON.parse(text);
+    return Array.isArray(value) ? value : [value];
+  } catch {
+    // JSON lines: one message a line
+  }
+  const lines = text.split('\n').filter((line) => line.trim());
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line);
+    } catch {
+      throw new Error(
+        `--message ${path} is neither JSON nor JSON lines (line ${i + 1} does not parse); pass a JSON array of messages, or one JSON message a line`,
+      );
+    }
+  });
+}
+
+export default /** @satisfies {Task} */ ({
+  name: 'message',
+  description:
+    "one round trip to the worker's parent per op: a message of --shape and --size (or --message FILE's) sent, and sent straight back by the parent's main thread",
+  reference:
+    'rtfeldman/node-test-runner#674, nodejs/node#43657, nodejs/node#3145: the cost of talking to a worker depends on the message; no figure of its own',
+  parent: true,
+  params: {
+    shape: {
+      description:
+        'what an op sends: object (rows of about --size bytes as JSON), json (the same as a string), buffer (copied), transfer (an ArrayBuffer moved; threads only), shared (a SharedArrayBuffer written, a number sent; threads only)',
+      type: 'string',
+      choices: SHAPES,
+      default: 'object',
+    },
+    size: { description: 'bytes a message holds (accepts 100, 4k, 64k, 1m)', type: 'size', default: 100 },
+    serialization: {
+      description: "procs: fork's serialization, json (the default) or advanced (the structured clone)",
+      type: 'string',
+      choices: ['json', 'advanced'],
+      default: 'json',
+    },
+    message: {
+      description:
+        'a JSON array, JSON value or JSON-lines file of your own messages, sent in turn instead of --shape (left out: --shape and --size)',
+      type: 'path',
+    },
+  },
+  /**
+   * @param {Record<string, any>} params
+   * @param {Array<'workers'|'procs'>} modes
+   */
+  checkParams(params, modes) {
+    if (params.message !== undefined) {
+      try {
+        readMessages(params.message);
+      } catch (error) {
+        return /** @type {Error} */ (error).message;
+      }
+      return null;
+    }
+    if (modes.includes('procs') && (params.shape === 'transfer' || params.shape === 'shared'))
+      return `--shape ${params.shape} cannot cross a process (no ${params.shape === 'transfer' ? 'transfer list' : 'shared memory'} between processes); the nearest a process has is ${NEAREST}, or run \`mmapbench workers\` for threads alone`;
+    return null;
+  },
+  setup(ctx) {
+    const { params, state } = ctx;
+    if (!ctx.parent) throw new Error('the message task needs a parent to talk to; mmapbench gives it one');
+    if (params.message !== undefined) {
+      state.messages = readMessages(params.message);
+      state.next = 0;
+      return;
+    }
+    const size = Math.max(1, params.size);
+    if (params.shape === 'object') state.payload = objectOf(size);
+    else if (params.shape === 'json') state.payload = JSON.stringify(objectOf(size));
+    else if (params.shape === 'buffer') state.payload = Buffer.alloc(size, 7);
+    else if (params.shape === 'transfer') state.payload = new ArrayBuffer(size);
+    else {
+      state.shared = new Uint8Array(new SharedArrayBuffer(size));
+      // shared once, in setup: the parent holds the same memory from here on
+      return ctx.parent.request(state.shared.buffer).then(() => {});
+    }
+  },
+  async run(ctx, iterations) {
+    const { params, state } = ctx;
+    const parent = /** @type {import('../run/parent-channel.js').ParentChannel} */ (ctx.parent);
+    if (state.messages) {
+      for (let i = 0; i < iterations; i++) {
+        await parent.request(state.messages[state.next]);
+        state.next = (state.next + 1) % state.messages.length;
+      }
+    } else if (params.shape === 'transfer') {
+      // moved there and back: the reply is the same memory, moved back
+      for (let i = 0; i < iterations; i++) state.payload = await parent.request(state.payload, [state.payload]);
+    } else if (params.shape === 'shared') {
+      for (let i = 0; i < iterations; i++) {
+        state.shared[i % state.shared.length] = i & 0xff;
+        await parent.request(i);
+      }
+    } else for (let i = 0; i < iterations; i++) await parent.request(state.payload);
+  },
+});
