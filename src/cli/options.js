@@ -147,7 +147,7 @@ function settingSpecs({ list = false } = {}) {
     ),
     concurrency: value('task parameter: operations in flight per worker', one('concurrency', positiveInteger, '1,8')),
     poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', bytes, '8k,256k,1m')),
-    size: value('task parameter: bytes each op allocates', one('size', bytes, '4k,64k')),
+    size: value('task parameter: bytes each op allocates, or a message holds', one('size', bytes, '4k,64k')),
     partition: value(
       'task parameter: threadpool-clog reads in chunks of this many bytes',
       one('partition', bytes, '64k,512k'),

@@ -28,25 +28,37 @@ export function echoOn(port) {
 }
 
 /**
+ * One request at a time over any channel: `request` sends and waits; `answer` is called with
+ * each reply and settles the request waiting for it.
+ * @param {(value: unknown, transfer?: TransferListItem[]) => void} send
+ */
+function oneAtATime(send) {
+  /** @type {((value: unknown) => void) | null} */
+  let waiting = null;
+  return {
+    answer: (/** @type {unknown} */ value) => {
+      const resolve = waiting;
+      waiting = null;
+      resolve?.(value);
+    },
+    /** @type {ParentChannel['request']} */
+    request: (value, transfer) =>
+      new Promise((resolve) => {
+        waiting = resolve;
+        send(value, transfer);
+      }),
+  };
+}
+
+/**
  * A worker's side of its port.
  * @param {import('node:worker_threads').MessagePort} port
  * @returns {ParentChannel}
  */
 export function portChannel(port) {
-  /** @type {((value: unknown) => void) | null} */
-  let waiting = null;
-  port.on('message', (value) => {
-    const resolve = waiting;
-    waiting = null;
-    resolve?.(value);
-  });
-  return {
-    request: (value, transfer = []) =>
-      new Promise((resolve) => {
-        waiting = resolve;
-        port.postMessage(value, transfer);
-      }),
-  };
+  const { answer, request } = oneAtATime((value, transfer = []) => port.postMessage(value, transfer));
+  port.on('message', answer);
+  return { request };
 }
 
 /** The type of the harness's messages that carry a task's request and its reply. */
@@ -58,21 +70,9 @@ export const ECHO = 'echo';
  * @returns {ParentChannel}
  */
 export function ipcChannel(send) {
-  /** @type {((value: unknown) => void) | null} */
-  let waiting = null;
-  process.on('message', (/** @type {any} */ message) => {
-    if (message?.type !== ECHO) return;
-    const resolve = waiting;
-    waiting = null;
-    resolve?.(message.value);
-  });
-  return {
-    request: (value) =>
-      new Promise((resolve) => {
-        waiting = resolve;
-        send({ type: ECHO, value });
-      }),
-  };
+  const { answer, request } = oneAtATime((value) => send({ type: ECHO, value }));
+  process.on('message', (/** @type {any} */ message) => message?.type === ECHO && answer(message.value));
+  return { request };
 }
 
 /**
@@ -99,19 +99,10 @@ export function forkedParent(serialization) {
     serialization,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  /** @type {((value: unknown) => void) | null} */
-  let waiting = null;
-  child.on('message', (/** @type {any} */ message) => {
-    const resolve = waiting;
-    waiting = null;
-    resolve?.(message.value);
-  });
+  const { answer, request } = oneAtATime((value) => child.send({ type: ECHO, value }));
+  child.on('message', (/** @type {any} */ message) => answer(message.value));
   return {
-    request: (value) =>
-      new Promise((resolve) => {
-        waiting = resolve;
-        child.send({ type: ECHO, value });
-      }),
+    request,
     close: () => child.disconnect(),
   };
 }

@@ -337,22 +337,38 @@ export function runSampled(task, ctx, ops, sampler) {
   if (sampler.awaits) return runAwaited(task, ctx, ops, sampler);
   if (sampler.untimed !== null) return runOps(task, ctx, ops);
   for (let left = ops; left > 0;) {
-    const run = Math.min(sampler.every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * sampler.every - 1)), left);
+    const run = runLength(sampler, left);
     const first = run > 1 ? runOps(task, ctx, run - 1) : undefined;
     if (first) return overlapped(task, ctx, first, left - run + 1, sampler);
     const from = performance.now();
     const called = runOps(task, ctx, 1);
     if (called) return overlapped(task, ctx, called, left - run, sampler);
-    const ms = performance.now() - from;
-    if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
-    if (sampler.guessed) {
-      // no warmup said how long an op takes: the first one timed does
-      sampler.every = everyFor(ms * 1e6, sampler.iterations);
-      sampler.guessed = false;
-    }
+    record(sampler, performance.now() - from);
     left -= run;
   }
   return undefined;
+}
+
+/**
+ * How many ops until the next timed one, that one included: between 1 and 2 × every - 1.
+ * @param {Sampler} sampler
+ * @param {number} left
+ */
+const runLength = ({ every }, left) =>
+  Math.min(every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * every - 1)), left);
+
+/**
+ * Keeps a timed op's time; without a warmup to say how long an op takes, the first one timed
+ * decides how often to time the rest.
+ * @param {Sampler} sampler
+ * @param {number} ms
+ */
+function record(sampler, ms) {
+  if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
+  if (sampler.guessed) {
+    sampler.every = everyFor(ms * 1e6, sampler.iterations);
+    sampler.guessed = false;
+  }
 }
 
 /**
@@ -365,16 +381,11 @@ export function runSampled(task, ctx, ops, sampler) {
  */
 async function runAwaited(task, ctx, ops, sampler) {
   for (let left = ops; left > 0;) {
-    const run = Math.min(sampler.every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * sampler.every - 1)), left);
+    const run = runLength(sampler, left);
     if (run > 1) await task.run(ctx, run - 1);
     const from = performance.now();
     await task.run(ctx, 1);
-    const ms = performance.now() - from;
-    if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
-    if (sampler.guessed) {
-      sampler.every = everyFor(ms * 1e6, sampler.iterations);
-      sampler.guessed = false;
-    }
+    record(sampler, performance.now() - from);
     left -= run;
   }
 }
