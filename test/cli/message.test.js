@@ -41,7 +41,10 @@ test("compare --message FILE cycles through the user's messages; the text says w
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /task message/);
   // the text wraps at 80 columns: read it as one line
-  assert.match(result.stdout.replace(/\s+/g, ' '), /next: .*sweep --task message --size 100,4k,64k,1m --shape object,buffer/);
+  assert.match(
+    result.stdout.replace(/\s+/g, ' '),
+    /next: .*sweep --task message --size 100,4k,64k,1m --shape object,buffer/,
+  );
   assert.doesNotMatch(result.stdout, /^machine: /m);
 });
 

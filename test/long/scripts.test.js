@@ -104,3 +104,23 @@ test("scripts/first-tenth.js gives each mode's tenths and the first and fifth ag
     );
   assert.match(stdout, /^ {2}reuse-buffer procs +[\d.]+ \[[\d.]+-[\d.]+\]$/m);
 });
+
+test('scripts/message-check.js sets a compare of the message task beside round trips by hand, each mode', async () => {
+  const script = new URL('../../scripts/message-check.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [script, '--trips', '400', '--repeats', '2', '--max-time', '12'],
+    { reject: false },
+  );
+  assert.equal(exitCode, 0, stderr);
+  assert.match(stdout, /^message object of 100 bytes, serialization json \(procs\), k=2; by hand 2 sets/m);
+  for (const mode of ['workers', 'procs'])
+    assert.match(
+      stdout,
+      new RegExp(
+        `^ {2}${mode}: mmapbench [\\d,]+ round trips/s \\(\\d+ rounds\\), by hand [\\d,]+ \\([\\d, ]+\\): -?[\\d.]+%$`,
+        'm',
+      ),
+    );
+  assert.match(stdout, /^ {2}workers\/procs: mmapbench [\d.]+ \([\d.]+-[\d.]+\), by hand [\d.]+$/m);
+});
