@@ -107,11 +107,18 @@ if (!isMainThread) {
     const last = ends.reduce((a, b) => (b > a ? b : a));
     return (k * job.trips * 1e9) / Number(last - first);
   };
+  // this process's CPU time from the release to the last result: what answering the children
+  // took the parent (procs; a thread's parent shares its process with the threads)
+  /** @type {number[]} */
+  const parentUs = [];
+  let released = process.cpuUsage();
   /** Tells every worker to go once all K are warm. @param {Array<(message: string) => void>} tell */
   const barrier = (tell) => {
     let warm = 0;
     return () => {
-      if (++warm === k) tell.forEach((go) => go('go'));
+      if (++warm !== k) return;
+      released = process.cpuUsage();
+      tell.forEach((go) => go('go'));
     };
   };
   const threads = async () => {
@@ -158,6 +165,8 @@ if (!isMainThread) {
         });
       }),
     );
+    const used = process.cpuUsage(released);
+    parentUs.push((used.user + used.system) / (k * job.trips));
     return rate(/** @type {any} */ (results));
   };
   /** @type {{ workers: number[], procs: number[] }} */
@@ -183,6 +192,11 @@ if (!isMainThread) {
       `  ${mode}: mmapbench ${fmt(tool.median)} round trips/s (${document.ratio.n} rounds), by hand ${fmt(hand)} (${byHand[mode].map(fmt).join(', ')}): ${(((tool.median - hand) / hand) * 100).toFixed(1)}%`,
     );
   }
+  const parentLine = document.account?.lines.find((/** @type {any} */ line) => line.key === 'parentNs');
+  if (parentLine?.modes.procs)
+    console.log(
+      `  the parent's CPU per round trip, procs: mmapbench ${(parentLine.modes.procs.mean / 1e3).toFixed(1)} µs (its main thread), by hand ${median(parentUs).toFixed(1)} µs (the whole process)`,
+    );
   const { median: ratio, ci95 } = document.ratio;
   console.log(
     `  workers/procs: mmapbench ${ratio.toFixed(2)} (${ci95.map((/** @type {number} */ x) => x.toFixed(2)).join('-')}), by hand ${(median(byHand.workers) / median(byHand.procs)).toFixed(2)}`,

@@ -32,6 +32,7 @@ const LINES = {
   lockWriteNs: { label: 'mmap_lock write wait, µs', time: true },
   lockReadNs: { label: 'mmap_lock read wait, µs', time: true },
   restNs: { label: "process's other CPU, µs", time: true },
+  parentNs: { label: "parent's main thread CPU, µs", time: true },
 };
 
 /** A time per op as printed: µs, with the digits that mean something. */
@@ -332,6 +333,9 @@ export function sourcesNote(account) {
     'read at its barrier release and at the end of its timed window, summed over the workers, per op; ' +
     "wall = on a CPU + waiting for a CPU + blocked; the process's other CPU is its other threads' (V8's helpers, " +
     "the libuv pool, the workers' main thread) and its work outside the timed windows" +
+    (lineOf(account, 'parentNs')
+      ? "; the parent's main thread CPU is what answering the workers took the thread they share, from the release to the last result"
+      : '') +
     (split ? `; ${split}` : '') +
     (Object.values(account.regime).some(Boolean)
       ? ''

@@ -122,6 +122,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     cell.machine = machineShare(message, cell, plan.k, steal);
     cell.memory = memory;
     if (strays.length) cell.strays = strays.length;
+    if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
     const phases = cellPhases({
       spawned,
       hosts: message.host ? [message.host] : [],

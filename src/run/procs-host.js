@@ -9,6 +9,7 @@ import { hostTimeline } from './task-runner.js';
 import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
+import { readCounters } from './thread-counters.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -105,7 +106,11 @@ for (let index = 0; index < spec.k && !failed; index++) {
 
 process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
-  if (message?.type === 'go') tellChildren(message);
+  if (message?.type === 'go') {
+    tellChildren(message);
+    // a task that talks to this process: what answering it costs this thread
+    if (spec.parent) parentFrom = readCounters().cpuNs;
+  }
   // once the CLI has read the tree's memory: the children first, then this process
   if (message?.type === 'exit') {
     let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);
@@ -127,7 +132,11 @@ function tellChildren(message) {
   for (const subprocess of children) subprocess.send(message, ignore);
 }
 
+/** @type {number | null} */
+let parentFrom = null;
+
 function report() {
+  const parentNow = spec.parent ? readCounters().cpuNs : null;
   const samples = results.flatMap((result) => result.samples ?? []);
   const usage = {
     cpuUs: results.reduce((sum, result) => sum + (result.usage?.cpuUs ?? 0), 0),
@@ -141,5 +150,6 @@ function report() {
     // each child's own start and release, and its pid: the tree the CLI reads the memory of
     children: results.map((result, index) => ({ ...result.host, pid: children[index].pid })),
     anonymousBefore,
+    ...(parentNow === null || parentFrom === null ? {} : { parentCpuNs: parentNow - parentFrom }),
   });
 }

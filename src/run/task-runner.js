@@ -106,11 +106,12 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ type: 'ready' }} ReadyMessage
  * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
  *   host?: HostTimeline & { requested?: string }, children?: Array<HostTimeline & { pid?: number }>,
- *   anonymousBefore?: number | null }} ResultMessage
+ *   anonymousBefore?: number | null, parentCpuNs?: number }} ResultMessage
  *   samples, usage and host (how its process started, and when it asked for its first worker)
  *   from a cell's host, latency from the calibration host; children: procs mode's K processes,
  *   their own starts and releases; anonymousBefore: the host's anonymous memory before it
- *   started any worker
+ *   started any worker; parentCpuNs: for a task that talks to its parent, the host's main
+ *   thread's CPU time from the release to the last result
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
  *   code?: string, exitCode?: number, signal?: string }} FailedMessage
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage

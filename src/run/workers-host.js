@@ -4,6 +4,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
+import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
 
 const host = hostTimeline();
@@ -36,6 +37,8 @@ const fail = (worker, details) => {
 // the host's CPU time covers all its threads: read from the release to the last result
 /** @type {NodeJS.ResourceUsage | undefined} */
 let before;
+/** @type {number | null} */
+let parentFrom = null;
 process.on('message', (/** @type {any} */ message) => {
   // once the CLI has read the tree's memory, with every thread still holding its heap
   if (message?.type === 'exit') process.exit(0);
@@ -43,6 +46,8 @@ process.on('message', (/** @type {any} */ message) => {
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
   before = process.resourceUsage(); // after the release: the threads must not wait for it
+  // a task that talks to this thread: what answering it costs this thread
+  if (spec.parent) parentFrom = readCounters().cpuNs;
 });
 
 // A thread the machine cannot start (ERR_WORKER_INIT_FAILED: EAGAIN at the pids or thread
@@ -80,7 +85,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore });
+        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, ...parentCpu() });
       }
     }
   });
@@ -90,4 +95,10 @@ for (let index = 0; index < spec.k && !failed; index++) {
   worker.on('exit', (code) => {
     if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
   });
+}
+
+/** This main thread's CPU time since the release, for a task that talks to its parent. */
+function parentCpu() {
+  const now = spec.parent ? readCounters().cpuNs : null;
+  return now === null || parentFrom === null ? {} : { parentCpuNs: now - parentFrom };
 }

@@ -102,7 +102,7 @@ function sumSlices(samples) {
  * The lines of the account, per op. Time lines add up: wall = user + system + run queue +
  * blocked (or on-CPU + run queue + blocked, when the split is not known). The rest are what
  * explains them, and are not part of the sum.
- * @typedef {'wallNs'|'userNs'|'systemNs'|'cpuNs'|'runqNs'|'blockedNs'|'minflt'|'majflt'|'voluntary'|'involuntary'|'gcNs'|'gcCount'|'restNs'|'lockWriteNs'|'lockReadNs'} LineKey
+ * @typedef {'wallNs'|'userNs'|'systemNs'|'cpuNs'|'runqNs'|'blockedNs'|'minflt'|'majflt'|'voluntary'|'involuntary'|'gcNs'|'gcCount'|'restNs'|'parentNs'|'lockWriteNs'|'lockReadNs'} LineKey
  */
 
 /**
@@ -111,9 +111,10 @@ function sumSlices(samples) {
  * thread, the libuv pool, V8's helper threads, setup and teardown), per op.
  * @param {CellAccount} account
  * @param {{ cpuMs: number } | undefined} machine  the cell's processes' CPU time (cell.machine)
+ * @param {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
  * @returns {Record<LineKey, number | null>}
  */
-export function perOp(account, machine) {
+export function perOp(account, machine, parentCpuNs) {
   const per = (/** @type {number | null} */ value) => (value === null ? null : value / account.ops);
   const blocked =
     account.cpuNs === null ? null : account.wallNs - account.cpuNs - (account.runqNs === null ? 0 : account.runqNs);
@@ -131,6 +132,7 @@ export function perOp(account, machine) {
     gcNs: per(account.gcNs),
     gcCount: per(account.gcCount),
     restNs: machine && account.cpuNs !== null ? per(Math.max(0, machine.cpuMs * 1e6 - account.cpuNs)) : null,
+    parentNs: parentCpuNs === undefined ? null : per(parentCpuNs),
     lockWriteNs: null,
     lockReadNs: null,
   };
@@ -233,7 +235,7 @@ export function accountResults(rounds, modes, k) {
   for (const mode of modes) {
     perRound[mode] = rounds.map((round) => {
       const cell = round.cells[mode];
-      const values = cell?.account ? perOp(cell.account, cell.machine) : null;
+      const values = cell?.account ? perOp(cell.account, cell.machine, cell.parentCpuNs) : null;
       if (!values || !cell) return emptyLine();
       const traced = round.traced?.[mode];
       if (traced?.trace && traced.totalOps) {
@@ -309,6 +311,7 @@ function emptyLine() {
     gcNs: null,
     gcCount: null,
     restNs: null,
+    parentNs: null,
     lockWriteNs: null,
     lockReadNs: null,
   };

@@ -35,6 +35,8 @@ import { cellLatency } from './latency.js';
  * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
  * @property {number} [strays]  processes the task started and left running, killed when the cell
  *   ended
+ * @property {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
+ *   CPU time from the release to the last result (answering the workers)
  */
 
 /**

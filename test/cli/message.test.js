@@ -23,6 +23,10 @@ test('compare --task message: round trips in both modes, each mode with its late
       assert.equal(cell.workers.length, 2);
     }
   assert.match(doc.next, /--serialization advanced sends its bytes/);
+  // what answering the workers took the parent they share, in both modes
+  const parent = doc.account.lines.find((/** @type {any} */ line) => line.key === 'parentNs');
+  for (const mode of ['workers', 'procs'])
+    assert.ok(parent?.modes[mode]?.mean > 0, `${mode}: ${JSON.stringify(parent)}`);
 });
 
 test("compare --message FILE cycles through the user's messages; the text says what to try next", async () => {

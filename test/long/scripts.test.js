@@ -109,7 +109,7 @@ test('scripts/message-check.js sets a compare of the message task beside round t
   const script = new URL('../../scripts/message-check.js', import.meta.url).pathname;
   const { exitCode, stdout, stderr } = await execa(
     process.execPath,
-    [script, '--trips', '400', '--repeats', '2', '--max-time', '12'],
+    [script, '--trips', '400', '--repeats', '2', '--max-time', '40'],
     { reject: false },
   );
   assert.equal(exitCode, 0, stderr);

@@ -173,3 +173,24 @@ test('accountResults of a saved compare: the same figures as the run saved, each
     assert.ok(Math.abs(sum - wall.modes[mode].mean) < 1e-6 * wall.modes[mode].mean, mode);
   }
 });
+
+test("a task that talks to its parent: the parent's main thread CPU per op is a line of its own, and no line for other tasks", () => {
+  const account = {
+    ops: 1000,
+    wallNs: 2e8,
+    cpuNs: 1e8,
+    runqNs: 1e7,
+    userNs: 6e7,
+    systemNs: 4e7,
+    split: 'ticks',
+    minflt: 10,
+    majflt: 0,
+    voluntary: 5,
+    involuntary: 1,
+    gcNs: 0,
+    gcCount: 0,
+    missing: {},
+  };
+  assert.equal(perOp(/** @type {any} */ (account), { cpuMs: 150 }, 5e7).parentNs, 5e4);
+  assert.equal(perOp(/** @type {any} */ (account), { cpuMs: 150 }).parentNs, null);
+});
