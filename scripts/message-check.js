@@ -6,7 +6,7 @@
 // main thread sends each one straight back. Round trips per second of the K together, the median of --repeats fresh sets of
 // workers per mode, alternating modes. Then a compare of the same message, and the two side by
 // side.
-//   node scripts/message-check.js [--shape object] [--size 100] [--serialization json] [-k 2] [--trips 3000] [--repeats 5] [--max-time 20]
+//   node scripts/message-check.js [--shape object] [--size 100] [--serialization json] [-k 2] [--trips 3000] [--repeats 5] [--max-time 20 | --rounds N]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     trips: { type: 'string', default: '3000' },
     repeats: { type: 'string', default: '5' },
     'max-time': { type: 'string', default: '20' },
+    // a fixed number of compare rounds instead of the budget
+    rounds: { type: 'string' },
     // one worker's side, in a child process
     child: { type: 'boolean', default: false },
   },
@@ -177,7 +179,8 @@ if (!isMainThread) {
     for (const mode of order) byHand[mode].push(await (mode === 'workers' ? threads() : children()));
   }
   const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
-  const args = ['compare', '--task', 'message', '-k', String(k), '--max-time', values['max-time']];
+  const args = ['compare', '--task', 'message', '-k', String(k)];
+  args.push(...(values.rounds ? ['--rounds', values.rounds] : ['--max-time', values['max-time']]));
   args.push('--shape', values.shape, '--size', values.size, '--serialization', values.serialization);
   const { stdout } = await execa(process.execPath, [bin, ...args, '--json', '--no-save']);
   const document = JSON.parse(stdout);
