@@ -1,6 +1,7 @@
 // Entry point of the one process that hosts K Worker threads in workers mode: an app's main
-// process that starts K workers (procs-host.js forks K processes). Its own main thread only
-// coordinates: it reports ready once all K are, and opens the gate on release.
+// process that starts K workers (procs-host.js forks K processes). Its own main thread
+// coordinates (it reports ready once all K are, and opens the gate on release) and, for a task
+// that talks to its parent (message), answers the workers.
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
