@@ -33,6 +33,9 @@ export function bucketOf(ns, bits = SUB_BITS) {
 const widthOf = (/** @type {number} */ lower, bits = SUB_BITS) =>
   lower < 2 ** bits ? 1 : 2 ** (Math.floor(Math.log2(lower)) - bits);
 
+/** The middle of the bucket whose lower bound is `lower`: the value a bucket stands for. */
+export const middleOf = (/** @type {number} */ lower, bits = SUB_BITS) => lower + widthOf(lower, bits) / 2;
+
 /**
  * @param {ArrayLike<number>} values  ns
  * @param {number} [length]  how many of `values` to count
@@ -96,8 +99,7 @@ export function percentileOf(histogram, p, bits = SUB_BITS) {
   let seen = 0;
   for (const [lower, count] of histogram) {
     seen += count;
-    if (seen >= rank) return lower + widthOf(lower, bits) / 2;
+    if (seen >= rank) return middleOf(lower, bits);
   }
-  const [lower] = histogram[histogram.length - 1];
-  return lower + widthOf(lower, bits) / 2;
+  return middleOf(histogram[histogram.length - 1][0], bits);
 }

@@ -5,6 +5,7 @@ import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { MODES } from '../words/modes.js';
 import { THROUGHPUT } from '../report/measures.js';
+import { middleOf } from '../stats/histogram.js';
 
 const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text.slice(1);
 
@@ -129,8 +130,7 @@ export function latencyChart(modes, { series = MODE_SERIES } = {}) {
       // the bucket's middle rank, so the last bucket is not at 100% (which the scale cannot show)
       const share = (below + count / 2) / total;
       below += count;
-      const width = lower < 2 ** histogram.bits ? 1 : 2 ** (Math.floor(Math.log2(lower)) - histogram.bits);
-      return { mode, odds: 1 / (1 - share), us: (lower + width / 2) / 1e3 };
+      return { mode, odds: 1 / (1 - share), us: middleOf(lower, histogram.bits) / 1e3 };
     });
   });
   const counted = modes.map(
