@@ -6,7 +6,7 @@ import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
 import { findAllocators } from '../system/allocators.js';
 import { resolveNode } from '../system/node.js';
 import { adviceOf } from '../report/advice.js';
-import { loadTask } from '../tasks/index.js';
+import { fixesOf, loadTask } from '../tasks/index.js';
 import { runPlanned } from './sweep-run.js';
 import { measureOptions } from './typed-options.js';
 import { listOf, text } from '../words/vocabulary.js';
@@ -34,6 +34,7 @@ export async function adviseCommand(opts, output, context = {}) {
   } = await planCandidates([BASELINE], shared, context);
   const { candidates, missing } = candidatesFor({
     task,
+    fixes: await fixesOf(task, baseline.plan.params),
     // the C library is the machine's, whichever Node the cells run on
     glibc: Boolean(/** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime),
     fileSize: baseline.plan.file.size,

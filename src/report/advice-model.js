@@ -4,6 +4,7 @@
 import { MITIGATION_RANKING } from '../reference/published.js';
 import { formatCI } from './sentences.js';
 import { fixed } from './table.js';
+import { modeOf } from './advice.js';
 
 /**
  * @typedef {import('./advice.js').Advice} Advice
@@ -48,7 +49,8 @@ const STATUS = /** @type {const} */ ({
 function readingOf(row, rank) {
   if (row.kind === 'baseline') return 'baseline';
   if (row.status !== 'measured') return STATUS[row.status];
-  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}`;
+  // a fix for processes alone is ranked among those, by the procs' gain
+  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}`;
 }
 
 /**
@@ -57,12 +59,12 @@ function readingOf(row, rank) {
  */
 export function adviceModel(results) {
   const { advice } = results;
-  let rank = 0;
+  const ranks = { workers: 0, procs: 0 };
   const rows = advice.rows.map((row) => {
-    if (row.kind !== 'baseline' && row.status === 'measured') rank++;
+    if (row.kind !== 'baseline' && row.status === 'measured') ranks[modeOf(row)]++;
     return [
       row.name,
-      readingOf(row, rank),
+      readingOf(row, ranks[modeOf(row)]),
       timesCell(row.gain.workers),
       timesCell(row.gain.procs),
       row.ratio ? fixed(row.ratio.geomean ?? row.ratio.median) : '-',
@@ -71,8 +73,8 @@ export function adviceModel(results) {
     ];
   });
   const notes = [verdictText(advice)];
-  const best = advice.rows.find((row) => row.name === advice.best);
-  if (best) notes.push(`apply it: ${best.apply}`);
+  const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
+  for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
   if (advice.missing.length)
     notes.push(
       `not on this machine, so not tried (never installed by mmapbench): ${advice.missing
@@ -82,7 +84,11 @@ export function adviceModel(results) {
   for (const row of advice.rows) if (row.why) notes.push(`${row.name}: ${row.status}: ${row.why}`);
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
   notes.push(
-    'workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: the workers’ interval lies above 1 or below it',
+    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: the workers’ interval lies above 1 or below it${
+      advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
+        ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'
+        : ''
+    }`,
   );
   const task = results.axes.task[0];
   if (MITIGATION_RANKING.tasks.includes(task))
@@ -110,10 +116,22 @@ export function adviceModel(results) {
  */
 export function verdictText(advice) {
   const best = advice.rows.find((row) => row.name === advice.best);
+  const forProcs = advice.rows.find((row) => row.name === advice.bestProcs);
+  const procsPart = forProcs ? `; for processes: ${bestText(forProcs, 'procs')}` : '';
   if (!best)
-    return 'no candidate’s workers throughput is known to beat the baseline’s: every interval spans 1 or lies below it (a longer --max-time narrows them)';
-  const gain = /** @type {Change} */ (best.gain.workers);
-  const procs = best.gain.procs ? `, procs ${times(best.gain.procs)}` : '';
-  const memory = best.memory ? `; memory per worker ${percentCI(best.memory)}` : '';
-  return `best: ${best.name}: workers ${fixed(gain.change)}× the baseline’s throughput (${formatCI(/** @type {[number, number]} */ (gain.ci95))})${procs}${memory}`;
+    return `no candidate’s workers throughput is known to beat the baseline’s: every interval spans 1 or lies below it (a longer --max-time narrows them)${procsPart}`;
+  return `best: ${bestText(best, 'workers')}${procsPart}`;
+}
+
+/**
+ * `reuse-buffer: workers 3.20× the baseline’s throughput (95% CI …), procs …; memory …`
+ * @param {AdviceRow} row
+ * @param {'workers'|'procs'} mode  the mode that ranked it
+ */
+function bestText(row, mode) {
+  const gain = /** @type {Change} */ (row.gain[mode]);
+  const other = mode === 'workers' ? 'procs' : 'workers';
+  const also = row.gain[other] ? `, ${other} ${times(row.gain[other])}` : '';
+  const memory = row.memory ? `; memory per worker ${percentCI(row.memory)}` : '';
+  return `${row.name}: ${mode} ${fixed(gain.change)}× the baseline’s throughput (${formatCI(/** @type {[number, number]} */ (gain.ci95))})${also}${memory}`;
 }

@@ -19,21 +19,26 @@ import { MODES } from '../words/modes.js';
  * @property {string} name
  * @property {Candidate['kind'] | 'procs'} kind  procs: the baseline run as processes instead of threads
  * @property {string} apply
+ * @property {'workers'|'procs'} mode  the mode whose gain ranks it: the workers', or the one mode
+ *   a candidate runs in alone (a message's serialization: procs)
  * @property {'measured'|'unavailable'|'failed'|'too few rounds'} status
  * @property {string | null} why  why it has no figures
  * @property {Record<'workers'|'procs', Change | null>} gain  its throughput over the baseline's
  * @property {import('../stats/ratio.js').RatioStats | null} ratio  its workers/procs
  * @property {Change | null} memory  its workers' memory per worker over the baseline's
  * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
- * @property {'better'|'worse'|'unclear'|null} verdict  whether its workers gain's interval lies
- *   above 1, below, or spans it
+ * @property {'better'|'worse'|'unclear'|null} verdict  whether its gain's interval in its mode
+ *   lies above 1, below, or spans it
  *
  * @typedef {object} Advice  the document's `advice` (docs/json.md)
  * @property {string} baseline  the baseline's point id
  * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
  * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
  * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
- * @property {string | null} best  the id of the best candidate whose gain is known to exceed 1
+ * @property {string | null} best  the name of the best candidate whose workers gain is known to
+ *   exceed 1
+ * @property {string | null} [bestProcs]  the same among the fixes for processes alone (a
+ *   message's serialization); absent from files saved before they existed
  */
 
 /** Per-round values of one mode's cells: throughput, or a measure beyond it. */
@@ -54,7 +59,7 @@ const memoryOf = (/** @type {import('../stats/cell.js').CellResult} */ cell) => 
 
 /**
  * @param {SweepPoint[]} points  the sweep's, in candidate order
- * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'>>} candidates  the same order, the baseline first
+ * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
  * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
  * @returns {Advice}
  */
@@ -67,13 +72,14 @@ export function adviceOf(points, candidates, { missing, skipped }) {
   const rows = points.map((point, i) => {
     const candidate = candidates[i];
     const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(point, mode))]));
-    const logs = perRound(point, 'workers').map(Math.log);
+    const mode = candidate.mode ?? 'workers';
+    const logs = perRound(point, mode).map(Math.log);
     const status =
       point.status === 'unavailable'
         ? 'unavailable'
         : point.status === 'failed'
           ? 'failed'
-          : gain.workers
+          : gain[mode]
             ? 'measured'
             : 'too few rounds';
     return {
@@ -81,13 +87,14 @@ export function adviceOf(points, candidates, { missing, skipped }) {
       name: candidate.name,
       kind: candidate.kind,
       apply: candidate.apply,
+      mode,
       status,
       why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
       gain: /** @type {AdviceRow['gain']} */ (gain),
       ratio: point.ratio ?? null,
-      memory: change(perRound(base, 'workers', memoryOf), perRound(point, 'workers', memoryOf)),
+      memory: change(perRound(base, mode, memoryOf), perRound(point, mode, memoryOf)),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
-      verdict: verdictOf(gain.workers),
+      verdict: verdictOf(gain[mode]),
     };
   });
   // processes instead of threads: the baseline's procs against its workers
@@ -97,6 +104,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     name: 'processes instead of threads',
     kind: 'procs',
     apply: 'run the K workers as child processes (child_process.fork) rather than Worker threads',
+    mode: 'workers',
     status: procs ? 'measured' : 'too few rounds',
     why: null,
     gain: { workers: procs, procs: null },
@@ -106,13 +114,35 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     verdict: verdictOf(procs),
   });
   const [baseRow, ...others] = rows;
+  // ranked within their mode: the workers' first, then the fixes for processes alone
   const measured = others
     .filter((row) => row.status === 'measured')
-    .sort((a, b) => /** @type {Change} */ (b.gain.workers).change - /** @type {Change} */ (a.gain.workers).change);
+    .sort(
+      (a, b) =>
+        Number(a.mode === 'procs') - Number(b.mode === 'procs') ||
+        /** @type {Change} */ (gainOf(b)).change - /** @type {Change} */ (gainOf(a)).change,
+    );
   const rest = others.filter((row) => row.status !== 'measured');
-  const best = measured.find((row) => row.verdict === 'better') ?? null;
-  return { baseline: base.id, rows: [baseRow, ...measured, ...rest], missing, skipped, best: best ? best.name : null };
+  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
+    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
+  return {
+    baseline: base.id,
+    rows: [baseRow, ...measured, ...rest],
+    missing,
+    skipped,
+    best: bestIn('workers'),
+    bestProcs: bestIn('procs'),
+  };
 }
+
+/**
+ * A row's gain in the mode that ranks it (a file saved before rows had a mode: the workers').
+ * @param {AdviceRow} row
+ */
+export const gainOf = (row) => row.gain[modeOf(row)];
+
+/** @param {AdviceRow} row */
+export const modeOf = (row) => row.mode ?? 'workers';
 
 /** @param {Change | null} gain */
 function verdictOf(gain) {

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { completeRounds } from '../run/scheduler.js';
+import { armsOf } from '../run/sweep.js';
 import { scaling } from '../stats/scaling.js';
 import { sweepShortfall } from '../stats/stopping.js';
 import { buildResults, endOf, measuredPoint } from './document.js';
 import { SCHEMA, version } from '../version.js';
-import { MODES } from '../words/modes.js';
 
 /**
  * The axes as measured: each a list of values, in the order the points walk them. Node is
@@ -23,7 +23,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
   const { error } = run;
   const cores = os.availableParallelism();
   const points = run.points.map((point) => {
-    const results = buildResults(point.plan, point.session, MODES, environment, null);
+    const results = buildResults(point.plan, point.session, armsOf(point.plan), environment, null);
     const { plan } = point;
     return {
       id: point.id,
@@ -124,7 +124,7 @@ function scalingGroups(measured, points) {
       ...scaling(
         group.map(({ point, document }) => ({
           k: document.k,
-          rounds: completeRounds(point.session, MODES).flatMap(({ cells: { workers, procs } }) =>
+          rounds: completeRounds(point.session, armsOf(point.plan)).flatMap(({ cells: { workers, procs } }) =>
             workers && procs ? [{ workers, procs }] : [],
           ),
           ratio: document.ratio ?? null,

@@ -14,6 +14,8 @@ import { formatSize } from '../words/sizes.js';
  * @property {string | undefined} task  the task it runs; undefined: the user's
  * @property {Record<string, unknown>} params  added to the user's parameters
  * @property {string | undefined} node  another Node (--node)
+ * @property {'workers'|'procs'|null} mode  the one mode it applies to, measured and ranked in
+ *   that mode alone; null: both, ranked by the workers'
  * @property {string} apply  what the user changes to apply it: an environment line, or the code change
  */
 
@@ -25,6 +27,7 @@ export const BASELINE = {
   task: undefined,
   params: {},
   node: undefined,
+  mode: null,
   apply: 'as it is',
 };
 
@@ -51,18 +54,22 @@ const environmentLine = (/** @type {Record<string, string>} */ env) =>
  * each with its install line (never installed here).
  * @param {object} facts
  * @param {import('../tasks/index.js').LoadedTask} facts.task  the user's task
+ * @param {import('../tasks/index.js').TaskFix[]} [facts.fixes]  its fixes for the user's parameters (fixesOf)
  * @param {boolean} facts.glibc  whether the C library is glibc
  * @param {number} facts.fileSize  the bytes an op reads (the mmap threshold applies above 128 KiB)
  * @param {Array<{ name: string, path: string | null, install: string }>} facts.allocators  system/allocators.js
  * @param {string[]} [facts.nodes]  other Nodes to try (--node)
  * @returns {{ candidates: Candidate[], missing: Array<{ name: string, install: string }> }}
  */
-export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] }) {
+export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, allocators, nodes = [] }) {
   /** @type {Candidate[]} */
   const candidates = [BASELINE];
-  const add = (/** @type {Omit<Candidate, 'task' | 'params' | 'node'> & Partial<Candidate>} */ candidate) =>
-    candidates.push({ task: undefined, params: {}, node: undefined, ...candidate });
-  if (glibc) {
+  const add = (/** @type {Omit<Candidate, 'task' | 'params' | 'node' | 'mode'> & Partial<Candidate>} */ candidate) =>
+    candidates.push({ task: undefined, params: {}, node: undefined, mode: null, ...candidate });
+  // a task that talks to its parent spends its time sending, not allocating: its candidates are
+  // the other ways to send (its fixes), not the heap's settings
+  const heap = !task.parent;
+  if (glibc && heap) {
     for (const [key, value, name] of GLIBC)
       add({ name, kind: 'glibc', env: { [key]: value }, apply: environmentLine({ [key]: value }) });
     if (fileSize >= MMAP_THRESHOLD) {
@@ -76,7 +83,7 @@ export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] })
       });
     }
   }
-  for (const allocator of allocators)
+  for (const allocator of heap ? allocators : [])
     if (allocator.path)
       add({
         name: allocator.name,
@@ -84,19 +91,20 @@ export function candidatesFor({ task, glibc, fileSize, allocators, nodes = [] })
         env: { LD_PRELOAD: allocator.path },
         apply: environmentLine({ LD_PRELOAD: allocator.path }),
       });
-  for (const fix of task.fixes)
+  for (const fix of fixes)
     add({
       name: fix.name,
       kind: 'task',
       env: {},
       task: fix.task === undefined ? undefined : besideTask(task, fix.task),
       params: fix.params ?? {},
+      mode: fix.mode ?? null,
       apply: fix.change,
     });
   for (const node of nodes) add({ name: `node ${node}`, kind: 'node', env: {}, node, apply: `run on Node ${node}` });
   return {
     candidates,
-    missing: allocators.flatMap((allocator) =>
+    missing: (heap ? allocators : []).flatMap((allocator) =>
       allocator.path ? [] : [{ name: allocator.name, install: allocator.install }],
     ),
   };
@@ -143,6 +151,7 @@ export async function planCandidates(candidates, shared, context, planned = /** 
     const options = {
       ...shared,
       command: 'compare',
+      ...(candidate.mode ? { only: candidate.mode } : {}),
       node: at.node,
       task: at.task,
       // a fix that runs another task takes its own parameters, not the user's task's

@@ -56,6 +56,8 @@ export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout
  * @property {number} [precision]  compare: the target relative half-width of the ratio's 95% CI
  * @property {number} [maxTime]    compare: the wall-time budget in seconds
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
+ * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode
+ *   cannot carry (advise's transfer list for threads, serialization for processes)
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
  *   `unavailable` instead of an error (a sweep's point on an older Node)
  * @property {boolean} [inheritEnv]  also the variables Node reads at every start (STARTUP_ONLY_VARS)
@@ -79,6 +81,7 @@ export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout
  * @property {number} rounds   the fixed count, or the most an adaptive run may take (see stop)
  * @property {import('../stats/stopping.js').StopRule} stop
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
+ * @property {'workers'|'procs'|null} only  compare: its one mode, when the other cannot carry the change
  * @property {Record<string, string>} envOverrides  --env values
  * @property {NodeJS.ProcessEnv} env           what the cells are started with
  * @property {number} timeout  seconds per cell
@@ -106,7 +109,10 @@ export async function buildPlan(options, { interrupt } = {}) {
     // a built-in's own check of its parameters against the modes that will run (message: a
     // shape a process cannot carry, a file of messages that is not one)
     const { default: module } = await import(task.url);
-    const problem = module.checkParams?.(params, modesOf({ command, aa: options.aa ?? null }));
+    const problem = module.checkParams?.(
+      params,
+      modesOf({ command, aa: options.aa ?? null, only: options.only ?? null }),
+    );
     if (problem) throw usageError(problem);
   }
   // a task that cannot run on this Node says so before any cell (sweep: the point is marked)
@@ -169,6 +175,7 @@ export async function buildPlan(options, { interrupt } = {}) {
     rounds,
     stop,
     aa: options.aa ?? null,
+    only: options.only ?? null,
     envOverrides,
     env: {
       ...inheritedEnv(process.env, {
@@ -307,11 +314,13 @@ export const fixedWork = (plan) =>
   plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup };
 
 /**
- * The modes a plan's cells run: compare's two, an A/A run's one, or the command's.
- * @param {{ command: Plan['command'], aa: Plan['aa'] }} plan
+ * The modes a plan's cells run: compare's two, an A/A run's one, a compare's one mode alone, or
+ * the command's.
+ * @param {{ command: Plan['command'], aa: Plan['aa'], only?: Plan['only'] }} plan
  * @returns {Array<'workers'|'procs'>}
  */
-export const modesOf = ({ command, aa }) => (command === 'compare' ? (aa ? [aa] : ['workers', 'procs']) : [command]);
+export const modesOf = ({ command, aa, only = null }) =>
+  command === 'compare' ? (aa ? [aa] : only ? [only] : ['workers', 'procs']) : [command];
 
 /**
  * Fills in the task's parameters from what was given (by option or --param), typed as the

@@ -80,6 +80,13 @@ export async function planPoints(points, context) {
 }
 
 /**
+ * A point's arms: both modes, or the one an advise candidate runs in alone (plan.only).
+ * @param {Readonly<import('./plan.js').Plan>} plan
+ * @returns {Array<'workers'|'procs'>}
+ */
+export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
+
+/**
  * @typedef {import('./scheduler.js').Point & { at: Point['at'], options: Point['options'] }} MeasuredPoint
  *
  * @typedef {object} SweepRun  what a sweep measured
@@ -112,8 +119,8 @@ export async function runSweep(planned, { budget, interrupt, onCell, onRound, re
     const kept = resumed?.sessions.get(point.id);
     return {
       ...point,
-      arms: MODES,
-      steps: armSteps(point.plan, MODES),
+      arms: armsOf(point.plan),
+      steps: armSteps(point.plan, armsOf(point.plan)),
       pilot: true,
       session: kept ? { ...kept, stop: null, error: null } : newSession(point.plan),
     };

@@ -117,12 +117,24 @@ export function sweepShortfall(points, { maxTime, seconds }) {
   return shortfall({
     maxTime,
     seconds,
-    counted: Math.min(...measured.map((point) => point.ratio?.n ?? 0)),
+    counted: Math.min(...measured.map(countedOf)),
     took: costs.includes(null)
       ? null
       : costs.reduce((sum, cost) => /** @type {number} */ (sum) + /** @type {number} */ (cost), 0),
     pilot: measured.some((point) => point.rounds.some((round) => round.pilot)),
   });
+}
+
+/**
+ * The rounds a point's figures are taken from: its ratio's, or for a point run in one mode alone
+ * (an advise candidate for threads or processes only), its rounds with that mode's cell.
+ * @param {{ ratio?: { n: number } | null, rounds: Array<{ pilot?: boolean, workers?: unknown, procs?: unknown }> }} point
+ */
+function countedOf(point) {
+  if (point.ratio) return point.ratio.n;
+  const modes = /** @type {const} */ (['workers', 'procs']).filter((mode) => point.rounds.some((round) => round[mode]));
+  if (modes.length !== 1) return 0;
+  return point.rounds.filter((round) => !round.pilot && round[modes[0]]).length;
 }
 
 /**

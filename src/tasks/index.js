@@ -70,6 +70,9 @@ export const BUILTIN_TASKS = [
  * @property {(params: Record<string, any>, modes: Array<'workers'|'procs'>) => string | null} [checkParams]
  *   built-in tasks only: why these parameters cannot be measured in these modes (a usage error,
  *   before any cell), or null
+ * @property {(params: Record<string, any>) => TaskFix[]} [fixesFor]  built-in tasks only: the
+ *   fixes for these parameters, in place of `fixes` (message: the shapes and serializations
+ *   the given one is not)
  * @property {(params: Record<string, any>) => string | null | Promise<string | null>} [unavailable]
  *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
  *   cells run on, before any cell starts
@@ -86,6 +89,8 @@ export const BUILTIN_TASKS = [
  * @property {string} change  the change to the user's code, in a few words
  * @property {string} [task]  run this task instead
  * @property {Record<string, unknown>} [params]  with these parameters
+ * @property {'workers'|'procs'} [mode]  the one mode the change applies to: measured and ranked
+ *   in that mode alone (a transfer list exists only between threads)
  */
 
 /**
@@ -162,7 +167,7 @@ const checkParam = ({ type = 'string', choices }) =>
 function checkFixes(fixes, spec) {
   if (fixes === undefined) return;
   const bad = (/** @type {string} */ what) => usageError(`task module ${spec}: ${what} (see examples/my-task.mjs)`);
-  if (!Array.isArray(fixes)) throw bad('fixes must be an array of { name, change, task?, params? }');
+  if (!Array.isArray(fixes)) throw bad('fixes must be an array of { name, change, task?, params?, mode? }');
   for (const [i, fix] of fixes.entries()) {
     if (!isPlainObject(fix) || typeof fix.name !== 'string' || typeof fix.change !== 'string')
       throw bad(`fixes[${i}] must have a name and a change, both strings`);
@@ -170,6 +175,8 @@ function checkFixes(fixes, spec) {
       throw bad(`fixes[${i}].task must be a task's name or path`);
     if (fix.params !== undefined && !isPlainObject(fix.params)) throw bad(`fixes[${i}].params must be an object`);
     if (fix.task === undefined && fix.params === undefined) throw bad(`fixes[${i}] must give a task, params, or both`);
+    if (fix.mode !== undefined && fix.mode !== 'workers' && fix.mode !== 'procs')
+      throw bad(`fixes[${i}].mode must be "workers" or "procs", or left out for both`);
   }
 }
 
@@ -236,6 +243,19 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     parent: builtin && declared.parent === true,
     fixes: declared.fixes ?? [],
   };
+}
+
+/**
+ * The fixes `advise` measures for a task run with these parameters: a built-in's own choice for
+ * them (fixesFor), or the fixes it declares.
+ * @param {LoadedTask} task
+ * @param {Record<string, any>} params  resolved, defaults included
+ * @returns {Promise<TaskFix[]>}
+ */
+export async function fixesOf(task, params) {
+  if (!task.builtin) return task.fixes;
+  const { default: module } = await import(task.url);
+  return module.fixesFor?.(params) ?? task.fixes;
 }
 
 /** A built-in task: mmapbench's own code, imported here. @param {string} url */

@@ -62,6 +62,61 @@ export function readMessages(path) {
   });
 }
 
+/**
+ * advise's candidates for a message: the other ways to send it. Changing the shape changes the
+ * user's code on both sides; the serialization is a fork option and applies to processes alone;
+ * a transfer list and shared memory exist only between threads.
+ * @param {Record<string, any>} params  resolved
+ * @returns {import('./index.js').TaskFix[]}
+ */
+export function fixesFor(params) {
+  /** @type {import('./index.js').TaskFix[]} */
+  const fixes = [];
+  if (params.message === undefined) {
+    if (params.shape === 'object')
+      fixes.push({
+        name: 'send JSON text',
+        params: { shape: 'json' },
+        change: 'postMessage(JSON.stringify(job)) and JSON.parse on the other side, instead of the object',
+      });
+    if (params.shape === 'json')
+      fixes.push({
+        name: 'send the object',
+        params: { shape: 'object' },
+        change: 'postMessage(job) with the object itself, instead of its JSON text',
+      });
+    // a Buffer's bytes only: an object would first have to be encoded, which this would not time
+    if (params.shape === 'buffer')
+      fixes.push(
+        {
+          name: 'transfer',
+          params: { shape: 'transfer' },
+          mode: 'workers',
+          change:
+            'put the bytes in an ArrayBuffer and move it: postMessage(buf, [buf]) (threads only; the sender loses it until it comes back)',
+        },
+        {
+          name: 'SharedArrayBuffer',
+          params: { shape: 'shared' },
+          mode: 'workers',
+          change:
+            'share a SharedArrayBuffer once, write the bytes into it and post only a number (threads only; the two sides must take turns)',
+        },
+      );
+  }
+  const other = params.serialization === 'json' ? 'advanced' : 'json';
+  fixes.push({
+    name: `serialization ${other}`,
+    params: { serialization: other },
+    mode: 'procs',
+    change:
+      other === 'advanced'
+        ? "fork(module, { serialization: 'advanced' }): the structured clone, which sends a Buffer as bytes rather than as JSON"
+        : "fork(module) with the default serialization, 'json'",
+  });
+  return fixes;
+}
+
 export default /** @satisfies {Task} */ ({
   name: 'message',
   description:
@@ -69,6 +124,7 @@ export default /** @satisfies {Task} */ ({
   reference:
     'rtfeldman/node-test-runner#674, nodejs/node#43657, nodejs/node#3145: the cost of talking to a worker depends on the message; no figure of its own',
   parent: true,
+  fixesFor,
   params: {
     shape: {
       description:

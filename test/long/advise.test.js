@@ -49,3 +49,50 @@ test("a task's own fix that throws is reported in its row; the others are measur
   assert.match(out, /^throws: failed: .*this fix throws/m);
   assert.match(out, /^│ same-work +│ +\d\. (faster|hurts|unclear) │/m);
 });
+
+test('a 64 KiB Buffer message: transfer and shared memory in threads alone, the other serialization in processes alone', async () => {
+  const result = await cli(
+    [
+      'advise',
+      '--task',
+      'message',
+      '--shape',
+      'buffer',
+      '--size',
+      '64k',
+      '-k',
+      '2',
+      '--rounds',
+      '3',
+      '--duration',
+      '0.3',
+      '--json',
+    ],
+    { timeout: 240_000 },
+  );
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  const rows = Object.fromEntries(document.advice.rows.map((/** @type {any} */ row) => [row.name, row]));
+  assert.deepEqual(Object.keys(rows).sort(), [
+    'SharedArrayBuffer',
+    'baseline',
+    'processes instead of threads',
+    'serialization advanced',
+    'transfer',
+  ]);
+  for (const name of ['transfer', 'SharedArrayBuffer']) {
+    assert.equal(rows[name].status, 'measured', name);
+    assert.equal(rows[name].mode, 'workers');
+    assert.ok(rows[name].gain.workers.ci95, `${name}: an interval`);
+    assert.equal(rows[name].gain.procs, null, `${name}: no process ran it`);
+  }
+  const advanced = rows['serialization advanced'];
+  assert.equal(advanced.mode, 'procs');
+  assert.ok(advanced.gain.procs.ci95, 'an interval');
+  assert.equal(advanced.gain.workers, null);
+  const point = document.points.find((/** @type {any} */ one) => one.id === rows.transfer.id);
+  assert.ok(
+    point.rounds.every((/** @type {any} */ round) => round.workers && !round.procs),
+    'threads alone',
+  );
+});

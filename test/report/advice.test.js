@@ -42,7 +42,11 @@ test('recomputed from the points, the ranking is the one saved: every figure com
     missing: document.advice.missing,
     skipped: document.advice.skipped,
   });
-  assert.deepEqual(again, document.advice);
+  // rows saved before a fix could apply to one mode alone are ranked by the workers' gain
+  assert.ok(again.rows.every((row) => row.mode === 'workers'));
+  assert.equal(again.bestProcs, null);
+  const { bestProcs, ...rest } = again;
+  assert.deepEqual({ ...rest, rows: rest.rows.map(({ mode, ...row }) => row) }, document.advice);
 });
 
 test('the best is the candidate of largest workers gain whose interval lies above 1; one that lies below hurts', () => {
@@ -71,4 +75,46 @@ test("the published ranking stands beside readfilesync's, labelled with its sour
     /^published, not measured here: platformatic\/node-worker-mmap-lock-contention \(README\), "TL;DR — Mitigation Ranking"/m,
   );
   assert.match(notes, /^readfilesync-into: unavailable: /m);
+});
+
+test("a message's advise: fixes for threads alone ranked by the workers' gain, the serialization among the procs' fixes", () => {
+  // a 100 s advise of a 64 KiB Buffer message at k=2: the baseline (copied, json serialization),
+  // transfer and SharedArrayBuffer (threads alone), serialization advanced (processes alone)
+  const { document: message } = /** @type {any} */ (loadResults(fixture('saved/advise-message.json')));
+  const { advice } = message;
+  assert.deepEqual(
+    advice.rows.map((/** @type {any} */ row) => [
+      row.mode,
+      row.status,
+      Boolean(row.gain.workers),
+      Boolean(row.gain.procs),
+    ]),
+    [
+      ['workers', 'measured', true, true],
+      ['workers', 'measured', true, false],
+      ['workers', 'measured', true, false],
+      ['workers', 'measured', true, false],
+      ['procs', 'measured', false, true],
+    ],
+  );
+  assert.equal(advice.rows.at(-1).name, 'serialization advanced');
+  assert.equal(advice.bestProcs, 'serialization advanced');
+  assert.ok(['transfer', 'SharedArrayBuffer'].includes(advice.best));
+  assert.match(
+    verdictText(advice),
+    /; for processes: serialization advanced: procs \d+\.\d+× the baseline’s throughput \(95% CI [\d.]+-[\d.]+\)/,
+  );
+  const model = adviceModel(message);
+  const readings = model.tables[0].rows.map((row) => row[1]);
+  assert.deepEqual(readings.slice(-1), ['1. faster (procs)'], 'ranked among the fixes for processes');
+  assert.equal(readings[1], '1. faster');
+  assert.match(
+    model.notes.join('\n'),
+    /^apply serialization advanced: fork\(module, \{ serialization: 'advanced' \}\)/m,
+  );
+  // every figure again from the points
+  const order = message.points.map((/** @type {any} */ point) =>
+    advice.rows.find((/** @type {any} */ row) => row.id === point.id && row.kind !== 'procs'),
+  );
+  assert.deepEqual(adviceOf(message.points, order, { missing: advice.missing, skipped: advice.skipped }), advice);
 });

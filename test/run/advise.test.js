@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { candidatesFor, planCandidates } from '../../src/run/advise.js';
-import { loadTask } from '../../src/tasks/index.js';
+import { armsOf } from '../../src/run/sweep.js';
+import { fixesOf, loadTask } from '../../src/tasks/index.js';
 import { fixture } from '../helpers.js';
 
 const allocators = [
@@ -99,4 +100,67 @@ test("a user's task names its fixes' modules relative to itself, whatever the wo
       ['sibling', fixture('warms-up.js')],
     ],
   );
+});
+
+test("a message's candidates are the other ways to send it, each planned in the modes that can carry it; no heap setting", async () => {
+  const task = await loadTask('message');
+  const params = { shape: 'buffer', size: 64 * 1024, serialization: 'json' };
+  const { candidates, missing } = candidatesFor({
+    task,
+    fixes: await fixesOf(task, params),
+    glibc: true,
+    fileSize: 64 * 1024,
+    allocators,
+  });
+  assert.deepEqual(
+    candidates.map((one) => [one.name, one.mode, one.params]),
+    [
+      ['baseline', null, {}],
+      ['transfer', 'workers', { shape: 'transfer' }],
+      ['SharedArrayBuffer', 'workers', { shape: 'shared' }],
+      ['serialization advanced', 'procs', { serialization: 'advanced' }],
+    ],
+  );
+  assert.deepEqual(missing, [], 'an allocator is no way to send a message: none is offered');
+  const shared = { k: 2, quick: true, task: 'message', params: { shape: 'buffer', size: 64 * 1024 } };
+  const { planned, skipped } = await planCandidates(candidates, shared);
+  assert.deepEqual(skipped, [], 'a transfer list is refused in a compare, not in threads alone');
+  assert.deepEqual(
+    planned.map((point) => [
+      point.candidate.name,
+      point.plan.only,
+      point.plan.params.shape,
+      point.plan.params.serialization,
+    ]),
+    [
+      ['baseline', null, 'buffer', 'json'],
+      ['transfer', 'workers', 'transfer', 'json'],
+      ['SharedArrayBuffer', 'workers', 'shared', 'json'],
+      ['serialization advanced', 'procs', 'buffer', 'advanced'],
+    ],
+  );
+  assert.deepEqual(
+    planned.map((point) => armsOf(point.plan)),
+    [['workers', 'procs'], ['workers'], ['workers'], ['procs']],
+  );
+});
+
+test("an object's candidates: its JSON text and the other serialization; a file of messages: the serialization alone", async () => {
+  const task = await loadTask('message');
+  const names = async (/** @type {Record<string, unknown>} */ params) =>
+    (await fixesOf(task, params)).map((fix) => `${fix.name} (${fix.mode ?? 'both'})`);
+  assert.deepEqual(await names({ shape: 'object', size: 100, serialization: 'json' }), [
+    'send JSON text (both)',
+    'serialization advanced (procs)',
+  ]);
+  assert.deepEqual(await names({ shape: 'json', size: 100, serialization: 'advanced' }), [
+    'send the object (both)',
+    'serialization json (procs)',
+  ]);
+  assert.deepEqual(await names({ shape: 'object', size: 100, serialization: 'json', message: 'jobs.jsonl' }), [
+    'serialization advanced (procs)',
+  ]);
+  // a task without fixesFor: the fixes it declares
+  const readfilesync = await loadTask('readfilesync');
+  assert.equal(await fixesOf(readfilesync, {}), readfilesync.fixes);
 });

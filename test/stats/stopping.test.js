@@ -113,4 +113,17 @@ test("a sweep's budget (advise's too) ran short: the point with fewest counted r
     null,
   );
   assert.equal(sweepShortfall([point(1, { stop: 'rounds' })], { maxTime: null, seconds: 4 }), null);
+  // a point run in one mode alone (advise's transfer list: threads) has no ratio: its rounds with
+  // that mode's cell count, a pilot's aside
+  const alone = (/** @type {number} */ n) => ({
+    stop: 'max-time',
+    status: 'complete',
+    ratio: null,
+    rounds: [
+      { workers: cell(500), pilot: /** @type {const} */ (true) },
+      ...Array.from({ length: n }, () => ({ workers: cell(500) })),
+    ],
+  });
+  assert.equal(sweepShortfall([point(3), alone(3)], { maxTime: 10, seconds: 9 }), null);
+  assert.equal(sweepShortfall([point(3), alone(1)], { maxTime: 10, seconds: 9 })?.counted, 1);
 });

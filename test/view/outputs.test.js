@@ -51,6 +51,7 @@ const FILES = [
   'sweep-quick.json',
   'sweep-tradeoff.json',
   'advise.json',
+  'advise-message.json',
   'audit.json',
   'audit-idle.json',
   'reproduce.jsonl',
