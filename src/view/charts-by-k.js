@@ -1,5 +1,6 @@
 // A sweep's charts against k: each mode's throughput (and each other measure), the ratio, and the account's page faults
-// and blocked time per op, on a log2 axis of the k measured.
+// and blocked time per op, on a log2 axis of the k measured; and the ratio against a numeric task
+// parameter (a message's size), where the modes cross.
 import { draw, INK, modeColor } from './charts.js';
 import { THROUGHPUT } from '../report/measures.js';
 
@@ -52,6 +53,66 @@ export function measureByK(rows, { group = '', measure = THROUGHPUT } = {}) {
           },
           color: modeColor,
         },
+      },
+    ],
+  });
+}
+
+/**
+ * The workers/procs ratio against a numeric task parameter (the message task's --size), one line
+ * for each setting of the other axes (its --shape), the 95% CI as a band, and the line of no
+ * difference: where a line crosses it, the modes cross.
+ * @param {Array<{ value: number, series: string, median: number, low: number | null, high: number | null }>} rows
+ * @param {{ name: string, series: string }} axis  the parameter's name; what tells the lines apart
+ */
+export function ratioByParam(rows, { name, series }) {
+  const values = [...new Set(rows.map((row) => row.value))].sort((a, b) => a - b);
+  const x = {
+    field: 'value',
+    type: 'quantitative',
+    title: `--${name}`,
+    scale: {
+      type: 'log',
+      base: 2,
+      domain: [values[0] / 1.25, /** @type {number} */ (values.at(-1)) * 1.25],
+      nice: false,
+    },
+    // bytes as a user writes them: 100, 4 KiB, 1 MiB
+    axis: {
+      values,
+      labelExpr:
+        "datum.value >= 1048576 && datum.value % 1048576 == 0 ? datum.value / 1048576 + ' MiB' : datum.value >= 1024 && datum.value % 1024 == 0 ? datum.value / 1024 + ' KiB' : format(datum.value, ',')",
+    },
+  };
+  const ends = rows.flatMap((row) => [row.median, row.low, row.high]).filter((v) => typeof v === 'number');
+  const y = {
+    type: 'quantitative',
+    title: 'workers/procs',
+    scale: { type: 'log', domain: [Math.min(1, ...ends) * 0.9, Math.max(1, ...ends) * 1.1], nice: false },
+  };
+  const color = { field: 'series', type: 'nominal', title: series || null };
+  return draw({
+    title: {
+      text: `workers/procs against --${name}`,
+      subtitle: 'line: the ratio; band: its 95% CI; dashed: no difference (above: threads faster)',
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        transform: [{ filter: 'datum.low != null' }],
+        mark: { type: 'area', opacity: 0.2 },
+        encoding: { x, y: { field: 'low', ...y }, y2: { field: 'high' }, color },
+      },
+      {
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: { x, y: { field: 'median', ...y }, color },
+      },
+      {
+        data: { values: [{ one: 1 }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: '#888' },
+        encoding: { y: { field: 'one', ...y } },
       },
     ],
   });

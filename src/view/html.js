@@ -14,10 +14,11 @@ import { extraMeasures, summaryOf } from '../report/measures.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { factsOf } from '../results/load.js';
 import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
-import { accountByK, ratioByK, measureByK } from './charts-by-k.js';
+import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { auditSection, reproduceSection } from './html-reproduce-audit.js';
 import { MODES } from '../words/modes.js';
+import { kebab } from '../words/vocabulary.js';
 import { page, section } from './html-page.js';
 import { byK, partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.js';
 
@@ -277,6 +278,31 @@ async function sweepSection({ path, document }, facts) {
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
   if (measured.length)
     charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
+  // a numeric task parameter swept (the message task's --size): where the modes cross, one line
+  // for each setting of the other axes
+  const numeric = document.advice
+    ? []
+    : Object.entries(document.axes.params).filter(
+        ([, values]) => values.length > 1 && values.every((value) => typeof value === 'number'),
+      );
+  for (const [name] of numeric) {
+    const others = columns.filter((column) => column.head !== kebab(name));
+    const rows = document.points.flatMap((point) =>
+      point.ratio
+        ? [
+            {
+              value: Number(point.params[name]),
+              series: others.length ? pointName(point, others, { separator: ' · ' }) : point.task,
+              ...forestRow('', point.ratio),
+            },
+          ]
+        : [],
+    );
+    if (new Set(rows.map((row) => row.value)).size > 1)
+      charts.push(
+        await ratioByParam(rows, { name: kebab(name), series: others.map((column) => column.head).join(' · ') }),
+      );
+  }
   for (const group of document.scaling) {
     const points = group.points.flatMap((id) => document.points.find((point) => point.id === id) ?? []);
     const name = document.scaling.length > 1 && points.length ? label(points[0], 'k') : '';

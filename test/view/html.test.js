@@ -77,3 +77,31 @@ test("a compare whose cells kept their latency histograms draws each mode's late
   // and a file saved before cells kept them draws no such chart
   assert.ok(!labels((await page('compare-tradeoff.json')).html).includes('Op latency by percentile'));
 });
+
+test('a sweep over a numeric task parameter draws the ratio against it, a line for each setting of the others: where the modes cross', async () => {
+  // sweep-quick's two points, as if they had been a message of 100 B and 64 KiB, one shape
+  const one = /** @type {any} */ (saved('sweep-quick.json'));
+  const { document } = one;
+  document.axes = { ...document.axes, k: [2], params: { size: [100, 65536], shape: ['buffer'] } };
+  document.scaling = [];
+  document.points.forEach((/** @type {any} */ point, /** @type {number} */ i) => {
+    point.k = 2;
+    point.params = { size: [100, 65536][i], shape: 'buffer' };
+  });
+  const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-html-')), 'page.html');
+  await writeHtmlReport([one], path);
+  const html = readFileSync(path, 'utf8');
+  assert.ok(labels(html).includes('workers/procs against --size'), labels(html).join('; '));
+  const chart = html.slice(html.indexOf('aria-label="workers/procs against --size"'));
+  assert.ok(chart.includes('>64 KiB</text>'), 'bytes as a user writes them');
+  assert.ok(chart.includes('>100</text>'));
+  // one value of every other axis: one line, named by the task
+  assert.ok(chart.slice(0, chart.indexOf('</svg>')).includes('>readfilesync</text>'));
+  // a non-numeric axis is a table's column, not an axis to draw against
+  document.axes.params = { shape: ['object', 'buffer'] };
+  document.points.forEach(
+    (/** @type {any} */ point, /** @type {number} */ i) => (point.params = { shape: ['object', 'buffer'][i] }),
+  );
+  await writeHtmlReport([one], path);
+  assert.ok(!labels(readFileSync(path, 'utf8')).some((label) => label.startsWith('workers/procs against --')));
+});
