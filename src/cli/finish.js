@@ -43,7 +43,7 @@ export function gateOf(results, request, { fixedRounds }) {
  */
 export function finishRun(results, output, { runError, stdout, stderr, kept = null }) {
   const live = liveResults(results);
-  stdout.write(render(results, output.format, stdout));
+  stdout.write(render(results, output.format, stdout, { verbose: output.verbose }));
   if (output.verbose) for (const line of verboseLines(live, results)) stderr.write(`${line}\n`);
   const strays = straysText(results);
   if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);

@@ -101,7 +101,11 @@ const oneOf = (name, choices) => (/** @type {string} */ typed) => {
 };
 
 /** Options every command takes. */
-export const COMMON = { verbose: flag('show stack traces and task output on failure') };
+export const COMMON = {
+  verbose: flag(
+    'the whole text: every round, the account, the warm-up and the sizing after the answer; stack traces and task output on failure',
+  ),
+};
 
 export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
   read: timeoutSeconds('--timeout'),

@@ -7,11 +7,11 @@ import { renderSaved } from '../view/index.js';
  * `mmapbench report FILE...`: every file read and checked first (a bad one stops the command
  * before anything is written), then printed, or written as one HTML page.
  * With --export, the files are also written in a dashboard's format (all of them in one file).
- * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../results/export.js').ExportRequest[] }} request
+ * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../results/export.js').ExportRequest[], verbose?: boolean }} request
  * @param {import('./index.js').Context} [context]
  */
 export async function reportCommand(
-  { files, markdown, html, exports = [] },
+  { files, markdown, html, exports = [], verbose = false },
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   const saved = files.map((file) => loadResults(file));
@@ -24,5 +24,7 @@ export async function reportCommand(
     );
     return;
   }
-  stdout.write(saved.map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', stdout)).join('\n'));
+  stdout.write(
+    saved.map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', stdout, { verbose })).join('\n'),
+  );
 }

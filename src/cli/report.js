@@ -17,7 +17,8 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
     type: 'string',
   });
 export const examples = [
-  ['mmapbench report mmapbench-results/compare-*.json', 'the tables again, as the run printed them'],
+  ['mmapbench report mmapbench-results/compare-*.json', 'the answer again, as the run printed it'],
+  ['mmapbench report mmapbench-results/compare-*.json --verbose', 'every round, the account, the warm-up'],
   ['mmapbench report mmapbench-results/*.json --html report.html', 'one page with every chart, to keep or send'],
   ['mmapbench report compare-ci.json --export bencher=bmf.json', "a saved run in a dashboard's format"],
 ];
@@ -30,7 +31,13 @@ export async function handler(argv, context) {
   const { reportCommand } = await import('./report-run.js');
   const files = [argv.files].flat().map(String);
   return reportCommand(
-    { files, markdown: Boolean(opts.markdown), html: opts.html, exports: opts.export ?? [] },
+    {
+      files,
+      markdown: Boolean(opts.markdown),
+      html: opts.html,
+      exports: opts.export ?? [],
+      verbose: Boolean(opts.verbose),
+    },
     context,
   );
 }

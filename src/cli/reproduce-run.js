@@ -137,9 +137,10 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
     // a full disk: the report below still prints, and says the same
   }
   const models = reportModels({ header, options, records, plan, status, file, skipped });
-  stdout.write(renderReproduce(models, argv.markdown ? 'markdown' : 'terminal', stdout));
+  stdout.write(renderReproduce(models, argv.markdown ? 'markdown' : 'terminal', stdout, { verbose: argv.verbose }));
   try {
-    writeFileAtomic(reportFile, renderReproduce(models, 'markdown'));
+    // the report file is the whole text: the machine, the published figures, every experiment
+    writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }));
     stderr.write(`mmapbench: wrote ${reportFile}; raw results in ${file}\n`);
   } catch (writeError) {
     const failed = fileError(writeError, reportFile, '--out');

@@ -84,5 +84,5 @@ export async function handler(argv, context) {
   const { smoke, verbose, ...rest } = readOptions(argv, SPECS, 'reproduce');
   const { reproduce } = await import('./reproduce-run.js');
   const experiments = [argv.experiments ?? []].flat().map(String);
-  return reproduce({ ...rest, experiments, quick: rest.quick || smoke || undefined }, context);
+  return reproduce({ ...rest, verbose, experiments, quick: rest.quick || smoke || undefined }, context);
 }

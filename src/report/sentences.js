@@ -90,9 +90,10 @@ function tighten(results) {
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
  * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} results
+ * @param {{ tables?: boolean }} [options]  tables: the account's table is printed above the line
  * @returns {string | null}
  */
-export function stopText(results) {
+export function stopText(results, { tables = true } = {}) {
   const { stop, ratio, config, seconds, shortBudget } = results;
   if (shortBudget) return `stopped: ${shortBudgetText(shortBudget, seconds)}`;
   const n = ratio?.n ?? 0;
@@ -114,7 +115,7 @@ export function stopText(results) {
     const cause = stoppedShort(results) ? spreadCause(results) : null;
     const remedy = cause ? remedyOf(cause.key, { glibc: Boolean(results.environment?.glibc) }) : null;
     const why = cause
-      ? `; the cells disagree with their ${cause.words} per op (above)${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
+      ? `; the cells disagree with their ${cause.words} per op${tables ? ' (above)' : ''}${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
       : '';
     return `stopped: the ${about(config.maxTime ?? seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}`;
   }

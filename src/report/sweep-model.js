@@ -45,10 +45,11 @@ function stopCell(point) {
 /**
  * `sweep`: a row per point, then the scaling reading and the charts of a k axis.
  * @param {SweepDocument} results  from buildSweepResults
- * @param {{ width?: number, color?: boolean }} [options]
+ * @param {{ width?: number, color?: boolean, answer?: boolean }} [options]  answer: the points' table
+ *   and the scaling reading alone (answer-model.js)
  * @returns {import('./table.js').ReportModel}
  */
-export function sweepModel(results, { width = 80 } = {}) {
+export function sweepModel(results, { width = 80, answer = false } = {}) {
   const { axes, points, config, environment } = results;
   // an advise run's points are its candidates: their names say what varies
   const columns = results.advice
@@ -120,15 +121,15 @@ export function sweepModel(results, { width = 80 } = {}) {
   // where the time went at each point whose modes differ: the account's reading
   for (const point of points) {
     const reading = point.account?.words.reading;
-    if (reading && point.verdict?.significant) notes.push(`${pointName(point, columns)}: ${reading}`);
+    if (reading && point.verdict?.significant && !answer) notes.push(`${pointName(point, columns)}: ${reading}`);
   }
   for (const group of results.scaling) notes.push(...scalingNotes(group, results));
   const resume = resumeText(results);
   if (resume) notes.push(resume);
-  const metrics = metricsTable(points, columns);
-  const accounted = accountTable(points, columns);
-  const measured = measuresTable(points, columns);
-  const blocks = results.scaling.flatMap((group) => charts(group, results, width));
+  const metrics = answer ? [] : metricsTable(points, columns);
+  const accounted = answer ? [] : accountTable(points, columns);
+  const measured = answer ? [] : measuresTable(points, columns);
+  const blocks = answer ? [] : results.scaling.flatMap((group) => charts(group, results, width));
   return {
     title,
     lines,
@@ -369,7 +370,7 @@ function charts(group, results, width) {
     customXAxisTicks: xTicks,
     customYAxisTicks: [low, 1, high].filter((y, i, list) => list.indexOf(y) === i),
     formatter: axis((y) => fixed(y)),
-    xLabel: `k     ● median, - ends of its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
+    xLabel: `k   ● median, - its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
   });
   return [throughput, ratio];
 }

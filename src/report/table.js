@@ -71,12 +71,84 @@ export function fitContents(cells, total) {
   return fitted;
 }
 
-/** A short word (a verdict, a number) stays whole; a long one (a path) is broken instead. */
+/**
+ * No column narrower than its longest piece that must not be broken (a word, a number with its
+ * unit; see piecesOf), so a cell wraps only between pieces.
+ */
 const floorsOf = (/** @type {number[]} */ widths, /** @type {string[][]} */ cells) =>
   widths.map((width, i) => {
-    const words = cells.flatMap((row) => String(row[i] ?? '').split(/\s+/));
-    return Math.min(width, 16, Math.max(6, ...words.map((word) => [...word].length + 2)));
+    const pieces = cells.flatMap((row) => piecesOf(String(row[i] ?? '')));
+    return Math.min(width, Math.max(3, ...pieces.map((piece) => visible(piece.trimEnd()) + 2)));
   });
+
+// a number and its unit, kept on one line: `17.14 ms`, `54.8 MiB`, `20,552 ops/s`
+const NUMBER_UNIT = /(\d) (?=(?:ops\/s|[KMG]iB|B|µs|ms|ns|s|%|x|×)(?![\p{L}\d]))/gu;
+const NBSP = '\u00a0';
+// eslint-disable-next-line no-control-regex -- the escape that starts a color, which takes no column
+const visible = (/** @type {string} */ text) => [...text.replace(/\x1b\[[\d;]*m/g, '')].length;
+
+/**
+ * A cell's text as the pieces a line may end after: a word with the space after it, or a part of
+ * a word ending in a hyphen, a comma or `=` (`readfilesync-`, `MALLOC_ARENA_MAX=`). A number and
+ * its unit are one piece.
+ * @param {string} text  one line of a cell
+ * @returns {string[]}
+ */
+export function piecesOf(text) {
+  const pieces = [];
+  let piece = '';
+  const chars = [...text.replace(NUMBER_UNIT, `$1${NBSP}`)];
+  chars.forEach((char, i) => {
+    const next = chars[i + 1] ?? '';
+    piece += char;
+    const space = char === ' ' || char === '\t';
+    // a line may end after spaces, a hyphen inside a word (not a flag's `--`) or `=`, or a comma
+    // that does not group digits
+    const breaks = space
+      ? next !== ' ' && next !== '\t'
+      : ((char === '-' && /[\p{L}\d]/u.test(piece)) || char === '=' || (char === ',' && !/\d/.test(next))) &&
+        next !== ' ' &&
+        next !== '';
+    if (breaks) {
+      pieces.push(piece);
+      piece = '';
+    }
+  });
+  if (piece) pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * A cell's text in lines of at most `width` columns, broken only between pieces (piecesOf); a
+ * piece longer than the width, which floorsOf leaves only when the table cannot fit otherwise,
+ * is cut.
+ * @param {string} text
+ * @param {number} width
+ */
+export function wrapCell(text, width) {
+  return text
+    .split('\n')
+    .flatMap((paragraph) => {
+      /** @type {string[]} */
+      const lines = [];
+      let line = '';
+      for (const piece of piecesOf(paragraph)) {
+        if (line && visible((line + piece).trimEnd()) > width) {
+          lines.push(line.trimEnd());
+          line = '';
+        }
+        line += line || !/^\s+$/.test(piece) ? piece : '';
+        while (visible(line.trimEnd()) > width) {
+          lines.push([...line].slice(0, width).join(''));
+          line = [...line].slice(width).join('');
+        }
+      }
+      lines.push(line.trimEnd());
+      return lines;
+    })
+    .map((line) => line.replaceAll(NBSP, ' '))
+    .join('\n');
+}
 
 /** Each column's width as its longest line asks, padding included: what the table takes unfitted. */
 const naturalWidths = (/** @type {string[][]} */ cells) =>
@@ -94,22 +166,29 @@ const naturalWidths = (/** @type {string[][]} */ cells) =>
       ),
   );
 
-/** The width text is wrapped to: the terminal's, or 80 off a terminal (a log, a pipe). */
-export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream) =>
-  Math.max(60, stream?.columns ?? 80);
+/**
+ * The width text is wrapped to: the terminal's; off a terminal (a log, a pipe) $COLUMNS, else 80.
+ * Never below 60.
+ */
+export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream, env = process.env) =>
+  Math.max(60, stream?.columns ?? (Number(env.COLUMNS) || 80));
 
 /**
  * @param {ReportModel} model
  * @param {{ color?: boolean, width?: number }} [options]  width: lines of text wrap at it
  */
 export function renderTerminal(model, { color = false, width = 80 } = {}) {
-  const wrap = (/** @type {string} */ text) => wrapAnsi(text, width, { hard: true });
+  const wrap = (/** @type {string} */ text) => wrapText(text, width);
   const parts = [model.title, ...(model.lines ?? [])].map(wrap);
   for (const { head, rows, align, widths } of model.tables) {
     const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : fitContents([head, ...rows], width);
-    // cells are wrapped here, words longer than the column broken, so nothing is cut off
-    const fit = (/** @type {string[]} */ row) =>
-      row.map((cell, i) => wrapAnsi(String(cell), fitted[i] - 2, { hard: true }));
+    if (fitted.reduce((a, b) => a + b, 0) + fitted.length + 1 > width) {
+      // narrower than its columns' longest words: a row at a time, each figure under its name
+      parts.push(stacked(head, rows, width));
+      continue;
+    }
+    // cells are wrapped here, between words and after hyphens, never inside a number and its unit
+    const fit = (/** @type {string[]} */ row) => row.map((cell, i) => wrapCell(String(cell), fitted[i] - 2));
     const table = new Table({
       head: fit(head),
       colWidths: fitted,
@@ -121,6 +200,42 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
   }
   parts.push(...model.notes.map(wrap), ...(model.blocks ?? []));
   return `${parts.join('\n')}\n`;
+}
+
+/**
+ * Text wrapped at spaces to `width`, a number kept with its unit; only a word longer than the
+ * width is cut.
+ * @param {string} text
+ * @param {number} width
+ */
+export const wrapText = (text, width) =>
+  wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');
+
+/**
+ * A table too wide for the terminal, row by row: its first cell, then each other cell after its
+ * column's name, indented.
+ * @param {string[]} head
+ * @param {string[][]} rows
+ * @param {number} width
+ */
+function stacked(head, rows, width) {
+  const flat = (/** @type {unknown} */ text) =>
+    String(text)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+  const indented = (/** @type {string} */ text) =>
+    wrapText(text, width - 2)
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n');
+  return rows
+    .map((row) =>
+      [
+        wrapText(`${flat(head[0])}: ${flat(row[0])}`, width),
+        ...row.slice(1).map((cell, i) => indented(`${flat(head[i + 1])}: ${flat(cell)}`)),
+      ].join('\n'),
+    )
+    .join('\n');
 }
 
 /**

@@ -34,6 +34,7 @@ import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
  * @property {string} [thpRestoreFile]
  * @property {string} [fixturesDir]
  * @property {boolean} [markdown]
+ * @property {boolean} [verbose]  the whole report rather than the verdicts
  * @property {'steady'|'published'|'both'} [protocol]
  * @property {import('../results/export.js').ExportRequest[]} [export]  written once the run is complete
  */

@@ -2,6 +2,7 @@
 // pick the renderer. A live run and `mmapbench report FILE` both come through here, so a saved
 // file prints exactly as its run did.
 import { adviceModel } from '../report/advice-model.js';
+import { adviceAnswer, compareAnswer, reproduceAnswer, sweepAnswer, traceAnswer } from '../report/answer-model.js';
 import { auditModel } from '../report/audit-model.js';
 import { compareModel, singleModel } from '../report/model.js';
 import { sweepModel } from '../report/sweep-model.js';
@@ -29,15 +30,39 @@ const MODELS = {
 };
 
 /**
- * A results document as the user asked to see it.
+ * The answer of each kind of document: what a run prints unless --verbose asks for the whole
+ * text. A kind without one prints its whole text.
+ * @type {Partial<Record<'measure'|'sweep'|'audit', (document: any, width: number) => import('../report/table.js').ReportModel[]>>}
+ */
+const ANSWERS = {
+  measure: (results, width) =>
+    results.command === 'compare'
+      ? [compareAnswer(results), ...(results.trace ? [traceAnswer(results)] : [])]
+      : MODELS.measure(results, width),
+  sweep: (results) => [results.advice ? adviceAnswer(results) : sweepAnswer(results)],
+};
+
+/**
+ * The report models a document prints as: its answer, or with `verbose` its whole text.
+ * @param {{ command: string }} document
+ * @param {{ verbose?: boolean, width?: number }} [options]
+ */
+export function modelsOf(document, { verbose = false, width = 80 } = {}) {
+  const kind = kindOf(document);
+  return (verbose ? MODELS[kind] : (ANSWERS[kind] ?? MODELS[kind]))(document, width);
+}
+
+/**
+ * A results document as the user asked to see it: its answer, or with `verbose` its whole text.
  * @param {{ command: string }} document  as the run built it, or as it was saved
  * @param {Format} format
  * @param {Stream} [stream]  where it goes: its width and whether it takes color
+ * @param {{ verbose?: boolean }} [options]
  */
-export function render(document, format, stream = process.stdout) {
+export function render(document, format, stream = process.stdout, { verbose = false } = {}) {
   if (format === 'json') return `${JSON.stringify(document, null, 2)}\n`;
   const width = textWidth(stream);
-  return MODELS[kindOf(document)](document, width)
+  return modelsOf(document, { verbose, width })
     .map((model) =>
       format === 'markdown' ? renderMarkdown(model) : renderTerminal(model, { color: useColor(stream), width }),
     )
@@ -50,21 +75,25 @@ export function render(document, format, stream = process.stdout) {
  * @param {'terminal'|'markdown'} format
  * @param {Stream} [stream]
  */
-export const renderReproduce = (models, format, stream = process.stdout) =>
-  renderReport(models, { markdown: format === 'markdown', color: useColor(stream), width: textWidth(stream) });
+export const renderReproduce = (models, format, stream = process.stdout, { verbose = false } = {}) =>
+  renderReport(verbose ? models : reproduceAnswer(models), {
+    markdown: format === 'markdown',
+    color: useColor(stream),
+    width: textWidth(stream),
+  });
 
 /** @typedef {import('../results/load.js').Saved} Saved */
 
 /**
  * How each kind of saved file prints: a document as its run printed it, a reproduce run's file
  * as its report.
- * @type {{ [K in Saved['kind']]: (saved: Extract<Saved, { kind: K }>, format: 'terminal'|'markdown', stream: Stream) => string }}
+ * @type {{ [K in Saved['kind']]: (saved: Extract<Saved, { kind: K }>, format: 'terminal'|'markdown', stream: Stream, options?: { verbose?: boolean }) => string }}
  */
 const SAVED = {
-  measure: (saved, format, stream) => render(saved.document, format, stream),
-  sweep: (saved, format, stream) => render(saved.document, format, stream),
-  audit: (saved, format, stream) => render(saved.document, format, stream),
-  reproduce: (saved, format, stream) => renderReproduce(savedReportModels(saved), format, stream),
+  measure: (saved, format, stream, options) => render(saved.document, format, stream, options),
+  sweep: (saved, format, stream, options) => render(saved.document, format, stream, options),
+  audit: (saved, format, stream, options) => render(saved.document, format, stream, options),
+  reproduce: (saved, format, stream, options) => renderReproduce(savedReportModels(saved), format, stream, options),
 };
 
 /**
@@ -72,10 +101,9 @@ const SAVED = {
  * @param {Saved} saved
  * @param {'terminal'|'markdown'} format
  * @param {Stream} stream
+ * @param {{ verbose?: boolean }} [options]  the whole text rather than the answer
  */
-export const renderSaved = (saved, format, stream) =>
-  /** @type {(saved: Saved, format: 'terminal'|'markdown', stream: Stream) => string} */ (SAVED[saved.kind])(
-    saved,
-    format,
-    stream,
-  );
+export const renderSaved = (saved, format, stream, options = {}) =>
+  /** @type {(saved: Saved, format: 'terminal'|'markdown', stream: Stream, options?: { verbose?: boolean }) => string} */ (
+    SAVED[saved.kind]
+  )(saved, format, stream, options);

@@ -11,7 +11,8 @@ import { childrenOf, cli, fixture, processCounter, processesMarked, uniqueMark, 
 
 const json = (result) => JSON.parse(result.stdout);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
-const tableOf = async (result) => (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1]])).stdout;
+const tableOf = async (result, ...options) =>
+  (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], ...options])).stdout;
 
 test('--env reaches the cells at process start', async () => {
   const probe = fixture('env-probe.js');
@@ -20,12 +21,21 @@ test('--env reaches the cells at process start', async () => {
   assert.match(result.stderr, /PROBE=set-by-test/);
 });
 
-test('the terminal table shows both modes, the ratio with its CI and a verdict, in 80 columns', async () => {
+test('the answer: the verdict in the first lines, both modes and the ratio with its CI, in 80 columns; --verbose adds every round', async () => {
   const result = await cli(['compare', '--quick', '--rounds', '3']);
   assert.equal(result.exitCode, 0, result.stderr);
-  assert.match(result.stdout, /workers ops\/s .* procs ops\/s .* workers\/procs \(95% CI\)/);
-  assert.match(result.stdout, /median .* \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) │$/m);
-  assert.match(result.stdout, /^(procs are|workers are|no significant difference)/m);
+  const lines = result.stdout.split('\n');
+  assert.match(lines[0], /^mmapbench compare: readfilesync, med \(64 KiB\), k=\d · node v[\d.]+ · \d+ CPUs$/);
+  assert.ok(
+    lines.slice(1, 5).some((line) => /^(procs are|workers are|no significant difference)/.test(line)),
+    result.stdout,
+  );
+  assert.match(result.stdout, /│ throughput +│ +[\d,]+ ops\/s │ +[\d,]+ ops\/s │ +\d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) │/);
+  assert.ok(lines.length <= 25, `${lines.length} lines`);
+  assert.doesNotMatch(result.stdout, /│ round /, 'the rounds are --verbose’s');
+  const verbose = await cli(['compare', '--quick', '--rounds', '3', '--verbose', '--no-save']);
+  assert.match(verbose.stdout, /workers ops\/s .* procs ops\/s .* workers\/procs \(95% CI\)/);
+  assert.match(verbose.stdout, /median .* \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) │$/m);
   assert.ok(
     Math.max(...result.stdout.split('\n').map((line) => [...line].length)) <= 80,
     'fits 80 columns off a terminal',
@@ -56,9 +66,18 @@ test('tasks lists every built-in task with its parameters', async () => {
   );
   assert.ok(list.find((task) => task.name === 'readfile-async').params.concurrency);
   assert.equal(list.find((task) => task.name === 'pool-size').params.poolSize.default, 262144);
+  // a line each, in 80 columns, and one task in full
   const table = await cli(['tasks']);
-  assert.match(table.stdout, /│ pool-size +│/);
-  assert.ok(Math.max(...table.stdout.split('\n').map((line) => [...line].length)) <= 80);
+  const lines = table.stdout.split('\n');
+  for (const name of BUILTIN_TASKS)
+    assert.equal(lines.filter((line) => line.startsWith(`${name}  `)).length, 1, `${name}: one line`);
+  assert.match(table.stdout, /^pool-size +fs\.readFileSync\(file\) .* --pool-size$/m);
+  assert.ok(Math.max(...lines.map((line) => [...line].length)) <= 80);
+  const one = await cli(['tasks', 'pool-size']);
+  assert.equal(one.exitCode, 0, one.stderr);
+  assert.match(one.stdout, /^mmapbench tasks: pool-size\n/);
+  assert.match(one.stdout, /^ {2}--pool-size size \(default 262144\)$/m);
+  assert.deepEqual(one.stdout, (await cli(['tasks', '--task', 'pool-size'])).stdout, '--task says the same');
 });
 
 test('fixtures creates the four named files', async () => {
@@ -211,7 +230,12 @@ test('compare stops on width and says so; the JSON carries the half-width, the s
       assert.ok(machine.cpuMs >= 0 && machine.involuntarySwitches >= 0, 'CPU time and preemptions per cell');
     }
   }
-  assert.match(await tableOf(result), /^stopped: ±[\d.]+% reached \(target ±99\.0%\) after \d+ rounds in/m);
+  assert.match(
+    await tableOf(result, '--verbose'),
+    /^stopped: ±[\d.]+% reached \(target ±99\.0%\) after \d+ rounds in/m,
+  );
+  // the answer says the same after its verdict
+  assert.match((await tableOf(result)).replace(/\n/g, ' '), /; known to ±[\d.]+% after \d+ rounds in [\d.]+ s/);
 });
 
 // slow.js calibrates fast and runs 0.4 s a cell, so its first round always resizes the cells: a

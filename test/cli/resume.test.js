@@ -24,8 +24,10 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
 
   const report = await cli(['report', path]);
   assert.equal(report.exitCode, 0, report.stderr);
-  assert.match(report.stdout, /^mmapbench compare: task account-probe, .* — INCOMPLETE after\s+\d+ of 6\s+rounds$/m);
+  assert.match(report.stdout, /^mmapbench compare: account-probe,[\s\S]* — INCOMPLETE\s+after\s+\d+ of 6\s+rounds$/m);
   assert.match(report.stdout, /^incomplete: kept after every round of a run that did not finish/m);
+  const verbose = await cli(['report', path, '--verbose']);
+  assert.match(verbose.stdout, /^mmapbench compare: task account-probe, .* — INCOMPLETE after\s+\d+ of 6\s+rounds$/m);
   assert.match(report.stdout, /mmapbench compare --resume FILE/);
 
   const diff = await cli(['diff', copy, path]);

@@ -60,8 +60,10 @@ const FILES = [
 for (const file of FILES) {
   test(`${file}: every output as it was`, async () => {
     const one = saved(file);
+    // the answer a run prints, and with --verbose its whole text
     for (const format of /** @type {const} */ (['terminal', 'markdown']))
       matches(`${file}.${format === 'terminal' ? 'txt' : 'md'}`, renderSaved(one, format, pipe));
+    matches(`${file}.verbose.txt`, renderSaved(one, 'terminal', pipe, { verbose: true }));
     if (one.kind !== 'reproduce') matches(`${file}.out.json`, render(one.document, 'json', pipe));
     if (one.kind !== 'audit')
       for (const format of FORMATS)

@@ -65,7 +65,7 @@ test('an audit of a process that took no acquisition shows the totals, and no ta
 
 test("a sweep with an account gives each point's page faults and blocked time per op, in both modes", () => {
   const one = saved('sweep.json');
-  const text = renderSaved(one, 'terminal', pipe);
+  const text = renderSaved(one, 'terminal', pipe, { verbose: true });
   const table = text.split('\n').filter((line) => /^│ [12] /.test(line));
   // the first table's two rows, then the account's: k, then four figures
   assert.equal(table.length, 4, text);
@@ -73,7 +73,7 @@ test("a sweep with an account gives each point's page faults and blocked time pe
   assert.match(text, /page faults per op: workers/);
   const without = structuredClone(one);
   for (const point of without.document.points) delete point.account;
-  assert.doesNotMatch(renderSaved(without, 'terminal', pipe), /page faults per op/);
+  assert.doesNotMatch(renderSaved(without, 'terminal', pipe, { verbose: true }), /page faults per op/);
 });
 
 test('workers and procs mark a pilot round as compare does, and the header counts it', () => {
@@ -83,7 +83,7 @@ test('workers and procs mark a pilot round as compare does, and the header count
   document.rounds[0].pilot = true;
   document.rounds[0].complete = false;
   document.config.rounds = 1;
-  const terminal = renderSaved({ ...one, document }, 'terminal', pipe);
+  const terminal = renderSaved({ ...one, document }, 'terminal', pipe, { verbose: true });
   assert.match(terminal, /^1 round × [\d,]+ iterations per worker and a pilot round that sized them\b/m);
   const rows = terminal.split('\n').filter((line) => /^│ \d/.test(line));
   const [first, second] = document.rounds.map((round) => round.workers.workers.length + 1);
@@ -97,7 +97,7 @@ test('a measure no cell could have says why in one line, and its rows and line a
   for (const round of one.document.rounds) for (const mode of ['workers', 'procs']) round[mode].memory = hidden;
   for (const mode of ['workers', 'procs']) delete one.document[mode].memoryPerWorker;
   delete one.document.measures.memoryPerWorker;
-  const text = renderSaved(one, 'terminal', pipe);
+  const text = renderSaved(one, 'terminal', pipe, { verbose: true });
   // one line, wrapped at 80 columns
   assert.match(
     text.replace(/\n/g, ' '),
@@ -105,16 +105,19 @@ test('a measure no cell could have says why in one line, and its rows and line a
   );
   assert.doesNotMatch(text, /memory per (added )?worker +│|memory per (added )?worker \d/);
   assert.match(text, /^│ start-up \(from spawn, +│/m, 'the other measures stay');
-  const before = renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe);
+  const before = renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe, { verbose: true });
   assert.doesNotMatch(before, /not measured here/);
 });
 
 test('a budget that ran out on rounds that disagree says what their spread goes with, in each mode', () => {
-  const text = renderSaved(saved('compare-spread.json'), 'terminal', pipe).replace(/\n/g, ' ');
+  const text = renderSaved(saved('compare-spread.json'), 'terminal', pipe, { verbose: true }).replace(/\n/g, ' ');
   assert.match(text, /the rounds disagree \(spread of the cells' log ops\/s: workers \d\.\d\d, procs \d\.\d\d\)/);
   assert.match(text, /workers: \d+% of it goes with [a-z ]+ per op \(the (slower|faster) cells have more\)/);
   // a run that met its target says nothing of it
-  assert.doesNotMatch(renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe), /rounds disagree/);
+  assert.doesNotMatch(
+    renderSaved(saved('compare-tradeoff.json'), 'terminal', pipe, { verbose: true }),
+    /rounds disagree/,
+  );
 });
 
 test("a current run's spread names the two groups its cells fall in, and the stop line what would remove the spread before more minutes", () => {
@@ -123,7 +126,7 @@ test("a current run's spread names the two groups its cells fall in, and the sto
   // as this version saves it: with the groups
   for (const mode of ['workers', 'procs'])
     document.spread[mode] = spreadAttribution(document.rounds.filter((r) => r.complete).map((r) => r[mode]));
-  const text = renderSaved(one, 'terminal', pipe).replace(/\n/g, ' ');
+  const text = renderSaved(one, 'terminal', pipe, { verbose: true }).replace(/\n/g, ' ');
   assert.match(
     text,
     /workers: 88% of it goes with system time per op \(the slower cells have more\); the cells fall in two groups: 53,308 ops\/s at 16\.51 µs system time per op \(5 cells\), 15,888 at 59\.72 µs \(9\)/,
@@ -135,7 +138,7 @@ test("a current run's spread names the two groups its cells fall in, and the sto
   // a spread no figure explains half of leaves the stop line to the minutes
   for (const mode of ['workers', 'procs'])
     for (const figure of document.spread[mode].figures) figure.share = Math.min(figure.share, 0.4);
-  const unexplained = renderSaved(one, 'terminal', pipe).replace(/\n/g, ' ');
+  const unexplained = renderSaved(one, 'terminal', pipe, { verbose: true }).replace(/\n/g, ' ');
   assert.match(
     unexplained,
     /stopped: the 20 s budget ran out at ±45\.0% after 14 rounds in 20 s; about 656 more rounds/,
