@@ -70,6 +70,13 @@ const PLACEHOLDERS = {
   maxWorsening: 'percent',
   maxSlowdown: 'percent',
   export: 'FORMAT=FILE',
+  node: 'version|path',
+  only: 'words',
+  fixturesDir: 'dir',
+  thpRestoreFile: 'file',
+  thpPath: 'path',
+  bpftrace: 'path',
+  jemalloc: 'path',
 };
 
 /** How an option is typed on the command line. */
@@ -287,16 +294,25 @@ export function measurementSpecs({ compare = false } = {}) {
     ...COMMON,
     ...settingSpecs(),
     ...WORK,
-    ...stopSpecs({
-      rounds: compare
-        ? 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)'
-        : 'cells to run one after another (default: 1; 2 with --quick)',
-      precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
-      maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
-    }),
-    aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
-      choices: ['workers', 'procs'],
-    }),
+    ...(compare
+      ? stopSpecs({
+          rounds: 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)',
+          precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
+          maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
+        })
+      : {
+          rounds: value(
+            'cells to run one after another (default: 1; 2 with --quick)',
+            checked(positiveInteger)('rounds'),
+          ),
+        }),
+    ...(compare
+      ? {
+          aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
+            choices: ['workers', 'procs'],
+          }),
+        }
+      : {}),
     protocol: value(
       'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0; with --trace, the whole-cell window); steady: warm cells (default)',
       { choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
@@ -304,7 +320,8 @@ export function measurementSpecs({ compare = false } = {}) {
     ...runSpecs(),
     ...OUTPUT,
     ...EXPORT,
-    ...GATE,
+    // a gate on the workers/procs ratio: compare's (and trace compare's)
+    ...(compare ? GATE : {}),
     trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
     mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
     traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
@@ -375,7 +392,8 @@ export function adviseSpecs() {
 export function declare(yargs, specs) {
   for (const [name, spec] of Object.entries(specs)) {
     const kind = spec.kind ?? 'value';
-    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name] ?? 'path'}${spec.list ? ',...' : ''}> `;
+    if (kind !== 'flag' && !PLACEHOLDERS[name]) throw new Error(`--${kebab(name)} has no placeholder in PLACEHOLDERS`);
+    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name]}${spec.list ? ',...' : ''}> `;
     // the choices, unless the description already names each
     const named = spec.choices?.every((choice) => spec.describe.includes(choice)) ?? true;
     yargs.option(kebab(name), {

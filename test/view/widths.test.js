@@ -45,3 +45,28 @@ for (const file of FILES)
               if (word) assert.ok(flat.includes(word), `"${word}" was broken (${model.title})`);
         }
       });
+
+// where each kind of output says its verdict
+const VERDICT =
+  /^(workers are|procs are|no significant difference|no verdict|workers\/procs ratio|A\/B ratio|A and B|A is|B is|best: |no candidate|workers faster at|│ (gap|arena|\w+) +│)/m;
+
+// the commands that decide something: an audit, and workers or procs alone, list what they saw
+const decides = (/** @type {string} */ file) => {
+  const saved = loadResults(`${SAVED}${file}`);
+  return (
+    saved.kind === 'reproduce' || (saved.kind !== 'audit' && !['workers', 'procs'].includes(saved.document.command))
+  );
+};
+
+for (const file of FILES.filter(decides))
+  test(`${file}: the answer says its verdict within its first 5 lines; a compare's fits 25`, () => {
+    const saved = { ...loadResults(`${SAVED}${file}`), path: `test/fixtures/saved/${file}` };
+    const lines = renderSaved(saved, 'terminal', { isTTY: false, write() {} })
+      .trimEnd()
+      .split('\n');
+    assert.ok(
+      lines.slice(0, 5).some((line) => VERDICT.test(line)),
+      `no verdict in the first 5 lines:\n${lines.slice(0, 5).join('\n')}`,
+    );
+    if (saved.kind === 'measure' && !saved.document.trace) assert.ok(lines.length <= 25, `${lines.length} lines`);
+  });
