@@ -30,7 +30,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   const { options, resumed } = requestedOptions(argv);
   const ctx = await machine(options, argv, interrupt, { install: !argv.list });
   if (argv.list) {
-    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown }));
+    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown, names: argv.experiments }));
     return;
   }
   const { runnable, skipped } = select(options, ctx);

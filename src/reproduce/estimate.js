@@ -1,5 +1,6 @@
 // How long a reproduce run takes, before it runs: for --list and the progress bar only.
-import { renderMarkdown, renderTerminal } from '../report/table.js';
+import { renderMarkdown, renderTerminal, wrapText } from '../report/table.js';
+import { usageError } from '../errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './bounds.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
@@ -23,9 +24,10 @@ export function estimate(variants, options, quick) {
 /**
  * @param {import('./experiments.js').Machine} ctx
  * @param {import('./runner.js').ReproduceOptions} options
- * @param {{ width: number, markdown?: boolean }} how
+ * @param {{ width: number, markdown?: boolean, names?: string[] }} how  names: the experiments to
+ *   describe in full; none: every experiment, a line each
  */
-export function listing(ctx, options, { width, markdown }) {
+export function listing(ctx, options, { width, markdown, names = [] }) {
   // the time of what would run: a release not installed yet counts as the one a run installs
   const wouldRun = {
     ...ctx,
@@ -34,7 +36,13 @@ export function listing(ctx, options, { width, markdown }) {
       node.install ? { ...node, path: node.label, version: node.install, hasOption: true } : node,
     ),
   };
-  const rows = EXPERIMENTS.map((experiment) => {
+  const unknown = names.filter((name) => !EXPERIMENTS.some((experiment) => experiment.name === name));
+  if (unknown.length)
+    throw usageError(
+      `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENTS.map((experiment) => experiment.name).join(', ')}`,
+    );
+  const chosen = names.length ? EXPERIMENTS.filter((experiment) => names.includes(experiment.name)) : EXPERIMENTS;
+  const rows = chosen.map((experiment) => {
     const variants = experiment.variants(wouldRun);
     const why = experiment.unavailable?.(ctx);
     const installs = experiment.installs?.(ctx) ?? [];
@@ -51,6 +59,31 @@ export function listing(ctx, options, { width, markdown }) {
     ];
   });
   const [min] = roundBounds(options);
+  if (!names.length && !markdown) {
+    // a line each: its name, whether it runs here, its time, and the claim, shortened to fit
+    const nameWidth = Math.max(...rows.map((row) => row[0].length));
+    const lines = rows.map(([name, claim, , here, time]) => {
+      const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
+      const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
+      const room = width - [...head].length;
+      return `${head}${
+        [...claim].length > room
+          ? `${[...claim]
+              .slice(0, room - 1)
+              .join('')
+              .trimEnd()}…`
+          : claim
+      }`;
+    });
+    return `${[
+      `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
+      ...lines,
+      wrapText(
+        `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
+        width,
+      ),
+    ].join('\n')}\n`;
+  }
   const model = {
     title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
     tables: [

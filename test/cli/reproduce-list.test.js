@@ -29,7 +29,20 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   assert.match(stdout, /Hypothesis 1, step 3: procs are at least/);
   assert.match(stdout, /libjemalloc/);
   assert.match(stdout, /~\d+ (s|min) \(--quick ~\d+ s\)/);
-  const table = await cli(['reproduce', '--list']);
-  const widest = Math.max(...table.stdout.split('\n').map((line) => [...line].length));
-  assert.ok(widest <= 82, `the terminal listing is ${widest} columns off a terminal`);
+  // in a terminal: a line each, in 80 columns; one in full by its name
+  const table = await cli(['reproduce', '--list'], { env: npm.env });
+  const lines = table.stdout.split('\n');
+  for (const { name } of EXPERIMENTS)
+    assert.equal(lines.filter((line) => line.startsWith(`${name}  `)).length, 1, `${name}: one line`);
+  assert.match(table.stdout, /^node-fix +installs +~\d+ (s|min) +Node's fix/m);
+  const widest = Math.max(...lines.map((line) => [...line].length));
+  assert.ok(widest <= 80, `the terminal listing is ${widest} columns off a terminal`);
+  const one = await cli(['reproduce', '--list', 'gap'], { env: npm.env });
+  assert.equal(one.exitCode, 0, one.stderr);
+  assert.match(one.stdout, /^│ gap +│ Hypothesis 1, step +│ nothing +│ runs +│/m);
+  assert.doesNotMatch(one.stdout, /│ arena/);
+  const unknown = await cli(['reproduce', '--list', 'nope'], { env: npm.env });
+  assert.equal(unknown.exitCode, 2);
+  assert.match(unknown.stderr, /^mmapbench: no experiment nope; the experiments are gap, arena, /);
+  assert.equal(npm.ran(), false, 'npm ran');
 });
