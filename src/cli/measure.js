@@ -10,6 +10,10 @@ import { keptDocument, resumable, resumingLine, sessionOf } from '../results/res
 import { measureOptions, resumeOnly } from './typed-options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
+import { completeRounds } from '../run/scheduler.js';
+import { ratioStats, roundRatio } from '../stats/ratio.js';
+import { halfWidth } from '../stats/stopping.js';
+import { pct } from '../report/sentences.js';
 
 /**
  * How many rounds fit what is left of an adaptive run's budget, for the progress estimate only.
@@ -21,6 +25,21 @@ const estimatedRounds = (plan, spent) =>
     plan.stop.minRounds,
     Math.floor((plan.stop.maxSeconds - spent) / (2 * cellSeconds(plan.duration ?? 0, plan.k))),
   );
+
+/**
+ * `, w/p 0.80 ±24%`: the ratio of a compare's complete rounds so far, for its progress line.
+ * @param {import('../run/scheduler.js').Session} session
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {string | null} aa
+ */
+function soFarText(session, modes, aa) {
+  if (modes.length !== 2) return '';
+  const ratios = completeRounds(session, modes).map(roundRatio);
+  if (!ratios.length) return '';
+  const stats = ratioStats(ratios);
+  const width = stats.ci95 && stats.n >= 3 ? ` ${pct(/** @type {number} */ (halfWidth(stats.ci95)))}` : '';
+  return `, ${aa ? 'A/B' : 'w/p'} ${stats.geomean.toFixed(2)}${width}`;
+}
 
 /**
  * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
@@ -83,14 +102,19 @@ export async function measureCommand(
     const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
       keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
     let session;
+    // the rounds as they finish, on the progress line: the ratio so far and its interval
+    let sofar = '';
     try {
       session = await runSession(plan, modes, {
         interrupt,
         onCell: (round, mode) => {
           roundLine?.(round);
-          progress.tick({ label: `round ${round.index} ${mode}` });
+          progress.tick({ label: `round ${round.index} ${mode}${sofar}` });
         },
-        onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
+        onRound: (soFar) => {
+          sofar = soFarText(soFar, modes, plan.aa);
+          keeping?.keep(documentOf(soFar));
+        },
         resumed: kept ? sessionOf(kept, modes) : undefined,
       });
     } finally {
