@@ -118,8 +118,9 @@ export function compareAnswer(results) {
   // how to read the start-up row: what of the shell's environment a child pays and a thread not
   const startup = startupEnvText(results);
   if (startup) notes.push(startup);
-  // why it did not decide, when it did not: what would decide it
-  if (results.stop === 'max-time' || results.shortBudget) {
+  // when it did not decide: what would (a budget that ran out says how much more, or what to
+  // remove first); a decided run's interval is in its verdict
+  if (results.shortBudget || (results.stop === 'max-time' && !results.verdict?.significant)) {
     const stopped = stopText(results, { tables: false });
     if (stopped) notes.push(stopped);
   } else if (results.verdict && !results.verdict.significant) {
