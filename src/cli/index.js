@@ -93,6 +93,8 @@ export function buildYargs(args, context = {}) {
   }
   return parser.fail((message, error) => {
     if (error instanceof MmapbenchError) throw error;
+    const compareOnly = compareOption(error?.message ?? message, args);
+    if (compareOnly) throw usageError(compareOnly);
     throw usageError(`${parseProblem(error?.message ?? message, args, parser)}; see \`${helpCommand(args)}\``);
   });
 }
@@ -102,6 +104,25 @@ const helpCommand = (/** @type {string[]} */ args) => {
   const name = args.find((arg) => NAMES.includes(arg));
   return `mmapbench ${name ? `${name} ` : ''}--help`;
 };
+
+// what compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate
+const COMPARE_ONLY = ['--aa', '--precision', '--max-time', '--fail-below', '--fail-inconclusive', '--ci'];
+
+/**
+ * workers or procs given one of compare's options: which command takes it, rather than an
+ * unknown option.
+ * @param {string} message  yargs' parse error
+ * @param {string[]} args
+ */
+function compareOption(message, args) {
+  const command = args.find((arg) => NAMES.includes(arg));
+  if (command !== 'workers' && command !== 'procs') return null;
+  if (!/^Unknown arguments?: /.test(message)) return null;
+  const typed = args.find((arg) => COMPARE_ONLY.includes(arg.split('=')[0]));
+  return typed
+    ? `${typed.split('=')[0]} is for compare, which runs both arms; drop it or run \`mmapbench compare\``
+    : null;
+}
 
 /**
  * yargs' parse errors, said the way the rest of mmapbench says them.
