@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/', '.cache/', 'mmapbench-reproduce/', 'mmapbench-results/'] },
+  { ignores: ['node_modules/', '.cache/', 'mmapbench-reproduce/', 'mmapbench-results/', 'dist/'] },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.node } },

@@ -2,7 +2,7 @@
 // Runs one group of the test suite, its files found by folder, so a test in a new folder runs
 // without anyone adding it to a list: `cli` and `long` spawn the CLI and measure, one file at a
 // time (two measurements at once on 2 cores measure each other); `unit` is every other folder
-// under test/, two files at a time.
+// under test/, two files at a time. The examples' own tests (examples/api/) run with `cli`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -24,13 +24,22 @@ const testsIn = (/** @type {string} */ dir) =>
     return entry.name.endsWith('.test.js') ? [path] : [];
   });
 
-const files = testsIn(root)
-  .map((path) => relative(process.cwd(), path))
-  .filter((path) => {
-    const folder = relative(root, join(process.cwd(), path)).split('/')[0];
-    return group === 'unit' ? !SERIAL.includes(folder) : folder === group;
-  })
-  .sort();
+// the examples that are tests (examples/api/) run the CLI's cells as a user's project would: with cli
+const examples = fileURLToPath(new URL('../examples/', import.meta.url));
+const files = [
+  ...testsIn(root)
+    .map((path) => relative(process.cwd(), path))
+    .filter((path) => {
+      const folder = relative(root, join(process.cwd(), path)).split('/')[0];
+      return group === 'unit' ? !SERIAL.includes(folder) : folder === group;
+    })
+    .sort(),
+  ...(group === 'cli'
+    ? testsIn(examples)
+        .map((path) => relative(process.cwd(), path))
+        .sort()
+    : []),
+];
 const concurrency = group === 'unit' ? 2 : 1;
 const { status, signal } = spawnSync(
   process.execPath,

@@ -31,6 +31,11 @@ export class MmapbenchError extends Error {
   get exitCode() {
     return EXIT_CODES[this.kind];
   }
+
+  /** What kind of problem, as the exit code means it: the API's name for `kind` (docs/api.md). */
+  get code() {
+    return this.kind;
+  }
 }
 
 export const EXIT_CODES = {

@@ -50,6 +50,8 @@ const TOP_EXAMPLES = [
  * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stderr]
  * @property {string[]} [args]  the command line as given: where `--` was, which parsed
  *   arguments no longer say
+ * @property {(event: import('../api.js').ProgressEvent) => void} [onProgress]  after every cell
+ *   (the API's; the CLI draws its progress on stderr)
  */
 
 /**

@@ -27,18 +27,18 @@ const estimatedRounds = (plan, spent) =>
   );
 
 /**
- * `, w/p 0.80 ±24%`: the ratio of a compare's complete rounds so far, for its progress line.
+ * The ratio of a compare's complete rounds so far, and its relative half-width from 3 rounds on;
+ * null for one mode, or before a complete round.
  * @param {import('../run/scheduler.js').Session} session
  * @param {Array<'workers'|'procs'>} modes
- * @param {string | null} aa
+ * @returns {{ ratio: number, halfWidth: number | null } | null}
  */
-function soFarText(session, modes, aa) {
-  if (modes.length !== 2) return '';
+function soFarOf(session, modes) {
+  if (modes.length !== 2) return null;
   const ratios = completeRounds(session, modes).map(roundRatio);
-  if (!ratios.length) return '';
+  if (!ratios.length) return null;
   const stats = ratioStats(ratios);
-  const width = stats.ci95 && stats.n >= 3 ? ` ${pct(/** @type {number} */ (halfWidth(stats.ci95)))}` : '';
-  return `, ${aa ? 'A/B' : 'w/p'} ${stats.geomean.toFixed(2)}${width}`;
+  return { ratio: stats.geomean, halfWidth: stats.ci95 && stats.n >= 3 ? halfWidth(stats.ci95) : null };
 }
 
 /**
@@ -68,7 +68,7 @@ export function measureOrResume(opts, command, output, context) {
 export async function measureCommand(
   options,
   output,
-  { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
+  { interrupt, stdout = process.stdout, stderr = process.stderr, onProgress } = {},
   resumed = null,
 ) {
   const { save } = output;
@@ -103,17 +103,22 @@ export async function measureCommand(
       keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
     let session;
     // the rounds as they finish, on the progress line: the ratio so far and its interval
-    let sofar = '';
+    /** @type {ReturnType<typeof soFarOf>} */
+    let soFar = null;
     try {
       session = await runSession(plan, modes, {
         interrupt,
         onCell: (round, mode) => {
           roundLine?.(round);
-          progress.tick({ label: `round ${round.index} ${mode}${sofar}` });
+          const ratio = soFar
+            ? `, ${plan.aa ? 'A/B' : 'w/p'} ${soFar.ratio.toFixed(2)}${soFar.halfWidth === null ? '' : ` ${pct(soFar.halfWidth)}`}`
+            : '';
+          progress.tick({ label: `round ${round.index} ${mode}${ratio}` });
+          onProgress?.({ command: options.command, round: round.index, mode, soFar });
         },
-        onRound: (soFar) => {
-          sofar = soFarText(soFar, modes, plan.aa);
-          keeping?.keep(documentOf(soFar));
+        onRound: (sessionSoFar) => {
+          soFar = soFarOf(sessionSoFar, modes);
+          keeping?.keep(documentOf(sessionSoFar));
         },
         resumed: kept ? sessionOf(kept, modes) : undefined,
       });

@@ -106,7 +106,7 @@ export async function runPlanned(
   points,
   request,
   output,
-  { interrupt, stdout = process.stdout, stderr = process.stderr },
+  { interrupt, stdout = process.stdout, stderr = process.stderr, onProgress },
   { resumed = null, isolate = false, shape = (document) => document, opening } = {},
 ) {
   const { save } = output;
@@ -191,6 +191,13 @@ export async function runPlanned(
         onCell: (point, round, mode) => {
           roundLine?.(round, point);
           progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
+          onProgress?.({
+            command: isolate ? 'advise' : 'sweep',
+            round: round.index,
+            mode: /** @type {'workers'|'procs'} */ (mode),
+            point: point.id,
+            soFar: null,
+          });
         },
         onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
         isolate,

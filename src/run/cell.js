@@ -235,6 +235,7 @@ const asInterrupted = (promise, interrupt) =>
  * @param {string} script
  * @param {string[]} args
  * @param {AbortSignal} [cancelSignal]
+ * @returns {import('execa').ResultPromise<{ ipc: true, buffer: false, stdin: 'ignore', detached: true }> & { output: ReturnType<typeof captureOutput> }}
  */
 export function spawnHost(plan, script, args, cancelSignal) {
   const [file, argv] = diesWithParent(plan.node.path, [script, ...args]);

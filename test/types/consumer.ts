@@ -1,0 +1,36 @@
+// A project that uses mmapbench, as TypeScript sees it: compiled against the declarations
+// `npm pack` ships (dist/types), through the package's own name. Never run.
+import { compare, sweep, advise, report, MmapbenchError, type Task, type ProgressEvent } from 'mmapbench';
+
+export const task: Task = {
+  name: 'parse-body',
+  params: { chunk: { type: 'size', default: 16384, description: 'bytes a chunk holds' } },
+  run(ctx, iterations) {
+    for (let i = 0; i < iterations; i++) JSON.parse(String(ctx.params.chunk));
+  },
+};
+
+export async function gate(): Promise<boolean> {
+  const seen: ProgressEvent[] = [];
+  const result = await compare({
+    task: './bench/parse-body.mjs',
+    k: 2,
+    maxTime: 30,
+    env: { MALLOC_ARENA_MAX: 1 },
+    signal: AbortSignal.timeout(60_000),
+    onProgress: (event) => seen.push(event),
+  });
+  try {
+    await sweep({ k: [1, 2, 4] });
+    await advise({ task: './bench/parse-body.mjs', maxTime: 60 });
+    await report('mmapbench-results/compare-ci.json', { verbose: true });
+  } catch (error) {
+    if (error instanceof MmapbenchError) return error.code === 'usage';
+  }
+  return result.ratio.ci95[0] > 0.8 && seen.length > 0;
+}
+
+// @ts-expect-error k is a number
+compare({ k: 'two' });
+// @ts-expect-error a task has a run function
+export const notATask: Task = { name: 'nothing' };
