@@ -9,6 +9,7 @@ import { spreadText } from './spread-words.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MODES } from '../words/modes.js';
+import { ops } from './table.js';
 import { adviceModel } from './advice-model.js';
 import { sweepModel } from './sweep-model.js';
 import { traceModel } from './trace-model.js';
@@ -105,9 +106,14 @@ function tradeOff(results, name) {
  */
 export function compareAnswer(results) {
   const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  // the investigation's protocol measures cold cells: a figure to read as such
+  const protocol =
+    results.config.protocol === 'published'
+      ? `; --protocol published: ${ops(results.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
+      : '';
   const verdict = results.verdict
-    ? `${results.verdict.text}; ${stoppedClause(results)}`
-    : `no verdict: ${results.status === 'complete' ? 'too few rounds for an interval' : results.status}; ${stoppedClause(results)}`;
+    ? `${results.verdict.text}; ${stoppedClause(results)}${protocol}`
+    : `no verdict: ${results.status === 'complete' ? 'too few rounds for an interval' : results.status}; ${stoppedClause(results)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first
   const resume = resumeText(results);
@@ -177,7 +183,12 @@ export function sweepAnswer(results) {
   const full = sweepModel(results, { answer: true });
   return {
     title: `${full.title} · ${results.environment.cpu.logicalCores} CPUs`,
-    lines: [`${sweepVerdicts(results.points)}; ${/** @type {string[]} */ (full.lines)[0]}`],
+    // the verdicts counted and how the points stopped; then what names the rows (a variant's
+    // settings, a Node's binary), the machine's facts left to --verbose
+    lines: [
+      `${sweepVerdicts(results.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
+      ...(full.lines ?? []).slice(2),
+    ],
     tables: full.tables,
     notes: [...full.notes, MORE],
   };

@@ -62,8 +62,8 @@ test('compare warms up until steady by default: each worker says how long, and t
       }
   assert.ok(doc.account.warmup.workers.ops >= 3000 && doc.account.warmup.procs.ops >= 3000);
 });
-test('the terminal report prints the account table and its sentence', async () => {
-  const result = await cli(['compare', '--quick', '--no-save']);
+test('--verbose prints the account table and its sentence', async () => {
+  const result = await cli(['compare', '--quick', '--no-save', '--verbose']);
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /per op: mean ± 95% CI, 2/);
   assert.match(result.stdout, /│ wall, µs /);

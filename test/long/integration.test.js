@@ -8,7 +8,8 @@ import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
-const tableOf = async (result) => (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1]])).stdout;
+const tableOf = async (result, ...options) =>
+  (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], ...options])).stdout;
 
 test('the cells do not inherit NODE_EXTRA_CA_CERTS, read by Node at every start and by no task; --env sets it', async () => {
   const env = {
@@ -77,9 +78,12 @@ test('--aa workers: both arms are fresh workers trees, labelled A and B, with th
     assert.notEqual(round.workers.workers[0].pid, round.procs.workers[0].pid, 'two fresh trees per round');
   }
   assert.equal(doc.ratio.n, 3);
-  const table = await tableOf(result);
+  const table = await tableOf(result, '--verbose');
   assert.match(table, /^mmapbench compare \(A\/A: both arms workers\)/);
   assert.match(table, /│ round +│ first +│ +A ops\/s +│ +B ops\/s +│ +A\/B \(95% CI\) +│/);
+  const answer = await tableOf(result);
+  assert.match(answer, /^mmapbench compare \(A\/A: both arms workers\)/);
+  assert.match(answer, /│ median +│ +A │ +B │ A\/B \(95% CI\) │/);
 });
 
 test("--protocol published: the investigation's 2,000 iterations with no warmup, said in the JSON and the table", async () => {
@@ -92,13 +96,21 @@ test("--protocol published: the investigation's 2,000 iterations with no warmup,
   assert.equal(doc.calibration, null, 'the work is fixed: nothing is calibrated');
   for (const round of doc.rounds) assert.ok(round.workers.workers.every((worker) => worker.ops === 2000));
   assert.match(
-    await tableOf(json),
+    await tableOf(json, '--verbose'),
     /2 rounds × 2,000 iterations per worker \(--protocol published: no\s+warmup, as the\s+investigation measured\)/,
+  );
+  assert.match(
+    (await tableOf(json)).replace(/\s+/g, ' '),
+    /--protocol published: 2,000 iterations per worker and no warmup, as the investigation measured/,
   );
 });
 
-test('--markdown prints the same table as markdown', async () => {
-  const result = await cli(['compare', '--quick', '--markdown']);
+test('--markdown prints the same tables as markdown: the answer, and with --verbose every round', async () => {
+  const answer = await cli(['compare', '--quick', '--markdown']);
+  assert.equal(answer.exitCode, 0, answer.stderr);
+  assert.match(answer.stdout, /^### mmapbench compare: readfilesync/m);
+  assert.match(answer.stdout, /^\| throughput \| [\d,]+ ops\/s \| [\d,]+ ops\/s \|/m);
+  const result = await cli(['compare', '--quick', '--markdown', '--verbose']);
   assert.equal(result.exitCode, 0, result.stderr);
   assert.match(result.stdout, /^### mmapbench compare/m);
   assert.match(result.stdout, /^\| round \| first \| workers ops\/s \| procs ops\/s \| workers\/procs \(95% CI\) \|$/m);

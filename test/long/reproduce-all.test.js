@@ -61,7 +61,8 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
     // two --quick rounds: the median without an interval (too few rounds for one)
     /\| readfilesync 64 KiB \| [\d,]+ \| [\d,]+ \| [\d.]+ \| 79,027 \| 146,526 \| 0\.54 \|/,
   );
-  assert.match(result.stdout, /Verdicts/);
+  // the answer: every claim's verdict first; REPORT.md is the whole report
+  assert.match(result.stdout, /^mmapbench reproduce: [^\n]*\n┌[^\n]*\n│ experiment +│ claim +│ verdict/);
   // the sibling sources: the task's own figures beside the published ones (per second), one process
   assert.match(report, /^## clog — Node PR .fs: partition readFile. · k=1, one process, as published/m);
   assert.match(report, /^\| 16 MiB, 10 in flight, whole \| [\d,]+ \| [\d,]+ \| 552 \| 141 \|$/m);

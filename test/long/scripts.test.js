@@ -18,7 +18,7 @@ const thpArgs = (w) => ['--thp-path', w.thp, '--thp-restore-file', w.restoreFile
 
 test('scripts/run.sh is one sweep over files × k × arenas, and passes its arguments on', async () => {
   const script = new URL('../../scripts/run.sh', import.meta.url).pathname;
-  const { exitCode, stdout, stderr } = await execa('bash', [script, '--quick', '--markdown'], {
+  const { exitCode, stdout, stderr } = await execa('bash', [script, '--quick', '--markdown', '--verbose'], {
     reject: false,
     env: { ...ENV, FILES: 'small', KS: '1 2', ARENAS: 'default 1' },
   });
