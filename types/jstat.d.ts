@@ -4,6 +4,8 @@ declare module 'jstat' {
     studentt: {
       /** The quantile of Student's t with `dof` degrees of freedom at probability `p`. */
       inv(p: number, dof: number): number;
+      /** The probability that Student's t with `dof` degrees of freedom is at most `x`. */
+      cdf(x: number, dof: number): number;
     };
   };
   export default jstat;

@@ -12,7 +12,7 @@ import { measureOptions } from './typed-options.js';
 import { listOf, text } from '../words/vocabulary.js';
 
 /** advise's budget unless --max-time says otherwise: every candidate together. */
-export const ADVISE_SECONDS = 180;
+export const ADVISE_SECONDS = 60;
 
 /**
  * @param {Record<string, any>} opts  from readOptions
@@ -59,6 +59,8 @@ export async function adviseCommand(opts, output, context = {}) {
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
     isolate: true,
+    // a count of rounds is run whole; a budget is raced
+    race: shared.rounds === undefined,
     opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
     shape: (document) => ({
       ...document,

@@ -99,15 +99,16 @@ export async function sweepCommand(request, output, context = {}, resumed = null
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} context
- * @param {{ resumed?: { path: string, document: any } | null, isolate?: boolean,
- *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start
+ * @param {{ resumed?: { path: string, document: any } | null, isolate?: boolean, race?: boolean,
+ *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start;
+ *   race: advise's candidates race against the first point (run/race.js)
  */
 export async function runPlanned(
   points,
   request,
   output,
   { interrupt, stdout = process.stdout, stderr = process.stderr, onProgress },
-  { resumed = null, isolate = false, shape = (document) => document, opening } = {},
+  { resumed = null, isolate = false, race = false, shape = (document) => document, opening } = {},
 ) {
   const { save } = output;
   const kept = resumed?.document;
@@ -188,6 +189,7 @@ export async function runPlanned(
       run = await runSweep(points, {
         budget,
         interrupt,
+        race,
         onCell: (point, round, mode) => {
           roundLine?.(round, point);
           progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });

@@ -44,13 +44,16 @@ const STATUS = /** @type {const} */ ({
 
 /**
  * @param {AdviceRow} row
- * @param {number} rank
+ * @param {number | string} rank  its place by order, for a row saved before ranks were ranges
  */
 function readingOf(row, rank) {
   if (row.kind === 'baseline') return 'baseline';
   if (row.status !== 'measured') return STATUS[row.status];
+  // a range where its interval overlaps others': the order between them is not known
+  if (row.rank) rank = row.rank[0] === row.rank[1] ? row.rank[0] : `${row.rank[0]}-${row.rank[1]}`;
   // a fix for processes alone is ranked among those, by the procs' gain
-  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}`;
+  const dropped = row.dropped ? `, out r${row.dropped.round}` : '';
+  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}${dropped}`;
 }
 
 /**
@@ -82,9 +85,20 @@ export function adviceModel(results) {
         .join('; ')}`,
     );
   for (const row of advice.rows) if (row.why) notes.push(`${row.name}: ${row.status}: ${row.why}`);
+  const dropped = advice.rows.filter((row) => row.dropped);
+  if (dropped.length)
+    notes.push(
+      `raced out (out rN: no more rounds after round N, its interval wholly below the leader's): ${dropped
+        .map((row) => `${row.name} below ${row.dropped?.leader}`)
+        .join('; ')}`,
+    );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
   notes.push(
-    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: the workers’ interval lies above 1 or below it${
+    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: the workers’ gain is known to lie above 1 or below it${
+      advice.rows.some((row) => row.rank)
+        ? `, Holm-corrected over the ${advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
+        : ''
+    }${
       advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
         ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'
         : ''

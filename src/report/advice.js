@@ -4,7 +4,7 @@
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
-import { changeBetween } from '../stats/ratio.js';
+import { changeBetween, holm } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { MEASURES } from './measures.js';
 import { MODES } from '../words/modes.js';
@@ -27,8 +27,14 @@ import { MODES } from '../words/modes.js';
  * @property {import('../stats/ratio.js').RatioStats | null} ratio  its workers/procs
  * @property {Change | null} memory  its workers' memory per worker over the baseline's
  * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
- * @property {'better'|'worse'|'unclear'|null} verdict  whether its gain's interval in its mode
- *   lies above 1, below, or spans it
+ * @property {'better'|'worse'|'unclear'|null} verdict  whether its gain in its mode is known to
+ *   be above 1 or below it, Holm-corrected over every candidate's test (unclear: not), or null
+ *   without an interval
+ * @property {[number, number] | null} rank  its place among the measured rows of its mode: the
+ *   best and the worst it could be, given the intervals that overlap its own (1, 1: first;
+ *   2, 6: somewhere from second to sixth, tied with the others there)
+ * @property {{ round: number, leader: string } | null} [dropped]  raced out: after which round,
+ *   and the leader whose interval lay wholly above its own
  *
  * @typedef {object} Advice  the document's `advice` (docs/json.md)
  * @property {string} baseline  the baseline's point id
@@ -95,6 +101,8 @@ export function adviceOf(points, candidates, { missing, skipped }) {
       memory: change(perRound(base, mode, memoryOf), perRound(point, mode, memoryOf)),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
       verdict: verdictOf(gain[mode]),
+      rank: null,
+      dropped: /** @type {any} */ (point).dropped ?? null,
     };
   });
   // processes instead of threads: the baseline's procs against its workers
@@ -112,6 +120,15 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     memory: change(perRound(base, 'workers', memoryOf), perRound(base, 'procs', memoryOf)),
     spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
     verdict: verdictOf(procs),
+    rank: null,
+    dropped: null,
+  });
+  // the verdicts of all the comparisons at once: a family of ten, not ten at 5% each
+  const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (gainOf(row)?.p ?? null)));
+  const known = holm(tested);
+  rows.forEach((row, i) => {
+    if (tested[i] === null || row.verdict === null) return;
+    row.verdict = known[i] ? (/** @type {Change} */ (gainOf(row)).change > 1 ? 'better' : 'worse') : 'unclear';
   });
   const [baseRow, ...others] = rows;
   // ranked within their mode: the workers' first, then the fixes for processes alone
@@ -122,6 +139,15 @@ export function adviceOf(points, candidates, { missing, skipped }) {
         Number(a.mode === 'procs') - Number(b.mode === 'procs') ||
         /** @type {Change} */ (gainOf(b)).change - /** @type {Change} */ (gainOf(a)).change,
     );
+  // a rank is a range where intervals overlap: which rows of its mode lie wholly above its own,
+  // and which wholly below
+  for (const row of measured) {
+    const mine = gainOf(row)?.ci95;
+    const group = measured.filter((other) => other.mode === row.mode);
+    const above = group.filter((other) => mine && (gainOf(other)?.ci95?.[0] ?? -Infinity) > mine[1]).length;
+    const below = group.filter((other) => mine && (gainOf(other)?.ci95?.[1] ?? Infinity) < mine[0]).length;
+    row.rank = mine ? [above + 1, group.length - below] : null;
+  }
   const rest = others.filter((row) => row.status !== 'measured');
   const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
     measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;

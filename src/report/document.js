@@ -81,7 +81,7 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  * @property {ModeSummary | null} [workers]
  * @property {ModeSummary | null} [procs]
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
- * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why the rounds stopped
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why the rounds stopped (dropped, ordered: an advise candidate's race)
  * @property {number} seconds  wall time of the run, calibration included
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only

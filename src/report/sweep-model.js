@@ -39,6 +39,9 @@ function stopCell(point) {
   if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
   if (point.stop === 'max-time') return `budget${reached}`;
   if (point.stop === 'rounds') return `${n} round${n === 1 ? '' : 's'}`;
+  // advise's race: out below the leader, or its place known
+  if (point.stop === 'dropped') return `raced out, ${n}`;
+  if (point.stop === 'ordered') return `placed in ${n}`;
   return point.stop ?? '-';
 }
 

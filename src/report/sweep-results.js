@@ -48,6 +48,8 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
         timeout: results.config.timeout,
       },
       ...measuredPoint(results),
+      // an advise candidate raced out: after which round, below which leader (run/race.js)
+      ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
     };
   });
   const maxTime = rounds === null ? run.budget : null;

@@ -34,7 +34,9 @@ import { stopReason } from '../stats/stopping.js';
  * @property {import('./plan.js').Work | null} work  iterations and warmup every cell ran
  * @property {Round[]} rounds  including a last, incomplete one if the run stopped inside it
  * @property {MmapbenchError | null} error  why the run stopped early, if it did
- * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|null} stop  why it stopped
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why it stopped
+ *   (dropped, ordered: advise's race, run/race.js)
+ * @property {{ round: number, leader: string }} [dropped]  raced out after this round, below the leader
  * @property {number} seconds  the point's own time: its calibration and its cells
  * @property {Sizing | null} sizing  calibrated points: what the first round's cells took
  *
@@ -281,7 +283,7 @@ export const sessionError = (error) =>
     : new MmapbenchError(`internal error: ${/** @type {Error} */ (error).message}`, { cause: error });
 
 /** A pilot round does not count toward --rounds either. */
-const pilots = (/** @type {Session} */ session) => session.rounds.filter((round) => round.pilot).length;
+export const pilots = (/** @type {Session} */ session) => session.rounds.filter((round) => round.pilot).length;
 
 /**
  * Rounds in which every arm finished, a pilot's aside: the only ones a ratio may be taken from.

@@ -1,6 +1,7 @@
 import { environmentError, usageError } from '../errors.js';
 import { buildPlan } from './plan.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
+import { raceOrTime } from './race.js';
 import { MODES } from '../words/modes.js';
 
 /** The most points a sweep runs without --force: past it a typo costs hours. */
@@ -111,9 +112,13 @@ export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
  * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
  * @param {boolean} [options.isolate]  a point that fails stops alone (advise's candidates)
+ * @param {boolean} [options.race]  the first point is a baseline its others race against (advise)
  * @returns {Promise<SweepRun>}
  */
-export async function runSweep(planned, { budget, interrupt, onCell, onRound, resumed, isolate = false }) {
+export async function runSweep(
+  planned,
+  { budget, interrupt, onCell, onRound, resumed, isolate = false, race = false },
+) {
   /** @type {MeasuredPoint[]} */
   const points = planned.map((point) => {
     const kept = resumed?.sessions.get(point.id);
@@ -131,7 +136,10 @@ export async function runSweep(planned, { budget, interrupt, onCell, onRound, re
       `no point of the sweep can run here: ${points[0].plan.task.name} on Node ${points[0].plan.node.version}: ${points[0].plan.unavailable}`,
     );
   const run = await runRounds(runnable, {
-    stop: stopOnWidthOrTime(budget),
+    // advise's candidates race (run/race.js); a sweep's points stop on their own precision
+    stop: race
+      ? raceOrTime(budget, { names: new Map(planned.map((point) => [point.id, point.at.variant.name])) })
+      : stopOnWidthOrTime(budget),
     interrupt,
     onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),
     onRound: (_, __, seconds, soFar) => onRound?.({ points, rounds: soFar.rounds, error: null, seconds, budget }),

@@ -87,20 +87,41 @@ export function verdict({ ci95 }) {
  * the two runs their own spread and number of rounds.
  * @param {number[]} base  per-round values of the first run (ratios or throughputs, all > 0)
  * @param {number[]} next  per-round values of the second run
- * @returns {{ change: number, ci95: [number, number] | null, df: number | null, method: string }}
+ * @returns {{ change: number, ci95: [number, number] | null, df: number | null, method: string, p: number | null }}
+ *   p: two-sided, of no change
  */
 export function changeBetween(base, next) {
   const a = base.map(Math.log);
   const b = next.map(Math.log);
   const change = Math.exp(mean(b) - mean(a));
   const method = 'Welch t interval on log values, new / base';
-  if (a.length < 2 || b.length < 2) return { change, ci95: null, df: null, method };
+  if (a.length < 2 || b.length < 2) return { change, ci95: null, df: null, method, p: null };
   const va = sampleVariance(a) / a.length;
   const vb = sampleVariance(b) / b.length;
   const se = Math.sqrt(va + vb);
-  if (se === 0) return { change, ci95: [change, change], df: Infinity, method };
+  if (se === 0) return { change, ci95: [change, change], df: Infinity, method, p: change === 1 ? 1 : 0 };
   // Welch–Satterthwaite degrees of freedom
   const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
   const half = jstat.studentt.inv(0.975, df) * se;
-  return { change, ci95: [change * Math.exp(-half), change * Math.exp(half)], df, method };
+  // two-sided, of no change: what a correction for many comparisons (holm) reads
+  const p = 2 * (1 - jstat.studentt.cdf(Math.abs(Math.log(change)) / se, df));
+  return { change, ci95: [change * Math.exp(-half), change * Math.exp(half)], df, method, p };
+}
+
+/**
+ * Holm's step-down correction: which of m tests reject at family-wise level `alpha`, so that
+ * among ten comparisons with no real difference, all ten stay undecided 95% of the time rather
+ * than each alone.
+ * @param {Array<number | null>} pValues  null: no test (counts in no m)
+ * @param {number} [alpha]
+ * @returns {boolean[]}  rejected, in the order given
+ */
+export function holm(pValues, alpha = 0.05) {
+  const tested = pValues.flatMap((p, i) => (p === null ? [] : [{ p, i }])).sort((x, y) => x.p - y.p);
+  const rejected = pValues.map(() => false);
+  for (const [k, { p, i }] of tested.entries()) {
+    if (p > alpha / (tested.length - k)) break;
+    rejected[i] = true;
+  }
+  return rejected;
 }
