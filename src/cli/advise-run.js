@@ -20,7 +20,7 @@ export const ADVISE_SECONDS = 60;
  * @param {import('./index.js').Context} [context]
  */
 export async function adviseCommand(opts, output, context = {}) {
-  const shared = measureOptions({ ...opts, node: undefined, only: undefined }, 'compare');
+  const shared = measureOptions({ ...opts, node: undefined, only: undefined, race: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
   // every --node is checked as compare checks its own, whether --only keeps it or not
   for (const node of opts.node ?? []) await resolveNode(node, context.interrupt);
@@ -60,7 +60,7 @@ export async function adviseCommand(opts, output, context = {}) {
   return runPlanned(planned, null, output, context, {
     isolate: true,
     // a count of rounds is run whole; a budget is raced
-    race: shared.rounds === undefined,
+    race: shared.rounds === undefined && opts.race !== false,
     opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
     shape: (document) => ({
       ...document,

@@ -8,7 +8,7 @@ export const describe =
   "Rank the fixes for your task (glibc's heap settings, other allocators, the task's own fixes, processes) by measuring each beside it";
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
-  ['mmapbench advise -k 2', 'the fixes for readfilesync of a 64 KiB file, ranked, within 3 minutes'],
+  ['mmapbench advise -k 2', 'the fixes for readfilesync of a 64 KiB file, raced and ranked, within a minute'],
   ['mmapbench advise --task ./my-task.mjs --max-time 600', 'your own task, with ten minutes to tell the fixes apart'],
   ['mmapbench advise --only TOP_PAD,jemalloc', 'the baseline and two candidates'],
   ['mmapbench advise --node 24 --node 26', 'other Node releases as candidates too'],

@@ -16,7 +16,7 @@ import {
 } from '../words/vocabulary.js';
 import { usageError } from '../errors.js';
 import { DEFAULT_OUT } from '../results/save.js';
-import { FORMATS, readExports } from '../results/export.js';
+import { FORMATS, readExports } from '../results/export-request.js';
 
 /**
  * One option. A value option takes one value (the last, if given twice); a repeated one keeps
@@ -370,10 +370,14 @@ export function adviseSpecs() {
     ...settingSpecs(),
     ...WORK,
     ...stopSpecs({
-      rounds: 'run exactly this many interleaved rounds of every candidate (default: until --precision or --max-time)',
-      precision: 'stop a candidate once its workers/procs ratio is known to ± this (default: 5%)',
-      maxTime: 'wall time for the whole run, every candidate together (default: 180)',
+      rounds:
+        'run exactly this many interleaved rounds of every candidate, none raced out (default: the race, until --max-time)',
+      precision: 'with --no-race: stop a candidate once its workers/procs ratio is known to ± this (default: 5%)',
+      maxTime: 'wall time for the whole run, every candidate together (default: 60)',
     }),
+    race: flag(
+      "race the candidates (the default): after 3 rounds each, one whose gain interval lies wholly below the leader's gets no more rounds; --no-race gives each rounds until its --precision or the budget",
+    ),
     ...runSpecs({ sweep: true }),
     only: value(
       'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',

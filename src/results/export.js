@@ -2,8 +2,6 @@
 // (each a `format` and a `serialize(runs)`): a new format is one file there and one line below.
 // Every figure is a geometric mean over the run's rounds with its 95% interval (a t interval on
 // the logs, as the ratio's), one entry per point and mode, and one for the point's ratio.
-import { lstatSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
@@ -15,49 +13,15 @@ import githubActionBenchmark from './exporters/github-action-benchmark.js';
 /** @type {import('./exporters/series.js').Exporter[]} */
 const EXPORTERS = [githubActionBenchmark, bencher];
 
-export const FORMATS = EXPORTERS.map((one) => one.format);
+export { FORMATS, readExports } from './export-request.js';
 
-/** @typedef {string} Format  one of FORMATS, checked by readExports */
-/** @typedef {{ format: Format, file: string }} ExportRequest */
+/** @typedef {import('./export-request.js').Format} Format */
+/** @typedef {import('./export-request.js').ExportRequest} ExportRequest */
 /** @typedef {import('./exporters/series.js').Figure} Figure */
 
 /** @param {Format} format */
 const exporter = (format) =>
   /** @type {import('./exporters/series.js').Exporter} */ (EXPORTERS.find((one) => one.format === format));
-
-/**
- * `--export FORMAT=FILE`, checked before anything is measured: a known format, and a file whose
- * folder exists and which is not itself a folder.
- * @param {string[]} values  as typed, in order
- * @returns {ExportRequest[]}
- */
-export function readExports(values) {
-  return values.map((typed) => {
-    const at = typed.indexOf('=');
-    const format = at > 0 ? typed.slice(0, at) : '';
-    const file = at > 0 ? typed.slice(at + 1) : '';
-    if (!file) throw usageError(`--export ${typed} is invalid: it must be FORMAT=FILE, such as bencher=bench.json`);
-    if (!FORMATS.includes(format))
-      throw usageError(`--export ${typed}: unknown format '${format}'; it must be one of ${FORMATS.join(', ')}`);
-    const folder = dirname(file);
-    let folderStats;
-    try {
-      folderStats = statSync(folder);
-    } catch {
-      throw usageError(`--export ${typed}: the folder ${folder} does not exist; create it or export elsewhere`);
-    }
-    if (!folderStats.isDirectory())
-      throw usageError(`--export ${typed}: ${folder} is not a folder; export into a folder`);
-    let fileStats = null;
-    try {
-      fileStats = lstatSync(file);
-    } catch {
-      // not there yet: written at the end
-    }
-    if (fileStats?.isDirectory()) throw usageError(`--export ${typed}: ${file} is a folder; name a file in it`);
-    return { format: /** @type {Format} */ (format), file };
-  });
-}
 
 /**
  * A point's figures: each mode's throughput and their ratio, over its complete rounds, and each

@@ -102,3 +102,11 @@ test('without --export nothing is checked or written: report reads audits and ov
   const audit = loadResults(fixture('saved/audit.json'));
   assert.deepEqual(writeExports([compare, sweep, audit], []), []);
 });
+
+test('every format --export accepts has an exporter, which writes its shape', async () => {
+  // the names are read with the command line, the exporters only when a run exports
+  const { FORMATS } = await import('../../src/results/export-request.js');
+  assert.deepEqual(FORMATS, ['github-action-benchmark', 'bencher']);
+  assertActionBenchmark(/** @type {any} */ (exportOf(compare, 'github-action-benchmark')));
+  assertBencher(/** @type {any} */ (exportOf(compare, 'bencher')));
+});
