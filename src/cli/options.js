@@ -15,7 +15,7 @@ import {
   variant,
 } from '../words/vocabulary.js';
 import { usageError } from '../errors.js';
-import { DEFAULT_OUT } from '../results/save.js';
+import { DEFAULT_OUT } from '../results/out.js';
 import { FORMATS, readExports } from '../results/export-request.js';
 
 /**

@@ -1,5 +1,5 @@
 import { THP_PATH } from '../system/environment.js';
-import { defaultRestoreFile } from '../system/thp.js';
+import { defaultRestoreFile } from '../system/thp-file.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/bounds.js';

@@ -1,5 +1,5 @@
 import { THP_PATH } from '../system/environment.js';
-import { defaultRestoreFile, restoreThp } from '../system/thp.js';
+import { defaultRestoreFile } from '../system/thp-file.js';
 import { COMMON, declare, readOptions } from './options.js';
 
 const SPECS = {
@@ -18,9 +18,10 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
  * @param {import('./index.js').Context} [context]
  */
-export function handler(argv, context = {}) {
+export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, command);
   const out = context.stdout ?? process.stdout;
+  const { restoreThp } = await import('../system/thp.js');
   const done = restoreThp({ restoreFile: opts.thpRestoreFile, thpPath: opts.thpPath });
   out.write(
     done

@@ -3,7 +3,7 @@
 // results go (`Output`), and what --resume allows beside it.
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
-import { defaultOut } from '../results/save.js';
+import { defaultOut } from '../results/out.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { flagName } from './options.js';
 

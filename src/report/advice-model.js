@@ -94,10 +94,10 @@ export function adviceModel(results) {
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
   notes.push(
-    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: the workers’ gain is known to lie above 1 or below it${
+    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: ${
       advice.rows.some((row) => row.rank)
-        ? `, Holm-corrected over the ${advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
-        : ''
+        ? `the workers’ gain is known to lie above 1 or below it, Holm-corrected over the ${advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
+        : 'the workers’ interval lies above 1 or below it'
     }${
       advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
         ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'

@@ -18,9 +18,8 @@ import { usageError } from '../errors.js';
 import { measuredIn } from '../report/measured.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
-/** The default results folder, relative to where mmapbench runs; MMAPBENCH_RESULTS moves it. */
-export const DEFAULT_OUT = 'mmapbench-results';
-export const defaultOut = () => process.env.MMAPBENCH_RESULTS || DEFAULT_OUT;
+// the default folder (MMAPBENCH_RESULTS moves it), in a module of its own for the command line
+export { DEFAULT_OUT, defaultOut } from './out.js';
 
 /**
  * Makes sure `dir` can take a results file before the run starts, so a bad --out costs no

@@ -1,5 +1,4 @@
 import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { alive } from './alive.js';
@@ -8,9 +7,8 @@ import { commandLine } from '../words/command-line.js';
 
 export const THP_MODES = ['always', 'madvise', 'never'];
 
-/** Where the original THP mode is kept while a run has changed it; it outlives a SIGKILL. */
-export const defaultRestoreFile = () =>
-  path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), '.local', 'state'), 'mmapbench', 'thp-restore.json');
+export { defaultRestoreFile } from './thp-file.js';
+import { defaultRestoreFile } from './thp-file.js';
 
 /**
  * Takes charge of the THP setting for one run. The original mode is written to the restore
