@@ -111,8 +111,10 @@ export function compareAnswer(results) {
     results.config.protocol === 'published'
       ? `; --protocol published: ${ops(results.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
       : '';
+  // a --quick verdict says so already
+  const clause = results.config.quick && results.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(results)}`;
   const verdict = results.verdict
-    ? `${results.verdict.text}; ${stoppedClause(results)}${protocol}`
+    ? `${results.verdict.text}${clause}${protocol}`
     : `no verdict: ${results.status === 'complete' ? 'too few rounds for an interval' : results.status}; ${stoppedClause(results)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first

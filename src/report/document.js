@@ -25,6 +25,8 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  * @property {{ path: string, size: number, label: string }} file
  * @property {number} k
  * @property {number | null} iterations  per worker, calibrated or given
+ * @property {Partial<Record<'workers'|'procs', number>>} [iterationsByMode]  a task that talks to its
+ *   parent, sized mode by mode: each mode's ops per worker
  * @property {number | null} duration
  * @property {import('../run/plan.js').Warmup | null} warmup  per worker, or 'steady': until the rate stops trending
  * @property {number | null} rounds  fixed by --rounds or --quick; null: stopped on precision or time
@@ -133,6 +135,8 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       k: plan.k,
       // what the cells did: fixed by the plan, or calibrated by the session
       iterations: session.work?.iterations ?? plan.iterations,
+      // a task that talks to its parent, sized mode by mode: each mode's ops per worker
+      ...(session.work?.byMode ? { iterationsByMode: session.work.byMode } : {}),
       duration: plan.duration,
       warmup: session.work?.warmup ?? plan.warmup,
       rounds: plan.stop.rounds, // null: stop on --precision or --max-time

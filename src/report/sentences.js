@@ -186,6 +186,12 @@ export function resumeText(results) {
 export function sizingText({ sizing }) {
   if (!sizing) return null;
   const ran = `the calibration's ${ops(sizing.calibrated)} ops per worker ran ${seconds(sizing.pilotWindowNs)} in the first round`;
+  if (sizing.byMode)
+    return `cells of ${seconds(sizing.targetNs)}: ${ran}, its modes' windows far apart, so each mode's rounds after it ran their own: ${Object.entries(
+      sizing.byMode,
+    )
+      .map(([mode, n]) => `${mode} ${ops(/** @type {number} */ (n))}`)
+      .join(', ')} (the first counts in no figure)`;
   return sizing.resized
     ? `cells of ${seconds(sizing.targetNs)}: ${ran}, so the rounds after it ran ${ops(sizing.iterations)} (the first counts in no figure)`
     : `cells of ${seconds(sizing.targetNs)}: ${ran}`;

@@ -42,6 +42,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       ...(results.error && results.status === 'failed' ? { error: results.error } : {}),
       config: {
         iterations: results.config.iterations,
+        ...(results.config.iterationsByMode ? { iterationsByMode: results.config.iterationsByMode } : {}),
         warmup: results.config.warmup,
         duration: results.config.duration,
         env: results.config.env,

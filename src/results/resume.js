@@ -94,7 +94,13 @@ export const keptDocument = (results, request, finished) =>
 export function sessionOf(point, modes) {
   return {
     calibration: point.calibration ?? null,
-    work: point.config.iterations ? { iterations: point.config.iterations, warmup: point.config.warmup } : null,
+    work: point.config.iterations
+      ? {
+          iterations: point.config.iterations,
+          warmup: point.config.warmup,
+          ...(point.config.iterationsByMode ? { byMode: point.config.iterationsByMode } : {}),
+        }
+      : null,
     rounds: point.rounds.map((/** @type {any} */ round) => ({
       index: round.index,
       order: round.order,

@@ -27,6 +27,8 @@ import { stopReason } from '../stats/stopping.js';
  * @property {number} pilotWindowNs the first round's timed window with them, mean over its cells
  * @property {number} iterations    ops per worker from then on
  * @property {boolean} resized      false: the calibration was close enough, and the first round counts
+ * @property {Partial<Record<Mode, number>>} [byMode]  each mode's ops per worker, when a task
+ *   that talks to its parent was sized mode by mode
  *
  * What a point learned and measured.
  * @typedef {object} Session
@@ -85,6 +87,8 @@ export const newSession = (plan) => ({
 // first windows were 1.26-1.32 times the 0.1 s asked in five runs of five, json's 1.15-1.23 in
 // four.
 const SIZE_TOLERANCE = { shorter: 1.25, longer: 1.5 };
+// the modes' first windows this far apart, a task that talks to its parent sizes each mode alone
+const SPLIT_MODES = 4;
 
 /**
  * Sizes a calibrated point's cells by its first complete round.
@@ -99,8 +103,22 @@ function sizeByPilot(point, round) {
   const pilotWindowNs = windows.reduce((a, b) => a + b, 0) / windows.length;
   const targetNs = /** @type {number} */ (point.plan.duration) * 1e9;
   const factor = targetNs / Math.max(pilotWindowNs, 1);
-  const resized = factor > SIZE_TOLERANCE.shorter || factor < 1 / SIZE_TOLERANCE.longer;
   const calibrated = work.iterations;
+  // A task that talks to its parent can be tens of times faster in one mode (a Buffer sent to a
+  // thread, or to a process as JSON): the same ops would give the faster mode windows of a few
+  // milliseconds, mostly their edges. Each mode gets its own ops for the window asked; the ratio
+  // is one of throughputs, so it reads the same.
+  const apart = windows.length === 2 && Math.max(...windows) > SPLIT_MODES * Math.min(...windows);
+  if (point.plan.task?.parent && apart) {
+    const byMode = Object.fromEntries(
+      point.arms.map((arm, i) => [arm, Math.max(1, Math.round((calibrated * targetNs) / Math.max(windows[i], 1)))]),
+    );
+    point.session.work = { ...work, byMode };
+    round.pilot = true;
+    point.session.sizing = { targetNs, calibrated, pilotWindowNs, iterations: calibrated, resized: true, byMode };
+    return;
+  }
+  const resized = factor > SIZE_TOLERANCE.shorter || factor < 1 / SIZE_TOLERANCE.longer;
   if (resized) {
     point.session.work = { ...work, iterations: Math.max(1, Math.round(calibrated * factor)) };
     round.pilot = true;
@@ -239,8 +257,16 @@ export async function runRounds(
             if (skip?.(point, index, step)) continue;
             beforeCell?.(point, step);
             const betweenNs = Math.round((performance.now() - lastCellEnded) * 1e6);
+            // a mode sized alone runs its own ops (sizeByPilot)
+            const ops = work.byMode?.[step.arm];
             const cell = await timed(point, () =>
-              cells.runCell(point.plan, work, step.runs, interrupt, step.traced ? { trace: point.tracer } : {}),
+              cells.runCell(
+                point.plan,
+                ops ? { ...work, iterations: ops } : work,
+                step.runs,
+                interrupt,
+                step.traced ? { trace: point.tracer } : {},
+              ),
             );
             lastCellEnded = performance.now();
             if (cell.phases) cell.phases.betweenNs = betweenNs;

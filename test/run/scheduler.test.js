@@ -308,3 +308,41 @@ test('isolate does not hold Ctrl-C: an interrupted cell still ends every point',
   assert.equal(run.error?.kind, 'interrupted');
   assert.deepEqual([a.session.stop, b.session.stop], ['interrupted', 'interrupted']);
 });
+
+test("a task that talks to its parent, its modes' windows far apart, sizes each mode alone; any other task keeps one count", async () => {
+  // workers 20 µs an op, procs 1 ms: 5,000 ops are 0.1 s in threads and 5 s in processes
+  const perOp = { workers: 20_000, procs: 1_000_000 };
+  const run = async (/** @type {boolean} */ parent) => {
+    /** @type {Array<[string, number]>} */
+    const ran = [];
+    const cells = {
+      async runCell(/** @type {any} */ _p, /** @type {any} */ work, /** @type {'workers'|'procs'} */ mode) {
+        ran.push([mode, work.iterations]);
+        return { throughput: 1000, mode, elapsedNs: work.iterations * perOp[mode] };
+      },
+      async calibrate() {
+        return { iterations: 5000 };
+      },
+    };
+    const base = calibratedPoint(2);
+    const p = { ...base, plan: { ...base.plan, task: { ...base.plan.task, parent } } };
+    await runRounds([/** @type {any} */ (p)], { stop: stopOnWidthOrTime(Infinity), cells });
+    return { p, ran };
+  };
+  const talks = await run(true);
+  assert.deepEqual(talks.p.session.work.byMode, { workers: 5000, procs: 100 });
+  assert.deepEqual(
+    talks.ran
+      .slice(2)
+      .map(([mode, ops]) => `${mode} ${ops}`)
+      .sort(),
+    ['procs 100', 'procs 100', 'workers 5000', 'workers 5000'],
+  );
+  assert.equal(talks.p.session.rounds[0].pilot, true);
+  const alone = await run(false);
+  assert.equal(alone.p.session.work.byMode, undefined);
+  assert.ok(
+    alone.ran.slice(2).every(([, ops]) => ops === alone.ran[2][1]),
+    'the same ops in both modes',
+  );
+});
