@@ -5,7 +5,6 @@
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
 import { changeBetween, holm } from '../stats/ratio.js';
-import { sideOf } from '../stats/interval.js';
 import { MEASURES } from './measures.js';
 import { MODES } from '../words/modes.js';
 
@@ -100,7 +99,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
       ratio: point.ratio ?? null,
       memory: change(perRound(base, mode, memoryOf), perRound(point, mode, memoryOf)),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
-      verdict: verdictOf(gain[mode]),
+      verdict: null,
       rank: null,
       dropped: /** @type {any} */ (point).dropped ?? null,
     };
@@ -119,7 +118,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     ratio: null,
     memory: change(perRound(base, 'workers', memoryOf), perRound(base, 'procs', memoryOf)),
     spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
-    verdict: verdictOf(procs),
+    verdict: null,
     rank: null,
     dropped: null,
   });
@@ -127,8 +126,10 @@ export function adviceOf(points, candidates, { missing, skipped }) {
   const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (gainOf(row)?.p ?? null)));
   const known = holm(tested);
   rows.forEach((row, i) => {
-    if (tested[i] === null || row.verdict === null) return;
-    row.verdict = known[i] ? (/** @type {Change} */ (gainOf(row)).change > 1 ? 'better' : 'worse') : 'unclear';
+    const gain = gainOf(row);
+    // no interval, no verdict; the baseline against itself is tested by no one: unclear
+    if (!gain?.ci95) return;
+    row.verdict = known[i] ? (gain.change > 1 ? 'better' : 'worse') : 'unclear';
   });
   const [baseRow, ...others] = rows;
   // ranked within their mode: the workers' first, then the fixes for processes alone
@@ -169,10 +170,3 @@ export const gainOf = (row) => row.gain[modeOf(row)];
 
 /** @param {AdviceRow} row */
 export const modeOf = (row) => row.mode ?? 'workers';
-
-/** @param {Change | null} gain */
-function verdictOf(gain) {
-  if (!gain?.ci95) return null;
-  const side = sideOf(gain.ci95, 1);
-  return side === 'above' ? 'better' : side === 'below' ? 'worse' : 'unclear';
-}
