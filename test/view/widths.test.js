@@ -47,8 +47,9 @@ for (const file of FILES)
       });
 
 // where each kind of output says its verdict
+// (reproduce's: a claim's row, its verdict in the last column)
 const VERDICT =
-  /^(workers are|procs are|no significant difference|no verdict|workers\/procs ratio|A\/B ratio|A and B|A is|B is|best: |no candidate|workers faster at|│ (gap|arena|\w+) +│)/m;
+  /^(workers are|procs are|no significant difference|no verdict|workers\/procs ratio|A\/B ratio|A and B|A is|B is|best: |no candidate|workers faster at|│ [\w-]+ +│ .+ │ (holds|does not hold|inconclusive))/m;
 
 // the commands that decide something: an audit, and workers or procs alone, list what they saw
 const decides = (/** @type {string} */ file) => {
