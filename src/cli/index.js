@@ -15,7 +15,7 @@ import * as sweep from './sweep.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
-import { COMMON, declare, examples, flagName } from './options.js';
+import { COMMON, COMPARE_ONLY, declare, examples, flagName } from './options.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.
@@ -107,9 +107,6 @@ const helpCommand = (/** @type {string[]} */ args) => {
   return `mmapbench ${name ? `${name} ` : ''}--help`;
 };
 
-// what compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate
-const COMPARE_ONLY = ['--aa', '--precision', '--max-time', '--fail-below', '--fail-inconclusive', '--ci'];
-
 /**
  * workers or procs given one of compare's options: which command takes it, rather than an
  * unknown option.
@@ -120,7 +117,8 @@ function compareOption(message, args) {
   const command = args.find((arg) => NAMES.includes(arg));
   if (command !== 'workers' && command !== 'procs') return null;
   if (!/^Unknown arguments?: /.test(message)) return null;
-  const typed = args.find((arg) => COMPARE_ONLY.includes(arg.split('=')[0]));
+  const flags = COMPARE_ONLY.map(flagName);
+  const typed = args.find((arg) => flags.includes(arg.split('=')[0]));
   return typed
     ? `${typed.split('=')[0]} is for compare, which runs both arms; drop it or run \`mmapbench compare\``
     : null;

@@ -107,6 +107,9 @@ const oneOf = (name, choices) => (/** @type {string} */ typed) => {
   return typed;
 };
 
+/** What compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate. */
+export const COMPARE_ONLY = ['aa', 'precision', 'maxTime', 'failBelow', 'failInconclusive', 'ci'];
+
 /** Options every command takes. */
 export const COMMON = {
   verbose: flag(

@@ -5,7 +5,7 @@ import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { defaultOut } from '../results/out.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
-import { flagName } from './options.js';
+import { COMPARE_ONLY, flagName } from './options.js';
 
 /** What may be given with --resume: how to print, save, export and gate, not what to measure. */
 const WITH_RESUME = ['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'];
@@ -32,9 +32,7 @@ export function resumeOnly(opts) {
  */
 export function measureOptions(opts, command, { trace = false } = {}) {
   if (command !== 'compare') {
-    const given = ['aa', 'precision', 'maxTime', 'failBelow', 'failInconclusive', 'ci'].filter(
-      (name) => opts[name] !== undefined,
-    );
+    const given = COMPARE_ONLY.filter((name) => opts[name] !== undefined);
     if (given.length) {
       throw usageError(
         `--${kebab(given[0])} is for compare, which runs both arms; drop it or run \`mmapbench compare\``,
