@@ -2,10 +2,13 @@
 // it, never one above (see docs/development.md for what lives where). `npm run lint` checks it.
 const LAYERS = [
   ['cli'], // one module per command, and the controllers that run them
-  ['view'], // results documents to text, markdown, JSON and HTML
+  ['kinds'], // one descriptor per kind of saved file: its loader, points, terminal models, HTML
+  ['view'], // documents to text, markdown, JSON and HTML: tables, charts, pages, progress
   ['reproduce'], // the published experiments: settings, claims, verdicts, their runner
-  ['results'], // saved results, a document or a reproduce run's file: save, load and check, points, diff
-  ['report'], // results documents and the models (tables, sentences) drawn from them
+  ['saved'], // files on disk: save, load and check, resume, diff, exports
+  ['models'], // what a view draws from a document: tables and sentences, one model per table
+  ['document'], // what a run saves: the document's builders and the sentences it keeps
+  ['points'], // the one point model every reader shares, the measures, a point's name
   ['run'], // plan, rounds, cells, the hosts that run a task in a fresh process tree
   ['tasks', 'stats', 'reference'], // what a cell runs; numbers in, numbers out; published figures
   ['system'], // outside Node: environment, THP, bpftrace, files, locks, child processes

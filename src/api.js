@@ -44,7 +44,7 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @property {'workers'|'procs'} [aa]
  * @property {unknown} [shape] the message task's; and any other flag of the command, in camelCase
  *
- * @typedef {Record<string, any>} Document  what `--json` prints (docs/json.md, src/results/results.schema.json)
+ * @typedef {Record<string, any>} Document  what `--json` prints (docs/json.md, src/saved/results.schema.json)
  */
 
 /** A stream that keeps what is written to it. */

@@ -5,7 +5,7 @@ import { usageError } from '../errors.js';
 import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
 import { findAllocators } from '../system/allocators.js';
 import { resolveNode } from '../system/node.js';
-import { adviceOf } from '../report/advice.js';
+import { adviceOf } from '../document/advice.js';
 import { fixesOf, loadTask } from '../tasks/index.js';
 import { runPlanned } from './sweep-run.js';
 import { measureOptions } from './typed-options.js';

@@ -1,9 +1,9 @@
 import { audit } from '../system/trace/audit.js';
 import { describeEnvironment } from '../system/environment.js';
-import { buildAuditResults } from '../report/audit-model.js';
-import { render } from '../view/index.js';
-import { keepResults } from '../results/save.js';
-import { holdingResults } from '../results/claim.js';
+import { buildAuditResults } from '../models/audit.js';
+import { render } from '../kinds/index.js';
+import { keepResults } from '../saved/save.js';
+import { holdingResults } from '../saved/claim.js';
 
 /**
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.

@@ -38,20 +38,20 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
   if (opts.failInconclusive && !gated)
     throw usageError('--fail-inconclusive needs a gate: add --max-worsening PERCENT or --max-slowdown PERCENT');
   const [
-    { loadResults },
+    { loadSaved },
     { diffResults, sameKind },
     { diffModel },
     { renderMarkdown, renderTerminal, textWidth, useColor },
     { changeGate },
   ] = await Promise.all([
-    import('../results/load.js'),
-    import('../results/diff.js'),
-    import('../report/diff-model.js'),
-    import('../report/table.js'),
-    import('../report/gate.js'),
+    import('../kinds/index.js'),
+    import('../saved/diff.js'),
+    import('../models/diff.js'),
+    import('../view/table.js'),
+    import('../document/gate.js'),
   ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
-  const [base, next] = [loadResults(basePath, `diff ${basePath}`), loadResults(newPath, `diff ${newPath}`)];
+  const [base, next] = [loadSaved(basePath, `diff ${basePath}`), loadSaved(newPath, `diff ${newPath}`)];
   // a gate compares like with like: a different command or task is a mistake, not a change
   if (gated) sameKind(base, next);
   const diff = diffResults(base, next);

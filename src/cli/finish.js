@@ -2,17 +2,15 @@
 // exports, GitHub's step summary, and last the gate's outcome, which sets the exit code.
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
-import { pointsOf } from '../results/points.js';
-import { liveResults, readerOf } from '../results/load.js';
-import { writeExports } from '../results/export.js';
-import { keepResults, shown } from '../results/save.js';
-import { ratioGate, stepSummary } from '../report/gate.js';
-import { formatCI, pct, shortBudgetText } from '../report/sentences.js';
-import { straysText } from '../report/measured.js';
+import { writeExports } from '../saved/export.js';
+import { keepResults, shown } from '../saved/save.js';
+import { ratioGate, stepSummary } from '../document/gate.js';
+import { formatCI, pct, shortBudgetText } from '../document/sentences.js';
+import { straysText } from '../document/measured.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
-import { render } from '../view/index.js';
-import { phaseLines, roundCost } from '../report/phases.js';
+import { kindOf, render } from '../kinds/index.js';
+import { phaseLines, roundCost } from '../models/phases.js';
 
 /** @typedef {import('./typed-options.js').Output} Output */
 
@@ -25,13 +23,16 @@ import { phaseLines, roundCost } from '../report/phases.js';
  */
 export function gateOf(results, request, { fixedRounds }) {
   if (!request || results.status !== 'complete') return null;
-  const points = pointsOf(liveResults(results)).map(({ id, label, ratio, seconds }) => ({
-    id,
-    label,
-    ratio,
-    seconds: seconds ?? 0,
-  }));
-  return ratioGate(points, { ...request, aa: results.aa ?? null, fixedRounds });
+  const points = kindOf(results).points?.(results) ?? [];
+  return ratioGate(
+    points.map(({ id, label, ratio, seconds }) => ({
+      id,
+      label,
+      ratio,
+      seconds: seconds ?? 0,
+    })),
+    { ...request, aa: results.aa ?? null, fixedRounds },
+  );
 }
 
 /**
@@ -39,20 +40,21 @@ export function gateOf(results, request, { fixedRounds }) {
  * @param {any} results  with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
- *   kept?: import('../results/save.js').Keeper | null }} run  kept: the file the run kept as it went
+ *   kept?: import('../saved/save.js').Keeper | null }} run  kept: the file the run kept as it went
  */
 export function finishRun(results, output, { runError, stdout, stderr, kept = null }) {
-  const live = liveResults(results);
+  const kind = kindOf(results);
   stdout.write(render(results, output.format, stdout, { verbose: output.verbose }));
-  if (output.verbose) for (const line of verboseLines(live, results)) stderr.write(`${line}\n`);
+  if (output.verbose) for (const line of verboseLines(kind.points?.(results) ?? [], results)) stderr.write(`${line}\n`);
   const strays = straysText(results);
   if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
   keepResults(results, output.save, runError, stderr, kept);
-  for (const file of writeExports([live], output.exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);
+  for (const file of writeExports([{ kind, path: 'this run', document: results }], output.exports))
+    stderr.write(`mmapbench: exported ${shown(file)}\n`);
   appendSummary(
     () => ({
-      title: `mmapbench ${readerOf(live).title(live)}`,
+      title: `mmapbench ${kind.title(results)}`,
       verdict: results.verdict?.text ?? null,
       gate: results.gate ?? null,
       tables: render(results, 'markdown'),
@@ -62,7 +64,7 @@ export function finishRun(results, output, { runError, stdout, stderr, kept = nu
   // kept and exported like any run, then told apart from one that answered
   if (results.shortBudget?.counted === 0)
     throw new MmapbenchError(shortBudgetText(results.shortBudget, results.seconds), { kind: 'budget' });
-  /** @type {import('../report/gate.js').Gate | null} */
+  /** @type {import('../document/gate.js').Gate | null} */
   const gate = results.gate ?? null;
   if (!gate) {
     if (output.ci)
@@ -77,7 +79,7 @@ export function finishRun(results, output, { runError, stdout, stderr, kept = nu
 /**
  * The gate's line, last: printed when it lets the job pass, else the error that sets exit code
  * 4 (failed) or 5 (inconclusive, with --fail-inconclusive), which bin/ prints the same way.
- * @param {import('../report/gate.js').Gate} gate
+ * @param {import('../document/gate.js').Gate} gate
  * @param {NodeJS.WritableStream} stderr
  */
 export function endWithGate(gate, stderr) {
@@ -148,12 +150,11 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
 /**
  * What --verbose adds after the tables: where a round's time went; a point's phases in full
  * when the run has one, else a line per point.
- * @param {import('../results/load.js').Saved} live
+ * @param {import('../points/points.js').Point[]} points
  * @param {any} results
  * @returns {string[]}
  */
-function verboseLines(live, results) {
-  const points = pointsOf(live);
+function verboseLines(points, results) {
   if (points.length > 1)
     return points.flatMap((point) => (point.phases ? [`mmapbench: ${point.label}: ${roundCost(point.phases)}`] : []));
   const [{ phases }] = points;

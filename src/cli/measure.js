@@ -2,18 +2,19 @@ import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
-import { buildResults } from '../report/document.js';
-import { startProgress } from '../report/progress.js';
+import { buildResults } from '../document/document.js';
+import { startProgress } from '../view/progress.js';
 import { checkMachine } from '../system/machine-load.js';
-import { holdingResults } from '../results/claim.js';
-import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
+import { holdingResults } from '../saved/claim.js';
+import { loadSaved } from '../kinds/index.js';
+import { keptDocument, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { measureOptions, resumeOnly } from './typed-options.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
 import { completeRounds } from '../run/scheduler.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
-import { pct } from '../report/sentences.js';
+import { pct } from '../document/sentences.js';
 
 /**
  * How many rounds fit what is left of an adaptive run's budget, for the progress estimate only.
@@ -51,7 +52,7 @@ function soFarOf(session, modes) {
 export function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
   resumeOnly(opts);
-  const kept = resumable(opts.resume, command);
+  const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), command);
   return measureCommand(kept.request, output, context, kept);
 }
 
@@ -63,7 +64,7 @@ export function measureOrResume(opts, command, output, context) {
  * @param {import('../run/plan.js').MeasureOptions} options
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
- * @param {{ path: string, document: any } | null} [resumed]  a kept run (results/resume.js)
+ * @param {{ path: string, document: any } | null} [resumed]  a kept run (saved/resume.js)
  */
 export async function measureCommand(
   options,

@@ -15,8 +15,8 @@ import {
   variant,
 } from '../words/vocabulary.js';
 import { usageError } from '../errors.js';
-import { DEFAULT_OUT } from '../results/out.js';
-import { FORMATS, readExports } from '../results/export-request.js';
+import { DEFAULT_OUT } from '../saved/out.js';
+import { FORMATS, readExports } from '../saved/export-request.js';
 
 /**
  * One option. A value option takes one value (the last, if given twice); a repeated one keeps

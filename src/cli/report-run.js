@@ -1,20 +1,19 @@
-import { loadResults } from '../results/load.js';
-import { writeExports } from '../results/export.js';
-import { shown } from '../results/save.js';
-import { renderSaved } from '../view/index.js';
+import { writeExports } from '../saved/export.js';
+import { shown } from '../saved/save.js';
+import { loadSaved, renderSaved } from '../kinds/index.js';
 
 /**
  * `mmapbench report FILE...`: every file read and checked first (a bad one stops the command
  * before anything is written), then printed, or written as one HTML page.
  * With --export, the files are also written in a dashboard's format (all of them in one file).
- * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../results/export.js').ExportRequest[], verbose?: boolean }} request
+ * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../saved/export.js').ExportRequest[], verbose?: boolean }} request
  * @param {import('./index.js').Context} [context]
  */
 export async function reportCommand(
   { files, markdown, html, exports = [], verbose = false },
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
-  const saved = files.map((file) => loadResults(file));
+  const saved = files.map((file) => loadSaved(file));
   for (const file of writeExports(saved, exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);
   if (html) {
     const { writeHtmlReport } = await import('../view/html.js');

@@ -1,22 +1,24 @@
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { sessionError } from '../run/scheduler.js';
-import { startProgress } from '../report/progress.js';
-import { textWidth } from '../report/table.js';
+import { startProgress } from '../view/progress.js';
+import { textWidth } from '../view/table.js';
 import { inheritedEnv, oversubscribed } from '../run/plan.js';
 import { describeEnvironment } from '../system/environment.js';
 import { lockFolder } from '../system/out-lock.js';
 import { fileError, makeFolder, writeFileAtomic } from '../system/safe-fs.js';
 import { version } from '../version.js';
-import { estimate, listing } from '../reproduce/estimate.js';
+import { estimate } from '../reproduce/estimate.js';
+import { listing } from '../view/reproduce.js';
 import { machine, select } from '../reproduce/machine.js';
 import { planOf, reportModels } from '../reproduce/models.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
-import { appendRecord, createResultsFile } from '../results/reproduce-file.js';
-import { writeExports } from '../results/export.js';
+import { appendRecord, createResultsFile } from '../saved/reproduce-file.js';
+import { writeExports } from '../saved/export.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/bounds.js';
 import { renderReproduce } from '../view/index.js';
+import reproduceKind from '../kinds/reproduce.js';
 import { commandLine } from '../words/command-line.js';
 
 /**
@@ -64,7 +66,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
  *   stderr: NonNullable<import('./index.js').Context['stderr']>, interrupt?: AbortSignal }} streams
  */
 async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
-  /** @type {import('../results/reproduce-file.js').RunHeader} */
+  /** @type {import('../saved/reproduce-file.js').RunHeader} */
   let header;
   /** @type {string} */
   let file;
@@ -155,11 +157,9 @@ async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, 
   }
   // every setting's rounds, a resumed run's too, as `report` would read them from its file
   const saved = {
-    kind: /** @type {const} */ ('reproduce'),
+    kind: reproduceKind,
     path: file,
-    header,
-    records,
-    end: { type: /** @type {const} */ ('end'), status, skipped },
+    document: { header, records, end: { type: /** @type {const} */ ('end'), status, skipped } },
   };
   for (const written of writeExports([saved], argv.export ?? [])) stderr.write(`mmapbench: exported ${written}\n`);
 }

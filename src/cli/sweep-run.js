@@ -5,13 +5,14 @@ import { cellSeconds, COSTS } from '../run/estimate.js';
 import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/machine-load.js';
-import { holdingResults } from '../results/claim.js';
-import { keptDocument, resumable, resumingLine, sessionOf } from '../results/resume.js';
-import { buildSweepResults } from '../report/sweep-results.js';
-import { startProgress } from '../report/progress.js';
+import { holdingResults } from '../saved/claim.js';
+import { loadSaved } from '../kinds/index.js';
+import { keptDocument, resumable, resumingLine, sessionOf } from '../saved/resume.js';
+import { buildSweepResults } from '../document/sweep.js';
+import { startProgress } from '../view/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
-import { about } from '../report/sentences.js';
-import { pointLabel } from '../report/point-name.js';
+import { about } from '../document/sentences.js';
+import { pointLabel } from '../points/point-name.js';
 import { measureOptions, resumeOnly } from './typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
@@ -66,7 +67,7 @@ export function sweepRequest(opts) {
 export function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
   resumeOnly(opts);
-  const kept = resumable(opts.resume, 'sweep');
+  const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), 'sweep');
   // JSON keeps an axis's "the default" (undefined) as null
   const axes = Object.fromEntries(
     Object.entries(kept.request.axes).map(([name, values]) => [
@@ -84,7 +85,7 @@ export function sweepOrResume(opts, output, context) {
  * @param {import('../run/sweep.js').SweepRequest} request
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
- * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (results/resume.js)
+ * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (saved/resume.js)
  */
 export async function sweepCommand(request, output, context = {}, resumed = null) {
   const points = await planPoints(sweepPoints(request), { interrupt: context.interrupt });

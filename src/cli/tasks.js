@@ -64,7 +64,7 @@ export async function handler(argv, context = {}) {
   if (argv.name !== undefined) opts.task ??= String(argv.name);
   const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');
   const { paramSetting } = await import('../words/vocabulary.js');
-  const { textWidth } = await import('../report/table.js');
+  const { textWidth } = await import('../view/table.js');
   const tasks = await Promise.all(
     (opts.task ? [opts.task] : BUILTIN_TASKS).map((name) => loadTask(name, { interrupt: context.interrupt })),
   );
@@ -81,7 +81,7 @@ export async function handler(argv, context = {}) {
   if (!opts.task) {
     const width = textWidth(out);
     const nameWidth = Math.max(...list.map((task) => task.name.length));
-    const { wrapText } = await import('../report/table.js');
+    const { wrapText } = await import('../view/table.js');
     out.write(
       [
         'mmapbench tasks: the built-in tasks; `mmapbench tasks NAME` describes one',
@@ -95,7 +95,7 @@ export async function handler(argv, context = {}) {
   // one task in full: what an op does, what it relates to, each parameter under its flag
   const [task] = list;
   const width = textWidth(out);
-  const { wrapText } = await import('../report/table.js');
+  const { wrapText } = await import('../view/table.js');
   const indented = (/** @type {string} */ text, /** @type {number} */ by) =>
     wrapText(text, width - by)
       .split('\n')

@@ -3,7 +3,7 @@
 // results go (`Output`), and what --resume allows beside it.
 import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
-import { defaultOut } from '../results/out.js';
+import { defaultOut } from '../saved/out.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { COMPARE_ONLY, flagName } from './options.js';
 
@@ -87,8 +87,8 @@ export const CI_SECONDS = 30;
  *
  * @typedef {object} Output
  * @property {'terminal'|'markdown'|'json'} format
- * @property {import('../results/save.js').SaveTo} save
- * @property {import('../results/export.js').ExportRequest[]} exports
+ * @property {import('../saved/save.js').SaveTo} save
+ * @property {import('../saved/export.js').ExportRequest[]} exports
  * @property {{ threshold: number, failInconclusive: boolean } | null} gate
  * @property {boolean} ci  a CI job: a line per round, the gate's outcome (or its absence) last
  * @property {boolean} verbose  also where a round's time went

@@ -1,12 +1,9 @@
 // How long a reproduce run takes, before it runs: for --list and the progress bar only.
-import { renderMarkdown, renderTerminal, wrapText } from '../report/table.js';
-import { usageError } from '../errors.js';
-import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './bounds.js';
 import { cellSeconds, COSTS } from '../run/estimate.js';
 import { cellsPerRound } from './runner.js';
 
-const approxTime = (/** @type {number} */ seconds) =>
+export const approxTime = (/** @type {number} */ seconds) =>
   seconds < 90 ? `~${Math.max(1, Math.round(seconds))} s` : `~${Math.round(seconds / 60)} min`;
 
 /**
@@ -19,82 +16,4 @@ export function estimate(variants, options, quick) {
   const cell = cellSeconds(quick ? 0 : options.duration, options.k);
   const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * COSTS.traceAttach;
   return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * COSTS.calibration);
-}
-
-/**
- * @param {import('./experiments.js').Machine} ctx
- * @param {import('./runner.js').ReproduceOptions} options
- * @param {{ width: number, markdown?: boolean, names?: string[] }} how  names: the experiments to
- *   describe in full; none: every experiment, a line each
- */
-export function listing(ctx, options, { width, markdown, names = [] }) {
-  // the time of what would run: a release not installed yet counts as the one a run installs
-  const wouldRun = {
-    ...ctx,
-    jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' },
-    nodes: ctx.nodes?.map((node) =>
-      node.install ? { ...node, path: node.label, version: node.install, hasOption: true } : node,
-    ),
-  };
-  const unknown = names.filter((name) => !EXPERIMENTS.some((experiment) => experiment.name === name));
-  if (unknown.length)
-    throw usageError(
-      `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENTS.map((experiment) => experiment.name).join(', ')}`,
-    );
-  const chosen = names.length ? EXPERIMENTS.filter((experiment) => names.includes(experiment.name)) : EXPERIMENTS;
-  const rows = chosen.map((experiment) => {
-    const variants = experiment.variants(wouldRun);
-    const why = experiment.unavailable?.(ctx);
-    const installs = experiment.installs?.(ctx) ?? [];
-    return [
-      experiment.name,
-      `${experiment.hypothesis}: ${experiment.claim}`,
-      experiment.needs,
-      why
-        ? `skipped: ${why}`
-        : installs.length
-          ? `runs; will install ${installs.join(' and ')} from the npm registry first`
-          : 'runs',
-      `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
-    ];
-  });
-  const [min] = roundBounds(options);
-  if (!names.length && !markdown) {
-    // a line each: its name, whether it runs here, its time, and the claim, shortened to fit
-    const nameWidth = Math.max(...rows.map((row) => row[0].length));
-    const lines = rows.map(([name, claim, , here, time]) => {
-      const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
-      const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
-      const room = width - [...head].length;
-      return `${head}${
-        [...claim].length > room
-          ? `${[...claim]
-              .slice(0, room - 1)
-              .join('')
-              .trimEnd()}…`
-          : claim
-      }`;
-    });
-    return `${[
-      `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
-      ...lines,
-      wrapText(
-        `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
-        width,
-      ),
-    ].join('\n')}\n`;
-  }
-  const model = {
-    title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
-    tables: [
-      {
-        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
-        rows,
-        align: ['left', 'left', 'left', 'left', 'left'],
-        widths: [16, 44, 26, 30, 24],
-      },
-    ],
-    notes: [],
-  };
-  return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
 }

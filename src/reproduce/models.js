@@ -1,7 +1,7 @@
 // The report of a reproduce run, as models: from its results file's header and records, so a
 // live run and `mmapbench report` of its file show the same.
 import { EXPERIMENTS } from './experiments.js';
-import { environmentModel, experimentSection, summaryModel } from './report.js';
+import { environmentModel, experimentSection, summaryModel } from './sections.js';
 import { roundBounds } from './bounds.js';
 import { protocolsOf, underProtocol } from './protocols.js';
 
@@ -20,8 +20,8 @@ export const planOf = (experiments, ctx, options) =>
 /**
  * The report of a run, from its results file's header and records: what a live run prints
  * and writes to REPORT.md, and what `mmapbench report` prints from the file later.
- * @param {{ header: import('../results/reproduce-file.js').RunHeader, options: import('./runner.js').ReproduceOptions,
- *   records: import('../results/reproduce-file.js').ResultRecord[], plan: ReturnType<typeof planOf>, status: string,
+ * @param {{ header: import('../saved/reproduce-file.js').RunHeader, options: import('./runner.js').ReproduceOptions,
+ *   records: import('../saved/reproduce-file.js').ResultRecord[], plan: ReturnType<typeof planOf>, status: string,
  *   file: string, skipped: Array<{ name: string, reason: string }> }} run
  */
 export function reportModels({ header, options, records, plan, status, file, skipped }) {
@@ -49,7 +49,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
 /**
  * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
  * in the file, and the status its last `end` record gave, if the run got that far.
- * @param {Pick<import('../results/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'> & { path: string }} saved
+ * @param {Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'> & { path: string }} saved
  */
 export function savedReportModels({ header, records, end, path }) {
   const names = new Set(records.map((record) => record.experiment));

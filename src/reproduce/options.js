@@ -10,7 +10,7 @@ import { commandLine } from '../words/command-line.js';
 import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
-import { readResultsFile } from '../results/reproduce-file.js';
+import { readResultsFile } from '../saved/reproduce-file.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**
@@ -36,7 +36,7 @@ import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
  * @property {boolean} [markdown]
  * @property {boolean} [verbose]  the whole report rather than the verdicts
  * @property {'steady'|'published'|'both'} [protocol]
- * @property {import('../results/export.js').ExportRequest[]} [export]  written once the run is complete
+ * @property {import('../saved/export.js').ExportRequest[]} [export]  written once the run is complete
  */
 
 // Options that shape the measurement; --resume takes them from the results file instead.

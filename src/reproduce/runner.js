@@ -4,7 +4,7 @@ import { newSession, runRounds } from '../run/scheduler.js';
 import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
 import { modesOf } from './experiments.js';
-import { appendRecord } from '../results/reproduce-file.js';
+import { appendRecord } from '../saved/reproduce-file.js';
 import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
 import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
 import { tracerFor } from '../run/session.js';
@@ -26,7 +26,7 @@ import { tracerFor } from '../run/session.js';
  * @property {string[]} experiments
  * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
  *
- * @typedef {import('../results/reproduce-file.js').CellRecord} CellRecord
+ * @typedef {import('../saved/reproduce-file.js').CellRecord} CellRecord
  */
 
 /**
@@ -97,7 +97,7 @@ const narrowEnough = (experiment, cells, { precision, protocol }) =>
  * the same work.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
- * @param {{ options: ReproduceOptions, records: import('../results/reproduce-file.js').ResultRecord[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ * @param {{ options: ReproduceOptions, records: import('../saved/reproduce-file.js').ResultRecord[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
  *   trace: the checked bpftrace, for variants traced as the investigation traced them
  */
 export async function runExperiment(
@@ -135,7 +135,7 @@ export async function runExperiment(
     if (!variant) throw new Error(`runner: no setting ${point.id}`);
     return variant;
   };
-  const keep = (/** @type {import('../results/reproduce-file.js').ResultRecord} */ record) => {
+  const keep = (/** @type {import('../saved/reproduce-file.js').ResultRecord} */ record) => {
     appendRecord(file, record);
     records.push(record);
   };

@@ -2,8 +2,8 @@
 // article): their tasks' own figures beside the published ones, one process each, so no
 // workers / procs columns. The cell formats every reproduce table shares live here too.
 import { TABLES } from '../reference/published.js';
-import { withCI } from '../report/sentences.js';
-import { duration, fixed, ops } from '../report/table.js';
+import { withCI } from '../document/sentences.js';
+import { duration, fixed, ops } from '../words/numbers.js';
 import { MODES } from '../words/modes.js';
 
 /**

@@ -1,5 +1,5 @@
 import { bandOf, sideOf } from '../stats/interval.js';
-import { formatCI, withCI } from '../report/sentences.js';
+import { formatCI, withCI } from '../document/sentences.js';
 import { halfWidth, roundsUntilHalfWidth } from '../stats/stopping.js';
 
 const x = (/** @type {number} */ value) => value.toFixed(2);

@@ -2,7 +2,7 @@
 // and blocked time per op, on a log2 axis of the k measured; and the ratio against a numeric task
 // parameter (a message's size), where the modes cross.
 import { draw, INK, modeColor } from './charts.js';
-import { THROUGHPUT } from '../report/measures.js';
+import { THROUGHPUT } from '../points/measures.js';
 
 /**
  * k on a log2 axis, ticks at the measured k only, padded so the end points are not clipped.
@@ -23,7 +23,7 @@ function kAxis(rows) {
  * The median of one measure (throughput unless told) for each mode against k, with the range
  * over the rounds.
  * @param {Array<{ k: number, mode: string, median: number, min: number, max: number }>} rows
- * @param {{ group?: string, measure?: import('../report/measures.js').Measure }} [options]
+ * @param {{ group?: string, measure?: import('../points/measures.js').Measure }} [options]
  */
 export function measureByK(rows, { group = '', measure = THROUGHPUT } = {}) {
   const x = kAxis(rows);

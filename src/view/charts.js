@@ -4,7 +4,7 @@
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 import { MODES } from '../words/modes.js';
-import { THROUGHPUT } from '../report/measures.js';
+import { THROUGHPUT } from '../points/measures.js';
 import { middleOf } from '../stats/histogram.js';
 
 const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text.slice(1);
@@ -69,7 +69,7 @@ const escapeAttribute = (/** @type {string} */ text) =>
  * @param {Array<{ row: string, mode: string } & Record<string, number | string>>} dots  one per
  *   round and mode, its figure under the measure's key
  * @param {Array<{ row: string, mode: string, median: number }>} medians
- * @param {{ subtitle?: string, series?: Series, measure?: import('../report/measures.js').Measure }} [options]
+ * @param {{ subtitle?: string, series?: Series, measure?: import('../points/measures.js').Measure }} [options]
  */
 export function roundsChart(
   dots,

@@ -1,10 +1,10 @@
 // The figures the report page's charts draw, read from a results document: each mode's parts
 // of its time per op, a measure's dots per round, each cell's throughput beside a figure of its
 // account, and the account's lines against k.
-import { lineOf } from '../report/account.js';
+import { lineOf } from '../document/account.js';
 import { MODES } from '../words/modes.js';
 
-/** @typedef {NonNullable<import('../report/document.js').ResultsDocument['account']>} Account */
+/** @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account */
 
 /**
  * A mode's time lines from the account: the parts of its wall time per op.
@@ -23,10 +23,10 @@ export const partsOf = (account, mode) =>
 
 /**
  * One measure's figure in every round that counts (a pilot ran other work), a dot per mode.
- * @param {import('../report/document.js').SavedRound[]} rounds
+ * @param {import('../document/document.js').SavedRound[]} rounds
  * @param {Array<{ mode: 'workers'|'procs', row: string, name: string }>} modes  each mode's row
  *   and the name its dots are coloured by
- * @param {import('../report/measures.js').Measure} measure
+ * @param {import('../points/measures.js').Measure} measure
  */
 export const roundDots = (rounds, modes, measure) =>
   rounds.flatMap((round) =>
@@ -41,7 +41,7 @@ export const roundDots = (rounds, modes, measure) =>
 
 /**
  * Each counted cell's throughput and one figure of its account per op, a dot per cell.
- * @param {import('../report/document.js').SavedRound[]} rounds
+ * @param {import('../document/document.js').SavedRound[]} rounds
  * @param {Array<'workers'|'procs'>} modes
  * @param {'minflt'} key
  */
@@ -67,7 +67,7 @@ export const perCellFigure = (rounds, modes, key) =>
 /**
  * What each mode's spread goes with, for the chart's subtitle: `workers: 80% of the spread goes
  * with page faults per op`.
- * @param {NonNullable<import('../report/document.js').ResultsDocument['spread']>} spread
+ * @param {NonNullable<import('../document/document.js').ResultsDocument['spread']>} spread
  */
 export const spreadWords = (spread) =>
   MODES.flatMap((mode) => {

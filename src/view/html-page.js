@@ -5,7 +5,7 @@ import { MODE_COLORS } from './charts.js';
 
 /**
  * @typedef {import('./charts.js').Chart} Chart
- * @typedef {import('../report/table.js').ReportModel} ReportModel
+ * @typedef {import('./table.js').ReportModel} ReportModel
  */
 
 /** @type {Record<string, string>} */

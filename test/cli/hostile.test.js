@@ -241,7 +241,7 @@ test(
       assert.equal(result.stdout, '');
       assert.equal(
         result.stderr,
-        `mmapbench: ${what}: rounds[0].procs.throughput must be a number (it is "fast"); the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/results/results.schema.json)`,
+        `mmapbench: ${what}: rounds[0].procs.throughput must be a number (it is "fast"); the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
       );
     }
   },

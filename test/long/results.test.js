@@ -51,7 +51,7 @@ test('a save killed at any moment leaves no file or a whole one under its final 
   const dir = folder();
   // a child saving a large document over and over, SIGKILLed at a different moment each time
   const script = `
-    import { saveResults } from ${JSON.stringify(new URL('../../src/results/save.js', import.meta.url).href)};
+    import { saveResults } from ${JSON.stringify(new URL('../../src/saved/save.js', import.meta.url).href)};
     const document = { command: 'compare', rounds: Array.from({ length: 20000 }, (_, i) => ({ index: i, workers: { throughput: i } })) };
     process.stdout.write('ready\\n');
     for (;;) saveResults(document, ${JSON.stringify(dir)});

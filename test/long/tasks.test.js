@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { compareModel } from '../../src/report/model.js';
-import { renderTerminal } from '../../src/report/table.js';
+import { compareModel } from '../../src/models/compare.js';
+import { renderTerminal } from '../../src/view/table.js';
 import { cli } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);

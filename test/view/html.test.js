@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadResults } from '../../src/results/load.js';
+import { loadSaved } from '../../src/kinds/index.js';
 import { writeHtmlReport } from '../../src/view/html.js';
 
-const saved = (name) => loadResults(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
+const saved = (name) => loadSaved(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
 const page = async (...names) => {
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-html-')), 'page.html');
   const written = await writeHtmlReport(names.map(saved), path);

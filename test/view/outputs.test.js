@@ -4,25 +4,24 @@
 // are; a change meant to show something new updates them, and the diff of that commit shows
 // exactly what a user will see differently:
 //   MMAPBENCH_UPDATE_OUTPUTS=1 node --test test/view/outputs.test.js
+import { loadSaved, render, renderSaved } from '../../src/kinds/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadResults } from '../../src/results/load.js';
-import { diffResults } from '../../src/results/diff.js';
-import { exportOf, FORMATS } from '../../src/results/export.js';
-import { diffModel } from '../../src/report/diff-model.js';
-import { renderMarkdown, renderTerminal } from '../../src/report/table.js';
+import { diffResults } from '../../src/saved/diff.js';
+import { exportOf, FORMATS } from '../../src/saved/export.js';
+import { diffModel } from '../../src/models/diff.js';
+import { renderMarkdown, renderTerminal } from '../../src/view/table.js';
 import { writeHtmlReport } from '../../src/view/html.js';
-import { render, renderSaved } from '../../src/view/index.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const OUTPUTS = here('../fixtures/outputs/');
 const update = Boolean(process.env.MMAPBENCH_UPDATE_OUTPUTS);
 // named as in the repository, so the outputs do not depend on where it is checked out
-const saved = (name) => ({ ...loadResults(here(`../fixtures/saved/${name}`)), path: `test/fixtures/saved/${name}` });
+const saved = (name) => ({ ...loadSaved(here(`../fixtures/saved/${name}`)), path: `test/fixtures/saved/${name}` });
 /** An 80-column stream that is not a terminal, as a pipe or CI log is. */
 const pipe = { columns: undefined, isTTY: false, write() {} };
 
@@ -64,8 +63,8 @@ for (const file of FILES) {
     for (const format of /** @type {const} */ (['terminal', 'markdown']))
       matches(`${file}.${format === 'terminal' ? 'txt' : 'md'}`, renderSaved(one, format, pipe));
     matches(`${file}.verbose.txt`, renderSaved(one, 'terminal', pipe, { verbose: true }));
-    if (one.kind !== 'reproduce') matches(`${file}.out.json`, render(one.document, 'json', pipe));
-    if (one.kind !== 'audit')
+    if (one.kind.name !== 'reproduce') matches(`${file}.out.json`, render(one.document, 'json', pipe));
+    if (one.kind.name !== 'audit')
       for (const format of FORMATS)
         matches(`${file}.${format}.json`, `${JSON.stringify(exportOf(one, format), null, 2)}\n`);
     const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-outputs-')), 'report.html');

@@ -1,29 +1,28 @@
 // The view layer from saved documents committed to the tests (test/fixtures/saved/, saved by real
 // runs on a 2-CPU VM): no process is started, so every kind and format is checked in-process.
+import { loadSaved, render, renderSaved } from '../../src/kinds/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { loadResults } from '../../src/results/load.js';
-import { render, renderSaved } from '../../src/view/index.js';
 import { spreadAttribution } from '../../src/stats/spread.js';
 
-const saved = (name) => loadResults(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
+const saved = (name) => loadSaved(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
 /** An 80-column stream that is not a terminal, as a pipe or CI log is. */
 const pipe = { columns: undefined, isTTY: false, write() {} };
 const ESC = '\u001b[';
 const widest = (text) => Math.max(...text.split('\n').map((line) => [...line].length));
 
 const KINDS = {
-  'compare.json': 'measure',
-  'compare-quick.json': 'measure',
-  'compare-aa.json': 'measure',
-  'compare-tradeoff.json': 'measure',
-  'workers.json': 'measure',
-  'trace-compare.json': 'measure',
+  'compare.json': 'compare',
+  'compare-quick.json': 'compare',
+  'compare-aa.json': 'compare',
+  'compare-tradeoff.json': 'compare',
+  'workers.json': 'compare',
+  'trace-compare.json': 'compare',
   'sweep.json': 'sweep',
   'sweep-quick.json': 'sweep',
   'sweep-tradeoff.json': 'sweep',
-  'advise.json': 'sweep',
+  'advise.json': 'advise',
   'audit.json': 'audit',
   'audit-idle.json': 'audit',
   'reproduce.jsonl': 'reproduce',
@@ -32,7 +31,7 @@ const KINDS = {
 for (const [name, kind] of Object.entries(KINDS)) {
   test(`${name}: loads as a ${kind} document and renders in every format, within 80 columns off a terminal`, () => {
     const one = saved(name);
-    assert.equal(one.kind, kind);
+    assert.equal(one.kind.name, kind);
     const terminal = renderSaved(one, 'terminal', pipe);
     const markdown = renderSaved(one, 'markdown', pipe);
     assert.match(terminal, /^mmapbench /);
@@ -71,7 +70,7 @@ test("a sweep with an account gives each point's page faults and blocked time pe
   assert.equal(table.length, 4, text);
   for (const row of table.slice(2)) assert.match(row, /^│ [12] +│ +[\d.]+ │ +[\d.]+ │ +[\d.]+ │ +[\d.]+ │$/);
   assert.match(text, /page faults per op: workers/);
-  const without = structuredClone(one);
+  const without = { ...one, document: structuredClone(one.document) };
   for (const point of without.document.points) delete point.account;
   assert.doesNotMatch(renderSaved(without, 'terminal', pipe, { verbose: true }), /page faults per op/);
 });
@@ -146,7 +145,7 @@ test("a current run's spread names the two groups its cells fall in, and the sto
 });
 
 test('next: a run that did not decide, on cells that disagree with their page faults, is pointed at advise for its task', async () => {
-  const { nextStep } = await import('../../src/report/sentences.js');
+  const { nextStep } = await import('../../src/document/sentences.js');
   const document = /** @type {any} */ (saved('compare-spread.json').document);
   assert.equal(document.verdict.significant, false);
   assert.equal(

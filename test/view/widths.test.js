@@ -1,23 +1,22 @@
 // Every kept output at 80 and 60 columns, the answer and the whole text: no line wider than the
 // terminal, and no word, number with its unit, or path broken inside (a cell wraps between
 // words, after a hyphen, a comma or `=`).
+import { loadSaved, modelsOf, renderSaved } from '../../src/kinds/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadResults } from '../../src/results/load.js';
-import { piecesOf } from '../../src/report/table.js';
-import { reproduceAnswer } from '../../src/report/answer-model.js';
+import { piecesOf } from '../../src/view/table.js';
+import { reproduceAnswer } from '../../src/models/answer.js';
 import { savedReportModels } from '../../src/reproduce/models.js';
-import { modelsOf, renderSaved } from '../../src/view/index.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 const FILES = readdirSync(SAVED).sort();
 
-/** @param {import('../../src/results/load.js').Saved} saved @param {boolean} verbose @param {number} width */
+/** @param {import('../../src/saved/load.js').Saved} saved @param {boolean} verbose @param {number} width */
 function modelsFor(saved, verbose, width) {
-  if (saved.kind !== 'reproduce') return modelsOf(saved.document, { verbose, width });
-  const models = savedReportModels(/** @type {any} */ (saved));
+  if (saved.kind.name !== 'reproduce') return modelsOf(saved.document, { verbose, width });
+  const models = savedReportModels({ ...saved.document, path: saved.path });
   return verbose ? models : reproduceAnswer(models);
 }
 
@@ -26,7 +25,7 @@ for (const file of FILES)
     for (const verbose of [false, true])
       test(`${file} at ${width} columns${verbose ? ', --verbose' : ''}: fits, and breaks no word`, () => {
         // named as in the repository: a path as long as the checkout's would say nothing of the table
-        const saved = { ...loadResults(`${SAVED}${file}`), path: `test/fixtures/saved/${file}` };
+        const saved = { ...loadSaved(`${SAVED}${file}`), path: `test/fixtures/saved/${file}` };
         const text = renderSaved(saved, 'terminal', { columns: width, isTTY: false, write() {} }, { verbose });
         const lines = text.split('\n');
         const wide = lines.filter((line) => [...line].length > width);
@@ -53,15 +52,16 @@ const VERDICT =
 
 // the commands that decide something: an audit, and workers or procs alone, list what they saw
 const decides = (/** @type {string} */ file) => {
-  const saved = loadResults(`${SAVED}${file}`);
+  const saved = loadSaved(`${SAVED}${file}`);
   return (
-    saved.kind === 'reproduce' || (saved.kind !== 'audit' && !['workers', 'procs'].includes(saved.document.command))
+    saved.kind.name === 'reproduce' ||
+    (saved.kind.name !== 'audit' && !['workers', 'procs'].includes(saved.document.command))
   );
 };
 
 for (const file of FILES.filter(decides))
   test(`${file}: the answer says its verdict within its first 5 lines; a compare's fits 25`, () => {
-    const saved = { ...loadResults(`${SAVED}${file}`), path: `test/fixtures/saved/${file}` };
+    const saved = { ...loadSaved(`${SAVED}${file}`), path: `test/fixtures/saved/${file}` };
     const lines = renderSaved(saved, 'terminal', { isTTY: false, write() {} })
       .trimEnd()
       .split('\n');
@@ -69,5 +69,5 @@ for (const file of FILES.filter(decides))
       lines.slice(0, 5).some((line) => VERDICT.test(line)),
       `no verdict in the first 5 lines:\n${lines.slice(0, 5).join('\n')}`,
     );
-    if (saved.kind === 'measure' && !saved.document.trace) assert.ok(lines.length <= 25, `${lines.length} lines`);
+    if (saved.kind.name === 'compare' && !saved.document.trace) assert.ok(lines.length <= 25, `${lines.length} lines`);
   });

@@ -1,0 +1,172 @@
+// `advise`'s ranking, from the sweep that measured the baseline and every candidate in the same
+// rounds: each candidate's throughput against the baseline's in each mode (the ratio of their
+// geometric means over rounds, with a Welch interval on the logs, as diff's), its own
+// workers/procs ratio, its memory per worker against the baseline's, and how much its cells
+// disagree. Every figure in it was measured in the run.
+import { sampleStandardDeviation } from 'simple-statistics';
+import { changeBetween, holm } from '../stats/ratio.js';
+import { MEASURES } from '../points/measures.js';
+import { MODES } from '../words/modes.js';
+
+/**
+ * @typedef {import('./sweep.js').SweepPoint} SweepPoint
+ * @typedef {import('../run/advise.js').Candidate} Candidate
+ * @typedef {ReturnType<typeof changeBetween>} Change
+ *
+ * @typedef {object} AdviceRow
+ * @property {string} id  the candidate's point
+ * @property {string} name
+ * @property {Candidate['kind'] | 'procs'} kind  procs: the baseline run as processes instead of threads
+ * @property {string} apply
+ * @property {'workers'|'procs'} mode  the mode whose gain ranks it: the workers', or the one mode
+ *   a candidate runs in alone (a message's serialization: procs)
+ * @property {'measured'|'unavailable'|'failed'|'too few rounds'} status
+ * @property {string | null} why  why it has no figures
+ * @property {Record<'workers'|'procs', Change | null>} gain  its throughput over the baseline's
+ * @property {import('../stats/ratio.js').RatioStats | null} ratio  its workers/procs
+ * @property {Change | null} memory  its workers' memory per worker over the baseline's
+ * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
+ * @property {'better'|'worse'|'unclear'|null} verdict  whether its gain in its mode is known to
+ *   be above 1 or below it, Holm-corrected over every candidate's test (unclear: not), or null
+ *   without an interval
+ * @property {[number, number] | null} rank  its place among the measured rows of its mode: the
+ *   best and the worst it could be, given the intervals that overlap its own (1, 1: first;
+ *   2, 6: somewhere from second to sixth, tied with the others there)
+ * @property {{ round: number, leader: string } | null} [dropped]  raced out: after which round,
+ *   and the leader whose interval lay wholly above its own
+ *
+ * @typedef {object} Advice  the document's `advice` (docs/json.md)
+ * @property {string} baseline  the baseline's point id
+ * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
+ * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
+ * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
+ * @property {string | null} best  the name of the best candidate whose workers gain is known to
+ *   exceed 1
+ * @property {string | null} [bestProcs]  the same among the fixes for processes alone (a
+ *   message's serialization); absent from files saved before they existed
+ */
+
+/** Per-round values of one mode's cells: throughput, or a measure beyond it. */
+const perRound = (/** @type {SweepPoint} */ point, /** @type {'workers'|'procs'} */ mode, of = MEASURES[0].of) =>
+  point.rounds.flatMap((round) => {
+    const cell = round.pilot ? null : round[mode];
+    const value = cell ? of(cell) : null;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [value] : [];
+  });
+
+const measureOf = (/** @type {string} */ key) =>
+  /** @type {NonNullable<(typeof MEASURES)[number]>['of']} */ (MEASURES.find((measure) => measure.key === key)?.of);
+const addedMemory = measureOf('addedMemory');
+const oldMemory = measureOf('memoryPerWorker');
+// a gain of memory, candidate over baseline: the memory a worker adds, or in a file saved
+// before both trees had a parent, the tree's PSS per worker (one file is all one or the other)
+const memoryOf = (/** @type {import('../stats/cell.js').CellResult} */ cell) => addedMemory(cell) ?? oldMemory(cell);
+
+/**
+ * @param {SweepPoint[]} points  the sweep's, in candidate order
+ * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
+ * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
+ * @returns {Advice}
+ */
+export function adviceOf(points, candidates, { missing, skipped }) {
+  const [base] = points;
+  const change = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
+    a.length >= 2 && b.length >= 2 ? changeBetween(a, b) : null;
+  const baseline = Object.fromEntries(MODES.map((mode) => [mode, perRound(base, mode)]));
+  /** @type {AdviceRow[]} */
+  const rows = points.map((point, i) => {
+    const candidate = candidates[i];
+    const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(point, mode))]));
+    const mode = candidate.mode ?? 'workers';
+    const logs = perRound(point, mode).map(Math.log);
+    const status =
+      point.status === 'unavailable'
+        ? 'unavailable'
+        : point.status === 'failed'
+          ? 'failed'
+          : gain[mode]
+            ? 'measured'
+            : 'too few rounds';
+    return {
+      id: point.id,
+      name: candidate.name,
+      kind: candidate.kind,
+      apply: candidate.apply,
+      mode,
+      status,
+      why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
+      gain: /** @type {AdviceRow['gain']} */ (gain),
+      ratio: point.ratio ?? null,
+      memory: change(perRound(base, mode, memoryOf), perRound(point, mode, memoryOf)),
+      spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
+      verdict: null,
+      rank: null,
+      dropped: /** @type {any} */ (point).dropped ?? null,
+    };
+  });
+  // processes instead of threads: the baseline's procs against its workers
+  const procs = change(baseline.workers, baseline.procs);
+  rows.push({
+    id: base.id,
+    name: 'processes instead of threads',
+    kind: 'procs',
+    apply: 'run the K workers as child processes (child_process.fork) rather than Worker threads',
+    mode: 'workers',
+    status: procs ? 'measured' : 'too few rounds',
+    why: null,
+    gain: { workers: procs, procs: null },
+    ratio: null,
+    memory: change(perRound(base, 'workers', memoryOf), perRound(base, 'procs', memoryOf)),
+    spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
+    verdict: null,
+    rank: null,
+    dropped: null,
+  });
+  // the verdicts of all the comparisons at once: a family of ten, not ten at 5% each
+  const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (gainOf(row)?.p ?? null)));
+  const known = holm(tested);
+  rows.forEach((row, i) => {
+    const gain = gainOf(row);
+    // no interval, no verdict; the baseline against itself is tested by no one: unclear
+    if (!gain?.ci95) return;
+    row.verdict = known[i] ? (gain.change > 1 ? 'better' : 'worse') : 'unclear';
+  });
+  const [baseRow, ...others] = rows;
+  // ranked within their mode: the workers' first, then the fixes for processes alone
+  const measured = others
+    .filter((row) => row.status === 'measured')
+    .sort(
+      (a, b) =>
+        Number(a.mode === 'procs') - Number(b.mode === 'procs') ||
+        /** @type {Change} */ (gainOf(b)).change - /** @type {Change} */ (gainOf(a)).change,
+    );
+  // a rank is a range where intervals overlap: which rows of its mode lie wholly above its own,
+  // and which wholly below
+  for (const row of measured) {
+    const mine = gainOf(row)?.ci95;
+    const group = measured.filter((other) => other.mode === row.mode);
+    const above = group.filter((other) => mine && (gainOf(other)?.ci95?.[0] ?? -Infinity) > mine[1]).length;
+    const below = group.filter((other) => mine && (gainOf(other)?.ci95?.[1] ?? Infinity) < mine[0]).length;
+    row.rank = mine ? [above + 1, group.length - below] : null;
+  }
+  const rest = others.filter((row) => row.status !== 'measured');
+  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
+    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
+  return {
+    baseline: base.id,
+    rows: [baseRow, ...measured, ...rest],
+    missing,
+    skipped,
+    best: bestIn('workers'),
+    bestProcs: bestIn('procs'),
+  };
+}
+
+/**
+ * A row's gain in the mode that ranks it (a file saved before rows had a mode: the workers').
+ * @param {AdviceRow} row
+ */
+export const gainOf = (row) => row.gain[modeOf(row)];
+
+/** @param {AdviceRow} row */
+export const modeOf = (row) => row.mode ?? 'workers';

@@ -1,0 +1,337 @@
+import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
+import { completeRounds } from '../run/scheduler.js';
+import { traceResults } from '../stats/trace.js';
+import { accountResults } from '../stats/account.js';
+import { phasesSummary } from '../stats/phases.js';
+import { spreadAttribution } from '../stats/spread.js';
+import { MMAP_LOCK_WAITS } from '../reference/published.js';
+import { nextStep, verdictText } from './sentences.js';
+import { accountWords } from './account.js';
+import { FURTHER_MEASURES } from '../points/measures.js';
+import { budgetShortfall, halfWidth } from '../stats/stopping.js';
+import { SCHEMA, version } from '../version.js';
+import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
+
+/**
+ * @typedef {import('../stats/ratio.js').Summary} Summary
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
+ */
+
+/**
+ * @typedef {object} Config  what the run was asked and did
+ * @property {{ name: string, builtin: boolean, module: string | null, metrics: Record<string, import('../tasks/index.js').TaskMetric>,
+ *   parent?: boolean }} task  parent: its ops are round trips to the workers' parent (message)
+ * @property {Record<string, any>} params
+ * @property {{ path: string, size: number, label: string }} file
+ * @property {number} k
+ * @property {number | null} iterations  per worker, calibrated or given
+ * @property {Partial<Record<'workers'|'procs', number>>} [iterationsByMode]  a task that talks to its
+ *   parent, sized mode by mode: each mode's ops per worker
+ * @property {number | null} duration
+ * @property {import('../run/plan.js').Warmup | null} warmup  per worker, or 'steady': until the rate stops trending
+ * @property {number | null} rounds  fixed by --rounds or --quick; null: stopped on precision or time
+ * @property {number | null} precision  the target relative half-width, when not fixed
+ * @property {number | null} maxTime  the wall-time budget in seconds, when not fixed
+ * @property {Record<string, string>} env  the --env values
+ * @property {string} node
+ * @property {number} timeout
+ * @property {'steady'|'published'} protocol  published: 2,000 iterations and no warmup, as the investigation measured
+ * @property {boolean} quick
+ * @property {boolean} trace
+ */
+
+/**
+ * @typedef {'workers'|'procs'} Mode
+ * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
+ *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram }} ModeSummary
+ *   and, by its key, each measure
+ * @typedef {{ cells: number, ops: number, bits: number,
+ *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
+ *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power
+ *   of two), and [lower bound ns, count] pairs
+ *   beyond throughput (measures.js) some cell had: read it with summaryOf
+ * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
+ * @property {number} index
+ * @property {Mode[]} order
+ * @property {boolean} complete
+ * @property {true} [pilot]  it sized the cells after it and counts in no figure
+ * @property {CellResult | null} [workers]
+ * @property {CellResult | null} [procs]
+ * @property {number} [ratio]  workers/procs, complete rounds of a compare
+ * @property {Partial<Record<Mode, CellResult | null>>} [traced]  with --trace
+ * @typedef {ReturnType<typeof import('../system/environment.js').describeEnvironment>} Environment
+ * @typedef {{ bpftrace: { path: string, version: string }, script: string, window: 'timed'|'cell',
+ *   published: typeof MMAP_LOCK_WAITS } & ReturnType<typeof traceResults>} TraceSection
+ */
+
+/**
+ * The results document: what `--json` prints and what the renderers read (docs/json.md).
+ * @typedef {object} ResultsDocument
+ * @property {string} mmapbench  its version
+ * @property {number} schema  the layout's version (SCHEMA)
+ * @property {'workers'|'procs'|'compare'} command
+ * @property {'complete'|'failed'|'interrupted'|'incomplete'} status  incomplete: kept after a round
+ *   of a run still going, or killed before it could finish
+ * @property {import('../run/plan.js').MeasureOptions} [resume]  in a document that did not
+ *   finish: the options it was started with, for --resume
+ * @property {{ kind: string, message: string, worker: number | null } | null} error
+ * @property {Config} config
+ * @property {Environment} environment
+ * @property {import('../run/calibrate.js').Calibration | null} calibration
+ * @property {import('../run/scheduler.js').Sizing | null} sizing  how the first round sized the cells
+ * @property {SavedRound[]} rounds
+ * @property {ModeSummary | null} [workers]
+ * @property {ModeSummary | null} [procs]
+ * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
+ * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why the rounds stopped (dropped, ordered: an advise candidate's race)
+ * @property {number} seconds  wall time of the run, calibration included
+ * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
+ * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
+ * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
+ *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key
+ * @property {string | null} [next]  compare only: what to run next
+ * @property {NonNullable<ReturnType<typeof budgetShortfall>>} [shortBudget]  compare only: the
+ *   --max-time budget ran out before an interval (fewer than 3 rounds counted); with none
+ *   counted the ratio is null and the command exits 6
+ * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
+ * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
+ *   where each mode's time per op went, and what that says
+ * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
+ * @property {Partial<Record<Mode, import('../stats/spread.js').SpreadAttribution>>} [spread]  why
+ *   the cells disagree: what each mode's log throughput goes with, cell by cell
+ * @property {TraceSection} [trace]  with --trace
+ */
+
+/**
+ * Builds the results document. Every figure in it was measured in this run.
+ * @param {import('../run/plan.js').Plan} plan
+ * @param {import('../run/scheduler.js').Session} session
+ * @param {Mode[]} modes
+ * @param {Environment} environment
+ * @param {import('../system/machine-load.js').MachineCheck | null} [machineCheck]
+ * @returns {ResultsDocument}
+ */
+export function buildResults(plan, session, modes, environment, machineCheck = null) {
+  const complete = completeRounds(session, modes);
+  const { error } = session;
+  /** @type {ResultsDocument} */
+  const results = {
+    mmapbench: version,
+    schema: SCHEMA,
+    command: plan.command,
+    ...endOf(error),
+    config: {
+      task: {
+        name: plan.task.name,
+        builtin: plan.task.builtin,
+        module: plan.task.builtin ? null : plan.task.url,
+        metrics: plan.task.metrics,
+        // its ops are round trips to the workers' parent (the message task)
+        ...(plan.task.parent ? { parent: true } : {}),
+      },
+      params: plan.params,
+      file: plan.file,
+      k: plan.k,
+      // what the cells did: fixed by the plan, or calibrated by the session
+      iterations: session.work?.iterations ?? plan.iterations,
+      // a task that talks to its parent, sized mode by mode: each mode's ops per worker
+      ...(session.work?.byMode ? { iterationsByMode: session.work.byMode } : {}),
+      duration: plan.duration,
+      warmup: session.work?.warmup ?? plan.warmup,
+      rounds: plan.stop.rounds, // null: stop on --precision or --max-time
+      precision: plan.stop.rounds === null ? plan.stop.precision : null,
+      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
+      env: plan.envOverrides,
+      node: plan.node.path,
+      timeout: plan.timeout,
+      protocol: plan.protocol,
+      quick: plan.quick,
+      trace: Boolean(plan.trace),
+    },
+    aa: plan.aa,
+    stop: session.stop,
+    seconds: session.seconds,
+    machine: machineCheck,
+    environment,
+    calibration: session.calibration,
+    sizing: session.sizing,
+    rounds: session.rounds.map((round) => ({
+      index: round.index,
+      order: round.order,
+      complete: !round.pilot && modes.every((mode) => round.cells[mode]),
+      ...(round.pilot ? { pilot: true } : {}),
+      ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
+      ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
+      ...(plan.trace ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
+    })),
+  };
+  for (const mode of modes) {
+    const cells = complete.flatMap((round) => round.cells[mode] ?? []);
+    results[mode] =
+      cells.length === 0
+        ? null
+        : {
+            throughput: summarize(cells.map((cell) => cell.throughput)),
+            spread: summarize(cells.map((cell) => cell.spread)),
+            releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+            ...measureSummaries(cells),
+            ...metricSummaries(cells, plan.task.metrics),
+            ...latencyHistogram(cells),
+          };
+  }
+  if (modes.length === 2) {
+    const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
+    const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+    results.ratio = ratio;
+    // the sentences ride along in the document, so a reader of --json gets the same answer
+    const decided = ratio ? verdict(ratio) : null;
+    results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
+  }
+  if (modes.length === 2) {
+    const measures = measureRatios(complete);
+    if (measures) results.measures = measures;
+  }
+  if (modes.length === 2) {
+    const short = budgetShortfall({
+      stop: session.stop,
+      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
+      seconds: session.seconds,
+      counted: complete.length,
+      rounds: results.rounds,
+    });
+    if (short) results.shortBudget = short;
+  }
+  if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
+    const account = accountResults(complete, modes, plan.k);
+    const names = /** @type {[string, string]} */ (plan.aa ? ['A', 'B'] : ['workers', 'procs']);
+    results.account = {
+      ...account,
+      words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
+    };
+  }
+  const attribution = Object.fromEntries(
+    modes.flatMap((mode) => {
+      const found = spreadAttribution(complete.flatMap((round) => round.cells[mode] ?? []));
+      return found ? [[mode, found]] : [];
+    }),
+  );
+  if (Object.keys(attribution).length) results.spread = attribution;
+  const phases = phasesSummary(complete, modes);
+  if (phases) results.phases = phases;
+  if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;
+  if (plan.trace) {
+    results.trace = {
+      bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
+      script: 'mmap-lock.bt',
+      window: plan.trace.window,
+      // a pilot round ran other work: in no figure, traced or not
+      ...traceResults(
+        session.rounds.filter((round) => !round.pilot),
+        modes,
+        plan.k,
+      ),
+      published: MMAP_LOCK_WAITS,
+    };
+  }
+  return results;
+}
+
+/**
+ * How a run ended, as its document says it: complete, or its error and whether it was stopped.
+ * @param {{ kind: string, message: string, worker?: number | null } | null | undefined} error
+ * @returns {Pick<ResultsDocument, 'status' | 'error'>}
+ */
+export const endOf = (error) => ({
+  status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
+  error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+});
+
+/**
+ * A measured point, whatever command measured it: why its rounds stopped and what they cost,
+ * each mode's figures, the ratio and its verdict, the further measures, the account, the spread
+ * and the phases, how its cells were sized, and its rounds. A compare's document holds one at
+ * its top level, a sweep's one per point: a figure added to buildResults reaches both.
+ * @param {ResultsDocument} results
+ */
+export const measuredPoint = (results) => ({
+  stop: results.stop,
+  seconds: results.seconds,
+  workers: results.workers ?? null,
+  procs: results.procs ?? null,
+  ratio: results.ratio ?? null,
+  verdict: results.verdict ?? null,
+  ...(results.measures ? { measures: results.measures } : {}),
+  ...(results.account ? { account: results.account } : {}),
+  ...(results.spread ? { spread: results.spread } : {}),
+  ...(results.phases ? { phases: results.phases } : {}),
+  calibration: results.calibration,
+  sizing: results.sizing,
+  rounds: results.rounds,
+});
+
+/**
+ * Each measure beyond throughput as a workers/procs ratio, round by round over the complete
+ * rounds whose cells both have it, with its interval as the throughput ratio's; null when no
+ * measure beyond throughput was had.
+ * @param {import('../stats/cell.js').RoundCells[]} complete
+ * @returns {Record<string, import('../stats/ratio.js').RatioStats> | null}
+ */
+function measureRatios(complete) {
+  const ratios = FURTHER_MEASURES.flatMap((measure) => {
+    const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
+      const [w, p] = [workers, procs].map((cell) => (cell ? measure.of(cell) : null));
+      return w && p ? [w / p] : [];
+    });
+    return perRound.length ? [[measure.key, ratioStats(perRound)]] : [];
+  });
+  return ratios.length ? Object.fromEntries(ratios) : null;
+}
+
+/**
+ * Each measure beyond throughput over the cells that have it (FURTHER_MEASURES); one no cell has is left
+ * out, and each cell says why it has none.
+ * @param {CellResult[]} cells
+ * @returns {Record<string, Summary>}
+ */
+function measureSummaries(cells) {
+  return Object.fromEntries(
+    FURTHER_MEASURES.flatMap((measure) => {
+      const values = cells
+        .map(measure.of)
+        .filter(/** @returns {value is number} */ (value) => typeof value === 'number' && Number.isFinite(value));
+      return values.length ? [[measure.key, summarize(values)]] : [];
+    }),
+  );
+}
+
+/**
+ * Each task metric over the cells, as medians and ranges like throughput.
+ * @param {CellResult[]} cells
+ * @param {Record<string, unknown>} declared
+ */
+function metricSummaries(cells, declared) {
+  const names = Object.keys(declared ?? {});
+  if (!names.length) return {};
+  return {
+    metrics: Object.fromEntries(
+      names.map((name) => {
+        const values = cells.map((cell) => cell.metrics?.[name]).filter((v) => typeof v === 'number');
+        return [name, values.length ? summarize(values) : null];
+      }),
+    ),
+  };
+}
+
+/**
+ * The ops a mode's cells timed, merged into one histogram for the distribution chart; nothing
+ * where no cell timed any (a user's task, or cells saved before cells kept their histogram).
+ * @param {CellResult[]} cells
+ * @returns {{ latencyHistogram?: ModeHistogram }}
+ */
+function latencyHistogram(cells) {
+  const kept = cells.flatMap(({ latency }) => (latency && 'histogram' in latency ? [latency.histogram] : []));
+  if (!kept.length) return {};
+  const ns = mergeHistograms(kept);
+  return { latencyHistogram: { cells: kept.length, ops: countOf(ns), bits: SAVED_BITS, ns } };
+}

@@ -1,0 +1,135 @@
+// Why the rounds disagree, in words: what each mode's cell-to-cell spread goes with
+// (stats/spread.js), the groups its cells fall into, and what would remove it, for the note under
+// the verdict, the stop line and `next:`.
+import { fileURLToPath } from 'node:url';
+import { fixed, ops } from '../words/numbers.js';
+import { commandLine } from '../words/command-line.js';
+import { MODES } from '../words/modes.js';
+
+/**
+ * @typedef {import('./document.js').ResultsDocument} ResultsDocument
+ * @typedef {import('../stats/spread.js').SpreadAttribution} SpreadAttribution
+ */
+
+// a figure that goes with less of the spread than this is not named
+const NAMED_SHARE = 0.3;
+// one that goes with at least this much explains it: the stop line and `next:` act on it
+const EXPLAINS = 0.5;
+
+/** The glibc setting that keeps a heap's top mapped, so its pages are not faulted in again. */
+export const TOP_PAD = 'MALLOC_TOP_PAD_=67108864';
+
+/**
+ * A figure per op as a reader takes it: page faults as a count, the rest in µs.
+ * @param {string} key
+ * @param {number} value
+ */
+const perOpText = (key, value) => (key === 'minflt' ? fixed(value) : `${fixed(value / 1000)} µs`);
+
+/**
+ * Whether a run's budget ran out with its interval short of the target: the case where the
+ * spread is what kept it from deciding.
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config'>} results
+ */
+export const stoppedShort = ({ stop, ratio, config }) =>
+  stop === 'max-time' && typeof ratio?.halfWidth === 'number' && ratio.halfWidth > (config.precision ?? 0);
+
+/**
+ * Why the rounds disagree, when they kept the interval from its target: the figure of the
+ * account each mode's cell-to-cell spread goes with most, and which way, and the two groups its
+ * cells fall into where they lie apart.
+ * @param {ResultsDocument} results
+ * @returns {string | null}
+ */
+export function spreadText(results) {
+  const { spread } = results;
+  if (!stoppedShort(results) || !spread) return null;
+  const modes = MODES.flatMap((mode) => {
+    const found = spread[mode];
+    return found ? [{ mode, found }] : [];
+  });
+  if (!modes.length) return null;
+  const sizes = modes.map(({ mode, found }) => `${mode} ${fixed(found.spread)}`).join(', ');
+  const named = modes.flatMap(({ mode, found }) => {
+    const [top] = found.figures;
+    const goes =
+      top && top.share >= NAMED_SHARE
+        ? `${Math.round(top.share * 100)}% of it goes with ${top.words} per op (the ${top.direction} cells have more)`
+        : null;
+    const groups = groupsText(found, top?.share >= NAMED_SHARE ? top : found.figures[0]);
+    return goes || groups ? [`${mode}: ${[goes, groups].filter(Boolean).join('; ')}`] : [];
+  });
+  return `the rounds disagree (spread of the cells' log ops/s: ${sizes})${named.length ? `; ${named.join('; ')}` : '; no figure of the account goes with most of it'}`;
+}
+
+/**
+ * `the cells fall in two groups: 53,308 ops/s at 0.13 page faults per op (5 cells), 15,888 at
+ * 3.10 (9)`, beside the figure they were told apart by, else the figure named.
+ * @param {SpreadAttribution} found
+ * @param {SpreadAttribution['figures'][number] | undefined} named
+ */
+function groupsText({ groups: split, figures }, named) {
+  if (!split) return null;
+  const figure = split.by === 'throughput' ? named : figures.find((one) => one.key === split.by);
+  const at = (/** @type {import('../stats/spread.js').CellGroup} */ group, /** @type {boolean} */ first) => {
+    const value = figure ? group.figures[figure.key] : undefined;
+    const of =
+      value === undefined || !figure
+        ? ''
+        : ` at ${perOpText(figure.key, value)}${first && split.by === 'throughput' ? ` ${figure.words} per op` : ''}`;
+    return `${ops(group.throughput)}${first ? ' ops/s' : ''}${of} (${group.cells}${first ? ' cells' : ''})`;
+  };
+  const [fast, slow] = split.groups;
+  const by = split.by === 'throughput' ? '' : ` by ${figure?.words ?? split.by} per op`;
+  return `the cells fall in two groups${by}: ${at(fast, true)}, ${at(slow, false)}`;
+}
+
+/**
+ * What the spread goes with where it explains at least half of a mode's: page faults first
+ * (the allocator's settings change them, and system time often follows them), else the figure
+ * that explains most. Null when none does.
+ * @param {Pick<ResultsDocument, 'spread'>} results
+ * @returns {{ key: string, words: string, share: number } | null}
+ */
+export function spreadCause({ spread }) {
+  const shares = MODES.flatMap((mode) => spread?.[mode]?.figures ?? []).filter((one) => one.share >= EXPLAINS);
+  if (!shares.length) return null;
+  const faults = shares.filter((one) => one.key === 'minflt');
+  const [cause] = (faults.length ? faults : shares).sort((a, b) => b.share - a.share);
+  return { key: cause.key, words: cause.words, share: cause.share };
+}
+
+/**
+ * What would remove a spread that `cause` explains, in a clause; null where nothing the user
+ * sets does.
+ * @param {string} key
+ * @param {{ glibc: boolean }} machine
+ */
+export function remedyOf(key, { glibc }) {
+  if (key === 'minflt')
+    return glibc
+      ? `which glibc's heap settings change (--env ${TOP_PAD} keeps 64 MiB at its top, so freed pages are not faulted in again; \`mmapbench advise\` measures each fix on this task)`
+      : 'which the allocator decides (`mmapbench advise` measures the allocators installed on this task)';
+  if (key === 'runqNs') return 'which is other work on the CPUs: run on a quiet machine, one benchmark at a time';
+  return null;
+}
+
+/**
+ * `next:` for a run whose budget ran out on a spread the account explains and that did not
+ * decide: what ranks the fixes for it, as a command to paste. Null otherwise.
+ * @param {Partial<Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'spread' | 'verdict'>>} results
+ */
+export function spreadNext({ verdict, stop, ratio, config, spread }) {
+  if (verdict?.significant || !config || !stoppedShort({ stop: stop ?? null, ratio, config })) return null;
+  const cause = spreadCause({ spread });
+  if (!cause || cause.key === 'runqNs') return null;
+  const { task, k } = config;
+  const command = commandLine([
+    'mmapbench',
+    'advise',
+    ...(task.builtin ? ['--task', task.name] : task.module ? ['--task', fileURLToPath(task.module)] : []),
+    '-k',
+    String(k),
+  ]);
+  return `next: the cells disagree with their ${cause.words} per op: \`${command}\` measures the fixes for this task side by side and ranks them`;
+}

@@ -1,0 +1,24 @@
+// An audit (trace --pid, trace -- COMMAND): one process tree's kernel waits, no workers/procs
+// rounds. A traced compare is a compare.
+import { auditModel } from '../models/audit.js';
+import { auditSection } from '../view/html-audit.js';
+
+/** @typedef {import('../models/audit.js').AuditDocument} Document */
+
+/** @type {import('./index.js').Kind} */
+export default {
+  name: 'audit',
+  commands: ['trace'],
+  command: () => 'trace',
+  environment: (/** @type {Document} */ document) => document.environment,
+  status: (/** @type {Document} */ document) => document.status,
+  settings: () => ({}),
+  nodes: (/** @type {Document} */ document) => document.environment.node.version,
+  tasks: () => null,
+  title: (/** @type {Document} */ document) => `trace pid ${document.target.pid}`,
+  resumeWith: () => 'a trace audit; resume it with a new `mmapbench trace`',
+  points: null,
+  noRounds: 'an audit (trace --pid or trace -- COMMAND)',
+  models: (/** @type {Document} */ document) => [auditModel(document)],
+  section: auditSection,
+};

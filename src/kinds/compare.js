@@ -1,0 +1,37 @@
+// A compare, workers or procs run (a traced compare too): one point, its trade-off, its answer.
+import { compareAnswer, traceAnswer } from '../models/answer.js';
+import { compareModel, singleModel } from '../models/compare.js';
+import { traceModel } from '../models/trace.js';
+import { measurePoints } from '../points/points.js';
+import { compareSection } from '../view/html-compare.js';
+
+/** @typedef {import('../document/document.js').ResultsDocument} Document */
+
+/** @param {Document} document */
+const whole = (document) => [
+  document.command === 'compare' ? compareModel(document) : singleModel(/** @type {any} */ (document)),
+  ...(document.trace ? [traceModel(/** @type {any} */ (document))] : []),
+];
+
+/** @type {import('./index.js').Kind} */
+export default {
+  name: 'compare',
+  commands: ['compare', 'workers', 'procs'],
+  command: (/** @type {Document} */ document) => document.command,
+  environment: (/** @type {Document} */ document) => document.environment,
+  status: (/** @type {Document} */ document) => document.status,
+  settings: (/** @type {Document} */ document) => document.config,
+  nodes: (/** @type {Document} */ document) => document.environment.node.version,
+  tasks: (/** @type {Document} */ document) => document.config.task.name,
+  title: (/** @type {Document} */ document) =>
+    `${document.command} ${document.config.task.name}, k=${document.config.k}`,
+  resumeWith: () => null,
+  points: measurePoints,
+  noRounds: null,
+  // a workers or procs run has no answer of its own: its table is the answer
+  models: (/** @type {Document} */ document, { verbose }) =>
+    verbose || document.command !== 'compare'
+      ? whole(document)
+      : [compareAnswer(document), ...(document.trace ? [traceAnswer(/** @type {any} */ (document))] : [])],
+  section: compareSection,
+};

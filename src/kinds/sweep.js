@@ -1,0 +1,26 @@
+// A sweep: a compare at every point of its axes.
+import { sweepAnswer } from '../models/answer.js';
+import { sweepModel } from '../models/sweep.js';
+import { sweepPoints } from '../points/points.js';
+import { sweepSection } from '../view/html-sweep.js';
+
+/** @typedef {import('../document/sweep.js').SweepDocument} Document */
+
+/** @type {import('./index.js').Kind} */
+export default {
+  name: 'sweep',
+  commands: ['sweep'],
+  command: (/** @type {Document} */ document) => document.command,
+  environment: (/** @type {Document} */ document) => document.environment,
+  status: (/** @type {Document} */ document) => document.status,
+  settings: (/** @type {Document} */ document) => document.config,
+  nodes: (/** @type {Document} */ document) => document.axes.node.map((node) => node.version).join(', '),
+  tasks: (/** @type {Document} */ document) => document.axes.task.join(','),
+  title: (/** @type {Document} */ document) => document.command,
+  resumeWith: () => null,
+  points: sweepPoints,
+  noRounds: null,
+  models: (/** @type {Document} */ document, { verbose, width }) =>
+    verbose ? [sweepModel(document, { width })] : [sweepAnswer(document)],
+  section: sweepSection,
+};

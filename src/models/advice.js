@@ -1,0 +1,151 @@
+// `advise`'s ranking as a table and its verdict in a sentence: the best fix with its gain and
+// its cost, and the exact line that applies it; the published ranking beside it where it covers
+// the task, labelled with its source.
+import { MITIGATION_RANKING } from '../reference/published.js';
+import { formatCI } from '../document/sentences.js';
+import { fixed } from '../words/numbers.js';
+import { modeOf } from '../document/advice.js';
+
+/**
+ * @typedef {import('../document/advice.js').Advice} Advice
+ * @typedef {import('../document/advice.js').AdviceRow} AdviceRow
+ * @typedef {ReturnType<typeof import('../stats/ratio.js').changeBetween>} Change
+ */
+
+/** `3.20× (2.90-3.52)`, or the estimate alone without an interval. */
+const times = (/** @type {Change | null} */ change) =>
+  change ? `${fixed(change.change)}×${change.ci95 ? ` (${formatCI(change.ci95, { label: false })})` : ''}` : '-';
+
+/** Three significant figures up to 100: 0.91, 8.06, 13.1. */
+const short = (/** @type {number} */ value) => (value >= 10 ? value.toFixed(1) : fixed(value));
+
+/** The same in a table's narrow cell: the interval under the estimate, without brackets. */
+const timesCell = (/** @type {Change | null} */ change) =>
+  change ? `${short(change.change)}×${change.ci95 ? ` ${change.ci95.map(short).join('-')}` : ''}` : '-';
+
+/** `+8% (95% CI +2% to +14%)`: a change in memory as a cost. */
+const percentCI = (/** @type {Change} */ change) =>
+  `${percent(change)}${change.ci95 ? ` (95% CI ${change.ci95.map((end) => percent({ ...change, change: end })).join(' to ')})` : ''}`;
+
+/** `+8%`, `−12%`: a change as a reader weighs a cost. */
+const percent = (/** @type {Change | null} */ change) => {
+  if (!change) return '-';
+  const value = Math.round((change.change - 1) * 100);
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value)}%`;
+};
+
+const READING = /** @type {const} */ ({ better: 'faster', worse: 'hurts', unclear: 'unclear' });
+// a row without figures, in words that wrap in a narrow column; its note says why
+const STATUS = /** @type {const} */ ({
+  unavailable: 'cannot run',
+  failed: 'failed',
+  'too few rounds': 'too few rounds',
+});
+
+/**
+ * @param {AdviceRow} row
+ * @param {number | string} rank  its place by order, for a row saved before ranks were ranges
+ */
+function readingOf(row, rank) {
+  if (row.kind === 'baseline') return 'baseline';
+  if (row.status !== 'measured') return STATUS[row.status];
+  // a range where its interval overlaps others': the order between them is not known
+  if (row.rank) rank = row.rank[0] === row.rank[1] ? row.rank[0] : `${row.rank[0]}-${row.rank[1]}`;
+  // a fix for processes alone is ranked among those, by the procs' gain
+  const dropped = row.dropped ? `, out r${row.dropped.round}` : '';
+  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}${dropped}`;
+}
+
+/**
+ * @param {import('../document/sweep.js').SweepDocument & { advice: Advice }} results
+ * @returns {import('../view/table.js').ReportModel}
+ */
+export function adviceModel(results) {
+  const { advice } = results;
+  const ranks = { workers: 0, procs: 0 };
+  const rows = advice.rows.map((row) => {
+    if (row.kind !== 'baseline' && row.status === 'measured') ranks[modeOf(row)]++;
+    return [
+      row.name,
+      readingOf(row, ranks[modeOf(row)]),
+      timesCell(row.gain.workers),
+      timesCell(row.gain.procs),
+      row.ratio ? fixed(row.ratio.geomean ?? row.ratio.median) : '-',
+      percent(row.memory),
+      row.spread === null ? '-' : fixed(row.spread),
+    ];
+  });
+  const notes = [verdictText(advice)];
+  const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
+  for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
+  if (advice.missing.length)
+    notes.push(
+      `not on this machine, so not tried (never installed by mmapbench): ${advice.missing
+        .map((one) => `${one.name} (${one.install})`)
+        .join('; ')}`,
+    );
+  for (const row of advice.rows) if (row.why) notes.push(`${row.name}: ${row.status}: ${row.why}`);
+  const dropped = advice.rows.filter((row) => row.dropped);
+  if (dropped.length)
+    notes.push(
+      `raced out (out rN: no more rounds after round N, its interval wholly below the leader's): ${dropped
+        .map((row) => `${row.name} below ${row.dropped?.leader}`)
+        .join('; ')}`,
+    );
+  for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
+  notes.push(
+    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: ${
+      advice.rows.some((row) => row.rank)
+        ? `the workers’ gain is known to lie above 1 or below it, Holm-corrected over the ${advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
+        : 'the workers’ interval lies above 1 or below it'
+    }${
+      advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
+        ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'
+        : ''
+    }`,
+  );
+  const task = results.axes.task[0];
+  if (MITIGATION_RANKING.tasks.includes(task))
+    notes.push(
+      `published, not measured here: ${MITIGATION_RANKING.source}: ${MITIGATION_RANKING.rows
+        .map((row, i) => `${i + 1}. ${row.fix}: ${row.effect}`)
+        .join('; ')}`,
+    );
+  return {
+    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${results.status === 'complete' ? '' : ` — ${results.status.toUpperCase()}`}`,
+    tables: [
+      {
+        head: ['candidate', 'reading', 'workers ×', 'procs ×', 'w/p', 'memory', 'spread'],
+        rows,
+      },
+    ],
+    notes,
+  };
+}
+
+/**
+ * The verdict in one sentence: the best fix, its gain in each mode and its memory cost; or that
+ * none is known to beat the baseline.
+ * @param {Advice} advice
+ */
+export function verdictText(advice) {
+  const best = advice.rows.find((row) => row.name === advice.best);
+  const forProcs = advice.rows.find((row) => row.name === advice.bestProcs);
+  const procsPart = forProcs ? `; for processes: ${bestText(forProcs, 'procs')}` : '';
+  if (!best)
+    return `no candidate’s workers throughput is known to beat the baseline’s: every interval spans 1 or lies below it (a longer --max-time narrows them)${procsPart}`;
+  return `best: ${bestText(best, 'workers')}${procsPart}`;
+}
+
+/**
+ * `reuse-buffer: workers 3.20× the baseline’s throughput (95% CI …), procs …; memory …`
+ * @param {AdviceRow} row
+ * @param {'workers'|'procs'} mode  the mode that ranked it
+ */
+function bestText(row, mode) {
+  const gain = /** @type {Change} */ (row.gain[mode]);
+  const other = mode === 'workers' ? 'procs' : 'workers';
+  const also = row.gain[other] ? `, ${other} ${times(row.gain[other])}` : '';
+  const memory = row.memory ? `; memory per worker ${percentCI(row.memory)}` : '';
+  return `${row.name}: ${mode} ${fixed(gain.change)}× the baseline’s throughput (${formatCI(/** @type {[number, number]} */ (gain.ci95))})${also}${memory}`;
+}

@@ -1,0 +1,228 @@
+// What a run prints by default: the decision first. One header line, the verdict with its
+// interval and how the run stopped, the trade-off in one table, at most a few lines of why and
+// what to run next. The whole text (every round, the account, the warm-up, the sizing) is the
+// full models', printed with --verbose and kept in the saved file for `report FILE --verbose`.
+import { envText } from '../points/point-name.js';
+import { about, pct, resumeText, startupEnvText, stopText, withCI } from '../document/sentences.js';
+import { extraMeasures, medianCell, THROUGHPUT } from '../points/measures.js';
+import { spreadText } from '../document/spread-words.js';
+import { sideOf } from '../stats/interval.js';
+import { INTERVAL_ROUNDS } from '../stats/stopping.js';
+import { MODES } from '../words/modes.js';
+import { ops } from '../words/numbers.js';
+import { adviceModel } from './advice.js';
+import { sweepModel } from './sweep.js';
+import { traceModel } from './trace.js';
+
+/**
+ * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
+ * @typedef {import('../view/table.js').ReportModel} ReportModel
+ * @typedef {'workers'|'procs'} Mode
+ */
+
+/** Where the rest is: the last line of every default output. */
+export const MORE = 'more: --verbose prints every round; `report FILE --html page.html` draws them';
+
+/**
+ * The run in one line: what ran, where. `mmapbench compare: readfilesync, med (64 KiB), k=2 ·
+ * node v20.20.2 · 2 CPUs`, with the task's parameters and --env when given.
+ * @param {ResultsDocument} results
+ */
+function headerLine(results) {
+  const { config, environment, status } = results;
+  const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
+  const setting = [config.task.name, envText(config.params), config.file.label, `k=${config.k}`, envText(config.env)]
+    .filter(Boolean)
+    .join(', ');
+  const done = results.rounds.filter((round) => round.complete).length;
+  const state =
+    status === 'complete'
+      ? ''
+      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  return `mmapbench ${results.command}${aa}: ${setting} · node ${environment.node.version} · ${environment.cpu.logicalCores} CPUs${state}`;
+}
+
+/**
+ * How the run stopped, as a clause after the verdict: `known to ±4.8% after 91 rounds in 57 s`.
+ * @param {ResultsDocument} results
+ */
+export function stoppedClause(results) {
+  const { stop, ratio, config, seconds } = results;
+  const n = ratio?.n ?? 0;
+  const rounds = `${n} round${n === 1 ? '' : 's'}`;
+  if (config.quick) return '--quick: a smoke run, not a measurement';
+  if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
+  if (stop === 'max-time')
+    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${about(config.maxTime ?? seconds)} budget ran out, after ${rounds}`;
+  if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;
+  return `after ${rounds} in ${about(seconds)}`;
+}
+
+/**
+ * Which mode a measure favours, in a word: the one its interval says is better, `equal` where
+ * the interval spans 1, `-` without one.
+ * @param {import('../stats/ratio.js').RatioStats | null | undefined} ratio  workers/procs
+ * @param {'higher'|'lower'} better
+ * @param {(mode: Mode) => string} name
+ */
+function favours(ratio, better, name) {
+  if (!ratio?.ci95 || ratio.n < INTERVAL_ROUNDS) return '-';
+  const side = sideOf(ratio.ci95, 1);
+  if (side === 'spans') return 'equal';
+  return name((side === 'above') === (better === 'higher') ? 'workers' : 'procs');
+}
+
+/**
+ * Every measure the compare had, per mode and as workers/procs with its interval, and which
+ * mode it favours: the trade-off a user weighs.
+ * @param {ResultsDocument} results
+ * @param {(mode: Mode) => string} name
+ */
+function tradeOff(results, name) {
+  const measures = [THROUGHPUT, ...extraMeasures([results.workers, results.procs])];
+  const rows = measures.map((measure) => {
+    const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
+    return [
+      measure === THROUGHPUT && results.config.task.parent ? 'round trips' : measure.name,
+      ...MODES.map((mode) => medianCell(results[mode], measure)),
+      ratio ? withCI(ratio, '', { label: false }) : '-',
+      results.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
+    ];
+  });
+  const head = [
+    'median',
+    name('workers'),
+    name('procs'),
+    `${name('workers')[0]}/${name('procs')[0]} (95% CI)`,
+    'better',
+  ];
+  return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
+}
+
+/**
+ * compare's answer (and a traced compare's, before its kernel evidence).
+ * @param {ResultsDocument} results
+ * @returns {ReportModel}
+ */
+export function compareAnswer(results) {
+  const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  // the investigation's protocol measures cold cells: a figure to read as such
+  const protocol =
+    results.config.protocol === 'published'
+      ? `; --protocol published: ${ops(results.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
+      : '';
+  // a --quick verdict says so already
+  const clause = results.config.quick && results.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(results)}`;
+  const verdict = results.verdict
+    ? `${results.verdict.text}${clause}${protocol}`
+    : `no verdict: ${results.status === 'complete' ? 'too few rounds for an interval' : results.status}; ${stoppedClause(results)}${protocol}`;
+  const notes = [];
+  // a run that did not finish: how to go on with it, first
+  const resume = resumeText(results);
+  if (resume) notes.push(resume);
+  // --quick's cells are too short to read: its reading says only that
+  const reading = results.config.quick ? null : results.account?.words?.reading;
+  if (reading) notes.push(reading);
+  // how to read the start-up row: what of the shell's environment a child pays and a thread not
+  const startup = startupEnvText(results);
+  if (startup) notes.push(startup);
+  // when it did not decide: what would (a budget that ran out says how much more, or what to
+  // remove first); a decided run's interval is in its verdict
+  if (results.shortBudget || (results.stop === 'max-time' && !results.verdict?.significant)) {
+    const stopped = stopText(results, { tables: false });
+    if (stopped) notes.push(stopped);
+  } else if (results.verdict && !results.verdict.significant) {
+    const disagree = spreadText(results);
+    if (disagree) notes.push(disagree);
+  }
+  if (results.next) notes.push(results.next);
+  notes.push(MORE);
+  return {
+    title: headerLine(results),
+    lines: [verdict],
+    tables: results.workers && results.procs ? [tradeOff(results, name)] : [],
+    notes,
+  };
+}
+
+/**
+ * A traced compare's kernel evidence in a few lines: what the waits say, where the time on the
+ * lock went; the tables are --verbose's.
+ * @param {ResultsDocument & { trace: import('./trace.js').TraceSection }} results
+ * @returns {ReportModel}
+ */
+export function traceAnswer(results) {
+  const full = traceModel(results);
+  return { title: full.title, lines: [], tables: [], notes: full.notes };
+}
+
+/**
+ * The verdicts of a sweep's points, counted: `workers faster at 2 of 8 points, procs at 1, no
+ * difference at 5`.
+ * @param {import('../document/sweep.js').SweepPoint[]} points
+ */
+export function sweepVerdicts(points) {
+  const count = (/** @type {(point: import('../document/sweep.js').SweepPoint) => boolean} */ test) =>
+    points.filter(test).length;
+  const decided = (/** @type {Mode} */ mode) =>
+    count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);
+  const parts = [
+    `workers faster at ${decided('workers')} of ${points.length} point${points.length === 1 ? '' : 's'}`,
+    `procs at ${decided('procs')}`,
+    `no difference at ${count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster)}`,
+  ];
+  const undecided = count((point) => (point.ratio?.n ?? 0) < INTERVAL_ROUNDS);
+  if (undecided) parts.push(`too few rounds or not run at ${undecided}`);
+  return parts.join(', ');
+}
+
+/**
+ * sweep's answer: the verdicts counted, the points' table, the scaling reading.
+ * @param {import('../document/sweep.js').SweepDocument} results
+ * @returns {ReportModel}
+ */
+export function sweepAnswer(results) {
+  const full = sweepModel(results, { answer: true });
+  return {
+    title: `${full.title} · ${results.environment.cpu.logicalCores} CPUs`,
+    // the verdicts counted and how the points stopped; then what names the rows (a variant's
+    // settings, a Node's binary), the machine's facts left to --verbose
+    lines: [
+      `${sweepVerdicts(results.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
+      ...(full.lines ?? []).slice(2),
+    ],
+    tables: full.tables,
+    notes: [...full.notes, MORE],
+  };
+}
+
+/**
+ * advise's answer: the best fix and the line that applies it, then the ranking.
+ * @param {import('../document/sweep.js').SweepDocument & { advice: import('../document/advice.js').Advice }} results
+ * @returns {ReportModel}
+ */
+export function adviceAnswer(results) {
+  const full = adviceModel(results);
+  const [verdict, ...notes] = full.notes;
+  return { title: full.title, lines: [verdict], tables: full.tables, notes: [...notes, MORE] };
+}
+
+/**
+ * reproduce's answer: every claim's verdict; the machine, the published figures and each
+ * experiment's tables are --verbose's.
+ * @param {ReportModel[]} models  the whole report: the machine, the verdicts, a section each
+ * @returns {ReportModel[]}
+ */
+export function reproduceAnswer([machine, verdicts]) {
+  const status = machine.tables[0]?.rows.find((row) => row[0] === 'status')?.[1];
+  return [
+    {
+      ...verdicts,
+      title: `${machine.title}${status && status !== 'complete' ? ` — ${status}` : ''}`,
+      notes: [
+        ...verdicts.notes,
+        'more: --verbose prints the machine, the published figures beside each experiment, and its rounds',
+      ],
+    },
+  ];
+}

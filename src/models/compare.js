@@ -1,0 +1,303 @@
+import { formatCI, resumeText, sizingText, startupEnvText, stopText, withCI } from '../document/sentences.js';
+import { duration, fixed, ops } from '../words/numbers.js';
+import { accountTable, sourcesNote } from '../document/account.js';
+import { MODES } from '../words/modes.js';
+import { sideOf } from '../stats/interval.js';
+import { INTERVAL_ROUNDS } from '../stats/stopping.js';
+import { extraMeasures, medianCell, missingMeasures, summaryOf, THROUGHPUT } from '../points/measures.js';
+import { spreadText } from '../document/spread-words.js';
+
+/**
+ * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
+ * @typedef {import('../view/table.js').ReportModel} ReportModel
+ * @typedef {'workers'|'procs'} Mode
+ */
+
+// a cell's tree getting less CPU than this share of what its workers asked for was competing
+const LOW_CPU_SHARE = 0.5;
+
+/** @param {ResultsDocument} results */
+function header(results) {
+  const { config, environment, status } = results;
+  const work = config.iterations ? `${ops(config.iterations)} iterations per worker` : 'no iterations chosen';
+  const done = results.rounds.filter((round) => round.complete).length;
+  const state =
+    status === 'complete'
+      ? ''
+      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  // the table lists a pilot round too: the count says so, so the two agree
+  const pilot = results.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
+  const rounds =
+    config.rounds === null
+      ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
+      : `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
+  const quick = config.quick
+    ? ' (--quick: not a measurement)'
+    : config.protocol === 'published'
+      ? ' (--protocol published: no warmup, as the investigation measured)'
+      : '';
+  const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
+  const title = `mmapbench ${results.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
+  const env = Object.entries(config.env)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+  const facts = [
+    `node ${environment.node.version}`,
+    environment.kernel,
+    `glibc ${environment.glibc ?? 'n/a'}`,
+    `${environment.cpu.logicalCores} CPUs`,
+    `THP ${environment.thp ?? 'n/a'}`,
+    ...(environment.perVmaLock === undefined
+      ? []
+      : [`per-VMA locks ${environment.perVmaLock === null ? 'unknown' : environment.perVmaLock ? 'yes' : 'no'}`]),
+    `libuv pool ${environment.uvThreadpoolSize ?? 4}`,
+    ...(env ? [env] : []),
+  ];
+  // no-break spaces inside a fact, so a narrow terminal wraps between facts, not within one
+  const lines = [
+    `${rounds} × ${work}${pilot}${quick}`,
+    facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
+  ];
+  const { calibration } = results;
+  if (calibration) {
+    // calibration runs alone in one thread; K contended workers take longer, so say how long
+    const took = cellSeconds(results);
+    lines.push(
+      `calibrated alone in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)}` +
+        ` -> ${ops(calibration.iterations)} iterations per worker, ~${config.duration} s uncontended` +
+        (took === null ? '' : `; cells took ${took.toFixed(took < 1 ? 2 : 1)} s here (median)`),
+    );
+  }
+  return { title, lines };
+}
+
+/**
+ * The median wall time of the cells measured, in seconds; null before any.
+ * @param {ResultsDocument} results
+ */
+function cellSeconds(results) {
+  const times = results.rounds.flatMap((round) =>
+    MODES.flatMap((mode) => round[mode]?.elapsedNs ?? []).filter(Number.isFinite),
+  );
+  if (!times.length) return null;
+  times.sort((a, b) => a - b);
+  return times[Math.floor((times.length - 1) / 2)] / 1e9;
+}
+
+/**
+ * How a task metric of each declared unit is printed.
+ * @type {Record<string, (value: number) => string>}
+ */
+export const UNIT = {
+  'ops/s': (v) => `${ops(v)} ops/s`,
+  count: (v) => ops(v),
+  ms: (v) => `${fixed(v)} ms`,
+  ratio: (v) => fixed(v),
+};
+
+/**
+ * The task's own figures (medians over complete rounds), when it reports any.
+ * @param {ResultsDocument} results
+ * @param {Mode[]} modes
+ * @returns {ReportModel['tables']}
+ */
+function metricsTable(results, modes) {
+  const declared = results.config.task.metrics ?? {};
+  const names = Object.keys(declared);
+  if (!names.length || !modes.every((mode) => results[mode])) return [];
+  const rows = names.map((name) => {
+    const format = UNIT[declared[name].unit] ?? fixed;
+    const medians = modes.map((mode) => results[mode]?.metrics?.[name]?.median ?? null);
+    const row = [`${name}: ${declared[name].description}`, ...medians.map((v) => (v === null ? '-' : format(v)))];
+    if (modes.length === 2) row.push(medians[0] !== null && medians[1] ? fixed(medians[0] / medians[1]) : '-');
+    return row;
+  });
+  const head = ['task metric (median over rounds)', ...modes, ...(modes.length === 2 ? ['workers/procs'] : [])];
+  return [{ head, rows, align: ['left', ...head.slice(1).map(() => 'right')] }];
+}
+
+/**
+ * Each measure a compare had, per mode and as a workers/procs ratio with its interval: the
+ * trade-off table, shown once there is more than throughput to weigh.
+ * @param {ResultsDocument} results
+ * @param {(mode: Mode) => string} name
+ * @returns {ReportModel['tables']}
+ */
+function tradeOffTable(results, name) {
+  const measures = extraMeasures([results.workers, results.procs]);
+  if (!measures.length) return [];
+  const rows = [THROUGHPUT, ...measures].map((measure) => {
+    const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
+    return [
+      measure.name,
+      ...MODES.map((mode) => medianCell(results[mode], measure)),
+      ratio ? withCI(ratio, '', { label: false }) : '-',
+    ];
+  });
+  const head = ['median over rounds', name('workers'), name('procs'), `${name('workers')}/${name('procs')} (95% CI)`];
+  return [{ head, rows, align: ['left', 'right', 'right', 'right'] }];
+}
+
+/**
+ * The trade-off beyond throughput in one line: each measure as workers against procs, with its
+ * interval and, where the interval lies off 1, whether that is better or worse for workers.
+ * @param {ResultsDocument} results
+ * @returns {string | null}
+ */
+export function tradeOffText(results) {
+  if (results.aa) return null;
+  const parts = extraMeasures([results.workers, results.procs]).flatMap((measure) => {
+    const ratio = results.measures?.[measure.key];
+    if (!ratio) return [];
+    if (!ratio.ci95 || ratio.n < INTERVAL_ROUNDS)
+      return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
+    const side = sideOf(ratio.ci95, 1);
+    if (side === 'spans') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
+    const worse = (side === 'above') === (measure.better === 'lower');
+    return [`${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${worse ? 'worse' : 'better'})`];
+  });
+  return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
+}
+
+const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
+
+/**
+ * `compare`: one row per round, then the medians, the ratio with its CI and the verdict.
+ * @param {ResultsDocument} results
+ * @returns {ReportModel}
+ */
+export function compareModel(results) {
+  // five columns, so the table fits 80; each round's spread is in --json and in workers/procs
+  const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  const rows = results.rounds.map((round) => [
+    String(round.index),
+    name(round.order[0]),
+    rate(round.workers),
+    rate(round.procs),
+    round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
+  ]);
+  const { ratio } = results;
+  if (results.workers && results.procs && ratio) {
+    rows.push([
+      'median',
+      '',
+      ops(results.workers.throughput.median),
+      ops(results.procs.throughput.median),
+      withCI(ratio, '', { label: false }),
+    ]);
+  }
+  const notes = [];
+  if (results.verdict) notes.push(results.verdict.text);
+  const tradeOff = tradeOffText(results);
+  if (tradeOff) notes.push(tradeOff);
+  const startup = startupEnvText(results);
+  if (startup) notes.push(startup);
+  notes.push(...missingMeasures(results.rounds));
+  const words = results.account?.words;
+  if (words?.reading) notes.push(words.reading);
+  if (words?.unexplained) notes.push(words.unexplained);
+  if (words?.regime) notes.push(words.regime);
+  const disagree = spreadText(results);
+  if (disagree) notes.push(disagree);
+  const stopped = stopText(results);
+  if (stopped) notes.push(stopped);
+  const resume = resumeText(results);
+  if (resume) notes.push(resume);
+  const sized = sizingText(results);
+  if (sized) notes.push(sized);
+  if (results.next) notes.push(results.next);
+  // a task that talks to its parent waits on it by design: its cells' CPU share says nothing of
+  // the machine
+  const short = (results.config?.task?.parent ? [] : (results.rounds ?? []))
+    .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
+    .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
+  if (short)
+    notes.push(
+      `machine: ${short} cell${short === 1 ? '' : 's'} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
+    );
+  const measured = MODES.flatMap((mode) => {
+    const summary = results[mode];
+    return summary ? [{ mode, summary }] : [];
+  });
+  if (measured.length) {
+    const spreads = measured.map(({ mode, summary }) => `${name(mode)} ${fixed(summary.spread.median)}`).join(', ');
+    const skews = measured
+      .map(({ mode, summary }) => `${name(mode)} ${duration(summary.releaseSkewNs.max)}`)
+      .join(', ');
+    notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
+  }
+  return {
+    ...header(results),
+    tables: [
+      {
+        head: [
+          'round',
+          'first',
+          `${name('workers')} ops/s`,
+          `${name('procs')} ops/s`,
+          `${name('workers')}/${name('procs')} (95% CI)`,
+        ],
+        rows,
+        align: ['left', 'left', 'right', 'right', 'right'],
+      },
+      ...tradeOffTable(results, name),
+      ...metricsTable(results, MODES),
+      ...(results.account ? [accountTable(results.account, MODES, name)] : []),
+    ],
+    notes: [...notes, ...(results.account ? [sourcesNote(results.account)] : [])],
+  };
+}
+
+/**
+ * `workers` / `procs`: each round's aggregate and every worker in it, so stragglers show.
+ * @param {ResultsDocument & { command: Mode }} results
+ * @returns {ReportModel}
+ */
+export function singleModel(results) {
+  const mode = results.command;
+  const rows = [];
+  for (const round of results.rounds) {
+    const cell = round[mode];
+    if (!cell) continue;
+    // as compare's table marks it: its cells ran the calibration's work, and count in no figure
+    const label = round.pilot ? `${round.index} (pilot)` : String(round.index);
+    for (const worker of cell.workers) {
+      rows.push([
+        label,
+        `${worker.index} (pid ${worker.pid})`,
+        ops(worker.ops),
+        duration(worker.startNs),
+        duration(worker.endNs),
+        ops(worker.opsPerSec),
+      ]);
+    }
+    rows.push([label, 'all', ops(cell.totalOps), '', duration(cell.elapsedNs), ops(cell.throughput)]);
+  }
+  const notes = [];
+  const summary = results[mode];
+  if (summary) {
+    const { throughput } = summary;
+    const range =
+      throughput.samples.length > 1
+        ? ` (min ${ops(throughput.min)}, max ${ops(throughput.max)} over ${throughput.samples.length} rounds)`
+        : '';
+    notes.push(
+      `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
+    );
+    for (const measure of extraMeasures([summary])) {
+      const figures = /** @type {import('../stats/ratio.js').Summary} */ (summaryOf(summary, measure));
+      notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
+    }
+  }
+  notes.push(...missingMeasures(results.rounds));
+  const sized = sizingText(results);
+  if (sized) notes.push(sized);
+  return {
+    ...header(results),
+    tables: [
+      { head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows },
+      ...metricsTable(results, [mode]),
+    ],
+    notes,
+  };
+}

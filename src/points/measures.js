@@ -1,0 +1,185 @@
+// What every view shows of each mode, in one list. A per-mode statistic is measured per cell
+// (src/run/), read from the cell and printed by its entry here; the document summarizes it over
+// the complete rounds, and the compare and sweep tables, the HTML page, diff and the exports
+// pick it up from this list (docs/development.md, "Adding a statistic").
+import { fixed, ops } from '../words/numbers.js';
+
+/**
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {object} Measure
+ * @property {string} key  its name in a mode's summary (`results.workers[key]`) and in exports
+ * @property {string} name  in words, as a table's row and a chart's title say it
+ * @property {string} unit  as exports label it
+ * @property {'higher'|'lower'} better  which way is an improvement
+ * @property {(cell: CellResult) => number | null} of  the cell's figure; null where it could
+ *   not be had
+ * @property {(cell: CellResult) => string | null} [why]  why a cell has no figure, in a few words
+ * @property {(value: number) => string} format  a value with its unit, for a table
+ * @property {string} axis  a chart's axis title, with which way is better
+ * @property {number} digits  decimals a chart's axis shows
+ */
+
+const MiB = 2 ** 20;
+
+/** @type {Measure[]} */
+export const MEASURES = [
+  {
+    key: 'throughput',
+    name: 'throughput',
+    unit: 'ops/s',
+    better: 'higher',
+    of: (cell) => cell.throughput,
+    format: (value) => `${ops(value)} ops/s`,
+    axis: 'ops/s (higher is faster)',
+    digits: 0,
+  },
+  {
+    key: 'addedMemory',
+    name: 'memory per added worker',
+    unit: 'MiB',
+    better: 'lower',
+    // the anonymous memory (heaps, stacks, arenas) the K workers added to their parent, at the
+    // end of the timed window: the tree's less the parent's before it started any, over K. Not
+    // PSS: the Node binary's pages are in the page cache once whatever runs, and PSS would split
+    // them among whatever else runs (docs/how-it-measures.md, "What a mode costs")
+    of: ({ memory, workers }) =>
+      typeof memory?.anonBytes === 'number' && typeof memory.anonymousBefore === 'number'
+        ? (memory.anonBytes - memory.anonymousBefore) / workers.length / MiB
+        : null,
+    // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
+    why: ({ memory }) =>
+      memory?.unavailable ?? (memory?.anonBytes === null ? 'smaps_rollup has no Pss_Anon nor Anonymous' : null),
+    format: (value) => `${fixed(value, 1)} MiB`,
+    axis: 'MiB per added worker (lower takes less)',
+    digits: 1,
+  },
+  {
+    key: 'readyMs',
+    name: 'start-up',
+    unit: 'ms',
+    better: 'lower',
+    // from the parent's first request (new Worker, fork) until the last worker had loaded its
+    // task and run its setup: what adding K workers to a running app waits for
+    of: ({ phases }) => (typeof phases?.startUpNs === 'number' ? phases.startUpNs / 1e6 : null),
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: 'ms from the request to every worker set up (lower is sooner)',
+    digits: 0,
+  },
+  {
+    key: 'latencyP99Us',
+    name: 'op latency p99',
+    unit: 'µs',
+    better: 'lower',
+    // each cell's 99th percentile over the ops its workers timed, one in every few across their
+    // windows (run/task-runner.js, "latencySampler")
+    of: ({ latency }) => (latency && 'p99Ns' in latency ? latency.p99Ns / 1e3 : null),
+    why: ({ latency }) => (latency && 'untimed' in latency ? latency.untimed : null),
+    format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
+    axis: 'µs per op, 99th percentile (lower is better)',
+    digits: 1,
+  },
+  {
+    key: 'latencyP999Us',
+    name: 'op latency p99.9',
+    unit: 'µs',
+    better: 'lower',
+    // the same ops' 99.9th percentile; a cell saved before the ops were sampled across the whole
+    // window has none: its p99.9 rested on a handful of ops
+    of: ({ latency }) => (latency && 'histogram' in latency ? latency.p999Ns / 1e3 : null),
+    why: ({ latency }) => (latency && 'untimed' in latency ? latency.untimed : null),
+    format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
+    axis: 'µs per op, 99.9th percentile (lower is better)',
+    digits: 1,
+  },
+];
+
+/**
+ * What cells saved before both trees had a parent hold, under their old keys: read from such
+ * cells only (a cell of now has `anonBytes` and `startUpNs`), named by their definition and
+ * "old", and never compared with the figures above, which mean something else
+ * (docs/how-it-measures.md, "What a mode costs").
+ * @type {Measure[]}
+ */
+const SAVED_BEFORE = [
+  {
+    key: 'memoryPerWorker',
+    name: 'memory per worker (tree PSS / k, old)',
+    unit: 'MiB',
+    better: 'lower',
+    of: ({ memory, workers }) =>
+      memory?.pssBytes && !('anonBytes' in memory) ? memory.pssBytes / workers.length / MiB : null,
+    format: (value) => `${fixed(value, 1)} MiB`,
+    axis: "MiB per worker, the tree's PSS / k (lower takes less)",
+    digits: 1,
+  },
+  {
+    key: 'startUpMs',
+    name: 'start-up (from spawn, old)',
+    unit: 'ms',
+    better: 'lower',
+    of: ({ phases: p }) =>
+      p && p.startUpNs === undefined ? (p.spawnNs + p.nodeNs + p.loadNs + p.threadsNs + p.setupNs) / 1e6 : null,
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: 'ms from spawn to every worker set up (lower is sooner)',
+    digits: 0,
+  },
+  {
+    key: 'nodeStartMs',
+    name: "Node's own start (old)",
+    unit: 'ms',
+    better: 'lower',
+    of: ({ phases: p }) => (p && p.startUpNs === undefined ? p.nodeNs / 1e6 : null),
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: "ms of Node's own start (lower is sooner)",
+    digits: 0,
+  },
+];
+MEASURES.push(...SAVED_BEFORE);
+
+export const THROUGHPUT = MEASURES[0];
+/** Every measure but throughput, which the tables, the ratio and the gate already carry. */
+export const FURTHER_MEASURES = MEASURES.slice(1);
+
+/**
+ * A mode's median of a measure as a table cell, `-` where it has none.
+ * @param {import('../document/document.js').ModeSummary | null | undefined} summary
+ * @param {Measure} measure
+ */
+export const medianCell = (summary, measure) => {
+  const figures = summaryOf(summary, measure);
+  return figures ? measure.format(figures.median) : '-';
+};
+
+/**
+ * A mode's summary of one measure, or null where no cell had it.
+ * @param {import('../document/document.js').ModeSummary | null | undefined} summary
+ * @param {Measure} measure
+ * @returns {import('../stats/ratio.js').Summary | null}
+ */
+export const summaryOf = (summary, measure) =>
+  /** @type {Record<string, import('../stats/ratio.js').Summary | undefined> | null | undefined} */ (
+    /** @type {unknown} */ (summary)
+  )?.[measure.key] ?? null;
+
+/**
+ * The measures beyond throughput that some mode of a point has: what its views add.
+ * @param {Array<import('../document/document.js').ModeSummary | null | undefined>} summaries  each mode's
+ */
+export const extraMeasures = (summaries) =>
+  FURTHER_MEASURES.filter((measure) => summaries.some((summary) => summaryOf(summary, measure)));
+
+/**
+ * Why a measure has no figure in these rounds, where a cell said: `memory per worker: not
+ * measured here: /proc hides other processes here (hidepid)`. Nothing when a figure was had, or
+ * when the cells come from a version that did not measure it.
+ * @param {Array<{ pilot?: true } & Partial<Record<'workers'|'procs', CellResult | null>>>} rounds
+ * @returns {string[]}
+ */
+export function missingMeasures(rounds) {
+  const cells = rounds.flatMap((round) => (round.pilot ? [] : [round.workers ?? null, round.procs ?? null]));
+  return FURTHER_MEASURES.flatMap((measure) => {
+    if (cells.some((cell) => cell && measure.of(cell) !== null)) return [];
+    const reason = cells.map((cell) => (cell && measure.why ? measure.why(cell) : null)).find(Boolean);
+    return reason ? [`${measure.name}: not measured here: ${reason}`] : [];
+  });
+}

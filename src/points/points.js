@@ -1,0 +1,184 @@
+// The one model of a measured point that every reader of saved results shares: a setting
+// measured in rounds, its per-round figures, and what its run concluded. A compare is one point,
+// a sweep one per point, a reproduce run one per experiment and setting; diff, the exports, the
+// gate, the HTML page's forest and --verbose read points, never a kind of document.
+import { usageError } from '../errors.js';
+import { ratioStats } from '../stats/ratio.js';
+import { envText, pointLabel } from './point-name.js';
+import { MODES } from '../words/modes.js';
+import { MEASURES, THROUGHPUT } from './measures.js';
+
+/**
+ * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('../saved/load.js').Saved} Saved
+ * @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account
+ * @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells
+ */
+
+/**
+ * One point of a saved run.
+ * @typedef {object} Point
+ * @property {string} id  the point's id in its document (`p1` for a compare)
+ * @property {string} key  what must be equal for two runs' points to be compared
+ * @property {string} label  its full name (pointLabel), the same in every output
+ * @property {number[]} ratios  per-round workers/procs (empty for a workers or procs run)
+ * @property {import('../stats/ratio.js').RatioStats | null} ratio  workers/procs over its
+ *   rounds, as its run computed it; null without a complete round
+ * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
+ * @property {Record<string, { workers: number[], procs: number[] }>} measures  per-round figures
+ *   of each mode, by measure (measures.js; throughput too)
+ * @property {Account | null} account  where each mode's time per op went, when the run kept it
+ * @property {import('../stats/phases.js').PhasesSummary | null} phases  where a round's time went
+ * @property {number | null} seconds  what the point's rounds cost, where the run timed it
+ */
+
+/** @typedef {import('./point-name.js').Setting & { file?: { size: number } }} Setting */
+
+/**
+ * A point from its setting, its rounds, and what its run concluded.
+ * @param {Setting} setting
+ * @param {Round[]} rounds
+ * @param {{ id: string, ratio?: Point['ratio'], account?: Account | null, phases?: Point['phases'], seconds?: number | null }} run
+ * @returns {Point}
+ */
+function pointOf(setting, rounds, { id, ratio, account = null, phases = null, seconds = null }) {
+  const { experiment, variant, task, file, k, env, params, node } = setting;
+  const measures = Object.fromEntries(
+    MEASURES.map((measure) => {
+      const perMode = (/** @type {'workers'|'procs'} */ mode) =>
+        rounds.flatMap((round) => {
+          const cell = round[mode];
+          const value = cell ? measure.of(cell) : null;
+          return typeof value === 'number' && Number.isFinite(value) ? [value] : [];
+        });
+      return [measure.key, { workers: perMode('workers'), procs: perMode('procs') }];
+    }),
+  );
+  const complete = rounds.flatMap(({ workers, procs }) => (workers && procs ? [{ workers, procs }] : []));
+  const ratios = complete.map((round) => round.workers.throughput / round.procs.throughput);
+  return {
+    id,
+    // a file by its size, so `med` and `64k` are one point
+    key: JSON.stringify([
+      experiment ? `${experiment}/${variant}` : task,
+      file?.size ?? null,
+      k,
+      envText(env),
+      envText(params),
+      node ?? null,
+    ]),
+    label: pointLabel(setting),
+    ratios,
+    ratio: ratio !== undefined ? ratio : ratios.length ? ratioStats(ratios) : null,
+    throughput: measures[THROUGHPUT.key],
+    measures,
+    account,
+    phases,
+    seconds,
+  };
+}
+
+/**
+ * The cells of a measure document's rounds (one mode or both).
+ * @param {import('../document/document.js').SavedRound[]} rounds
+ * @returns {Round[]}
+ */
+const roundsOf = (rounds) =>
+  rounds
+    // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
+    .filter((round) => !round.pilot)
+    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
+
+/**
+ * The point of a compare, workers or procs document.
+ * @param {import('../document/document.js').ResultsDocument} document
+ * @returns {Point[]}
+ */
+export const measurePoints = (document) => {
+  const { config } = document;
+  return [
+    pointOf(
+      { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
+      roundsOf(document.rounds),
+      {
+        id: 'p1',
+        ratio: document.ratio ?? null,
+        account: document.account ?? null,
+        phases: document.phases ?? null,
+        seconds: document.seconds,
+      },
+    ),
+  ];
+};
+
+/**
+ * The points of a sweep or advise document.
+ * @param {import('../document/sweep.js').SweepDocument} document
+ * @returns {Point[]}
+ */
+export const sweepPoints = ({ axes, points }) =>
+  points.map((point) =>
+    pointOf(
+      {
+        task: point.task,
+        file: point.file,
+        k: point.k,
+        env: point.config.env,
+        params: point.params,
+        // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
+        node: axes.node.length > 1 ? point.node.version : null,
+        variant: axes.variant.length > 1 ? point.variant.name : null,
+      },
+      roundsOf(point.rounds),
+      {
+        id: point.id,
+        ratio: point.ratio ?? null,
+        account: point.account ?? null,
+        phases: point.phases ?? null,
+        seconds: point.seconds,
+      },
+    ),
+  );
+
+/**
+ * A reproduce run's points: one per experiment and setting, its rounds gathered from the cell
+ * records.
+ * @param {Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records'>} file
+ * @returns {Point[]}
+ */
+export const reproducePoints = ({ header, records }) => {
+  /** @type {Map<string, { experiment: string, variant: string, rounds: Map<number, Round> }>} */
+  const settings = new Map();
+  for (const record of records) {
+    if (record.type !== 'cell') continue;
+    const { experiment, variant } = record;
+    const id = `${experiment}/${variant}`;
+    const setting = settings.get(id) ?? { experiment, variant, rounds: new Map() };
+    settings.set(id, setting);
+    const round = setting.rounds.get(record.round) ?? {};
+    setting.rounds.set(record.round, round);
+    round[record.mode] = record.cell;
+  }
+  return [...settings].map(([id, { experiment, variant, rounds }]) =>
+    pointOf({ experiment, variant, task: '', k: header.options.k }, [...rounds.values()], { id }),
+  );
+};
+
+/**
+ * The points of a saved file; `what` a command does with them, for the error on a file that has
+ * none (an audit).
+ * @param {Saved} saved
+ * @returns {Point[]}
+ */
+export function pointsOf(saved, what = 'diff') {
+  const { noRounds, points } = saved.kind;
+  if (!points)
+    throw usageError(
+      `${saved.path} is ${noRounds}: it has no workers/procs rounds to ${what}; ${what} compare, sweep or reproduce results`,
+    );
+  return points(saved.document);
+}
+
+/** The rounds a point has: complete ones, or a one-mode run's. */
+export const roundCount = (/** @type {Point} */ point) =>
+  Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);

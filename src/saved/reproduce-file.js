@@ -1,0 +1,135 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { usageError } from '../errors.js';
+import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
+
+/**
+ * What a results file holds: a header, then records, and an `end` per run that got that far.
+ * @typedef {{ mmapbench: string, started: string, options: import('../reproduce/runner.js').ReproduceOptions,
+ *   environment: import('../document/document.js').Environment, jemalloc: string | null,
+ *   nodes?: import('../reproduce/experiments.js').FixNode[] }} RunHeader  nodes: what node-fix ran on
+ * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
+ *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
+ * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
+ *   warmup: import('../run/plan.js').Warmup, calibration: import('../run/calibrate.js').Calibration }} CalibrationRecord
+ * @typedef {CellRecord | CalibrationRecord} ResultRecord
+ * @typedef {{ type: 'end', status: string, skipped: Array<{ name: string, reason: string }> }} EndRecord
+ * @typedef {{ header: RunHeader, records: ResultRecord[], cutLines: number, end: EndRecord | null }} ResultsFile
+ */
+
+/**
+ * The raw results of a reproduce run, one JSON record per line: a `run` header, then a
+ * `calibration` per variant and a `cell` per finished cell, each appended (and flushed by the
+ * kernel's page cache, which survives the process) the moment it exists. A kill loses at most
+ * the cell that was running.
+ * @param {string} path
+ * @param {RunHeader} header
+ */
+export function createResultsFile(path, header) {
+  try {
+    makeFolder(dirname(path));
+  } catch (error) {
+    throw fileError(error, dirname(path), '--out');
+  }
+  try {
+    // wx: a new file, never one planted under this name
+    writeFileSync(path, `${JSON.stringify({ type: 'run', ...header })}\n`, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    throw error.code === 'EEXIST'
+      ? usageError(`${path} already exists; a new run never writes over results`, error)
+      : fileError(error, path, '--out');
+  }
+}
+
+/**
+ * @param {string} path
+ * @param {ResultRecord | EndRecord} record
+ */
+export function appendRecord(path, record) {
+  appendLine(path, `${JSON.stringify(record)}\n`);
+}
+
+/**
+ * @param {string} path
+ * @param {string} text
+ */
+function appendLine(path, text) {
+  try {
+    appendOwnFile(path, text);
+  } catch (error) {
+    throw error.kind ? error : fileError(error, path, '--out');
+  }
+}
+
+/** @type {unknown[]} */
+const RECORD_TYPES = ['cell', 'calibration'];
+// how a run ended (its status and the experiments it skipped), appended after its last cell;
+// a resumed run appends another, and the last one counts
+const END = 'end';
+
+/**
+ * Reads a results file for --resume, writing nothing: the caller checks the header before it
+ * trusts the file, then calls `mend()` so the records appended next start on a line of their
+ * own. A line cut off by a kill stays in the file (nothing is ever truncated) and is skipped.
+ * @param {string} path
+ * @returns {ResultsFile & { mend: () => void }}
+ */
+export function readResultsFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw usageError(
+      `--resume ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; pass the results file a reproduce run wrote`,
+      error,
+    );
+  }
+  const parsed = parseResultsFile(text, (why) =>
+    usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
+  );
+  return { ...parsed, mend: () => !text.endsWith('\n') && appendLine(path, '\n') };
+}
+
+/**
+ * A results file's text: its header, its whole records, how many lines a kill cut off, and how
+ * the run ended (its last `end` record), for --resume and for `report` and `diff`.
+ * @param {string} text
+ * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
+ * @returns {ResultsFile}  its records as they were written: each checked for its type and
+ *   experiment, the header's options checked by whoever runs them (reproduce/options.js)
+ */
+export function parseResultsFile(text, notOurs) {
+  const lines = text.split('\n');
+  let header;
+  try {
+    header = JSON.parse(lines[0]);
+  } catch {
+    throw notOurs('line 1 is not JSON');
+  }
+  if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
+    throw notOurs('no run header on line 1');
+
+  /** @type {ResultRecord[]} */
+  const records = [];
+  let cutLines = 0;
+  /** @type {EndRecord | null} */
+  let end = null;
+  for (const [index, line] of lines.slice(1).entries()) {
+    if (!line) continue;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
+      continue;
+    }
+    if (record?.type === END) {
+      end = record;
+      continue;
+    }
+    if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string')
+      throw notOurs(`line ${index + 2} is not a record`);
+    records.push(record);
+  }
+  return { header, records, cutLines, end };
+}

@@ -1,0 +1,121 @@
+// `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
+// the document it kept, with the settings it was started with, on the same machine. Its rounds
+// become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
+import { usageError } from '../errors.js';
+
+/** The environment facts a resumed run must share with its first part, as the reader names them. */
+const SAME = /** @type {const} */ ([
+  ['Node', (/** @type {any} */ env) => env.node.version],
+  ['Node binary', (/** @type {any} */ env) => env.node.path],
+  ['kernel', (/** @type {any} */ env) => env.kernel],
+  ['glibc', (/** @type {any} */ env) => env.glibc],
+  ['CPU', (/** @type {any} */ env) => env.cpu.model],
+  ['CPUs', (/** @type {any} */ env) => env.cpu.logicalCores],
+  ['THP', (/** @type {any} */ env) => env.thp],
+  ['libuv pool', (/** @type {any} */ env) => env.uvThreadpoolSize],
+  ['allocator environment', (/** @type {any} */ env) => JSON.stringify(env.allocatorEnv ?? {})],
+]);
+
+/**
+ * A kept run that can go on: its document, and what it was asked (the options or the sweep's
+ * request), checked to be of `command` and not finished.
+ * @param {import('./load.js').Saved} saved  the file --resume names, loaded
+ * @param {'compare'|'workers'|'procs'|'sweep'} command
+ * @returns {{ path: string, document: any, request: any }}
+ */
+export function resumable(saved, command) {
+  const { path } = saved;
+  const why = saved.kind.resumeWith(saved.document);
+  if (why !== null) throw usageError(`--resume ${path} is ${why}`);
+  // the fields every kind shares, and `resume`, which only an unfinished one has
+  const document = /** @type {any} */ (saved).document;
+  if (document.command !== command)
+    throw usageError(
+      `--resume ${path} is a ${document.command} run; resume it with \`mmapbench ${document.command} --resume\``,
+    );
+  if (document.status === 'complete')
+    throw usageError(`--resume ${path} finished (status complete): there is nothing to go on with; start a new run`);
+  if (!document.resume)
+    throw usageError(
+      `--resume ${path} does not say how it was started (saved by an mmapbench from before --resume); start a new run`,
+    );
+  return { path, document, request: document.resume };
+}
+
+/**
+ * How the machine differs from the one a kept run measured on: a resumed run's rounds must be
+ * comparable with its first part's. Empty when it is the same.
+ * @param {any} then  the kept document's environment
+ * @param {any} now   describeEnvironment() for the resumed run
+ * @returns {string[]}
+ */
+const machineChanges = (then, now) =>
+  SAME.flatMap(([name, of]) =>
+    String(of(then)) === String(of(now)) ? [] : [`${name} ${of(then) ?? 'n/a'} then, ${of(now) ?? 'n/a'} now`],
+  );
+
+/**
+ * The line a resumed run starts with, once the machine is known to be the same; a usage error
+ * naming what changed otherwise.
+ * @param {{ path: string, document: any }} resumed
+ * @param {any} environment  describeEnvironment() for the resumed run
+ * @param {number} rounds  the rounds it kept
+ */
+export function resumingLine({ path, document }, environment, rounds) {
+  const changes = machineChanges(document.environment, environment);
+  if (changes.length)
+    throw usageError(
+      `--resume ${path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
+    );
+  return `mmapbench: resuming ${path}: ${rounds} round${rounds === 1 ? '' : 's'} kept, ${Math.round(document.seconds)} s of its budget spent`;
+}
+
+/**
+ * A run's document as it is kept: a finished run's as it is; any other carries what it was
+ * asked (`resume`), and one still going is `incomplete`.
+ * @template {{ status: string }} D
+ * @param {D} results  the document as built from the run so far
+ * @param {unknown} request  the options, or a sweep's request
+ * @param {boolean} finished  false while the run is still going
+ * @returns {D & { resume?: unknown }}
+ */
+export const keptDocument = (results, request, finished) =>
+  results.status === 'complete' && finished
+    ? results
+    : { ...results, status: results.status === 'complete' ? 'incomplete' : results.status, resume: request };
+
+/**
+ * A saved point's rounds and what it learned, as the scheduler's session.
+ * @param {any} point  a measure document, or a sweep's point
+ * @param {Array<'workers'|'procs'>} modes
+ * @returns {import('../run/scheduler.js').Session}
+ */
+export function sessionOf(point, modes) {
+  return {
+    calibration: point.calibration ?? null,
+    work: point.config.iterations
+      ? {
+          iterations: point.config.iterations,
+          warmup: point.config.warmup,
+          ...(point.config.iterationsByMode ? { byMode: point.config.iterationsByMode } : {}),
+        }
+      : null,
+    rounds: point.rounds.map((/** @type {any} */ round) => ({
+      index: round.index,
+      order: round.order,
+      ...(round.pilot ? { pilot: /** @type {const} */ (true) } : {}),
+      cells: Object.fromEntries(modes.flatMap((mode) => (round[mode] ? [[mode, round[mode]]] : []))),
+      ...(round.traced
+        ? {
+            traced: Object.fromEntries(
+              modes.flatMap((mode) => (round.traced[mode] ? [[mode, round.traced[mode]]] : [])),
+            ),
+          }
+        : {}),
+    })),
+    error: null,
+    stop: null,
+    seconds: point.seconds,
+    sizing: point.sizing ?? null,
+  };
+}

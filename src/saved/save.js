@@ -1,0 +1,210 @@
+// Every measuring command keeps what it measured: the document `--json` prints, written to
+// `--out` as `<command>-<UTC timestamp>.json`. Minutes of measurement are never only on a
+// screen that scrolls away.
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import stringify from 'json-stringify-pretty-compact';
+import { usageError } from '../errors.js';
+import { measuredIn } from '../document/measured.js';
+import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
+
+// the default folder (MMAPBENCH_RESULTS moves it), in a module of its own for the command line
+export { DEFAULT_OUT, defaultOut } from './out.js';
+
+/**
+ * Makes sure `dir` can take a results file before the run starts, so a bad --out costs no
+ * measurement: created if missing, a folder (not a file, not a link) this user can write.
+ * @param {string} dir
+ * @returns {string} the folder
+ */
+export function resultsFolder(dir) {
+  try {
+    makeFolder(dir);
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  const stats = lstatSync(dir);
+  if (stats.isSymbolicLink())
+    throw usageError(`--out ${dir} is a symbolic link; mmapbench does not write through links: pass --out a folder`);
+  if (!stats.isDirectory()) throw usageError(`--out ${dir} is not a folder; pass --out a folder`);
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  return dir;
+}
+
+/** `2026-11-22T08:46:17.123Z` as a file name part: `20261122T084617.123Z`. */
+const stamp = (/** @type {Date} */ date) => date.toISOString().replace(/[-:]/g, '');
+
+/**
+ * A document as it is saved: indented, with a short array or object (a histogram's bucket, a
+ * list of samples) on one line, so that a file of many cells stays readable and a third of the
+ * size `JSON.stringify(document, null, 2)` makes it.
+ * @param {unknown} document
+ */
+const documentText = (document) => `${stringify(document, { maxLength: 100 })}\n`;
+
+/**
+ * Writes `document` into `dir` all at once and never over another file: the JSON goes to a new
+ * temporary file (`wx`), is flushed, then gets its final name by link(2), which fails rather
+ * than replace anything (a planted link included); the temporary name is then removed. A kill
+ * at any moment leaves no file or a complete one under the final name.
+ * @param {{ command: string }} document  a results document (docs/json.md)
+ * @param {string} dir  a folder checked by resultsFolder()
+ * @param {{ name?: string, now?: Date }} [options]  name: the command the file is named after
+ * @returns {string} the path written
+ */
+export function saveResults(document, dir, { name: command = document.command, now = new Date() } = {}) {
+  const name = `${command}-${stamp(now)}`;
+  const data = documentText(document);
+  const temporary = temporaryBeside(join(dir, `${name}.json`));
+  try {
+    const fd = openSync(temporary, 'wx', 0o644);
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    for (let n = 1; ; n++) {
+      const path = join(dir, n === 1 ? `${name}.json` : `${name}-${n}.json`);
+      try {
+        linkSync(temporary, path);
+        return path;
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+      }
+    }
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** The path as the user would type it from here. */
+export const shown = (/** @type {string} */ path) => {
+  const near = relative(process.cwd(), path);
+  return near && !near.startsWith('..') ? near : path;
+};
+
+/**
+ * @typedef {{ rounds: Array<{ workers?: unknown, procs?: unknown }> }} Measured
+ * @typedef {{ command: string } & (Measured | { points: Measured[] } | { trace: object })} Document  what
+ *   a measuring command saves: its rounds, a sweep's points with theirs, or an audit's trace
+ */
+
+/**
+ * Where a measuring command keeps its results: null with --no-save. fixedName (`--ci`): always
+ * this file, replaced all at once, so a CI job's next step finds it. outGiven: `--out` was
+ * given (a resumed run then writes there, not over its file).
+ * @typedef {{ out: string, command: string, fixedName?: string, outGiven?: boolean } | null} SaveTo
+ */
+
+/**
+ * Writes `document` as `<dir>/<name>.json`, replacing one there (atomically: a reader sees the
+ * old file or the new one).
+ * @param {object} document
+ * @param {string} dir
+ * @param {string} name
+ * @returns {string} the path written
+ */
+export function saveResultsAs(document, dir, name) {
+  const path = join(dir, `${name}.json`);
+  try {
+    writeFileAtomic(path, documentText(document));
+  } catch (error) {
+    throw fileError(error, dir, '--out');
+  }
+  return path;
+}
+
+/**
+ * A run's document kept on disk as it goes: written whole after every round, the first time
+ * under a new name as saveResults picks one (or the fixed `--ci` name), then replaced all at
+ * once, so a kill loses at most the round under way and a reader always finds a whole document.
+ * A write that fails is said once and the run goes on: its tables still print, and the save at
+ * the end says the error again.
+ * @typedef {{ keep: (document: Document) => void, write: (document: Document) => string }} Keeper
+ * @param {NonNullable<SaveTo>} save  with `out` checked by resultsFolder()
+ * @param {NodeJS.WritableStream} stderr
+ * @param {string | null} [resumed]  the file of a resumed run: it is replaced, holding its old
+ *   rounds and the new
+ * @returns {Keeper}
+ */
+export function keeper(save, stderr, resumed = null) {
+  /** @type {string | null} */
+  let path = resumed;
+  let failed = false;
+  /** @param {Document} document */
+  const write = (document) => {
+    if (path === null)
+      path = save.fixedName
+        ? saveResultsAs(document, save.out, save.fixedName)
+        : saveResults(document, save.out, { name: save.command });
+    else
+      try {
+        writeFileAtomic(path, documentText(document));
+      } catch (error) {
+        throw fileError(error, dirname(path), '--out');
+      }
+    return path;
+  };
+  return {
+    write,
+    keep(document) {
+      if (failed) return;
+      try {
+        write(document);
+      } catch (error) {
+        failed = true;
+        stderr.write(`mmapbench: warning: ${error.message}; measuring on: the results print at the end\n`);
+      }
+    },
+  };
+}
+
+/**
+ * The end of a measuring command, after its results are printed: save them (with their
+ * status, so an interrupted or failed run is kept too), print the path, then pass on the run's
+ * error, whose line comes last. A run that failed before any cell finished measured nothing
+ * and leaves no file: its error line says all there is. A save that fails is reported; it
+ * never hides the run's own error.
+ * @param {Document} document
+ * @param {SaveTo} save  with `out` checked by resultsFolder()
+ * @param {Error | null | undefined} runError
+ * @param {NodeJS.WritableStream} stderr
+ * @param {Keeper | null} [kept]  where the run kept its document as it went: the file it replaces
+ */
+export function keepResults(document, save, runError, stderr, kept = null) {
+  let saveError = null;
+  if (save && (!runError || measuredIn(document))) {
+    try {
+      const path = kept
+        ? kept.write(document)
+        : save.fixedName
+          ? saveResultsAs(document, save.out, save.fixedName)
+          : saveResults(document, save.out, { name: save.command });
+      stderr.write(`mmapbench: saved ${shown(path)}\n`);
+    } catch (error) {
+      saveError = error;
+    }
+  }
+  if (runError) {
+    if (saveError) stderr.write(`mmapbench: ${saveError.message}\n`);
+    throw runError;
+  }
+  if (saveError) throw saveError;
+}

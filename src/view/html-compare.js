@@ -1,0 +1,137 @@
+// The report page's section for a compare, workers or procs run.
+import { tradeOffText } from '../models/compare.js';
+import { startupEnvText } from '../document/sentences.js';
+import { extraMeasures, summaryOf } from '../points/measures.js';
+import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
+import { syscallChart, waitHistogram } from './charts-trace.js';
+import { MODES } from '../words/modes.js';
+import { section } from './html-page.js';
+import { partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.js';
+
+/**
+ * @typedef {import('../saved/load.js').Saved} Saved
+ * @typedef {import('./charts.js').Chart} Chart
+ * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {{ charts: number, html: string }} Section
+ */
+
+/**
+ * A compare, workers or procs run: its rounds, each further measure, latency, the ratio, the
+ * spread, the kernel's waits when traced, and the account.
+ * @param {{ path: string, document: import('../document/document.js').ResultsDocument }} saved
+ * @param {{ facts: Record<string, string>, models: ReportModel[] }} shown  its facts, and its
+ *   tables as its kind draws them (src/kinds/)
+ * @returns {Promise<Section>}
+ */
+export async function compareSection({ path, document }, { facts, models }) {
+  const modes = MODES.filter((mode) => document[mode] !== undefined);
+  // an A/A run's arms both ran one mode: they are A and B, as in its table
+  /** @type {import('./charts.js').Series} */
+  const series = document.aa ? { names: /** @type {const} */ (['A', 'B']), title: 'arm' } : MODE_SERIES;
+  const arm = (/** @type {'workers'|'procs'} */ mode) => series.names[MODES.indexOf(mode)];
+  /** @type {Chart[]} */
+  const charts = [];
+  const dots = document.rounds.flatMap((round) =>
+    modes.flatMap((mode) => {
+      const cell = round[mode];
+      return cell ? [{ row: arm(mode), mode: arm(mode), throughput: cell.throughput }] : [];
+    }),
+  );
+  if (dots.length)
+    charts.push(
+      await roundsChart(
+        dots,
+        modes.flatMap((mode) => {
+          const summary = document[mode];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.throughput.median }] : [];
+        }),
+        { series },
+      ),
+    );
+  for (const measure of extraMeasures(modes.map((mode) => document[mode])))
+    charts.push(
+      await roundsChart(
+        roundDots(
+          document.rounds,
+          modes.map((mode) => ({ mode, row: arm(mode), name: arm(mode) })),
+          measure,
+        ),
+        modes.flatMap((mode) => {
+          const summary = summaryOf(document[mode], measure);
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
+        }),
+        { series, measure },
+      ),
+    );
+  const latencies = modes.flatMap((mode) => {
+    const histogram = document[mode]?.latencyHistogram;
+    return histogram ? [{ mode: arm(mode), histogram }] : [];
+  });
+  if (latencies.length) charts.push(await latencyChart(latencies, { series }));
+  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
+  const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
+  if (spreadDots.length)
+    charts.push(
+      await spreadChart(spreadDots, {
+        figure: 'page faults',
+        subtitle: `one dot per cell; ${spreadWords(document.spread ?? {})}`,
+      }),
+    );
+  const { trace } = document;
+  const traced = trace
+    ? modes.flatMap((mode) => {
+        const modeTrace = trace.modes[mode];
+        return modeTrace ? [{ mode, trace: modeTrace }] : [];
+      })
+    : [];
+  if (traced.length)
+    charts.push(await waitHistogram(Object.fromEntries(traced.map(({ mode, trace: t }) => [mode, t.write.histogram]))));
+  // traces from before the by-syscall breakdown have none to draw
+  if (traced.length && traced.every(({ trace: t }) => t.bySyscall))
+    charts.push(
+      await syscallChart(
+        traced.flatMap(({ mode, trace: t }) =>
+          (t.bySyscall?.write ?? []).map((row) => ({
+            series: mode,
+            name: row.name,
+            // the mean per traced cell, as the terminal's table gives it
+            waitNs: row.totalNs / t.cells,
+            count: row.count / t.cells,
+          })),
+        ),
+        { per: 'per cell', over: 'the mean over the traced cells' },
+      ),
+    );
+  const { account } = document;
+  if (account)
+    charts.push(await accountChart(modes.map((mode) => ({ row: arm(mode), parts: partsOf(account, mode) }))));
+  const { config } = document;
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}, ${config.file.label}, k=${config.k}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
+        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
+        env:
+          Object.entries(config.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'none',
+      },
+      answer: document.verdict
+        ? [
+            document.verdict.text,
+            tradeOffText(document),
+            startupEnvText(document),
+            document.account?.words.reading,
+            document.next,
+          ].filter(Boolean)
+        : [],
+      charts,
+      models,
+    }),
+  };
+}

@@ -1,0 +1,48 @@
+// The report page's section for a reproduce run: its published tables beside the measured ones.
+import { reproducePoints } from '../points/points.js';
+import { forestChart, forestRow } from './charts.js';
+import { section } from './html-page.js';
+
+/**
+ * @typedef {import('../saved/load.js').Saved} Saved
+ * @typedef {import('./charts.js').Chart} Chart
+ * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {{ charts: number, html: string }} Section
+ */
+
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * A reproduce run: a forest of every setting's ratio, then its tables, published figures beside
+ * measured ones.
+ * @param {{ path: string, document: Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'> }} saved
+ * @param {{ facts: Record<string, string>, models: ReportModel[] }} shown
+ * @returns {Promise<Section>}
+ */
+export async function reproduceSection(saved, { facts, models }) {
+  const { header, records, end } = saved.document;
+  const rows = reproducePoints(saved.document).flatMap((point) =>
+    point.ratio ? [forestRow(point.label, point.ratio)] : [],
+  );
+  const charts = rows.length
+    ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
+    : [];
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `reproduce: ${plural(new Set(records.map((r) => r.experiment)).size, 'experiment')}`,
+      path: saved.path,
+      document: {
+        status: end?.status ?? 'ended without a report',
+        mmapbench: header.mmapbench,
+        environment: header.environment,
+      },
+      facts: { ...facts, k: String(header.options.k) },
+      answer: [],
+      charts,
+      models,
+      // its tables are the point: published figures beside measured ones, a verdict per claim
+      open: true,
+    }),
+  };
+}

@@ -1,0 +1,258 @@
+import Table from 'cli-table3';
+import wrapAnsi from 'wrap-ansi';
+
+/** @param {{ isTTY?: boolean }} [stream] */
+export const useColor = (stream = process.stdout, env = process.env) =>
+  Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
+
+/**
+ * A report as data: a title, table sections, and lines after. Both renderers read the same
+ * model, so the markdown never drifts from the terminal table.
+ * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: string[], widths?: number[] }[], notes: string[], blocks?: string[] }} ReportModel
+ *   widths: column widths for the terminal, long cells wrap at words; blocks: preformatted text
+ *   (charts) after the notes, never wrapped, fenced in markdown
+ */
+
+/**
+ * Column widths (padding included) that fit `total` columns with the table's borders: every
+ * column shrinks in proportion, but never below its longest word, so a verdict or a number is
+ * never cut; long cells wrap at words.
+ * @param {number[]} widths
+ * @param {number} total
+ * @param {string[][]} [cells]  the head and rows, whose words set each column's floor
+ */
+export function fitWidths(widths, total, cells = []) {
+  const borders = widths.length + 1;
+  const room = total - borders;
+  const sum = widths.reduce((a, b) => a + b, 0);
+  if (sum <= room) return widths;
+  const floors = floorsOf(widths, cells);
+  const fitted = widths.map((width, i) => Math.max(floors[i], Math.floor((width * room) / sum)));
+  // the floors may have pushed it over: take the rest from the columns with most to spare
+  for (let over = fitted.reduce((a, b) => a + b, 0) - room; over > 0; over--) {
+    const spare = fitted.map((width, i) => width - floors[i]);
+    const most = spare.indexOf(Math.max(...spare));
+    if (spare[most] <= 0) break;
+    fitted[most]--;
+  }
+  return fitted;
+}
+
+/**
+ * For a table whose columns are as wide as their contents: the widest column gives a column at
+ * a time, so a long head or text wraps before a short number does; floors as in fitWidths.
+ * @param {string[][]} cells  the head and rows
+ * @param {number} total
+ */
+export function fitContents(cells, total) {
+  const fitted = naturalWidths(cells);
+  const floors = floorsOf(fitted, cells);
+  for (let over = fitted.reduce((a, b) => a + b, 0) - (total - fitted.length - 1); over > 0; over--) {
+    let widest = -1;
+    for (let i = 0; i < fitted.length; i++) {
+      if (fitted[i] > floors[i] && (widest < 0 || fitted[i] > fitted[widest])) widest = i;
+    }
+    if (widest < 0) break;
+    fitted[widest]--;
+  }
+  return fitted;
+}
+
+/**
+ * No column narrower than its longest piece that must not be broken (a word, a number with its
+ * unit; see piecesOf), so a cell wraps only between pieces.
+ */
+const floorsOf = (/** @type {number[]} */ widths, /** @type {string[][]} */ cells) =>
+  widths.map((width, i) => {
+    const pieces = cells.flatMap((row) => piecesOf(String(row[i] ?? '')));
+    return Math.min(width, Math.max(3, ...pieces.map((piece) => visible(piece.trimEnd()) + 2)));
+  });
+
+// a number and its unit, kept on one line: `17.14 ms`, `54.8 MiB`, `20,552 ops/s`
+const NUMBER_UNIT = /(\d) (?=(?:ops\/s|[KMG]iB|B|µs|ms|ns|s|%|x|×)(?![\p{L}\d]))/gu;
+const NBSP = '\u00a0';
+// eslint-disable-next-line no-control-regex -- the escape that starts a color, which takes no column
+const visible = (/** @type {string} */ text) => [...text.replace(/\x1b\[[\d;]*m/g, '')].length;
+
+/**
+ * A cell's text as the pieces a line may end after: a word with the space after it, or a part of
+ * a word ending in a hyphen, a comma or `=` (`readfilesync-`, `MALLOC_ARENA_MAX=`). A number and
+ * its unit are one piece.
+ * @param {string} text  one line of a cell
+ * @returns {string[]}
+ */
+export function piecesOf(text) {
+  const pieces = [];
+  let piece = '';
+  const chars = [...text.replace(NUMBER_UNIT, `$1${NBSP}`)];
+  chars.forEach((char, i) => {
+    const next = chars[i + 1] ?? '';
+    piece += char;
+    const space = char === ' ' || char === '\t';
+    // a line may end after spaces, a hyphen inside a word (not a flag's `--`) or `=`, or a comma
+    // that does not group digits
+    const breaks = space
+      ? next !== ' ' && next !== '\t'
+      : ((char === '-' && /[\p{L}\d]/u.test(piece)) || char === '=' || (char === ',' && !/\d/.test(next))) &&
+        next !== ' ' &&
+        next !== '';
+    if (breaks) {
+      pieces.push(piece);
+      piece = '';
+    }
+  });
+  if (piece) pieces.push(piece);
+  return pieces;
+}
+
+/**
+ * A cell's text in lines of at most `width` columns, broken only between pieces (piecesOf); a
+ * piece longer than the width, which floorsOf leaves only when the table cannot fit otherwise,
+ * is cut.
+ * @param {string} text
+ * @param {number} width
+ */
+export function wrapCell(text, width) {
+  return text
+    .split('\n')
+    .flatMap((paragraph) => {
+      /** @type {string[]} */
+      const lines = [];
+      let line = '';
+      for (const piece of piecesOf(paragraph)) {
+        if (line && visible((line + piece).trimEnd()) > width) {
+          lines.push(line.trimEnd());
+          line = '';
+        }
+        line += line || !/^\s+$/.test(piece) ? piece : '';
+        while (visible(line.trimEnd()) > width) {
+          lines.push([...line].slice(0, width).join(''));
+          line = [...line].slice(width).join('');
+        }
+      }
+      lines.push(line.trimEnd());
+      return lines;
+    })
+    .map((line) => line.replaceAll(NBSP, ' '))
+    .join('\n');
+}
+
+/** Each column's width as its longest line asks, padding included: what the table takes unfitted. */
+const naturalWidths = (/** @type {string[][]} */ cells) =>
+  cells[0].map(
+    (_, /** @type {number} */ i) =>
+      2 +
+      Math.max(
+        ...cells.map((row) =>
+          Math.max(
+            ...String(row[i] ?? '')
+              .split('\n')
+              .map((line) => [...line].length),
+          ),
+        ),
+      ),
+  );
+
+/**
+ * The width text is wrapped to: the terminal's; off a terminal (a log, a pipe) $COLUMNS, else 80.
+ * Never below 60.
+ */
+export const textWidth = (/** @type {{ columns?: number } | undefined} */ stream, env = process.env) =>
+  Math.max(60, stream?.columns ?? (Number(env.COLUMNS) || 80));
+
+/**
+ * @param {ReportModel} model
+ * @param {{ color?: boolean, width?: number }} [options]  width: lines of text wrap at it
+ */
+export function renderTerminal(model, { color = false, width = 80 } = {}) {
+  const wrap = (/** @type {string} */ text) => wrapText(text, width);
+  const parts = [model.title, ...(model.lines ?? [])].map(wrap);
+  for (const { head, rows, align, widths } of model.tables) {
+    const fitted = widths ? fitWidths(widths, width, [head, ...rows]) : fitContents([head, ...rows], width);
+    if (fitted.reduce((a, b) => a + b, 0) + fitted.length + 1 > width) {
+      // narrower than its columns' longest words: a row at a time, each figure under its name
+      parts.push(stacked(head, rows, width));
+      continue;
+    }
+    // cells are wrapped here, between words and after hyphens, never inside a number and its unit
+    const fit = (/** @type {string[]} */ row) => row.map((cell, i) => wrapCell(String(cell), fitted[i] - 2));
+    const table = new Table({
+      head: fit(head),
+      colWidths: fitted,
+      colAligns: /** @type {any} */ (align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'))),
+      style: { compact: true, head: color ? ['cyan'] : [], border: color ? ['grey'] : [] },
+    });
+    table.push(...rows.map(fit).flatMap(lineByLine));
+    parts.push(table.toString());
+  }
+  parts.push(...model.notes.map(wrap), ...(model.blocks ?? []));
+  return `${parts.join('\n')}\n`;
+}
+
+/**
+ * Text wrapped at spaces to `width`, a number kept with its unit; only a word longer than the
+ * width is cut.
+ * @param {string} text
+ * @param {number} width
+ */
+export const wrapText = (text, width) =>
+  wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');
+
+/**
+ * A table too wide for the terminal, row by row: its first cell, then each other cell after its
+ * column's name, indented.
+ * @param {string[]} head
+ * @param {string[][]} rows
+ * @param {number} width
+ */
+function stacked(head, rows, width) {
+  const flat = (/** @type {unknown} */ text) =>
+    String(text)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+  const indented = (/** @type {string} */ text) =>
+    wrapText(text, width - 2)
+      .split('\n')
+      .map((line) => `  ${line}`)
+      .join('\n');
+  return rows
+    .map((row) =>
+      [
+        wrapText(`${flat(head[0])}: ${flat(row[0])}`, width),
+        ...row.slice(1).map((cell, i) => indented(`${flat(head[i + 1])}: ${flat(cell)}`)),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+/**
+ * A row of wrapped cells as one row per line. cli-table3 0.6.5 truncates a preview of a cell's
+ * whole text on every line it draws, for a debug message it then does not print, and for text
+ * of several lines that costs time growing with the square of its length (cli-table3 pull
+ * request 362; 1.5 s for `mmapbench tasks`). A compact table draws no rule between rows, so
+ * the output is the same.
+ * @param {string[]} row
+ */
+function lineByLine(row) {
+  const cells = row.map((cell) => cell.split('\n'));
+  const height = Math.max(...cells.map((lines) => lines.length));
+  return Array.from({ length: height }, (_, line) => cells.map((lines) => lines[line] ?? ''));
+}
+
+/** @param {ReportModel} model @param {{ level?: number }} [options] heading level of the title */
+export function renderMarkdown(model, { level = 3 } = {}) {
+  const cell = (/** @type {string} */ text) => String(text).replaceAll('|', '\\|');
+  const parts = [`${'#'.repeat(level)} ${model.title}`, ...(model.lines ?? []).map((line) => `${line}  `)];
+  for (const { head, rows, align } of model.tables) {
+    const aligns = align ?? head.map((_, i) => (i === 0 ? 'left' : 'right'));
+    parts.push(
+      '',
+      `| ${head.map(cell).join(' | ')} |`,
+      `|${aligns.map((a) => (a === 'right' ? '---:' : ':---')).join('|')}|`,
+      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    );
+  }
+  if (model.notes.length) parts.push('', ...model.notes.map((line) => `${line}  `));
+  for (const block of model.blocks ?? []) parts.push('', '```', block.replace(/\n$/, ''), '```');
+  return `${parts.join('\n')}\n`;
+}

@@ -1,0 +1,179 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSaved } from '../../src/kinds/index.js';
+import { adviceOf } from '../../src/document/advice.js';
+import { adviceModel, verdictText } from '../../src/models/advice.js';
+import { fixture } from '../helpers.js';
+
+// a 25 s advise of readfilesync at k=2: the baseline, TOP_PAD 64 MiB, jemalloc, reuse-buffer and
+// readfilesync-into (which Node 20 cannot run)
+const saved = /** @type {any} */ (loadSaved(fixture('saved/advise.json')));
+const { document } = saved;
+
+test('an advise file is a sweep of its candidates, with its ranking beside the points', () => {
+  assert.equal(saved.kind.name, 'advise');
+  assert.equal(document.command, 'advise');
+  assert.equal(document.points.length, 5);
+});
+
+test('the ranking: the baseline first, then measured candidates by workers gain, then those without figures', () => {
+  const { advice } = document;
+  const names = advice.rows.map((/** @type {any} */ row) => row.name);
+  assert.equal(names[0], 'baseline');
+  assert.equal(names.at(-1), 'readfilesync-into');
+  const measured = advice.rows.slice(1).filter((/** @type {any} */ row) => row.status === 'measured');
+  const gains = measured.map((/** @type {any} */ row) => row.gain.workers.change);
+  assert.deepEqual(
+    gains,
+    [...gains].sort((a, b) => b - a),
+  );
+  assert.ok(names.includes('processes instead of threads'));
+  const unavailable = advice.rows.at(-1);
+  assert.equal(unavailable.status, 'unavailable');
+  assert.match(unavailable.why, /no buffer option/);
+});
+
+test('recomputed from the points, the ranking is the one saved: every figure comes from the rounds', () => {
+  const candidates = document.advice.rows.filter((/** @type {any} */ row) => row.kind !== 'procs');
+  const order = document.points.map((/** @type {any} */ point) =>
+    candidates.find((/** @type {any} */ row) => row.id === point.id),
+  );
+  const again = adviceOf(document.points, order, {
+    missing: document.advice.missing,
+    skipped: document.advice.skipped,
+  });
+  // rows saved before a fix could apply to one mode alone are ranked by the workers' gain
+  assert.ok(again.rows.every((row) => row.mode === 'workers'));
+  assert.equal(again.bestProcs, null);
+  assert.deepEqual(figuresOf(again), figuresOf(document.advice));
+});
+
+/**
+ * What was measured in an advice, as it ranks the rows: verdicts and ranks aside (they are
+ * read from these, with the rules of the version that wrote the file).
+ * @param {any} advice
+ */
+function figuresOf(advice) {
+  const change = (/** @type {any} */ one) => (one ? { change: one.change, ci95: one.ci95 } : null);
+  return advice.rows.map((/** @type {any} */ row) => ({
+    name: row.name,
+    status: row.status,
+    workers: change(row.gain.workers),
+    procs: change(row.gain.procs),
+    memory: change(row.memory),
+    spread: row.spread,
+  }));
+}
+
+test('verdicts are Holm-corrected over every comparison; ranks are ranges where intervals overlap', () => {
+  const base = [100, 102, 98, 101, 99];
+  // ten candidates: one clearly better, one a hair better (alone, its 95% interval clears 1)
+  const points = [
+    {
+      id: 'p1',
+      status: 'complete',
+      rounds: base.map((v) => ({ workers: { throughput: v }, procs: { throughput: v } })),
+    },
+    ...Array.from({ length: 10 }, (_, i) => ({
+      id: `p${i + 2}`,
+      status: 'complete',
+      rounds: base.map((v, r) => ({
+        workers: { throughput: i === 0 ? v * 3 : i === 1 ? v * 1.035 + (r % 2) : v * (1 + ((r + i) % 3) * 0.01) },
+        procs: { throughput: v },
+      })),
+    })),
+  ];
+  const candidates = points.map((point, i) => ({
+    name: i === 0 ? 'baseline' : `c${i}`,
+    kind: i === 0 ? 'baseline' : 'task',
+    apply: '',
+  }));
+  const advice = adviceOf(/** @type {any} */ (points), /** @type {any} */ (candidates), { missing: [], skipped: [] });
+  const row = (/** @type {string} */ name) => advice.rows.find((one) => one.name === name);
+  assert.equal(row('c1')?.verdict, 'better');
+  assert.deepEqual(row('c1')?.rank, [1, 1]);
+  const hair = row('c2');
+  assert.ok(hair?.gain.workers?.ci95 && hair.gain.workers.ci95[0] > 1, 'alone, its interval lies above 1');
+  assert.equal(hair?.verdict, 'unclear', 'one of eleven comparisons: not known');
+  // the others overlap one another: each shares a range of places below the first
+  const tied = advice.rows.filter((one) => one.rank && one.rank[0] !== one.rank[1]);
+  assert.ok(tied.length >= 2);
+  for (const one of tied) assert.ok(/** @type {number[]} */ (one.rank)[0] >= 2);
+  assert.match(
+    JSON.stringify(adviceModel(/** @type {any} */ ({ ...document, advice })).tables[0].rows),
+    /"\d+-\d+\. (unclear|faster|hurts)"/,
+  );
+});
+
+test('the best is the candidate of largest workers gain whose interval lies above 1; one that lies below hurts', () => {
+  const advice = structuredClone(document.advice);
+  assert.equal(advice.best, 'reuse-buffer');
+  assert.match(
+    verdictText(advice),
+    /^best: reuse-buffer: workers 13\.08× the baseline’s throughput \(95% CI 10\.51-16\.27\)/,
+  );
+  // a candidate made to lose: its interval below 1
+  const jemalloc = advice.rows.find((/** @type {any} */ row) => row.name === 'jemalloc');
+  jemalloc.gain.workers = { change: 0.5, ci95: [0.4, 0.6], df: 10, method: '' };
+  jemalloc.verdict = 'worse';
+  const text = JSON.stringify(adviceModel({ ...document, advice }).tables[0].rows);
+  assert.match(text, /"jemalloc","\d\. hurts"/);
+  // none above 1: no best, and the sentence says why
+  const none = { ...advice, best: null };
+  assert.match(verdictText(none), /^no candidate’s workers throughput is known to beat the baseline’s/);
+});
+
+test("the published ranking stands beside readfilesync's, labelled with its source; the apply line follows the best", () => {
+  const notes = adviceModel(document).notes.join('\n');
+  assert.match(notes, /^apply it: openSync \+ readSync into a Buffer allocated once, instead of readFileSync$/m);
+  assert.match(
+    notes,
+    /^published, not measured here: platformatic\/node-worker-mmap-lock-contention \(README\), "TL;DR — Mitigation Ranking"/m,
+  );
+  assert.match(notes, /^readfilesync-into: unavailable: /m);
+});
+
+test("a message's advise: fixes for threads alone ranked by the workers' gain, the serialization among the procs' fixes", () => {
+  // a 100 s advise of a 64 KiB Buffer message at k=2: the baseline (copied, json serialization),
+  // transfer and SharedArrayBuffer (threads alone), serialization advanced (processes alone)
+  const { document: message } = /** @type {any} */ (loadSaved(fixture('saved/advise-message.json')));
+  const { advice } = message;
+  assert.deepEqual(
+    advice.rows.map((/** @type {any} */ row) => [
+      row.mode,
+      row.status,
+      Boolean(row.gain.workers),
+      Boolean(row.gain.procs),
+    ]),
+    [
+      ['workers', 'measured', true, true],
+      ['workers', 'measured', true, false],
+      ['workers', 'measured', true, false],
+      ['workers', 'measured', true, false],
+      ['procs', 'measured', false, true],
+    ],
+  );
+  assert.equal(advice.rows.at(-1).name, 'serialization advanced');
+  assert.equal(advice.bestProcs, 'serialization advanced');
+  assert.ok(['transfer', 'SharedArrayBuffer'].includes(advice.best));
+  assert.match(
+    verdictText(advice),
+    /; for processes: serialization advanced: procs \d+\.\d+× the baseline’s throughput \(95% CI [\d.]+-[\d.]+\)/,
+  );
+  const model = adviceModel(message);
+  const readings = model.tables[0].rows.map((row) => row[1]);
+  assert.deepEqual(readings.slice(-1), ['1. faster (procs)'], 'ranked among the fixes for processes');
+  assert.equal(readings[1], '1. faster');
+  assert.match(
+    model.notes.join('\n'),
+    /^apply serialization advanced: fork\(module, \{ serialization: 'advanced' \}\)/m,
+  );
+  // every figure again from the points
+  const order = message.points.map((/** @type {any} */ point) =>
+    advice.rows.find((/** @type {any} */ row) => row.id === point.id && row.kind !== 'procs'),
+  );
+  assert.deepEqual(
+    figuresOf(adviceOf(message.points, order, { missing: advice.missing, skipped: advice.skipped })),
+    figuresOf(advice),
+  );
+});

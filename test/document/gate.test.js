@@ -1,0 +1,176 @@
+// The gate of saved runs whose intervals are known, as the document carries it and as the job's
+// last line and GitHub's step summary say it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSaved } from '../../src/kinds/index.js';
+import { sameKind } from '../../src/saved/diff.js';
+import { gateOf } from '../../src/cli/finish.js';
+import { changeGate, stepSummary } from '../../src/document/gate.js';
+import { fixture } from '../helpers.js';
+
+// workers/procs 0.91 (95% CI 0.47-1.77) over 4 rounds in 3.07 s
+const compare = loadSaved(fixture('saved/compare.json')).document;
+// p1 0.94 (0.91-0.98), p2 1.22 (0.59-2.52), 3 rounds each
+const sweep = loadSaved(fixture('saved/sweep.json')).document;
+const gate = (document, threshold, { failInconclusive = false, fixedRounds = false } = {}) =>
+  /** @type {import('../../src/document/gate.js').Gate} */ (
+    gateOf(document, { threshold, failInconclusive }, { fixedRounds })
+  );
+
+test('compare: pass, fail and inconclusive against thresholds below, above and inside the interval', () => {
+  const pass = gate(compare, 0.4);
+  assert.equal(pass.outcome, 'pass');
+  assert.equal(pass.line, 'gate passed (workers/procs, --fail-below 0.4): 0.91 (95% CI 0.47-1.77) is at or above 0.4');
+  const fail = gate(compare, 2);
+  assert.equal(fail.outcome, 'fail');
+  assert.equal(fail.line, 'gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2');
+  const inconclusive = gate(compare, 0.8);
+  assert.equal(inconclusive.outcome, 'inconclusive');
+  assert.match(
+    inconclusive.line,
+    /^gate inconclusive \(workers\/procs, --fail-below 0\.8\): 0\.91 \(95% CI 0\.47-1\.77\) straddles 0\.8; about \d+ (s|min) more would decide it \(--max-time \d+\); not failing the job \(--fail-inconclusive would\)$/,
+  );
+  assert.ok(inconclusive.points[0].moreSeconds > 0);
+});
+
+test('compare: a threshold exactly on the low bound passes; exactly on the high bound is inconclusive', () => {
+  const [low, high] = compare.ratio.ci95;
+  assert.equal(gate(compare, low).outcome, 'pass');
+  assert.equal(gate(compare, high).outcome, 'inconclusive');
+});
+
+test('an adaptive run is told the --max-time that would decide it, a fixed-rounds run the --rounds', () => {
+  const adaptive = { ...compare, config: { ...compare.config, rounds: null } };
+  assert.match(gate(adaptive, 0.8).line, /\(--max-time \d+\)/);
+  assert.match(gate(compare, 0.8, { fixedRounds: true }).line, /\(--rounds \d+\)/);
+});
+
+test('with --fail-inconclusive the line says the job fails', () => {
+  assert.match(gate(compare, 0.8, { failInconclusive: true }).line, /; failing the job \(--fail-inconclusive\)$/);
+});
+
+test('an A/A run gates A/B', () => {
+  const aa = loadSaved(fixture('saved/compare-aa.json')).document;
+  assert.match(gate(aa, 0.1).line, /^gate passed \(A\/B, --fail-below 0\.1\)/);
+});
+
+test('a run that failed or was interrupted has no gate: its error is its outcome', () => {
+  assert.equal(
+    gateOf({ ...compare, status: 'interrupted' }, { threshold: 0.4, failInconclusive: false }, { fixedRounds: false }),
+    null,
+  );
+  assert.equal(gateOf(compare, null, { fixedRounds: false }), null);
+});
+
+test('sweep: each point judged, the worst outcome decides, and the line names the points that decided it', () => {
+  const mixed = gate(sweep, 0.9);
+  assert.deepEqual(
+    mixed.points.map((point) => [point.id, point.outcome]),
+    [
+      ['p1', 'pass'],
+      ['p2', 'inconclusive'],
+    ],
+  );
+  assert.equal(mixed.outcome, 'inconclusive');
+  assert.match(
+    mixed.line,
+    /^gate inconclusive \(workers\/procs, --fail-below 0\.9\): 2 points, 1 passed, 1 inconclusive; .*k=2: 1\.22 \(95% CI 0\.59-2\.52\) straddles 0\.9; about/,
+  );
+  const failing = gate(sweep, 1);
+  assert.equal(failing.outcome, 'fail');
+  assert.match(failing.line, /1 failed, 1 inconclusive; .*k=1: 0\.94 \(95% CI 0\.91-0\.98\) is below 1$/);
+  assert.equal(gate(sweep, 0.5).outcome, 'pass');
+});
+
+test('diff: the change of the ratio and of each mode against the allowed worsening, and runs that differ are named', () => {
+  const points = [
+    {
+      label: 'readfilesync · 64 KiB · k=2',
+      ratioChange: { change: 0.8, ci95: /** @type {[number, number]} */ ([0.7, 0.88]) },
+      throughputChange: {
+        workers: { change: 0.97, ci95: /** @type {[number, number]} */ ([0.92, 1.02]) },
+        procs: { change: 1.2, ci95: /** @type {[number, number]} */ ([1.1, 1.3]) },
+      },
+    },
+  ];
+  const ratioOnly = changeGate(points, { maxWorsening: 0.1, failInconclusive: false, differences: [] });
+  assert.equal(ratioOnly.outcome, 'fail');
+  assert.equal(
+    ratioOnly.line,
+    'gate failed (new/base, --max-worsening 10%): readfilesync · 64 KiB · k=2: workers/procs 0.80 (95% CI 0.70-0.88) is below 0.9',
+  );
+  const modes = changeGate(points, { maxSlowdown: 0.05, failInconclusive: false, differences: ['Node', 'kernel'] });
+  assert.deepEqual(
+    modes.points.map((point) => point.outcome),
+    ['inconclusive', 'pass'],
+  );
+  assert.match(
+    modes.line,
+    /^gate inconclusive \(new\/base, --max-slowdown 5%\): 2 changes, 1 passed, 1 inconclusive; .*workers ops\/s: 0\.97 \(95% CI 0\.92-1\.02\) straddles 0\.95 \(the runs differ in Node, kernel: the change may be theirs, not the code's\); not failing the job \(--fail-inconclusive would\)$/,
+  );
+  const wide = changeGate(points, { maxWorsening: 0.3, failInconclusive: false, differences: [] });
+  assert.equal(wide.outcome, 'pass');
+});
+
+test('the step summary: the command and verdict, the gate with its mark, and the tables folded', () => {
+  const summary = stepSummary({
+    title: 'mmapbench compare readfilesync, k=2',
+    verdict: compare.verdict.text,
+    gate: gate(compare, 2),
+    tables: '| mode | ops/s |\n|---|---|\n| workers | 59,352 |\n',
+  });
+  assert.equal(
+    summary,
+    [
+      `**mmapbench compare readfilesync, k=2**: ${compare.verdict.text}`,
+      '',
+      '❌ **gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2**',
+      '',
+      "<details><summary>the run's tables</summary>",
+      '',
+      '| mode | ops/s |',
+      '|---|---|',
+      '| workers | 59,352 |',
+      '',
+      '</details>',
+      '',
+      '',
+    ].join('\n'),
+  );
+  assert.doesNotMatch(stepSummary({ title: 't', verdict: null, gate: null, tables: 'x' }), /gate/);
+});
+
+test('a diff gate refuses two runs of different tasks: it would judge the change of task', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-gate-'));
+  const other = join(dir, 'reuse.json');
+  const document = {
+    ...compare,
+    config: { ...compare.config, task: { ...compare.config.task, name: 'reuse-buffer' } },
+  };
+  writeFileSync(other, JSON.stringify(document));
+  assert.throws(() => sameKind(loadSaved(fixture('saved/compare.json')), loadSaved(other)), {
+    kind: 'usage',
+    message:
+      /^a diff gate needs two runs of one task: .*compare\.json ran readfilesync, .*reuse\.json ran reuse-buffer; gate two runs of the same task$/,
+  });
+});
+
+test('an estimate within noise of the threshold is not told to run for days', () => {
+  const close = { ...compare, ratio: { ...compare.ratio, geomean: 1.0001, ci95: [0.9, 1.1] } };
+  assert.match(
+    gate(close, 1).line,
+    /straddles 1, so close to it that no practical run decides it \(about \d+ h more\); choose a threshold further from the ratio;/,
+  );
+});
+
+test('a sweep gate names at most three deciding points and counts the rest', () => {
+  const many = {
+    ...sweep,
+    points: Array.from({ length: 5 }, (_, i) => ({ ...sweep.points[0], id: `p${i + 1}` })),
+  };
+  const line = gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })?.line ?? '';
+  assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);
+});

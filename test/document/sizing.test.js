@@ -1,0 +1,36 @@
+// How the first round's sizing of the cells is told: the sentence under the ratio, and the
+// --ci line of a pilot round.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sizingText } from '../../src/document/sentences.js';
+import { roundLines } from '../../src/cli/finish.js';
+
+const sizing = { targetNs: 1e8, calibrated: 6360, pilotWindowNs: 1.62e8, iterations: 3926, resized: true };
+
+test('the sizing sentence says how long the cells were, what the calibration got wrong and what ran instead', () => {
+  assert.equal(
+    sizingText({ sizing }),
+    "cells of 0.10 s: the calibration's 6,360 ops per worker ran 0.16 s in the first round, so the rounds after it ran 3,926 (the first counts in no figure)",
+  );
+  assert.equal(
+    sizingText({ sizing: { ...sizing, pilotWindowNs: 0.9e8, iterations: 6360, resized: false } }),
+    "cells of 0.10 s: the calibration's 6,360 ops per worker ran 0.09 s in the first round",
+  );
+  assert.equal(sizingText({ sizing: null }), null, 'fixed work: nothing was sized');
+});
+
+test('--ci: a pilot round is named as one and left out of the interval so far', () => {
+  let written = '';
+  const line = roundLines(/** @type {any} */ ({ write: (/** @type {string} */ text) => (written += text) }));
+  const round = (/** @type {number} */ index, /** @type {number} */ ratio, pilot = false) =>
+    /** @type {any} */ ({
+      index,
+      ...(pilot ? { pilot: true } : {}),
+      cells: { workers: { throughput: ratio * 100 }, procs: { throughput: 100 } },
+    });
+  line(round(1, 3, true));
+  line(round(2, 1));
+  const [pilot, first] = written.trim().split('\n');
+  assert.equal(pilot, 'mmapbench: round 1: workers/procs 3.00; a pilot: it sized the cells, and counts in no figure');
+  assert.match(first, /^mmapbench: round 2: workers\/procs 1\.00; so far 1\.00; \d+ s$/);
+});

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSaved } from '../../src/kinds/index.js';
+import { pointsOf } from '../../src/points/points.js';
+import { measuredPoint } from '../../src/document/document.js';
+import { MEASURES } from '../../src/points/measures.js';
+import { ratioStats } from '../../src/stats/ratio.js';
+import { fixture } from '../helpers.js';
+
+const saved = (/** @type {string} */ name) => loadSaved(fixture(`saved/${name}`));
+
+test('a compare, a sweep and a reproduce run give points alike: an id, a full name, per-round figures of every measure, the ratio', () => {
+  for (const name of ['compare-tradeoff.json', 'sweep-tradeoff.json', 'reproduce.jsonl']) {
+    const points = pointsOf(saved(name));
+    assert.ok(points.length > 0, name);
+    for (const point of points) {
+      assert.equal(typeof point.id, 'string', name);
+      assert.match(point.label, /k=\d+/, name);
+      assert.deepEqual(
+        Object.keys(point.measures),
+        MEASURES.map((measure) => measure.key),
+        name,
+      );
+      assert.equal(point.throughput, point.measures.throughput);
+      // a ratio per complete round, and the ratio over them as the run (or the model) computed it
+      assert.equal(point.ratios.length, point.ratio?.n ?? 0, `${name} ${point.label}`);
+      if (point.ratio) assert.ok(Math.abs(point.ratio.geomean - ratioStats(point.ratios).geomean) < 1e-9);
+    }
+    assert.equal(new Set(points.map((point) => point.key)).size, points.length, `${name}: one key per point`);
+  }
+});
+
+test("a compare's point carries its document's ratio, account, phases and seconds; a sweep's, its point's", () => {
+  const compare = saved('compare-tradeoff.json');
+  const [point] = pointsOf(compare);
+  const { document } = /** @type {any} */ (compare);
+  assert.equal(point.id, 'p1');
+  assert.deepEqual(point.ratio, document.ratio);
+  assert.deepEqual(point.phases, document.phases);
+  assert.equal(point.seconds, document.seconds);
+  assert.equal(point.label, 'readfilesync · med (64 KiB) · k=2');
+  const sweep = /** @type {any} */ (saved('sweep-tradeoff.json'));
+  const points = pointsOf(sweep);
+  assert.deepEqual(
+    points.map((one) => [one.id, one.ratio, one.seconds]),
+    sweep.document.points.map((/** @type {any} */ one) => [one.id, one.ratio, one.seconds]),
+  );
+});
+
+test("a reproduce run's points are its experiments' settings, named experiment · variant · k", () => {
+  const points = pointsOf(saved('reproduce.jsonl'));
+  for (const point of points) {
+    assert.match(point.id, /^[^/]+\/[^/]+$/);
+    assert.equal(point.label, `${point.id.replace('/', ' · ')} · k=2`);
+    assert.equal(point.seconds, null);
+  }
+});
+
+test('an audit has no points: the error names the file and what to pass instead', () => {
+  assert.throws(
+    () => pointsOf(saved('audit.json'), 'export'),
+    /audit\.json is an audit .*; export compare, sweep or reproduce results/,
+  );
+});
+
+// What a compare's document holds beside its one point: a field buildResults adds is either here
+// or in measuredPoint, so a sweep's points get every figure a compare has.
+const SURROUNDINGS = [
+  'mmapbench',
+  'schema',
+  'command',
+  'status',
+  'error',
+  'resume',
+  'config',
+  'aa',
+  'machine',
+  'environment',
+  'shortBudget',
+  'next',
+  'trace',
+  'gate',
+];
+
+test("every field of a compare's document is its one measured point or what surrounds it", () => {
+  for (const name of ['compare-tradeoff.json', 'compare-spread.json', 'trace-compare.json', 'compare-aa.json']) {
+    const { document } = /** @type {any} */ (saved(name));
+    const point = Object.keys(measuredPoint(document));
+    const rest = Object.keys(document).filter((key) => !point.includes(key));
+    assert.deepEqual(
+      rest.filter((key) => !SURROUNDINGS.includes(key)),
+      [],
+      `${name}: say in measuredPoint or SURROUNDINGS which these are`,
+    );
+  }
+});

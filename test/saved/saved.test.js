@@ -1,0 +1,243 @@
+// Saved results: written whole and never over anything; read back only when they are what
+// mmapbench wrote; and the diff of two of them, on documents whose answer is known.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resultsFolder, saveResults } from '../../src/saved/save.js';
+import { loadSaved } from '../../src/kinds/index.js';
+import { diffResults } from '../../src/saved/diff.js';
+import { changeBetween } from '../../src/stats/ratio.js';
+import { SCHEMA } from '../../src/version.js';
+import { victim } from '../helpers.js';
+
+const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-saved-'));
+
+/** A compare document as mmapbench writes it, with these per-round throughputs. */
+function compareDocument({ workers, procs, node = 'v20.20.2', k = 2, file = 65536, env = {}, kernel = '6.18.44' }) {
+  return {
+    mmapbench: '0.1.0',
+    schema: SCHEMA,
+    command: 'compare',
+    status: 'complete',
+    config: {
+      task: { name: 'readfilesync' },
+      params: {},
+      file: { path: '/f', size: file, label: `${file} B` },
+      k,
+      env,
+      protocol: 'steady',
+      quick: false,
+    },
+    environment: {
+      node: { version: node, path: '/usr/bin/node' },
+      kernel,
+      glibc: '2.36',
+      cpu: { model: 'cpu', logicalCores: 2, physicalCores: 2 },
+      thp: 'madvise',
+      uvThreadpoolSize: 4,
+      allocatorEnv: {},
+      date: '2026-11-22T00:00:00.000Z',
+    },
+    rounds: workers.map((w, i) => ({ index: i + 1, workers: { throughput: w }, procs: { throughput: procs[i] } })),
+  };
+}
+
+function saved(document) {
+  const dir = folder();
+  const path = join(dir, 'r.json');
+  writeFileSync(path, JSON.stringify(document));
+  return loadSaved(path);
+}
+
+test('changeBetween: the ratio of geometric means with a Welch t interval on the logs (scipy agrees)', () => {
+  // scipy.stats.ttest_ind(log(b), log(a), equal_var=False).confidence_interval(), exponentiated
+  const { change, ci95, df } = changeBetween([0.8, 0.85, 0.78, 0.83, 0.81], [0.95, 1.02, 0.99, 1.04]);
+  assert.ok(Math.abs(change - 1.2283291330576762) < 1e-12);
+  assert.ok(Math.abs(ci95[0] - 1.156199746631185) < 1e-9);
+  assert.ok(Math.abs(ci95[1] - 1.3049583028489544) < 1e-9);
+  assert.ok(Math.abs(df - 5.931599265215917) < 1e-9);
+  assert.equal(changeBetween([1], [2, 2]).ci95, null, 'no interval from one round');
+});
+
+test('a saved document is complete under its final name, never written over another file', () => {
+  const dir = folder();
+  const now = new Date('2026-11-22T08:46:17.123Z');
+  const first = saveResults({ command: 'compare', n: 1 }, dir, { now });
+  const second = saveResults({ command: 'compare', n: 2 }, dir, { now });
+  assert.equal(first, join(dir, 'compare-20261122T084617.123Z.json'));
+  assert.equal(second, join(dir, 'compare-20261122T084617.123Z-2.json'));
+  assert.equal(JSON.parse(readFileSync(first, 'utf8')).n, 1);
+  assert.equal(JSON.parse(readFileSync(second, 'utf8')).n, 2);
+  assert.deepEqual(readdirSync(dir).sort(), [
+    'compare-20261122T084617.123Z-2.json',
+    'compare-20261122T084617.123Z.json',
+  ]);
+});
+
+test('a link planted under the name a save would take is left alone, and its target untouched', () => {
+  const dir = folder();
+  const { path: target, content } = victim();
+  const now = new Date('2026-11-22T08:46:17.123Z');
+  symlinkSync(target, join(dir, 'trace-20261122T084617.123Z.json'));
+  const path = saveResults({ command: 'compare' }, dir, { now, name: 'trace' });
+  assert.equal(path, join(dir, 'trace-20261122T084617.123Z-2.json'));
+  assert.equal(readFileSync(target, 'utf8'), content);
+});
+
+test('--out that is a file, or a link, is refused before a run', () => {
+  const dir = folder();
+  const file = join(dir, 'file');
+  writeFileSync(file, 'x');
+  assert.throws(() => resultsFolder(file), { kind: 'usage', message: /--out .*file.*pass --out a folder/ });
+  symlinkSync(dir, join(dir, 'link'));
+  assert.throws(() => resultsFolder(join(dir, 'link')), { kind: 'usage', message: /symbolic link/ });
+});
+
+test('a file that is not a results document is a usage error naming the file and the fix', () => {
+  const dir = folder();
+  const write = (name, text) => {
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const cases = [
+    [join(dir, 'missing.json'), /missing\.json: no such file; pass a results file/],
+    [write('text.json', 'hello'), /not an mmapbench results document \(not JSON\)/],
+    [
+      write('cut.json', JSON.stringify(compareDocument({ workers: [1], procs: [1] })).slice(0, 200)),
+      /cut off or damaged/,
+    ],
+    [write('other.json', '{"name": "package"}'), /no "mmapbench" version field/],
+    [
+      write('newer.json', JSON.stringify({ ...compareDocument({ workers: [1], procs: [1] }), schema: SCHEMA + 1 })),
+      new RegExp(`from a newer mmapbench .*schema ${SCHEMA + 1}.*upgrade mmapbench`),
+    ],
+    [write('nocommand.json', '{"mmapbench": "0.1.0", "command": "dance"}'), /"command" is "dance"/],
+    [
+      write('norounds.json', '{"mmapbench": "0.1.0", "command": "compare", "status": "complete"}'),
+      /norounds\.json: config is missing; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it/,
+    ],
+  ];
+  for (const [path, message] of cases) assert.throws(() => loadSaved(path), { kind: 'usage', message }, path);
+});
+
+test('a saved figure that is not one (a word, a negative number, null) is refused naming the first bad field, never read as NaN', () => {
+  const dir = folder();
+  for (const [value, words] of [
+    ['fast', 'must be a number (it is "fast")'],
+    [-5, 'must be a number > 0 (it is -5)'],
+    [null, 'must be a number (it is null)'],
+  ]) {
+    const document = compareDocument({ workers: [800, 850, 780], procs: [1000, 1000, 1000] });
+    document.rounds[1].workers.throughput = value;
+    const path = join(dir, `bad-${String(value)}.json`);
+    writeFileSync(path, JSON.stringify(document));
+    assert.throws(
+      () => loadSaved(path, `report ${path}`),
+      {
+        kind: 'usage',
+        message: `report ${path}: rounds[1].workers.throughput ${words}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+      },
+      String(value),
+    );
+  }
+  const missing = compareDocument({ workers: [800], procs: [1000] });
+  delete missing.rounds[0].procs.throughput;
+  writeFileSync(join(dir, 'missing.json'), JSON.stringify(missing));
+  assert.throws(() => loadSaved(join(dir, 'missing.json')), {
+    message: /: rounds\[0\]\.procs\.throughput is missing; /,
+  });
+});
+
+test('every saved fixture, of every kind, passes the schema', () => {
+  const saved = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
+  for (const name of readdirSync(saved).filter((file) => file.endsWith('.json'))) loadSaved(join(saved, name));
+});
+
+test('diff: a ratio that moved from 0.8 to 1.0 with procs unchanged narrowed the gap, with the change inside its CI', () => {
+  const base = saved(compareDocument({ workers: [800, 850, 780, 830, 810], procs: [1000, 1000, 1000, 1000, 1000] }));
+  const next = saved(
+    compareDocument({ workers: [950, 1020, 990, 1040], procs: [1000, 1000, 1000, 1000], node: 'v24.21.0' }),
+  );
+  const diff = diffResults(base, next);
+  assert.equal(diff.command, 'diff');
+  assert.deepEqual(diff.differences, [{ fact: 'Node', base: 'v20.20.2', new: 'v24.21.0' }]);
+  const [point] = diff.points;
+  assert.equal(point.verdict, 'gap narrowed');
+  assert.ok(Math.abs(point.ratioChange.change - 1.2283291330576762) < 1e-12);
+  assert.ok(point.ratioChange.ci95[0] > 1);
+  assert.equal(point.throughputChange.procs.change, 1);
+  assert.ok(point.throughputChange.workers.ci95[0] > 1);
+  assert.deepEqual(point.rounds, { base: 5, new: 4 });
+  assert.deepEqual(diff.onlyIn, { base: [], new: [] });
+});
+
+test('diff: the gap widens when the ratio moves away from 1, either way, and noise is no significant change', () => {
+  const procs = [1000, 1000, 1000, 1000];
+  const at = (workers) => saved(compareDocument({ workers, procs }));
+  assert.equal(diffResults(at([900, 910, 890, 905]), at([700, 720, 690, 710])).points[0].verdict, 'gap widened');
+  assert.equal(
+    diffResults(at([1100, 1110, 1090, 1105]), at([1400, 1420, 1390, 1410])).points[0].verdict,
+    'gap widened',
+  );
+  assert.equal(
+    diffResults(at([900, 1100, 950, 1050]), at([1000, 1080, 920, 990])).points[0].verdict,
+    'no significant change',
+  );
+  assert.equal(diffResults(at([900, 910]), at([700, 720])).points[0].verdict, 'too few rounds');
+});
+
+test('diff: points are matched by task, file size, k and environment; the rest is listed, and none in common is an error', () => {
+  const base = saved(compareDocument({ workers: [1, 1, 1], procs: [1, 1, 1], k: 2 }));
+  const otherK = saved(compareDocument({ workers: [1, 1, 1], procs: [1, 1, 1], k: 8, kernel: '6.1.0' }));
+  assert.throws(() => diffResults(base, otherK), { kind: 'usage', message: /have no point in common/ });
+  const otherEnv = saved(compareDocument({ workers: [1, 1, 1], procs: [1, 1, 1], env: { MALLOC_ARENA_MAX: '1' } }));
+  assert.throws(() => diffResults(base, otherEnv), { kind: 'usage', message: /no point in common/ });
+
+  const sweep = {
+    mmapbench: '0.1.0',
+    schema: SCHEMA,
+    command: 'sweep',
+    status: 'complete',
+    config: { quick: false },
+    environment: compareDocument({ workers: [], procs: [] }).environment,
+    axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }] },
+    points: [2, 4].map((k) => ({
+      id: `p${k}`,
+      task: 'readfilesync',
+      file: { size: 65536, label: 'med (64 KiB)' },
+      k,
+      params: {},
+      config: { env: {} },
+      node: { version: 'v20.20.2' },
+      variant: { name: 'default' },
+      rounds: [1, 2, 3].map((index) => ({ index, workers: { throughput: 1 }, procs: { throughput: 1 } })),
+    })),
+  };
+  const diff = diffResults(base, saved(sweep));
+  assert.equal(diff.points.length, 1);
+  assert.match(diff.points[0].label, /k=2/);
+  assert.deepEqual(diff.onlyIn.base, []);
+  assert.equal(diff.onlyIn.new.length, 1);
+  assert.match(diff.onlyIn.new[0], /k=4/);
+});
+
+test('an audit (trace --pid) is read back for report, and diff says it has nothing to diff', () => {
+  const audit = saved({
+    mmapbench: '0.1.0',
+    schema: SCHEMA,
+    command: 'trace',
+    status: 'complete',
+    target: { pid: 1 },
+    trace: { write: {}, read: {} },
+    environment: compareDocument({ workers: [], procs: [] }).environment,
+  });
+  assert.equal(audit.kind.name, 'audit');
+  const base = saved(compareDocument({ workers: [1, 1, 1], procs: [1, 1, 1] }));
+  assert.throws(() => diffResults(base, audit), {
+    kind: 'usage',
+    message: /is an audit .* no workers\/procs rounds to diff/,
+  });
+});

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fitContents, fitWidths, renderTerminal } from '../../src/view/table.js';
+
+const widest = (text) => Math.max(...text.split('\n').map((line) => [...line].length));
+
+test('a table as wide as its contents fits the width: the long text column gives, the numbers stay whole', () => {
+  const head = ['writes by system call in flight (mean per cell)', 'workers', 'wait', 'procs', 'wait', 'w/p'];
+  const rows = [
+    ['mprotect', '1,592', '74.98 ms', '263', '11.07 ms', '6.04x'],
+    ['none: kernel work', '1', '3.9 µs', '2', '7.9 µs', '0.55x'],
+  ];
+  const widths = fitContents([head, ...rows], 80);
+  assert.ok(widths.reduce((a, b) => a + b, 0) + widths.length + 1 <= 80);
+  // every number column keeps the width its longest line asks
+  assert.deepEqual(widths.slice(1), [9, 10, 7, 10, 7]);
+  const text = renderTerminal({ title: 't', tables: [{ head, rows }], notes: [] });
+  assert.ok(widest(text) <= 80);
+  assert.match(text, /│ +74\.98 ms │/);
+  assert.match(text, /writes by system call in/, 'the head wraps at a word');
+});
+
+test('a table that fits is left as its contents ask', () => {
+  const cells = [
+    ['a', 'bb'],
+    ['ccc', 'd'],
+  ];
+  assert.deepEqual(fitContents(cells, 80), [5, 4]);
+});
+
+test('no column goes below its longest word: past that the table stays wider than asked', () => {
+  const cells = [
+    ['verdict'.repeat(2), 'difference'],
+    ['x', 'y'],
+  ];
+  assert.deepEqual(fitContents(cells, 10), [16, 12]);
+});
+
+test('given widths shrink in proportion, never below the longest word', () => {
+  assert.deepEqual(fitWidths([40, 40], 43), [20, 20]);
+  assert.deepEqual(fitWidths([10, 10], 80), [10, 10]);
+  assert.deepEqual(fitWidths([40, 40], 23, [['a b', 'difference']]), [8, 12]);
+});
