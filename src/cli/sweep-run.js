@@ -96,7 +96,7 @@ export async function sweepCommand(request, output, context = {}, resumed = null
  * Runs planned points as a sweep, then prints and saves what was measured: sweep's points, or
  * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
  * fail alone).
- * @param {Array<import('../run/sweep.js').Point & { plan: import('../run/plan.js').Plan }>} points
+ * @param {Array<import('../run/sweep.js').SweepSetting & { plan: import('../run/plan.js').Plan }>} points
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} context

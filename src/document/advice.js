@@ -4,12 +4,13 @@
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
+import { valueOf } from '../points/points.js';
 import { changeBetween, holm } from '../stats/ratio.js';
 import { MEASURES } from '../points/measures.js';
 import { MODES } from '../words/modes.js';
 
 /**
- * @typedef {import('./sweep.js').SweepPoint} SweepPoint
+ * @typedef {import('./sweep.js').SavedPoint} SavedPoint
  * @typedef {import('../run/advise.js').Candidate} Candidate
  * @typedef {ReturnType<typeof changeBetween>} Change
  *
@@ -47,23 +48,23 @@ import { MODES } from '../words/modes.js';
  */
 
 /** Per-round values of one mode's cells: throughput, or a measure beyond it. */
-const perRound = (/** @type {SweepPoint} */ point, /** @type {'workers'|'procs'} */ mode, of = MEASURES[0].of) =>
+const perRound = (/** @type {SavedPoint} */ point, /** @type {'workers'|'procs'} */ mode, measure = MEASURES[0]) =>
   point.rounds.flatMap((round) => {
-    const cell = round.pilot ? null : round[mode];
-    const value = cell ? of(cell) : null;
-    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? [value] : [];
+    const value = round.pilot ? null : valueOf(measure, round[mode]);
+    // a change is a ratio of logs: a round without a positive figure has none
+    return value !== null && value > 0 ? [value] : [];
   });
 
-const measureOf = (/** @type {string} */ key) =>
-  /** @type {NonNullable<(typeof MEASURES)[number]>['of']} */ (MEASURES.find((measure) => measure.key === key)?.of);
-const addedMemory = measureOf('addedMemory');
-const oldMemory = measureOf('memoryPerWorker');
+const measureNamed = (/** @type {string} */ key) =>
+  /** @type {import('../points/measures.js').Measure} */ (MEASURES.find((measure) => measure.key === key));
+const [addedMemory, oldMemory] = [measureNamed('addedMemory'), measureNamed('memoryPerWorker')];
 // a gain of memory, candidate over baseline: the memory a worker adds, or in a file saved
 // before both trees had a parent, the tree's PSS per worker (one file is all one or the other)
-const memoryOf = (/** @type {import('../stats/cell.js').CellResult} */ cell) => addedMemory(cell) ?? oldMemory(cell);
+/** @type {import('../points/measures.js').Measure} */
+const MEMORY = { ...addedMemory, of: (cell) => addedMemory.of(cell) ?? oldMemory.of(cell) };
 
 /**
- * @param {SweepPoint[]} points  the sweep's, in candidate order
+ * @param {SavedPoint[]} points  the sweep's, in candidate order
  * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
  * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
  * @returns {Advice}
@@ -97,7 +98,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
       why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
       gain: /** @type {AdviceRow['gain']} */ (gain),
       ratio: point.ratio ?? null,
-      memory: change(perRound(base, mode, memoryOf), perRound(point, mode, memoryOf)),
+      memory: change(perRound(base, mode, MEMORY), perRound(point, mode, MEMORY)),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
       verdict: null,
       rank: null,
@@ -116,7 +117,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     why: null,
     gain: { workers: procs, procs: null },
     ratio: null,
-    memory: change(perRound(base, 'workers', memoryOf), perRound(base, 'procs', memoryOf)),
+    memory: change(perRound(base, 'workers', MEMORY), perRound(base, 'procs', MEMORY)),
     spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
     verdict: null,
     rank: null,

@@ -8,6 +8,7 @@ import { MMAP_LOCK_WAITS } from '../reference/published.js';
 import { nextStep, verdictText } from './sentences.js';
 import { accountWords } from './account.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
+import { valueOf } from '../points/points.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
 import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
@@ -49,7 +50,7 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
  *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power
  *   of two), and [lower bound ns, count] pairs
- *   beyond throughput (measures.js) some cell had: read it with summaryOf
+ *   beyond throughput (measures.js) some cell had: read it with figureOf (points/points.js)
  * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
  * @property {number} index
  * @property {Mode[]} order
@@ -254,7 +255,7 @@ export const endOf = (error) => ({
  * its top level, a sweep's one per point: a figure added to buildResults reaches both.
  * @param {ResultsDocument} results
  */
-export const measuredPoint = (results) => ({
+export const savedPoint = (results) => ({
   stop: results.stop,
   seconds: results.seconds,
   workers: results.workers ?? null,
@@ -280,7 +281,7 @@ export const measuredPoint = (results) => ({
 function measureRatios(complete) {
   const ratios = FURTHER_MEASURES.flatMap((measure) => {
     const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
-      const [w, p] = [workers, procs].map((cell) => (cell ? measure.of(cell) : null));
+      const [w, p] = [workers, procs].map((cell) => valueOf(measure, cell));
       return w && p ? [w / p] : [];
     });
     return perRound.length ? [[measure.key, ratioStats(perRound)]] : [];
@@ -297,9 +298,10 @@ function measureRatios(complete) {
 function measureSummaries(cells) {
   return Object.fromEntries(
     FURTHER_MEASURES.flatMap((measure) => {
-      const values = cells
-        .map(measure.of)
-        .filter(/** @returns {value is number} */ (value) => typeof value === 'number' && Number.isFinite(value));
+      const values = cells.flatMap((cell) => {
+        const value = valueOf(measure, cell);
+        return value === null ? [] : [value];
+      });
       return values.length ? [[measure.key, summarize(values)]] : [];
     }),
   );

@@ -3,7 +3,7 @@ import { completeRounds } from '../run/scheduler.js';
 import { armsOf } from '../run/sweep.js';
 import { scaling } from '../stats/scaling.js';
 import { sweepShortfall } from '../stats/stopping.js';
-import { buildResults, endOf, measuredPoint } from './document.js';
+import { buildResults, endOf, savedPoint } from './document.js';
 import { SCHEMA, version } from '../version.js';
 
 /**
@@ -48,7 +48,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
         env: results.config.env,
         timeout: results.config.timeout,
       },
-      ...measuredPoint(results),
+      ...savedPoint(results),
       // an advise candidate raced out: after which round, below which leader (run/race.js)
       ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
     };
@@ -81,12 +81,12 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
 /**
  * @typedef {ReturnType<typeof buildSweepResults> & { advice?: import('./advice.js').Advice }} SweepDocument
  *   advice: an `advise` run's ranking (its command is then `advise`)
- * @typedef {SweepDocument['points'][number]} SweepPoint
+ * @typedef {SweepDocument['points'][number]} SavedPoint
  */
 
 /**
  * Each axis's values, in the order the points first use them.
- * @param {import('../run/sweep.js').MeasuredPoint[]} points
+ * @param {import('../run/sweep.js').SweepMeasurement[]} points
  * @returns {Axes}
  */
 function axesOf(points) {
@@ -108,12 +108,12 @@ function axesOf(points) {
 
 /**
  * For a k axis, the scaling reading of each group of points that differ only in k.
- * @param {import('../run/sweep.js').MeasuredPoint[]} measured
+ * @param {import('../run/sweep.js').SweepMeasurement[]} measured
  * @param {Array<{ id: string, k: number, ratio: import('./document.js').ResultsDocument['ratio'] }>} points  the same, as saved
  * @returns {Array<{ points: string[] } & import('../stats/scaling.js').Scaling>}
  */
 function scalingGroups(measured, points) {
-  /** @type {Map<string, Array<{ point: import('../run/sweep.js').MeasuredPoint, document: typeof points[number] }>>} */
+  /** @type {Map<string, Array<{ point: import('../run/sweep.js').SweepMeasurement, document: typeof points[number] }>>} */
   const groups = new Map();
   measured.forEach((point, i) => {
     const { k, ...rest } = point.at;

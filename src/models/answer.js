@@ -4,7 +4,8 @@
 // full models', printed with --verbose and kept in the saved file for `report FILE --verbose`.
 import { envText } from '../points/point-name.js';
 import { about, pct, resumeText, startupEnvText, stopText, withCI } from '../document/sentences.js';
-import { extraMeasures, medianCell, THROUGHPUT } from '../points/measures.js';
+import { THROUGHPUT } from '../points/measures.js';
+import { figureOf, furtherMeasuresOf, measurePoints, medianCell } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
@@ -79,12 +80,13 @@ function favours(ratio, better, name) {
  * @param {(mode: Mode) => string} name
  */
 function tradeOff(results, name) {
-  const measures = [THROUGHPUT, ...extraMeasures([results.workers, results.procs])];
+  const [point] = measurePoints(results);
+  const measures = [THROUGHPUT, ...furtherMeasuresOf([point])];
   const rows = measures.map((measure) => {
-    const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
+    const { ratio } = figureOf(measure, point);
     return [
       measure === THROUGHPUT && results.config.task.parent ? 'round trips' : measure.name,
-      ...MODES.map((mode) => medianCell(results[mode], measure)),
+      ...MODES.map((mode) => medianCell(measure, point, mode)),
       ratio ? withCI(ratio, '', { label: false }) : '-',
       results.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
     ];
@@ -159,10 +161,10 @@ export function traceAnswer(results) {
 /**
  * The verdicts of a sweep's points, counted: `workers faster at 2 of 8 points, procs at 1, no
  * difference at 5`.
- * @param {import('../document/sweep.js').SweepPoint[]} points
+ * @param {import('../document/sweep.js').SavedPoint[]} points
  */
 export function sweepVerdicts(points) {
-  const count = (/** @type {(point: import('../document/sweep.js').SweepPoint) => boolean} */ test) =>
+  const count = (/** @type {(point: import('../document/sweep.js').SavedPoint) => boolean} */ test) =>
     points.filter(test).length;
   const decided = (/** @type {Mode} */ mode) =>
     count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);

@@ -4,7 +4,8 @@ import { accountTable, sourcesNote } from '../document/account.js';
 import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
-import { extraMeasures, medianCell, missingMeasures, summaryOf, THROUGHPUT } from '../points/measures.js';
+import { THROUGHPUT } from '../points/measures.js';
+import { figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
 
 /**
@@ -124,13 +125,14 @@ function metricsTable(results, modes) {
  * @returns {ReportModel['tables']}
  */
 function tradeOffTable(results, name) {
-  const measures = extraMeasures([results.workers, results.procs]);
+  const [point] = measurePoints(results);
+  const measures = furtherMeasuresOf([point]);
   if (!measures.length) return [];
   const rows = [THROUGHPUT, ...measures].map((measure) => {
-    const ratio = measure === THROUGHPUT ? results.ratio : results.measures?.[measure.key];
+    const { ratio } = figureOf(measure, point);
     return [
       measure.name,
-      ...MODES.map((mode) => medianCell(results[mode], measure)),
+      ...MODES.map((mode) => medianCell(measure, point, mode)),
       ratio ? withCI(ratio, '', { label: false }) : '-',
     ];
   });
@@ -146,8 +148,9 @@ function tradeOffTable(results, name) {
  */
 export function tradeOffText(results) {
   if (results.aa) return null;
-  const parts = extraMeasures([results.workers, results.procs]).flatMap((measure) => {
-    const ratio = results.measures?.[measure.key];
+  const [point] = measurePoints(results);
+  const parts = furtherMeasuresOf([point]).flatMap((measure) => {
+    const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
     if (!ratio.ci95 || ratio.n < INTERVAL_ROUNDS)
       return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
@@ -284,8 +287,9 @@ export function singleModel(results) {
     notes.push(
       `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
     );
-    for (const measure of extraMeasures([summary])) {
-      const figures = /** @type {import('../stats/ratio.js').Summary} */ (summaryOf(summary, measure));
+    const [point] = measurePoints(results);
+    for (const measure of furtherMeasuresOf([point])) {
+      const figures = /** @type {import('../stats/ratio.js').Summary} */ (figureOf(measure, point)[mode]);
       notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
     }
   }

@@ -5,17 +5,17 @@ import { UNIT } from './compare.js';
 import { fixed, ops } from '../words/numbers.js';
 import { nodeLabel, pointName, varying } from '../points/point-name.js';
 import { MODES } from '../words/modes.js';
-import { extraMeasures, medianCell } from '../points/measures.js';
+import { figureOf, furtherMeasuresOf, medianCell, sweepPoints } from '../points/points.js';
 
 /**
  * @typedef {import('../document/sweep.js').SweepDocument} SweepDocument
- * @typedef {import('../document/sweep.js').SweepPoint} SweepPoint
+ * @typedef {import('../document/sweep.js').SavedPoint} SavedPoint
  * @typedef {SweepDocument['scaling'][number]} ScalingGroup
  */
 
 /**
  * A point's verdict in a few words, for its table cell.
- * @param {SweepPoint} point
+ * @param {SavedPoint} point
  */
 function verdictCell(point) {
   const { ratio, verdict } = point;
@@ -29,7 +29,7 @@ function verdictCell(point) {
 
 /**
  * Why a point stopped, in a few words.
- * @param {SweepPoint} point
+ * @param {SavedPoint} point
  */
 function stopCell(point) {
   if (point.unavailable) return '-';
@@ -56,7 +56,7 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
   const { axes, points, config, environment } = results;
   // an advise run's points are its candidates: their names say what varies
   const columns = results.advice
-    ? [{ head: 'candidate', cell: (/** @type {SweepPoint} */ point) => point.variant.name }]
+    ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
     : varying(axes);
   const cores = environment.cpu.logicalCores;
   const rows = points.map((point) => [
@@ -131,7 +131,7 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
   if (resume) notes.push(resume);
   const metrics = answer ? [] : metricsTable(points, columns);
   const accounted = answer ? [] : accountTable(points, columns);
-  const measured = answer ? [] : measuresTable(points, columns);
+  const measured = answer ? [] : measuresTable(results, columns);
   const blocks = answer ? [] : results.scaling.flatMap((group) => charts(group, results, width));
   return {
     title,
@@ -165,20 +165,24 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
 /**
  * Each measure beyond throughput (measures.js) at every point: each mode's median over its
  * rounds and their ratio with its interval, a table per measure.
- * @param {SweepPoint[]} points
+ * @param {import('../document/sweep.js').SweepDocument} results
  * @param {ReturnType<typeof varying>} columns
  * @returns {import('../view/table.js').ReportModel['tables']}
  */
-function measuresTable(points, columns) {
-  return extraMeasures(points.flatMap((point) => [point.workers, point.procs])).flatMap((measure) =>
+function measuresTable(results, columns) {
+  const read = sweepPoints(results);
+  return furtherMeasuresOf(read).flatMap((measure) =>
     figuresTable(
       columns,
       [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],
-      points.map((point) => [
-        ...leadCells(point, columns),
-        ...MODES.map((mode) => medianCell(point[mode], measure)),
-        point.measures?.[measure.key] ? withCI(point.measures[measure.key], '', { label: false }) : '-',
-      ]),
+      results.points.map((saved, i) => {
+        const { ratio } = figureOf(measure, read[i]);
+        return [
+          ...leadCells(saved, columns),
+          ...MODES.map((mode) => medianCell(measure, read[i], mode)),
+          ratio ? withCI(ratio, '', { label: false }) : '-',
+        ];
+      }),
     ),
   );
 }
@@ -186,7 +190,7 @@ function measuresTable(points, columns) {
 /**
  * What the account says at every point, the figures the k chart draws beside the ratio: page
  * faults and blocked time per op, each mode's mean over its rounds.
- * @param {SweepPoint[]} points
+ * @param {SavedPoint[]} points
  * @param {ReturnType<typeof varying>} columns
  * @returns {import('../view/table.js').ReportModel['tables']}
  */
@@ -215,7 +219,7 @@ function accountTable(points, columns) {
 
 /**
  * A point's own cells, as the sweep's table heads them (its id when no axis varies).
- * @param {SweepPoint} point
+ * @param {SavedPoint} point
  * @param {ReturnType<typeof varying>} columns
  */
 const leadCells = (point, columns) => (columns.length ? columns.map((column) => column.cell(point)) : [point.id]);
@@ -236,7 +240,7 @@ function figuresTable(columns, heads, rows, figures = heads.length) {
 
 /**
  * The tasks' own figures at every point (medians over its complete rounds), a row per metric.
- * @param {SweepPoint[]} points
+ * @param {SavedPoint[]} points
  * @param {ReturnType<typeof varying>} columns
  * @returns {import('../view/table.js').ReportModel['tables']}
  */
@@ -348,7 +352,7 @@ function charts(group, results, width) {
     .flatMap(({ id, k, ratio }) => (group.points.includes(id) && ratio ? [{ k, ratio }] : []))
     .sort((a, b) => a.k - b.k);
   // beside its interval ends, the interval's centre (see withCI)
-  const centre = (/** @type {NonNullable<SweepPoint['ratio']>} */ ratio) =>
+  const centre = (/** @type {NonNullable<SavedPoint['ratio']>} */ ratio) =>
     ratio.ci95 && ratio.n >= 3 ? ratio.geomean : ratio.median;
   const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: centre(point.ratio) }));
   const ends = ratioSteps.flatMap((point) =>

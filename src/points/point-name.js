@@ -6,7 +6,7 @@ import { kebab } from '../words/vocabulary.js';
 
 /**
  * @typedef {import('../document/sweep.js').Axes} Axes
- * @typedef {import('../document/sweep.js').SweepPoint} SweepPoint
+ * @typedef {import('../document/sweep.js').SavedPoint} SavedPoint
  */
 
 /** `KEY=value` pairs sorted by key, space-separated: `MALLOC_ARENA_MAX=1 MALLOC_TOP_PAD_=0`. */
@@ -36,10 +36,10 @@ export const pointLabel = ({ experiment, task, file, k, env, params, node, varia
 /**
  * The axes that take more than one value: the columns that tell the points apart.
  * @param {Axes} axes
- * @returns {Array<{ head: string, cell: (point: SweepPoint) => string }>}
+ * @returns {Array<{ head: string, cell: (point: SavedPoint) => string }>}
  */
 export function varying(axes) {
-  /** @type {Array<{ head: string, cell: (point: SweepPoint) => string }>} */
+  /** @type {Array<{ head: string, cell: (point: SavedPoint) => string }>} */
   const columns = [];
   if (axes.node.length > 1) columns.push({ head: 'node', cell: (p) => nodeLabel(axes, p.node) });
   if (axes.task.length > 1) columns.push({ head: 'task', cell: (p) => p.task });
@@ -54,7 +54,7 @@ export function varying(axes) {
 /**
  * A point by the axes that tell the points apart: `k=2`, `node v24.21.0, k=2`; its id when
  * nothing varies (or only the axis left out).
- * @param {SweepPoint} point
+ * @param {SavedPoint} point
  * @param {ReturnType<typeof varying>} columns
  * @param {{ separator?: string, except?: string }} [options]  except: an axis head to leave out
  */

@@ -1,19 +1,34 @@
-// The one model of a measured point that every reader of saved results shares: a setting
-// measured in rounds, its per-round figures, and what its run concluded. A compare is one point,
-// a sweep one per point, a reproduce run one per experiment and setting; diff, the exports, the
-// gate, the HTML page's forest and --verbose read points, never a kind of document.
+// The one model of a measured point that every reader shares, built the same way from a run
+// that has just finished and from its saved file: a setting measured in rounds, its per-round
+// figures, and what its run concluded. A compare is one point, a sweep or advise run one per
+// point, a reproduce run one per experiment and setting. The tables, the HTML page, diff, the
+// exports, the gate and --verbose read a measure of a point with figureOf, and a cell's figure
+// with valueOf: nowhere else is a measure applied to a cell.
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { envText, pointLabel } from './point-name.js';
 import { MODES } from '../words/modes.js';
-import { MEASURES, THROUGHPUT } from './measures.js';
+import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
 
 /**
  * @typedef {import('../stats/cell.js').CellResult} CellResult
  * @typedef {import('../saved/load.js').Saved} Saved
  * @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account
  * @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells
+ * @typedef {import('../document/document.js').ModeSummary} ModeSummary
+ * @typedef {import('./measures.js').Measure} Measure
  */
+
+/**
+ * A cell's figure of a measure, or null where it has none (the measure could not be had, or
+ * came out as no finite number).
+ * @param {Measure} measure
+ * @param {CellResult | null | undefined} cell
+ */
+export function valueOf(measure, cell) {
+  const value = cell ? measure.of(cell) : null;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
 
 /**
  * One point of a saved run.
@@ -25,8 +40,13 @@ import { MEASURES, THROUGHPUT } from './measures.js';
  * @property {import('../stats/ratio.js').RatioStats | null} ratio  workers/procs over its
  *   rounds, as its run computed it; null without a complete round
  * @property {{ workers: number[], procs: number[] }} throughput  per-round ops/s of each mode
- * @property {Record<string, { workers: number[], procs: number[] }>} measures  per-round figures
+ * @property {Record<string, { workers: number[], procs: number[] }>} perRound  per-round figures
  *   of each mode, by measure (measures.js; throughput too)
+ * @property {{ workers: ModeSummary | null, procs: ModeSummary | null }} summary  each mode's
+ *   figures over its rounds, as its run summarized them (null: a mode it did not run, or a
+ *   reproduce run's, which keeps none)
+ * @property {Record<string, import('../stats/ratio.js').RatioStats>} measureRatios  each measure
+ *   beyond throughput as workers/procs over the rounds, as its run computed it
  * @property {Account | null} account  where each mode's time per op went, when the run kept it
  * @property {import('../stats/phases.js').PhasesSummary | null} phases  where a round's time went
  * @property {number | null} seconds  what the point's rounds cost, where the run timed it
@@ -38,18 +58,22 @@ import { MEASURES, THROUGHPUT } from './measures.js';
  * A point from its setting, its rounds, and what its run concluded.
  * @param {Setting} setting
  * @param {Round[]} rounds
- * @param {{ id: string, ratio?: Point['ratio'], account?: Account | null, phases?: Point['phases'], seconds?: number | null }} run
+ * @param {{ id: string, ratio?: Point['ratio'], account?: Account | null, phases?: Point['phases'], seconds?: number | null,
+ *   summary?: Partial<Point['summary']>, measureRatios?: Point['measureRatios'] | null }} run
  * @returns {Point}
  */
-function pointOf(setting, rounds, { id, ratio, account = null, phases = null, seconds = null }) {
+function pointOf(
+  setting,
+  rounds,
+  { id, ratio, account = null, phases = null, seconds = null, summary = {}, measureRatios = null },
+) {
   const { experiment, variant, task, file, k, env, params, node } = setting;
-  const measures = Object.fromEntries(
+  const perRound = Object.fromEntries(
     MEASURES.map((measure) => {
       const perMode = (/** @type {'workers'|'procs'} */ mode) =>
         rounds.flatMap((round) => {
-          const cell = round[mode];
-          const value = cell ? measure.of(cell) : null;
-          return typeof value === 'number' && Number.isFinite(value) ? [value] : [];
+          const value = valueOf(measure, round[mode]);
+          return value === null ? [] : [value];
         });
       return [measure.key, { workers: perMode('workers'), procs: perMode('procs') }];
     }),
@@ -70,8 +94,10 @@ function pointOf(setting, rounds, { id, ratio, account = null, phases = null, se
     label: pointLabel(setting),
     ratios,
     ratio: ratio !== undefined ? ratio : ratios.length ? ratioStats(ratios) : null,
-    throughput: measures[THROUGHPUT.key],
-    measures,
+    throughput: perRound[THROUGHPUT.key],
+    perRound,
+    summary: { workers: summary.workers ?? null, procs: summary.procs ?? null },
+    measureRatios: measureRatios ?? {},
     account,
     phases,
     seconds,
@@ -106,6 +132,8 @@ export const measurePoints = (document) => {
         account: document.account ?? null,
         phases: document.phases ?? null,
         seconds: document.seconds,
+        summary: { workers: document.workers, procs: document.procs },
+        measureRatios: document.measures,
       },
     ),
   ];
@@ -136,6 +164,8 @@ export const sweepPoints = ({ axes, points }) =>
         account: point.account ?? null,
         phases: point.phases ?? null,
         seconds: point.seconds,
+        summary: { workers: point.workers, procs: point.procs },
+        measureRatios: point.measures,
       },
     ),
   );
@@ -182,3 +212,63 @@ export function pointsOf(saved, what = 'diff') {
 /** The rounds a point has: complete ones, or a one-mode run's. */
 export const roundCount = (/** @type {Point} */ point) =>
   Math.max(point.ratios.length, point.throughput.workers.length, point.throughput.procs.length);
+
+/**
+ * What a point has of one measure: each mode's summary over its rounds (median, interval, as
+ * its run saved them), their workers/procs ratio, and the per-round values.
+ * @param {Measure} measure
+ * @param {Point} point
+ * @returns {{ workers: import('../stats/ratio.js').Summary | null, procs: import('../stats/ratio.js').Summary | null,
+ *   ratio: import('../stats/ratio.js').RatioStats | null, perRound: { workers: number[], procs: number[] } }}
+ */
+export function figureOf(measure, point) {
+  const summary = (/** @type {'workers'|'procs'} */ mode) =>
+    /** @type {Record<string, import('../stats/ratio.js').Summary | undefined> | null} */ (
+      /** @type {unknown} */ (point.summary[mode])
+    )?.[measure.key] ?? null;
+  return {
+    workers: summary('workers'),
+    procs: summary('procs'),
+    ratio: measure === THROUGHPUT ? point.ratio : (point.measureRatios[measure.key] ?? null),
+    perRound: point.perRound[measure.key],
+  };
+}
+
+/**
+ * The measures beyond throughput that some mode of some point has: what the views add.
+ * @param {Point[]} points
+ */
+export const furtherMeasuresOf = (points) =>
+  FURTHER_MEASURES.filter((measure) =>
+    points.some((point) => {
+      const figure = figureOf(measure, point);
+      return figure.workers || figure.procs;
+    }),
+  );
+
+/**
+ * A mode's median of a measure as a table cell, `-` where it has none.
+ * @param {Measure} measure
+ * @param {Point} point
+ * @param {'workers'|'procs'} mode
+ */
+export const medianCell = (measure, point, mode) => {
+  const figure = figureOf(measure, point)[mode];
+  return figure ? measure.format(figure.median) : '-';
+};
+
+/**
+ * Why a measure has no figure in these rounds, where a cell said: `memory per worker: not
+ * measured here: /proc hides other processes here (hidepid)`. Nothing when a figure was had, or
+ * when the cells come from a version that did not measure it.
+ * @param {Array<{ pilot?: true } & Partial<Record<'workers'|'procs', CellResult | null>>>} rounds
+ * @returns {string[]}
+ */
+export function missingMeasures(rounds) {
+  const cells = rounds.flatMap((round) => (round.pilot ? [] : [round.workers ?? null, round.procs ?? null]));
+  return FURTHER_MEASURES.flatMap((measure) => {
+    if (cells.some((cell) => valueOf(measure, cell) !== null)) return [];
+    const reason = cells.map((cell) => (cell && measure.why ? measure.why(cell) : null)).find(Boolean);
+    return reason ? [`${measure.name}: not measured here: ${reason}`] : [];
+  });
+}

@@ -110,7 +110,7 @@ export async function runExperiment(
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  /** @type {import('../run/scheduler.js').Point[]} */
+  /** @type {import('../run/scheduler.js').Measurement[]} */
   const points = [];
   for (const variant of variants) {
     const plan = await planVariant(variant, options, interrupt);
@@ -130,7 +130,7 @@ export async function runExperiment(
     points.push(point);
   }
   // a point is a setting: its id is the variant's
-  const variantOf = (/** @type {import('../run/scheduler.js').Point} */ point) => {
+  const variantOf = (/** @type {import('../run/scheduler.js').Measurement} */ point) => {
     const variant = variants.find((v) => v.id === point.id);
     if (!variant) throw new Error(`runner: no setting ${point.id}`);
     return variant;

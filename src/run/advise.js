@@ -132,7 +132,7 @@ const USERS = ['baseline', 'node'];
  * @param {{ interrupt?: AbortSignal }} [context]
  * @param {Planned[]} [planned]  candidates planned already (the baseline), kept first
  *
- * @typedef {import('./sweep.js').Point & { plan: import('./plan.js').Plan, candidate: Candidate }} Planned
+ * @typedef {import('./sweep.js').SweepSetting & { plan: import('./plan.js').Plan, candidate: Candidate }} Planned
  */
 export async function planCandidates(candidates, shared, context, planned = /** @type {Planned[]} */ ([])) {
   planned = [...planned];

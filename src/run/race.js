@@ -11,7 +11,7 @@ export const RACE_ROUNDS = 3;
 
 /**
  * A point's per-round throughputs in one mode, the pilot's aside.
- * @param {import('./scheduler.js').Point} point
+ * @param {import('./scheduler.js').Measurement} point
  * @param {'workers'|'procs'} mode
  */
 const valuesOf = (point, mode) =>
@@ -19,7 +19,7 @@ const valuesOf = (point, mode) =>
 
 /**
  * The mode a candidate is ranked in: the one it runs alone, else the workers'.
- * @param {import('./scheduler.js').Point} point
+ * @param {import('./scheduler.js').Measurement} point
  */
 const modeOf = (point) => point.plan.only ?? 'workers';
 

@@ -42,7 +42,10 @@ import { stopReason } from '../stats/stopping.js';
  * @property {number} seconds  the point's own time: its calibration and its cells
  * @property {Sizing | null} sizing  calibrated points: what the first round's cells took
  *
- * @typedef {object} Point
+ * A setting the scheduler measures in rounds (a compare's one, a sweep's per point, a reproduce
+ * run's per experiment and setting): its plan, its arms and steps, and its session. What its
+ * rounds came to is read back as a Point (points/points.js).
+ * @typedef {object} Measurement
  * @property {string} id
  * @property {Readonly<import('./plan.js').Plan>} plan
  * @property {Mode[]} arms  what a complete round holds a cell of
@@ -54,10 +57,10 @@ import { stopReason } from '../stats/stopping.js';
  *
  * After every round, the rule marks `session.stop` on the points that are done; the run ends
  * when every point is.
- * @typedef {(state: { points: Point[], visited: Point[], index: number, elapsedSeconds: number, roundSeconds: number }) => void} StopRule
+ * @typedef {(state: { points: Measurement[], visited: Measurement[], index: number, elapsedSeconds: number, roundSeconds: number }) => void} StopRule
  *
  * @typedef {object} RoundsRun  what a run of rounds did
- * @property {Point[]} points
+ * @property {Measurement[]} points
  * @property {Array<{ index: number, points: string[] }>} rounds  which points each round visited, in order
  * @property {MmapbenchError | null} error
  * @property {number} seconds  wall time, calibration included
@@ -92,7 +95,7 @@ const SPLIT_MODES = 4;
 
 /**
  * Sizes a calibrated point's cells by its first complete round.
- * @param {Point} point
+ * @param {Measurement} point
  * @param {Round} round  the point's first round, each arm's untraced cell run
  */
 function sizeByPilot(point, round) {
@@ -154,15 +157,15 @@ export const armSteps = (plan, arms) => (index) =>
  * step further along each time (A B C, B C A, ...), so drift on the machine spreads over all
  * of them. A failure or Ctrl-C ends the run but keeps every finished cell: the points still
  * running get the error, for the caller to report after their rounds.
- * @param {Point[]} points
+ * @param {Measurement[]} points
  * @param {object} hooks
  * @param {StopRule} hooks.stop
  * @param {AbortSignal} [hooks.interrupt]
- * @param {(point: Point, calibration: import('./calibrate.js').Calibration) => void} [hooks.onCalibrated]
- * @param {(point: Point, index: number, step: Step) => boolean} [hooks.skip]  a cell already measured (resume)
- * @param {(point: Point, step: Step) => void} [hooks.beforeCell]
- * @param {(point: Point, round: Round, step: Step, cell: any) => void} [hooks.onCell]
- * @param {(point: Point, round: Round, elapsedSeconds: number, run: RoundsRun) => void} [hooks.onRound]
+ * @param {(point: Measurement, calibration: import('./calibrate.js').Calibration) => void} [hooks.onCalibrated]
+ * @param {(point: Measurement, index: number, step: Step) => boolean} [hooks.skip]  a cell already measured (resume)
+ * @param {(point: Measurement, step: Step) => void} [hooks.beforeCell]
+ * @param {(point: Measurement, round: Round, step: Step, cell: any) => void} [hooks.onCell]
+ * @param {(point: Measurement, round: Round, elapsedSeconds: number, run: RoundsRun) => void} [hooks.onRound]
  *   a point's round finished (every step of it ran): where results are kept as they come
  * @param {{ seconds: number, rounds: RoundsRun['rounds'] }} [hooks.resumed]  what a kept run had
  *   done: its points' sessions come filled in, their rounds go on after the last it had, and its
@@ -198,7 +201,7 @@ export async function runRounds(
   // a point's own time: its calibration and its cells, not the other points' in between
   /**
    * @template T
-   * @param {Point} point
+   * @param {Measurement} point
    * @param {() => Promise<T>} work
    */
   const timed = async (point, work) => {
@@ -211,7 +214,7 @@ export async function runRounds(
   };
   /**
    * Runs one point's part; with `isolate`, a failure that is not Ctrl-C stops that point alone.
-   * @param {Point} point
+   * @param {Measurement} point
    * @param {() => Promise<void>} work
    */
   const alone = async (point, work) => {

@@ -16,8 +16,8 @@ export const MAX_POINTS = 64;
  */
 
 /**
- * One point of a sweep: the setting and the compare it runs.
- * @typedef {object} Point
+ * One setting of a sweep, where its axes cross: where it is and the compare it runs.
+ * @typedef {object} SweepSetting
  * @property {string} id  p1, p2, ... in table order
  * @property {{ node: string|undefined, variant: { name: string, env: Record<string, string> }, task: string|undefined, file: string|undefined, params: Record<string, unknown>, k: number|undefined }} at
  * @property {import('./plan.js').MeasureOptions} options
@@ -27,7 +27,7 @@ export const MAX_POINTS = 64;
  * The points of a sweep, in table order: k varies fastest, then the task parameters, the file,
  * the variant, the task and the node, so rows that differ only in k sit together.
  * @param {SweepRequest} request
- * @returns {Point[]}
+ * @returns {SweepSetting[]}
  */
 export function sweepPoints({ axes, shared }) {
   const paramNames = Object.keys(axes.params);
@@ -71,7 +71,7 @@ const product = (lists) =>
 /**
  * Plans every point before anything runs, so a bad value at the last point is a usage error
  * now rather than a failure an hour in.
- * @param {Point[]} points
+ * @param {SweepSetting[]} points
  * @param {{ interrupt?: AbortSignal }} [context]
  */
 export async function planPoints(points, context) {
@@ -88,10 +88,10 @@ export async function planPoints(points, context) {
 export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
 
 /**
- * @typedef {import('./scheduler.js').Point & { at: Point['at'], options: Point['options'] }} MeasuredPoint
+ * @typedef {import('./scheduler.js').Measurement & { at: SweepSetting['at'], options: SweepSetting['options'] }} SweepMeasurement
  *
  * @typedef {object} SweepRun  what a sweep measured
- * @property {MeasuredPoint[]} points  each with its own session, as compare's
+ * @property {SweepMeasurement[]} points  each with its own session, as compare's
  * @property {Array<{ index: number, points: string[] }>} rounds  which points each round visited, in order
  * @property {import('../errors.js').MmapbenchError | null} error
  * @property {number} seconds
@@ -103,11 +103,11 @@ export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
  * running, both modes at each in alternating order. A point stops on its own once its ratio is
  * within --precision (or after --rounds); the whole sweep stops when every point has, or when
  * one more round would overrun the budget. A failure or Ctrl-C keeps every finished cell.
- * @param {Array<Point & { plan: Readonly<import('./plan.js').Plan> }>} planned
+ * @param {Array<SweepSetting & { plan: Readonly<import('./plan.js').Plan> }>} planned
  * @param {object} options
  * @param {number} options.budget
  * @param {AbortSignal} [options.interrupt]
- * @param {(point: MeasuredPoint, round: import('./scheduler.js').Round, mode: string) => void} [options.onCell]
+ * @param {(point: SweepMeasurement, round: import('./scheduler.js').Round, mode: string) => void} [options.onCell]
  * @param {(run: SweepRun) => void} [options.onRound]  after each point's round: the sweep so far
  * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
@@ -119,7 +119,7 @@ export async function runSweep(
   planned,
   { budget, interrupt, onCell, onRound, resumed, isolate = false, race = false },
 ) {
-  /** @type {MeasuredPoint[]} */
+  /** @type {SweepMeasurement[]} */
   const points = planned.map((point) => {
     const kept = resumed?.sessions.get(point.id);
     return {
@@ -141,7 +141,7 @@ export async function runSweep(
       ? raceOrTime(budget, { names: new Map(planned.map((point) => [point.id, point.at.variant.name])) })
       : stopOnWidthOrTime(budget),
     interrupt,
-    onCell: (point, round, step) => onCell?.(/** @type {MeasuredPoint} */ (point), round, step.arm),
+    onCell: (point, round, step) => onCell?.(/** @type {SweepMeasurement} */ (point), round, step.arm),
     onRound: (_, __, seconds, soFar) => onRound?.({ points, rounds: soFar.rounds, error: null, seconds, budget }),
     resumed,
     isolate,

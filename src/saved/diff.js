@@ -141,7 +141,7 @@ function pointDiff(base, next) {
  */
 function measureChanges(base, next) {
   const changes = FURTHER_MEASURES.flatMap((measure) => {
-    const [b, n] = [base.measures[measure.key], next.measures[measure.key]];
+    const [b, n] = [base.perRound[measure.key], next.perRound[measure.key]];
     /** @param {'workers'|'procs'} mode */
     const of = (mode) => (b[mode].length && n[mode].length ? changeBetween(b[mode], n[mode]) : null);
     const modes = { workers: of('workers'), procs: of('procs') };

@@ -44,7 +44,7 @@ export function exportedPoints(saved) {
     ratio: figure(point.ratios),
     // each measure beyond throughput the run had
     measures: FURTHER_MEASURES.flatMap((measure) => {
-      const { workers, procs } = point.measures[measure.key];
+      const { workers, procs } = point.perRound[measure.key];
       return workers.length || procs.length ? [{ measure, workers: figure(workers), procs: figure(procs) }] : [];
     }),
   }));

@@ -1,7 +1,7 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
-import { extraMeasures, summaryOf } from '../points/measures.js';
+import { figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
 import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
@@ -48,7 +48,8 @@ export async function compareSection({ path, document }, { facts, models }) {
         { series },
       ),
     );
-  for (const measure of extraMeasures(modes.map((mode) => document[mode])))
+  const [point] = measurePoints(document);
+  for (const measure of furtherMeasuresOf([point]))
     charts.push(
       await roundsChart(
         roundDots(
@@ -57,7 +58,7 @@ export async function compareSection({ path, document }, { facts, models }) {
           measure,
         ),
         modes.flatMap((mode) => {
-          const summary = summaryOf(document[mode], measure);
+          const summary = figureOf(measure, point)[mode];
           return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
         }),
         { series, measure },

@@ -2,6 +2,7 @@
 // of its time per op, a measure's dots per round, each cell's throughput beside a figure of its
 // account, and the account's lines against k.
 import { lineOf } from '../document/account.js';
+import { valueOf } from '../points/points.js';
 import { MODES } from '../words/modes.js';
 
 /** @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account */
@@ -33,8 +34,7 @@ export const roundDots = (rounds, modes, measure) =>
     round.pilot
       ? []
       : modes.flatMap(({ mode, row, name }) => {
-          const cell = round[mode];
-          const value = cell ? measure.of(cell) : null;
+          const value = valueOf(measure, round[mode]);
           return value === null ? [] : [{ row, mode: name, [measure.key]: value }];
         }),
   );

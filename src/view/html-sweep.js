@@ -1,6 +1,6 @@
 // The report page's section for a sweep or an advise run.
 import { pointName, varying } from '../points/point-name.js';
-import { extraMeasures, summaryOf } from '../points/measures.js';
+import { figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
 import { accountChart, forestChart, forestRow, roundsChart } from './charts.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
 import { MODES } from '../words/modes.js';
@@ -31,7 +31,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
   // a point by the axes that tell the points apart, as the sweep's table heads them; an advise
   // run's by its candidate, and its ranking first
   const columns = varying(document.axes);
-  const label = (/** @type {import('../document/sweep.js').SweepPoint} */ point, except = '') =>
+  const label = (/** @type {import('../document/sweep.js').SavedPoint} */ point, except = '') =>
     document.advice ? point.variant.name : pointName(point, columns, { separator: ' · ', except });
   if (document.advice) charts.push(...(await adviceCharts(document.advice)));
   const dots = document.points.flatMap((point) =>
@@ -55,7 +55,10 @@ export async function sweepSection({ path, document }, { facts, models }) {
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
     );
-  for (const measure of extraMeasures(document.points.flatMap((point) => [point.workers, point.procs])))
+  const read = new Map(sweepPoints(document).map((point) => [point.id, point]));
+  const readOf = (/** @type {{ id: string }} */ point) =>
+    /** @type {import('../points/points.js').Point} */ (read.get(point.id));
+  for (const measure of furtherMeasuresOf([...read.values()]))
     charts.push(
       await roundsChart(
         document.points.flatMap((point) =>
@@ -67,7 +70,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         ),
         document.points.flatMap((point) =>
           MODES.flatMap((mode) => {
-            const summary = summaryOf(point[mode], measure);
+            const summary = figureOf(measure, readOf(point))[mode];
             return summary ? [{ row: label(point), mode, median: summary.median }] : [];
           }),
         ),
@@ -128,10 +131,10 @@ export async function sweepSection({ path, document }, { facts, models }) {
       }),
     );
     if (rows.length) charts.push(await measureByK(rows, { group: name }));
-    for (const measure of extraMeasures(points.flatMap((point) => [point.workers, point.procs]))) {
+    for (const measure of furtherMeasuresOf(points.map(readOf))) {
       const byK = points.flatMap((point) =>
         MODES.flatMap((mode) => {
-          const summary = summaryOf(point[mode], measure);
+          const summary = figureOf(measure, readOf(point))[mode];
           return summary ? [{ k: point.k, mode, median: summary.median, min: summary.min, max: summary.max }] : [];
         }),
       );

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/kinds/index.js';
-import { pointsOf } from '../../src/points/points.js';
-import { measuredPoint } from '../../src/document/document.js';
+import { figureOf, furtherMeasuresOf, pointsOf, valueOf } from '../../src/points/points.js';
+import { savedPoint } from '../../src/document/document.js';
 import { MEASURES } from '../../src/points/measures.js';
 import { ratioStats } from '../../src/stats/ratio.js';
 import { fixture } from '../helpers.js';
@@ -17,11 +17,11 @@ test('a compare, a sweep and a reproduce run give points alike: an id, a full na
       assert.equal(typeof point.id, 'string', name);
       assert.match(point.label, /k=\d+/, name);
       assert.deepEqual(
-        Object.keys(point.measures),
+        Object.keys(point.perRound),
         MEASURES.map((measure) => measure.key),
         name,
       );
-      assert.equal(point.throughput, point.measures.throughput);
+      assert.equal(point.throughput, point.perRound.throughput);
       // a ratio per complete round, and the ratio over them as the run (or the model) computed it
       assert.equal(point.ratios.length, point.ratio?.n ?? 0, `${name} ${point.label}`);
       if (point.ratio) assert.ok(Math.abs(point.ratio.geomean - ratioStats(point.ratios).geomean) < 1e-9);
@@ -64,7 +64,7 @@ test('an audit has no points: the error names the file and what to pass instead'
 });
 
 // What a compare's document holds beside its one point: a field buildResults adds is either here
-// or in measuredPoint, so a sweep's points get every figure a compare has.
+// or in savedPoint, so a sweep's points get every figure a compare has.
 const SURROUNDINGS = [
   'mmapbench',
   'schema',
@@ -85,12 +85,40 @@ const SURROUNDINGS = [
 test("every field of a compare's document is its one measured point or what surrounds it", () => {
   for (const name of ['compare-tradeoff.json', 'compare-spread.json', 'trace-compare.json', 'compare-aa.json']) {
     const { document } = /** @type {any} */ (saved(name));
-    const point = Object.keys(measuredPoint(document));
+    const point = Object.keys(savedPoint(document));
     const rest = Object.keys(document).filter((key) => !point.includes(key));
     assert.deepEqual(
       rest.filter((key) => !SURROUNDINGS.includes(key)),
       [],
-      `${name}: say in measuredPoint or SURROUNDINGS which these are`,
+      `${name}: say in savedPoint or SURROUNDINGS which these are`,
     );
   }
+});
+
+test('figureOf reads a measure of a point as its run saved it: each mode, the ratio, the rounds', () => {
+  const compare = saved('compare-tradeoff.json');
+  const [point] = pointsOf(compare);
+  const { document } = compare;
+  for (const measure of MEASURES) {
+    const figure = figureOf(measure, point);
+    assert.equal(figure.workers, document.workers[measure.key] ?? null, measure.key);
+    assert.equal(figure.procs, document.procs[measure.key] ?? null, measure.key);
+    assert.equal(
+      figure.ratio,
+      measure.key === 'throughput' ? document.ratio : (document.measures?.[measure.key] ?? null),
+    );
+    assert.equal(figure.perRound, point.perRound[measure.key]);
+  }
+  // the further measures are those some mode has, in the order of MEASURES
+  assert.deepEqual(
+    furtherMeasuresOf([point]).map((measure) => measure.key),
+    MEASURES.slice(1)
+      .filter((measure) => document.workers[measure.key] || document.procs[measure.key])
+      .map((measure) => measure.key),
+  );
+  assert.ok(furtherMeasuresOf([point]).length > 0);
+  // a cell's figure: a finite number or null, never NaN
+  const [throughput] = MEASURES;
+  assert.equal(valueOf(throughput, { ...document.rounds[0].workers, throughput: NaN }), null);
+  assert.equal(valueOf(throughput, null), null);
 });
