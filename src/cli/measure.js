@@ -1,6 +1,6 @@
 import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
-import { cellSeconds, COSTS } from '../run/estimate.js';
+import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildResults } from '../document/document.js';
 import { startProgress } from '../view/progress.js';
@@ -15,17 +15,6 @@ import { completeRounds } from '../run/scheduler.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { pct } from '../document/sentences.js';
-
-/**
- * How many rounds fit what is left of an adaptive run's budget, for the progress estimate only.
- * @param {import('../run/plan.js').Plan} plan
- * @param {number} spent  seconds a resumed run had spent
- */
-const estimatedRounds = (plan, spent) =>
-  Math.max(
-    plan.stop.minRounds,
-    Math.floor((plan.stop.maxSeconds - spent) / (2 * cellSeconds(plan.duration ?? 0, plan.k))),
-  );
 
 /**
  * The ratio of a compare's complete rounds so far, and its relative half-width from 3 rounds on;
@@ -88,14 +77,24 @@ export async function measureCommand(
     const machine = plan.quick ? null : checkMachine();
     if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-    // an adaptive run is bounded by its budget, not its (huge) round limit
-    const rounds =
-      plan.stop.rounds !== null
-        ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0))
-        : estimatedRounds(plan, kept?.seconds ?? 0);
-    const cells = rounds * modes.length * (plan.trace ? 2 : 1);
-    const attach = plan.trace ? (cells / 2) * COSTS.traceAttach : 0;
-    const expectedSeconds = cells * cellSeconds(plan.duration ?? 0, plan.k) + attach;
+    // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round runs
+    // each mode twice, once under bpftrace
+    const { cells, seconds: expectedSeconds } = estimateRun(
+      [
+        {
+          window: windowOf(plan),
+          k: plan.k,
+          cells: modes.length * (plan.trace ? 2 : 1),
+          traced: plan.trace ? modes.length : 0,
+          calibrates: !kept && plan.iterations === null,
+        },
+      ],
+      {
+        rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
+        budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
+        minRounds: plan.stop.minRounds,
+      },
+    );
     // a CI log gets a line per round instead of a bar
     const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
     const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });

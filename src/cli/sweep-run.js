@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { PRECISION } from '../run/plan.js';
-import { cellSeconds, COSTS } from '../run/estimate.js';
-import { MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
+import { estimateRun, windowOf } from '../run/estimate.js';
+import { armsOf, MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
@@ -139,18 +139,22 @@ export async function runPlanned(
     const machine = quick ? null : checkMachine();
     if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
 
-    const perRound = points.reduce(
-      (sum, { plan }) => sum + 2 * cellSeconds(plan.duration ?? (quick ? 0 : 1), plan.k),
-      0,
-    );
     // a resumed sweep has calibrated, and spent some of its budget and rounds
-    const calibration = kept ? 0 : points.filter((point) => point.plan.iterations === null).length * COSTS.calibration;
     const left = budget - (kept?.seconds ?? 0);
-    const rounds =
-      fixedRounds !== null
-        ? Math.max(0, fixedRounds - (kept?.order.length ?? 0))
-        : Math.max(first.stop.minRounds, Math.floor((left - calibration) / perRound));
-    const expected = fixedRounds !== null ? calibration + rounds * perRound : left;
+    const { cells, seconds } = estimateRun(
+      points.map(({ plan }) => ({
+        window: windowOf(plan),
+        k: plan.k,
+        cells: armsOf(plan).length,
+        calibrates: !kept && plan.iterations === null,
+      })),
+      {
+        rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,
+        budget: left,
+        minRounds: first.stop.minRounds,
+      },
+    );
+    const expected = fixedRounds !== null ? seconds : left;
     stderr.write(
       `mmapbench: ${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
         (fixedRounds !== null
@@ -165,7 +169,7 @@ export async function runPlanned(
     // a CI log gets a line per point and round instead of a bar
     const roundLine = output.ci ? roundLines(stderr, { labels: labelsOf(points) }) : null;
     const progress = startProgress({
-      cells: rounds * points.length * 2,
+      cells,
       expectedSeconds: roundLine ? 0 : expected,
       budgetSeconds: left,
       stream: stderr,

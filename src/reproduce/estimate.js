@@ -1,6 +1,6 @@
 // How long a reproduce run takes, before it runs: for --list and the progress bar only.
 import { roundBounds } from './bounds.js';
-import { cellSeconds, COSTS } from '../run/estimate.js';
+import { estimateRun } from '../run/estimate.js';
 import { cellsPerRound } from './runner.js';
 
 export const approxTime = (/** @type {number} */ seconds) =>
@@ -13,7 +13,17 @@ export const approxTime = (/** @type {number} */ seconds) =>
  */
 export function estimate(variants, options, quick) {
   const [min] = roundBounds({ ...options, quick });
-  const cell = cellSeconds(quick ? 0 : options.duration, options.k);
-  const traced = cellsPerRound(variants.filter((variant) => variant.trace)) * min * COSTS.traceAttach;
-  return cellsPerRound(variants) * min * cell + traced + (quick ? 0 : variants.length * COSTS.calibration);
+  return estimateRun(
+    variants.map((variant) => {
+      const cells = cellsPerRound([variant]);
+      return {
+        window: quick ? 0 : options.duration,
+        k: options.k,
+        cells,
+        traced: variant.trace ? cells : 0,
+        calibrates: !quick,
+      };
+    }),
+    { rounds: min },
+  ).seconds;
 }

@@ -1,16 +1,16 @@
 // How long a run will take, before it runs: for the progress bar, sweep's and reproduce's
-// opening lines and `reproduce --list`, never a result. One set of costs for every command,
-// measured on this project's 2-CPU VM (docs/how-it-measures.md, "What a round costs").
+// opening lines and `reproduce --list`, never a result. One set of costs and one arithmetic for
+// every command (compare, sweep, advise, reproduce); the costs are this project's 2-CPU VM's
+// (docs/how-it-measures.md, "What a round costs").
 import os from 'node:os';
 
 export const COSTS = {
   // a cell beyond its timed window: a fresh process tree, its start, warmup, report and exit
-  // (default compare here: cells of 370-520 ms around windows of about 0.1 s)
   cell: 0.35,
   // one calibration process, timing single ops for about half a second
   calibration: 0.6,
-  // bpftrace for a traced cell: compiling and attaching mmap-lock.bt (0.46-0.55 s here), then
-  // from SIGINT to its maps printed and its exit (0.50-0.51 s)
+  // bpftrace for a traced cell: compiling and attaching mmap-lock.bt, then from SIGINT to its
+  // maps printed and its exit
   traceAttach: 1,
 };
 
@@ -21,3 +21,43 @@ export const COSTS = {
  * @param {number} [k]
  */
 export const cellSeconds = (window, k = 1) => window * Math.max(1, k / os.availableParallelism()) + COSTS.cell;
+
+/**
+ * The timed window a plan's cells will have: its --duration, or for fixed --iterations (whose
+ * window nobody knows yet) a second, and nothing for --quick's few ops.
+ * @param {{ duration: number | null, quick: boolean }} plan
+ */
+export const windowOf = (plan) => plan.duration ?? (plan.quick ? 0 : 1);
+
+/**
+ * One setting a run measures in rounds, as the estimate counts it.
+ * @typedef {object} Counted
+ * @property {number} window  seconds of timed window per cell (windowOf)
+ * @property {number} k
+ * @property {number} cells  cells in each round (its modes)
+ * @property {number} [traced]  of those, how many bpftrace attaches to
+ * @property {boolean} [calibrates]  whether it calibrates its ops before its first round
+ */
+
+/**
+ * The rounds a run will have and the seconds they will take: a fixed count of rounds, or as
+ * many as fit its budget (never fewer than its minimum), after the calibrations.
+ * @param {Counted[]} settings
+ * @param {{ rounds: number | null, budget?: number, minRounds?: number }} bound  rounds: fixed
+ *   rounds still to run; budget: seconds left of an adaptive run's
+ * @returns {{ rounds: number, cells: number, seconds: number }}
+ */
+export function estimateRun(settings, { rounds, budget = Infinity, minRounds = 1 }) {
+  const perRound = settings.reduce(
+    (sum, { window, k, cells, traced = 0 }) => sum + cells * cellSeconds(window, k) + traced * COSTS.traceAttach,
+    0,
+  );
+  const calibration = settings.filter((setting) => setting.calibrates).length * COSTS.calibration;
+  const counted =
+    rounds ?? (perRound > 0 ? Math.max(minRounds, Math.floor((budget - calibration) / perRound)) : minRounds);
+  return {
+    rounds: counted,
+    cells: counted * settings.reduce((sum, { cells }) => sum + cells, 0),
+    seconds: calibration + counted * perRound,
+  };
+}
