@@ -18,12 +18,12 @@ export async function auditCommand(
 ) {
   return holdingResults(save, null, stderr, async () => {
     const run = await audit(request, { interrupt, stderr });
-    const results = buildAuditResults(
+    const document = buildAuditResults(
       run,
       describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
     );
-    stdout.write(render(results, format, stdout));
-    keepResults(results, save, null, stderr);
-    return results;
+    stdout.write(render(document, format, stdout));
+    keepResults(document, save, null, stderr);
+    return document;
   });
 }

@@ -17,13 +17,13 @@ import { phaseLines, roundCost } from '../models/phases.js';
 /**
  * The gate of a compare or sweep that completed, for its document: null without --fail-below,
  * or when the run failed or was interrupted (its error is the outcome then).
- * @param {any} results  the document, before it is printed and saved
+ * @param {any} document  the document, before it is printed and saved
  * @param {Output['gate']} request
  * @param {{ fixedRounds: boolean }} run
  */
-export function gateOf(results, request, { fixedRounds }) {
-  if (!request || results.status !== 'complete') return null;
-  const points = kindOf(results).points?.(results) ?? [];
+export function gateOf(document, request, { fixedRounds }) {
+  if (!request || document.status !== 'complete') return null;
+  const points = kindOf(document).points?.(document) ?? [];
   return ratioGate(
     points.map(({ id, label, ratio, seconds }) => ({
       id,
@@ -31,41 +31,42 @@ export function gateOf(results, request, { fixedRounds }) {
       ratio,
       seconds: seconds ?? 0,
     })),
-    { ...request, aa: results.aa ?? null, fixedRounds },
+    { ...request, aa: document.aa ?? null, fixedRounds },
   );
 }
 
 /**
  * Prints and keeps a finished (or stopped) run, then ends it as its gate says.
- * @param {any} results  with `gate` from gateOf when one was asked for
+ * @param {any} document  with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
  *   kept?: import('../saved/save.js').Keeper | null }} run  kept: the file the run kept as it went
  */
-export function finishRun(results, output, { runError, stdout, stderr, kept = null }) {
-  const kind = kindOf(results);
-  stdout.write(render(results, output.format, stdout, { verbose: output.verbose }));
-  if (output.verbose) for (const line of verboseLines(kind.points?.(results) ?? [], results)) stderr.write(`${line}\n`);
-  const strays = straysText(results);
+export function finishRun(document, output, { runError, stdout, stderr, kept = null }) {
+  const kind = kindOf(document);
+  stdout.write(render(document, output.format, stdout, { verbose: output.verbose }));
+  if (output.verbose)
+    for (const line of verboseLines(kind.points?.(document) ?? [], document)) stderr.write(`${line}\n`);
+  const strays = straysText(document);
   if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
-  keepResults(results, output.save, runError, stderr, kept);
-  for (const file of writeExports([{ kind, path: 'this run', document: results }], output.exports))
+  keepResults(document, output.save, runError, stderr, kept);
+  for (const file of writeExports([{ kind, path: 'this run', document }], output.exports))
     stderr.write(`mmapbench: exported ${shown(file)}\n`);
   appendSummary(
     () => ({
-      title: `mmapbench ${kind.title(results)}`,
-      verdict: results.verdict?.text ?? null,
-      gate: results.gate ?? null,
-      tables: render(results, 'markdown'),
+      title: `mmapbench ${kind.title(document)}`,
+      verdict: document.verdict?.text ?? null,
+      gate: document.gate ?? null,
+      tables: render(document, 'markdown'),
     }),
     stderr,
   );
   // kept and exported like any run, then told apart from one that answered
-  if (results.shortBudget?.counted === 0)
-    throw new MmapbenchError(shortBudgetText(results.shortBudget, results.seconds), { kind: 'budget' });
+  if (document.shortBudget?.counted === 0)
+    throw new MmapbenchError(shortBudgetText(document.shortBudget, document.seconds), { kind: 'budget' });
   /** @type {import('../document/gate.js').Gate | null} */
-  const gate = results.gate ?? null;
+  const gate = document.gate ?? null;
   if (!gate) {
     if (output.ci)
       stderr.write(
@@ -151,13 +152,13 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
  * What --verbose adds after the tables: where a round's time went; a point's phases in full
  * when the run has one, else a line per point.
  * @param {import('../points/points.js').Point[]} points
- * @param {any} results
+ * @param {any} document
  * @returns {string[]}
  */
-function verboseLines(points, results) {
+function verboseLines(points, document) {
   if (points.length > 1)
     return points.flatMap((point) => (point.phases ? [`mmapbench: ${point.label}: ${roundCost(point.phases)}`] : []));
   const [{ phases }] = points;
   if (!phases) return [];
-  return phaseLines(phases, results.aa ? ['A', 'B'] : Object.keys(phases.modes));
+  return phaseLines(phases, document.aa ? ['A', 'B'] : Object.keys(phases.modes));
 }

@@ -2,7 +2,7 @@ import { buildPlan } from '../run/plan.js';
 import { runSession } from '../run/session.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
-import { buildResults } from '../document/document.js';
+import { buildDocument } from '../document/document.js';
 import { startProgress } from '../view/progress.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
@@ -100,7 +100,7 @@ export async function measureCommand(
     const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
     // the options ride along in any document that did not finish, for --resume
     const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
-      keptDocument(buildResults(plan, session, modes, environment, machine), options, finished);
+      keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished);
     let session;
     // the rounds as they finish, on the progress line: the ratio so far and its interval
     /** @type {ReturnType<typeof soFarOf>} */
@@ -126,10 +126,10 @@ export async function measureCommand(
       progress.stop();
     }
 
-    const results = documentOf(session, true);
-    const gate = gateOf(results, output.gate, { fixedRounds: plan.stop.rounds !== null });
-    if (gate) results.gate = gate;
-    finishRun(results, output, { runError: session.error, stdout, stderr, kept: keeping });
-    return results;
+    const document = documentOf(session, true);
+    const gate = gateOf(document, output.gate, { fixedRounds: plan.stop.rounds !== null });
+    if (gate) document.gate = gate;
+    finishRun(document, output, { runError: session.error, stdout, stderr, kept: keeping });
+    return document;
   });
 }

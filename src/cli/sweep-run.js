@@ -8,7 +8,7 @@ import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
 import { keptDocument, resumable, resumingLine, sessionOf } from '../saved/resume.js';
-import { buildSweepResults } from '../document/sweep.js';
+import { buildSweepDocument } from '../document/sweep.js';
 import { startProgress } from '../view/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../document/sentences.js';
@@ -178,7 +178,7 @@ export async function runPlanned(
     const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
       keptDocument(
         shape(
-          buildSweepResults(soFar, {
+          buildSweepDocument(soFar, {
             environment,
             machine,
             precision: first.stop.precision,
@@ -219,9 +219,9 @@ export async function runPlanned(
     } finally {
       progress.stop();
     }
-    const results = documentOf(run, true);
-    const gate = gateOf(results, output.gate, { fixedRounds: fixedRounds !== null });
-    const document = gate ? { ...results, gate } : results;
+    const built = documentOf(run, true);
+    const gate = gateOf(built, output.gate, { fixedRounds: fixedRounds !== null });
+    const document = gate ? { ...built, gate } : built;
     finishRun(document, output, { runError: run.error, stdout, stderr, kept: keeping });
     return document;
   });

@@ -113,11 +113,11 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  * @param {import('../system/machine-load.js').MachineCheck | null} [machineCheck]
  * @returns {ResultsDocument}
  */
-export function buildResults(plan, session, modes, environment, machineCheck = null) {
+export function buildDocument(plan, session, modes, environment, machineCheck = null) {
   const complete = completeRounds(session, modes);
   const { error } = session;
   /** @type {ResultsDocument} */
-  const results = {
+  const document = {
     mmapbench: version,
     schema: SCHEMA,
     command: plan.command,
@@ -169,7 +169,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
   };
   for (const mode of modes) {
     const cells = complete.flatMap((round) => round.cells[mode] ?? []);
-    results[mode] =
+    document[mode] =
       cells.length === 0
         ? null
         : {
@@ -184,14 +184,14 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
   if (modes.length === 2) {
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
-    results.ratio = ratio;
+    document.ratio = ratio;
     // the sentences ride along in the document, so a reader of --json gets the same answer
     const decided = ratio ? verdict(ratio) : null;
-    results.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, results) } : null;
+    document.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, document) } : null;
   }
   if (modes.length === 2) {
     const measures = measureRatios(complete);
-    if (measures) results.measures = measures;
+    if (measures) document.measures = measures;
   }
   if (modes.length === 2) {
     const short = budgetShortfall({
@@ -199,14 +199,14 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
       seconds: session.seconds,
       counted: complete.length,
-      rounds: results.rounds,
+      rounds: document.rounds,
     });
-    if (short) results.shortBudget = short;
+    if (short) document.shortBudget = short;
   }
   if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
     const account = accountResults(complete, modes, plan.k);
     const names = /** @type {[string, string]} */ (plan.aa ? ['A', 'B'] : ['workers', 'procs']);
-    results.account = {
+    document.account = {
       ...account,
       words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
     };
@@ -217,12 +217,12 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       return found ? [[mode, found]] : [];
     }),
   );
-  if (Object.keys(attribution).length) results.spread = attribution;
+  if (Object.keys(attribution).length) document.spread = attribution;
   const phases = phasesSummary(complete, modes);
-  if (phases) results.phases = phases;
-  if (modes.length === 2) results.next = results.ratio ? nextStep(results) : null;
+  if (phases) document.phases = phases;
+  if (modes.length === 2) document.next = document.ratio ? nextStep(document) : null;
   if (plan.trace) {
-    results.trace = {
+    document.trace = {
       bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
       script: 'mmap-lock.bt',
       window: plan.trace.window,
@@ -235,7 +235,7 @@ export function buildResults(plan, session, modes, environment, machineCheck = n
       published: MMAP_LOCK_WAITS,
     };
   }
-  return results;
+  return document;
 }
 
 /**
@@ -252,23 +252,23 @@ export const endOf = (error) => ({
  * A measured point, whatever command measured it: why its rounds stopped and what they cost,
  * each mode's figures, the ratio and its verdict, the further measures, the account, the spread
  * and the phases, how its cells were sized, and its rounds. A compare's document holds one at
- * its top level, a sweep's one per point: a figure added to buildResults reaches both.
- * @param {ResultsDocument} results
+ * its top level, a sweep's one per point: a figure added to buildDocument reaches both.
+ * @param {ResultsDocument} document
  */
-export const savedPoint = (results) => ({
-  stop: results.stop,
-  seconds: results.seconds,
-  workers: results.workers ?? null,
-  procs: results.procs ?? null,
-  ratio: results.ratio ?? null,
-  verdict: results.verdict ?? null,
-  ...(results.measures ? { measures: results.measures } : {}),
-  ...(results.account ? { account: results.account } : {}),
-  ...(results.spread ? { spread: results.spread } : {}),
-  ...(results.phases ? { phases: results.phases } : {}),
-  calibration: results.calibration,
-  sizing: results.sizing,
-  rounds: results.rounds,
+export const savedPoint = (document) => ({
+  stop: document.stop,
+  seconds: document.seconds,
+  workers: document.workers ?? null,
+  procs: document.procs ?? null,
+  ratio: document.ratio ?? null,
+  verdict: document.verdict ?? null,
+  ...(document.measures ? { measures: document.measures } : {}),
+  ...(document.account ? { account: document.account } : {}),
+  ...(document.spread ? { spread: document.spread } : {}),
+  ...(document.phases ? { phases: document.phases } : {}),
+  calibration: document.calibration,
+  sizing: document.sizing,
+  rounds: document.rounds,
 });
 
 /**

@@ -44,20 +44,20 @@ export const about = (/** @type {number} */ seconds) =>
       : `${Math.round(seconds / 60)} min`;
 
 /** The arms' names: workers and procs, or A and B in an A/A run. */
-const arms = (/** @type {{ aa?: string | null } | undefined} */ results) =>
-  results?.aa ? ['A', 'B'] : ['workers', 'procs'];
+const arms = (/** @type {{ aa?: string | null } | undefined} */ document) =>
+  document?.aa ? ['A', 'B'] : ['workers', 'procs'];
 
 /**
  * One sentence a person can act on, from the ratio and its verdict; `results` adds why the run
  * stopped and which option would tighten the interval (only options that apply).
  * @param {import('../stats/ratio.js').RatioStats} ratio
  * @param {import('../stats/ratio.js').Verdict} verdict
- * @param {Pick<ResultsDocument, 'aa' | 'config' | 'stop' | 'ratio' | 'calibration'>} [results]  the
+ * @param {Pick<ResultsDocument, 'aa' | 'config' | 'stop' | 'ratio' | 'calibration'>} [document]  the
  *   results document, for its stop, config and A/A arms
  */
-export function verdictText(ratio, verdict, results) {
+export function verdictText(ratio, verdict, document) {
   const { median, ci95, n } = ratio;
-  const [a, b] = arms(results);
+  const [a, b] = arms(document);
   if (!ci95 || n < 3) {
     return `${a}/${b} ratio ${r(median)} from ${n} round${n === 1 ? '' : 's'}: too few for a meaningful interval (3 or more)`;
   }
@@ -65,23 +65,23 @@ export function verdictText(ratio, verdict, results) {
   // the interval's centre, as withCI prints it
   const centre = ratio.geomean ?? median;
   if (verdict.faster === 'procs')
-    return `${b} ${results?.aa ? 'is' : 'are'} ${x(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
-  if (verdict.faster === 'workers') return `${a} ${results?.aa ? 'is' : 'are'} ${x(centre)}x faster than ${b} (${ci})`;
-  return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(results)}`;
+    return `${b} ${document?.aa ? 'is' : 'are'} ${x(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
+  if (verdict.faster === 'workers') return `${a} ${document?.aa ? 'is' : 'are'} ${x(centre)}x faster than ${b} (${ci})`;
+  return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(document)}`;
 }
 
 /**
  * What would tighten an interval that spans 1, naming only options that apply to this run.
- * @param {Pick<ResultsDocument, 'config' | 'stop' | 'ratio' | 'calibration'>} [results]
+ * @param {Pick<ResultsDocument, 'config' | 'stop' | 'ratio' | 'calibration'>} [document]
  */
-function tighten(results) {
-  const config = results?.config;
-  if (!results || !config) return '';
+function tighten(document) {
+  const config = document?.config;
+  if (!document || !config) return '';
   if (config.quick) return '; --quick measures nothing: run without it';
-  if (results.stop === 'precision' && typeof results.ratio?.halfWidth === 'number')
-    return `; known to ${pct(results.ratio.halfWidth)}, so any difference is smaller than that`;
-  if (results.stop === 'max-time') return ''; // stopText says what would decide it
-  return config.iterations && results.calibration
+  if (document.stop === 'precision' && typeof document.ratio?.halfWidth === 'number')
+    return `; known to ${pct(document.ratio.halfWidth)}, so any difference is smaller than that`;
+  if (document.stop === 'max-time') return ''; // stopText says what would decide it
+  return config.iterations && document.calibration
     ? '; more --rounds or a longer --duration would tighten it'
     : '; more --rounds would tighten it';
 }
@@ -89,12 +89,12 @@ function tighten(results) {
 /**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
- * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} results
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} document
  * @param {{ tables?: boolean }} [options]  tables: the account's table is printed above the line
  * @returns {string | null}
  */
-export function stopText(results, { tables = true } = {}) {
-  const { stop, ratio, config, seconds, shortBudget } = results;
+export function stopText(document, { tables = true } = {}) {
+  const { stop, ratio, config, seconds, shortBudget } = document;
   if (shortBudget) return `stopped: ${shortBudgetText(shortBudget, seconds)}`;
   const n = ratio?.n ?? 0;
   const rounds = `${n} round${n === 1 ? '' : 's'} in ${about(seconds)}`;
@@ -112,8 +112,8 @@ export function stopText(results, { tables = true } = {}) {
         ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`
         : '';
     // a spread the account explains is said before more minutes: removing it may be the cheaper way
-    const cause = stoppedShort(results) ? spreadCause(results) : null;
-    const remedy = cause ? remedyOf(cause.key, { glibc: Boolean(results.environment?.glibc) }) : null;
+    const cause = stoppedShort(document) ? spreadCause(document) : null;
+    const remedy = cause ? remedyOf(cause.key, { glibc: Boolean(document.environment?.glibc) }) : null;
     const why = cause
       ? `; the cells disagree with their ${cause.words} per op${tables ? ' (above)' : ''}${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
       : '';
@@ -143,7 +143,7 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
  * What of the user's environment changes a Node start, as start-up was measured: a child
  * process pays it at every start, a thread does not. Null when the shell sets none of it, or
  * the run measured no start-up.
- * @param {{ environment?: { startupEnv?: { given: string[], withheld: string[] } }, workers?: any, procs?: any }} results
+ * @param {{ environment?: { startupEnv?: { given: string[], withheld: string[] } }, workers?: any, procs?: any }} document
  * @returns {string | null}
  */
 export function startupEnvText({ environment, workers, procs }) {
@@ -165,12 +165,12 @@ export function startupEnvText({ environment, workers, procs }) {
  * A document kept after a round of a run that did not finish (killed, or still going), or one
  * stopped early: how to go on with it. Null for a finished run, one saved before --resume, or
  * one that measured nothing (and so was not saved).
- * @param {{ command: string, status: string, resume?: unknown }} results
+ * @param {{ command: string, status: string, resume?: unknown }} document
  * @returns {string | null}
  */
-export function resumeText(results) {
-  const { command, status, resume } = results;
-  if (status === 'complete' || !resume || !measuredIn(results)) return null;
+export function resumeText(document) {
+  const { command, status, resume } = document;
+  if (status === 'complete' || !resume || !measuredIn(document)) return null;
   const how = `\`mmapbench ${command} --resume FILE\` with this file goes on with it, with the settings it was started with`;
   return status === 'incomplete'
     ? `incomplete: kept after every round of a run that did not finish (killed, or still running); ${how}`
@@ -180,7 +180,7 @@ export function resumeText(results) {
 /**
  * How long the cells were, and how the first round sized them: the calibration's work, kept or
  * resized. Null when the work was fixed (--iterations, --quick) or no round finished.
- * @param {Pick<ResultsDocument, 'sizing'>} results
+ * @param {Pick<ResultsDocument, 'sizing'>} document
  * @returns {string | null}
  */
 export function sizingText({ sizing }) {
@@ -203,7 +203,7 @@ const READS_A_NEW_BUFFER = ['readfilesync', 'pool-size'];
 /**
  * Node's own fix, first, for a task that reads into a new Buffer: on a Node with readFileSync's
  * buffer option, the task that uses it; on one without, the releases that have it.
- * @param {{ config?: { task?: { name: string } }, environment?: { node: { version: string } } }} results
+ * @param {{ config?: { task?: { name: string } }, environment?: { node: { version: string } } }} document
  */
 export function nodeFix({ config, environment }) {
   if (!config?.task || !environment || !READS_A_NEW_BUFFER.includes(config.task.name)) return '';
@@ -218,36 +218,36 @@ const MITIGATIONS = ['--task reuse-buffer', '--task pool-size', '--env MALLOC_AR
 /**
  * What to run next, after the verdict.
  * @param {Pick<ResultsDocument, 'verdict' | 'ratio' | 'aa' | 'account'> &
- *   Partial<Pick<ResultsDocument, 'config' | 'environment' | 'stop' | 'spread'>>} results
+ *   Partial<Pick<ResultsDocument, 'config' | 'environment' | 'stop' | 'spread'>>} document
  * @returns {string | null}
  */
-export function nextStep(results) {
-  const { verdict, ratio, aa } = results;
+export function nextStep(document) {
+  const { verdict, ratio, aa } = document;
   if (aa) {
     return ratio?.halfWidth
       ? `A/A: both arms ran ${aa}; this interval is the noise floor here: a workers/procs difference within ${pct(ratio.halfWidth)} cannot be told apart`
       : null;
   }
-  if (results.config?.task?.parent) return messageNext(results);
+  if (document.config?.task?.parent) return messageNext(document);
   // the account says where the difference went: what to try follows from it
-  const advice = results.account?.words.advice;
-  const fix = verdict?.faster === 'procs' ? nodeFix(results) : '';
+  const advice = document.account?.words.advice;
+  const fix = verdict?.faster === 'procs' ? nodeFix(document) : '';
   if (verdict?.significant && advice) return `next: ${advice}${fix}`;
   if (verdict?.faster === 'procs') {
     // not the task that was measured: a run of reuse-buffer is told of the others
-    const others = MITIGATIONS.filter((flag) => flag !== `--task ${results.config?.task?.name}`);
+    const others = MITIGATIONS.filter((flag) => flag !== `--task ${document.config?.task?.name}`);
     return fix
       ? `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it${fix}; or ${others.join(', ')}`
       : `next: \`mmapbench trace compare\` shows whether mmap_lock waits explain it; measure the mitigations with ${listed(others, 'or')}`;
   }
   if (verdict?.faster === 'workers')
     return 'next: threads lose nothing here at this k; try the k you deploy (-k) and your own task (--task)';
-  return spreadNext(results);
+  return spreadNext(document);
 }
 
 /**
  * What to try after a run of the message task: the other ways its message could cross.
- * @param {{ config?: { params?: Record<string, any> } }} results
+ * @param {{ config?: { params?: Record<string, any> } }} document
  */
 function messageNext({ config }) {
   const params = config?.params ?? {};

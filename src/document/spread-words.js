@@ -29,7 +29,7 @@ const perOpText = (key, value) => (key === 'minflt' ? fixed(value) : `${fixed(va
 /**
  * Whether a run's budget ran out with its interval short of the target: the case where the
  * spread is what kept it from deciding.
- * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config'>} results
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config'>} document
  */
 export const stoppedShort = ({ stop, ratio, config }) =>
   stop === 'max-time' && typeof ratio?.halfWidth === 'number' && ratio.halfWidth > (config.precision ?? 0);
@@ -38,12 +38,12 @@ export const stoppedShort = ({ stop, ratio, config }) =>
  * Why the rounds disagree, when they kept the interval from its target: the figure of the
  * account each mode's cell-to-cell spread goes with most, and which way, and the two groups its
  * cells fall into where they lie apart.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @returns {string | null}
  */
-export function spreadText(results) {
-  const { spread } = results;
-  if (!stoppedShort(results) || !spread) return null;
+export function spreadText(document) {
+  const { spread } = document;
+  if (!stoppedShort(document) || !spread) return null;
   const modes = MODES.flatMap((mode) => {
     const found = spread[mode];
     return found ? [{ mode, found }] : [];
@@ -88,7 +88,7 @@ function groupsText({ groups: split, figures }, named) {
  * What the spread goes with where it explains at least half of a mode's: page faults first
  * (the allocator's settings change them, and system time often follows them), else the figure
  * that explains most. Null when none does.
- * @param {Pick<ResultsDocument, 'spread'>} results
+ * @param {Pick<ResultsDocument, 'spread'>} document
  * @returns {{ key: string, words: string, share: number } | null}
  */
 export function spreadCause({ spread }) {
@@ -117,7 +117,7 @@ export function remedyOf(key, { glibc }) {
 /**
  * `next:` for a run whose budget ran out on a spread the account explains and that did not
  * decide: what ranks the fixes for it, as a command to paste. Null otherwise.
- * @param {Partial<Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'spread' | 'verdict'>>} results
+ * @param {Partial<Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'spread' | 'verdict'>>} document
  */
 export function spreadNext({ verdict, stop, ratio, config, spread }) {
   if (verdict?.significant || !config || !stoppedShort({ stop: stop ?? null, ratio, config })) return null;

@@ -3,7 +3,7 @@ import { completeRounds } from '../run/scheduler.js';
 import { armsOf } from '../run/sweep.js';
 import { scaling } from '../stats/scaling.js';
 import { sweepShortfall } from '../stats/stopping.js';
-import { buildResults, endOf, savedPoint } from './document.js';
+import { buildDocument, endOf, savedPoint } from './document.js';
 import { SCHEMA, version } from '../version.js';
 
 /**
@@ -19,11 +19,11 @@ import { SCHEMA, version } from '../version.js';
  * @param {{ environment: import('./document.js').Environment, machine: import('../system/machine-load.js').MachineCheck | null,
  *   precision: number, rounds: number | null, quick: boolean }} context
  */
-export function buildSweepResults(run, { environment, machine, precision, rounds, quick }) {
+export function buildSweepDocument(run, { environment, machine, precision, rounds, quick }) {
   const { error } = run;
   const cores = os.availableParallelism();
   const points = run.points.map((point) => {
-    const results = buildResults(point.plan, point.session, armsOf(point.plan), environment, null);
+    const document = buildDocument(point.plan, point.session, armsOf(point.plan), environment, null);
     const { plan } = point;
     return {
       id: point.id,
@@ -36,19 +36,19 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
       node: plan.node,
       oversubscribed: plan.k > cores,
       // a point whose task cannot run on its Node ran no cell: why, in the task's words
-      status: plan.unavailable ? 'unavailable' : results.status,
+      status: plan.unavailable ? 'unavailable' : document.status,
       unavailable: plan.unavailable,
       // a point that failed alone (an advise candidate): why
-      ...(results.error && results.status === 'failed' ? { error: results.error } : {}),
+      ...(document.error && document.status === 'failed' ? { error: document.error } : {}),
       config: {
-        iterations: results.config.iterations,
-        ...(results.config.iterationsByMode ? { iterationsByMode: results.config.iterationsByMode } : {}),
-        warmup: results.config.warmup,
-        duration: results.config.duration,
-        env: results.config.env,
-        timeout: results.config.timeout,
+        iterations: document.config.iterations,
+        ...(document.config.iterationsByMode ? { iterationsByMode: document.config.iterationsByMode } : {}),
+        warmup: document.config.warmup,
+        duration: document.config.duration,
+        env: document.config.env,
+        timeout: document.config.timeout,
       },
-      ...savedPoint(results),
+      ...savedPoint(document),
       // an advise candidate raced out: after which round, below which leader (run/race.js)
       ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
     };
@@ -79,7 +79,7 @@ export function buildSweepResults(run, { environment, machine, precision, rounds
 }
 
 /**
- * @typedef {ReturnType<typeof buildSweepResults> & { advice?: import('./advice.js').Advice }} SweepDocument
+ * @typedef {ReturnType<typeof buildSweepDocument> & { advice?: import('./advice.js').Advice }} SweepDocument
  *   advice: an `advise` run's ranking (its command is then `advise`)
  * @typedef {SweepDocument['points'][number]} SavedPoint
  */

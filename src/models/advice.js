@@ -57,11 +57,11 @@ function readingOf(row, rank) {
 }
 
 /**
- * @param {import('../document/sweep.js').SweepDocument & { advice: Advice }} results
+ * @param {import('../document/sweep.js').SweepDocument & { advice: Advice }} document
  * @returns {import('../view/table.js').ReportModel}
  */
-export function adviceModel(results) {
-  const { advice } = results;
+export function adviceModel(document) {
+  const { advice } = document;
   const ranks = { workers: 0, procs: 0 };
   const rows = advice.rows.map((row) => {
     if (row.kind !== 'baseline' && row.status === 'measured') ranks[modeOf(row)]++;
@@ -104,7 +104,7 @@ export function adviceModel(results) {
         : ''
     }`,
   );
-  const task = results.axes.task[0];
+  const task = document.axes.task[0];
   if (MITIGATION_RANKING.tasks.includes(task))
     notes.push(
       `published, not measured here: ${MITIGATION_RANKING.source}: ${MITIGATION_RANKING.rows
@@ -112,7 +112,7 @@ export function adviceModel(results) {
         .join('; ')}`,
     );
   return {
-    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${results.status === 'complete' ? '' : ` — ${results.status.toUpperCase()}`}`,
+    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
     tables: [
       {
         head: ['candidate', 'reading', 'workers ×', 'procs ×', 'w/p', 'memory', 'spread'],

@@ -27,28 +27,28 @@ export const MORE = 'more: --verbose prints every round; `report FILE --html pag
 /**
  * The run in one line: what ran, where. `mmapbench compare: readfilesync, med (64 KiB), k=2 ·
  * node v20.20.2 · 2 CPUs`, with the task's parameters and --env when given.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  */
-function headerLine(results) {
-  const { config, environment, status } = results;
-  const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
+function headerLine(document) {
+  const { config, environment, status } = document;
+  const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
   const setting = [config.task.name, envText(config.params), config.file.label, `k=${config.k}`, envText(config.env)]
     .filter(Boolean)
     .join(', ');
-  const done = results.rounds.filter((round) => round.complete).length;
+  const done = document.rounds.filter((round) => round.complete).length;
   const state =
     status === 'complete'
       ? ''
       : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
-  return `mmapbench ${results.command}${aa}: ${setting} · node ${environment.node.version} · ${environment.cpu.logicalCores} CPUs${state}`;
+  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${environment.cpu.logicalCores} CPUs${state}`;
 }
 
 /**
  * How the run stopped, as a clause after the verdict: `known to ±4.8% after 91 rounds in 57 s`.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  */
-export function stoppedClause(results) {
-  const { stop, ratio, config, seconds } = results;
+export function stoppedClause(document) {
+  const { stop, ratio, config, seconds } = document;
   const n = ratio?.n ?? 0;
   const rounds = `${n} round${n === 1 ? '' : 's'}`;
   if (config.quick) return '--quick: a smoke run, not a measurement';
@@ -76,19 +76,19 @@ function favours(ratio, better, name) {
 /**
  * Every measure the compare had, per mode and as workers/procs with its interval, and which
  * mode it favours: the trade-off a user weighs.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @param {(mode: Mode) => string} name
  */
-function tradeOff(results, name) {
-  const [point] = measurePoints(results);
+function tradeOff(document, name) {
+  const [point] = measurePoints(document);
   const measures = [THROUGHPUT, ...furtherMeasuresOf([point])];
   const rows = measures.map((measure) => {
     const { ratio } = figureOf(measure, point);
     return [
-      measure === THROUGHPUT && results.config.task.parent ? 'round trips' : measure.name,
+      measure === THROUGHPUT && document.config.task.parent ? 'round trips' : measure.name,
       ...MODES.map((mode) => medianCell(measure, point, mode)),
       ratio ? withCI(ratio, '', { label: false }) : '-',
-      results.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
+      document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
     ];
   });
   const head = [
@@ -103,46 +103,47 @@ function tradeOff(results, name) {
 
 /**
  * compare's answer (and a traced compare's, before its kernel evidence).
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @returns {ReportModel}
  */
-export function compareAnswer(results) {
-  const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+export function compareAnswer(document) {
+  const name = (/** @type {Mode} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
   // the investigation's protocol measures cold cells: a figure to read as such
   const protocol =
-    results.config.protocol === 'published'
-      ? `; --protocol published: ${ops(results.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
+    document.config.protocol === 'published'
+      ? `; --protocol published: ${ops(document.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
       : '';
   // a --quick verdict says so already
-  const clause = results.config.quick && results.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(results)}`;
-  const verdict = results.verdict
-    ? `${results.verdict.text}${clause}${protocol}`
-    : `no verdict: ${results.status === 'complete' ? 'too few rounds for an interval' : results.status}; ${stoppedClause(results)}${protocol}`;
+  const clause =
+    document.config.quick && document.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(document)}`;
+  const verdict = document.verdict
+    ? `${document.verdict.text}${clause}${protocol}`
+    : `no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}; ${stoppedClause(document)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first
-  const resume = resumeText(results);
+  const resume = resumeText(document);
   if (resume) notes.push(resume);
   // --quick's cells are too short to read: its reading says only that
-  const reading = results.config.quick ? null : results.account?.words?.reading;
+  const reading = document.config.quick ? null : document.account?.words?.reading;
   if (reading) notes.push(reading);
   // how to read the start-up row: what of the shell's environment a child pays and a thread not
-  const startup = startupEnvText(results);
+  const startup = startupEnvText(document);
   if (startup) notes.push(startup);
   // when it did not decide: what would (a budget that ran out says how much more, or what to
   // remove first); a decided run's interval is in its verdict
-  if (results.shortBudget || (results.stop === 'max-time' && !results.verdict?.significant)) {
-    const stopped = stopText(results, { tables: false });
+  if (document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)) {
+    const stopped = stopText(document, { tables: false });
     if (stopped) notes.push(stopped);
-  } else if (results.verdict && !results.verdict.significant) {
-    const disagree = spreadText(results);
+  } else if (document.verdict && !document.verdict.significant) {
+    const disagree = spreadText(document);
     if (disagree) notes.push(disagree);
   }
-  if (results.next) notes.push(results.next);
+  if (document.next) notes.push(document.next);
   notes.push(MORE);
   return {
-    title: headerLine(results),
+    title: headerLine(document),
     lines: [verdict],
-    tables: results.workers && results.procs ? [tradeOff(results, name)] : [],
+    tables: document.workers && document.procs ? [tradeOff(document, name)] : [],
     notes,
   };
 }
@@ -150,11 +151,11 @@ export function compareAnswer(results) {
 /**
  * A traced compare's kernel evidence in a few lines: what the waits say, where the time on the
  * lock went; the tables are --verbose's.
- * @param {ResultsDocument & { trace: import('./trace.js').TraceSection }} results
+ * @param {ResultsDocument & { trace: import('./trace.js').TraceSection }} document
  * @returns {ReportModel}
  */
-export function traceAnswer(results) {
-  const full = traceModel(results);
+export function traceAnswer(document) {
+  const full = traceModel(document);
   return { title: full.title, lines: [], tables: [], notes: full.notes };
 }
 
@@ -180,17 +181,17 @@ export function sweepVerdicts(points) {
 
 /**
  * sweep's answer: the verdicts counted, the points' table, the scaling reading.
- * @param {import('../document/sweep.js').SweepDocument} results
+ * @param {import('../document/sweep.js').SweepDocument} document
  * @returns {ReportModel}
  */
-export function sweepAnswer(results) {
-  const full = sweepModel(results, { answer: true });
+export function sweepAnswer(document) {
+  const full = sweepModel(document, { answer: true });
   return {
-    title: `${full.title} · ${results.environment.cpu.logicalCores} CPUs`,
+    title: `${full.title} · ${document.environment.cpu.logicalCores} CPUs`,
     // the verdicts counted and how the points stopped; then what names the rows (a variant's
     // settings, a Node's binary), the machine's facts left to --verbose
     lines: [
-      `${sweepVerdicts(results.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
+      `${sweepVerdicts(document.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
       ...(full.lines ?? []).slice(2),
     ],
     tables: full.tables,
@@ -200,11 +201,11 @@ export function sweepAnswer(results) {
 
 /**
  * advise's answer: the best fix and the line that applies it, then the ranking.
- * @param {import('../document/sweep.js').SweepDocument & { advice: import('../document/advice.js').Advice }} results
+ * @param {import('../document/sweep.js').SweepDocument & { advice: import('../document/advice.js').Advice }} document
  * @returns {ReportModel}
  */
-export function adviceAnswer(results) {
-  const full = adviceModel(results);
+export function adviceAnswer(document) {
+  const full = adviceModel(document);
   const [verdict, ...notes] = full.notes;
   return { title: full.title, lines: [verdict], tables: full.tables, notes: [...notes, MORE] };
 }

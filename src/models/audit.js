@@ -59,14 +59,14 @@ const stopText = {
 /**
  * The audit as a report: per process, by system call, the write-wait histogram, and the kernel
  * call chains of the writes.
- * @param {AuditDocument} results
+ * @param {AuditDocument} document
  * @returns {import('../view/table.js').ReportModel}
  */
-export function auditModel(results) {
-  const { trace, target } = results;
+export function auditModel(document) {
+  const { trace, target } = document;
   const who = clip(target.command ? target.command.join(' ') : (target.commandLine ?? '(gone)'), 60);
   const lines = [
-    `${stopText[results.stop] ?? results.stop} after ${results.seconds.toFixed(1)} s${results.exit ? ` (exit ${results.exit.code ?? results.exit.signal})` : ''}; bpftrace ${results.bpftrace.version}; every process it started is included`,
+    `${stopText[document.stop] ?? document.stop} after ${document.seconds.toFixed(1)} s${document.exit ? ` (exit ${document.exit.code ?? document.exit.signal})` : ''}; bpftrace ${document.bpftrace.version}; every process it started is included`,
   ];
   const notes = [];
   if (!trace.write.count && !trace.read.count) {

@@ -17,17 +17,17 @@ import { spreadText } from '../document/spread-words.js';
 // a cell's tree getting less CPU than this share of what its workers asked for was competing
 const LOW_CPU_SHARE = 0.5;
 
-/** @param {ResultsDocument} results */
-function header(results) {
-  const { config, environment, status } = results;
+/** @param {ResultsDocument} document */
+function header(document) {
+  const { config, environment, status } = document;
   const work = config.iterations ? `${ops(config.iterations)} iterations per worker` : 'no iterations chosen';
-  const done = results.rounds.filter((round) => round.complete).length;
+  const done = document.rounds.filter((round) => round.complete).length;
   const state =
     status === 'complete'
       ? ''
       : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
   // the table lists a pilot round too: the count says so, so the two agree
-  const pilot = results.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
+  const pilot = document.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
   const rounds =
     config.rounds === null
       ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
@@ -37,8 +37,8 @@ function header(results) {
     : config.protocol === 'published'
       ? ' (--protocol published: no warmup, as the investigation measured)'
       : '';
-  const aa = results.aa ? ` (A/A: both arms ${results.aa})` : '';
-  const title = `mmapbench ${results.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
+  const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
+  const title = `mmapbench ${document.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
   const env = Object.entries(config.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
@@ -59,10 +59,10 @@ function header(results) {
     `${rounds} × ${work}${pilot}${quick}`,
     facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
   ];
-  const { calibration } = results;
+  const { calibration } = document;
   if (calibration) {
     // calibration runs alone in one thread; K contended workers take longer, so say how long
-    const took = cellSeconds(results);
+    const took = medianCellSeconds(document);
     lines.push(
       `calibrated alone in one thread: one op p50 ${duration(calibration.p50Ns)}, p99 ${duration(calibration.p99Ns)}` +
         ` -> ${ops(calibration.iterations)} iterations per worker, ~${config.duration} s uncontended` +
@@ -74,10 +74,10 @@ function header(results) {
 
 /**
  * The median wall time of the cells measured, in seconds; null before any.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  */
-function cellSeconds(results) {
-  const times = results.rounds.flatMap((round) =>
+function medianCellSeconds(document) {
+  const times = document.rounds.flatMap((round) =>
     MODES.flatMap((mode) => round[mode]?.elapsedNs ?? []).filter(Number.isFinite),
   );
   if (!times.length) return null;
@@ -98,17 +98,17 @@ export const UNIT = {
 
 /**
  * The task's own figures (medians over complete rounds), when it reports any.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @param {Mode[]} modes
  * @returns {ReportModel['tables']}
  */
-function metricsTable(results, modes) {
-  const declared = results.config.task.metrics ?? {};
+function metricsTable(document, modes) {
+  const declared = document.config.task.metrics ?? {};
   const names = Object.keys(declared);
-  if (!names.length || !modes.every((mode) => results[mode])) return [];
+  if (!names.length || !modes.every((mode) => document[mode])) return [];
   const rows = names.map((name) => {
     const format = UNIT[declared[name].unit] ?? fixed;
-    const medians = modes.map((mode) => results[mode]?.metrics?.[name]?.median ?? null);
+    const medians = modes.map((mode) => document[mode]?.metrics?.[name]?.median ?? null);
     const row = [`${name}: ${declared[name].description}`, ...medians.map((v) => (v === null ? '-' : format(v)))];
     if (modes.length === 2) row.push(medians[0] !== null && medians[1] ? fixed(medians[0] / medians[1]) : '-');
     return row;
@@ -120,12 +120,12 @@ function metricsTable(results, modes) {
 /**
  * Each measure a compare had, per mode and as a workers/procs ratio with its interval: the
  * trade-off table, shown once there is more than throughput to weigh.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @param {(mode: Mode) => string} name
  * @returns {ReportModel['tables']}
  */
-function tradeOffTable(results, name) {
-  const [point] = measurePoints(results);
+function tradeOffTable(document, name) {
+  const [point] = measurePoints(document);
   const measures = furtherMeasuresOf([point]);
   if (!measures.length) return [];
   const rows = [THROUGHPUT, ...measures].map((measure) => {
@@ -143,12 +143,12 @@ function tradeOffTable(results, name) {
 /**
  * The trade-off beyond throughput in one line: each measure as workers against procs, with its
  * interval and, where the interval lies off 1, whether that is better or worse for workers.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @returns {string | null}
  */
-export function tradeOffText(results) {
-  if (results.aa) return null;
-  const [point] = measurePoints(results);
+export function tradeOffText(document) {
+  if (document.aa) return null;
+  const [point] = measurePoints(document);
   const parts = furtherMeasuresOf([point]).flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
@@ -166,52 +166,52 @@ const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => 
 
 /**
  * `compare`: one row per round, then the medians, the ratio with its CI and the verdict.
- * @param {ResultsDocument} results
+ * @param {ResultsDocument} document
  * @returns {ReportModel}
  */
-export function compareModel(results) {
+export function compareModel(document) {
   // five columns, so the table fits 80; each round's spread is in --json and in workers/procs
-  const name = (/** @type {Mode} */ mode) => (results.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
-  const rows = results.rounds.map((round) => [
+  const name = (/** @type {Mode} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  const rows = document.rounds.map((round) => [
     String(round.index),
     name(round.order[0]),
     rate(round.workers),
     rate(round.procs),
     round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
-  const { ratio } = results;
-  if (results.workers && results.procs && ratio) {
+  const { ratio } = document;
+  if (document.workers && document.procs && ratio) {
     rows.push([
       'median',
       '',
-      ops(results.workers.throughput.median),
-      ops(results.procs.throughput.median),
+      ops(document.workers.throughput.median),
+      ops(document.procs.throughput.median),
       withCI(ratio, '', { label: false }),
     ]);
   }
   const notes = [];
-  if (results.verdict) notes.push(results.verdict.text);
-  const tradeOff = tradeOffText(results);
+  if (document.verdict) notes.push(document.verdict.text);
+  const tradeOff = tradeOffText(document);
   if (tradeOff) notes.push(tradeOff);
-  const startup = startupEnvText(results);
+  const startup = startupEnvText(document);
   if (startup) notes.push(startup);
-  notes.push(...missingMeasures(results.rounds));
-  const words = results.account?.words;
+  notes.push(...missingMeasures(document.rounds));
+  const words = document.account?.words;
   if (words?.reading) notes.push(words.reading);
   if (words?.unexplained) notes.push(words.unexplained);
   if (words?.regime) notes.push(words.regime);
-  const disagree = spreadText(results);
+  const disagree = spreadText(document);
   if (disagree) notes.push(disagree);
-  const stopped = stopText(results);
+  const stopped = stopText(document);
   if (stopped) notes.push(stopped);
-  const resume = resumeText(results);
+  const resume = resumeText(document);
   if (resume) notes.push(resume);
-  const sized = sizingText(results);
+  const sized = sizingText(document);
   if (sized) notes.push(sized);
-  if (results.next) notes.push(results.next);
+  if (document.next) notes.push(document.next);
   // a task that talks to its parent waits on it by design: its cells' CPU share says nothing of
   // the machine
-  const short = (results.config?.task?.parent ? [] : (results.rounds ?? []))
+  const short = (document.config?.task?.parent ? [] : (document.rounds ?? []))
     .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
     .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
   if (short)
@@ -219,7 +219,7 @@ export function compareModel(results) {
       `machine: ${short} cell${short === 1 ? '' : 's'} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
     );
   const measured = MODES.flatMap((mode) => {
-    const summary = results[mode];
+    const summary = document[mode];
     return summary ? [{ mode, summary }] : [];
   });
   if (measured.length) {
@@ -230,7 +230,7 @@ export function compareModel(results) {
     notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
   }
   return {
-    ...header(results),
+    ...header(document),
     tables: [
       {
         head: [
@@ -243,23 +243,23 @@ export function compareModel(results) {
         rows,
         align: ['left', 'left', 'right', 'right', 'right'],
       },
-      ...tradeOffTable(results, name),
-      ...metricsTable(results, MODES),
-      ...(results.account ? [accountTable(results.account, MODES, name)] : []),
+      ...tradeOffTable(document, name),
+      ...metricsTable(document, MODES),
+      ...(document.account ? [accountTable(document.account, MODES, name)] : []),
     ],
-    notes: [...notes, ...(results.account ? [sourcesNote(results.account)] : [])],
+    notes: [...notes, ...(document.account ? [sourcesNote(document.account)] : [])],
   };
 }
 
 /**
  * `workers` / `procs`: each round's aggregate and every worker in it, so stragglers show.
- * @param {ResultsDocument & { command: Mode }} results
+ * @param {ResultsDocument & { command: Mode }} document
  * @returns {ReportModel}
  */
-export function singleModel(results) {
-  const mode = results.command;
+export function singleModel(document) {
+  const mode = document.command;
   const rows = [];
-  for (const round of results.rounds) {
+  for (const round of document.rounds) {
     const cell = round[mode];
     if (!cell) continue;
     // as compare's table marks it: its cells ran the calibration's work, and count in no figure
@@ -277,7 +277,7 @@ export function singleModel(results) {
     rows.push([label, 'all', ops(cell.totalOps), '', duration(cell.elapsedNs), ops(cell.throughput)]);
   }
   const notes = [];
-  const summary = results[mode];
+  const summary = document[mode];
   if (summary) {
     const { throughput } = summary;
     const range =
@@ -287,20 +287,20 @@ export function singleModel(results) {
     notes.push(
       `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
     );
-    const [point] = measurePoints(results);
+    const [point] = measurePoints(document);
     for (const measure of furtherMeasuresOf([point])) {
       const figures = /** @type {import('../stats/ratio.js').Summary} */ (figureOf(measure, point)[mode]);
       notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
     }
   }
-  notes.push(...missingMeasures(results.rounds));
-  const sized = sizingText(results);
+  notes.push(...missingMeasures(document.rounds));
+  const sized = sizingText(document);
   if (sized) notes.push(sized);
   return {
-    ...header(results),
+    ...header(document),
     tables: [
       { head: ['round', mode === 'workers' ? 'worker' : 'process', 'ops', 'start', 'end', 'ops/s'], rows },
-      ...metricsTable(results, [mode]),
+      ...metricsTable(document, [mode]),
     ],
     notes,
   };

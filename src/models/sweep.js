@@ -47,15 +47,15 @@ function stopCell(point) {
 
 /**
  * `sweep`: a row per point, then the scaling reading and the charts of a k axis.
- * @param {SweepDocument} results  from buildSweepResults
+ * @param {SweepDocument} document  from buildSweepDocument
  * @param {{ width?: number, color?: boolean, answer?: boolean }} [options]  answer: the points' table
  *   and the scaling reading alone (answer-model.js)
  * @returns {import('../view/table.js').ReportModel}
  */
-export function sweepModel(results, { width = 80, answer = false } = {}) {
-  const { axes, points, config, environment } = results;
+export function sweepModel(document, { width = 80, answer = false } = {}) {
+  const { axes, points, config, environment } = document;
   // an advise run's points are its candidates: their names say what varies
-  const columns = results.advice
+  const columns = document.advice
     ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
     : varying(axes);
   const cores = environment.cpu.logicalCores;
@@ -77,7 +77,7 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
     'stop',
   ];
 
-  const state = results.status === 'complete' ? '' : ` — ${results.status.toUpperCase()}`;
+  const state = document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`;
   const fixedAxes = [
     axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
     axes.task.length === 1 ? `task ${axes.task[0]}` : null,
@@ -85,7 +85,7 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
     axes.file.length === 1 ? `file ${axes.file[0]}` : null,
     axes.k.length === 1 ? `k=${axes.k[0]}` : null,
   ].filter((fact) => fact !== null);
-  const title = `mmapbench ${results.command}: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
+  const title = `mmapbench ${document.command}: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
     config.rounds === null
       ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
@@ -97,7 +97,7 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
     `THP ${environment.thp ?? 'n/a'}`,
   ];
   const lines = [
-    `${stopRule}${config.quick ? ' (--quick: not a measurement)' : ''}; took ${about(results.seconds)}`,
+    `${stopRule}${config.quick ? ' (--quick: not a measurement)' : ''}; took ${about(document.seconds)}`,
     facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
   ];
   for (const variant of axes.variant)
@@ -126,13 +126,13 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
     const reading = point.account?.words.reading;
     if (reading && point.verdict?.significant && !answer) notes.push(`${pointName(point, columns)}: ${reading}`);
   }
-  for (const group of results.scaling) notes.push(...scalingNotes(group, results));
-  const resume = resumeText(results);
+  for (const group of document.scaling) notes.push(...scalingNotes(group, document));
+  const resume = resumeText(document);
   if (resume) notes.push(resume);
   const metrics = answer ? [] : metricsTable(points, columns);
   const accounted = answer ? [] : accountTable(points, columns);
-  const measured = answer ? [] : measuresTable(results, columns);
-  const blocks = answer ? [] : results.scaling.flatMap((group) => charts(group, results, width));
+  const measured = answer ? [] : measuresTable(document, columns);
+  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
   return {
     title,
     lines,
@@ -165,17 +165,17 @@ export function sweepModel(results, { width = 80, answer = false } = {}) {
 /**
  * Each measure beyond throughput (measures.js) at every point: each mode's median over its
  * rounds and their ratio with its interval, a table per measure.
- * @param {import('../document/sweep.js').SweepDocument} results
+ * @param {import('../document/sweep.js').SweepDocument} document
  * @param {ReturnType<typeof varying>} columns
  * @returns {import('../view/table.js').ReportModel['tables']}
  */
-function measuresTable(results, columns) {
-  const read = sweepPoints(results);
+function measuresTable(document, columns) {
+  const read = sweepPoints(document);
   return furtherMeasuresOf(read).flatMap((measure) =>
     figuresTable(
       columns,
       [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],
-      results.points.map((saved, i) => {
+      document.points.map((saved, i) => {
         const { ratio } = figureOf(measure, read[i]);
         return [
           ...leadCells(saved, columns),
@@ -265,21 +265,21 @@ function metricsTable(points, columns) {
 /**
  * What the other axes are set to in a group of points that differ only in k.
  * @param {ScalingGroup} group
- * @param {SweepDocument} results
+ * @param {SweepDocument} document
  */
-function groupName(group, results) {
-  const first = results.points.find((point) => point.id === group.points[0]);
-  const columns = varying(results.axes).filter((column) => column.head !== 'k');
+function groupName(group, document) {
+  const first = document.points.find((point) => point.id === group.points[0]);
+  const columns = varying(document.axes).filter((column) => column.head !== 'k');
   return first && columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
 }
 
 /**
  * The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1.
  * @param {ScalingGroup} group
- * @param {SweepDocument} results
+ * @param {SweepDocument} document
  */
-function scalingNotes(group, results) {
-  const name = groupName(group, results);
+function scalingNotes(group, document) {
+  const name = groupName(group, document);
   const notes = [
     `scaling${name ? ` (${name})` : ''}, efficiency = throughput(k) / (k/${group.k0} × throughput(${group.k0})):`,
   ];
@@ -315,11 +315,11 @@ function scalingNotes(group, results) {
  * Throughput against k for both modes, and the ratio with its interval: terminal charts drawn
  * by simple-ascii-chart, k evenly spaced (1, 2, 4, 8 are steps, not distances).
  * @param {ScalingGroup} group
- * @param {SweepDocument} results
+ * @param {SweepDocument} document
  * @param {number} width
  */
-function charts(group, results, width) {
-  const name = groupName(group, results);
+function charts(group, document, width) {
+  const name = groupName(group, document);
   const ks = group.workers.steps.map((step) => step.k);
   if (ks.length < 2) return [];
   const plotWidth = Math.max(20, Math.min(60, width - 16));
@@ -348,7 +348,7 @@ function charts(group, results, width) {
     formatter: axis(format),
     xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
   });
-  const ratioSteps = results.points
+  const ratioSteps = document.points
     .flatMap(({ id, k, ratio }) => (group.points.includes(id) && ratio ? [{ k, ratio }] : []))
     .sort((a, b) => a.k - b.k);
   // beside its interval ends, the interval's centre (see withCI)

@@ -20,11 +20,11 @@ const WINDOWS = {
  * The kernel evidence as a report model: the wait figures per traced cell beside the published
  * ones, the write-wait histogram drawn as bars, writes per process, and traced vs untraced
  * throughput.
- * @param {import('../document/document.js').ResultsDocument & { trace: TraceSection }} results
+ * @param {import('../document/document.js').ResultsDocument & { trace: TraceSection }} document
  * @returns {import('../view/table.js').ReportModel}
  */
-export function traceModel(results) {
-  const { trace } = results;
+export function traceModel(document) {
+  const { trace } = document;
   const modes = /** @type {Mode[]} */ (Object.keys(trace.modes)).filter((mode) => trace.modes[mode]);
   const compare = modes.length === 2 && trace.ratios;
   const cells = modes.map((mode) => `${mode} ${modeOf(trace, mode).cells}`).join(', ');
@@ -45,7 +45,7 @@ export function traceModel(results) {
     const line = syscallReading(mode, modeOf(trace, mode).bySyscall?.write ?? []);
     if (line) notes.push(line);
   }
-  const shares = timeShareReading(trace, modes, results.ratio);
+  const shares = timeShareReading(trace, modes, document.ratio);
   if (shares) notes.push(shares);
   notes.push(
     `published: ${trace.published.source}; their machine, their k, their run length: compare ratios, not counts`,

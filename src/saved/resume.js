@@ -74,15 +74,15 @@ export function resumingLine({ path, document }, environment, rounds) {
  * A run's document as it is kept: a finished run's as it is; any other carries what it was
  * asked (`resume`), and one still going is `incomplete`.
  * @template {{ status: string }} D
- * @param {D} results  the document as built from the run so far
+ * @param {D} document  the document as built from the run so far
  * @param {unknown} request  the options, or a sweep's request
  * @param {boolean} finished  false while the run is still going
  * @returns {D & { resume?: unknown }}
  */
-export const keptDocument = (results, request, finished) =>
-  results.status === 'complete' && finished
-    ? results
-    : { ...results, status: results.status === 'complete' ? 'incomplete' : results.status, resume: request };
+export const keptDocument = (document, request, finished) =>
+  document.status === 'complete' && finished
+    ? document
+    : { ...document, status: document.status === 'complete' ? 'incomplete' : document.status, resume: request };
 
 /**
  * A saved point's rounds and what it learned, as the scheduler's session.

@@ -49,7 +49,7 @@ export function sumHistograms(histograms) {
 }
 
 /**
- * The trace section of the results: per mode, its traced cells combined and the observer
+ * The trace section of the document: per mode, its traced cells combined and the observer
  * effect (traced / untraced throughput); for compare, per-round workers/procs ratios of total
  * and of average write wait, with the same interval as the throughput ratio.
  * @param {import('./cell.js').RoundCells[]} rounds
@@ -58,18 +58,18 @@ export function sumHistograms(histograms) {
  */
 export function traceResults(rounds, modes, k = 1) {
   /** @type {{ modes: Partial<Record<Mode, ReturnType<typeof modeTrace> | null>>, ratios: { totalWrite: RatioStats | null, avgWrite: RatioStats | null } | null }} */
-  const results = { modes: {}, ratios: null };
+  const summary = { modes: {}, ratios: null };
   for (const mode of modes) {
     const traced = rounds.flatMap((round) => {
       const cell = round.traced?.[mode];
       return isTraced(cell) ? [{ index: round.index, cell }] : [];
     });
     if (!traced.length) {
-      results.modes[mode] = null;
+      summary.modes[mode] = null;
       continue;
     }
     const untraced = rounds.flatMap((round) => round.cells[mode] ?? []);
-    results.modes[mode] = modeTrace(traced, untraced, k);
+    summary.modes[mode] = modeTrace(traced, untraced, k);
   }
   if (modes.length === 2) {
     const both = rounds.flatMap((round) => {
@@ -81,9 +81,9 @@ export function traceResults(rounds, modes, k = 1) {
       const samples = both.map(([w, p]) => pick(w) / pick(p)).filter((r) => Number.isFinite(r) && r > 0);
       return samples.length ? ratioStats(samples) : null;
     };
-    results.ratios = both.length ? { totalWrite: ratio((w) => w.totalNs), avgWrite: ratio((w) => w.avgNs ?? 0) } : null;
+    summary.ratios = both.length ? { totalWrite: ratio((w) => w.totalNs), avgWrite: ratio((w) => w.avgNs ?? 0) } : null;
   }
-  return results;
+  return summary;
 }
 
 /**

@@ -63,7 +63,7 @@ test('an audit has no points: the error names the file and what to pass instead'
   );
 });
 
-// What a compare's document holds beside its one point: a field buildResults adds is either here
+// What a compare's document holds beside its one point: a field buildDocument adds is either here
 // or in savedPoint, so a sweep's points get every figure a compare has.
 const SURROUNDINGS = [
   'mmapbench',
