@@ -1,0 +1,88 @@
+// `mmapbench tasks`: the built-in tasks a line each, or one task in full.
+import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
+import { paramSetting } from '../words/vocabulary.js';
+import { wrapText } from './table.js';
+
+/**
+ * A task as `tasks` shows it (and --json prints it).
+ * @typedef {{ name: string, description: string, params: Record<string, any>,
+ *   metrics: Record<string, { description: string }>, defaultFile: string | null, reference: string | null }} Listed
+ */
+
+/**
+ * Which fix for a readFileSync hot path comes first on this Node: its own buffer option where
+ * it has one, else the upgrade and the fix by hand.
+ * @param {string} version
+ */
+export function fixNote(version) {
+  return hasBufferOption(version)
+    ? `Node ${version} has readFileSync's buffer option: for a readFileSync hot path, try readfilesync-into first, then reuse-buffer`
+    : `Node ${version} has no readFileSync buffer option (it came in ${BUFFER_OPTION.since.join(' and ')}): reuse-buffer is the fix by hand here, and \`--node 26 --task readfilesync-into\` measures the upgrade`;
+}
+/**
+ * A task in one line: its name, what an op does (its description's first clause, shortened
+ * with … to fit) and its parameters.
+ * @param {{ name: string, description: string, params: Record<string, unknown> }} task
+ * @param {number} nameWidth
+ * @param {number} width
+ */
+function taskLine({ name, description, params }, nameWidth, width) {
+  const flags = Object.keys(params)
+    .map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
+    .join(' ');
+  const head = `${name.padEnd(nameWidth)}  `;
+  const room = width - head.length - (flags ? flags.length + 2 : 0);
+  const clause = description.split(/ \(|; |: /)[0];
+  const what =
+    [...clause].length > room
+      ? `${[...clause]
+          .slice(0, Math.max(1, room - 1))
+          .join('')
+          .trimEnd()}…`
+      : clause;
+  return `${head}${what}${flags ? `${' '.repeat(Math.max(2, room - [...what].length + 2))}${flags}` : ''}`;
+}
+
+/**
+ * Every task, a line each, then which fix comes first on this Node and how to write one's own.
+ * @param {Listed[]} list
+ * @param {{ node: string, width: number }} how
+ */
+export function taskListing(list, { node, width }) {
+  const nameWidth = Math.max(...list.map((task) => task.name.length));
+  return `${[
+    'mmapbench tasks: the built-in tasks; `mmapbench tasks NAME` describes one',
+    ...list.map((task) => taskLine(task, nameWidth, width)),
+    wrapText(fixNote(node), width),
+    wrapText('your own: --task ./my-task.mjs (`mmapbench init-task NAME` writes one)', width),
+  ].join('\n')}\n`;
+}
+
+/**
+ * One task in full: what an op does, what it relates to, each parameter under its flag.
+ * @param {Listed} task
+ * @param {{ asked: string, width: number }} how  asked: the name or path the user gave
+ */
+export function taskText(task, { asked, width }) {
+  const indented = (/** @type {string} */ text, /** @type {number} */ by) =>
+    wrapText(text, width - by)
+      .split('\n')
+      .map((line) => `${' '.repeat(by)}${line}`)
+      .join('\n');
+  const lines = [
+    `mmapbench tasks: ${task.name}${asked === task.name ? '' : ` (--task ${asked})`}`,
+    indented(task.description, 0),
+    ...(task.defaultFile ? [indented(`--file defaults to ${task.defaultFile}`, 0)] : []),
+    ...Object.entries(task.metrics).map(([name, metric]) => indented(`reports ${name}: ${metric.description}`, 0)),
+    ...(task.reference ? [indented(`published: ${task.reference}`, 0)] : []),
+    Object.keys(task.params).length ? 'parameters:' : 'parameters: none',
+    ...Object.entries(task.params).flatMap(([key, param]) => [
+      indented(
+        `${paramSetting(key, param.choices ? param.choices.join('|') : param.type)} (default ${param.default ?? 'none'})`,
+        2,
+      ),
+      indented(param.description, 6),
+    ]),
+  ];
+  return `${lines.join('\n')}\n`;
+}
