@@ -12,7 +12,7 @@ import { measureOptions } from './typed-options.js';
 import { listOf, text } from '../words/vocabulary.js';
 
 /** advise's budget unless --max-time says otherwise: every candidate together. */
-export const ADVISE_SECONDS = 60;
+const ADVISE_SECONDS = 60;
 
 /**
  * @param {Record<string, any>} opts  from readOptions

@@ -60,7 +60,7 @@ const TOP_EXAMPLES = [
  * @param {string[]} args
  * @param {Context} [context]
  */
-export function buildYargs(args, context = {}) {
+function buildYargs(args, context = {}) {
   const stdout = context.stdout ?? process.stdout;
   const parser = yargs(args)
     .scriptName('mmapbench')

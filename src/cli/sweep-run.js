@@ -25,7 +25,7 @@ const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
  * @param {Record<string, any>} opts  sweep's options, from readOptions
  * @returns {import('../run/sweep.js').SweepRequest}
  */
-export function sweepRequest(opts) {
+function sweepRequest(opts) {
   /** @type {Record<string, unknown[]>} */
   const params = {};
   // --param op=stat,readFile: a list, as the named task parameters take
@@ -87,7 +87,7 @@ export function sweepOrResume(opts, output, context) {
  * @param {import('./index.js').Context} [context]
  * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (saved/resume.js)
  */
-export async function sweepCommand(request, output, context = {}, resumed = null) {
+async function sweepCommand(request, output, context = {}, resumed = null) {
   const points = await planPoints(sweepPoints(request), { interrupt: context.interrupt });
   return runPlanned(points, request, output, context, { resumed });
 }

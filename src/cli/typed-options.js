@@ -77,7 +77,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
 }
 
 /** The time budget of `--ci`, in seconds. */
-export const CI_SECONDS = 30;
+const CI_SECONDS = 30;
 
 /**
  * How a result is printed, where it is saved and exported, and the CI gate it must pass.

@@ -167,7 +167,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
  * A row's gain in the mode that ranks it (a file saved before rows had a mode: the workers').
  * @param {AdviceRow} row
  */
-export const gainOf = (row) => row.gain[modeOf(row)];
+const gainOf = (row) => row.gain[modeOf(row)];
 
 /** @param {AdviceRow} row */
 export const modeOf = (row) => row.mode ?? 'workers';

@@ -3,7 +3,7 @@
  * @param {object} document  a results document, or one being built
  * @returns {Array<Record<string, any>>}
  */
-export const cellsIn = (document) =>
+const cellsIn = (document) =>
   /** @type {Array<{ rounds?: Array<Record<string, any>> }>} */ (
     'points' in document && Array.isArray(document.points) ? document.points : [document]
   )

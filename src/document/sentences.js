@@ -205,7 +205,7 @@ const READS_A_NEW_BUFFER = ['readfilesync', 'pool-size'];
  * buffer option, the task that uses it; on one without, the releases that have it.
  * @param {{ config?: { task?: { name: string } }, environment?: { node: { version: string } } }} document
  */
-export function nodeFix({ config, environment }) {
+function nodeFix({ config, environment }) {
   if (!config?.task || !environment || !READS_A_NEW_BUFFER.includes(config.task.name)) return '';
   return hasBufferOption(environment.node.version)
     ? "; Node's own fix first: `--task readfilesync-into` (readFileSync into one buffer, which this Node can)"

@@ -22,7 +22,7 @@ import { traceModel } from './trace.js';
  */
 
 /** Where the rest is: the last line of every default output. */
-export const MORE = 'more: --verbose prints every round; `report FILE --html page.html` draws them';
+const MORE = 'more: --verbose prints every round; `report FILE --html page.html` draws them';
 
 /**
  * The run in one line: what ran, where. `mmapbench compare: readfilesync, med (64 KiB), k=2 ·
@@ -47,7 +47,7 @@ function headerLine(document) {
  * How the run stopped, as a clause after the verdict: `known to ±4.8% after 91 rounds in 57 s`.
  * @param {ResultsDocument} document
  */
-export function stoppedClause(document) {
+function stoppedClause(document) {
   const { stop, ratio, config, seconds } = document;
   const n = ratio?.n ?? 0;
   const rounds = `${n} round${n === 1 ? '' : 's'}`;
@@ -164,7 +164,7 @@ export function traceAnswer(document) {
  * difference at 5`.
  * @param {import('../document/sweep.js').SavedPoint[]} points
  */
-export function sweepVerdicts(points) {
+function sweepVerdicts(points) {
   const count = (/** @type {(point: import('../document/sweep.js').SavedPoint) => boolean} */ test) =>
     points.filter(test).length;
   const decided = (/** @type {Mode} */ mode) =>

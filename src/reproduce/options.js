@@ -57,7 +57,7 @@ const MEASUREMENT_OPTIONS = [
  * What a new run is asked for, checked before anything starts.
  * @param {ReproduceRequest & { precision?: number }} argv
  */
-export function newOptions(argv) {
+function newOptions(argv) {
   const cores = os.availableParallelism();
   return checkOptions(
     {
@@ -140,7 +140,7 @@ const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP
  * @param {{ options: object }} header
  * @param {string} file
  */
-export function resumedOptions(argv, header, file) {
+function resumedOptions(argv, header, file) {
   let options;
   try {
     options = checkOptions(/** @type {Record<string, unknown>} */ (header.options), { force: argv.force });

@@ -27,7 +27,7 @@ const thousands = (/** @type {number | null | undefined} */ value) =>
  * @param {number} k
  * @param {number} cores
  */
-export function kNote(k, cores) {
+function kNote(k, cores) {
   // more workers than CPUs measures CPU sharing as well as the lock: the report says so itself
   const over = k > cores ? `; more than the ${cores} CPUs here, so they also share CPU time` : '';
   if (k === 8) return `k=8 as published${over}`;

@@ -28,7 +28,7 @@ export const defaultFixturesDir = () =>
 export const FIXTURES_DIR_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/fixtures (~/.cache/mmapbench/fixtures)';
 
 /** The largest file --file SIZE creates: bigger ones are better made once, by hand. */
-export const MAX_FIXTURE_BYTES = 1024 ** 3;
+const MAX_FIXTURE_BYTES = 1024 ** 3;
 const CHUNK_BYTES = 8 * 1024 * 1024;
 
 /**
@@ -37,7 +37,7 @@ const CHUNK_BYTES = 8 * 1024 * 1024;
  * @param {string} path
  * @param {number} size
  */
-export function ensureFixture(path, size) {
+function ensureFixture(path, size) {
   let stats = null;
   try {
     stats = lstatSync(path);
@@ -124,5 +124,4 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
 /** A name as one line of output: control characters (a newline in a file name) escaped. */
 // eslint-disable-next-line no-control-regex -- control characters are what it escapes
 const CONTROL = /[\u0000-\u001f\u007f]/g;
-export const printable = (/** @type {unknown} */ text) =>
-  String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+const printable = (/** @type {unknown} */ text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));

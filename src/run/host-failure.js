@@ -103,7 +103,7 @@ const UNSETTLED = 13;
  * How a host or worker that ended early ended, and what the task should do instead.
  * @param {number | undefined} code
  */
-export const exitedWith = (code) =>
+const exitedWith = (code) =>
   code === UNSETTLED
     ? `stopped waiting (exit code 13): a promise of the task's setup, run or teardown never settled, and nothing kept the thread alive`
     : `exited with code ${code} before finishing`;

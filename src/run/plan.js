@@ -19,7 +19,7 @@ import { taskUnavailable } from './task-check.js';
 // in 1 s cells (docs/tasks.md, "message").
 export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
 
-export const DEFAULTS = {
+const DEFAULTS = {
   duration: 1,
   rounds: { single: 1 },
   timeout: 300,
@@ -30,7 +30,7 @@ export const DEFAULTS = {
 // an adaptive run stops on width or time long before this; it bounds memory, not the run
 const MAX_ROUNDS = 100_000;
 /** compare, workers, procs and sweep --quick: cells of a few ms that prove every path works and measure nothing. */
-export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
+const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 
 /**
  * What a measuring command was asked for, converted once from the command line (or built by
@@ -199,7 +199,7 @@ export async function buildPlan(options, { interrupt } = {}) {
  * 2-CPU VM, for every process of every cell), into the heap a procs cell then measures.
  * `--env NAME=VALUE` sets one in the cells all the same.
  */
-export const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
+const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
 
 /**
  * What the cells inherit of the CLI's environment, before --env: all of it but the variables
@@ -228,7 +228,7 @@ function deepFreeze(object) {
 }
 
 /** The most workers a run starts without --force: past it a typo (-k 100000) exhausts the machine. */
-export const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
+const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 
 /**
  * @param {number} k
@@ -247,7 +247,7 @@ export function checkK(k, { force = false, cores }) {
  * A warning when cells of about `duration` seconds may run into --timeout.
  * @param {{ duration: number | null, timeout: number, k: number, cores: number }} run
  */
-export function timeoutWarning({ duration, timeout, k, cores }) {
+function timeoutWarning({ duration, timeout, k, cores }) {
   if (!duration) return null;
   const expected = duration * Math.max(1, k / cores);
   return expected * 2 > timeout

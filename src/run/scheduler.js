@@ -327,7 +327,7 @@ export const completeRounds = (session, arms) =>
  * @param {{ rounds: Round[] }} session
  * @param {Mode[]} arms
  */
-export function widthSoFar(session, arms) {
+function widthSoFar(session, arms) {
   const complete = completeRounds(session, arms);
   if (arms.length !== 2) return { n: complete.length, ci95: null };
   const ratios = complete.map(roundRatio);

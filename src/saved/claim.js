@@ -35,7 +35,7 @@ export async function holdingResults(save, resumed, stderr, body) {
  * @param {NodeJS.WritableStream} stderr
  * @returns {Promise<{ keeping: import('./save.js').Keeper | null, release: () => void }>}
  */
-export async function claimResults(save, resumed, stderr) {
+async function claimResults(save, resumed, stderr) {
   if (!save) return { keeping: null, release: () => {} };
   const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
   const inPlace = resumed !== null && !save.outGiven;

@@ -29,7 +29,7 @@ const exporter = (format) =>
  * @param {import('./load.js').Saved} saved
  * @returns {import('./exporters/series.js').ExportedPoint[]}
  */
-export function exportedPoints(saved) {
+function exportedPoints(saved) {
   /** @returns {Figure | null} */
   const figure = (/** @type {number[]} */ samples) => {
     if (!samples.length) return null;

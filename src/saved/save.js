@@ -121,7 +121,7 @@ export const shown = (/** @type {string} */ path) => {
  * @param {string} name
  * @returns {string} the path written
  */
-export function saveResultsAs(document, dir, name) {
+function saveResultsAs(document, dir, name) {
   const path = join(dir, `${name}.json`);
   try {
     writeFileAtomic(path, documentText(document));

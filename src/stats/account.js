@@ -206,7 +206,7 @@ export function regimeOf(accounts) {
  * @param {import('./cell.js').CellResult[]} cells
  * @returns {WarmupSummary | null}
  */
-export function warmupOf(cells) {
+function warmupOf(cells) {
   const done = cells.flatMap((cell) => cell.workers.flatMap((worker) => (worker.warmup ? [worker.warmup] : [])));
   if (!done.length) return null;
   return {

@@ -14,7 +14,7 @@ const MIN_GROUPED = 10;
 const MIN_GROUP_SHARE = 0.1;
 
 /** The account's per-op figures a cell's speed may go with, and how they are said. */
-export const SPREAD_FIGURES = /** @type {const} */ ([
+const SPREAD_FIGURES = /** @type {const} */ ([
   ['minflt', 'page faults'],
   ['systemNs', 'system time'],
   ['runqNs', 'waiting for a CPU'],

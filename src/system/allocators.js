@@ -10,7 +10,7 @@ import { join } from 'node:path';
  */
 
 /** @type {Allocator[]} */
-export const ALLOCATORS = [
+const ALLOCATORS = [
   {
     name: 'jemalloc',
     library: /^libjemalloc\.so\.2$/,
@@ -29,7 +29,7 @@ export const ALLOCATORS = [
 ];
 
 /** Where distributions put shared libraries that ldconfig's cache may not list. */
-export const USUAL_FOLDERS = [
+const USUAL_FOLDERS = [
   '/lib/x86_64-linux-gnu',
   '/usr/lib/x86_64-linux-gnu',
   '/lib/aarch64-linux-gnu',

@@ -91,13 +91,7 @@ export function describeEnvironment({ node, env }) {
 }
 
 /** Variables that change a Node process's start: each child process pays them, a thread not. */
-export const STARTUP_VARS = [
-  'NODE_OPTIONS',
-  'NODE_EXTRA_CA_CERTS',
-  'NODE_ICU_DATA',
-  'NODE_COMPILE_CACHE',
-  'NODE_V8_COVERAGE',
-];
+const STARTUP_VARS = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'NODE_ICU_DATA', 'NODE_COMPILE_CACHE', 'NODE_V8_COVERAGE'];
 
 /**
  * The variables of the user's environment that change Node's start, those the cells got and

@@ -3,7 +3,7 @@ import { usageError } from '../errors.js';
 import { ldconfig, readable } from './allocators.js';
 
 /** Where distributions put libjemalloc.so.2 when ldconfig does not list it. */
-export const USUAL_PATHS = [
+const USUAL_PATHS = [
   '/lib/x86_64-linux-gnu/libjemalloc.so.2',
   '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
   '/lib/aarch64-linux-gnu/libjemalloc.so.2',
@@ -14,7 +14,7 @@ export const USUAL_PATHS = [
   '/usr/local/lib/libjemalloc.so',
 ];
 
-export const INSTALL_HINT =
+const INSTALL_HINT =
   'install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc) or pass --jemalloc PATH';
 
 /**

@@ -11,13 +11,12 @@ import { adopt, diesWithParent } from './children.js';
 import { ensurePrivateDir, fileError } from './safe-fs.js';
 
 /** The oldest major `--node VERSION` installs: the oldest mmapbench is tested on. */
-export const MIN_INSTALL_MAJOR = 20;
+const MIN_INSTALL_MAJOR = 20;
 
 /** The npm package that carries this platform's Node binaries. */
 export const PACKAGE = `node-${process.platform}-${process.arch}`;
 
 export const nodeCacheDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'node');
-export const NODE_CACHE_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/node (~/.cache/mmapbench/node)';
 
 /**
  * @typedef {{ major: number, minor: number | null, patch: number | null }} VersionSpec
@@ -41,7 +40,7 @@ export function parseVersionSpec(spec) {
 }
 
 /** @param {VersionSpec} spec */
-export const specText = ({ major, minor, patch }) => [major, minor, patch].filter((n) => n !== null).join('.');
+const specText = ({ major, minor, patch }) => [major, minor, patch].filter((n) => n !== null).join('.');
 
 /** @param {string} version  `24.21.0` or `v24.21.0` */
 const parts = (version) => version.replace(/^v/, '').split('.').map(Number);

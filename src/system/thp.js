@@ -5,7 +5,7 @@ import { alive } from './alive.js';
 import { readChoice, THP_PATH } from './environment.js';
 import { commandLine } from '../words/command-line.js';
 
-export const THP_MODES = ['always', 'madvise', 'never'];
+const THP_MODES = ['always', 'madvise', 'never'];
 
 export { defaultRestoreFile } from './thp-file.js';
 import { defaultRestoreFile } from './thp-file.js';

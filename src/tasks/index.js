@@ -184,7 +184,7 @@ const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[
 
 // A user's module has this long to load unless --timeout is shorter: a top level that has not
 // settled by then never will (an await on nothing, a loop).
-export const LOAD_TIMEOUT_SECONDS = 30;
+const LOAD_TIMEOUT_SECONDS = 30;
 
 /**
  * Resolves `--task NAME|PATH` and checks the module the way a worker will load it, so a broken

@@ -112,7 +112,7 @@ export function piecesOf(text) {
  * @param {string} text
  * @param {number} width
  */
-export function wrapCell(text, width) {
+function wrapCell(text, width) {
   return text
     .split('\n')
     .flatMap((paragraph) => {

@@ -44,17 +44,16 @@ const checked = (test, expectation) => (name) => (raw) => {
 };
 
 export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more');
-export const nonNegativeInteger = checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more');
 /** --warmup: a count, or `steady` (until the rate stops trending). @type {Check<number | 'steady'>} */
 export const warmupCount = (name) => (raw) =>
   last(raw) === 'steady'
     ? 'steady'
     : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady')(name)(raw);
 export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
-export const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
+const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
 
 /** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */
-export const MAX_TIMEOUT_SECONDS = 2_147_483;
+const MAX_TIMEOUT_SECONDS = 2_147_483;
 export const timeoutSeconds = checked(
   (n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT_SECONDS,
   `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,

@@ -70,7 +70,7 @@ function family(root) {
  * Checks the request before anything starts: a usage error names the problem and the fix.
  * @param {AuditRequest} request
  */
-export function checkAudit({ pid, command, seconds }) {
+function checkAudit({ pid, command, seconds }) {
   if (pid !== undefined && command) throw usageError('give --pid or a command after --, not both');
   if (pid === undefined && command?.length === 0)
     throw usageError(

@@ -7,7 +7,7 @@ import { which } from '../which.js';
 
 export const TRACEFS = '/sys/kernel/tracing';
 const LEGACY_TRACEFS = '/sys/kernel/debug/tracing';
-export const MOUNT_COMMAND = `mount -t tracefs nodev ${TRACEFS}`;
+const MOUNT_COMMAND = `mount -t tracefs nodev ${TRACEFS}`;
 const TRACEPOINTS = ['mmap_lock_start_locking', 'mmap_lock_acquire_returned', 'mmap_lock_released'];
 const MIN_BPFTRACE = [0, 16];
 // Since 5.11 BPF memory is charged to the memory cgroup and RLIMIT_MEMLOCK no longer applies.
@@ -16,7 +16,7 @@ const MIN_MEMLOCK = 64 * 1024 * 1024;
 const CHECK_TIMEOUT_MS = 15_000;
 
 /** What preflight reads off the machine; tests hand in a stand-in. */
-export const realHost = {
+const realHost = {
   platform: process.platform,
   uid: () => process.getuid?.() ?? -1,
   kernel: () => os.release(),

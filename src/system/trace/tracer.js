@@ -5,7 +5,7 @@ import { MmapbenchError } from '../../errors.js';
 import { parseBpftraceJson, summarizeTrace } from './parse.js';
 import { adopt, diesWithParent } from '../children.js';
 
-export const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
 const READY_LINE = 'mmap-lock: tracing';
 const START_TIMEOUT_MS = 60_000; // compiling and attaching takes about a second; a loaded box more
 // On SIGTERM (or SIGINT) bpftrace prints its maps, resolving every kernel and user stack in them
