@@ -40,8 +40,8 @@ export function diffModel(diff) {
   const notes = [
     "Each change is new / base (1.00: no change) with its 95% CI, a Welch t interval on the per-round logs of both runs: of the workers/procs ratio, and of each mode's ops/s. The gap is how far the ratio lies from 1.",
   ];
-  // measured here: two 60 s compares of one setting a minute apart differed by more than
-  // either interval, in either direction; rounds interleaved in one run cancel that drift
+  // a machine drifts between runs by more than either run's interval (docs/how-it-measures.md, "Figures behind the defaults");
+  // rounds interleaved in one run cancel that drift
   notes.push(
     'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
   );

@@ -194,7 +194,7 @@ export const EXPERIMENTS = [
         label: 'glibc 8 MiB',
         task: 'readfilesync',
         file: 'huge',
-        // an 8 MiB read takes ~5 ms per worker here: --quick reads fewer
+        // an 8 MiB read is slow next to the default file's: --quick reads fewer
         quickIterations: 20,
         published: published('jemalloc', 'glibc 8 MiB'),
       },
@@ -204,7 +204,7 @@ export const EXPERIMENTS = [
         task: 'readfilesync',
         file: 'huge',
         env: { LD_PRELOAD: ctx.jemalloc.path ?? '' },
-        // an 8 MiB read takes ~5 ms per worker here: --quick reads fewer
+        // an 8 MiB read is slow next to the default file's: --quick reads fewer
         quickIterations: 20,
         published: published('jemalloc', 'jemalloc 8 MiB'),
       },
@@ -543,7 +543,7 @@ export const EXPERIMENTS = [
               params: { concurrency, ...(partition ? { partition } : {}) },
               modes: procsOnly,
               k: 1,
-              // a 16 MiB read in 8 KiB requests takes ~75 ms here at 1 in flight: --quick reads a few
+              // a 16 MiB read in 8 KiB requests is slower still at 1 in flight: --quick reads a few
               quickIterations: file === '16m' ? 4 : 20,
               published: TABLES.clog.rows.find((row) => row.label === label),
             });

@@ -54,9 +54,8 @@ export async function calibrate(plan, interrupt) {
 
 /**
  * How long the calibration warms up at most: two windows, within 0.2 to 1 s. A cell warms up
- * until its rate stops trending, about 1.2 windows here (docs/how-it-measures.md), so the
- * calibration needs no more; a fixed second made json's (0.8 ms an op) take about a second of
- * a 0.1 s compare.
+ * until its rate stops trending, in a little over a window (docs/how-it-measures.md), so the
+ * calibration needs no more; a fixed second would cost a short compare as much as its cells.
  * @param {number} duration  seconds of window asked for
  */
 export const calibrationWarmupMs = (duration) => Math.min(1000, Math.max(200, duration * 2000));

@@ -20,8 +20,9 @@ const hosts = {
 };
 
 // How far ahead of now the common start time is set: every process must have its message
-// before then. Here the last one had it 6 ms before the moment with 2 processes, 8 ms with 8,
-// 20 ms with 32 (`spareNs` in a cell's phases); it starts late, not wrong, if one does not.
+// before then, and the more processes, the later the last one has it (a cell's phases keep the
+// margin left, `spareNs`; docs/how-it-measures.md, "Figures behind the defaults"); it starts late, not wrong, if
+// one does not.
 const releaseLeadNs = (/** @type {number} */ processes) => BigInt((5 + processes) * 1e6);
 /** Who a cell's host is, in its messages. */
 const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
@@ -29,8 +30,8 @@ const LABELS = { workers: 'the workers host process', procs: 'the procs parent p
 const MAX_MESSAGES = 64;
 // A cell's host exits once told (after the CLI has read the tree's memory), the calibration's as
 // soon as its result is sent. Node can deadlock in its own exit (a V8 compile job waiting for a
-// garbage collection the exiting main thread will never run, nodejs/node issue 54918; seen here
-// once in ~25 cells of threadpool-clog on Node 24): a host still there this long after that is
+// garbage collection the exiting main thread will never run, nodejs/node issue 54918; seen with
+// threadpool-clog on Node 24): a host still there this long after that is
 // killed, and its result, whole, is kept.
 const EXIT_GRACE_MS = 2000;
 

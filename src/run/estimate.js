@@ -1,7 +1,7 @@
 // How long a run will take, before it runs: for the progress bar, sweep's and reproduce's
 // opening lines and `reproduce --list`, never a result. One set of costs and one arithmetic for
-// every command (compare, sweep, advise, reproduce); the costs are this project's 2-CPU VM's
-// (docs/how-it-measures.md, "What a round costs").
+// every command (compare, sweep, advise, reproduce); the costs were measured on this project's
+// 2-CPU VM (docs/how-it-measures.md, "Figures behind the defaults").
 import os from 'node:os';
 
 export const COSTS = {

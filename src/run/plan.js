@@ -14,9 +14,9 @@ import { taskUnavailable } from './task-check.js';
  * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
  * from longer cells (measured here: docs/how-it-measures.md).
  */
-// A task that talks to its parent (message) keeps 1 s cells even then: its round trips ran at
-// about half their rate in 0.1 s cells here, and at the rate of a script of round trips by hand
-// in 1 s cells (docs/tasks.md, "message").
+// A task that talks to its parent (message) keeps 1 s cells even then: in 0.1 s cells its round
+// trips run well below their rate, in 1 s cells at the rate of a script of round trips by hand
+// (docs/tasks.md, "message").
 export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
 
 const DEFAULTS = {
@@ -195,8 +195,8 @@ export async function buildPlan(options, { interrupt } = {}) {
 
 /**
  * Variables the cells do not inherit: read by Node at every process start and by no task.
- * NODE_EXTRA_CA_CERTS has each process parse a CA bundle at start (50 of a 75 ms start on a
- * 2-CPU VM, for every process of every cell), into the heap a procs cell then measures.
+ * NODE_EXTRA_CA_CERTS has each process parse a CA bundle at start (most of Node's start, for
+ * every process of every cell), into the heap a procs cell then measures.
  * `--env NAME=VALUE` sets one in the cells all the same.
  */
 const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];

@@ -56,7 +56,7 @@ let setUp = 0;
 const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
 // spins in its timed loop and reads no 'disconnect': setpriv --pdeathsig, as the CLI starts its
-// hosts, execs this Node (about half a millisecond more per child here). The children's
+// hosts, execs this Node (a small cost per child: docs/how-it-measures.md, "Figures behind the defaults"). The children's
 // environment is this process's: the plan's, as the CLI gave it.
 const [execPath, execArgv] = diesWithParent(process.execPath, []);
 for (let index = 0; index < spec.k && !failed; index++) {

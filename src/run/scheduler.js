@@ -81,14 +81,14 @@ export const newSession = (plan) => ({
   sizing: null,
 });
 
-// The calibration times single ops in one fresh, uncontended process: here it chose 2,330 to
-// 6,360 ops for the same 0.1 s over five runs. The first round's cells, run as every cell runs,
+// The calibration times single ops in one fresh, uncontended process, and its count for the
+// same window varies several-fold between runs. The first round's cells, run as every cell runs,
 // say what those ops really take. More than a quarter shorter or half again as long as asked, the
 // cells are resized to the window asked for, and that round, whose windows were another length,
 // counts in no figure. Longer is let go further: it costs only its length, where a pilot costs a
-// round (0.84-0.92 s), and the cells run slower than the uncontended calibration: reuse-buffer's
-// first windows were 1.26-1.32 times the 0.1 s asked in five runs of five, json's 1.15-1.23 in
-// four.
+// whole round, and cells run a little slower than the uncontended calibration as a rule, so a
+// tolerance as tight as the shorter side's would pilot nearly every run
+// (docs/how-it-measures.md, "Figures behind the defaults").
 const SIZE_TOLERANCE = { shorter: 1.25, longer: 1.5 };
 // the modes' first windows this far apart, a task that talks to its parent sizes each mode alone
 const SPLIT_MODES = 4;

@@ -9,15 +9,15 @@ const SCRIPT = fileURLToPath(new URL('../../../mmap-lock.bt', import.meta.url));
 const READY_LINE = 'mmap-lock: tracing';
 const START_TIMEOUT_MS = 60_000; // compiling and attaching takes about a second; a loaded box more
 // On SIGTERM (or SIGINT) bpftrace prints its maps, resolving every kernel and user stack in them
-// first (it reads /proc/kallsyms and each mapped object's symbols): about a second here, far
-// longer on a loaded machine. Giving up loses everything traced, so wait long, and say so while
+// first (it reads /proc/kallsyms and each mapped object's symbols): a second or so, far longer
+// on a loaded machine. Giving up loses everything traced, so wait long, and say so while
 // waiting; a second Ctrl-C still ends it at once (the CLI then SIGKILLs every child).
 const STOP_TIMEOUT_MS = 120_000;
 const STOP_NOTE_MS = 5_000;
 // bpftrace 0.17 (Debian 12's) looks at the signal's flag only when the signal interrupts its
 // epoll_wait. One that lands while the loop is outside the wait (its 100 ms timeout has just
-// expired and the thread waits for a CPU) is lost, and the loop polls on for ever: 1 stop in a
-// few hundred here, with both CPUs busy. So the signal is sent again until bpftrace exits.
+// expired and the thread waits for a CPU) is lost, and the loop polls on for ever: rarely, and
+// more often with every CPU busy. So the signal is sent again until bpftrace exits.
 // SIGTERM, not SIGINT: bpftrace resets SIGINT to the default once its probes are detached, so
 // a second SIGINT would kill it halfway through its maps; SIGTERM stays a flag throughout.
 const RESIGNAL_MS = 1_000;
