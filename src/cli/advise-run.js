@@ -65,7 +65,7 @@ export async function adviseCommand(opts, output, context = {}) {
     shape: (document) => ({
       ...document,
       command: 'advise',
-      advice: adviceOf(document.points, measured, { missing, skipped }),
+      advice: adviceOf(document, measured, { missing, skipped }),
     }),
   });
 }

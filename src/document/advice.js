@@ -4,13 +4,12 @@
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
-import { valueOf } from '../points/points.js';
+import { sweepPoints } from '../points/points.js';
 import { changeBetween, holm } from '../stats/ratio.js';
-import { MEASURES } from '../points/measures.js';
 import { MODES } from '../words/modes.js';
 
 /**
- * @typedef {import('./sweep.js').SavedPoint} SavedPoint
+ * @typedef {import('../points/points.js').Point} Point
  * @typedef {import('../run/advise.js').Candidate} Candidate
  * @typedef {ReturnType<typeof changeBetween>} Change
  *
@@ -47,39 +46,42 @@ import { MODES } from '../words/modes.js';
  *   message's serialization); absent from files saved before they existed
  */
 
-/** Per-round values of one mode's cells: throughput, or a measure beyond it. */
-const perRound = (/** @type {SavedPoint} */ point, /** @type {'workers'|'procs'} */ mode, measure = MEASURES[0]) =>
-  point.rounds.flatMap((round) => {
-    const value = round.pilot ? null : valueOf(measure, round[mode]);
-    // a change is a ratio of logs: a round without a positive figure has none
-    return value !== null && value > 0 ? [value] : [];
-  });
-
-const measureNamed = (/** @type {string} */ key) =>
-  /** @type {import('../points/measures.js').Measure} */ (MEASURES.find((measure) => measure.key === key));
-const [addedMemory, oldMemory] = [measureNamed('addedMemory'), measureNamed('memoryPerWorker')];
-// a gain of memory, candidate over baseline: the memory a worker adds, or in a file saved
-// before both trees had a parent, the tree's PSS per worker (one file is all one or the other)
-/** @type {import('../points/measures.js').Measure} */
-const MEMORY = { ...addedMemory, of: (cell) => addedMemory.of(cell) ?? oldMemory.of(cell) };
+/**
+ * A point's per-round values of one mode: throughput, or memory (what a worker adds, or in a
+ * file saved before both trees had a parent, the tree's PSS per worker: one file is all one or
+ * the other). A change is a ratio of logs: a round without a positive figure has none.
+ * @param {Point} point
+ * @param {'workers'|'procs'} mode
+ * @param {'throughput'|'memory'} what
+ */
+function perRound(point, mode, what = 'throughput') {
+  const of = (/** @type {string} */ key) => point.perRound[key][mode].filter((value) => value > 0);
+  if (what === 'throughput') return of('throughput');
+  const added = of('addedMemory');
+  return added.length ? added : of('memoryPerWorker');
+}
 
 /**
- * @param {SavedPoint[]} points  the sweep's, in candidate order
+ * @param {import('./sweep.js').SweepDocument} document  the sweep of the candidates, its points
+ *   in candidate order
  * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
  * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
  * @returns {Advice}
  */
-export function adviceOf(points, candidates, { missing, skipped }) {
-  const [base] = points;
+export function adviceOf(document, candidates, { missing, skipped }) {
+  const { points } = document;
+  // each point's figures as every reader reads them
+  const read = sweepPoints(document);
+  const [base] = read;
   const change = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
     a.length >= 2 && b.length >= 2 ? changeBetween(a, b) : null;
   const baseline = Object.fromEntries(MODES.map((mode) => [mode, perRound(base, mode)]));
   /** @type {AdviceRow[]} */
   const rows = points.map((point, i) => {
     const candidate = candidates[i];
-    const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(point, mode))]));
+    const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(read[i], mode))]));
     const mode = candidate.mode ?? 'workers';
-    const logs = perRound(point, mode).map(Math.log);
+    const logs = perRound(read[i], mode).map(Math.log);
     const status =
       point.status === 'unavailable'
         ? 'unavailable'
@@ -98,7 +100,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
       why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
       gain: /** @type {AdviceRow['gain']} */ (gain),
       ratio: point.ratio ?? null,
-      memory: change(perRound(base, mode, MEMORY), perRound(point, mode, MEMORY)),
+      memory: change(perRound(base, mode, 'memory'), perRound(read[i], mode, 'memory')),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
       verdict: null,
       rank: null,
@@ -117,7 +119,7 @@ export function adviceOf(points, candidates, { missing, skipped }) {
     why: null,
     gain: { workers: procs, procs: null },
     ratio: null,
-    memory: change(perRound(base, 'workers', MEMORY), perRound(base, 'procs', MEMORY)),
+    memory: change(perRound(base, 'workers', 'memory'), perRound(base, 'procs', 'memory')),
     spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
     verdict: null,
     rank: null,

@@ -38,7 +38,7 @@ test('recomputed from the points, the ranking is the one saved: every figure com
   const order = document.points.map((/** @type {any} */ point) =>
     candidates.find((/** @type {any} */ row) => row.id === point.id),
   );
-  const again = adviceOf(document.points, order, {
+  const again = adviceOf(document, order, {
     missing: document.advice.missing,
     skipped: document.advice.skipped,
   });
@@ -88,7 +88,18 @@ test('verdicts are Holm-corrected over every comparison; ranks are ranges where 
     kind: i === 0 ? 'baseline' : 'task',
     apply: '',
   }));
-  const advice = adviceOf(/** @type {any} */ (points), /** @type {any} */ (candidates), { missing: [], skipped: [] });
+  // a sweep of them, as advise saves it: one Node, one variant, the task's own settings
+  const setting = { task: 'json', file: { size: 1024, label: '1 KiB' }, k: 2, params: {}, config: { env: {} } };
+  const sweep = {
+    axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }], task: ['json'] },
+    points: points.map((point) => ({
+      ...setting,
+      ...point,
+      node: { version: 'v20.20.2' },
+      variant: { name: point.id },
+    })),
+  };
+  const advice = adviceOf(/** @type {any} */ (sweep), /** @type {any} */ (candidates), { missing: [], skipped: [] });
   const row = (/** @type {string} */ name) => advice.rows.find((one) => one.name === name);
   assert.equal(row('c1')?.verdict, 'better');
   assert.deepEqual(row('c1')?.rank, [1, 1]);
@@ -173,7 +184,7 @@ test("a message's advise: fixes for threads alone ranked by the workers' gain, t
     advice.rows.find((/** @type {any} */ row) => row.id === point.id && row.kind !== 'procs'),
   );
   assert.deepEqual(
-    figuresOf(adviceOf(message.points, order, { missing: advice.missing, skipped: advice.skipped })),
+    figuresOf(adviceOf(message, order, { missing: advice.missing, skipped: advice.skipped })),
     figuresOf(advice),
   );
 });
