@@ -179,16 +179,10 @@ export function compareModel(document) {
     rate(round.procs),
     round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
-  const { ratio } = document;
-  if (document.workers && document.procs && ratio) {
-    rows.push([
-      'median',
-      '',
-      ops(document.workers.throughput.median),
-      ops(document.procs.throughput.median),
-      withCI(ratio, '', { label: false }),
-    ]);
-  }
+  const [point] = measurePoints(document);
+  const { workers, procs, ratio } = figureOf(THROUGHPUT, point);
+  if (workers && procs && ratio)
+    rows.push(['median', '', ops(workers.median), ops(procs.median), withCI(ratio, '', { label: false })]);
   const notes = [];
   if (document.verdict) notes.push(document.verdict.text);
   const tradeOff = tradeOffText(document);

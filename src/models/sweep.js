@@ -6,6 +6,7 @@ import { fixed, ops } from '../words/numbers.js';
 import { nodeLabel, pointName, varying } from '../points/point-name.js';
 import { MODES } from '../words/modes.js';
 import { figureOf, furtherMeasuresOf, medianCell, sweepPoints } from '../points/points.js';
+import { THROUGHPUT } from '../points/measures.js';
 
 /**
  * @typedef {import('../document/sweep.js').SweepDocument} SweepDocument
@@ -59,14 +60,18 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
     : varying(axes);
   const cores = environment.cpu.logicalCores;
-  const rows = points.map((point) => [
-    ...columns.map((column) => column.cell(point) + (column.head === 'k' && point.oversubscribed ? '*' : '')),
-    point.workers ? ops(point.workers.throughput.median) : '-',
-    point.procs ? ops(point.procs.throughput.median) : '-',
-    point.ratio ? withCI(point.ratio, '', { label: false }) : '-',
-    verdictCell(point),
-    stopCell(point),
-  ]);
+  const read = sweepPoints(document);
+  const rows = points.map((point, i) => {
+    const { workers, procs, ratio } = figureOf(THROUGHPUT, read[i]);
+    return [
+      ...columns.map((column) => column.cell(point) + (column.head === 'k' && point.oversubscribed ? '*' : '')),
+      workers ? ops(workers.median) : '-',
+      procs ? ops(procs.median) : '-',
+      ratio ? withCI(ratio, '', { label: false }) : '-',
+      verdictCell(point),
+      stopCell(point),
+    ];
+  });
   if (!columns.length) rows.forEach((row, i) => row.unshift(points[i].id));
   const head = [
     ...(columns.length ? columns.map((column) => column.head) : ['point']),

@@ -1,6 +1,7 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
+import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
 import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
@@ -24,6 +25,7 @@ import { partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.j
  * @returns {Promise<Section>}
  */
 export async function compareSection({ path, document }, { facts, models }) {
+  const [point] = measurePoints(document);
   const modes = MODES.filter((mode) => document[mode] !== undefined);
   // an A/A run's arms both ran one mode: they are A and B, as in its table
   /** @type {import('./charts.js').Series} */
@@ -42,13 +44,12 @@ export async function compareSection({ path, document }, { facts, models }) {
       await roundsChart(
         dots,
         modes.flatMap((mode) => {
-          const summary = document[mode];
-          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.throughput.median }] : [];
+          const summary = figureOf(THROUGHPUT, point)[mode];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
         }),
         { series },
       ),
     );
-  const [point] = measurePoints(document);
   for (const measure of furtherMeasuresOf([point]))
     charts.push(
       await roundsChart(

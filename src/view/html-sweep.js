@@ -1,5 +1,6 @@
 // The report page's section for a sweep or an advise run.
 import { pointName, varying } from '../points/point-name.js';
+import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
 import { accountChart, forestChart, forestRow, roundsChart } from './charts.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
@@ -26,6 +27,10 @@ const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${
  * @returns {Promise<Section>}
  */
 export async function sweepSection({ path, document }, { facts, models }) {
+  // each point as every reader reads it, by its id
+  const read = new Map(sweepPoints(document).map((point) => [point.id, point]));
+  const readOf = (/** @type {{ id: string }} */ point) =>
+    /** @type {import('../points/points.js').Point} */ (read.get(point.id));
   /** @type {Chart[]} */
   const charts = [];
   // a point by the axes that tell the points apart, as the sweep's table heads them; an advise
@@ -48,16 +53,13 @@ export async function sweepSection({ path, document }, { facts, models }) {
         dots,
         document.points.flatMap((point) =>
           MODES.flatMap((mode) => {
-            const summary = point[mode];
-            return summary ? [{ row: label(point), mode, median: summary.throughput.median }] : [];
+            const summary = figureOf(THROUGHPUT, readOf(point))[mode];
+            return summary ? [{ row: label(point), mode, median: summary.median }] : [];
           }),
         ),
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
     );
-  const read = new Map(sweepPoints(document).map((point) => [point.id, point]));
-  const readOf = (/** @type {{ id: string }} */ point) =>
-    /** @type {import('../points/points.js').Point} */ (read.get(point.id));
   for (const measure of furtherMeasuresOf([...read.values()]))
     charts.push(
       await roundsChart(
