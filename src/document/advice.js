@@ -9,7 +9,6 @@ import { changeBetween, holm } from '../stats/ratio.js';
 import { MODES } from '../words/modes.js';
 
 /**
- * @typedef {import('../points/points.js').Point} Point
  * @typedef {import('../run/advise.js').Candidate} Candidate
  * @typedef {ReturnType<typeof changeBetween>} Change
  *
@@ -50,7 +49,7 @@ import { MODES } from '../words/modes.js';
  * A point's per-round values of one mode: throughput, or memory (what a worker adds, or in a
  * file saved before both trees had a parent, the tree's PSS per worker: one file is all one or
  * the other). A change is a ratio of logs: a round without a positive figure has none.
- * @param {Point} point
+ * @param {import('../points/points.js').Point} point
  * @param {'workers'|'procs'} mode
  * @param {'throughput'|'memory'} what
  */

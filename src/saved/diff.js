@@ -9,7 +9,6 @@ import { pointsOf, roundCount } from '../points/points.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
 
 /**
- * @typedef {import('../points/points.js').Point} Point
  * @typedef {import('../points/points.js').Account} Account
  * @typedef {import('./load.js').Saved} Saved
  */
@@ -58,7 +57,9 @@ export function diffResults(base, next) {
     differences: Object.keys(baseFacts)
       .filter((fact) => baseFacts[fact] !== newFacts[fact])
       .map((fact) => ({ fact, base: baseFacts[fact], new: newFacts[fact] })),
-    points: shared.map((point) => pointDiff(point, /** @type {Point} */ (byKey.get(point.key)))),
+    points: shared.map((point) =>
+      pointDiff(point, /** @type {import('../points/points.js').Point} */ (byKey.get(point.key))),
+    ),
     onlyIn: {
       base: basePoints.filter((point) => !byKey.has(point.key)).map((point) => point.label),
       new: newPoints.filter((point) => !shared.some((s) => s.key === point.key)).map((point) => point.label),
@@ -106,8 +107,8 @@ const geomean = (values) =>
   values.length ? Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length) : null;
 
 /**
- * @param {Point} base
- * @param {Point} next
+ * @param {import('../points/points.js').Point} base
+ * @param {import('../points/points.js').Point} next
  * @returns {PointDiff}
  */
 function pointDiff(base, next) {
@@ -136,8 +137,8 @@ function pointDiff(base, next) {
 
 /**
  * Each measure beyond throughput that both runs had, as each mode's change.
- * @param {Point} base
- * @param {Point} next
+ * @param {import('../points/points.js').Point} base
+ * @param {import('../points/points.js').Point} next
  */
 function measureChanges(base, next) {
   const changes = FURTHER_MEASURES.flatMap((measure) => {
