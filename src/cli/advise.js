@@ -1,4 +1,5 @@
-import { adviseSpecs, declare, readOptions } from './options.js';
+import { adviseSpecs } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 import { output } from './typed-options.js';
 
 const SPECS = adviseSpecs();

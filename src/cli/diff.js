@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js';
-import { COMMON, declare, DIFF_GATE, readOptions } from './options.js';
+import { COMMON, DIFF_GATE } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 
 const SPECS = {
   ...COMMON,

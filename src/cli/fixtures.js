@@ -1,6 +1,7 @@
 import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
 import { formatSize } from '../words/sizes.js';
-import { COMMON, declare, readOptions } from './options.js';
+import { COMMON } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 
 const SPECS = {
   ...COMMON,

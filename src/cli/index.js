@@ -15,7 +15,8 @@ import * as sweep from './sweep.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
-import { COMMON, COMPARE_ONLY, declare, examples, flagName } from './options.js';
+import { COMMON, COMPARE_ONLY } from './options.js';
+import { declare, examples, flagName } from './option-spec.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
-import { COMMON, declare } from './options.js';
+import { COMMON } from './options.js';
+import { declare } from './option-spec.js';
 
 export const command = 'init-task <name>';
 export const describe = 'Write NAME.mjs: a commented task module to start your own from';

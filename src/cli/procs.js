@@ -1,4 +1,5 @@
-import { declare, measurementSpecs, readOptions, RESUME } from './options.js';
+import { measurementSpecs, RESUME } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 import { output } from './typed-options.js';
 
 const SPECS = { ...measurementSpecs({ compare: false }), ...RESUME };

@@ -1,4 +1,5 @@
-import { COMMON, declare, EXPORT, readOptions } from './options.js';
+import { COMMON, EXPORT } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 
 const SPECS = {
   ...COMMON,

@@ -1,6 +1,7 @@
 import { THP_PATH } from '../system/environment.js';
 import { defaultRestoreFile } from '../system/thp-file.js';
-import { COMMON, declare, readOptions } from './options.js';
+import { COMMON } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 
 const SPECS = {
   ...COMMON,

@@ -1,4 +1,5 @@
-import { declare, readOptions, RESUME, sweepSpecs } from './options.js';
+import { RESUME, sweepSpecs } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 import { output } from './typed-options.js';
 
 const SPECS = { ...sweepSpecs(), ...RESUME };

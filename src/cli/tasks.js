@@ -1,4 +1,5 @@
-import { COMMON, declare, readOptions } from './options.js';
+import { COMMON } from './options.js';
+import { declare, readOptions } from './option-spec.js';
 
 const SPECS = {
   ...COMMON,

@@ -1,5 +1,6 @@
 import { usageError } from '../errors.js';
-import { declare, flagName, measurementSpecs, readOptions } from './options.js';
+import { measurementSpecs } from './options.js';
+import { declare, flagName, readOptions } from './option-spec.js';
 import { measureOptions, output } from './typed-options.js';
 import { positiveInteger, positiveNumber } from '../words/vocabulary.js';
 

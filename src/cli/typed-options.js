@@ -5,7 +5,8 @@ import { usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { defaultOut } from '../saved/out.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
-import { COMPARE_ONLY, flagName } from './options.js';
+import { COMPARE_ONLY } from './options.js';
+import { flagName } from './option-spec.js';
 
 /** What may be given with --resume: how to print, save, export and gate, not what to measure. */
 const WITH_RESUME = ['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'];

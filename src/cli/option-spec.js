@@ -1,0 +1,156 @@
+// How an option is declared and read: a value, a repeated value or a flag, the placeholder its
+// help shows, how yargs is told of it, and how what was typed is checked and converted once.
+import { usageError } from '../errors.js';
+import { kebab } from '../words/vocabulary.js';
+
+/**
+ * One option. A value option takes one value (the last, if given twice); a repeated one keeps
+ * every value, in order; a flag is a switch (`--no-save` for `save`).
+ * @typedef {object} OptionSpec
+ * @property {string} describe
+ * @property {'value'|'repeat'|'flag'} [kind]  default: value
+ * @property {(value: any) => any} [read]  checks and converts what was typed; a usage error
+ *   names the option as typed
+ * @property {string[]} [choices]
+ * @property {boolean} [list]  a comma-separated list (sweep's axes), as its help says
+ * @property {string[]} [conflicts]  options that may not be given with it
+ * @property {boolean} [hidden]
+ */
+
+/** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
+
+// What a value option takes, as its help shows it.
+/** @type {Record<string, string>} */
+const PLACEHOLDERS = {
+  k: 'count',
+  iterations: 'count',
+  warmup: 'count|steady',
+  rounds: 'count',
+  maxRounds: 'count',
+  concurrency: 'count',
+  duration: 'seconds',
+  timeout: 'seconds',
+  maxTime: 'seconds',
+  seconds: 'seconds',
+  precision: 'percent',
+  poolSize: 'bytes',
+  size: 'bytes',
+  partition: 'bytes',
+  shape: 'name',
+  serialization: 'name',
+  message: 'path',
+  task: 'name|path',
+  file: 'name|size|path',
+  env: 'KEY=VALUE',
+  param: 'KEY=VALUE',
+  variant: 'NAME[:KEY=VALUE,...]',
+  aa: 'mode',
+  protocol: 'name',
+  traceWindow: 'window',
+  pid: 'pid',
+  out: 'dir',
+  resume: 'file',
+  html: 'file',
+  failBelow: 'ratio',
+  maxWorsening: 'percent',
+  maxSlowdown: 'percent',
+  export: 'FORMAT=FILE',
+  node: 'version|path',
+  only: 'words',
+  fixturesDir: 'dir',
+  thpRestoreFile: 'file',
+  thpPath: 'path',
+  bpftrace: 'path',
+  jemalloc: 'path',
+};
+
+/** How an option is typed on the command line. */
+export const flagName = (/** @type {string} */ name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
+
+/** @typedef {Omit<OptionSpec, 'describe' | 'kind'>} More */
+/** @returns {OptionSpec} */
+export const value = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+  describe,
+  kind: 'value',
+  ...more,
+});
+/** @returns {OptionSpec} */
+export const repeat = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+  describe,
+  kind: 'repeat',
+  ...more,
+});
+/** @returns {OptionSpec} */
+export const flag = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+  describe,
+  kind: 'flag',
+  ...more,
+});
+/** @param {(name: string) => (raw: any) => unknown} check */
+export const checked = (check) => (/** @type {string} */ name) => ({ read: check(flagName(name)) });
+
+/**
+ * A value that must be one of `choices`.
+ * @param {string} name
+ * @param {string[]} choices
+ */
+const oneOf = (name, choices) => (/** @type {string} */ typed) => {
+  if (!choices.includes(typed))
+    throw usageError(`${name} ${typed} is invalid: it must be one of ${choices.join(', ')}`);
+  return typed;
+};
+
+/**
+ * Declares the options to yargs, for parsing and --help. Every value is parsed as typed (a
+ * string), never as a number, so a message can quote exactly what the user wrote.
+ * @param {import('yargs').Argv} yargs
+ * @param {Specs} specs
+ */
+export function declare(yargs, specs) {
+  for (const [name, spec] of Object.entries(specs)) {
+    const kind = spec.kind ?? 'value';
+    if (kind !== 'flag' && !PLACEHOLDERS[name]) throw new Error(`--${kebab(name)} has no placeholder in PLACEHOLDERS`);
+    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name]}${spec.list ? ',...' : ''}> `;
+    // the choices, unless the description already names each
+    const named = spec.choices?.every((choice) => spec.describe.includes(choice)) ?? true;
+    yargs.option(kebab(name), {
+      describe: takes + spec.describe + (named ? '' : ` (${spec.choices?.join(', ')})`),
+      type: kind === 'flag' ? 'boolean' : 'string',
+      requiresArg: kind !== 'flag',
+      hidden: spec.hidden,
+    });
+  }
+  return yargs;
+}
+
+/**
+ * The options the user gave, checked and converted once: an option given with one it conflicts
+ * with, a value not among its choices or one its check refuses is a one-line usage error.
+ * @param {Record<string, any>} argv  yargs' parsed arguments
+ * @param {Specs} specs
+ * @param {string} command  for the message's `see mmapbench COMMAND --help`
+ * @returns {Record<string, any>}  only the options given, by name
+ */
+export function readOptions(argv, specs, command) {
+  const given = Object.keys(specs).filter((name) => argv[name] !== undefined);
+  const typed = (/** @type {string} */ name) => (name === 'save' && argv.save === false ? '--no-save' : flagName(name));
+  for (const name of given)
+    for (const other of specs[name].conflicts ?? [])
+      if (given.includes(other))
+        throw usageError(`${typed(name)} cannot be used with ${typed(other)}; see \`mmapbench ${command} --help\``);
+  /** @type {Record<string, any>} */
+  const options = {};
+  for (const name of given) {
+    const spec = specs[name];
+    const raw = argv[name];
+    const kind = spec.kind ?? 'value';
+    let read = kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1);
+    if (spec.choices) read = oneOf(flagName(name), spec.choices)(read);
+    options[name] = spec.read ? spec.read(read) : read;
+  }
+  return options;
+}
+
+/** Examples shown under a command's help: one per line, never wrapped mid-command. */
+export const examples = (/** @type {string[][]} */ lines) =>
+  `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;
