@@ -116,6 +116,22 @@ const roundsOf = (rounds) =>
     .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
 
 /**
+ * What a run concluded of a point, as a compare saves it at its top level and a sweep per point
+ * (savedPoint in document/document.js).
+ * @param {string} id
+ * @param {Pick<import('../document/document.js').ResultsDocument, 'ratio' | 'account' | 'phases' | 'seconds' | 'workers' | 'procs' | 'measures'>} saved
+ */
+const concluded = (id, saved) => ({
+  id,
+  ratio: saved.ratio ?? null,
+  account: saved.account ?? null,
+  phases: saved.phases ?? null,
+  seconds: saved.seconds,
+  summary: { workers: saved.workers, procs: saved.procs },
+  measureRatios: saved.measures,
+});
+
+/**
  * The point of a compare, workers or procs document.
  * @param {import('../document/document.js').ResultsDocument} document
  * @returns {Point[]}
@@ -126,15 +142,7 @@ export const measurePoints = (document) => {
     pointOf(
       { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
       roundsOf(document.rounds),
-      {
-        id: 'p1',
-        ratio: document.ratio ?? null,
-        account: document.account ?? null,
-        phases: document.phases ?? null,
-        seconds: document.seconds,
-        summary: { workers: document.workers, procs: document.procs },
-        measureRatios: document.measures,
-      },
+      concluded('p1', document),
     ),
   ];
 };
@@ -158,15 +166,7 @@ export const sweepPoints = ({ axes, points }) =>
         variant: axes.variant.length > 1 ? point.variant.name : null,
       },
       roundsOf(point.rounds),
-      {
-        id: point.id,
-        ratio: point.ratio ?? null,
-        account: point.account ?? null,
-        phases: point.phases ?? null,
-        seconds: point.seconds,
-        summary: { workers: point.workers, procs: point.procs },
-        measureRatios: point.measures,
-      },
+      concluded(point.id, point),
     ),
   );
 
