@@ -1,7 +1,6 @@
 // An audit (trace --pid, trace -- COMMAND): one process tree's kernel waits, no workers/procs
 // rounds. A traced compare is a compare.
 import { auditModel } from '../models/audit.js';
-import { auditSection } from '../view/html-audit.js';
 
 /** @typedef {import('../models/audit.js').AuditDocument} Document */
 
@@ -20,5 +19,6 @@ export default {
   points: null,
   noRounds: 'an audit (trace --pid or trace -- COMMAND)',
   models: (/** @type {Document} */ document) => [auditModel(document)],
-  section: auditSection,
+  // the page's code (and its chart library) loads only when a page is drawn
+  section: async (saved, shown) => (await import('../view/html-audit.js')).auditSection(saved, shown),
 };

@@ -3,7 +3,6 @@ import { compareAnswer, traceAnswer } from '../models/answer.js';
 import { compareModel, singleModel } from '../models/compare.js';
 import { traceModel } from '../models/trace.js';
 import { measurePoints } from '../points/points.js';
-import { compareSection } from '../view/html-compare.js';
 
 /** @typedef {import('../document/document.js').ResultsDocument} Document */
 
@@ -33,5 +32,6 @@ export default {
     verbose || document.command !== 'compare'
       ? whole(document)
       : [compareAnswer(document), ...(document.trace ? [traceAnswer(/** @type {any} */ (document))] : [])],
-  section: compareSection,
+  // the page's code (and its chart library) loads only when a page is drawn
+  section: async (saved, shown) => (await import('../view/html-compare.js')).compareSection(saved, shown),
 };

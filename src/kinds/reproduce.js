@@ -2,7 +2,6 @@
 import { reproducePoints } from '../points/points.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { renderReproduce } from '../view/index.js';
-import { reproduceSection } from '../view/html-reproduce.js';
 
 /**
  * @typedef {Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'>} Document
@@ -30,5 +29,6 @@ export default {
   models: (document, { path }) => modelsOf(document, path),
   print: (document, format, stream, { verbose, path }) =>
     renderReproduce(modelsOf(document, path), format, stream, { verbose }),
-  section: reproduceSection,
+  // the page's code (and its chart library) loads only when a page is drawn
+  section: async (saved, shown) => (await import('../view/html-reproduce.js')).reproduceSection(saved, shown),
 };

@@ -2,7 +2,6 @@
 import { sweepAnswer } from '../models/answer.js';
 import { sweepModel } from '../models/sweep.js';
 import { sweepPoints } from '../points/points.js';
-import { sweepSection } from '../view/html-sweep.js';
 
 /** @typedef {import('../document/sweep.js').SweepDocument} Document */
 
@@ -22,5 +21,6 @@ export default {
   noRounds: null,
   models: (/** @type {Document} */ document, { verbose, width }) =>
     verbose ? [sweepModel(document, { width })] : [sweepAnswer(document)],
-  section: sweepSection,
+  // the page's code (and its chart library) loads only when a page is drawn
+  section: async (saved, shown) => (await import('../view/html-sweep.js')).sweepSection(saved, shown),
 };
