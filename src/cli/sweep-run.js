@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { PRECISION } from '../run/plan.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
-import { armsOf, MAX_POINTS, planPoints, runSweep, sweepPoints } from '../run/sweep.js';
+import { armsOf, MAX_POINTS, planPoints, runSweep, sweepSettings } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
@@ -88,7 +88,7 @@ export function sweepOrResume(opts, output, context) {
  * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (saved/resume.js)
  */
 async function sweepCommand(request, output, context = {}, resumed = null) {
-  const points = await planPoints(sweepPoints(request), { interrupt: context.interrupt });
+  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt });
   return runPlanned(points, request, output, context, { resumed });
 }
 

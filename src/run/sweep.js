@@ -29,7 +29,7 @@ export const MAX_POINTS = 64;
  * @param {SweepRequest} request
  * @returns {SweepSetting[]}
  */
-export function sweepPoints({ axes, shared }) {
+export function sweepSettings({ axes, shared }) {
   const paramNames = Object.keys(axes.params);
   const lists = [axes.node, axes.task, axes.variant, axes.file, ...paramNames.map((name) => axes.params[name]), axes.k];
   const combos = product(lists);

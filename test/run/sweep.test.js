@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sweepPoints } from '../../src/run/sweep.js';
+import { sweepSettings } from '../../src/run/sweep.js';
 
 const request = (axes, shared = {}) => ({
   axes: {
@@ -16,7 +16,7 @@ const request = (axes, shared = {}) => ({
 });
 
 test('the points are the product of the axes, k varying fastest, then parameters, file, variant, task, node', () => {
-  const points = sweepPoints(
+  const points = sweepSettings(
     request({
       k: [1, 2],
       file: ['4k', '1m'],
@@ -42,7 +42,7 @@ test('the points are the product of the axes, k varying fastest, then parameters
 });
 
 test("a point's options: the shared ones, its variant's variables over --env, its own k, file and parameters", () => {
-  const [, second] = sweepPoints(
+  const [, second] = sweepSettings(
     request(
       { k: [1, 8], variant: [{ name: 'a1', env: { MALLOC_ARENA_MAX: '1', SHARED: 'variant' } }] },
       { rounds: 3, params: { size: 4096 } },
@@ -58,12 +58,12 @@ test("a point's options: the shared ones, its variant's variables over --env, it
 test('more than 64 points is a usage error unless --force', () => {
   const k = Array.from({ length: 65 }, (_, i) => i + 1);
   assert.throws(
-    () => sweepPoints(request({ k })),
+    () => sweepSettings(request({ k })),
     (error) => {
       assert.equal(error.kind, 'usage');
       assert.match(error.message, /^the sweep has 65 points \(65\), more than 64; shorten a list, or pass --force/);
       return true;
     },
   );
-  assert.equal(sweepPoints(request({ k }, { force: true })).length, 65);
+  assert.equal(sweepSettings(request({ k }, { force: true })).length, 65);
 });
