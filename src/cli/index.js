@@ -16,7 +16,7 @@ import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
 import { COMMON, COMPARE_ONLY } from './options.js';
-import { declare, examples, flagName } from './option-spec.js';
+import { declare, examplesText, flagName } from './option-spec.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.
@@ -186,5 +186,5 @@ export async function run(args, context = {}) {
     COMMANDS.find((one) => one.command.split(' ')[0] === first)
   );
   const lines = module ? module.examples : first === undefined ? TOP_EXAMPLES : null;
-  stdout.write(`${printed}\n${lines && /^mmapbench|^Usage/.test(printed) ? examples(lines) : ''}`);
+  stdout.write(`${printed}\n${lines && /^mmapbench|^Usage/.test(printed) ? examplesText(lines) : ''}`);
 }

@@ -152,5 +152,5 @@ export function readOptions(argv, specs, command) {
 }
 
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */
-export const examples = (/** @type {string[][]} */ lines) =>
+export const examplesText = (/** @type {string[][]} */ lines) =>
   `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;

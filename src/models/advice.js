@@ -75,7 +75,7 @@ export function adviceModel(document) {
       row.spread === null ? '-' : fixed(row.spread),
     ];
   });
-  const notes = [verdictText(advice)];
+  const notes = [adviceVerdictText(advice)];
   const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
   for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
   if (advice.missing.length)
@@ -128,7 +128,7 @@ export function adviceModel(document) {
  * none is known to beat the baseline.
  * @param {Advice} advice
  */
-export function verdictText(advice) {
+export function adviceVerdictText(advice) {
   const best = advice.rows.find((row) => row.name === advice.best);
   const forProcs = advice.rows.find((row) => row.name === advice.bestProcs);
   const procsPart = forProcs ? `; for processes: ${bestText(forProcs, 'procs')}` : '';

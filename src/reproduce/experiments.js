@@ -675,4 +675,4 @@ if (EXPERIMENTS.map((e) => e.name).join() !== EXPERIMENT_NAMES.join())
   throw new Error('names.js must list the experiments of experiments.js, in order');
 
 /** The modes a variant runs in. */
-export const modesOf = (/** @type {Variant} */ variant) => variant.modes ?? MODES;
+export const variantModes = (/** @type {Variant} */ variant) => variant.modes ?? MODES;

@@ -3,7 +3,7 @@ import { roundOrder } from '../run/interleave.js';
 import { newSession, runRounds } from '../run/scheduler.js';
 import { takeThp } from '../system/thp.js';
 import { ExperimentData } from './data.js';
-import { modesOf } from './experiments.js';
+import { variantModes } from './experiments.js';
 import { appendRecord } from '../saved/reproduce-file.js';
 import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
 import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
@@ -117,7 +117,7 @@ export async function runExperiment(
     const session = newSession(plan);
     const saved = mine.flatMap((r) => (r.type === 'calibration' && r.variant === variant.id ? [r] : []))[0];
     if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
-    const modes = modesOf(variant);
+    const modes = variantModes(variant);
     const point = {
       id: variant.id,
       plan,
@@ -209,4 +209,4 @@ function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
 
 /** Cells per round of an experiment: what the progress bar and --list count. */
 export const cellsPerRound = (/** @type {import('./experiments.js').Variant[]} */ variants) =>
-  variants.reduce((n, v) => n + modesOf(v).length, 0);
+  variants.reduce((n, v) => n + variantModes(v).length, 0);

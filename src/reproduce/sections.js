@@ -1,7 +1,7 @@
 import { INVESTIGATION } from '../reference/published.js';
 import { fixed } from '../words/numbers.js';
 import { ExperimentData } from './data.js';
-import { modesOf } from './experiments.js';
+import { variantModes } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
 import { QUICK_EXPERIMENTS } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
@@ -47,7 +47,7 @@ const shown = (/** @type {string} */ verdict, /** @type {boolean} */ quick) => (
 function rowsTable(variants, data) {
   const rows = variants.map((variant) => {
     const p = variant.published ?? {};
-    const measured = modesOf(variant);
+    const measured = variantModes(variant);
     return [
       variant.label,
       measured.includes('workers') ? rate(data.median(variant.id, 'workers')) : '-',
@@ -89,7 +89,7 @@ function gridTable(variants, data) {
       const found = placed.find(({ grid }) => grid.row === size && grid.column === column);
       if (!found) return '-';
       const { variant } = found;
-      return `${thousands(data.median(variant.id, modesOf(variant)[0]))} / ${thousands(num(variant.published?.value))}`;
+      return `${thousands(data.median(variant.id, variantModes(variant)[0]))} / ${thousands(num(variant.published?.value))}`;
     });
     return [size, ...cells, withCi(data.relative(`${size}@256k`, `${size}@8k`, 'workers'))];
   });
@@ -203,7 +203,7 @@ export function experimentSection(
 function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
   const modes = MODES;
   return variants.flatMap((variant) => {
-    if (modesOf(variant).length !== 2) return [];
+    if (variantModes(variant).length !== 2) return [];
     /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../stats/cell.js').CellResult>> }>} */
     const rounds = new Map();
     for (const record of cells) {

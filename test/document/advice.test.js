@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/kinds/index.js';
 import { adviceOf } from '../../src/document/advice.js';
-import { adviceModel, verdictText } from '../../src/models/advice.js';
+import { adviceModel, adviceVerdictText } from '../../src/models/advice.js';
 import { fixture } from '../helpers.js';
 
 // a 25 s advise of readfilesync at k=2: the baseline, TOP_PAD 64 MiB, jemalloc, reuse-buffer and
@@ -120,7 +120,7 @@ test('the best is the candidate of largest workers gain whose interval lies abov
   const advice = structuredClone(document.advice);
   assert.equal(advice.best, 'reuse-buffer');
   assert.match(
-    verdictText(advice),
+    adviceVerdictText(advice),
     /^best: reuse-buffer: workers 13\.08× the baseline’s throughput \(95% CI 10\.51-16\.27\)/,
   );
   // a candidate made to lose: its interval below 1
@@ -131,7 +131,7 @@ test('the best is the candidate of largest workers gain whose interval lies abov
   assert.match(text, /"jemalloc","\d\. hurts"/);
   // none above 1: no best, and the sentence says why
   const none = { ...advice, best: null };
-  assert.match(verdictText(none), /^no candidate’s workers throughput is known to beat the baseline’s/);
+  assert.match(adviceVerdictText(none), /^no candidate’s workers throughput is known to beat the baseline’s/);
 });
 
 test("the published ranking stands beside readfilesync's, labelled with its source; the apply line follows the best", () => {
@@ -168,7 +168,7 @@ test("a message's advise: fixes for threads alone ranked by the workers' gain, t
   assert.equal(advice.bestProcs, 'serialization advanced');
   assert.ok(['transfer', 'SharedArrayBuffer'].includes(advice.best));
   assert.match(
-    verdictText(advice),
+    adviceVerdictText(advice),
     /; for processes: serialization advanced: procs \d+\.\d+× the baseline’s throughput \(95% CI [\d.]+-[\d.]+\)/,
   );
   const model = adviceModel(message);

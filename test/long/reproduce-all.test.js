@@ -14,7 +14,7 @@ import {
   thpArgs,
   uniqueMark,
 } from '../helpers.js';
-import { EXPERIMENTS, modesOf } from '../../src/reproduce/experiments.js';
+import { EXPERIMENTS, variantModes } from '../../src/reproduce/experiments.js';
 import { ExperimentData } from '../../src/reproduce/data.js';
 import { findJemalloc } from '../../src/system/jemalloc.js';
 import { readChoice } from '../../src/system/environment.js';
@@ -80,7 +80,8 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   // node-fix's settings are named by the Nodes the run found (in the results file's header)
   const expected = ran.reduce(
     (n, e) =>
-      n + e.variants({ jemalloc: { path: 'x' }, nodes: all[0].nodes }).reduce((m, v) => m + modesOf(v).length, 0) * 2,
+      n +
+      e.variants({ jemalloc: { path: 'x' }, nodes: all[0].nodes }).reduce((m, v) => m + variantModes(v).length, 0) * 2,
     0,
   );
   // node-fix: this Node (without the option) and Node 24 and 26 from the registry (with it)

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExperimentData } from '../../src/reproduce/data.js';
-import { EXPERIMENTS, modesOf } from '../../src/reproduce/experiments.js';
+import { EXPERIMENTS, variantModes } from '../../src/reproduce/experiments.js';
 import { TABLES } from '../../src/reference/published.js';
 
 // node-fix's Nodes: the run's, without the option, and one with it
@@ -24,7 +24,7 @@ function cells(experiment, rate, rounds = 6) {
   const out = [];
   for (let round = 1; round <= rounds; round++) {
     for (const variant of experiment.variants(ctx)) {
-      for (const mode of modesOf(variant)) {
+      for (const mode of variantModes(variant)) {
         const noise = jitter[(round + mode.length) % jitter.length];
         const given = rate(variant, mode);
         const { throughput, metrics = {}, trace } = typeof given === 'number' ? { throughput: given } : given;
@@ -173,7 +173,7 @@ test('clog: the published pattern holds all three claims; faster partitioned rea
   assert.deepEqual(verdicts('clog', noClog), ['holds', 'does not hold', 'does not hold']);
   for (const variant of byName.clog.variants(ctx)) {
     assert.equal(variant.k, 1);
-    assert.deepEqual(modesOf(variant), ['procs']);
+    assert.deepEqual(variantModes(variant), ['procs']);
   }
   assert.deepEqual(
     byName.clog
