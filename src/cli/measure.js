@@ -97,7 +97,13 @@ export async function measureCommand(
     );
     // a CI log gets a line per round instead of a bar
     const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
-    const progress = startProgress({ cells, expectedSeconds: roundLine ? 0 : expectedSeconds, stream: stderr });
+    const progress = startProgress({
+      cells,
+      expectedSeconds: roundLine ? 0 : expectedSeconds,
+      // an adaptive run never has more left than what remains of its budget
+      budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
+      stream: stderr,
+    });
     // the options ride along in any document that did not finish, for --resume
     const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
       keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished);

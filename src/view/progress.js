@@ -11,7 +11,8 @@ const QUIET_BELOW_SECONDS = 10;
  * then a bar on a terminal (cells done of all, what ran last, the ETA) or, off a terminal, a
  * short line about every 10 s.
  * @param {{ cells: number, expectedSeconds: number, budgetSeconds?: number, stream?: NodeJS.WritableStream & { isTTY?: boolean } }} options
- *   budgetSeconds: a run that stops on a budget never has more left than what remains of it
+ *   budgetSeconds: a run that stops on a budget (or sooner, once it decides): off a terminal its
+ *   lines give what remains of the budget, the one bound known
  * @returns {{ tick(payload: { label: string }): void, grow(cells: number): void, stop(): void }}
  */
 export function startProgress({ cells, expectedSeconds, budgetSeconds = Infinity, stream = process.stderr }) {
@@ -29,9 +30,20 @@ export function startProgress({ cells, expectedSeconds, budgetSeconds = Infinity
         firstCell ??= Date.now();
         if (Date.now() - last < LINE_EVERY_MS || done < 2) return;
         last = Date.now();
+        // a run on a budget goes on until it decides or the budget ends: only the bound is known
+        if (Number.isFinite(budgetSeconds)) {
+          const left = Math.max(0, budgetSeconds * 1000 - (Date.now() - started));
+          stream.write(`mmapbench: ${done} cells (${label}), at most ${about(left / 1000)} left\n`);
+          return;
+        }
+        if (done >= total) {
+          stream.write(`mmapbench: ${done} cells (${label})\n`);
+          return;
+        }
         const perCell = (Date.now() - firstCell) / (done - 1);
-        const left = Math.min(perCell * Math.max(0, total - done), budgetSeconds * 1000 - (Date.now() - started));
-        stream.write(`mmapbench: ${done}/${total} cells (${label}), about ${about(left / 1000)} left\n`);
+        stream.write(
+          `mmapbench: ${done}/${total} cells (${label}), about ${about((perCell * (total - done)) / 1000)} left\n`,
+        );
       },
       grow: (more) => {
         total += more;
@@ -50,8 +62,13 @@ export function startProgress({ cells, expectedSeconds, budgetSeconds = Infinity
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { label: 'starting' });
+  let done = 0;
   return {
-    tick: (payload) => bar.increment(payload),
+    // past the estimate the bar stays full, counting on
+    tick: (payload) => {
+      if (++done > total) bar.setTotal((total = done));
+      bar.increment(payload);
+    },
     // an adaptive run adds a round when its claims are still undecided
     grow: (more) => bar.setTotal((total += more)),
     stop: () => bar.stop(),
