@@ -23,7 +23,7 @@ export async function adviseCommand(opts, output, context = {}) {
   const shared = measureOptions({ ...opts, node: undefined, only: undefined, race: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
   // every --node is checked as compare checks its own, whether --only keeps it or not
-  for (const node of opts.node ?? []) await resolveNode(node, context.interrupt);
+  for (const node of opts.node ?? []) await resolveNode(node, context.interrupt, context.stderr);
   const task = await loadTask(shared.task ?? 'readfilesync', {
     timeout: shared.timeout,
     interrupt: context.interrupt,

@@ -64,7 +64,7 @@ export async function measureCommand(
   const { save } = output;
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt });
+  const plan = await buildPlan(options, { interrupt, stderr });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
   const resuming = resumed && resumingLine(resumed, environment, kept.rounds.length);

@@ -88,7 +88,7 @@ export function sweepOrResume(opts, output, context) {
  * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (saved/resume.js)
  */
 async function sweepCommand(request, output, context = {}, resumed = null) {
-  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt });
+  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt, stderr: context.stderr });
   return runPlanned(points, request, output, context, { resumed });
 }
 

@@ -95,15 +95,16 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 
 /**
  * @param {MeasureOptions} options
- * @param {{ interrupt?: AbortSignal }} [context]
+ * @param {{ interrupt?: AbortSignal, stderr?: NodeJS.WritableStream }} [context]  stderr: where a
+ *   Node release being installed says so
  * @returns {Promise<Readonly<Plan>>}
  */
-export async function buildPlan(options, { interrupt } = {}) {
+export async function buildPlan(options, { interrupt, stderr } = {}) {
   const { command } = options;
   const quick = Boolean(options.quick);
   const task = await loadTask(options.task ?? DEFAULTS.task, { timeout: options.timeout, interrupt });
   const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, options.fixturesDir);
-  const node = await resolveNode(options.node, interrupt);
+  const node = await resolveNode(options.node, interrupt, stderr);
   const params = resolveParams(task, options.params ?? {});
   if (task.builtin) {
     // a built-in's own check of its parameters against the modes that will run (message: a

@@ -17,15 +17,19 @@ const checked = new Map();
  * for its version, so a typo is a usage error here rather than K spawn failures inside a cell.
  * @param {string | undefined} spec
  * @param {AbortSignal} [interrupt]
+ * @param {NodeJS.WritableStream} [stderr]  where a release being installed says so (the CLI's,
+ *   or the API's own)
  * @returns {Promise<{ path: string, version: string }>}
  */
-export function resolveNode(spec, interrupt) {
+export function resolveNode(spec, interrupt, stderr = process.stderr) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
   const release = parseVersionSpec(spec);
   const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(spec);
   if (!checked.has(key)) {
     const found = release
-      ? releaseBinary(spec, release, { interrupt }).then((path) => check(spec, path, interrupt))
+      ? releaseBinary(spec, release, { interrupt, say: (line) => void stderr.write(`mmapbench: ${line}\n`) }).then(
+          (path) => check(spec, path, interrupt),
+        )
       : check(spec, key, interrupt);
     checked.set(key, found);
     // a failed install may succeed on the next ask (a sweep plans each point)

