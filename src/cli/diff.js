@@ -42,12 +42,14 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
     { loadSaved },
     { diffResults, sameKind },
     { diffModel },
-    { renderMarkdown, renderTerminal, textWidth, useColor },
+    { renderModels },
+    { renderMarkdown },
     { changeGate },
   ] = await Promise.all([
     import('../kinds/index.js'),
     import('../saved/diff.js'),
     import('../models/diff.js'),
+    import('../view/index.js'),
     import('../view/table.js'),
     import('../document/gate.js'),
   ]);
@@ -66,11 +68,12 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
     : null;
   const document = gate ? { ...diff, gate } : diff;
   stdout.write(
-    opts.json
-      ? `${JSON.stringify(document, null, 2)}\n`
-      : opts.markdown
-        ? renderMarkdown(diffModel(diff))
-        : renderTerminal(diffModel(diff), { color: useColor(stdout), width: textWidth(stdout) }),
+    renderModels(
+      document,
+      () => [diffModel(diff)],
+      opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
+      stdout,
+    ),
   );
   const { appendSummary, endWithGate } = await import('./finish.js');
   appendSummary(
