@@ -120,12 +120,11 @@ function metricsTable(document, modes) {
 /**
  * Each measure a compare had, per mode and as a workers/procs ratio with its interval: the
  * trade-off table, shown once there is more than throughput to weigh.
- * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point  the compare's one
  * @param {(mode: Mode) => string} name
  * @returns {ReportModel['tables']}
  */
-function tradeOffTable(document, name) {
-  const [point] = measurePoints(document);
+function tradeOffTable(point, name) {
   const measures = furtherMeasuresOf([point]);
   if (!measures.length) return [];
   const rows = [THROUGHPUT, ...measures].map((measure) => {
@@ -144,11 +143,11 @@ function tradeOffTable(document, name) {
  * The trade-off beyond throughput in one line: each measure as workers against procs, with its
  * interval and, where the interval lies off 1, whether that is better or worse for workers.
  * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point  its one point (measurePoints)
  * @returns {string | null}
  */
-export function tradeOffText(document) {
+export function tradeOffText(document, point) {
   if (document.aa) return null;
-  const [point] = measurePoints(document);
   const parts = furtherMeasuresOf([point]).flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
@@ -185,7 +184,7 @@ export function compareModel(document) {
     rows.push(['median', '', ops(workers.median), ops(procs.median), withCI(ratio, '', { label: false })]);
   const notes = [];
   if (document.verdict) notes.push(document.verdict.text);
-  const tradeOff = tradeOffText(document);
+  const tradeOff = tradeOffText(document, point);
   if (tradeOff) notes.push(tradeOff);
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
@@ -237,7 +236,7 @@ export function compareModel(document) {
         rows,
         align: ['left', 'left', 'right', 'right', 'right'],
       },
-      ...tradeOffTable(document, name),
+      ...tradeOffTable(point, name),
       ...metricsTable(document, MODES),
       ...(document.account ? [accountTable(document.account, MODES, name)] : []),
     ],

@@ -136,7 +136,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   if (resume) notes.push(resume);
   const metrics = answer ? [] : metricsTable(points, columns);
   const accounted = answer ? [] : accountTable(points, columns);
-  const measured = answer ? [] : measuresTable(document, columns);
+  const measured = answer ? [] : measuresTable(document, read, columns);
   const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
   return {
     title,
@@ -171,11 +171,11 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
  * Each measure beyond throughput (measures.js) at every point: each mode's median over its
  * rounds and their ratio with its interval, a table per measure.
  * @param {import('../document/sweep.js').SweepDocument} document
+ * @param {import('../points/points.js').Point[]} read  its points, as every reader reads them
  * @param {ReturnType<typeof varying>} columns
  * @returns {import('../view/table.js').ReportModel['tables']}
  */
-function measuresTable(document, columns) {
-  const read = sweepPoints(document);
+function measuresTable(document, read, columns) {
   return furtherMeasuresOf(read).flatMap((measure) =>
     figuresTable(
       columns,

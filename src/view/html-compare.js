@@ -126,7 +126,7 @@ export async function compareSection({ path, document }, { facts, models }) {
       answer: document.verdict
         ? [
             document.verdict.text,
-            tradeOffText(document),
+            tradeOffText(document, point),
             startupEnvText(document),
             document.account?.words.reading,
             document.next,
