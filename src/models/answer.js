@@ -7,11 +7,11 @@ import { about, pct, resumeText, startupEnvText, stopText, withCI } from '../doc
 import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, measurePoints, medianCell } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
-import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MODES } from '../words/modes.js';
 import { ops } from '../words/numbers.js';
 import { adviceModel } from './advice.js';
+import { favouredMode } from './compare.js';
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
 
@@ -67,10 +67,8 @@ function stoppedClause(document) {
  * @param {(mode: Mode) => string} name
  */
 function favours(ratio, better, name) {
-  if (!ratio?.ci95 || ratio.n < INTERVAL_ROUNDS) return '-';
-  const side = sideOf(ratio.ci95, 1);
-  if (side === 'spans') return 'equal';
-  return name((side === 'above') === (better === 'higher') ? 'workers' : 'procs');
+  const favoured = favouredMode(ratio, better);
+  return favoured === null ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
 }
 
 /**

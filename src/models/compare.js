@@ -140,6 +140,20 @@ function tradeOffTable(point, name) {
 }
 
 /**
+ * Which mode a workers/procs ratio of a measure favours, by its interval: `equal` where the
+ * interval spans 1, null without an interval (fewer than INTERVAL_ROUNDS rounds).
+ * @param {import('../stats/ratio.js').RatioStats | null | undefined} ratio
+ * @param {'higher'|'lower'} better  which way the measure improves
+ * @returns {Mode | 'equal' | null}
+ */
+export function favouredMode(ratio, better) {
+  if (!ratio?.ci95 || ratio.n < INTERVAL_ROUNDS) return null;
+  const side = sideOf(ratio.ci95, 1);
+  if (side === 'spans') return 'equal';
+  return (side === 'above') === (better === 'higher') ? 'workers' : 'procs';
+}
+
+/**
  * The trade-off beyond throughput in one line: each measure as workers against procs, with its
  * interval and, where the interval lies off 1, whether that is better or worse for workers.
  * @param {ResultsDocument} document
@@ -151,12 +165,13 @@ export function tradeOffText(document, point) {
   const parts = furtherMeasuresOf([point]).flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
-    if (!ratio.ci95 || ratio.n < INTERVAL_ROUNDS)
+    const favoured = favouredMode(ratio, measure.better);
+    if (!favoured || !ratio.ci95)
       return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
-    const side = sideOf(ratio.ci95, 1);
-    if (side === 'spans') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
-    const worse = (side === 'above') === (measure.better === 'lower');
-    return [`${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${worse ? 'worse' : 'better'})`];
+    if (favoured === 'equal') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
+    return [
+      `${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${favoured === 'procs' ? 'worse' : 'better'})`,
+    ];
   });
   return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
 }
