@@ -1,5 +1,6 @@
 // The CI gate of compare, sweep and diff as data for the saved document, and in words: the line
 // a job's log ends with, and the markdown appended to GitHub's step summary.
+import { plural } from '../words/lists.js';
 import { judge, worstOutcome } from '../stats/gate.js';
 import { about, formatCI } from './sentences.js';
 import { MODES } from '../words/modes.js';
@@ -27,8 +28,6 @@ const OUTCOME_WORDS = /** @type {const} */ ({ pass: 'passed', fail: 'failed', in
 
 /** A fraction as the user typed it: 0.1 is `10%`. */
 const percentText = (/** @type {number} */ fraction) => `${Number((fraction * 100).toFixed(2))}%`;
-const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * The gate of a compare or sweep: each point's workers/procs interval against `threshold`.
  * @param {Array<{ id: string, label: string, ratio: import('../stats/ratio.js').RatioStats | null, seconds: number }>} points

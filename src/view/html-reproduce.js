@@ -1,4 +1,5 @@
 // The report page's section for a reproduce run: its published tables beside the measured ones.
+import { plural } from '../words/lists.js';
 import { reproducePoints } from '../points/points.js';
 import { forestChart, forestRow } from './charts.js';
 import { section } from './html-page.js';
@@ -9,8 +10,6 @@ import { section } from './html-page.js';
  * @typedef {import('./table.js').ReportModel} ReportModel
  * @typedef {{ charts: number, html: string }} Section
  */
-
-const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A reproduce run: a forest of every setting's ratio, then its tables, published figures beside

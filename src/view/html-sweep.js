@@ -1,4 +1,5 @@
 // The report page's section for a sweep or an advise run.
+import { plural } from '../words/lists.js';
 import { pointName, varying } from '../points/point-name.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
@@ -15,8 +16,6 @@ import { byK, partsOf, roundDots } from './html-figures.js';
  * @typedef {import('./table.js').ReportModel} ReportModel
  * @typedef {{ charts: number, html: string }} Section
  */
-
-const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A sweep, or an advise run (a sweep of its candidates, its ranking first): each point's rounds,
