@@ -32,7 +32,7 @@ import sweep from './sweep.js';
  *   the tables it prints as: its answer, or with `verbose` its whole text (the report page's too)
  * @property {((document: any, format: 'terminal'|'markdown', stream: import('../view/index.js').Stream, options: Omit<Shown, 'width'>) => string)} [print]
  *   how it prints when that is not its models one after another (a reproduce run's report)
- * @property {(saved: import('../saved/load.js').Saved, shown: { facts: Record<string, string>, models: import('../view/table.js').ReportModel[] }) => Promise<{ charts: number, html: string }>} section
+ * @property {(saved: import('../saved/load.js').Saved, shown: { facts: Record<string, string>, models: import('../view/table.js').ReportModel[] }) => Promise<import('../view/html-page.js').Section>} section
  *   its section of the report page
  */
 

@@ -13,7 +13,7 @@ import { partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.j
  * @typedef {import('../saved/load.js').Saved} Saved
  * @typedef {import('./charts.js').Chart} Chart
  * @typedef {import('./table.js').ReportModel} ReportModel
- * @typedef {{ charts: number, html: string }} Section
+ * @typedef {import('./html-page.js').Section} Section
  */
 
 /**

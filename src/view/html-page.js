@@ -6,6 +6,8 @@ import { MODE_COLORS } from './charts.js';
 /**
  * @typedef {import('./charts.js').Chart} Chart
  * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {{ charts: number, html: string }} Section  a saved file's part of the page: its HTML and how
+ *   many charts it drew
  */
 
 /** @type {Record<string, string>} */
