@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KINDS, kindOf, loadSaved, modelsOf } from '../../src/kinds/index.js';
+import { KINDS, kindOf, loadSaved } from '../../src/kinds/index.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 const FIELDS = ['command', 'environment', 'status', 'settings', 'nodes', 'tasks', 'title', 'resumeWith', 'models'];
@@ -27,23 +27,16 @@ test('each command that saves a document has one kind; a reproduce file is told 
   assert.throws(() => kindOf({ command: 'nope' }), /no kind of saved file for the command nope/);
 });
 
-test("every saved fixture loads as the kind of its command, and reads alike from the file and as a run's document", () => {
+test('every saved fixture loads as the kind its command names, with points where its kind has them', () => {
   for (const name of readdirSync(SAVED)) {
-    const saved = loadSaved(`${SAVED}${name}`);
-    const { kind, document } = saved;
+    const { kind, document } = loadSaved(`${SAVED}${name}`);
     if (kind.name === 'reproduce') {
       assert.ok(name.endsWith('.jsonl'), name);
+      assert.ok(kind.points?.(document).length, name);
       continue;
     }
     assert.equal(kindOf(document), kind, name);
     assert.ok(kind.commands.includes(kind.command(document)), name);
-    // what a live run prints is what `report` prints from its file
-    for (const verbose of [false, true])
-      assert.deepEqual(
-        modelsOf(document, { verbose }),
-        kind.models(document, { verbose, width: 80, path: saved.path }),
-        `${name}${verbose ? ' --verbose' : ''}`,
-      );
     if (kind.points) assert.ok(kind.points(document).length > 0, name);
   }
 });
