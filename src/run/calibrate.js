@@ -47,7 +47,10 @@ export async function calibrate(plan, interrupt) {
     taskChildren = descendantsOf(hostPids);
     tracked.dismiss();
   });
-  const { latency } = await tracked.done.finally(() => gone(killStrays(hostPids, taskChildren)));
+  const { latency } = await tracked.done.finally(async () => {
+    await gone(killStrays(hostPids, taskChildren));
+    await subprocess.box.end();
+  });
   if (!latency) throw new Error('the calibration host sent a result without latency');
   return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
 }

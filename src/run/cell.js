@@ -4,7 +4,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { MmapbenchError, environmentError } from '../errors.js';
-import { adopt, diesWithParent } from '../system/children.js';
+import { adopt } from '../system/children.js';
+import { diesWithParentBoxed } from '../system/containment.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { pidsLimit } from '../system/limits.js';
 import { treeMemory } from '../system/memory.js';
@@ -117,6 +118,9 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     await tracked.done;
     const strays = killStrays(hostPids, taskChildren);
     await gone(strays);
+    // and whatever escaped both (it left the group, and was started after the last look)
+    const boxed = await subprocess.box.end();
+    for (const pid of boxed) if (!strays.includes(pid)) strays.push(pid);
     const exited = process.hrtime.bigint();
     const samples = message.samples ?? [];
     const cell = summarizeCell(mode, samples, plan.task.metrics);
@@ -151,6 +155,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     stop.abort();
     await Promise.allSettled([host?.subprocess, host?.done, tracer?.cancel()]);
     await gone(killStrays(hostPids, taskChildren));
+    await host?.subprocess.box.end();
     // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
     const failure =
       cause instanceof MmapbenchError
@@ -231,15 +236,19 @@ const asInterrupted = (promise, interrupt) =>
 
 /**
  * Starts one host script on the plan's node, environment and timeout. Never with the CLI's own
- * node flags (--test, --inspect); killed by the kernel if the CLI dies, even by SIGKILL.
+ * node flags (--test, --inspect); killed by the kernel if the CLI dies, even by SIGKILL, and
+ * what it starts with it (its box: `box.end()` kills what is left once the cell is over).
  * @param {import('./plan.js').Plan} plan
  * @param {string} script
  * @param {string[]} args
  * @param {AbortSignal} [cancelSignal]
- * @returns {import('execa').ResultPromise<{ ipc: true, buffer: false, stdin: 'ignore', detached: true }> & { output: ReturnType<typeof captureOutput> }}
+ * @returns {import('execa').ResultPromise<{ ipc: true, buffer: false, stdin: 'ignore', detached: true }> & { output: ReturnType<typeof captureOutput>, box: import('../system/containment.js').Box }}
  */
 export function spawnHost(plan, script, args, cancelSignal) {
-  const [file, argv] = diesWithParent(plan.node.path, [script, ...args]);
+  const {
+    command: [file, argv],
+    box,
+  } = diesWithParentBoxed(plan.node.path, [script, ...args]);
   const subprocess = adopt(
     execa(file, argv, {
       ipc: true,
@@ -256,7 +265,8 @@ export function spawnHost(plan, script, args, cancelSignal) {
       buffer: false,
     }),
   );
-  return Object.assign(subprocess, { output: captureOutput(subprocess) });
+  box.started(subprocess.pid);
+  return Object.assign(subprocess, { output: captureOutput(subprocess), box });
 }
 
 /** Resolves once the process has started, or failed to (the failure is `track`'s to report). */

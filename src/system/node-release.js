@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { alive } from './alive.js';
-import { adopt, diesWithParent } from './children.js';
+import { adopt } from './children.js';
+import { diesWithParentBoxed } from './containment.js';
 import { ensurePrivateDir, fileError } from './safe-fs.js';
 
 /** The oldest major `--node VERSION` installs: the oldest mmapbench is tested on. */
@@ -226,8 +227,13 @@ export function removeAbandoned(/** @type {string} */ cache) {
  */
 async function npm(args, { given, cache, interrupt }) {
   // npm dies with the CLI, as every process mmapbench starts does (system/children.js)
-  const [file, fileArgs] = diesWithParent('npm', args, 'SIGTERM');
-  const result = await adopt(execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore' }));
+  const {
+    command: [file, fileArgs],
+    box,
+  } = diesWithParentBoxed('npm', args, 'SIGTERM');
+  const result = await adopt(
+    execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore' }),
+  ).finally(() => box.end());
   if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
   if (result.failed && result.exitCode === undefined)
     throw environmentError(

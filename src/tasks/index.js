@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MmapbenchError, usageError } from '../errors.js';
-import { adopt, diesWithParent } from '../system/children.js';
+import { adopt } from '../system/children.js';
+import { diesWithParentBoxed } from '../system/containment.js';
 import { describeExport, MARK } from './declared.js';
 
 /** Built-in tasks, in the order `mmapbench tasks` lists them. */
@@ -277,7 +278,11 @@ async function loadInChild(url, spec, seconds, interrupt) {
   // execa only where a user's module is loaded: listing the built-in tasks does not pay for it
   const { execa } = await import('execa');
   const probe = fileURLToPath(new URL('./load-probe.js', import.meta.url));
-  const [file, args] = diesWithParent(process.execPath, [probe, url]);
+  // what the module's top level starts ends with the probe (its box)
+  const {
+    command: [file, args],
+    box,
+  } = diesWithParentBoxed(process.execPath, [probe, url]);
   const result = await adopt(
     execa(file, args, {
       reject: false,
@@ -289,7 +294,7 @@ async function loadInChild(url, spec, seconds, interrupt) {
       stdin: 'ignore',
       maxBuffer: 1024 * 1024,
     }),
-  );
+  ).finally(() => box.end());
   if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
   const fix = `check that \`node ${spec}\` runs and ends`;
   if (result.timedOut)

@@ -3,7 +3,7 @@
 // its environment. Signals that come twice: test/long/lifetime.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -38,6 +38,91 @@ for (const mode of ['workers', 'procs']) {
     await goneWithin(mark, 2000);
   });
 }
+
+/** The watcher a CLI started (src/system/watcher.sh), while it runs: its pid, or undefined. */
+const watcherOf = (/** @type {number | undefined} */ cli) =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .find((pid) => {
+      try {
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return args.some((arg) => arg.endsWith('watcher.sh')) && args.some((arg) => arg.includes(`mmapbench-${cli}-`));
+      } catch {
+        return false;
+      }
+    });
+
+// Where the CLI may make a cgroup (root here, and in CI), a task's whole tree is in it.
+const cgroups = process.getuid?.() === 0 || process.env.CI ? {} : { skip: 'needs root to make a cgroup for the cells' };
+const TREE = (mode, ...params) => [
+  mode,
+  '--task',
+  fixture('spawns-tree.js'),
+  '-k',
+  '2',
+  '--iterations',
+  '10',
+  '--warmup',
+  '0',
+  '--no-save',
+  ...params.flatMap((param) => ['--param', param]),
+];
+// per worker: a chain of 3 shells and its sleep, a shell in its own session and its sleep, an orphan
+const treeUp = (k, perWorker) => (mark) => processesMarked(mark).length >= k * perWorker;
+
+for (const mode of ['workers', 'procs']) {
+  test(
+    `${mode}: a SIGKILLed CLI leaves nothing its task started, at any depth, in its process group or out of it`,
+    cgroups,
+    async () => {
+      const { run, mark } = await startMarked(TREE(mode), treeUp(2, 7));
+      run.kill('SIGKILL');
+      await run;
+      await goneWithin(mark, 2000);
+      // and the watcher that ended them is gone, with the run's cgroup
+      assert.ok(await until(() => !watcherOf(run.pid), 2000), 'the watcher exited');
+    },
+  );
+}
+
+test(
+  'a SIGKILLed CLI leaves nothing that a task module started at its top level while it loaded',
+  cgroups,
+  async () => {
+    const mark = uniqueMark();
+    // the load probe inherits the CLI's environment: the marker rides there
+    const run = execa(process.execPath, [BIN, 'compare', '--no-save', '--task', fixture('spawns-at-load.mjs')], {
+      reject: false,
+      env: { ...ENV, MMAPBENCH_TEST_MARK: mark },
+    });
+    assert.ok(await until(() => processesMarked(mark).filter((pid) => pid !== run.pid).length >= 3, 10000));
+    run.kill('SIGKILL');
+    await run;
+    await goneWithin(mark, 2000);
+  },
+);
+
+test("without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing of its cells' process groups", async () => {
+  const { run, mark } = await startMarked(TREE('procs', 'escape=no', 'depth=5'), treeUp(2, 6), {
+    env: { MMAPBENCH_CGROUP: '0' },
+  });
+  run.kill('SIGKILL');
+  await run;
+  await goneWithin(mark, 2000);
+});
+
+test(
+  'what a task leaves running at any depth, an orphan of init included, ends with its cell and is counted',
+  cgroups,
+  async () => {
+    const mark = uniqueMark();
+    const result = await cli([...TREE('workers', 'spin=1'), '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`]);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const [cell] = JSON.parse(result.stdout).rounds.map((round) => round.workers);
+    assert.ok(cell.strays >= 2 * 7, `strays: ${cell.strays}`);
+    assert.deepEqual(processesMarked(mark), []);
+  },
+);
 
 test('a task module calling process.exit(0) at its top level is a task that does not load (exit 2), never exit 0', async () => {
   for (const extra of [[], ['--json']]) {

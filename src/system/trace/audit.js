@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { usageError } from '../../errors.js';
-import { adopt, diesWithParent } from '../children.js';
+import { adopt } from '../children.js';
+import { diesWithParentBoxed } from '../containment.js';
 import { which } from '../which.js';
 import { preflight } from './preflight.js';
 import { startTrace } from './tracer.js';
@@ -104,10 +105,16 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
   if (request.command) {
     // a shell that waits for one line before it execs the command: its pid, which the command
     // keeps, is known before the command runs, so the trace misses none of its start. The
-    // command's output goes to stderr, so stdout keeps only the report. It dies with the CLI.
-    const [file, args] = diesWithParent('sh', ['-c', 'read _ && exec "$@"', 'sh', ...request.command], 'SIGTERM');
+    // command's output goes to stderr, so stdout keeps only the report. It dies with the CLI,
+    // and what it started and left running with it (its box).
+    const {
+      command: [file, args],
+      box,
+    } = diesWithParentBoxed('sh', ['-c', 'read _ && exec "$@"', 'sh', ...request.command], 'SIGTERM');
     const shell = adopt(spawn(file, args, { stdio: ['pipe', 2, 2] }));
-    exited = new Promise((resolve) => shell.once('exit', (code, signal) => resolve({ code, signal })));
+    exited = new Promise((resolve) =>
+      shell.once('exit', (code, signal) => box.end().finally(() => resolve({ code, signal }))),
+    );
     child = shell;
     pid = shell.pid;
   }

@@ -1,0 +1,31 @@
+# Ends what the CLI started once the CLI is gone, however it went (system/containment.js). It
+# runs in a session of its own and reads a pipe only the CLI holds: end of file is the CLI's end.
+# Meanwhile the CLI says `+PGID` when a cell's host starts leading a process group and `-PGID`
+# once the cell is over; where there is no cgroup, those groups are what it kills.
+# $1: the run's cgroup (a leaf per started tree in it), or empty.
+groups=' '
+while read -r line; do
+  case $line in
+    +*) groups="$groups${line#+} " ;;
+    -*)
+      id=${line#-}
+      case $groups in *" $id "*) groups="${groups%%" $id "*} ${groups#*" $id "}" ;; esac
+      ;;
+  esac
+done
+for group in $groups; do kill -9 -"$group" 2>/dev/null; done
+[ -n "$1" ] || exit 0
+# the kernel kills the group and every leaf in it at once (Linux 5.14 and later)
+[ -e "$1/cgroup.kill" ] && echo 1 >"$1/cgroup.kill"
+tries=0
+while [ $tries -lt 200 ]; do
+  for leaf in "$1"/*/; do
+    [ -d "$leaf" ] || continue
+    # before cgroup.kill: each process, again until none is left
+    [ -e "$1/cgroup.kill" ] || for pid in $(cat "$leaf/cgroup.procs"); do kill -9 "$pid" 2>/dev/null; done
+    rmdir "$leaf" 2>/dev/null
+  done
+  rmdir "$1" 2>/dev/null && exit 0
+  sleep 0.05
+  tries=$((tries + 1))
+done
