@@ -9,9 +9,13 @@ import { kebab } from '../words/vocabulary.js';
  * @typedef {import('../document/sweep.js').SavedPoint} SavedPoint
  */
 
-/** `KEY=value` pairs sorted by key, space-separated: `MALLOC_ARENA_MAX=1 MALLOC_TOP_PAD_=0`. */
+/**
+ * `KEY=value` pairs sorted by key, space-separated: `MALLOC_ARENA_MAX=1 MALLOC_TOP_PAD_=0`. A
+ * parameter left out (undefined) is not named, as a saved document, which has no such key, reads.
+ */
 export const envText = (/** @type {Record<string, unknown> | undefined} */ env) =>
   Object.entries(env ?? {})
+    .filter(([, value]) => value !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');

@@ -1,8 +1,9 @@
 // Reads results back: a document a measuring command saved (or printed with --json), or the
 // results file of a reproduce run. A file is data: it is checked before anything reads it, and
 // a bad one is a one-line usage error naming the file and the fix.
-import { readFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
+import { readUserFile } from '../system/safe-fs.js';
+import { MAX_RESULTS_BYTES } from './out.js';
 import { SCHEMA } from '../version.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
@@ -23,15 +24,9 @@ import { firstBadField } from './validate.js';
  * @returns {Saved}
  */
 export function readSaved(path, what, kinds) {
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw usageError(
-      `${what}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'a folder, not a file' : error.message}; pass a results file mmapbench saved (in ./mmapbench-results by default)`,
-      error,
-    );
-  }
+  const text = readUserFile(path, MAX_RESULTS_BYTES, (problem, cause) =>
+    usageError(`${what}: ${problem}; pass a results file mmapbench saved (in ./mmapbench-results by default)`, cause),
+  );
   const notOurs = (/** @type {string} */ why) =>
     usageError(
       `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep, advise or reproduce saved`,

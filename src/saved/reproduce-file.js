@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
-import { appendOwnFile, fileError, makeFolder } from '../system/safe-fs.js';
+import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
+import { MAX_RESULTS_BYTES } from './out.js';
 
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
@@ -75,15 +76,9 @@ const END = 'end';
  * @returns {ResultsFile & { mend: () => void }}
  */
 export function readResultsFile(path) {
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw usageError(
-      `--resume ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}; pass the results file a reproduce run wrote`,
-      error,
-    );
-  }
+  const text = readUserFile(path, MAX_RESULTS_BYTES, (problem, cause) =>
+    usageError(`--resume ${path}: ${problem}; pass the results file a reproduce run wrote`, cause),
+  );
   const parsed = parseResultsFile(text, (why) =>
     usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
   );

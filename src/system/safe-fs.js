@@ -10,12 +10,14 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
+import { formatSize } from '../words/sizes.js';
 
 /** A name no one can have created beforehand, beside `path`. */
 export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
@@ -147,4 +149,69 @@ export function fileError(error, path, what) {
       error,
     );
   return environmentError(`could not write ${path} (${code || error.message}); pass ${what} another folder`, error);
+}
+
+/** What a file that is not a regular one is, as a user would name it. */
+const KINDS = /** @type {const} */ ([
+  ['isDirectory', 'a folder'],
+  ['isFIFO', 'a FIFO (named pipe)'],
+  ['isCharacterDevice', 'a character device'],
+  ['isBlockDevice', 'a block device'],
+  ['isSocket', 'a socket'],
+]);
+
+/**
+ * What is wrong with `stats` as a file to read whole, or null: not a regular file (a read of a
+ * FIFO waits for a writer, /dev/zero never ends), or larger than `limit`.
+ * @param {import('node:fs').Stats} stats
+ * @param {number} limit
+ */
+export function notAFile(stats, limit = Infinity) {
+  if (!stats.isFile()) {
+    const kind = KINDS.find(([test]) => stats[test]())?.[1] ?? 'not a regular file';
+    return `${kind}, not a regular file`;
+  }
+  return stats.size > limit ? `${formatSize(stats.size)}, more than the ${formatSize(limit)} it may be` : null;
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Reads a file the user named, whatever they named. It is opened without blocking (a FIFO with
+ * no writer would block the open itself, and no signal handler runs while the main thread is
+ * blocked), checked to be a regular file of at most `limit` bytes, and only then read: a
+ * regular file's read never waits, so Ctrl-C still ends the CLI. A file that grows past `limit`
+ * while it is read (or a /proc file, whose size says 0) is refused when it does.
+ * @param {string} path
+ * @param {number} limit  the most a file of its purpose may hold
+ * @param {(problem: string, cause?: unknown) => Error} refuse  the error for a problem such as
+ *   `no such file`, `a FIFO (named pipe), not a regular file`
+ * @returns {string}
+ */
+export function readUserFile(path, limit, refuse) {
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    throw refuse(code === 'ENOENT' ? 'no such file' : `not readable (${code ?? error})`, error);
+  }
+  try {
+    const problem = notAFile(fstatSync(fd), limit);
+    if (problem) throw refuse(problem);
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const read = readSync(fd, chunk, 0, CHUNK, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > limit) throw refuse(`more than the ${formatSize(limit)} it may be`);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

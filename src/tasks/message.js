@@ -1,10 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readUserFile } from '../system/safe-fs.js';
+import { formatSize } from '../words/sizes.js';
 
 /**
  * One round trip per op: the worker sends a message to its parent, whose main thread sends it
  * straight back, as a pool's job and its result. K workers share the one parent in both modes.
  */
 /** @typedef {import('./index.js').Task} Task */
+
+/**
+ * The most a message may hold, and a file of messages: a message crosses the channel whole, in
+ * every copy its mode makes (a process sends a Buffer as JSON text, over two characters a byte,
+ * and V8's strings end at 512 MiB; a structured clone copies it each way), in each of K workers
+ * at once. At 64 MiB one round trip of a Buffer between processes takes seconds and a few GiB.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 ** 2;
 
 /** What an op can send (docs/tasks.md says what each is). */
 const SHAPES = ['object', 'json', 'buffer', 'transfer', 'shared'];
@@ -34,21 +43,23 @@ export function objectOf(bytes) {
  * @throws {Error} with the problem and the fix, when the file is missing, empty or not JSON
  */
 export function readMessages(path) {
-  let text;
+  const text = readUserFile(
+    path,
+    MAX_MESSAGE_BYTES,
+    (problem) => new Error(`--message ${path}: ${problem}; pass a JSON or JSON-lines file of messages`),
+  );
+  const empty = () => new Error(`--message ${path} holds no message; put at least one message in it, as JSON`);
+  if (!text.trim()) throw empty();
+  /** @type {unknown} */
+  let value;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-    throw new Error(
-      `--message ${path} cannot be read (${code ?? 'error'}); pass a JSON or JSON-lines file of messages`,
-    );
-  }
-  if (!text.trim()) throw new Error(`--message ${path} is empty; put at least one message in it, as JSON`);
-  try {
-    const value = JSON.parse(text);
-    return Array.isArray(value) ? value : [value];
+    value = JSON.parse(text);
   } catch {
-    // JSON lines: one message a line
+    value = undefined; // JSON lines: one message a line
+  }
+  if (value !== undefined) {
+    if (Array.isArray(value) && !value.length) throw empty();
+    return Array.isArray(value) ? value : [value];
   }
   const lines = text.split('\n').filter((line) => line.trim());
   return lines.map((line, i) => {
@@ -151,6 +162,8 @@ export default /** @satisfies {Task} */ ({
    * @param {Array<'workers'|'procs'>} modes
    */
   checkParams(params, modes) {
+    if (params.size > MAX_MESSAGE_BYTES)
+      return `--size ${formatSize(params.size)} is more than a message may hold (${formatSize(MAX_MESSAGE_BYTES)}: each of K workers holds several copies of it, and a process's JSON channel cannot carry much more); pass --size ${formatSize(MAX_MESSAGE_BYTES).replace(' MiB', 'm')} or less`;
     if (params.message !== undefined) {
       try {
         readMessages(params.message);

@@ -74,7 +74,7 @@ export const bytes = (name) => (raw) => {
   const value = last(raw);
   const size = typeof value === 'number' ? value : parseSize(value);
   if (size === null || !Number.isInteger(size) || size < 1)
-    throw usageError(`${name} ${value} is invalid: it must be bytes or a size such as 256k or 1m`);
+    throw usageError(`${name} ${value} is invalid: it must be a whole number of bytes or a size such as 256k or 1m`);
   return size;
 };
 
