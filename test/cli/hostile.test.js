@@ -302,3 +302,25 @@ test(
       );
   },
 );
+
+test('a FIFO or a device named as a file to read is refused at once (exit 2), never read', LIMIT, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-fifo-'));
+  const fifo = join(dir, 'fifo.json');
+  await execa('mkfifo', [fifo]);
+  const saved = fixture('saved/compare-quick.json');
+  // each would block in a read (a FIFO with no writer) or never end (/dev/zero) before the fix
+  for (const [args, kind] of [
+    [['compare', '--task', 'message', '--message', fifo], 'a FIFO'],
+    [['compare', '--task', 'message', '--message', '/dev/zero'], 'a character device'],
+    [['report', fifo], 'a FIFO'],
+    [['report', '/dev/zero'], 'a character device'],
+    [['diff', saved, fifo], 'a FIFO'],
+    [['compare', '--resume', fifo], 'a FIFO'],
+    [['compare', '--file', fifo], 'not a regular file'],
+  ]) {
+    const result = await cli(args, { timeout: 10000 });
+    assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, new RegExp(`^mmapbench: .*${kind}`), args.join(' '));
+  }
+});

@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import message, { objectOf, readMessages } from '../../src/tasks/message.js';
+import message, { MAX_MESSAGE_BYTES, objectOf, readMessages } from '../../src/tasks/message.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmapbench-message-'));
 const file = (/** @type {string} */ name, /** @type {string} */ text) => {
@@ -31,12 +32,13 @@ test("the user's messages: a JSON array of them, one JSON value, or JSON lines",
   ]);
 });
 
-test('a file of messages that is missing, empty or not JSON is named with the fix', () => {
-  assert.throws(
-    () => readMessages(join(dir, 'nope.json')),
-    /cannot be read \(ENOENT\); pass a JSON or JSON-lines file/,
-  );
-  assert.throws(() => readMessages(file('empty.json', ' \n')), /is empty; put at least one message in it/);
+test('a file of messages that is missing, empty, of no message or not JSON is named with the fix', () => {
+  assert.throws(() => readMessages(join(dir, 'nope.json')), /nope\.json: no such file; pass a JSON or JSON-lines file/);
+  for (const [name, text] of [
+    ['empty.json', ' \n'],
+    ['none.json', '[]'],
+  ])
+    assert.throws(() => readMessages(file(name, text)), /holds no message; put at least one message in it/);
   assert.throws(
     () => readMessages(file('bad.jsonl', '{"a":1}\n{oops}\n')),
     /neither JSON nor JSON lines \(line 2 does not parse\)/,
@@ -56,6 +58,29 @@ test('a shape a process cannot carry is refused where procs run, with the neares
     assert.equal(message.checkParams(params(shape), ['workers', 'procs']), null);
   assert.match(
     String(message.checkParams({ ...params('object'), message: join(dir, 'nope.json') }, ['procs'])),
-    /ENOENT/,
+    /no such file/,
   );
+});
+
+test('a file of messages that is not a regular file is refused before it is read, whatever it is', () => {
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  // a read of a FIFO with no writer, or of /dev/zero, would never end
+  for (const [path, kind] of [
+    [fifo, 'a FIFO \\(named pipe\\)'],
+    ['/dev/zero', 'a character device'],
+    ['/dev/null', 'a character device'],
+    [dir, 'a folder'],
+  ])
+    assert.throws(() => readMessages(path), new RegExp(`${kind}, not a regular file; pass a JSON or JSON-lines file`));
+});
+
+test('a message size is bounded by what a cell can hold, and is whole bytes', () => {
+  const params = (/** @type {number} */ size) => ({ shape: 'buffer', size, serialization: 'json' });
+  assert.equal(message.checkParams(params(MAX_MESSAGE_BYTES), ['workers', 'procs']), null);
+  for (const size of [MAX_MESSAGE_BYTES + 1, 2 ** 30, 100 * 2 ** 30])
+    assert.match(
+      String(message.checkParams(params(size), ['workers'])),
+      /is more than a message may hold \(64 MiB.*\); pass --size 64m or less$/,
+    );
 });
