@@ -7,8 +7,9 @@ import { startProgress } from '../view/progress.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
-import { keptDocument, resumable, resumingLine, sessionOf } from '../saved/resume.js';
-import { measureOptions, resumeOnly } from './typed-options.js';
+import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
+import { keptOptions, measureOptions, resumeOnly } from './typed-options.js';
+import { usageError } from '../errors.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { MODES } from '../words/modes.js';
 import { completeRounds } from '../run/scheduler.js';
@@ -42,7 +43,10 @@ export function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
   resumeOnly(opts);
   const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), command);
-  return measureCommand(kept.request, output, context, kept);
+  const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
+  if (options.command !== command)
+    throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);
+  return measureCommand(options, output, context, { ...kept, warnings: checkModules(kept, Boolean(opts.force)) });
 }
 
 /**
@@ -53,7 +57,7 @@ export function measureOrResume(opts, command, output, context) {
  * @param {import('../run/plan.js').MeasureOptions} options
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
- * @param {{ path: string, document: any } | null} [resumed]  a kept run (saved/resume.js)
+ * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept run
  */
 export async function measureCommand(
   options,
@@ -71,6 +75,7 @@ export async function measureCommand(
   // taken before anything is said of the run, so a refusal is the only line
   return holdingResults(save, resumed, stderr, async (keeping) => {
     if (resuming) stderr.write(`${resuming}\n`);
+    for (const warning of resumed?.warnings ?? []) stderr.write(`mmapbench: warning: ${warning}\n`);
     if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
     for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
     // --quick measures nothing, so it skips the check and its 100 ms of sampling
@@ -106,7 +111,7 @@ export async function measureCommand(
     });
     // the options ride along in any document that did not finish, for --resume
     const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
-      keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished);
+      keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan]));
     let session;
     // the rounds as they finish, on the progress line: the ratio so far and its interval
     /** @type {ReturnType<typeof soFarOf>} */

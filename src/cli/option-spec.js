@@ -144,11 +144,25 @@ export function readOptions(argv, specs, command) {
     const spec = specs[name];
     const raw = argv[name];
     const kind = spec.kind ?? 'value';
-    let read = kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1);
-    if (spec.choices) read = oneOf(flagName(name), spec.choices)(read);
-    options[name] = spec.read ? spec.read(read) : read;
+    options[name] = readValue(
+      name,
+      spec,
+      kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1),
+    );
   }
   return options;
+}
+
+/**
+ * One option's value checked and converted, as the command line reads what was typed: among its
+ * choices, then its own check. A kept run's settings (--resume) are read through it too.
+ * @param {string} name
+ * @param {OptionSpec} spec
+ * @param {unknown} value
+ */
+export function readValue(name, spec, value) {
+  const read = spec.choices ? oneOf(flagName(name), spec.choices)(/** @type {string} */ (value)) : value;
+  return spec.read ? spec.read(read) : read;
 }
 
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */

@@ -7,13 +7,13 @@ import { describeEnvironment } from '../system/environment.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
-import { keptDocument, resumable, resumingLine, sessionOf } from '../saved/resume.js';
+import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { buildSweepDocument } from '../document/sweep.js';
 import { startProgress } from '../view/progress.js';
 import { finishRun, gateOf, roundLines } from './finish.js';
 import { about } from '../document/sentences.js';
 import { pointLabel } from '../points/point-name.js';
-import { measureOptions, resumeOnly } from './typed-options.js';
+import { keptSweep, measureOptions, resumeOnly } from './typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
 
@@ -68,14 +68,8 @@ export function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
   resumeOnly(opts);
   const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), 'sweep');
-  // JSON keeps an axis's "the default" (undefined) as null
-  const axes = Object.fromEntries(
-    Object.entries(kept.request.axes).map(([name, values]) => [
-      name,
-      Array.isArray(values) ? values.map((value) => value ?? undefined) : values,
-    ]),
-  );
-  return sweepCommand({ ...kept.request, axes }, output, context, kept);
+  const request = keptSweep(kept.request, { path: kept.path, given: opts });
+  return sweepCommand(request, output, context, { ...kept, warnings: checkModules(kept, Boolean(opts.force)) });
 }
 
 /**
@@ -85,7 +79,7 @@ export function sweepOrResume(opts, output, context) {
  * @param {import('../run/sweep.js').SweepRequest} request
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} [context]
- * @param {{ path: string, document: any } | null} [resumed]  a kept sweep (saved/resume.js)
+ * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept sweep
  */
 async function sweepCommand(request, output, context = {}, resumed = null) {
   const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt, stderr: context.stderr });
@@ -100,7 +94,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} context
- * @param {{ resumed?: { path: string, document: any } | null, isolate?: boolean, race?: boolean,
+ * @param {{ resumed?: import('../saved/resume.js').Resumed | null, isolate?: boolean, race?: boolean,
  *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start;
  *   race: advise's candidates race against the first point (run/race.js)
  */
@@ -128,6 +122,7 @@ export async function runPlanned(
   // taken before anything is said of the run, so a refusal is the only line
   return holdingResults(save, resumed, stderr, async (keeping) => {
     if (resuming) stderr.write(`${resuming}\n`);
+    for (const warning of resumed?.warnings ?? []) stderr.write(`mmapbench: warning: ${warning}\n`);
     const [{ plan: first }] = points;
     const quick = first.quick;
     const fixedRounds = first.stop.rounds;
@@ -188,6 +183,7 @@ export async function runPlanned(
         ),
         request,
         finished,
+        modulesOf(points.map((point) => point.plan)),
       );
     let run;
     try {

@@ -1,15 +1,24 @@
 // The command line of the measuring commands, converted once into the typed objects the run is
 // planned and printed from: the options of a measurement (`MeasureOptions`), where and how its
 // results go (`Output`), and what --resume allows beside it.
-import { usageError } from '../errors.js';
+import { isAbsolute } from 'node:path';
+import { MmapbenchError, usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { defaultOut } from '../saved/out.js';
+import { parseVersionSpec } from '../system/node-release.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
-import { COMPARE_ONLY } from './options.js';
-import { flagName } from './option-spec.js';
+import { COMPARE_ONLY, measurementSpecs } from './options.js';
+import { flagName, readValue } from './option-spec.js';
 
-/** What may be given with --resume: how to print, save, export and gate, not what to measure. */
-const WITH_RESUME = ['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'];
+/**
+ * What may be given with --resume: how to print, save, export and gate, not what to measure;
+ * --force to go on with a task module that changed; a binary the file names (--node, --bpftrace)
+ * given again, as the user's word that it may run.
+ */
+const WITH_RESUME = [
+  ...['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'],
+  ...['force', 'node', 'bpftrace'],
+];
 
 /**
  * With --resume the settings come from the file: any option that would change them is refused.
@@ -21,6 +30,174 @@ export function resumeOnly(opts) {
     throw usageError(
       `${flagName(other)} cannot be used with --resume: the run goes on with the settings it was started with; drop ${flagName(other)}`,
     );
+}
+
+/** The options as the command line declares them: what a kept setting is checked by. */
+const SPECS = measurementSpecs({ compare: true });
+
+/** @type {(value: unknown) => value is Record<string, any>} */
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** @param {unknown} value */
+const isText = (value) => typeof value === 'string' && value !== '' && !value.includes('\0');
+
+/**
+ * How each field of a kept run's options is checked: by the option that sets it, as the command
+ * line reads what was typed (a usage error naming the option), or, for what the command line
+ * converts (`--env` pairs into an object, a percentage into a fraction), by its shape.
+ * @type {Record<string, (value: any) => string | null>}  what is wrong with it, or null
+ */
+const KEPT = {
+  command: (value) => (['compare', 'workers', 'procs'].includes(value) ? null : 'must be compare, workers or procs'),
+  task: (value) => (isText(value) ? null : 'must be a task name or a path'),
+  file: (value) => (isText(value) ? null : 'must be a name, a size or a path'),
+  node: (value) => (isText(value) ? null : 'must be a Node version or a path'),
+  fixturesDir: (value) => (isText(value) ? null : 'must be a path'),
+  cwd: (value) => (isText(value) && isAbsolute(value) ? null : 'must be an absolute path'),
+  ...Object.fromEntries(
+    ['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'].map((name) => [
+      name,
+      (/** @type {unknown} */ value) => refusal(() => readValue(name, SPECS[name], value)),
+    ]),
+  ),
+  // kept as the fraction the command line makes of --precision 5%
+  precision: (value) =>
+    refusal(() => readValue('precision', SPECS.precision, typeof value === 'number' ? value * 100 : value)),
+  force: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
+  quick: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
+  inheritEnv: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
+  env: (value) =>
+    isRecord(value) && Object.entries(value).every(([name, setting]) => name && typeof setting === 'string')
+      ? null
+      : 'must map variable names to strings, as --env KEY=VALUE does',
+  params: (value) => (isRecord(value) ? null : 'must map parameter names to values'),
+  trace: (value) => {
+    if (value === null) return null;
+    if (!isRecord(value)) return 'must be null or what --trace was given with';
+    if (value.bpftrace !== undefined && !isText(value.bpftrace)) return 'bpftrace must be a path';
+    if (value.mountTracefs !== undefined && typeof value.mountTracefs !== 'boolean')
+      return 'mountTracefs must be true or false';
+    return value.window === undefined ? null : refusal(() => readValue('traceWindow', SPECS.traceWindow, value.window));
+  },
+};
+
+/** @param {() => unknown} read  @returns {string | null}  the usage error's words */
+function refusal(read) {
+  try {
+    read();
+    return null;
+  } catch (error) {
+    if (error instanceof MmapbenchError) return `is refused as the command line would refuse it: ${error.message}`;
+    throw error;
+  }
+}
+
+/**
+ * A kept run's options, checked before anything runs on them: a results file is data a person
+ * may have edited, and these settings start processes. Each field passes the check the option
+ * that sets it gets on the command line; a field no option sets is refused. A binary the file
+ * names (a Node, bpftrace) runs only when the user names it again (`--node PATH`), and a kept
+ * run's folder (`cwd`) stands for the one its relative paths were typed in.
+ * @param {unknown} options  `resume`, or a sweep's `resume.shared`
+ * @param {{ path: string, field: string, given: Record<string, any> }} where  the file, the
+ *   field the options are in (`resume`), and the options given with --resume
+ * @returns {import('../run/plan.js').MeasureOptions}
+ */
+export function keptOptions(options, { path, field, given }) {
+  const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>
+    usageError(`--resume ${path}: ${field}${name ? `.${name}` : ''} ${why}; start a new run`);
+  if (!isRecord(options)) throw refuse('', 'must be the options the run was started with');
+  for (const [name, value] of Object.entries(/** @type {Record<string, unknown>} */ (options))) {
+    if (value === undefined) continue;
+    const check = KEPT[name];
+    if (!check) throw refuse(name, 'is no setting mmapbench keeps');
+    const why = check(value);
+    if (why) throw refuse(name, `${why.startsWith('is ') ? '' : `(${JSON.stringify(value)}) `}${why}`);
+  }
+  const kept = /** @type {import('../run/plan.js').MeasureOptions} */ (options);
+  confirmBinary('--node', kept.node && !parseVersionSpec(kept.node) ? kept.node : undefined, given.node, path);
+  confirmBinary('--bpftrace', kept.trace?.bpftrace, given.bpftrace, path);
+  // what the command line converts, as it would: the typed values
+  /** @type {Record<string, unknown>} */
+  const read = {};
+  for (const name of /** @type {const} */ (['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime']))
+    if (kept[name] !== undefined) read[name] = readValue(name, SPECS[name], kept[name]);
+  return { ...kept, ...read };
+}
+
+/**
+ * A binary a kept run names runs only when the user gives it again: a results file may come
+ * from anyone, and bpftrace runs as root.
+ * @param {string} flag  --node or --bpftrace
+ * @param {string | undefined} kept  the binary the file names, when it names one by path
+ * @param {string | undefined} given  the same option given with --resume
+ * @param {string} path  the file
+ */
+function confirmBinary(flag, kept, given, path) {
+  if (given !== undefined && given !== kept)
+    throw usageError(
+      `${flag} ${given} is not what --resume ${path} ran with (${kept ?? 'none given'}): a resumed run goes on with the same ${flag.slice(2)}; drop ${flag}, or start a new run`,
+    );
+  if (kept !== undefined && given === undefined)
+    throw usageError(
+      `--resume ${path} runs ${kept} (${flag}); a results file may come from anyone, so name it yourself: add ${flag} ${kept}`,
+    );
+}
+
+/**
+ * A kept sweep's request: its axes and shared options, checked as keptOptions checks one
+ * compare's.
+ * @param {unknown} request  `resume` of a kept sweep
+ * @param {{ path: string, given: Record<string, any> }} where
+ * @returns {import('../run/sweep.js').SweepRequest}
+ */
+export function keptSweep(request, { path, given }) {
+  const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>
+    usageError(`--resume ${path}: resume.${name} ${why}; start a new run`);
+  const { axes } = /** @type {{ axes?: Record<string, unknown> }} */ (isRecord(request) ? request : {});
+  if (!isRecord(axes)) throw refuse('axes', 'must be the axes the sweep was started with');
+  /** @param {string} name @param {unknown} values @param {(value: any) => string | null} item */
+  const list = (name, values, item) => {
+    if (!Array.isArray(values) || !values.length) throw refuse(`axes.${name}`, 'must be a list of one value or more');
+    // JSON keeps an axis's "the default" (undefined) as null
+    return values.map((value, i) => {
+      if (value === null) return undefined;
+      const why = item(value);
+      if (why)
+        throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${JSON.stringify(value)}) `}${why}`);
+      return value;
+    });
+  };
+  const nodes = list('node', axes.node, KEPT.node);
+  const binaries = nodes.filter((node) => node !== undefined && !parseVersionSpec(node));
+  if (binaries.length)
+    confirmBinary('--node', binaries.join(','), [given.node ?? []].flat().join(',') || undefined, path);
+  if (!isRecord(axes.params)) throw refuse('axes.params', 'must map parameter names to lists of values');
+  const params = Object.fromEntries(
+    Object.entries(/** @type {Record<string, unknown>} */ (axes.params)).map(([name, values]) => [
+      name,
+      list(`params.${name}`, values, () => null),
+    ]),
+  );
+  const shared = keptOptions(/** @type {any} */ (request).shared, {
+    path,
+    field: 'resume.shared',
+    given: { ...given, node: undefined },
+  });
+  return {
+    axes: {
+      node: nodes,
+      task: list('task', axes.task, KEPT.task),
+      variant: list('variant', axes.variant, (variant) =>
+        isRecord(variant) && isText(variant.name) && KEPT.env(variant.env) === null
+          ? null
+          : 'must be a variant as --variant makes it: a name and its environment',
+      ),
+      file: list('file', axes.file, KEPT.file),
+      params,
+      k: list('k', axes.k, KEPT.k),
+    },
+    shared,
+  };
 }
 
 /**
@@ -45,6 +222,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   const published = opts.protocol === 'published';
   return {
     command,
+    // what a relative path given here (task, file, messages, fixtures) is relative to, kept
+    cwd: process.cwd(),
     task: opts.task,
     file: opts.file,
     k: opts.k,

@@ -90,9 +90,11 @@ export function fixtureIn(dir, name, size) {
  * Resolves `--file NAME|SIZE|PATH`: a name from the investigation, a size (a random file of
  * that size is created in the fixtures folder), or an existing readable file.
  * @param {string} spec
+ * @param {string} [fixturesDir]
+ * @param {string} [cwd]  what a relative path is relative to
  * @returns {{ path: string, size: number, label: string }}
  */
-export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
+export function resolveFile(spec, fixturesDir = defaultFixturesDir(), cwd = process.cwd()) {
   const named = Object.hasOwn(NAMED_FILES, spec) ? NAMED_FILES[/** @type {keyof NAMED_FILES} */ (spec)] : undefined;
   const size = named ?? (/[/\\]/.test(spec) ? null : parseSize(spec));
   if (size !== null) {
@@ -104,7 +106,7 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir()) {
     const { path } = fixtureIn(fixturesDir, named ? spec : `size-${size}`, size);
     return { path, size, label: named ? `${spec} (${formatSize(size)})` : formatSize(size) };
   }
-  const path = resolve(spec);
+  const path = resolve(cwd, spec);
   let stats;
   try {
     stats = statSync(path);

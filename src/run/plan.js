@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
 import { loadTask } from '../tasks/index.js';
@@ -61,6 +62,9 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
  *   `unavailable` instead of an error (a sweep's point on an older Node)
  * @property {boolean} [inheritEnv]  also the variables Node reads at every start (STARTUP_ONLY_VARS)
+ * @property {string} [cwd]  the folder its relative paths (task, file, messages, fixtures, Node,
+ *   bpftrace) are resolved against: the CLI's when it was typed, kept so that a resumed run
+ *   reads the same files from any folder (default: this process's)
  * @property {boolean} [inheritAllocatorEnv]  false: drop MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD
  *   inherited from the shell (a baseline must be the allocator's defaults); default true
  */
@@ -102,10 +106,15 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 export async function buildPlan(options, { interrupt, stderr } = {}) {
   const { command } = options;
   const quick = Boolean(options.quick);
-  const task = await loadTask(options.task ?? DEFAULTS.task, { timeout: options.timeout, interrupt });
-  const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, options.fixturesDir);
-  const node = await resolveNode(options.node, interrupt, stderr);
-  const params = resolveParams(task, options.params ?? {});
+  const cwd = options.cwd ?? process.cwd();
+  const task = await loadTask(options.task ?? DEFAULTS.task, { cwd, timeout: options.timeout, interrupt });
+  const file = resolveFile(
+    options.file ?? task.defaultFile ?? DEFAULTS.file,
+    options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir),
+    cwd,
+  );
+  const node = await resolveNode(options.node, interrupt, stderr, cwd);
+  const params = resolveParams(task, options.params ?? {}, cwd);
   if (task.builtin) {
     // a built-in's own check of its parameters against the modes that will run (message: a
     // shape a process cannot carry, a file of messages that is not one)
@@ -159,8 +168,17 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
   const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push(late);
+  const bpftrace = options.trace?.bpftrace;
   const trace = options.trace
-    ? { ...(await preflight({ ...options.trace, interrupt })), window: options.trace.window ?? 'timed' }
+    ? {
+        ...(await preflight({
+          ...options.trace,
+          // a name is looked up on PATH, a path is the user's
+          bpftrace: bpftrace && /[/\\]/.test(bpftrace) ? resolve(cwd, bpftrace) : bpftrace,
+          interrupt,
+        })),
+        window: options.trace.window ?? 'timed',
+      }
     : null;
 
   return deepFreeze({
@@ -330,8 +348,9 @@ export const modesOf = ({ command, aa, only = null }) =>
  * error, not ignored.
  * @param {import('../tasks/index.js').LoadedTask} task
  * @param {Record<string, unknown>} given
+ * @param {string} [cwd]  what a relative path is relative to
  */
-export function resolveParams(task, given) {
+export function resolveParams(task, given, cwd = process.cwd()) {
   const declared = task.params ?? {};
   for (const name of Object.keys(given)) {
     if (!Object.hasOwn(declared, name)) {
@@ -345,7 +364,11 @@ export function resolveParams(task, given) {
   for (const [name, spec] of Object.entries(declared)) {
     const value = Object.hasOwn(given, name) && given[name] !== undefined ? given[name] : spec.default;
     params[name] =
-      value === undefined ? undefined : PARAM_VALUE[spec.type ?? 'string'](paramFlag(name).replace(/=$/, ''))(value);
+      value === undefined
+        ? undefined
+        : spec.type === 'path'
+          ? resolve(cwd, String(value))
+          : PARAM_VALUE[spec.type ?? 'string'](paramFlag(name).replace(/=$/, ''))(value);
     if (spec.choices && value !== undefined && !spec.choices.includes(params[name])) {
       throw usageError(`${paramSetting(name, value)} is not one of ${spec.choices.join(', ')} (task ${task.name})`);
     }

@@ -27,9 +27,9 @@ export async function holdingResults(save, resumed, stderr, body) {
 /**
  * Takes the `--out` folder (created, checked and locked against other runs), or a resumed run's
  * file, which it replaces in place unless `--out` was given (then the file is only read, and
- * the continued run is a new file in that folder). The file is locked, so two runs going on
- * with one file cannot replace each other's rounds, and checked writable now, not after the
- * first round.
+ * the continued run is a new file in that folder). A resumed file is locked either way, so two
+ * runs going on with one file cannot replace each other's rounds, nor each continue it into a
+ * folder of its own; it is checked writable now, not after the first round.
  * @param {import('./save.js').SaveTo} save
  * @param {{ path: string } | null} resumed
  * @param {NodeJS.WritableStream} stderr
@@ -40,10 +40,42 @@ async function claimResults(save, resumed, stderr) {
   const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
   const inPlace = resumed !== null && !save.outGiven;
   if (inPlace) writable(dirname(resumed.path), resumed.path);
-  const release = inPlace
-    ? await lockFile(resumed.path, '--resume', { warn })
-    : await lockFolder(resultsFolder(save.out), '--out', { warn });
-  return { keeping: keeper(save, stderr, inPlace ? resumed.path : null), release };
+  const releaseFile = resumed ? await lockResumed(resumed.path, inPlace, warn) : () => {};
+  let releaseFolder = () => {};
+  try {
+    if (!inPlace) releaseFolder = await lockFolder(resultsFolder(save.out), '--out', { warn });
+  } catch (error) {
+    releaseFile();
+    throw error;
+  }
+  return {
+    keeping: keeper(save, stderr, inPlace ? resumed.path : null),
+    release: () => {
+      releaseFolder();
+      releaseFile();
+    },
+  };
+}
+
+/**
+ * The lock of a resumed file. Read only (`--out` elsewhere), a file in a folder this user cannot
+ * write cannot be locked, nor by any other run of theirs: it is read without, and said so.
+ * @param {string} file
+ * @param {boolean} inPlace  the file is replaced
+ * @param {(message: string) => void} warn
+ */
+async function lockResumed(file, inPlace, warn) {
+  if (!inPlace) {
+    try {
+      accessSync(dirname(file), constants.W_OK | constants.X_OK);
+    } catch {
+      warn(
+        `--resume ${file} is in a folder this run cannot write, so it is not locked against another run going on with it`,
+      );
+      return () => {};
+    }
+  }
+  return lockFile(file, '--resume', { warn });
 }
 
 /**

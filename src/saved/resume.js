@@ -1,7 +1,9 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
+import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
+import { moduleSha256 } from '../tasks/index.js';
 
 /** The environment facts a resumed run must share with its first part, as the reader names them. */
 const SAME = /** @type {const} */ ([
@@ -43,6 +45,11 @@ export function resumable(saved, command) {
 }
 
 /**
+ * A kept run going on: its file, its document, and what its check of the task modules warned of.
+ * @typedef {{ path: string, document: any, warnings?: string[] }} Resumed
+ */
+
+/**
  * How the machine differs from the one a kept run measured on: a resumed run's rounds must be
  * comparable with its first part's. Empty when it is the same.
  * @param {any} then  the kept document's environment
@@ -72,17 +79,55 @@ export function resumingLine({ path, document }, environment, rounds) {
 
 /**
  * A run's document as it is kept: a finished run's as it is; any other carries what it was
- * asked (`resume`), and one still going is `incomplete`.
+ * asked (`resume`) and the user's task modules it ran (`modules`), and one still going is
+ * `incomplete`.
  * @template {{ status: string }} D
  * @param {D} document  the document as built from the run so far
  * @param {unknown} request  the options, or a sweep's request
  * @param {boolean} finished  false while the run is still going
- * @returns {D & { resume?: unknown }}
+ * @param {Record<string, string>} modules  modulesOf the run's plans
+ * @returns {D & { resume?: unknown, modules?: Record<string, string> }}
  */
-export const keptDocument = (document, request, finished) =>
+export const keptDocument = (document, request, finished, modules) =>
   document.status === 'complete' && finished
     ? document
-    : { ...document, status: document.status === 'complete' ? 'incomplete' : document.status, resume: request };
+    : {
+        ...document,
+        status: document.status === 'complete' ? 'incomplete' : document.status,
+        resume: request,
+        modules,
+      };
+
+/**
+ * The user's task modules a run loaded, by absolute path, each with its file's SHA-256 when it
+ * loaded: what --resume checks that new rounds measure the same code.
+ * @param {Array<{ task: import('../tasks/index.js').LoadedTask }>} plans
+ * @returns {Record<string, string>}
+ */
+export const modulesOf = (plans) =>
+  Object.fromEntries(plans.flatMap(({ task }) => (task.sha256 ? [[fileURLToPath(task.url), task.sha256]] : [])));
+
+/**
+ * Checks that each task module a kept run loaded is still the file it measured, before it is
+ * loaded again: new rounds of other code would be averaged with the kept ones. A changed one is
+ * refused unless `force`, and then named on a warning line.
+ * @param {{ path: string, document: any }} kept
+ * @param {boolean} force  --force: go on with a module that changed
+ * @returns {string[]}  warnings
+ */
+export function checkModules({ path, document }, force) {
+  const warnings = [];
+  for (const [module, sha256] of Object.entries(document.modules ?? {})) {
+    const now = moduleSha256(module, module);
+    if (now === sha256) continue;
+    if (!force)
+      throw usageError(
+        `--resume ${path} ran task module ${module}, which has changed since (its SHA-256 differs): new rounds would measure other code than the kept ones; restore it, start a new run, or pass --force to go on with it as it is`,
+      );
+    warnings.push(`task module ${module} changed since the run began; going on with it as it is (--force)`);
+  }
+  return warnings;
+}
 
 /**
  * A saved point's rounds and what it learned, as the scheduler's session.

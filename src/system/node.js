@@ -19,12 +19,13 @@ const checked = new Map();
  * @param {AbortSignal} [interrupt]
  * @param {NodeJS.WritableStream} [stderr]  where a release being installed says so (the CLI's,
  *   or the API's own)
+ * @param {string} [cwd]  what a relative path is relative to
  * @returns {Promise<{ path: string, version: string }>}
  */
-export function resolveNode(spec, interrupt, stderr = process.stderr) {
+export function resolveNode(spec, interrupt, stderr = process.stderr, cwd = process.cwd()) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
   const release = parseVersionSpec(spec);
-  const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(spec);
+  const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(cwd, spec);
   if (!checked.has(key)) {
     const found = release
       ? releaseBinary(spec, release, { interrupt, say: (line) => void stderr.write(`mmapbench: ${line}\n`) }).then(

@@ -1,7 +1,7 @@
 // mmapbench often runs as root (trace, THP) and writes into folders other users may share
 // (/tmp, a team's results folder). Every file it writes goes through here, so a symbolic link
 // or hard link planted by someone else is never followed into a file root owns.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -188,7 +188,27 @@ const CHUNK = 64 * 1024;
  *   `no such file`, `a FIFO (named pipe), not a regular file`
  * @returns {string}
  */
-export function readUserFile(path, limit, refuse) {
+export const readUserFile = (path, limit, refuse) => readUserBytes(path, limit, refuse).toString('utf8');
+
+/**
+ * The SHA-256 of a file the user named (a task module), read as readUserFile reads: what says
+ * whether it is the file a run measured.
+ * @param {string} path
+ * @param {number} limit
+ * @param {(problem: string, cause?: unknown) => Error} refuse
+ */
+export const sha256Of = (path, limit, refuse) =>
+  createHash('sha256')
+    .update(readUserBytes(path, limit, refuse))
+    .digest('hex');
+
+/**
+ * @param {string} path
+ * @param {number} limit
+ * @param {(problem: string, cause?: unknown) => Error} refuse
+ * @returns {Buffer}
+ */
+function readUserBytes(path, limit, refuse) {
   let fd;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
@@ -210,7 +230,7 @@ export function readUserFile(path, limit, refuse) {
       total += read;
       if (total > limit) throw refuse(`more than the ${formatSize(limit)} it may be`);
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
   }

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MmapbenchError, usageError } from '../errors.js';
 import { adopt } from '../system/children.js';
 import { diesWithParentBoxed } from '../system/containment.js';
+import { notAFile, sha256Of } from '../system/safe-fs.js';
 import { describeExport, MARK } from './declared.js';
 
 /** Built-in tasks, in the order `mmapbench tasks` lists them. */
@@ -104,6 +105,8 @@ export const BUILTIN_TASKS = [
  * @property {string | null} reference
  * @property {string} url       file URL the workers import
  * @property {string} spec      what --task said: a name or a path
+ * @property {string | null} sha256  a user's module: its file's SHA-256 when it loaded (what
+ *   --resume checks the module against); null for a built-in
  * @property {boolean} builtin
  * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
  * @property {boolean} parent  its ops talk to the worker's parent (Task.parent)
@@ -181,7 +184,20 @@ function checkFixes(fixes, spec) {
   }
 }
 
-const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
+/** The most a task module's own file may hold: past it, it is not a module a person wrote. */
+const MAX_MODULE_BYTES = 64 * 1024 ** 2;
+
+/**
+ * The SHA-256 of a user's task module (its own file, not what it imports).
+ * @param {string} path  absolute
+ * @param {string} spec  as the user named it
+ */
+export const moduleSha256 = (path, spec) =>
+  sha256Of(path, MAX_MODULE_BYTES, (problem, cause) =>
+    usageError(`task module ${spec}: ${problem}; pass a .js/.mjs/.cjs file`, cause),
+  );
+
+export const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) || /\.[cm]?js$/.test(spec);
 
 // A user's module has this long to load unless --timeout is shorter: a top level that has not
 // settled by then never will (an await on nothing, a loop).
@@ -208,6 +224,9 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
       throw usageError(
         `task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`,
       );
+    // a FIFO would hold the load probe until its time is up, a folder fail it obscurely
+    const problem = notAFile(statSync(path));
+    if (problem) throw usageError(`task module ${spec} is ${problem}; pass a .js/.mjs/.cjs file`);
     url = pathToFileURL(path).href;
   } else {
     throw usageError(
@@ -240,6 +259,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     url,
     spec,
     builtin,
+    sha256: builtin ? null : moduleSha256(fileURLToPath(url), spec),
     checksNode: task.unavailable === 'function',
     parent: builtin && declared.parent === true,
     fixes: declared.fixes ?? [],

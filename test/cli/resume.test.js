@@ -3,10 +3,12 @@
 // `--resume` goes on with it, with the settings it was started with, on the same machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, killedCompare } from '../helpers.js';
+import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { BIN, cli, ENV, fixture, keptIn, killedCompare, until } from '../helpers.js';
 
 // one killed run serves both tests: the first resumes it, the second refuses its copy
 const killed = killedCompare(6);
@@ -85,4 +87,123 @@ test('--resume refuses what it cannot go on with: one line each, exit 2, the fil
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   }
   assert.equal(readFileSync(path, 'utf8'), text);
+});
+
+test('--resume runs the kept settings only once each passes the check its option gets, and runs no binary the file alone names', async () => {
+  const { document: kept } = await killed;
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-edited-'));
+  /** @param {string} name @param {(resume: any) => void} edit */
+  const edited = (name, edit) => {
+    const document = structuredClone(kept);
+    edit(document.resume);
+    const path = join(dir, `${name}.json`);
+    writeFileSync(path, JSON.stringify(document));
+    return path;
+  };
+  for (const [edit, message] of [
+    [
+      (r) => (r.k = -3),
+      /resume\.k is refused as the command line would refuse it: -k -3 is invalid: it must be a whole number of 1 or more/,
+    ],
+    [(r) => (r.k = 'abc'), /resume\.k is refused .*-k abc is invalid/],
+    [
+      (r) => (r.duration = -1),
+      /resume\.duration is refused .*--duration -1 is invalid: it must be a number greater than 0/,
+    ],
+    [(r) => (r.rounds = 0), /resume\.rounds is refused .*--rounds 0 is invalid/],
+    [(r) => (r.timeout = 1e12), /resume\.timeout is refused .*--timeout 1000000000000 is invalid/],
+    [(r) => (r.warmup = 'lots'), /resume\.warmup is refused .*--warmup lots is invalid/],
+    [(r) => (r.precision = 5), /resume\.precision is refused .*--precision 500 is invalid/],
+    [(r) => (r.aa = 'both'), /resume\.aa is refused .*--aa both is invalid: it must be one of workers, procs/],
+    [
+      (r) => (r.env = { MALLOC_ARENA_MAX: 1 }),
+      /resume\.env \(\{"MALLOC_ARENA_MAX":1\}\) must map variable names to strings/,
+    ],
+    [(r) => (r.cwd = 'relative'), /resume\.cwd \("relative"\) must be an absolute path/],
+    [(r) => (r.unknown = true), /resume\.unknown is no setting mmapbench keeps/],
+    [
+      (r) => (r.node = '/bin/false'),
+      /runs \/bin\/false \(--node\); a results file may come from anyone, so name it yourself: add --node \/bin\/false$/,
+    ],
+    [(r) => (r.trace = { bpftrace: '/bin/false' }), /runs \/bin\/false \(--bpftrace\).*add --bpftrace \/bin\/false$/],
+  ]) {
+    const path = edited('edited', /** @type {(resume: any) => void} */ (edit));
+    const result = await cli(['compare', '--resume', path], { timeout: 20000 });
+    assert.equal(result.exitCode, 2, `${edit}: ${result.stderr}`);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr.trim(), message);
+  }
+  // a binary named again that is not the file's
+  const named = edited('node', (r) => (r.node = '/bin/false'));
+  const other = await cli(['compare', '--resume', named, '--node', '/bin/true'], { timeout: 20000 });
+  assert.equal(other.exitCode, 2);
+  assert.match(other.stderr, /^mmapbench: --node \/bin\/true is not what --resume \S+ ran with \(\/bin\/false\)/);
+  // named again, it is checked as --node would be: /bin/false is no Node
+  const vouched = await cli(['compare', '--resume', named, '--node', '/bin/false'], { timeout: 20000 });
+  assert.equal(vouched.exitCode, 2);
+  assert.match(vouched.stderr, /--node \/bin\/false/);
+});
+
+test('--resume reads the task module the run began with, from any folder, and refuses it changed unless --force; two runs going on with one file, each into its own --out, cannot', async () => {
+  // a run whose task was given by a relative path, killed once two rounds are kept
+  const began = mkdtempSync(join(tmpdir(), 'mmapbench-began-'));
+  const module = join(began, 'task.js');
+  copyFileSync(fixture('account-probe.js'), module);
+  const out = join(began, 'out');
+  mkdirSync(out);
+  const args = ['compare', '--task', './task.js', '--param', 'kind=sleep', '--iterations', '20', '-k', '1'];
+  const run = execa(process.execPath, [BIN, ...args, '--rounds', '6', '--out', out], {
+    cwd: began,
+    reject: false,
+    env: ENV,
+  });
+  assert.ok(await until(() => (keptIn(out)?.document.rounds.length ?? 0) >= 2, 60000), 'two rounds kept');
+  run.kill('SIGKILL');
+  await run;
+  const { path, document } = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+  assert.equal(document.resume.cwd, began);
+  assert.deepEqual(Object.keys(document.modules), [module]);
+  assert.match(document.modules[module], /^[0-9a-f]{64}$/);
+  const copy = (/** @type {string} */ name) => {
+    const to = join(began, `${name}.json`);
+    copyFileSync(path, to);
+    return to;
+  };
+  const [first, second, third] = ['first', 'second', 'third'].map(copy);
+
+  // another folder with another ./task.js: the run goes on with the one it began with
+  const elsewhere = mkdtempSync(join(tmpdir(), 'mmapbench-elsewhere-'));
+  writeFileSync(join(elsewhere, 'task.js'), 'export default { run() { throw new Error("not this one"); } };\n');
+  const resumed = await cli(['compare', '--resume', first, '--json'], { cwd: elsewhere });
+  assert.equal(resumed.exitCode, 0, resumed.stderr);
+  assert.equal(JSON.parse(resumed.stdout).config.task.module, pathToFileURL(module).href);
+
+  // the module changed: refused, the file untouched; --force goes on, and says so
+  writeFileSync(module, `${readFileSync(module, 'utf8')}\n// changed\n`);
+  const text = readFileSync(second, 'utf8');
+  const refused = await cli(['compare', '--resume', second], { cwd: elsewhere });
+  assert.equal(refused.exitCode, 2, refused.stderr);
+  assert.match(
+    refused.stderr.trim(),
+    /^mmapbench: --resume \S+ ran task module \S+task\.js, which has changed since \(its SHA-256 differs\): new rounds would measure other code than the kept ones; restore it, start a new run, or pass --force to go on with it as it is$/,
+  );
+  assert.equal(readFileSync(second, 'utf8'), text);
+  const forced = await cli(['compare', '--resume', second, '--force'], { cwd: elsewhere });
+  assert.equal(forced.exitCode, 0, forced.stderr);
+  assert.match(
+    forced.stderr,
+    /^mmapbench: warning: task module \S+task\.js changed since the run began; going on with it as it is \(--force\)$/m,
+  );
+
+  // two runs going on with one file into two folders: the second is refused while the first runs
+  const [a, b] = ['a', 'b'].map((name) => join(began, name));
+  const one = execa(process.execPath, [BIN, 'compare', '--resume', third, '--force', '--out', a], {
+    reject: false,
+    env: ENV,
+  });
+  assert.ok(await until(() => existsSync(`${third}.lock`), 30000), 'the first took the file');
+  const two = await cli(['compare', '--resume', third, '--force', '--out', b]);
+  assert.equal(two.exitCode, 2, two.stderr);
+  assert.match(two.stderr, /^mmapbench: --resume \S+third\.json is in use by another mmapbench run/);
+  assert.equal((await one).exitCode, 0);
 });
