@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 // action.yml's outputs from a saved run, as $GITHUB_OUTPUT's `name=value` lines: the ratio and
-// its 95% CI (a compare's), the verdict as the run printed it, and the file.
+// its 95% CI (a compare's), the verdict as the run printed it, and the file. The ratio is the
+// figure the verdict quotes: the geometric mean over rounds, the interval's centre; with fewer
+// than 3 rounds there is no interval, and the verdict quotes the rounds' median.
 import { readFileSync } from 'node:fs';
 
 const [file] = process.argv.slice(2);
 const document = JSON.parse(readFileSync(file, 'utf8'));
 const { ratio } = document;
+const interval = ratio?.ci95 && ratio.n >= 3 ? ratio.ci95 : null;
 const one = (/** @type {unknown} */ value) => String(value ?? '').replace(/[\r\n]+/g, ' ');
 const outputs = {
-  ratio: ratio ? (ratio.geomean ?? ratio.median) : '',
-  low: ratio?.ci95?.[0] ?? '',
-  high: ratio?.ci95?.[1] ?? '',
+  ratio: ratio ? (interval ? (ratio.geomean ?? ratio.median) : ratio.median) : '',
+  low: interval?.[0] ?? '',
+  high: interval?.[1] ?? '',
   verdict: document.verdict?.text ?? (document.command === 'sweep' ? `${document.points.length} points` : ''),
   'results-file': file,
 };

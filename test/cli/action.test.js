@@ -33,8 +33,7 @@ test("action.yml has the metadata GitHub requires of a composite action, and eve
  * Runs the action's steps as the runner would: `${{ inputs.X }}` filled in, GITHUB_* set.
  * @param {Record<string, string>} inputs
  */
-async function runAction(inputs) {
-  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-action-'));
+async function runAction(inputs, dir = mkdtempSync(join(tmpdir(), 'mmapbench-action-'))) {
   const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary.md') };
   for (const file of Object.values(files)) writeFileSync(file, '');
   const given = (/** @type {string} */ name) => inputs[name] ?? action.inputs[name]?.default ?? '';
@@ -92,4 +91,36 @@ test('examples/ci/github-action.yml uses the action with the inputs it declares,
   ];
   assert.ok(read.length > 0);
   for (const [, output] of read) assert.ok(action.outputs[output], `output ${output}`);
+});
+
+test('args split at newlines as at spaces; --out in args is refused, not overridden', async () => {
+  // a gate option on the second line of a YAML block: lost before, the run then exited 0
+  const lines = await runAction({ args: '--quick --rounds 3 -k 2 --task json\n--fail-below 1000\n--fail-inconclusive' });
+  assert.equal(lines.result?.exitCode, 4, lines.result?.stderr);
+  assert.match(lines.result?.stderr ?? '', /gate failed/);
+
+  for (const args of ['--quick --out elsewhere', '--quick\n--out=elsewhere']) {
+    const out = await runAction({ args });
+    assert.equal(out.result?.exitCode, 2, out.result?.stderr);
+    assert.match(out.result?.stderr ?? '', /^mmapbench: args: --out(=elsewhere)? is the action's own input: set `out:` instead/);
+  }
+  const twice = await runAction({ args: '--quick --fail-below 0.5', 'fail-below': '0.8' });
+  assert.equal(twice.result?.exitCode, 2);
+  assert.match(twice.result?.stderr ?? '', /both set the gate: give it once/);
+});
+
+test("the outputs are this run's or empty: ratio as the verdict quotes it, no interval below 3 rounds", async () => {
+  const two = await runAction({ args: '--quick --rounds 2 -k 2 --task json' });
+  assert.equal(two.result?.exitCode, 0, two.result?.stderr);
+  const saved = JSON.parse(readFileSync(join(two.dir, two.outputs['results-file']), 'utf8'));
+  assert.equal(Number(two.outputs.ratio), saved.ratio.median);
+  assert.match(two.outputs.verdict, new RegExp(`ratio ${saved.ratio.median.toFixed(2)} from 2 rounds`));
+  assert.equal(two.outputs.low, '');
+  assert.equal(two.outputs.high, '');
+
+  // a failed run in the same workspace: no outputs from the file the earlier run left
+  const failed = await runAction({ args: '--quick -k 2 --task ./no-such-task.mjs' }, two.dir);
+  assert.equal(failed.result?.exitCode, 2);
+  assert.deepEqual(failed.outputs, {});
+  assert.match(failed.result?.stderr ?? '', /^mmapbench: this run saved no results, so the action's outputs are empty$/m);
 });
