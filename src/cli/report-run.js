@@ -1,5 +1,7 @@
 import { writeExports } from '../saved/export.js';
 import { shown } from '../saved/save.js';
+import { checkDistinct } from '../system/safe-fs.js';
+import { exportsWritten } from './typed-options.js';
 import { loadSaved, renderSaved } from '../kinds/index.js';
 
 /**
@@ -13,6 +15,13 @@ export async function reportCommand(
   { files, markdown, html, exports = [], verbose = false },
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
+  checkDistinct(
+    files.map((file) => ({ path: file, what: `${file}, which report reads` })),
+    [
+      ...(html ? [{ path: html, as: `--html ${html}`, what: `the page --html ${html} writes` }] : []),
+      ...exportsWritten(exports),
+    ],
+  );
   const saved = files.map((file) => loadSaved(file));
   for (const file of writeExports(saved, exports)) stderr.write(`mmapbench: exported ${shown(file)}\n`);
   if (html) {

@@ -1,11 +1,12 @@
 // The command line of the measuring commands, converted once into the typed objects the run is
 // planned and printed from: the options of a measurement (`MeasureOptions`), where and how its
 // results go (`Output`), and what --resume allows beside it.
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { MmapbenchError, usageError } from '../errors.js';
 import { PUBLISHED } from '../reproduce/protocols.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node-release.js';
+import { checkDistinct } from '../system/safe-fs.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { COMPARE_ONLY, measurementSpecs } from './options.js';
 import { flagName, readValue } from './option-spec.js';
@@ -256,6 +257,17 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   };
 }
 
+/**
+ * The files `--export` writes, as checkDistinct takes them.
+ * @param {import('../saved/export.js').ExportRequest[]} exports
+ */
+export const exportsWritten = (exports) =>
+  exports.map(({ format, file }) => ({
+    path: file,
+    as: `--export ${format}=${file}`,
+    what: `the export --export ${format}=${file} writes`,
+  }));
+
 /** The time budget of `--ci`, in seconds. */
 const CI_SECONDS = 30;
 
@@ -276,18 +288,30 @@ const CI_SECONDS = 30;
 export const output = (opts, command) => {
   if (opts.failInconclusive && opts.failBelow === undefined)
     throw usageError('--fail-inconclusive needs a gate: add --fail-below RATIO');
+  const out = opts.out ?? defaultOut();
+  /** @type {import('../saved/export.js').ExportRequest[]} */
+  const exports = opts.export ?? [];
+  const ci = join(out, `${command}-ci.json`);
+  checkDistinct(
+    [
+      ...(opts.resume ? [{ path: opts.resume, what: `${opts.resume}, which --resume goes on with` }] : []),
+      // the results file, where its name is known before the run
+      ...(opts.save !== false && opts.ci ? [{ path: ci, what: `the results file ${ci}` }] : []),
+    ],
+    exportsWritten(exports),
+  );
   return {
     format: opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
     save:
       opts.save === false
         ? null
         : {
-            out: opts.out ?? defaultOut(),
+            out,
             outGiven: opts.out !== undefined,
             command,
             ...(opts.ci ? { fixedName: `${command}-ci` } : {}),
           },
-    exports: opts.export ?? [],
+    exports,
     gate:
       opts.failBelow === undefined
         ? null

@@ -11,11 +11,13 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { formatSize } from '../words/sizes.js';
 
@@ -233,5 +235,47 @@ function readUserBytes(path, limit, refuse) {
     return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Where `path` is, as one string whatever it is called: its device and inode when it exists
+ * (through a symbolic link, and a hard link is the same inode), else its real folder and name.
+ * @param {string} path
+ */
+function identity(path) {
+  try {
+    const stats = statSync(path);
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    let folder = resolve(dirname(path));
+    try {
+      folder = realpathSync(folder);
+    } catch {
+      // a folder not there: the path as given
+    }
+    return join(folder, basename(path));
+  }
+}
+
+/**
+ * Refuses a file a command would write that is a file it reads, or another it writes, by
+ * whatever name: writing it would replace what was read (a results file replaced by a page) or
+ * what was just written.
+ * @param {Array<{ path: string, what: string }>} reads  what each is, for the message (`a.json,
+ *   which report reads`)
+ * @param {Array<{ path: string, as: string, what: string }>} writes  as the user named each
+ *   (`--html page.html`), and what it is (`the page --html page.html writes`)
+ */
+export function checkDistinct(reads, writes) {
+  const seen = reads.map((file) => ({ ...file, id: identity(file.path) }));
+  for (const file of writes) {
+    const id = identity(file.path);
+    const other = seen.find((earlier) => earlier.id === id);
+    if (other)
+      throw usageError(
+        `${file.as} would replace ${other.what}${other.path === file.path ? '' : ' (the same file by another name)'}; write it to another file`,
+      );
+    seen.push({ ...file, id });
   }
 }

@@ -95,14 +95,19 @@ test('examples/ci/github-action.yml uses the action with the inputs it declares,
 
 test('args split at newlines as at spaces; --out in args is refused, not overridden', async () => {
   // a gate option on the second line of a YAML block: lost before, the run then exited 0
-  const lines = await runAction({ args: '--quick --rounds 3 -k 2 --task json\n--fail-below 1000\n--fail-inconclusive' });
+  const lines = await runAction({
+    args: '--quick --rounds 3 -k 2 --task json\n--fail-below 1000\n--fail-inconclusive',
+  });
   assert.equal(lines.result?.exitCode, 4, lines.result?.stderr);
   assert.match(lines.result?.stderr ?? '', /gate failed/);
 
   for (const args of ['--quick --out elsewhere', '--quick\n--out=elsewhere']) {
     const out = await runAction({ args });
     assert.equal(out.result?.exitCode, 2, out.result?.stderr);
-    assert.match(out.result?.stderr ?? '', /^mmapbench: args: --out(=elsewhere)? is the action's own input: set `out:` instead/);
+    assert.match(
+      out.result?.stderr ?? '',
+      /^mmapbench: args: --out(=elsewhere)? is the action's own input: set `out:` instead/,
+    );
   }
   const twice = await runAction({ args: '--quick --fail-below 0.5', 'fail-below': '0.8' });
   assert.equal(twice.result?.exitCode, 2);
@@ -122,5 +127,8 @@ test("the outputs are this run's or empty: ratio as the verdict quotes it, no in
   const failed = await runAction({ args: '--quick -k 2 --task ./no-such-task.mjs' }, two.dir);
   assert.equal(failed.result?.exitCode, 2);
   assert.deepEqual(failed.outputs, {});
-  assert.match(failed.result?.stderr ?? '', /^mmapbench: this run saved no results, so the action's outputs are empty$/m);
+  assert.match(
+    failed.result?.stderr ?? '',
+    /^mmapbench: this run saved no results, so the action's outputs are empty$/m,
+  );
 });

@@ -3,7 +3,17 @@
 // its own, so a hang fails it rather than the suite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -324,3 +334,46 @@ test('a FIFO or a device named as a file to read is refused at once (exit 2), ne
     assert.match(result.stderr, new RegExp(`^mmapbench: .*${kind}`), args.join(' '));
   }
 });
+
+test(
+  'an output that is an input, or another output, by any name (a symbolic or hard link) is refused before anything is written',
+  LIMIT,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-alias-'));
+    const results = join(dir, 'a.json');
+    copyFileSync(fixture('saved/compare-quick.json'), results);
+    const text = readFileSync(results, 'utf8');
+    symlinkSync(results, join(dir, 'a-link.json'));
+    linkSync(results, join(dir, 'hard.json'));
+    mkdirSync(join(dir, 'exo'));
+    for (const [args, message] of [
+      [
+        ['report', 'a-link.json', '--html', 'a.json'],
+        /^mmapbench: --html a\.json would replace a-link\.json, which report reads \(the same file by another name\); write it to another file$/,
+      ],
+      [
+        ['report', 'hard.json', '--html', 'a.json'],
+        /^mmapbench: --html a\.json would replace hard\.json, which report reads \(the same file by another name\)/,
+      ],
+      [
+        ['report', 'a.json', '--export', 'bencher=./a-link.json'],
+        /^mmapbench: --export bencher=\.\/a-link\.json would replace a\.json, which report reads/,
+      ],
+      [
+        ['report', 'a.json', '--html', 'p.html', '--export', 'bencher=p.html'],
+        /^mmapbench: --export bencher=p\.html would replace the page --html p\.html writes/,
+      ],
+      [
+        ['compare', '--ci', '--quick', '--out', 'exo', '--export', 'bencher=exo/compare-ci.json'],
+        /^mmapbench: --export bencher=exo\/compare-ci\.json would replace the results file exo\/compare-ci\.json/,
+      ],
+    ]) {
+      const result = await cli(args, { cwd: dir });
+      assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr.trim(), message);
+    }
+    assert.equal(readFileSync(results, 'utf8'), text);
+    assert.ok(!existsSync(join(dir, 'p.html')));
+    assert.deepEqual(readdirSync(join(dir, 'exo')), []);
+  },
+);
