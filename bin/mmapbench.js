@@ -50,7 +50,10 @@ process.on('exit', (code) => {
 try {
   await run(args, { interrupt: interrupt.signal });
 } catch (error) {
-  if (error instanceof MmapbenchError || interrupt.signal.aborted) {
+  // a fault of mmapbench's own is said as one even after Ctrl-C, never hidden as the interrupt
+  const fault =
+    !(error instanceof MmapbenchError) && [TypeError, ReferenceError, RangeError].some((type) => error instanceof type);
+  if (!fault && (error instanceof MmapbenchError || interrupt.signal.aborted)) {
     // After Ctrl-C, whatever failed next (a check cut short, a cell stopped) is the interrupt.
     const signal =
       error.kind === 'interrupted' || interrupt.signal.aborted

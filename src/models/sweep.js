@@ -284,6 +284,8 @@ function groupName(group, document) {
  * @param {SweepDocument} document
  */
 function scalingNotes(group, document) {
+  // one k with rounds (a sweep stopped early) says nothing of scaling
+  if (group.workers.steps.length < 2) return [];
   const name = groupName(group, document);
   const notes = [
     `scaling${name ? ` (${name})` : ''}, efficiency = throughput(k) / (k/${group.k0} × throughput(${group.k0})):`,

@@ -158,3 +158,18 @@ test('next: a run that did not decide, on cells that disagree with their page fa
   for (const mode of ['workers', 'procs']) for (const figure of unexplained.spread[mode].figures) figure.share = 0.2;
   assert.equal(nextStep(unexplained), null);
 });
+
+test('a sweep stopped before any point counted a round (its pilot only) prints, with no scaling reading', () => {
+  const { document } = saved('sweep.json');
+  const stopped = structuredClone(document);
+  stopped.status = 'interrupted';
+  const none = { steps: [], stopsGaining: null, decided: true, memory: null };
+  stopped.scaling = [
+    { points: stopped.points.map((point) => point.id), workers: none, procs: none, ratioLeaves1: null },
+  ];
+  for (const format of ['terminal', 'markdown']) {
+    const text = render(stopped, format, pipe, { verbose: true });
+    assert.match(text, /INTERRUPTED/);
+    assert.doesNotMatch(text, /^scaling/m);
+  }
+});
