@@ -3,7 +3,8 @@
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
 import { writeExports } from '../saved/export.js';
-import { keepResults, shown } from '../saved/save.js';
+import { saveDocument, savedLine, shown } from '../saved/save.js';
+import { endOf } from '../document/document.js';
 import { ratioGate, stepSummary } from '../document/gate.js';
 import { formatCI, pct, shortBudgetText } from '../document/sentences.js';
 import { straysText } from '../document/measured.js';
@@ -37,12 +38,17 @@ export function gateOf(document, request, { fixedRounds }) {
 
 /**
  * Prints and keeps a finished (or stopped) run, then ends it as its gate says.
- * @param {any} document  with `gate` from gateOf when one was asked for
+ * @param {any} measured  the document, with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
  *   kept?: import('../saved/save.js').Keeper | null }} run  kept: the file the run kept as it went
  */
-export function finishRun(document, output, { runError, stdout, stderr, kept = null }) {
+export function finishRun(measured, output, { runError, stdout, stderr, kept = null }) {
+  // saved before it is printed, so that a save that failed (a full disk) is in what is printed,
+  // as the exit code says: the --json document of a run that could not keep its results
+  const saved = saveDocument(measured, output.save, runError, kept);
+  const document =
+    saved && 'error' in saved && !runError ? { ...measured, ...endOf(/** @type {any} */ (saved.error)) } : measured;
   const kind = kindOf(document);
   stdout.write(render(document, output.format, stdout, { verbose: output.verbose }));
   if (output.verbose)
@@ -50,7 +56,7 @@ export function finishRun(document, output, { runError, stdout, stderr, kept = n
   const strays = straysText(document);
   if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);
   // saves, then passes on the run's own error: no exports, summary or gate for a broken run
-  keepResults(document, output.save, runError, stderr, kept);
+  savedLine(saved, runError, stderr);
   for (const file of writeExports([{ kind, path: 'this run', document }], output.exports))
     stderr.write(`mmapbench: exported ${shown(file)}\n`);
   appendSummary(

@@ -7,6 +7,7 @@ import { PUBLISHED } from '../reproduce/protocols.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node-release.js';
 import { checkDistinct } from '../system/safe-fs.js';
+import { quoted } from '../saved/validate.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { COMPARE_ONLY, measurementSpecs } from './options.js';
 import { flagName, readValue } from './option-spec.js';
@@ -57,7 +58,10 @@ const KEPT = {
   ...Object.fromEntries(
     ['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'].map((name) => [
       name,
-      (/** @type {unknown} */ value) => refusal(() => readValue(name, SPECS[name], value)),
+      (/** @type {unknown} */ value) =>
+        value !== null && typeof value === 'object'
+          ? 'must be one value, as its option takes'
+          : refusal(() => readValue(name, SPECS[name], value)),
     ]),
   ),
   // kept as the fraction the command line makes of --precision 5%
@@ -112,7 +116,7 @@ export function keptOptions(options, { path, field, given }) {
     const check = KEPT[name];
     if (!check) throw refuse(name, 'is no setting mmapbench keeps');
     const why = check(value);
-    if (why) throw refuse(name, `${why.startsWith('is ') ? '' : `(${JSON.stringify(value)}) `}${why}`);
+    if (why) throw refuse(name, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
   }
   const kept = /** @type {import('../run/plan.js').MeasureOptions} */ (options);
   confirmBinary('--node', kept.node && !parseVersionSpec(kept.node) ? kept.node : undefined, given.node, path);
@@ -164,7 +168,7 @@ export function keptSweep(request, { path, given }) {
       if (value === null) return undefined;
       const why = item(value);
       if (why)
-        throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${JSON.stringify(value)}) `}${why}`);
+        throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
       return value;
     });
   };

@@ -7,7 +7,7 @@ import { MAX_RESULTS_BYTES } from './out.js';
 import { SCHEMA } from '../version.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
-import { firstBadField } from './validate.js';
+import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js';
 
 /**
  * A saved file: its kind (src/kinds/: what every reader asks of it, answered once per kind), where
@@ -49,10 +49,11 @@ export function readSaved(path, what, kinds) {
         )
       : notOurs('not JSON');
   }
+  if (nestsDeeperThan(document)) throw notOurs(`nested more than ${MAX_DEPTH} deep`);
   if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
   checkSchema(document, what);
   const kind = kinds.find((one) => one.commands.includes(document.command));
-  if (!kind) throw notOurs(`"command" is ${JSON.stringify(document.command)}`);
+  if (!kind) throw notOurs(`"command" is ${quoted(document.command)}`);
   const bad = firstBadField(document);
   if (bad)
     throw usageError(
@@ -71,7 +72,7 @@ const kindNamed = (/** @type {Kind[]} */ kinds, /** @type {string} */ name) =>
 function checkSchema(document, what) {
   // documents from before the field existed have the first layout
   const schema = /** @type {number} */ (document.schema ?? 1); // checked next
-  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${schema})`);
+  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${quoted(schema)})`);
   if (schema > SCHEMA)
     throw usageError(
       `${what} is from a newer mmapbench (${document.mmapbench}, results schema ${schema}; this one reads schema ${SCHEMA}); upgrade mmapbench to read it`,

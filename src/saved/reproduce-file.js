@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
+import { MAX_DEPTH, nestsDeeperThan } from './validate.js';
 
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
@@ -101,6 +102,7 @@ export function parseResultsFile(text, notOurs) {
   } catch {
     throw notOurs('line 1 is not JSON');
   }
+  if (nestsDeeperThan(header)) throw notOurs(`line 1 nests more than ${MAX_DEPTH} deep`);
   if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
     throw notOurs('no run header on line 1');
 
@@ -118,6 +120,7 @@ export function parseResultsFile(text, notOurs) {
       cutLines++; // a record cut off by a kill, mended with a newline on an earlier resume
       continue;
     }
+    if (nestsDeeperThan(record)) throw notOurs(`line ${index + 2} nests more than ${MAX_DEPTH} deep`);
     if (record?.type === END) {
       end = record;
       continue;

@@ -177,34 +177,56 @@ export function keeper(save, stderr, resumed = null) {
 }
 
 /**
- * The end of a measuring command, after its results are printed: save them (with their
- * status, so an interrupted or failed run is kept too), print the path, then pass on the run's
- * error, whose line comes last. A run that failed before any cell finished measured nothing
- * and leaves no file: its error line says all there is. A save that fails is reported; it
- * never hides the run's own error.
+ * The end of a measuring command: save its results (with their status, so an interrupted or
+ * failed run is kept too). A run that failed before any cell finished measured nothing and
+ * leaves no file. Nothing is printed here: the command prints the document first, with a save
+ * that failed in it, then `saved` (savedLine).
  * @param {Document} document
  * @param {SaveTo} save  with `out` checked by resultsFolder()
  * @param {Error | null | undefined} runError
- * @param {NodeJS.WritableStream} stderr
  * @param {Keeper | null} [kept]  where the run kept its document as it went: the file it replaces
+ * @returns {{ path: string } | { error: Error } | null}  null when nothing was to be saved
  */
-export function keepResults(document, save, runError, stderr, kept = null) {
-  let saveError = null;
-  if (save && (!runError || measuredIn(document))) {
-    try {
-      const path = kept
+export function saveDocument(document, save, runError, kept = null) {
+  if (!save || (runError && !measuredIn(document))) return null;
+  try {
+    return {
+      path: kept
         ? kept.write(document)
         : save.fixedName
           ? saveResultsAs(document, save.out, save.fixedName)
-          : saveResults(document, save.out, { name: save.command });
-      stderr.write(`mmapbench: saved ${shown(path)}\n`);
-    } catch (error) {
-      saveError = error;
-    }
+          : saveResults(document, save.out, { name: save.command }),
+    };
+  } catch (error) {
+    return { error };
   }
+}
+
+/**
+ * After the results are printed: the path they were saved at, then the run's own error, whose
+ * line comes last. A save that failed is reported; it never hides the run's own error.
+ * @param {ReturnType<typeof saveDocument>} saved
+ * @param {Error | null | undefined} runError
+ * @param {NodeJS.WritableStream} stderr
+ */
+export function savedLine(saved, runError, stderr) {
+  if (saved && 'path' in saved) stderr.write(`mmapbench: saved ${shown(saved.path)}\n`);
+  const saveError = saved && 'error' in saved ? saved.error : null;
   if (runError) {
     if (saveError) stderr.write(`mmapbench: ${saveError.message}\n`);
     throw runError;
   }
   if (saveError) throw saveError;
 }
+
+/**
+ * Saves, then says where (saveDocument and savedLine at once), for a command that has printed
+ * its document already.
+ * @param {Document} document
+ * @param {SaveTo} save
+ * @param {Error | null | undefined} runError
+ * @param {NodeJS.WritableStream} stderr
+ * @param {Keeper | null} [kept]
+ */
+export const keepResults = (document, save, runError, stderr, kept = null) =>
+  savedLine(saveDocument(document, save, runError, kept), runError, stderr);

@@ -45,7 +45,46 @@ export function firstBadField(document) {
     return `${field ? `${field}.` : ''}${missing} is missing`;
   }
   const value = steps.reduce((/** @type {any} */ at, step) => at?.[step], document);
-  return `${field || 'the document'} ${rule(error)} (it is ${JSON.stringify(value) ?? 'undefined'})`;
+  return `${field || 'the document'} ${rule(error)} (it is ${quoted(value)})`;
+}
+
+/** The most an error quotes of a value: a line a person can read. */
+const QUOTE_CHARS = 60;
+
+/**
+ * A value as an error quotes it: short, whatever it is (an array of millions, a string of
+ * megabytes), and never by walking it whole.
+ * @param {unknown} value
+ */
+export function quoted(value) {
+  if (Array.isArray(value))
+    return value.length ? `an array of ${value.length} item${value.length === 1 ? '' : 's'}` : '[]';
+  if (value && typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
+}
+
+/**
+ * The most a saved file nests: a document mmapbench writes nests about ten deep; a reader (and
+ * the schema's check) walks a value recursively, which a value nested thousands deep overflows.
+ */
+export const MAX_DEPTH = 64;
+
+/**
+ * Whether `value` nests deeper than `max` (arrays and objects), found without recursion.
+ * @param {unknown} value
+ * @param {number} [max]
+ */
+export function nestsDeeperThan(value, max = MAX_DEPTH) {
+  /** @type {Array<[unknown, number]>} */
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [at, depth] = /** @type {[unknown, number]} */ (stack.pop());
+    if (!at || typeof at !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(at)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** @param {string} step  a JSON Pointer step */
@@ -57,7 +96,8 @@ const unescape = (step) => step.replace(/~1/g, '/').replace(/~0/g, '~');
  */
 function rule({ keyword, params, message }) {
   const p = /** @type {Record<string, any>} */ (params);
-  if (keyword === 'type') return `must be ${p.type === 'integer' ? 'a whole number' : `a ${p.type}`}`;
+  if (keyword === 'type')
+    return `must be ${p.type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(p.type) ? 'an' : 'a'} ${p.type}`}`;
   if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
   if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;

@@ -43,3 +43,19 @@ test(
     assert.deepEqual(readdirSync(dir).sort(), ['compare-earlier.json', 'filler'], 'no half-written file left');
   },
 );
+
+test(
+  'compare --json on a disk that is full: the document printed says the run failed to keep its results, as exit 3 does',
+  asRoot,
+  async (t) => {
+    const dir = await tmpfs(t, 'size=1m');
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
+    const result = await cli(['compare', '--quick', '--json', '--out', dir]);
+    assert.equal(result.exitCode, 3, result.stderr);
+    const document = JSON.parse(result.stdout);
+    assert.equal(document.status, 'failed');
+    assert.equal(document.error.kind, 'environment');
+    assert.match(document.error.message, /^no space left to write /);
+    assert.ok(document.rounds.length > 0, 'what was measured is all there');
+  },
+);

@@ -241,3 +241,40 @@ test('an audit (trace --pid) is read back for report, and diff says it has nothi
     message: /is an audit .* no workers\/procs rounds to diff/,
   });
 });
+
+test('a file nested thousands deep, or holding millions of values, is refused in one short line as a usage error', () => {
+  const fixtureText = readFileSync(
+    fileURLToPath(new URL('../fixtures/saved/compare-quick.json', import.meta.url)),
+    'utf8',
+  );
+  const deep = `${'['.repeat(10_000)}1${']'.repeat(10_000)}`;
+  const dir = folder();
+  /** @param {string} name @param {string} text */
+  const refusal = (name, text) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    try {
+      loadSaved(path);
+    } catch (error) {
+      return error;
+    }
+    assert.fail(`${name} loaded`);
+  };
+  for (const [name, text] of [
+    ['deep-extra.json', fixtureText.replace(/^\{/, `{"extra": ${deep},`)],
+    ['deep-figure.json', fixtureText.replace(/"throughput": [\d.]+/, `"throughput": ${deep}`)],
+    ['deep-reproduce.jsonl', `{"type":"run","options":{}}\n{"type":"result","experiment":"x","extra":${deep}}\n`],
+  ]) {
+    const error = refusal(name, text);
+    assert.equal(error.kind, 'usage', `${name}: ${error.message}`);
+    assert.match(error.message, /nest(ed|s) more than 64 deep/);
+  }
+  const document = JSON.parse(fixtureText);
+  document.rounds[0].workers.throughput = Array(2_000_000).fill(1);
+  const big = refusal('big.json', JSON.stringify(document));
+  assert.equal(big.kind, 'usage');
+  assert.match(big.message, /rounds\[0\]\.workers\.throughput must be a number \(it is an array of 2000000 items\)/);
+  assert.ok(big.message.length < 400, `${big.message.length} characters`);
+  document.rounds[0].workers.throughput = 'x'.repeat(1_000_000);
+  assert.ok(refusal('long.json', JSON.stringify(document)).message.length < 400);
+});
