@@ -2,7 +2,7 @@ import { audit } from '../system/trace/audit.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildAuditResults } from '../models/audit.js';
 import { render } from '../kinds/index.js';
-import { keepResults } from '../saved/save.js';
+import { asSaved, saveDocument, savedLine } from '../saved/save.js';
 import { holdingResults } from '../saved/claim.js';
 
 /**
@@ -18,12 +18,15 @@ export async function auditCommand(
 ) {
   return holdingResults(save, null, stderr, async () => {
     const run = await audit(request, { interrupt, stderr });
-    const document = buildAuditResults(
+    const measured = buildAuditResults(
       run,
       describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
     );
+    // saved first: a save that failed is in what is printed, as the exit code says (finish.js)
+    const saved = saveDocument(measured, save, null);
+    const document = asSaved(measured, saved, null);
     stdout.write(render(document, format, stdout));
-    keepResults(document, save, null, stderr);
+    savedLine(saved, null, stderr);
     return document;
   });
 }

@@ -3,8 +3,7 @@
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
 import { writeExports } from '../saved/export.js';
-import { saveDocument, savedLine, shown } from '../saved/save.js';
-import { endOf } from '../document/document.js';
+import { asSaved, saveDocument, savedLine, shown } from '../saved/save.js';
 import { ratioGate, stepSummary } from '../document/gate.js';
 import { formatCI, pct, shortBudgetText } from '../document/sentences.js';
 import { straysText } from '../document/measured.js';
@@ -47,8 +46,7 @@ export function finishRun(measured, output, { runError, stdout, stderr, kept = n
   // saved before it is printed, so that a save that failed (a full disk) is in what is printed,
   // as the exit code says: the --json document of a run that could not keep its results
   const saved = saveDocument(measured, output.save, runError, kept);
-  const document =
-    saved && 'error' in saved && !runError ? { ...measured, ...endOf(/** @type {any} */ (saved.error)) } : measured;
+  const document = asSaved(measured, saved, runError);
   const kind = kindOf(document);
   stdout.write(render(document, output.format, stdout, { verbose: output.verbose }));
   if (output.verbose)

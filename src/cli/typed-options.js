@@ -167,8 +167,7 @@ export function keptSweep(request, { path, given }) {
     return values.map((value, i) => {
       if (value === null) return undefined;
       const why = item(value);
-      if (why)
-        throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
+      if (why) throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
       return value;
     });
   };

@@ -16,6 +16,7 @@ import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
 import { measuredIn } from '../document/measured.js';
+import { endOf } from '../document/document.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
 // the default folder (MMAPBENCH_RESULTS moves it), in a module of its own for the command line
@@ -220,13 +221,15 @@ export function savedLine(saved, runError, stderr) {
 }
 
 /**
- * Saves, then says where (saveDocument and savedLine at once), for a command that has printed
- * its document already.
- * @param {Document} document
- * @param {SaveTo} save
+ * The document as it is printed after its save: one whose save failed says so (status failed,
+ * the save's error), as the exit code will, unless the run failed on its own first.
+ * @template {object} D
+ * @param {D} document
+ * @param {ReturnType<typeof saveDocument>} saved
  * @param {Error | null | undefined} runError
- * @param {NodeJS.WritableStream} stderr
- * @param {Keeper | null} [kept]
+ * @returns {D}
  */
-export const keepResults = (document, save, runError, stderr, kept = null) =>
-  savedLine(saveDocument(document, save, runError, kept), runError, stderr);
+export const asSaved = (document, saved, runError) =>
+  saved && 'error' in saved && !runError
+    ? /** @type {D} */ ({ .../** @type {object} */ (document), ...endOf(/** @type {any} */ (saved.error)) })
+    : document;

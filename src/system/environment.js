@@ -1,3 +1,4 @@
+import { readUserFile } from './safe-fs.js';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { gunzipSync } from 'node:zlib';
@@ -11,7 +12,8 @@ export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
  */
 export function readChoice(path) {
   try {
-    const text = readFileSync(path, 'utf8').trim();
+    // a setting a user may name (--thp-path): never a read that waits (a FIFO) or never ends
+    const text = readUserFile(path, 64 * 1024, (problem) => new Error(problem)).trim();
     return /\[([^\]]+)\]/.exec(text)?.[1] ?? (/^\w+$/.test(text) ? text : null);
   } catch {
     return null;

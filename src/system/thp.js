@@ -1,8 +1,9 @@
-import { accessSync, constants, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { alive } from './alive.js';
 import { readChoice, THP_PATH } from './environment.js';
+import { readUserFile } from './safe-fs.js';
 import { commandLine } from '../words/command-line.js';
 
 const THP_MODES = ['always', 'madvise', 'never'];
@@ -75,7 +76,11 @@ export const leftover = (/** @type {string} */ restoreFile, file = THP_PATH) => 
 export function restoreThp({ restoreFile = defaultRestoreFile(), thpPath = THP_PATH } = {}) {
   let saved;
   try {
-    saved = JSON.parse(readFileSync(restoreFile, 'utf8'));
+    saved = JSON.parse(
+      readUserFile(restoreFile, 64 * 1024, (problem, cause) =>
+        Object.assign(new Error(problem), { code: /** @type {any} */ (cause)?.code }),
+      ),
+    );
   } catch (error) {
     if (error.code === 'ENOENT') return null;
     throw environmentError(

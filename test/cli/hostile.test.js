@@ -327,9 +327,11 @@ test('a FIFO or a device named as a file to read is refused at once (exit 2), ne
     [['diff', saved, fifo], 'a FIFO'],
     [['compare', '--resume', fifo], 'a FIFO'],
     [['compare', '--file', fifo], 'not a regular file'],
+    [['compare', '--task', fifo], 'a FIFO'],
+    [['restore', '--thp-restore-file', fifo], 'a FIFO'],
   ]) {
     const result = await cli(args, { timeout: 10000 });
-    assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.equal(result.exitCode, args[0] === 'restore' ? 3 : 2, `${args.join(' ')}: ${result.stderr}`);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
     assert.match(result.stderr, new RegExp(`^mmapbench: .*${kind}`), args.join(' '));
   }

@@ -72,10 +72,7 @@ test('a message the run cannot carry: one line naming the fix, exit 2, nothing r
   const empty = join(dir, 'empty.json');
   writeFileSync(empty, '');
   for (const [args, said] of /** @type {Array<[string[], RegExp]>} */ ([
-    [
-      ['--message', join(dir, 'missing.json')],
-      /^mmapbench: --message \S+missing\.json: no such file; pass a JSON/,
-    ],
+    [['--message', join(dir, 'missing.json')], /^mmapbench: --message \S+missing\.json: no such file; pass a JSON/],
     [['--message', empty], /^mmapbench: --message \S+empty\.json holds no message; put at least one message in it/],
     [['--size', '65m'], /^mmapbench: --size 65 MiB is more than a message may hold \(64 MiB/],
     [
