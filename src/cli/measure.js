@@ -46,7 +46,10 @@ export function measureOrResume(opts, command, output, context) {
   const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
   if (options.command !== command)
     throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);
-  return measureCommand(options, output, context, { ...kept, warnings: checkModules(kept, Boolean(opts.force)) });
+  return measureCommand(options, output, context, {
+    ...kept,
+    warnings: checkModules(kept, Boolean(opts.force), [options.task], options.cwd),
+  });
 }
 
 /**

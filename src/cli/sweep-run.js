@@ -69,7 +69,10 @@ export function sweepOrResume(opts, output, context) {
   resumeOnly(opts);
   const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), 'sweep');
   const request = keptSweep(kept.request, { path: kept.path, given: opts });
-  return sweepCommand(request, output, context, { ...kept, warnings: checkModules(kept, Boolean(opts.force)) });
+  return sweepCommand(request, output, context, {
+    ...kept,
+    warnings: checkModules(kept, Boolean(opts.force), request.axes.task, request.shared.cwd),
+  });
 }
 
 /**

@@ -1,9 +1,10 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
-import { moduleSha256 } from '../tasks/index.js';
+import { looksLikePath, moduleSha256 } from '../tasks/index.js';
 
 /** The environment facts a resumed run must share with its first part, as the reader names them. */
 const SAME = /** @type {const} */ ([
@@ -113,9 +114,22 @@ export const modulesOf = (plans) =>
  * refused unless `force`, and then named on a warning line.
  * @param {{ path: string, document: any }} kept
  * @param {boolean} force  --force: go on with a module that changed
+ * @param {Array<string | undefined>} tasks  the tasks the kept settings name (a sweep's axis)
+ * @param {string} [cwd]  what their relative paths are relative to
  * @returns {string[]}  warnings
  */
-export function checkModules({ path, document }, force) {
+export function checkModules({ path, document }, force, tasks, cwd = process.cwd()) {
+  // a file from before modules were kept has nothing to check against
+  if (document.modules !== undefined) {
+    for (const task of tasks) {
+      if (task === undefined || !looksLikePath(task)) continue;
+      const module = resolve(cwd, task);
+      if (!Object.hasOwn(document.modules, module))
+        throw usageError(
+          `--resume ${path}: resume names task module ${module}, which the run did not load (it is not in "modules"); start a new run`,
+        );
+    }
+  }
   const warnings = [];
   for (const [module, sha256] of Object.entries(document.modules ?? {})) {
     const now = moduleSha256(module, module);

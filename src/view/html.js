@@ -16,17 +16,14 @@ import { page } from './html-page.js';
  */
 
 /**
- * Checks `--html` before anything is drawn: its folder must exist, and it must not name one of
- * the results files being read.
+ * Checks `--html` before anything is drawn: its folder must exist. (That it is none of the
+ * files read is report's check, by device and inode: cli/report-run.js.)
  * @param {string} path
- * @param {Saved[]} saved
  */
-function checkTarget(path, saved) {
+function checkTarget(path) {
   const folder = dirname(resolve(path));
   if (!existsSync(folder))
     throw usageError(`--html ${path}: the folder ${folder} does not exist; create it or pass another path`);
-  if (saved.some((one) => resolve(one.path) === resolve(path)))
-    throw usageError(`--html ${path} is one of the results files being read; pass another path for the page`);
   if (existsSync(path) && lstatSync(path).isDirectory())
     throw usageError(`--html ${path} is a folder; pass a file name, e.g. ${path}/report.html`);
 }
@@ -38,7 +35,7 @@ function checkTarget(path, saved) {
  * @returns {Promise<{ path: string, charts: number, bytes: number }>}
  */
 export async function writeHtmlReport(saved, path) {
-  checkTarget(path, saved);
+  checkTarget(path);
   const sections = [];
   let charts = 0;
   for (const one of saved) {

@@ -119,6 +119,10 @@ test('--resume runs the kept settings only once each passes the check its option
     [(r) => (r.cwd = 'relative'), /resume\.cwd \("relative"\) must be an absolute path/],
     [(r) => (r.unknown = true), /resume\.unknown is no setting mmapbench keeps/],
     [
+      (r) => (r.task = fixture('throws.js')),
+      /resume names task module \S+throws\.js, which the run did not load \(it is not in "modules"\); start a new run$/,
+    ],
+    [
       (r) => (r.node = '/bin/false'),
       /runs \/bin\/false \(--node\); a results file may come from anyone, so name it yourself: add --node \/bin\/false$/,
     ],

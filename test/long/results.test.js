@@ -165,7 +165,7 @@ test('report and diff refuse what is not a complete results document: one line, 
     [['report', join(dir, 'newer.json')], /newer\.json is from a newer mmapbench .*upgrade mmapbench/],
     [['report', join(dir, 'nothing.json')], /nothing\.json: no such file/],
     [['report', whole, '--html', join(dir, 'no', 'such', 'page.html')], /the folder .*no\/such does not exist/],
-    [['report', whole, '--html', whole], /is one of the results files being read/],
+    [['report', whole, '--html', whole], /--html \S+whole\.json would replace \S+whole\.json, which report reads/],
     [['diff', whole], /^mmapbench: missing arguments: it is `mmapbench diff <base> <new>`/],
     [['diff', whole, join(dir, 'cut.json')], /cut off or damaged/],
   ];
