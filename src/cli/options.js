@@ -131,6 +131,18 @@ const runSpecs = ({ sweep = false } = {}) => ({
         },
       )
     : nodeOption,
+  main: value(
+    "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
+    { choices: ['on', 'off'] },
+  ),
+  requestEvery: value(
+    "ms between the app's requests on its main thread (default: 2)",
+    checked(positiveNumber)('requestEvery'),
+  ),
+  requestSize: value(
+    "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
+    checked(bytes)('requestSize'),
+  ),
   timeout: timeoutOption,
   force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
   fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),

@@ -56,7 +56,10 @@ const KEPT = {
   fixturesDir: (value) => (isText(value) ? null : 'must be a path'),
   cwd: (value) => (isText(value) && isAbsolute(value) ? null : 'must be an absolute path'),
   ...Object.fromEntries(
-    ['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'].map((name) => [
+    [
+      ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'],
+      ...['main', 'requestEvery', 'requestSize'],
+    ].map((name) => [
       name,
       (/** @type {unknown} */ value) =>
         value !== null && typeof value === 'object'
@@ -124,7 +127,10 @@ export function keptOptions(options, { path, field, given }) {
   // what the command line converts, as it would: the typed values
   /** @type {Record<string, unknown>} */
   const read = {};
-  for (const name of /** @type {const} */ (['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime']))
+  for (const name of /** @type {const} */ ([
+    ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
+    ...['requestEvery', 'requestSize'],
+  ]))
     if (kept[name] !== undefined) read[name] = readValue(name, SPECS[name], kept[name]);
   return { ...kept, ...read };
 }
@@ -242,6 +248,9 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     params,
     node: opts.node,
     timeout: opts.timeout,
+    main: opts.main,
+    requestEvery: opts.requestEvery,
+    requestSize: opts.requestSize,
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
     precision: opts.precision,

@@ -11,7 +11,7 @@ import { FURTHER_MEASURES } from '../points/measures.js';
 import { valueOf } from '../points/points.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
 import { SCHEMA, version } from '../version.js';
-import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
+import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/histogram.js';
 
 /**
  * @typedef {import('../stats/ratio.js').Summary} Summary
@@ -39,6 +39,9 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  * @property {'steady'|'published'} protocol  published: 2,000 iterations and no warmup, as the investigation measured
  * @property {boolean} quick
  * @property {boolean} trace
+ * @property {{ everyMs: number, size: number, aloneMs: number, request: 'default'|'task' } | null} [main]
+ *   the app's own load on the parent's main thread while the workers ran (null: --main off;
+ *   absent in a document from before it was measured)
  */
 
 /**
@@ -89,6 +92,7 @@ import { SAVED_BITS, countOf, mergeHistograms } from '../stats/histogram.js';
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {AppAlone} [appAlone]  the app alone, before its workers started (appAlone)
  * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
  *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key
  * @property {string | null} [next]  compare only: what to run next
@@ -149,6 +153,14 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
       protocol: plan.protocol,
       quick: plan.quick,
       trace: Boolean(plan.trace),
+      main: plan.main
+        ? {
+            everyMs: plan.main.everyMs,
+            size: plan.main.size,
+            aloneMs: plan.main.aloneMs,
+            request: plan.main.requestUrl ? 'task' : 'default',
+          }
+        : null,
     },
     aa: plan.aa,
     stop: session.stop,
@@ -193,6 +205,8 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const measures = measureRatios(complete);
     if (measures) document.measures = measures;
   }
+  const alone = appAlone(complete.flatMap((round) => modes.flatMap((mode) => round.cells[mode] ?? [])));
+  if (alone) document.appAlone = alone;
   if (modes.length === 2) {
     const short = budgetShortfall({
       stop: session.stop,
@@ -305,6 +319,30 @@ function measureSummaries(cells) {
       return values.length ? [[measure.key, summarize(values)]] : [];
     }),
   );
+}
+
+/**
+ * The app alone: its requests before the workers started, over every cell that read it, in
+ * both modes (the same app, before either mode's workers): the requests' times pooled into one
+ * histogram, whose percentiles are read, and the median over cells of the event loop's p99.
+ * A cell reads only about 50 requests alone, too few for a p99 of its own.
+ * @param {CellResult[]} cells
+ * @returns {AppAlone | null}
+ *
+ * @typedef {{ cells: number, requests: number, p50Ns: number, p99Ns: number,
+ *   loopDelayP99Ns: number }} AppAlone
+ */
+function appAlone(cells) {
+  const stretches = cells.flatMap((cell) => (cell.main?.alone ? [cell.main.alone] : []));
+  if (!stretches.length) return null;
+  const histogram = mergeHistograms(stretches.map((stretch) => stretch.histogram));
+  return {
+    cells: stretches.length,
+    requests: countOf(histogram),
+    p50Ns: /** @type {number} */ (percentileOf(histogram, 50, SAVED_BITS)),
+    p99Ns: /** @type {number} */ (percentileOf(histogram, 99, SAVED_BITS)),
+    loopDelayP99Ns: summarize(stretches.map((stretch) => stretch.loopDelay.p99Ns)).median,
+  };
 }
 
 /**

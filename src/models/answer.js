@@ -11,7 +11,7 @@ import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MODES } from '../words/modes.js';
 import { ops } from '../words/numbers.js';
 import { adviceModel } from './advice.js';
-import { favouredMode } from './compare.js';
+import { appClause, appText, favouredMode } from './compare.js';
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
 
@@ -114,8 +114,11 @@ export function compareAnswer(document) {
   // a --quick verdict says so already
   const clause =
     document.config.quick && document.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(document)}`;
+  const [point] = measurePoints(document);
+  // the app's main thread, where its interval lies off 1: part of the answer
+  const app = point ? appClause(document, point) : null;
   const verdict = document.verdict
-    ? `${document.verdict.text}${clause}${protocol}`
+    ? `${document.verdict.text}${app ? `; ${app}` : ''}${clause}${protocol}`
     : `no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}; ${stoppedClause(document)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first
@@ -127,6 +130,8 @@ export function compareAnswer(document) {
   // how to read the start-up row: what of the shell's environment a child pays and a thread not
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
+  const load = appText(document, point);
+  if (load) notes.push(load);
   // when it did not decide: what would (a budget that ran out says how much more, or what to
   // remove first); a decided run's interval is in its verdict
   if (document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)) {

@@ -4,7 +4,8 @@ import { accountTable, sourcesNote } from '../document/account.js';
 import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
-import { THROUGHPUT } from '../points/measures.js';
+import { MEASURES, THROUGHPUT } from '../points/measures.js';
+import { formatSize } from '../words/sizes.js';
 import { figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
 
@@ -176,6 +177,72 @@ export function tradeOffText(document, point) {
   return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
 }
 
+/** The measures of the app's main thread while the workers ran: what the verdict may name. */
+const APP_MEASURES = MEASURES.filter((measure) => ['mainRequestP99Us', 'loopDelayP99Ms'].includes(measure.key));
+
+/**
+ * The app's main thread where its interval lies off 1: a clause for the verdict line (`the app's
+ * main thread: request p99 1.42x with workers (1.21-1.66), worse`); null where none does.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point
+ * @returns {string | null}
+ */
+export function appClause(document, point) {
+  if (document.aa) return null;
+  const parts = APP_MEASURES.flatMap((measure) => {
+    const { ratio } = figureOf(measure, point);
+    const favoured = favouredMode(ratio, measure.better);
+    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
+    return [
+      `${measure.name.replace(/^app /, '')} ${fixed(ratio.geomean)}x with workers (${formatCI(ratio.ci95)}), ${favoured === 'workers' ? 'better' : 'worse'}`,
+    ];
+  });
+  return parts.length ? `the app's main thread: ${parts.join('; ')}` : null;
+}
+
+/**
+ * What the app rows measured: the load, the app alone beside it and what each mode's workers
+ * added to it, and, where the app's main thread and K workers are more than the CPUs, that it
+ * also waited for one; null with --main off, or for a document from before.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} [point]  its one point (measurePoints)
+ * @returns {string | null}
+ */
+export function appText(document, point) {
+  const main = document.config.main;
+  if (!main) return null;
+  const request =
+    main.request === 'task'
+      ? "your task's request(context)"
+      : `a ${formatSize(main.size)} Buffer allocated and filled, then a small JSON round trip`;
+  const alone = document.appAlone;
+  const [requestP99, loopP99] = APP_MEASURES;
+  const signed = (/** @type {number} */ value, /** @type {number} */ digits, /** @type {string} */ unit) =>
+    `${value < 0 ? '−' : '+'}${fixed(Math.abs(value), digits)} ${unit}`;
+  const added =
+    alone && point && !document.aa
+      ? MODES.flatMap((mode) => {
+          const request = figureOf(requestP99, point)[mode];
+          const loop = figureOf(loopP99, point)[mode];
+          return request && loop
+            ? [
+                `${mode} ${signed(request.median - alone.p99Ns / 1e3, 0, 'µs')} and ${signed(loop.median - alone.loopDelayP99Ns / 1e6, 2, 'ms')}`,
+              ]
+            : [];
+        })
+      : [];
+  const aloneText = alone
+    ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop delay p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
+    : '';
+  const cpus = document.environment?.cpu?.logicalCores;
+  const k = document.config.k;
+  const crowded =
+    typeof cpus === 'number' && k + 1 > cpus
+      ? `; with k=${k} workers beside it on ${cpus} CPUs, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
+      : '';
+  return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}; --main off for none${crowded}`;
+}
+
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
@@ -201,6 +268,8 @@ export function compareModel(document) {
   if (document.verdict) notes.push(document.verdict.text);
   const tradeOff = tradeOffText(document, point);
   if (tradeOff) notes.push(tradeOff);
+  const app = appText(document, point);
+  if (app) notes.push(app);
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
   notes.push(...missingMeasures(document.rounds));

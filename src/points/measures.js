@@ -42,9 +42,11 @@ export const MEASURES = [
     // end of the timed window: the tree's less the parent's before it started any, over K. Not
     // PSS: the Node binary's pages are in the page cache once whatever runs, and PSS would split
     // them among whatever else runs (docs/how-it-measures.md, "What a mode costs")
-    of: ({ memory, workers }) =>
+    // The app's own load (main thread) allocates too: its Buffers not yet collected are the app's,
+    // not what the workers added
+    of: ({ memory, workers, main }) =>
       typeof memory?.anonBytes === 'number' && typeof memory.anonymousBefore === 'number'
-        ? (memory.anonBytes - memory.anonymousBefore) / workers.length / MiB
+        ? (memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0)) / workers.length / MiB
         : null,
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>
@@ -90,6 +92,30 @@ export const MEASURES = [
     format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
     axis: 'µs per op, 99.9th percentile (lower is better)',
     digits: 1,
+  },
+  {
+    key: 'mainRequestP99Us',
+    name: 'app request p99',
+    unit: 'µs',
+    better: 'lower',
+    // the app's own requests on the parent's main thread, from the release to the last result:
+    // each timed alone, their 99th percentile (run/main-load.js)
+    of: ({ main }) => (main?.during ? main.during.p99Ns / 1e3 : null),
+    format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
+    axis: "µs per request on the app's main thread, 99th percentile (lower is better)",
+    digits: 1,
+  },
+  {
+    key: 'loopDelayP99Ms',
+    name: 'app loop delay p99',
+    unit: 'ms',
+    better: 'lower',
+    // how late the main thread's event loop ran a 1 ms timer (perf_hooks.monitorEventLoopDelay),
+    // the 1 ms included, over the same stretch
+    of: ({ main }) => (main?.during ? main.during.loopDelay.p99Ns / 1e6 : null),
+    format: (value) => `${fixed(value, 2)} ms`,
+    axis: "ms the main thread's event loop ran late, 99th percentile (lower is better)",
+    digits: 2,
   },
 ];
 

@@ -58,19 +58,20 @@ const EXIT_GRACE_MS = 2000;
  * @param {import('./plan.js').Work} work  iterations and warmup per worker
  * @param {'workers'|'procs'} mode
  * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
- * @param {{ trace?: Tracer }} [options]
+ * @param {{ trace?: Tracer, alone?: boolean }} [options]  alone: the cell also reads the app
+ *   alone, before its workers start (aloneRound)
  *   trace: stopped when the cell's processes have exited; started before they are spawned
  *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
  *   process startup, module loading and warmup)
  */
-export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
+export async function runCell(plan, work, mode, interrupt, { trace, alone = false } = {}) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   // when bpftrace was attached: the traced window's length is what wait times are shares of
   let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(20, signal); // the host's, the tracer's and the stop's listeners, with room
-  const spec = JSON.stringify(runnerSpec(plan, work));
+  const spec = JSON.stringify(runnerSpec(plan, work, { alone }));
 
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
@@ -128,6 +129,7 @@ export async function runCell(plan, work, mode, interrupt, { trace } = {}) {
     cell.memory = memory;
     if (strays.length) cell.strays = strays.length;
     if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
+    if (message.main) cell.main = message.main;
     const phases = cellPhases({
       spawned,
       hosts: message.host ? [message.host] : [],

@@ -41,6 +41,13 @@ export function describeFailure(failure, context) {
       { worker: failure.worker },
     );
   }
+  if (failure.main) {
+    const error = new MmapbenchError(
+      `the app's main thread failed: its request(context) threw: ${failure.message} (task ${task.name}); the workers were stopped`,
+    );
+    error.taskStack = failure.stack;
+    return error;
+  }
   const error = new MmapbenchError(
     `${who(context, failure.worker)} failed: ${failure.message} (task ${task.name}, in setup, warmup or run)${context.mode === 'calibrate' ? '' : '; the other workers were stopped'}`,
     { worker: failure.worker },

@@ -62,6 +62,9 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
  *   `unavailable` instead of an error (a sweep's point on an older Node)
  * @property {boolean} [inheritEnv]  also the variables Node reads at every start (STARTUP_ONLY_VARS)
+ * @property {'on'|'off'} [main]  the app's own load on the parents' main threads (default on)
+ * @property {number} [requestEvery]  ms between the app's requests (default 2)
+ * @property {number} [requestSize]  bytes each of its requests allocates and fills (default 64 KiB)
  * @property {string} [cwd]  the folder its relative paths (task, file, messages, fixtures, Node,
  *   bpftrace) are resolved against: the CLI's when it was typed, kept so that a resumed run
  *   reads the same files from any folder (default: this process's)
@@ -86,6 +89,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {import('../stats/stopping.js').StopRule} stop
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
  * @property {'workers'|'procs'|null} only  compare: its one mode, when the other cannot carry the change
+ * @property {import('./main-load.js').MainSpec | null} main  the app's own load on the
+ *   parent's main thread while its workers run; null with --main off
  * @property {Record<string, string>} envOverrides  --env values
  * @property {NodeJS.ProcessEnv} env           what the cells are started with
  * @property {number} timeout  seconds per cell
@@ -195,6 +200,7 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
     stop,
     aa: options.aa ?? null,
     only: options.only ?? null,
+    main: mainOf(options, task),
     envOverrides,
     env: {
       ...inheritedEnv(process.env, {
@@ -291,13 +297,36 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
  */
 export const STEADY_CAP = { windows: 10, seconds: 5 };
 
+/** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
+export const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
+// the app alone is read over this many of its requests (at least 100 ms): a p99 of its own
+const ALONE_REQUESTS = 50;
+
+/**
+ * The app's load on the parent's main thread, from the options; null with --main off.
+ * @param {MeasureOptions} options
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @returns {import('./main-load.js').MainSpec | null}
+ */
+function mainOf(options, task) {
+  if (options.main === 'off') return null;
+  const everyMs = options.requestEvery ?? MAIN_DEFAULTS.everyMs;
+  return {
+    everyMs,
+    size: options.requestSize ?? MAIN_DEFAULTS.size,
+    aloneMs: Math.max(100, ALONE_REQUESTS * everyMs),
+    requestUrl: task.request ? task.url : null,
+  };
+}
+
 /**
  * What each worker or process is handed.
  * @param {Plan} plan
  * @param {Work} work
+ * @param {{ alone?: boolean }} [cell]  alone: the cell also reads the app alone
  * @returns {import('./task-runner.js').RunnerSpec}
  */
-export const runnerSpec = (plan, work) => ({
+export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   taskUrl: plan.task.url,
   file: plan.file.path,
   fileSize: plan.file.size,
@@ -311,6 +340,7 @@ export const runnerSpec = (plan, work) => ({
   // user's task is promised one call per cell (examples/my-task.mjs), and gets one
   slices: plan.task.builtin && Object.keys(plan.task.metrics).length === 0,
   ...(plan.task.parent ? { parent: true } : {}),
+  main: plan.main && { ...plan.main, alone },
 });
 
 /**

@@ -5,11 +5,12 @@
 // K are, passes the CLI's release on, and gathers their results.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { hostTimeline } from './task-runner.js';
+import { hostTimeline, serializeError } from './task-runner.js';
 import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
+import { mainArrayBuffers, startApp, startMainLoad } from './main-load.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -46,8 +47,26 @@ const fail = (worker, details) => {
   send({ type: 'failed', worker, ...details }, () => process.exit(1));
 };
 
-// what the app held before it added any worker: the baseline of the memory they add
+// the app's own work on this main thread, from before its workers start to their last result
+const mainFailed = (/** @type {unknown} */ error) => fail(-1, { ...serializeError(error), main: true });
+const app = spec.main
+  ? await startApp(spec.main, spec.params, mainFailed).catch((error) => {
+      mainFailed(error);
+      return null;
+    })
+  : null;
+
+// what the app held before it added any worker: the baseline of the memory they add; and its
+// main thread's ArrayBuffers, which its own load adds to while the workers run
 const anonymousBefore = anonymousBytes(process.pid);
+const buffersBefore = app ? mainArrayBuffers() : null;
+/** @type {ReturnType<typeof startMainLoad> | null} */
+let load = null;
+/** What the app's main thread did, read at the last result. */
+const mainOf = () =>
+  app
+    ? { alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - Number(buffersBefore) }
+    : undefined;
 const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').ResultMessage[]} */
 const results = [];
@@ -108,6 +127,7 @@ process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
   if (message?.type === 'go') {
     tellChildren(message);
+    if (app) load = startMainLoad(/** @type {any} */ (spec.main), app.request, mainFailed); // the stretch the workers run in
     // a task that talks to this process: what answering it costs this thread
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }
@@ -136,6 +156,7 @@ function tellChildren(message) {
 let parentFrom = null;
 
 function report() {
+  const main = mainOf();
   const parentNow = spec.parent ? readCounters().cpuNs : null;
   const samples = results.flatMap((result) => result.samples ?? []);
   const usage = {
@@ -150,6 +171,7 @@ function report() {
     // each child's own start and release, and its pid: the tree the CLI reads the memory of
     children: results.map((result, index) => ({ ...result.host, pid: children[index].pid })),
     anonymousBefore,
+    main,
     ...(parentNow === null || parentFrom === null ? {} : { parentCpuNs: parentNow - parentFrom }),
   });
 }

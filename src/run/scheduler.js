@@ -9,6 +9,18 @@ import { fixedWork } from './plan.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';
 
+// The app alone (its load before any worker starts) is read in every cell of one round in
+// ALONE_EVERY, from the first: each read costs the cell its alone stretch (plan.js, mainOf), and
+// a figure of its own needs reads from many trees, not from every one.
+const ALONE_EVERY = 3;
+
+/**
+ * Whether round `index`'s cells read the app alone.
+ * @param {Readonly<import('./plan.js').Plan>} plan
+ * @param {number} index
+ */
+export const aloneRound = (plan, index) => plan.main !== null && plan.main !== undefined && index % ALONE_EVERY === 1;
+
 /**
  * @typedef {'workers'|'procs'} Mode
  *
@@ -263,13 +275,10 @@ export async function runRounds(
             // a mode sized alone runs its own ops (sizeByPilot)
             const ops = work.byMode?.[step.arm];
             const cell = await timed(point, () =>
-              cells.runCell(
-                point.plan,
-                ops ? { ...work, iterations: ops } : work,
-                step.runs,
-                interrupt,
-                step.traced ? { trace: point.tracer } : {},
-              ),
+              cells.runCell(point.plan, ops ? { ...work, iterations: ops } : work, step.runs, interrupt, {
+                ...(step.traced ? { trace: point.tracer } : {}),
+                alone: aloneRound(point.plan, index),
+              }),
             );
             lastCellEnded = performance.now();
             if (cell.phases) cell.phases.betweenNs = betweenNs;

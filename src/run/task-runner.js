@@ -53,6 +53,8 @@ export function hostTimeline() {
  *   parent talks to (calibrate-host.js)
  * @property {boolean} [parent]  the task talks to the worker's parent: the host gives each worker
  *   a channel to it (parent-channel.js) and echoes what comes over it
+ * @property {import('./main-load.js').MainSpec | null} [main]  the app's own load on the host's
+ *   main thread; null or absent: none (--main off)
  */
 
 /**
@@ -106,14 +108,21 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ type: 'ready' }} ReadyMessage
  * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
  *   host?: HostTimeline & { requested?: string }, children?: Array<HostTimeline & { pid?: number }>,
- *   anonymousBefore?: number | null, parentCpuNs?: number }} ResultMessage
+ *   anonymousBefore?: number | null, parentCpuNs?: number, main?: CellMain }} ResultMessage
  *   samples, usage and host (how its process started, and when it asked for its first worker)
  *   from a cell's host, latency from the calibration host; children: procs mode's K processes,
  *   their own starts and releases; anonymousBefore: the host's anonymous memory before it
  *   started any worker; parentCpuNs: for a task that talks to its parent, the host's main
- *   thread's CPU time from the release to the last result
+ *   thread's CPU time from the release to the last result; main: the app's own work on the
+ *   host's main thread (main-load.js)
+ * @typedef {{ alone: import('./main-load.js').MainStretch | null,
+ *   during: import('./main-load.js').MainStretch | null, buffersAdded: number }} CellMain  alone:
+ *   the app before its workers started (in the cells that read it); during: from the release to
+ *   the last result; buffersAdded: bytes of ArrayBuffers the main thread held then beyond what it
+ *   held before its workers started (its load's, not yet collected)
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
- *   code?: string, exitCode?: number, signal?: string }} FailedMessage
+ *   code?: string, exitCode?: number, signal?: string, main?: boolean }} FailedMessage  main:
+ *   the app's request on the host's main thread failed, not a worker
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
  * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
  *   warmup?: WarmupDone, opNs?: number, setUp: bigint, warm: bigint }} Prepared  opNs: ns per

@@ -7,6 +7,7 @@ import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
+import { mainArrayBuffers, startApp, startMainLoad } from './main-load.js';
 
 const host = hostTimeline();
 
@@ -47,6 +48,7 @@ process.on('message', (/** @type {any} */ message) => {
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
   before = process.resourceUsage(); // after the release: the threads must not wait for it
+  if (app) load = startMainLoad(/** @type {any} */ (spec.main), app.request, mainFailed); // the stretch the workers run in
   // a task that talks to this thread: what answering it costs this thread
   if (spec.parent) parentFrom = readCounters().cpuNs;
 });
@@ -60,8 +62,26 @@ const notStarted = (/** @type {number} */ index, /** @type {Error & { code?: str
     code: error.code,
   });
 
-// what the app held before it added any worker: the baseline of the memory they add
+// the app's own work on this main thread, from before its workers start to their last result
+const mainFailed = (/** @type {unknown} */ error) => fail(-1, { ...serializeError(error), main: true });
+const app = spec.main
+  ? await startApp(spec.main, spec.params, mainFailed).catch((error) => {
+      mainFailed(error);
+      return null;
+    })
+  : null;
+
+// what the app held before it added any worker: the baseline of the memory they add; and its
+// main thread's ArrayBuffers, which its own load adds to while the workers run
 const anonymousBefore = anonymousBytes(process.pid);
+const buffersBefore = app ? mainArrayBuffers() : null;
+/** @type {ReturnType<typeof startMainLoad> | null} */
+let load = null;
+/** What the app's main thread did, read at the last result. */
+const mainOf = () =>
+  app
+    ? { alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - Number(buffersBefore) }
+    : undefined;
 const requested = String(process.hrtime.bigint());
 for (let index = 0; index < spec.k && !failed; index++) {
   let worker;
@@ -86,7 +106,8 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, ...parentCpu() });
+        const main = mainOf();
+        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
       }
     }
   });

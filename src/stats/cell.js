@@ -37,6 +37,8 @@ import { cellLatency } from './latency.js';
  *   ended
  * @property {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
  *   CPU time from the release to the last result (answering the workers)
+ * @property {import('../run/task-runner.js').CellMain} [main]  the app's own work on the parent's
+ *   main thread: its requests' times and its event loop's delay, alone and while the workers ran
  */
 
 /**

@@ -109,6 +109,8 @@ export const BUILTIN_TASKS = [
  *   --resume checks the module against); null for a built-in
  * @property {boolean} builtin
  * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
+ * @property {boolean} request  it has `request(context)`: the app's own request, served on the
+ *   parent's main thread while the workers run (instead of the default one)
  * @property {boolean} parent  its ops talk to the worker's parent (Task.parent)
  * @property {TaskFix[]} fixes
  */
@@ -241,7 +243,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
       `task module ${spec} has no run(ctx, iterations) function (it exports ${exports}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
     );
   }
-  for (const hook of /** @type {const} */ (['setup', 'teardown', 'unavailable'])) {
+  for (const hook of /** @type {const} */ (['setup', 'teardown', 'unavailable', 'request'])) {
     if (task[hook] !== 'undefined' && task[hook] !== 'function') {
       throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
     }
@@ -261,6 +263,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     builtin,
     sha256: builtin ? null : moduleSha256(fileURLToPath(url), spec),
     checksNode: task.unavailable === 'function',
+    request: task.request === 'function',
     parent: builtin && declared.parent === true,
     fixes: declared.fixes ?? [],
   };

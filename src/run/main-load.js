@@ -1,0 +1,164 @@
+// The app's own work on its main thread, while its workers run: what a user adds workers to.
+// Both trees' parents (workers-host.js, procs-host.js) run it, so each mode's figure is the app
+// as it would have that mode: a request every `everyMs` on a timer, each timed alone, and the
+// event loop's delay as Node's own monitor sees it. Imports nothing from node_modules: the
+// parent of a measured tree loads it.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { coarsen, histogramOf, SAVED_BITS } from '../stats/histogram.js';
+import { percentiles } from '../stats/latency.js';
+
+/**
+ * @typedef {object} MainSpec  how the parent's main thread is loaded (plan.main)
+ * @property {number} everyMs  a request every this many ms
+ * @property {number} size  bytes each request allocates and fills
+ * @property {number} aloneMs  how long the app alone is read, before its workers start (in the
+ *   cells that read it)
+ * @property {string | null} requestUrl  a task module's own `request`, or null: the default one
+ * @property {boolean} [alone]  this cell reads the app alone
+ */
+
+/**
+ * What the main thread did over one stretch: its requests' times and the event loop's delay.
+ * @typedef {object} MainStretch
+ * @property {number} ms  how long it ran
+ * @property {number} requests  how many requests ran
+ * @property {number} p50Ns
+ * @property {number} p99Ns
+ * @property {number} p999Ns
+ * @property {number} maxNs
+ * @property {import('../stats/histogram.js').Histogram} histogram  the requests' times, at
+ *   SAVED_BITS: the app alone's reads are pooled over cells
+ * @property {{ p50Ns: number, p99Ns: number, maxNs: number, meanNs: number }} loopDelay
+ *   Node's monitorEventLoopDelay at 1 ms resolution: how late its timer ran, the 1 ms included
+ */
+
+/** The default request: allocate and fill a Buffer, and round-trip a small object through JSON. */
+const defaultRequest = (/** @type {number} */ size) => {
+  let sink = 0;
+  return (/** @type {number} */ index) => {
+    const body = Buffer.allocUnsafe(size).fill(index & 0xff);
+    const reply = JSON.parse(JSON.stringify({ id: index, user: 'u', items: [1, 2, 3], bytes: body.length }));
+    sink ^= reply.bytes ^ body[body.length - 1];
+    return sink;
+  };
+};
+
+/**
+ * The request the main thread serves: the task module's own (`request(context)`, a user's
+ * handler), or the default one.
+ * @param {MainSpec} spec
+ * @param {Record<string, unknown>} params  the task's parameters, in the request's context
+ * @returns {Promise<(index: number) => unknown>}
+ */
+export async function requestOf(spec, params) {
+  if (!spec.requestUrl) return defaultRequest(spec.size);
+  const { default: task } = await import(spec.requestUrl);
+  const context = { params, size: spec.size, state: {} };
+  return (index) => task.request({ ...context, index });
+}
+
+/**
+ * Starts the load: a request every `everyMs`, each timed from its call to its return (or to its
+ * promise settling, for an async one; the next waits for it), and the event loop's delay, until
+ * `stop`, which reads both.
+ * @param {MainSpec} spec
+ * @param {(index: number) => unknown} request
+ * @param {(error: unknown) => void} onError  a request that threw: the task's failure
+ * @returns {{ stop: () => MainStretch | null }}  null when no request ran
+ */
+export function startMainLoad(spec, request, onError) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const from = performance.now();
+  // one array, grown by doubling: nothing of the harness's allocated per request
+  let times = new Float64Array(1024);
+  let count = 0;
+  let busy = false;
+  let stopped = false;
+  const record = (/** @type {number} */ ns) => {
+    if (count === times.length) {
+      const more = new Float64Array(times.length * 2);
+      more.set(times);
+      times = more;
+    }
+    times[count++] = ns;
+  };
+  const serve = () => {
+    if (busy || stopped) return;
+    const called = performance.now();
+    let result;
+    try {
+      result = request(count);
+    } catch (error) {
+      stopped = true;
+      onError(error);
+      return;
+    }
+    if (result && typeof (/** @type {any} */ (result).then) === 'function') {
+      busy = true;
+      /** @type {Promise<unknown>} */ (result).then(
+        () => {
+          busy = false;
+          if (!stopped) record((performance.now() - called) * 1e6);
+        },
+        (error) => {
+          stopped = true;
+          onError(error);
+        },
+      );
+    } else record((performance.now() - called) * 1e6);
+  };
+  const timer = setInterval(serve, spec.everyMs);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      delay.disable();
+      if (!count) return null;
+      const histogram = histogramOf(times, count);
+      return {
+        ms: performance.now() - from,
+        requests: count,
+        ...percentiles(histogram),
+        histogram: coarsen(histogram, SAVED_BITS),
+        loopDelay: {
+          p50Ns: delay.percentile(50),
+          p99Ns: delay.percentile(99),
+          maxNs: delay.max,
+          meanNs: delay.mean,
+        },
+      };
+    },
+  };
+}
+
+// requests served once before anything is read: a fresh process's first calls run unoptimized
+const WARM_REQUESTS = 200;
+
+/**
+ * The app in a parent, before its workers start: its request, warmed up, and with
+ * `spec.alone` the app alone, its load read over `aloneMs`. The load while the workers run starts
+ * at the release (startMainLoad), so what the app allocates is the windows' alone.
+ * @param {MainSpec} spec
+ * @param {Record<string, unknown>} params
+ * @param {(error: unknown) => void} onError
+ * @returns {Promise<{ request: (index: number) => unknown, alone: MainStretch | null }>}  rejects
+ *   when a warm-up request throws
+ */
+export async function startApp(spec, params, onError) {
+  const request = await requestOf(spec, params);
+  for (let index = 0; index < WARM_REQUESTS; index++) await request(index);
+  if (!spec.alone) return { request, alone: null };
+  // served on its timer for half as long first, unread, as a running app is
+  const warming = startMainLoad(spec, request, onError);
+  await pause(spec.aloneMs / 2);
+  warming.stop();
+  const load = startMainLoad(spec, request, onError);
+  await pause(spec.aloneMs);
+  return { request, alone: load.stop() };
+}
+
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The main thread's ArrayBuffers (Buffers included): the app's own, which its load allocates. */
+export const mainArrayBuffers = () => process.memoryUsage().arrayBuffers;
