@@ -24,6 +24,9 @@ const usage = [
   [['compare', '--iterations', 'abc'], /^--iterations abc is invalid/],
   [['compare', '--duration', '-2'], /^--duration -2 is invalid: it must be a number greater than 0$/],
   [['compare', '--rounds', '0'], /^--rounds 0 is invalid/],
+  [['compare', '--main', 'maybe'], /^--main maybe is invalid: it must be one of on, off$/],
+  [['compare', '--request-every', '0'], /^--request-every 0 is invalid: it must be a number greater than 0$/],
+  [['sweep', '--request-size', '1.5'], /^--request-size 1.5 is invalid: it must be a whole number of bytes/],
   [
     ['compare', '--iterations', '5', '--duration', '1'],
     /^--iterations cannot be used with --duration; see `mmapbench compare --help`$/,

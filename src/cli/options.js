@@ -242,7 +242,7 @@ export function measurementSpecs({ compare = false } = {}) {
         }
       : {}),
     protocol: value(
-      'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0; with --trace, the whole-cell window); steady: warm cells (default)',
+      'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
       { choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
     ),
     ...runSpecs(),

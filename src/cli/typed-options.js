@@ -248,7 +248,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     params,
     node: opts.node,
     timeout: opts.timeout,
-    main: opts.main,
+    // the investigation's protocol measured the workers with no app on the parent's main thread
+    main: opts.main ?? (published ? 'off' : undefined),
     requestEvery: opts.requestEvery,
     requestSize: opts.requestSize,
     fixturesDir: opts.fixturesDir,

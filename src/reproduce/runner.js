@@ -49,6 +49,8 @@ export function planVariant(variant, options, /** @type {AbortSignal | undefined
       env: variant.env ?? {},
       params: variant.params ?? {},
       inheritAllocatorEnv: false,
+      // the investigation measured the workers, with no app serving on the parent's main thread
+      main: 'off',
       ...work(variant, options),
     },
     { interrupt },

@@ -1,0 +1,84 @@
+// The app's main thread while the workers run: both parents serve requests during the timed
+// windows (and alone, before their workers start, in one round in 3), and the run reports them
+// per mode. Structure and behaviour only: no test asserts a latency.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, fixture } from '../helpers.js';
+
+const QUICK = ['compare', '--quick', '--no-save'];
+
+test("a compare measures the app's main thread in both modes: each cell's requests and loop delay, the app alone in round 1, and rows per mode", async () => {
+  const result = await cli([...QUICK, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.deepEqual(document.config.main, { everyMs: 2, size: 65536, aloneMs: 100, request: 'default' });
+  for (const round of document.rounds)
+    for (const mode of ['workers', 'procs']) {
+      const { main } = round[mode];
+      assert.ok(main.during.requests > 0, `round ${round.index} ${mode}`);
+      for (const key of ['p50Ns', 'p99Ns', 'p999Ns', 'maxNs']) assert.equal(typeof main.during[key], 'number', key);
+      assert.ok(main.during.p50Ns <= main.during.p99Ns);
+      assert.ok(main.during.loopDelay.p99Ns > 0);
+      // the app alone: read in round 1 (of every 3), before the workers started
+      assert.equal(main.alone !== null, round.index % 3 === 1, `round ${round.index} ${mode} alone`);
+    }
+  assert.equal(document.appAlone.cells, 2);
+  assert.ok(document.appAlone.requests > 0);
+  assert.ok(document.appAlone.p50Ns <= document.appAlone.p99Ns);
+  for (const key of ['mainRequestP99Us', 'loopDelayP99Ms']) {
+    for (const mode of ['workers', 'procs'])
+      assert.equal(typeof document[mode][key].median, 'number', `${mode} ${key}`);
+    assert.equal(document.measures[key].n, 2, key);
+  }
+
+  const text = await cli(QUICK);
+  assert.equal(text.exitCode, 0, text.stderr);
+  assert.match(text.stdout, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
+  assert.match(text.stdout, /^│ app loop delay( p99)? +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
+  // the note as one line, however the terminal's width wrapped it
+  assert.match(
+    text.stdout.replace(/\s+/g, ' '),
+    / app: the parent's main thread served a request every 2 ms while the workers ran \(a 64 KiB Buffer allocated and filled, then a small JSON round trip\); alone, before its workers started, request p99 \d+ µs/,
+  );
+});
+
+test('--main off measures no app: no main-thread figures in the cells, rows or answer', async () => {
+  const result = await cli([...QUICK, '--json', '--main', 'off']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.equal(document.config.main, null);
+  assert.equal(document.appAlone, undefined);
+  for (const round of document.rounds)
+    for (const mode of ['workers', 'procs']) assert.equal(round[mode].main, undefined);
+  assert.equal(document.workers.mainRequestP99Us, undefined);
+  const text = await cli([...QUICK, '--main', 'off']);
+  assert.doesNotMatch(text.stdout, /app request p99|^app:/m);
+});
+
+test("a task's own request(context) is what the app serves, on the parent's main thread, async awaited", async () => {
+  const marker = join(mkdtempSync(join(tmpdir(), 'mmapbench-request-')), 'ran');
+  const result = await cli(
+    [...QUICK, '--json', '--task', fixture('serves-requests.mjs'), '--request-every', '5', '--request-size', '1k'],
+    { env: { MMAPBENCH_TEST_REQUESTS: marker } },
+  );
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.deepEqual(document.config.main, { everyMs: 5, size: 1024, aloneMs: 250, request: 'task' });
+  assert.ok(
+    document.rounds.every((round) => round.workers.main.during.requests > 0 && round.procs.main.during.requests > 0),
+  );
+  assert.ok(existsSync(marker), 'the task module served the requests');
+  assert.equal(readFileSync(marker, 'utf8'), 'number', 'its context has the request size');
+});
+
+test("a task whose request(context) throws fails the run with one line naming the app's main thread (exit 1), no process left", async () => {
+  const result = await cli([...QUICK, '--task', fixture('request-throws.mjs')]);
+  assert.equal(result.exitCode, 1, result.stderr);
+  assert.equal(
+    result.stderr.trim().split('\n').at(-1),
+    "mmapbench: the app's main thread failed: its request(context) threw: no such user (task request-throws); the workers were stopped",
+  );
+});
