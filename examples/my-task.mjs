@@ -20,13 +20,19 @@ export default {
     ctx.state.chunks = [0, 1, 2, 3].map(() => data.subarray(0, size));
   },
 
-  // The timed loop: do `iterations` ops. The harness calls it once per cell.
-  run(ctx, iterations) {
-    const { chunks } = ctx.state;
-    let bytes = 0;
-    for (let i = 0; i < iterations; i++) bytes += Buffer.concat(chunks).length;
-    ctx.state.bytes = bytes; // keep the result alive so the work is not optimized away
+  // One op. The harness calls it over and over in each timed window, times ops one by one (the
+  // op latency p99 rows), and awaits an async op before the next. (A task that must own its
+  // loop exports run(ctx, iterations) instead, called once per cell: it gets no latency rows.)
+  op(ctx) {
+    ctx.state.bytes = Buffer.concat(ctx.state.chunks).length; // kept, so the work is not optimized away
   },
+
+  // Optional: your app's own request, served on the parent's main thread every --request-every
+  // ms while the workers run, in place of the default one (allocate and fill --request-size
+  // bytes, then a small JSON round trip). Sync or async; `context` has params, size, index, state.
+  // request(context) {
+  //   return JSON.stringify({ id: context.index, ok: true });
+  // },
 
   // Once per worker or process, after the timed loop.
   teardown(ctx) {

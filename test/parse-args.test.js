@@ -33,7 +33,7 @@ const usage = [
   ],
   [['compare', '--json', '--markdown'], /^--json cannot be used with --markdown; see `mmapbench compare --help`$/],
   [['compare', '--task', 'nope'], /^unknown task "nope"/],
-  [['compare', '--task', fixture('no-run.js')], /has no run\(ctx, iterations\) function/],
+  [['compare', '--task', fixture('no-run.js')], /has no op\(ctx\) nor run\(ctx, iterations\) function/],
   [['compare', '--task', fixture('broken.js')], /failed to load/],
   [
     ['compare', '--task', fixture('bad-metric.js')],

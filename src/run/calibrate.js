@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './cell.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
-import { modesOf, runnerSpec } from './plan.js';
+import { fewestOps, modesOf, runnerSpec } from './plan.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 
@@ -52,7 +52,10 @@ export async function calibrate(plan, interrupt) {
     await subprocess.box.end();
   });
   if (!latency) throw new Error('the calibration host sent a result without latency');
-  return { ...latency, iterations: Math.max(1, Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))) };
+  return {
+    ...latency,
+    iterations: Math.max(fewestOps(plan), Math.round((plan.duration * 1e9) / Math.max(latency.meanNs, 1))),
+  };
 }
 
 /**

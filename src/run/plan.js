@@ -297,6 +297,17 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
  */
 export const STEADY_CAP = { windows: 10, seconds: 5 };
 
+// A task that gives op(ctx) gets its ops timed one by one, and its p99 rows rest on each
+// window's: a window holds at least this many ops however slow they are (an 8 ms op: 0.8 s)
+const MIN_TIMED_OPS = 100;
+
+/**
+ * The fewest ops a window of this plan may hold: MIN_TIMED_OPS for a task that gives op(ctx),
+ * whose p99 is read from each window's ops; 1 otherwise.
+ * @param {Readonly<Plan>} plan
+ */
+export const fewestOps = (plan) => (plan.task.op ? MIN_TIMED_OPS : 1);
+
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
 export const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
 // the app alone is read over this many of its requests (at least 100 ms): a p99 of its own
@@ -336,9 +347,10 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   ...(work.warmup === 'steady' ? { steady: steadyWarmup(work.iterations) } : {}),
   iterations: work.iterations,
   metrics: Object.keys(plan.task.metrics),
-  // a built-in task's run() is a plain loop over its ops, so its window can be run in tenths; a
-  // user's task is promised one call per cell (examples/my-task.mjs), and gets one
-  slices: plan.task.builtin && Object.keys(plan.task.metrics).length === 0,
+  // a built-in task's run() is a plain loop over its ops, as the harness's loop over a task's
+  // op(ctx) is, so its window can be run in tenths and its ops timed; a task with run() of its
+  // own is promised one call per cell, and gets one
+  slices: (plan.task.builtin || plan.task.op) && Object.keys(plan.task.metrics).length === 0,
   ...(plan.task.parent ? { parent: true } : {}),
   main: plan.main && { ...plan.main, alone },
 });

@@ -5,7 +5,7 @@ import { MmapbenchError } from '../errors.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { roundOrder } from './interleave.js';
-import { fixedWork } from './plan.js';
+import { fewestOps, fixedWork } from './plan.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';
 
@@ -135,7 +135,7 @@ function sizeByPilot(point, round) {
   }
   const resized = factor > SIZE_TOLERANCE.shorter || factor < 1 / SIZE_TOLERANCE.longer;
   if (resized) {
-    point.session.work = { ...work, iterations: Math.max(1, Math.round(calibrated * factor)) };
+    point.session.work = { ...work, iterations: Math.max(fewestOps(point.plan), Math.round(calibrated * factor)) };
     round.pilot = true;
   }
   point.session.sizing = {

@@ -146,8 +146,7 @@ const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
  */
 export async function prepare(spec, index, mode, allSetUp = async () => {}, parent = undefined) {
   const module = await import(spec.taskUrl);
-  /** @type {import('../tasks/index.js').Task} */
-  const task = module.default ?? module;
+  const task = loopOf(module.default ?? module);
   /** @type {TaskContext} */
   const ctx = {
     file: spec.file,
@@ -199,6 +198,38 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
 }
 
 /**
+ * A task that gives one op (`op(ctx)`) as one with a loop (`run`): the ops one after another,
+ * with nothing of the harness's between two; an async op is awaited before the next, so ops
+ * never overlap and each has a time of its own. The loop is sync while the ops are, so a sync
+ * task's window takes no turn of the microtask queue (runSampled).
+ * @param {import('../tasks/index.js').Task} task
+ * @returns {import('../tasks/index.js').Task & { asyncOps?: boolean }}
+ */
+export function loopOf(task) {
+  const { op } = task;
+  if (typeof op !== 'function' || typeof task.run === 'function') return task;
+  /** @type {import('../tasks/index.js').Task & { asyncOps?: boolean }} */
+  const looped = {
+    ...task,
+    run(ctx, iterations) {
+      for (let i = 0; i < iterations; i++) {
+        /** @type {any} */
+        const called = op(ctx);
+        if (called && typeof called.then === 'function') {
+          looped.asyncOps = true;
+          return (async () => {
+            await called;
+            for (let j = i + 1; j < iterations; j++) await op(ctx);
+          })();
+        }
+      }
+      return undefined;
+    },
+  };
+  return looped;
+}
+
+/**
  * Runs the task in batches until its rate stops trending (a cold heap faulted in, V8 tiered up)
  * or the cap. Timed with the same clock as the window, between calls, never inside one.
  * @param {import('../tasks/index.js').Task} task
@@ -240,7 +271,10 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
   const before = accounted ? readCounters() : null;
   const gcFrom = performance.now();
   // allocated before the clock starts: the window allocates nothing of the harness's
-  const sampler = slicing && sampling() ? latencySampler(opNs, iterations, spec.parent === true) : null;
+  // a task whose async ops never overlap (a round trip to the parent, a user's async op(ctx))
+  // has each awaited between the two clock reads
+  const awaits = spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
+  const sampler = slicing && sampling() ? latencySampler(opNs, iterations, awaits) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */

@@ -1,12 +1,12 @@
 /** What starts the load probe's answer on its stdout, apart from whatever the module prints. */
 export const MARK = 'mmapbench-task:';
 
-const HOOKS = ['run', 'setup', 'teardown', 'unavailable', 'request'];
+const HOOKS = ['run', 'op', 'setup', 'teardown', 'unavailable', 'request'];
 
 /**
  * What a module declares, and the type of each hook: what loadTask checks, whichever process
  * imported it.
- * @typedef {{ task: Record<'run'|'setup'|'teardown'|'unavailable'|'request', string> & { declared: Record<string, any> },
+ * @typedef {{ task: Record<'run'|'op'|'setup'|'teardown'|'unavailable'|'request', string> & { declared: Record<string, any> },
  *   exports: string }} Described
  */
 

@@ -79,8 +79,14 @@ export const BUILTIN_TASKS = [
  *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
  *   cells run on, before any cell starts
  * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
+ * @property {(ctx: TaskContext) => unknown} [op]  one op, sync or async: the harness loops,
+ *   awaiting an async op before the next, and times ops one by one (a task gives op or run)
  * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
+ *   the timed loop, for a task that must own it: called once per cell with all its ops
  * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
+ * @property {(context: { params: Record<string, any>, size: number, index: number, state: object }) => unknown} [request]
+ *   the app's own request, served on the parent's main thread while the workers run (in place of
+ *   the default one, --request-size bytes allocated and filled)
  */
 
 /**
@@ -109,6 +115,7 @@ export const BUILTIN_TASKS = [
  *   --resume checks the module against); null for a built-in
  * @property {boolean} builtin
  * @property {boolean} checksNode  it has `unavailable`, to be asked on the cells' Node
+ * @property {boolean} op  it gives one op (`op(ctx)`), which the harness loops and times
  * @property {boolean} request  it has `request(context)`: the app's own request, served on the
  *   parent's main thread while the workers run (instead of the default one)
  * @property {boolean} parent  its ops talk to the worker's parent (Task.parent)
@@ -238,12 +245,16 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
 
   const seconds = Math.min(timeout ?? LOAD_TIMEOUT_SECONDS, LOAD_TIMEOUT_SECONDS);
   const { task, exports } = builtin ? await loadHere(url) : await loadInChild(url, spec, seconds, interrupt);
-  if (task.run !== 'function') {
+  if (task.run !== 'function' && task.op !== 'function') {
     throw usageError(
-      `task module ${spec} has no run(ctx, iterations) function (it exports ${exports}); export default { run(ctx, iterations) { ... } } (see examples/my-task.mjs)`,
+      `task module ${spec} has no op(ctx) nor run(ctx, iterations) function (it exports ${exports}); export default { op(ctx) { ... } } (see examples/my-task.mjs)`,
     );
   }
-  for (const hook of /** @type {const} */ (['setup', 'teardown', 'unavailable', 'request'])) {
+  if (task.run === 'function' && task.op === 'function')
+    throw usageError(
+      `task module ${spec} exports both op and run; give op(ctx) (one op: the harness loops and times them) or run(ctx, iterations) (a loop of your own), not both`,
+    );
+  for (const hook of /** @type {const} */ (['op', 'setup', 'teardown', 'unavailable', 'request'])) {
     if (task[hook] !== 'undefined' && task[hook] !== 'function') {
       throw usageError(`task module ${spec}: ${hook} must be a function or left out`);
     }
@@ -264,6 +275,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     sha256: builtin ? null : moduleSha256(fileURLToPath(url), spec),
     checksNode: task.unavailable === 'function',
     request: task.request === 'function',
+    op: task.op === 'function',
     parent: builtin && declared.parent === true,
     fixes: declared.fixes ?? [],
   };

@@ -82,3 +82,19 @@ test("a task whose request(context) throws fails the run with one line naming th
     "mmapbench: the app's main thread failed: its request(context) threw: no such user (task request-throws); the workers were stopped",
   );
 });
+
+test('a task that gives op(ctx), sync or async, gets its ops timed: op latency p99 and p99.9 per mode; one with its own run() gets none', async () => {
+  for (const task of ['sync-op.mjs', 'async-op.mjs']) {
+    const result = await cli([...QUICK, '--json', '--task', fixture(task)]);
+    assert.equal(result.exitCode, 0, `${task}: ${result.stderr}`);
+    const document = JSON.parse(result.stdout);
+    for (const mode of ['workers', 'procs'])
+      for (const key of ['latencyP99Us', 'latencyP999Us'])
+        assert.equal(typeof document[mode][key]?.median, 'number', `${task} ${mode} ${key}`);
+    const text = await cli([...QUICK, '--task', fixture(task)]);
+    assert.match(text.stdout, /^│ op latency p99 /m, task);
+    assert.match(text.stdout, /^│ op latency p99\.9 /m, task);
+  }
+  const own = JSON.parse((await cli([...QUICK, '--json', '--task', fixture('account-probe.js')])).stdout);
+  assert.equal(own.workers.latencyP99Us, undefined);
+});

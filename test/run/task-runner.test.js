@@ -2,7 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { latencySampler, measure, opTimesOf, prepare, runSampled, stoppedTrending } from '../../src/run/task-runner.js';
+import {
+  latencySampler,
+  loopOf,
+  measure,
+  opTimesOf,
+  prepare,
+  runSampled,
+  stoppedTrending,
+} from '../../src/run/task-runner.js';
 import { fixture } from '../helpers.js';
 
 test('steady: the last three batches no more than 5% faster than the three before, by medians', () => {
@@ -140,4 +148,33 @@ test("a built-in task's window carries its sampled latency, and none with MMAPBE
   } finally {
     delete process.env.MMAPBENCH_LATENCY;
   }
+});
+
+test("a task's op(ctx) runs as a loop: sync while its ops are, each async op awaited before the next", async () => {
+  let calls = 0;
+  const sync = loopOf({ op: () => void calls++ });
+  assert.equal(sync.run(/** @type {any} */ ({}), 5), undefined, 'a sync loop returns nothing to await');
+  assert.equal(calls, 5);
+  assert.equal(sync.asyncOps, undefined);
+
+  let running = 0;
+  let most = 0;
+  let done = 0;
+  const async = loopOf({
+    op: async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      running--;
+      done++;
+    },
+  });
+  const called = async.run(/** @type {any} */ ({}), 4);
+  assert.equal(typeof called?.then, 'function');
+  await called;
+  assert.equal(done, 4);
+  assert.equal(most, 1, 'never two ops at once');
+  assert.equal(async.asyncOps, true);
+  // a task with a loop of its own is left as it is
+  const own = { run() {} };
+  assert.equal(loopOf(own), own);
 });

@@ -32,6 +32,7 @@ test('the example task in the README loads', async () => {
   const task = await loadTask('examples/my-task.mjs');
   assert.equal(task.builtin, false);
   assert.equal(task.name, 'concat-chunks');
+  assert.equal(task.op, true, 'it gives one op, which the harness loops and times');
 });
 
 test('broken task modules are usage errors that say what is missing', async () => {
@@ -42,7 +43,11 @@ test('broken task modules are usage errors that say what is missing', async () =
   await assert.rejects(loadTask('./missing.js'), { kind: 'usage', message: /not found/ });
   await assert.rejects(loadTask(fixture('no-run.js')), {
     kind: 'usage',
-    message: /has no run\(ctx, iterations\) function \(it exports name, setup\)/,
+    message: /has no op\(ctx\) nor run\(ctx, iterations\) function \(it exports name, setup\)/,
+  });
+  await assert.rejects(loadTask(fixture('op-and-run.mjs')), {
+    kind: 'usage',
+    message: /exports both op and run; give op\(ctx\) .* or run\(ctx, iterations\) .*, not both$/,
   });
   await assert.rejects(loadTask(fixture('broken.js')), { kind: 'usage', message: /failed to load: .*doesNotExist/ });
 });
