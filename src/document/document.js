@@ -47,7 +47,8 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
 /**
  * @typedef {'workers'|'procs'} Mode
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
- *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram }} ModeSummary
+ *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
+ *   mainAccount?: MainAccount }} ModeSummary
  *   and, by its key, each measure
  * @typedef {{ cells: number, ops: number, bits: number,
  *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
@@ -191,6 +192,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
             ...measureSummaries(cells),
             ...metricSummaries(cells, plan.task.metrics),
             ...latencyHistogram(cells),
+            ...mainAccount(cells),
           };
   }
   if (modes.length === 2) {
@@ -342,6 +344,40 @@ function appAlone(cells) {
     p50Ns: /** @type {number} */ (percentileOf(histogram, 50, SAVED_BITS)),
     p99Ns: /** @type {number} */ (percentileOf(histogram, 99, SAVED_BITS)),
     loopDelayP99Ns: summarize(stretches.map((stretch) => stretch.loopDelay.p99Ns)).median,
+  };
+}
+
+/**
+ * Where the app's main thread's time went while the workers ran, per request it served: its own
+ * counters over the stretch (on a CPU, of that in the kernel, waiting for a CPU, page faults),
+ * each the median over the cells; nothing where no cell read them.
+ * @param {CellResult[]} cells
+ * @returns {{ mainAccount?: MainAccount }}
+ *
+ * @typedef {{ cells: number, cpuUs: number | null, systemUs: number | null, runqUs: number | null,
+ *   minflt: number | null }} MainAccount  per request served
+ */
+function mainAccount(cells) {
+  const stretches = cells.flatMap((cell) =>
+    cell.main?.during?.account && cell.main.during.requests ? [cell.main.during] : [],
+  );
+  if (!stretches.length) return {};
+  /** @param {(account: import('../run/thread-counters.js').WindowAccount) => number | null} of  @param {number} scale */
+  const perRequest = (of, scale) => {
+    const values = stretches.flatMap((stretch) => {
+      const value = of(/** @type {any} */ (stretch.account));
+      return value === null ? [] : [value / scale / stretch.requests];
+    });
+    return values.length ? summarize(values).median : null;
+  };
+  return {
+    mainAccount: {
+      cells: stretches.length,
+      cpuUs: perRequest((account) => account.cpuNs, 1e3),
+      systemUs: perRequest((account) => account.systemNs, 1e3),
+      runqUs: perRequest((account) => account.runqNs, 1e3),
+      minflt: perRequest((account) => account.minflt, 1),
+    },
   };
 }
 

@@ -234,13 +234,25 @@ export function appText(document, point) {
   const aloneText = alone
     ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop delay p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
     : '';
+  // where the main thread's time went, per request it served, in each mode
+  const accounts = document.aa
+    ? []
+    : MODES.flatMap((mode) => {
+        const account = document[mode]?.mainAccount;
+        if (!account || account.cpuUs === null) return [];
+        const system = account.systemUs === null ? '' : ` (${fixed(account.systemUs, 0)} in the kernel)`;
+        const waiting = account.runqUs === null ? '' : `, ${fixed(account.runqUs, 1)} waiting for a CPU`;
+        const faults = account.minflt === null ? '' : `, ${fixed(account.minflt, 1)} page faults`;
+        return [`${mode} ${fixed(account.cpuUs, 0)} µs on a CPU${system}${waiting}${faults}`];
+      });
+  const why = accounts.length ? `; its main thread per request: ${accounts.join('; ')}` : '';
   const cpus = document.environment?.cpu?.logicalCores;
   const k = document.config.k;
   const crowded =
     typeof cpus === 'number' && k + 1 > cpus
       ? `; with k=${k} workers beside it on ${cpus} CPUs, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
       : '';
-  return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}; --main off for none${crowded}`;
+  return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${why}; --main off for none${crowded}`;
 }
 
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');

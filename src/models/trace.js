@@ -47,10 +47,31 @@ export function traceModel(document) {
   }
   const shares = timeShareReading(trace, modes, document.ratio);
   if (shares) notes.push(shares);
+  const main = mainThreadReading(trace, modes);
+  if (main) notes.push(main);
   notes.push(
     `published: ${trace.published.source}; their machine, their k, their run length: compare ratios, not counts`,
   );
   return { title, lines, tables, notes };
+}
+
+/**
+ * The app's main thread's share of the waits, apart from the workers' (by thread id): what the
+ * workers' lock cost the app itself. Null where no mode counted it.
+ * @param {TraceSection} trace
+ * @param {Mode[]} modes
+ */
+function mainThreadReading(trace, modes) {
+  const parts = modes.flatMap((mode) => {
+    const main = modeOf(trace, mode).mainThread;
+    if (!main) return [];
+    return [
+      `${mode} ${ops(main.writes)} write${main.writes === 1 ? '' : 's'} waiting ${duration(main.writeNs)}, ${ops(main.reads)} read${main.reads === 1 ? '' : 's'} waiting ${duration(main.readNs)}`,
+    ];
+  });
+  return parts.length
+    ? `the app's main thread (the parent's, by thread id), per traced cell: ${parts.join('; ')}; the rest are the workers' (and in procs mode, the children's are their own processes')`
+    : null;
 }
 
 /**

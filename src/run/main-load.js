@@ -6,6 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { coarsen, histogramOf, SAVED_BITS } from '../stats/histogram.js';
 import { percentiles } from '../stats/latency.js';
+import { readCounters, windowAccount } from './thread-counters.js';
 
 /**
  * @typedef {object} MainSpec  how the parent's main thread is loaded (plan.main)
@@ -30,6 +31,8 @@ import { percentiles } from '../stats/latency.js';
  *   SAVED_BITS: the app alone's reads are pooled over cells
  * @property {{ p50Ns: number, p99Ns: number, maxNs: number, meanNs: number }} loopDelay
  *   Node's monitorEventLoopDelay at 1 ms resolution: how late its timer ran, the 1 ms included
+ * @property {Omit<import('./thread-counters.js').WindowAccount, 'missing'>} account  the main
+ *   thread's own counters over the stretch: on a CPU, waiting for one, page faults (no GC)
  */
 
 /** The default request: allocate and fill a Buffer, and round-trip a small object through JSON. */
@@ -70,6 +73,7 @@ export function startMainLoad(spec, request, onError) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const from = performance.now();
+  const counters = readCounters();
   // one array, grown by doubling: nothing of the harness's allocated per request
   let times = new Float64Array(1024);
   let count = 0;
@@ -114,6 +118,8 @@ export function startMainLoad(spec, request, onError) {
       stopped = true;
       clearInterval(timer);
       delay.disable();
+      // what it could not count is the workers' account's to say
+      const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
       if (!count) return null;
       const histogram = histogramOf(times, count);
       return {
@@ -127,6 +133,7 @@ export function startMainLoad(spec, request, onError) {
           maxNs: delay.max,
           meanNs: delay.mean,
         },
+        account,
       };
     },
   };

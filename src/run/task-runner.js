@@ -5,6 +5,11 @@ import { histogramOf } from '../stats/histogram.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
+/**
+ * A task as the harness runs it: its own loop, or the harness's over its op (loopOf).
+ * @typedef {import('../tasks/index.js').Task & { run: NonNullable<import('../tasks/index.js').Task['run']>,
+ *   asyncOps?: boolean }} LoopedTask
+ */
 
 // The tenths a timed window is cut into for the regime (see measure)
 const SLICES = 10;
@@ -124,7 +129,7 @@ const median = (/** @type {number[]} */ values) => {
  *   code?: string, exitCode?: number, signal?: string, main?: boolean }} FailedMessage  main:
  *   the app's request on the host's main thread failed, not a worker
  * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
- * @typedef {{ task: import('../tasks/index.js').Task, ctx: TaskContext, spec: RunnerSpec,
+ * @typedef {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec,
  *   warmup?: WarmupDone, opNs?: number, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
  *   op while warming up; setUp, warm: when setup and warmup were done
  */
@@ -202,13 +207,13 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
  * with nothing of the harness's between two; an async op is awaited before the next, so ops
  * never overlap and each has a time of its own. The loop is sync while the ops are, so a sync
  * task's window takes no turn of the microtask queue (runSampled).
- * @param {import('../tasks/index.js').Task} task
- * @returns {import('../tasks/index.js').Task & { asyncOps?: boolean }}
+ * @param {import('../tasks/index.js').Task} task  with op or run (loadTask checked)
+ * @returns {LoopedTask}
  */
 export function loopOf(task) {
   const { op } = task;
-  if (typeof op !== 'function' || typeof task.run === 'function') return task;
-  /** @type {import('../tasks/index.js').Task & { asyncOps?: boolean }} */
+  if (typeof op !== 'function' || typeof task.run === 'function') return /** @type {LoopedTask} */ (task);
+  /** @type {LoopedTask} */
   const looped = {
     ...task,
     run(ctx, iterations) {
@@ -232,7 +237,7 @@ export function loopOf(task) {
 /**
  * Runs the task in batches until its rate stops trending (a cold heap faulted in, V8 tiered up)
  * or the cap. Timed with the same clock as the window, between calls, never inside one.
- * @param {import('../tasks/index.js').Task} task
+ * @param {LoopedTask} task
  * @param {TaskContext} ctx
  * @param {SteadyWarmup} steady
  * @returns {Promise<WarmupDone>}
@@ -369,7 +374,7 @@ const everyFor = (/** @type {number} */ opNs, /** @type {number} */ iterations) 
  * so many ops) is not sampled in step with it. A task whose run is async overlaps its ops, so
  * one op alone is not what it does: from its first call on, the rest runs as one batch, and the
  * sampler says why nothing was timed.
- * @param {import('../tasks/index.js').Task} task
+ * @param {LoopedTask} task
  * @param {TaskContext} ctx
  * @param {number} ops
  * @param {Sampler} sampler
@@ -418,7 +423,7 @@ function record(sampler, ms) {
 /**
  * runSampled for a task whose async ops never overlap: each timed op is awaited between the two
  * clock reads.
- * @param {import('../tasks/index.js').Task} task
+ * @param {LoopedTask} task
  * @param {TaskContext} ctx
  * @param {number} ops
  * @param {Sampler} sampler
@@ -436,7 +441,7 @@ async function runAwaited(task, ctx, ops, sampler) {
 
 /**
  * The rest of a window whose task turned out to be async: awaited, then run as one batch.
- * @param {import('../tasks/index.js').Task} task
+ * @param {LoopedTask} task
  * @param {TaskContext} ctx
  * @param {Promise<unknown>} pending
  * @param {number} left  ops not yet called
@@ -452,7 +457,7 @@ async function overlapped(task, ctx, pending, left, sampler) {
 /**
  * One call of the task; a promise only where its run is async, so that a sync task's calls are
  * not each followed by a turn of the microtask queue.
- * @param {import('../tasks/index.js').Task} task
+ * @param {LoopedTask} task
  * @param {TaskContext} ctx
  * @param {number} ops
  * @returns {Promise<unknown> | undefined}

@@ -106,8 +106,35 @@ function modeTrace(traced, untraced, k) {
     trylockFailed: median(traces.map((t) => t.trylockFailed)),
     writeHoldNs: median(traces.map((t) => t.writeHoldNs)),
     processes: { round: last.index, list: last.cell.trace.processes },
+    mainThread: mainThreadWaits(traced),
     bySyscall: { write: sumBySyscall(traces, 'write'), read: sumBySyscall(traces, 'read') },
     timeShare: timeShare(traces, k),
+  };
+}
+
+/**
+ * The app's main thread's waits: the parent's main thread (the cell's first process; its thread
+ * id is its pid), per traced cell, the median over cells; null where no cell says which process
+ * was the parent, or the trace did not count main threads (a script from before).
+ * @param {Array<{ cell: TracedCell }>} traced
+ * @returns {import('../system/trace/parse.js').ThreadWaits & { cells: number } | null}
+ */
+function mainThreadWaits(traced) {
+  const found = traced.flatMap(({ cell }) => {
+    const parent = cell.memory?.processes?.[0]?.pid;
+    const process = cell.trace.processes.find((one) => one.pid === parent);
+    // a parent with no write acquisition of its own is not listed: its main thread waited for none
+    if (parent === undefined || (process && !process.main)) return [];
+    return [process?.main ?? { writes: 0, writeNs: 0, reads: 0, readNs: 0 }];
+  });
+  if (!found.length) return null;
+  const middle = (/** @type {'writes'|'writeNs'|'reads'|'readNs'} */ key) => median(found.map((waits) => waits[key]));
+  return {
+    cells: found.length,
+    writes: middle('writes'),
+    writeNs: middle('writeNs'),
+    reads: middle('reads'),
+    readNs: middle('readNs'),
   };
 }
 

@@ -81,7 +81,7 @@ export const BUILTIN_TASKS = [
  * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
  * @property {(ctx: TaskContext) => unknown} [op]  one op, sync or async: the harness loops,
  *   awaiting an async op before the next, and times ops one by one (a task gives op or run)
- * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} run
+ * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} [run]
  *   the timed loop, for a task that must own it: called once per cell with all its ops
  * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
  * @property {(context: { params: Record<string, any>, size: number, index: number, state: object }) => unknown} [request]

@@ -130,3 +130,36 @@ test('traceResults: time on the lock is total wait / (k × traced window), the m
   const { timeShare } = traceResults(rounds, ['workers'], 2).modes.workers;
   assert.deepEqual(timeShare, { write: 2e6 / 2e9, read: 0, windowNs: 1e9 });
 });
+
+test("traceResults: the app's main thread's waits, the parent's by thread id, per traced cell; none where the trace did not count them", () => {
+  const traced = (/** @type {number} */ writes) => ({
+    ...cell(90, waits(100, 2000, 1)),
+    memory: { processes: [{ pid: 7 }, { pid: 8 }] },
+    trace: {
+      ...cell(90, waits(100, 2000, 1)).trace,
+      processes: [
+        { pid: 8, comm: 'node', writes: 60, main: { writes: 60, writeNs: 600, reads: 0, readNs: 0 } },
+        { pid: 7, comm: 'node', writes: 40, main: { writes, writeNs: writes * 10, reads: 3, readNs: 30 } },
+      ],
+    },
+  });
+  const rounds = [4, 6, 8].map((writes, i) => ({ index: i + 1, cells: {}, traced: { workers: traced(writes) } }));
+  assert.deepEqual(traceResults(rounds, ['workers']).modes.workers.mainThread, {
+    cells: 3,
+    writes: 6,
+    writeNs: 60,
+    reads: 3,
+    readNs: 30,
+  });
+  // a script from before it counted main threads
+  const before = rounds.map((round) => ({
+    ...round,
+    traced: {
+      workers: {
+        ...round.traced.workers,
+        trace: { ...round.traced.workers.trace, processes: [{ pid: 7, writes: 1 }] },
+      },
+    },
+  }));
+  assert.equal(traceResults(before, ['workers']).modes.workers.mainThread, null);
+});

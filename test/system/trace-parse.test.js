@@ -234,3 +234,23 @@ test('user stacks printed after the process exited cannot be resolved, and are r
   assert.ok(frames.length > 0);
   assert.ok(frames.every((frame) => frame.symbol === null && frame.object === null));
 });
+
+test("summarizeTrace: each process's main thread's waits (thread id = pid), zero where it took none", () => {
+  const summary = summarizeTrace({
+    maps: {
+      cnt_per_pid_write: { '100,node': 10, '200,node': 5 },
+      main_write_cnt: { 100: 4 },
+      main_write_ns: { 100: 4000 },
+      main_read_cnt: { 100: 2, 200: 1 },
+      main_read_ns: { 100: 300, 200: 50 },
+    },
+    hists: {},
+  });
+  assert.deepEqual(
+    summary.processes.map(({ pid, main }) => ({ pid, main })),
+    [
+      { pid: 100, main: { writes: 4, writeNs: 4000, reads: 2, readNs: 300 } },
+      { pid: 200, main: { writes: 0, writeNs: 0, reads: 1, readNs: 50 } },
+    ],
+  );
+});

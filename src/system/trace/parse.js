@@ -98,9 +98,10 @@ function histogram(raw, type) {
  * @property {LockWaits} read
  * @property {number} trylockFailed
  * @property {number} writeHoldNs  summed time the lock was held for write
- * @property {{ pid: number, comm: string, writes: number, writeNs: number, writeMaxNs: number, reads: number, readNs: number }[]} processes
- *   per process with write acquisitions, most writes first; comm: its names, most writes first
- *   (a process that exec'd has two)
+ * @property {{ pid: number, comm: string, writes: number, writeNs: number, writeMaxNs: number, reads: number, readNs: number,
+ *   main: ThreadWaits }[]} processes  per process with write acquisitions, most writes first;
+ *   comm: its names, most writes first (a process that exec'd has two); main: its main thread's
+ *   share (its thread id is its pid)
  * @property {{ frames: string[], count: number }[]} writeStacks  the kernel call chains of the
  *   write acquisitions (with the script's third argument), most frequent first
  * @property {{ frames: Array<{ symbol: string | null, object: string | null }>, count: number }[]} writeUserStacks
@@ -109,6 +110,11 @@ function histogram(raw, type) {
  * @property {number} writeUserStacksMissing  writes whose user stack bpftrace printed empty
  * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
  * @property {number} [windowNs]  how long the trace ran, added by the cell
+ */
+
+/**
+ * One thread's mmap_lock acquisitions and their summed waits.
+ * @typedef {{ writes: number, writeNs: number, reads: number, readNs: number }} ThreadWaits
  */
 
 /**
@@ -131,6 +137,13 @@ export function summarizeTrace({ maps, hists }) {
     };
   };
   const perProcess = keyed(maps.cnt_per_pid_write);
+  // the waits of a process's main thread (thread id = pid), where the script counted them
+  const mainThreadOf = (/** @type {number} */ pid) => ({
+    writes: byPid('main_write_cnt', pid),
+    writeNs: byPid('main_write_ns', pid),
+    reads: byPid('main_read_cnt', pid),
+    readNs: byPid('main_read_ns', pid),
+  });
   const byPid = (/** @type {string} */ name, /** @type {number} */ pid) => number(keyed(maps[name])[pid]);
   // a process that execs keeps its pid under a new name (setpriv, then node): its writes are
   // counted per name but its waits per pid, so the names are one row
@@ -153,6 +166,7 @@ export function summarizeTrace({ maps, hists }) {
       writeMaxNs: byPid('pid_write_max_ns', pid),
       reads: byPid('pid_read_cnt', pid),
       readNs: byPid('pid_read_ns', pid),
+      main: mainThreadOf(pid),
     }))
     .sort((a, b) => b.writes - a.writes || a.pid - b.pid);
   // bpftrace 0.17 now and then keys a write's user stack as empty text, for every write of one
