@@ -48,7 +48,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  * @typedef {'workers'|'procs'} Mode
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
  *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
- *   mainAccount?: MainAccount }} ModeSummary
+ *   mainAccount?: MainAccount, mainHistogram?: ModeHistogram }} ModeSummary
  *   and, by its key, each measure
  * @typedef {{ cells: number, ops: number, bits: number,
  *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
@@ -332,7 +332,7 @@ function measureSummaries(cells) {
  * @returns {AppAlone | null}
  *
  * @typedef {{ cells: number, requests: number, p50Ns: number, p99Ns: number,
- *   loopDelayP99Ns: number }} AppAlone
+ *   loopDelayP99Ns: number, histogram: ModeHistogram }} AppAlone
  */
 function appAlone(cells) {
   const stretches = cells.flatMap((cell) => (cell.main?.alone ? [cell.main.alone] : []));
@@ -344,6 +344,8 @@ function appAlone(cells) {
     p50Ns: /** @type {number} */ (percentileOf(histogram, 50, SAVED_BITS)),
     p99Ns: /** @type {number} */ (percentileOf(histogram, 99, SAVED_BITS)),
     loopDelayP99Ns: summarize(stretches.map((stretch) => stretch.loopDelay.p99Ns)).median,
+    // for the page's percentile plot, as a mode's histograms are kept
+    histogram: { cells: stretches.length, ops: countOf(histogram), bits: SAVED_BITS, ns: histogram },
   };
 }
 
@@ -374,7 +376,9 @@ function mainAccount(cells) {
     mainAccount: {
       cells: stretches.length,
       cpuUs: perRequest((account) => account.cpuNs, 1e3),
-      systemUs: perRequest((account) => account.systemNs, 1e3),
+      // a split into user and system from /proc's 10 ms ticks means nothing over a window of
+      // tenths of a second: only Node's own per-thread CPU usage (24 and later) gives one
+      systemUs: perRequest((account) => (account.split === 'thread-cpu-usage' ? account.systemNs : null), 1e3),
       runqUs: perRequest((account) => account.runqNs, 1e3),
       minflt: perRequest((account) => account.minflt, 1),
     },
@@ -407,7 +411,12 @@ function metricSummaries(cells, declared) {
  */
 function latencyHistogram(cells) {
   const kept = cells.flatMap(({ latency }) => (latency && 'histogram' in latency ? [latency.histogram] : []));
-  if (!kept.length) return {};
-  const ns = mergeHistograms(kept);
-  return { latencyHistogram: { cells: kept.length, ops: countOf(ns), bits: SAVED_BITS, ns } };
+  const requests = cells.flatMap(({ main }) => (main?.during?.histogram ? [main.during.histogram] : []));
+  const ns = kept.length ? mergeHistograms(kept) : null;
+  const main = requests.length ? mergeHistograms(requests) : null;
+  return {
+    ...(ns ? { latencyHistogram: { cells: kept.length, ops: countOf(ns), bits: SAVED_BITS, ns } } : {}),
+    // the app's requests on the main thread while the workers ran, merged likewise
+    ...(main ? { mainHistogram: { cells: requests.length, ops: countOf(main), bits: SAVED_BITS, ns: main } } : {}),
+  };
 }

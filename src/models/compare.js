@@ -6,6 +6,7 @@ import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../points/measures.js';
 import { formatSize } from '../words/sizes.js';
+import { percentileOf } from '../stats/histogram.js';
 import { figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
 
@@ -206,9 +207,10 @@ export function appClause(document, point) {
  * also waited for one; null with --main off, or for a document from before.
  * @param {ResultsDocument} document
  * @param {import('../points/points.js').Point} [point]  its one point (measurePoints)
+ * @param {{ verbose?: boolean }} [options]  verbose: also the requests' p50, pooled over the cells
  * @returns {string | null}
  */
-export function appText(document, point) {
+export function appText(document, point, { verbose = false } = {}) {
   const main = document.config.main;
   if (!main) return null;
   const request =
@@ -240,8 +242,8 @@ export function appText(document, point) {
     : MODES.flatMap((mode) => {
         const account = document[mode]?.mainAccount;
         if (!account || account.cpuUs === null) return [];
-        const system = account.systemUs === null ? '' : ` (${fixed(account.systemUs, 0)} in the kernel)`;
-        const waiting = account.runqUs === null ? '' : `, ${fixed(account.runqUs, 1)} waiting for a CPU`;
+        const system = account.systemUs === null ? '' : ` (${fixed(account.systemUs, 0)} µs in the kernel)`;
+        const waiting = account.runqUs === null ? '' : `, ${fixed(account.runqUs, 0)} µs waiting for a CPU`;
         const faults = account.minflt === null ? '' : `, ${fixed(account.minflt, 1)} page faults`;
         return [`${mode} ${fixed(account.cpuUs, 0)} µs on a CPU${system}${waiting}${faults}`];
       });
@@ -252,7 +254,19 @@ export function appText(document, point) {
     typeof cpus === 'number' && k + 1 > cpus
       ? `; with k=${k} workers beside it on ${cpus} CPUs, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
       : '';
-  return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${why}; --main off for none${crowded}`;
+  // the middle of the requests, every one of the complete cells pooled: --verbose's
+  const p50s = verbose
+    ? [
+        ...MODES.flatMap((mode) => {
+          const histogram = document[mode]?.mainHistogram;
+          const p50 = histogram ? percentileOf(histogram.ns, 50, histogram.bits) : null;
+          return p50 === null ? [] : [`${mode} ${fixed(p50 / 1e3, 0)} µs`];
+        }),
+        ...(alone ? [`alone ${fixed(alone.p50Ns / 1e3, 0)} µs`] : []),
+      ]
+    : [];
+  const middle = p50s.length ? `; request p50, every request pooled: ${p50s.join(', ')}` : '';
+  return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${middle}${why}; --main off for none${crowded}`;
 }
 
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
@@ -280,7 +294,7 @@ export function compareModel(document) {
   if (document.verdict) notes.push(document.verdict.text);
   const tradeOff = tradeOffText(document, point);
   if (tradeOff) notes.push(tradeOff);
-  const app = appText(document, point);
+  const app = appText(document, point, { verbose: true });
   if (app) notes.push(app);
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);

@@ -120,9 +120,20 @@ export function roundsChart(
  * latency against the share of ops at or under it, on a scale that gives each further nine
  * (90%, 99%, 99.9%) as much room as the one before, so the tail is as legible as the middle.
  * @param {Array<{ mode: string, histogram: { ns: Array<[number, number]>, bits: number, cells: number, ops: number } }>} modes
- * @param {{ series?: Series }} [options]
+ * @param {{ series?: Series, text?: string, what?: string, unit?: string, alone?: boolean }} [options]  text,
+ *   what, unit: the title, what was timed, and what one is called (`ops`, `requests`); alone: a
+ *   line named `alone` is among them (the app before its workers started)
  */
-export function latencyChart(modes, { series = MODE_SERIES } = {}) {
+export function latencyChart(
+  modes,
+  {
+    series = MODE_SERIES,
+    text = 'Op latency by percentile',
+    what = 'ops timed across the windows of the complete rounds',
+    unit = 'ops',
+    alone = false,
+  } = {},
+) {
   const values = modes.flatMap(({ mode, histogram }) => {
     const total = histogram.ns.reduce((sum, [, count]) => sum + count, 0);
     let below = 0;
@@ -134,12 +145,13 @@ export function latencyChart(modes, { series = MODE_SERIES } = {}) {
     });
   });
   const counted = modes.map(
-    ({ mode, histogram }) => `${mode} ${histogram.ops.toLocaleString('en-US')} ops of ${histogram.cells} cells`,
+    ({ mode, histogram }) => `${mode} ${histogram.ops.toLocaleString('en-US')} ${unit} of ${histogram.cells} cells`,
   );
+  const color = pairColor(series);
   return draw({
     title: {
-      text: 'Op latency by percentile',
-      subtitle: `ops timed across the windows of the complete rounds: ${counted.join(', ')}`,
+      text,
+      subtitle: `${what}: ${counted.join(', ')}`,
     },
     width: 560,
     height: 260,
@@ -151,11 +163,19 @@ export function latencyChart(modes, { series = MODE_SERIES } = {}) {
         type: 'quantitative',
         // 1 / (1 - share): 10 is the 90th percentile, 100 the 99th, 1,000 the 99.9th
         scale: { type: 'log', domainMin: 1 },
-        title: 'percentile (share of ops at or under the latency)',
+        title: `percentile (share of ${unit} at or under the latency)`,
         axis: { values: [2, 10, 100, 1000, 10000, 100000], labelExpr: "format(100 - 100 / datum.value, '.6~f') + '%'" },
       },
-      y: { field: 'us', type: 'quantitative', scale: { type: 'log' }, title: 'µs per op (lower is better)' },
-      color: pairColor(series),
+      y: {
+        field: 'us',
+        type: 'quantitative',
+        scale: { type: 'log' },
+        title: `µs per ${unit === 'ops' ? 'op' : 'request'} (lower is better)`,
+      },
+      // the app alone, beside the modes, in grey
+      color: alone
+        ? { ...color, scale: { domain: [...series.names, 'alone'], range: [...color.scale.range, '#999'] } }
+        : color,
     },
   });
 }

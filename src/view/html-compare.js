@@ -70,6 +70,24 @@ export async function compareSection({ path, document }, { facts, models }) {
     return histogram ? [{ mode: arm(mode), histogram }] : [];
   });
   if (latencies.length) charts.push(await latencyChart(latencies, { series }));
+  // the app's main thread: each mode's requests while its workers ran, and the app alone
+  const requests = [
+    ...modes.flatMap((mode) => {
+      const histogram = document[mode]?.mainHistogram;
+      return histogram ? [{ mode: arm(mode), histogram }] : [];
+    }),
+    ...(document.appAlone?.histogram ? [{ mode: 'alone', histogram: document.appAlone.histogram }] : []),
+  ];
+  if (requests.length)
+    charts.push(
+      await latencyChart(requests, {
+        series,
+        text: "The app's requests on its main thread, by percentile",
+        what: 'every request of the complete rounds, while the workers ran and alone before they started',
+        unit: 'requests',
+        alone: Boolean(document.appAlone?.histogram),
+      }),
+    );
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)

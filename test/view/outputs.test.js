@@ -44,6 +44,7 @@ const FILES = [
   'compare-account.json',
   'compare-tradeoff.json',
   'compare-spread.json',
+  'compare-app.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',
