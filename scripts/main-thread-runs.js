@@ -71,7 +71,9 @@ if (check === 'aa') {
     for (const main of run % 2 ? ['off', 'on'] : ['on', 'off']) {
       const document = await compare(['--main', main]);
       (main === 'on' ? on : off).push(document.ratio.geomean);
-      console.log(`pair ${run + 1} --main ${main}: workers/procs ${ci(document.ratio)}, ${document.rounds.length} rounds`);
+      console.log(
+        `pair ${run + 1} --main ${main}: workers/procs ${ci(document.ratio)}, ${document.rounds.length} rounds`,
+      );
     }
   const fmt = (/** @type {number[]} */ xs) => ci(ratioStats(xs));
   console.log(`workers/procs over the runs: load on ${fmt(on)}, --main off ${fmt(off)}`);
