@@ -8,6 +8,8 @@
 //   node scripts/main-thread-check.js [-k 1] [--size 64k] [--every 2] [--seconds 5] [--runs 3]
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// the main thread's minor page faults so far (field 10 of /proc/thread-self/stat)
+const faults = () => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[7]);
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -71,13 +73,21 @@ async function runOnce(/** @type {'alone'|'thread'|'child'} */ mode) {
   await new Promise((resolve) => setTimeout(resolve, 300));
   measuring = true;
   delay.enable();
+  const faultsBefore = faults();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   clearInterval(timer);
   delay.disable();
+  const faulted = faults() - faultsBefore;
   await Promise.all(ended);
   times.sort((a, b) => a - b);
   const at = (/** @type {number} */ p) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)];
-  return { requests: times.length, p50: at(50), p99: at(99), loopP99: delay.percentile(99) / 1e6 };
+  return {
+    requests: times.length,
+    p50: at(50),
+    p99: at(99),
+    loopP99: delay.percentile(99) / 1e6,
+    faults: faulted / times.length,
+  };
 }
 
 const modes = /** @type {const} */ (['alone', 'thread', 'child']);
@@ -95,6 +105,6 @@ for (const mode of modes) {
   const show = (/** @type {keyof (typeof rows)[0]} */ key, /** @type {number} */ digits) =>
     `${median(rows.map((row) => row[key])).toFixed(digits)} (${rows.map((row) => row[key].toFixed(digits)).join(', ')})`;
   console.log(
-    `${mode.padEnd(6)} request p50 ${show('p50', 0)} µs, p99 ${show('p99', 0)} µs; event-loop delay p99 ${show('loopP99', 2)} ms`,
+    `${mode.padEnd(6)} request p50 ${show('p50', 0)} µs, p99 ${show('p99', 0)} µs; event-loop delay p99 ${show('loopP99', 2)} ms; page faults per request ${show('faults', 1)}`,
   );
 }
