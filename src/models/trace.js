@@ -70,7 +70,7 @@ function mainThreadReading(trace, modes) {
     ];
   });
   return parts.length
-    ? `the app's main thread (the parent's, by thread id), per traced cell: ${parts.join('; ')}; the rest are the workers' (and in procs mode, the children's are their own processes')`
+    ? `the app's main thread (the parent's, by thread id), per traced cell: ${parts.join('; ')}; the workers' are the rest of the waits above`
     : null;
 }
 
