@@ -207,7 +207,9 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const measures = measureRatios(complete);
     if (measures) document.measures = measures;
   }
-  const alone = appAlone(complete.flatMap((round) => modes.flatMap((mode) => round.cells[mode] ?? [])));
+  // every cell that read it, a pilot round's too: the app alone runs before any worker, whatever
+  // the workers' windows were sized to
+  const alone = appAlone(session.rounds.flatMap((round) => modes.flatMap((mode) => round.cells[mode] ?? [])));
   if (alone) document.appAlone = alone;
   if (modes.length === 2) {
     const short = budgetShortfall({
@@ -324,8 +326,8 @@ function measureSummaries(cells) {
 }
 
 /**
- * The app alone: its requests before the workers started, over every cell that read it, in
- * both modes (the same app, before either mode's workers): the requests' times pooled into one
+ * The app alone: its requests before the workers started, over every cell that read it (a
+ * pilot round's too), in both modes (the same app, before either mode's workers): the requests' times pooled into one
  * histogram, whose percentiles are read, and the median over cells of the event loop's p99.
  * A cell reads only about 50 requests alone, too few for a p99 of its own.
  * @param {CellResult[]} cells

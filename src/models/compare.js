@@ -207,7 +207,8 @@ export function appClause(document, point) {
  * also waited for one; null with --main off, or for a document from before.
  * @param {ResultsDocument} document
  * @param {import('../points/points.js').Point} [point]  its one point (measurePoints)
- * @param {{ verbose?: boolean }} [options]  verbose: also the requests' p50, pooled over the cells
+ * @param {{ verbose?: boolean }} [options]  verbose: the whole: what the workers added, the
+ *   requests' p50 pooled over the cells, where the main thread's time went; else a short line
  * @returns {string | null}
  */
 export function appText(document, point, { verbose = false } = {}) {
@@ -234,7 +235,7 @@ export function appText(document, point, { verbose = false } = {}) {
         })
       : [];
   const aloneText = alone
-    ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop delay p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
+    ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop lag p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
     : '';
   // where the main thread's time went, per request it served, in each mode
   const accounts = document.aa
@@ -266,6 +267,14 @@ export function appText(document, point, { verbose = false } = {}) {
       ]
     : [];
   const middle = p50s.length ? `; request p50, every request pooled: ${p50s.join(', ')}` : '';
+  if (!verbose) {
+    // the answer's: what ran, the app alone, and the CPUs; the rest is --verbose's
+    const short = alone
+      ? ` (alone: p99 ${fixed(alone.p99Ns / 1e3, 0)} µs, loop lag p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms)`
+      : '';
+    const few = typeof cpus === 'number' && k + 1 > cpus ? `; with k=${k} on ${cpus} CPUs it also waited for one` : '';
+    return `app: the main thread served ${main.request === 'task' ? 'request(context)' : `a ${formatSize(main.size)} request`} every ${main.everyMs} ms${short}${few}; more with --verbose`;
+  }
   return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${middle}${why}; --main off for none${crowded}`;
 }
 

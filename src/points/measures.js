@@ -107,7 +107,7 @@ export const MEASURES = [
   },
   {
     key: 'loopDelayP99Ms',
-    name: 'app loop delay p99',
+    name: 'app loop lag p99',
     unit: 'ms',
     better: 'lower',
     // how late the main thread's event loop ran a 1 ms timer (perf_hooks.monitorEventLoopDelay),

@@ -306,7 +306,7 @@ const MIN_TIMED_OPS = 100;
  * whose p99 is read from each window's ops; 1 otherwise.
  * @param {Readonly<Plan>} plan
  */
-export const fewestOps = (plan) => (plan.task.op ? MIN_TIMED_OPS : 1);
+export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
 
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
 export const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };

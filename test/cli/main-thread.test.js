@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { cli, fixture } from '../helpers.js';
 
 const QUICK = ['compare', '--quick', '--no-save'];
+// --quick's cells of 20 ops can end before the app's first request: windows of 0.1 s hold ~50
+const WINDOWS = [...QUICK, '--duration', '0.1'];
 
 test("a compare measures the app's main thread in both modes: each cell's requests and loop delay, the app alone in round 1, and rows per mode", async () => {
-  const result = await cli([...QUICK, '--json']);
+  const result = await cli([...WINDOWS, '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
   const document = JSON.parse(result.stdout);
   assert.deepEqual(document.config.main, { everyMs: 2, size: 65536, aloneMs: 100, request: 'default' });
@@ -34,14 +36,20 @@ test("a compare measures the app's main thread in both modes: each cell's reques
     assert.equal(document.measures[key].n, 2, key);
   }
 
-  const text = await cli(QUICK);
+  const text = await cli(WINDOWS);
   assert.equal(text.exitCode, 0, text.stderr);
   assert.match(text.stdout, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
-  assert.match(text.stdout, /^│ app loop delay( p99)? +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
+  assert.match(text.stdout, /^│ app loop lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
   // the note as one line, however the terminal's width wrapped it
   assert.match(
     text.stdout.replace(/\s+/g, ' '),
-    / app: the parent's main thread served a request every 2 ms while the workers ran \(a 64 KiB Buffer allocated and filled, then a small JSON round trip\); alone, before its workers started, request p99 \d+ µs/,
+    / app: the main thread served a 64 KiB request every 2 ms \(alone: p99 \d+ µs, loop lag p99 [\d.]+ ms\); with k=2 on 2 CPUs it also waited for one; more with --verbose /,
+  );
+  // and whole with --verbose: what the workers added, the requests' p50, where its time went
+  const verbose = (await cli([...WINDOWS, '--verbose'])).stdout.replace(/\s+/g, ' ');
+  assert.match(
+    verbose,
+    / app: the parent's main thread served a request every 2 ms while the workers ran \(a 64 KiB Buffer allocated and filled, then a small JSON round trip\); alone, before its workers started, request p99 \d+ µs and loop lag p99 [\d.]+ ms \([\d,]+ requests in 2 cells, one round in 3\); beside them, workers [−+][\d.]+ µs and [−+][\d.]+ ms, procs [−+][\d.]+ µs and [−+][\d.]+ ms; request p50, every request pooled: workers \d+ µs, procs \d+ µs, alone \d+ µs; its main thread per request: workers \d+ µs on a CPU/,
   );
 });
 

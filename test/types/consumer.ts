@@ -32,5 +32,5 @@ export async function gate(): Promise<boolean> {
 
 // @ts-expect-error k is a number
 compare({ k: 'two' });
-// @ts-expect-error a task has a run function
-export const notATask: Task = { name: 'nothing' };
+// @ts-expect-error a task's op is a function
+export const notATask: Task = { name: 'nothing', op: 5 };
