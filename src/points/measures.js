@@ -46,7 +46,10 @@ export const MEASURES = [
     // not what the workers added
     of: ({ memory, workers, main }) =>
       typeof memory?.anonBytes === 'number' && typeof memory.anonymousBefore === 'number'
-        ? (memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0)) / workers.length / MiB
+        ? // never below nothing: the app's Buffers can outgrow what the tree's anonymous memory did
+          Math.max(0, memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0)) /
+          workers.length /
+          MiB
         : null,
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>

@@ -168,4 +168,34 @@ export async function startApp(spec, params, onError) {
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The main thread's ArrayBuffers (Buffers included): the app's own, which its load allocates. */
-export const mainArrayBuffers = () => process.memoryUsage().arrayBuffers;
+const mainArrayBuffers = () => process.memoryUsage().arrayBuffers;
+
+/**
+ * The app in a cell's parent (workers-host.js, procs-host.js), before it starts its workers:
+ * warmed up, and alone where the cell reads that. `release` starts the load the workers run
+ * beside; `read`, at the last result, ends it and says what the main thread did. Without
+ * `spec.main` (--main off) both do nothing.
+ * @param {import('./task-runner.js').RunnerSpec} spec
+ * @param {(error: unknown) => void} onError  a request that threw
+ * @returns {Promise<{ release: () => void, read: () => import('./task-runner.js').CellMain | undefined }>}
+ */
+export async function parentApp(spec, onError) {
+  const main = spec.main;
+  const app = main
+    ? await startApp(main, spec.params, onError).catch((error) => {
+        onError(error);
+        return null;
+      })
+    : null;
+  if (!main || !app) return { release() {}, read: () => undefined };
+  // what its main thread holds before the workers: its load's Buffers are the app's, not theirs
+  const buffersBefore = mainArrayBuffers();
+  /** @type {ReturnType<typeof startMainLoad> | null} */
+  let load = null;
+  return {
+    release() {
+      load = startMainLoad(main, app.request, onError);
+    },
+    read: () => ({ alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - buffersBefore }),
+  };
+}

@@ -10,7 +10,7 @@ import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { mainArrayBuffers, startApp, startMainLoad } from './main-load.js';
+import { parentApp } from './main-load.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -48,25 +48,10 @@ const fail = (worker, details) => {
 };
 
 // the app's own work on this main thread, from before its workers start to their last result
-const mainFailed = (/** @type {unknown} */ error) => fail(-1, { ...serializeError(error), main: true });
-const app = spec.main
-  ? await startApp(spec.main, spec.params, mainFailed).catch((error) => {
-      mainFailed(error);
-      return null;
-    })
-  : null;
+const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
 
-// what the app held before it added any worker: the baseline of the memory they add; and its
-// main thread's ArrayBuffers, which its own load adds to while the workers run
+// what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
-const buffersBefore = app ? mainArrayBuffers() : null;
-/** @type {ReturnType<typeof startMainLoad> | null} */
-let load = null;
-/** What the app's main thread did, read at the last result. */
-const mainOf = () =>
-  app
-    ? { alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - Number(buffersBefore) }
-    : undefined;
 const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').ResultMessage[]} */
 const results = [];
@@ -127,7 +112,7 @@ process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
   if (message?.type === 'go') {
     tellChildren(message);
-    if (app) load = startMainLoad(/** @type {any} */ (spec.main), app.request, mainFailed); // the stretch the workers run in
+    app.release(); // the stretch the workers run in
     // a task that talks to this process: what answering it costs this thread
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }
@@ -156,7 +141,7 @@ function tellChildren(message) {
 let parentFrom = null;
 
 function report() {
-  const main = mainOf();
+  const main = app.read();
   const parentNow = spec.parent ? readCounters().cpuNs : null;
   const samples = results.flatMap((result) => result.samples ?? []);
   const usage = {

@@ -7,7 +7,7 @@ import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
-import { mainArrayBuffers, startApp, startMainLoad } from './main-load.js';
+import { parentApp } from './main-load.js';
 
 const host = hostTimeline();
 
@@ -48,7 +48,7 @@ process.on('message', (/** @type {any} */ message) => {
   Atomics.store(new Int32Array(gate), 0, 1);
   Atomics.notify(new Int32Array(gate), 0);
   before = process.resourceUsage(); // after the release: the threads must not wait for it
-  if (app) load = startMainLoad(/** @type {any} */ (spec.main), app.request, mainFailed); // the stretch the workers run in
+  app.release(); // the stretch the workers run in
   // a task that talks to this thread: what answering it costs this thread
   if (spec.parent) parentFrom = readCounters().cpuNs;
 });
@@ -63,25 +63,10 @@ const notStarted = (/** @type {number} */ index, /** @type {Error & { code?: str
   });
 
 // the app's own work on this main thread, from before its workers start to their last result
-const mainFailed = (/** @type {unknown} */ error) => fail(-1, { ...serializeError(error), main: true });
-const app = spec.main
-  ? await startApp(spec.main, spec.params, mainFailed).catch((error) => {
-      mainFailed(error);
-      return null;
-    })
-  : null;
+const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
 
-// what the app held before it added any worker: the baseline of the memory they add; and its
-// main thread's ArrayBuffers, which its own load adds to while the workers run
+// what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
-const buffersBefore = app ? mainArrayBuffers() : null;
-/** @type {ReturnType<typeof startMainLoad> | null} */
-let load = null;
-/** What the app's main thread did, read at the last result. */
-const mainOf = () =>
-  app
-    ? { alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - Number(buffersBefore) }
-    : undefined;
 const requested = String(process.hrtime.bigint());
 for (let index = 0; index < spec.k && !failed; index++) {
   let worker;
@@ -106,7 +91,7 @@ for (let index = 0; index < spec.k && !failed; index++) {
       if (samples.length === spec.k) {
         const now = process.resourceUsage();
         const usage = usageBetween(before ?? now, now); // results come only after the release
-        const main = mainOf();
+        const main = app.read();
         send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
       }
     }

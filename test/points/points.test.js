@@ -122,3 +122,19 @@ test('figureOf reads a measure of a point as its run saved it: each mode, the ra
   assert.equal(valueOf(throughput, { ...document.rounds[0].workers, throughput: NaN }), null);
   assert.equal(valueOf(throughput, null), null);
 });
+
+test("memory per added worker leaves out the app's own Buffers, and is never below nothing", async () => {
+  const { MEASURES } = await import('../../src/points/measures.js');
+  const added = MEASURES.find((measure) => measure.key === 'addedMemory');
+  const MiB = 2 ** 20;
+  const cell = (/** @type {number} */ buffersAdded) =>
+    /** @type {any} */ ({
+      workers: [{}, {}],
+      memory: { anonBytes: 30 * MiB, anonymousBefore: 10 * MiB },
+      main: { alone: null, during: null, buffersAdded },
+    });
+  assert.equal(added?.of(cell(0)), 10);
+  assert.equal(added?.of(cell(4 * MiB)), 8, "the app's 4 MiB of Buffers are not the workers'");
+  assert.equal(added?.of(cell(-3 * MiB)), 10, 'Buffers the app let go of are not added back');
+  assert.equal(added?.of(cell(25 * MiB)), 0);
+});
