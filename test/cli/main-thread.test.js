@@ -3,19 +3,35 @@
 // per mode. Structure and behaviour only: no test asserts a latency.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, fixture } from '../helpers.js';
 
-const QUICK = ['compare', '--quick', '--no-save'];
+const QUICK = ['compare', '--quick'];
 // --quick's cells of 20 ops can end before the app's first request: windows of 0.1 s hold ~50
 const WINDOWS = [...QUICK, '--duration', '0.1'];
 
-test("a compare measures the app's main thread in both modes: each cell's requests and loop delay, the app alone in round 1, and rows per mode", async () => {
-  const result = await cli([...WINDOWS, '--json']);
+/**
+ * One run, saved: its document, and its answer and whole text as `report` prints them (as the
+ * run did), so that one run serves every format.
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ */
+async function runOnce(args, env = {}) {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-main-'));
+  const result = await cli([...args, '--json', '--out', out], { env });
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const file = join(out, readdirSync(out).find((name) => name.endsWith('.json')) ?? '');
+  return {
+    document: JSON.parse(result.stdout),
+    text: (await cli(['report', file])).stdout,
+    verbose: (await cli(['report', file, '--verbose'])).stdout,
+  };
+}
+
+test("a compare measures the app's main thread in both modes: each cell's requests and loop delay, the app alone in round 1, and rows per mode", async () => {
+  const { document, text, verbose } = await runOnce(WINDOWS);
   assert.deepEqual(document.config.main, { everyMs: 2, size: 65536, aloneMs: 100, request: 'default' });
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) {
@@ -36,40 +52,44 @@ test("a compare measures the app's main thread in both modes: each cell's reques
     assert.equal(document.measures[key].n, 2, key);
   }
 
-  const text = await cli(WINDOWS);
-  assert.equal(text.exitCode, 0, text.stderr);
-  assert.match(text.stdout, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
-  assert.match(text.stdout, /^│ app loop lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
+  assert.match(text, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
+  assert.match(text, /^│ app loop lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
   // the note as one line, however the terminal's width wrapped it
   assert.match(
-    text.stdout.replace(/\s+/g, ' '),
+    text.replace(/\s+/g, ' '),
     / app: the main thread served a 64 KiB request every 2 ms \(alone: p99 \d+ µs, loop lag p99 [\d.]+ ms\); with k=2 on 2 CPUs it also waited for one; more with --verbose /,
   );
   // and whole with --verbose: what the workers added, the requests' p50, where its time went
-  const verbose = (await cli([...WINDOWS, '--verbose'])).stdout.replace(/\s+/g, ' ');
   assert.match(
-    verbose,
+    verbose.replace(/\s+/g, ' '),
     / app: the parent's main thread served a request every 2 ms while the workers ran \(a 64 KiB Buffer allocated and filled, then a small JSON round trip\); alone, before its workers started, request p99 \d+ µs and loop lag p99 [\d.]+ ms \([\d,]+ requests in 2 cells, one round in 3\); beside them, workers [−+][\d.]+ µs and [−+][\d.]+ ms, procs [−+][\d.]+ µs and [−+][\d.]+ ms; request p50, every request pooled: workers \d+ µs, procs \d+ µs, alone \d+ µs; its main thread per request: workers \d+ µs on a CPU/,
   );
 });
 
 test('--main off measures no app: no main-thread figures in the cells, rows or answer', async () => {
-  const result = await cli([...QUICK, '--json', '--main', 'off']);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const { document, text } = await runOnce([...QUICK, '--main', 'off']);
   assert.equal(document.config.main, null);
   assert.equal(document.appAlone, undefined);
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) assert.equal(round[mode].main, undefined);
   assert.equal(document.workers.mainRequestP99Us, undefined);
-  const text = await cli([...QUICK, '--main', 'off']);
-  assert.doesNotMatch(text.stdout, /app request p99|^app:/m);
+  assert.doesNotMatch(text, /app request p99|^app:/m);
 });
 
 test("a task's own request(context) is what the app serves, on the parent's main thread, async awaited", async () => {
   const marker = join(mkdtempSync(join(tmpdir(), 'mmapbench-request-')), 'ran');
   const result = await cli(
-    [...QUICK, '--json', '--task', fixture('serves-requests.mjs'), '--request-every', '5', '--request-size', '1k'],
+    [
+      ...QUICK,
+      '--no-save',
+      '--json',
+      '--task',
+      fixture('serves-requests.mjs'),
+      '--request-every',
+      '5',
+      '--request-size',
+      '1k',
+    ],
     { env: { MMAPBENCH_TEST_REQUESTS: marker } },
   );
   assert.equal(result.exitCode, 0, result.stderr);
@@ -83,7 +103,7 @@ test("a task's own request(context) is what the app serves, on the parent's main
 });
 
 test("a task whose request(context) throws fails the run with one line naming the app's main thread (exit 1), no process left", async () => {
-  const result = await cli([...QUICK, '--task', fixture('request-throws.mjs')]);
+  const result = await cli([...QUICK, '--no-save', '--task', fixture('request-throws.mjs')]);
   assert.equal(result.exitCode, 1, result.stderr);
   assert.equal(
     result.stderr.trim().split('\n').at(-1),
@@ -93,16 +113,15 @@ test("a task whose request(context) throws fails the run with one line naming th
 
 test('a task that gives op(ctx), sync or async, gets its ops timed: op latency p99 and p99.9 per mode; one with its own run() gets none', async () => {
   for (const task of ['sync-op.mjs', 'async-op.mjs']) {
-    const result = await cli([...QUICK, '--json', '--task', fixture(task)]);
-    assert.equal(result.exitCode, 0, `${task}: ${result.stderr}`);
-    const document = JSON.parse(result.stdout);
+    const { document, text } = await runOnce([...QUICK, '--main', 'off', '--task', fixture(task)]);
     for (const mode of ['workers', 'procs'])
       for (const key of ['latencyP99Us', 'latencyP999Us'])
         assert.equal(typeof document[mode][key]?.median, 'number', `${task} ${mode} ${key}`);
-    const text = await cli([...QUICK, '--task', fixture(task)]);
-    assert.match(text.stdout, /^│ op latency p99 /m, task);
-    assert.match(text.stdout, /^│ op latency p99\.9 /m, task);
+    assert.match(text, /^│ op latency p99 /m, task);
+    assert.match(text, /^│ op latency p99\.9 /m, task);
   }
-  const own = JSON.parse((await cli([...QUICK, '--json', '--task', fixture('account-probe.js')])).stdout);
+  const own = JSON.parse(
+    (await cli([...QUICK, '--no-save', '--json', '--main', 'off', '--task', fixture('account-probe.js')])).stdout,
+  );
   assert.equal(own.workers.latencyP99Us, undefined);
 });

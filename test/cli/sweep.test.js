@@ -3,10 +3,7 @@
 // failure keeping what finished. Nothing here asserts a duration or a throughput.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { cli, fixture, keptIn, processesMarked, startUntil, uniqueMark } from '../helpers.js';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
 
@@ -100,33 +97,4 @@ test('a failure at one point keeps the rounds every point finished, prints them,
   assert.equal(second.stop, 'failed');
   assert.equal(second.ratio, null);
   assert.deepEqual(processesMarked(mark), []);
-});
-
-test('a sweep interrupted after its pilot round prints what finished, and its kept file says how it ended', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'mmapbench-sweep-int-'));
-  // calibrated cells: the first round is a pilot, which counts in no figure
-  const args = [
-    'sweep',
-    '--task',
-    fixture('account-probe.js'),
-    '--param',
-    'kind=sleep',
-    '-k',
-    '1,2',
-    '--duration',
-    '0.05',
-  ];
-  const { run } = await startUntil([...args, '--out', out], () => (keptIn(out)?.document.order.length ?? 0) >= 1);
-  run.kill('SIGINT');
-  const result = await run;
-  assert.equal(result.exitCode, 130, result.stderr);
-  assert.match(result.stdout, /^mmapbench sweep: 2 points, [^]*?INTERRUPTED/);
-  const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
-  assert.match(
-    result.stderr,
-    new RegExp(`^mmapbench: saved ${kept.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
-  );
-  assert.equal(kept.document.status, 'interrupted');
-  for (const point of kept.document.points) assert.notEqual(point.status, 'complete', point.id);
-  assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
 });

@@ -3,7 +3,10 @@
 // finished; test/cli/ci.test.js the gate).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, fixture } from '../helpers.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, fixture, keptIn, startUntil } from '../helpers.js';
 
 const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 
@@ -97,4 +100,33 @@ test('--ci without a gate says so last; the run still exits 0', async () => {
     lastLine(result.stderr),
     'mmapbench: no gate: add --fail-below RATIO to make this job fail when threads fall behind processes',
   );
+});
+
+test('a sweep interrupted after its pilot round prints what finished, and its kept file says how it ended', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-sweep-int-'));
+  // calibrated cells: the first round is a pilot, which counts in no figure
+  const args = [
+    'sweep',
+    '--task',
+    fixture('account-probe.js'),
+    '--param',
+    'kind=sleep',
+    '-k',
+    '1,2',
+    '--duration',
+    '0.05',
+  ];
+  const { run } = await startUntil([...args, '--out', out], () => (keptIn(out)?.document.order.length ?? 0) >= 1);
+  run.kill('SIGINT');
+  const result = await run;
+  assert.equal(result.exitCode, 130, result.stderr);
+  assert.match(result.stdout, /^mmapbench sweep: 2 points, [^]*?INTERRUPTED/);
+  const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+  assert.match(
+    result.stderr,
+    new RegExp(`^mmapbench: saved ${kept.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
+  );
+  assert.equal(kept.document.status, 'interrupted');
+  for (const point of kept.document.points) assert.notEqual(point.status, 'complete', point.id);
+  assert.match(result.stderr.trim().split('\n').at(-1), /^mmapbench: interrupted by SIGINT/);
 });
