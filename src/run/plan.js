@@ -325,7 +325,8 @@ function mainOf(options, task) {
   return {
     everyMs,
     size: options.requestSize ?? MAIN_DEFAULTS.size,
-    aloneMs: Math.max(100, ALONE_REQUESTS * everyMs),
+    // --quick proves the path with a few requests (a smoke run); a run that measures reads 50
+    aloneMs: options.quick ? 20 : Math.max(100, ALONE_REQUESTS * everyMs),
     requestUrl: task.request ? task.url : null,
   };
 }

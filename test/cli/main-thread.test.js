@@ -32,7 +32,7 @@ async function runOnce(args, env = {}) {
 
 test("a compare measures the app's main thread in both modes: each cell's requests and loop delay, the app alone in round 1, and rows per mode", async () => {
   const { document, text, verbose } = await runOnce(WINDOWS);
-  assert.deepEqual(document.config.main, { everyMs: 2, size: 65536, aloneMs: 100, request: 'default' });
+  assert.deepEqual(document.config.main, { everyMs: 2, size: 65536, aloneMs: 20, request: 'default' });
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) {
       const { main } = round[mode];
@@ -94,7 +94,7 @@ test("a task's own request(context) is what the app serves, on the parent's main
   );
   assert.equal(result.exitCode, 0, result.stderr);
   const document = JSON.parse(result.stdout);
-  assert.deepEqual(document.config.main, { everyMs: 5, size: 1024, aloneMs: 250, request: 'task' });
+  assert.deepEqual(document.config.main, { everyMs: 5, size: 1024, aloneMs: 20, request: 'task' });
   assert.ok(
     document.rounds.every((round) => round.workers.main.during.requests > 0 && round.procs.main.during.requests > 0),
   );
