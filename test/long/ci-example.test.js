@@ -44,19 +44,24 @@ test("the CI example's mmapbench steps run as shipped and their exports have the
     });
   const [gate, change] = steps;
 
+  // Which way a gate goes is a measurement (--quick's cells are microseconds): the steps are
+  // judged by what they run, save and export, and by a gate's line coming last, whichever it says
+  const gated = (/** @type {{ exitCode?: number, stderr: string }} */ result) =>
+    assert.ok(result.exitCode === 0 || result.exitCode === 4, `exit ${result.exitCode}: ${result.stderr}`);
+
   // main's run, kept where the download step puts it
   const main = await run(gate);
-  assert.equal(main.exitCode, 0, main.stderr);
+  gated(main);
   mkdirSync(join(dir, 'baseline'));
   cpSync(join(dir, 'mmapbench-results'), join(dir, 'baseline', 'mmapbench-results'), { recursive: true });
 
   // the pull request's
   const pr = await run(gate);
-  assert.equal(pr.exitCode, 0, pr.stderr);
+  gated(pr);
   assert.match(pr.stderr, /^mmapbench: round 2: workers\/procs /m);
   assert.match(
     pr.stderr.trimEnd().split('\n').at(-1),
-    /^mmapbench: gate (passed|inconclusive) \(workers\/procs, --fail-below 0\.8\)/,
+    /^mmapbench: gate (passed|inconclusive|failed) \(workers\/procs, --fail-below 0\.8\)/,
   );
   const saved = JSON.parse(readFileSync(join(dir, 'mmapbench-results', 'compare-ci.json'), 'utf8'));
   assert.equal(saved.config.task.name, 'concat-chunks');
@@ -66,9 +71,9 @@ test("the CI example's mmapbench steps run as shipped and their exports have the
   assertBencher(JSON.parse(readFileSync(join(dir, 'mmapbench-bmf.json'), 'utf8')));
 
   const diff = await run(change);
-  assert.equal(diff.exitCode, 0, diff.stderr);
+  gated(diff);
   assert.match(
     diff.stderr.trimEnd(),
-    /^mmapbench: gate (passed|inconclusive) \(new\/base, --max-worsening 10%\): concat-chunks/,
+    /^mmapbench: gate (passed|inconclusive|failed) \(new\/base, --max-worsening 10%\): concat-chunks/,
   );
 });
