@@ -245,3 +245,38 @@ test('--help and --version print and return; every command has examples, and no 
   await run(['--version'], { stdout: version.stream });
   assert.match(version.text(), /^\d+\.\d+\.\d+\n$/);
 });
+
+test("a kept sweep's axes and shared settings pass the checks their options get; a binary it names must be given again", async () => {
+  const { keptSweep } = await import('../src/cli/typed-options.js');
+  const good = {
+    axes: { node: [null], task: [null], variant: [{ name: 'default', env: {} }], file: [null], params: {}, k: [1, 2] },
+    shared: { command: 'compare', rounds: 3, env: {}, params: {} },
+  };
+  const where = { path: 'kept.json', given: {} };
+  assert.deepEqual(keptSweep(good, where).axes.k, [1, 2]);
+  assert.equal(keptSweep(good, where).axes.node[0], undefined, "JSON's null is the default Node");
+  for (const [edit, message] of [
+    [
+      (r) => (r.axes.k = [1, -2]),
+      /^--resume kept\.json: resume\.axes\.k\[1\] is refused as the command line would refuse it: -k -2 is invalid/,
+    ],
+    [(r) => (r.axes.k = []), /^--resume kept\.json: resume\.axes\.k must be a list of one value or more/],
+    [
+      (r) => (r.axes.variant = [{ name: 'x', env: { A: 1 } }]),
+      /resume\.axes\.variant\[0\] \(an object\) must be a variant/,
+    ],
+    [(r) => (r.shared.duration = 0), /resume\.shared\.duration is refused .*--duration 0 is invalid/],
+    [(r) => (r.shared.k = [2]), /resume\.shared\.k \(an array of 1 item\) must be one value, as its option takes/],
+    [(r) => (r.axes.node = ['/bin/false']), /runs \/bin\/false \(--node\); .* add --node \/bin\/false$/],
+  ]) {
+    const request = structuredClone(good);
+    edit(request);
+    assert.throws(() => keptSweep(request, where), { kind: 'usage', message });
+  }
+  const named = structuredClone(good);
+  named.axes.node = ['/opt/node', '24'];
+  assert.deepEqual(keptSweep(named, { path: 'kept.json', given: { node: ['/opt/node'] } }).axes.node, [
+    '/opt/node',
+    '24',
+  ]);
+});
