@@ -53,7 +53,7 @@ const defaultRequest = (/** @type {number} */ size) => {
  * @param {Record<string, unknown>} params  the task's parameters, in the request's context
  * @returns {Promise<(index: number) => unknown>}
  */
-export async function requestOf(spec, params) {
+async function requestOf(spec, params) {
   if (!spec.requestUrl) return defaultRequest(spec.size);
   const { default: task } = await import(spec.requestUrl);
   const context = { params, size: spec.size, state: {} };
@@ -69,7 +69,7 @@ export async function requestOf(spec, params) {
  * @param {(error: unknown) => void} onError  a request that threw: the task's failure
  * @returns {{ stop: () => MainStretch | null }}  null when no request ran
  */
-export function startMainLoad(spec, request, onError) {
+function startMainLoad(spec, request, onError) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const from = performance.now();
@@ -152,7 +152,7 @@ const WARM_REQUESTS = 200;
  * @returns {Promise<{ request: (index: number) => unknown, alone: MainStretch | null }>}  rejects
  *   when a warm-up request throws
  */
-export async function startApp(spec, params, onError) {
+async function startApp(spec, params, onError) {
   const request = await requestOf(spec, params);
   for (let index = 0; index < WARM_REQUESTS; index++) await request(index);
   if (!spec.alone) return { request, alone: null };

@@ -309,7 +309,7 @@ const MIN_TIMED_OPS = 100;
 export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
 
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
-export const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
+const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
 // the app alone is read over this many of its requests (at least 100 ms): a p99 of its own
 const ALONE_REQUESTS = 50;
 
@@ -409,9 +409,7 @@ export function resolveParams(task, given, cwd = process.cwd()) {
     params[name] =
       value === undefined
         ? undefined
-        : spec.type === 'path'
-          ? resolve(cwd, String(value))
-          : PARAM_VALUE[spec.type ?? 'string'](paramFlag(name).replace(/=$/, ''))(value);
+        : PARAM_VALUE[spec.type ?? 'string'](paramFlag(name).replace(/=$/, ''), cwd)(value);
     if (spec.choices && value !== undefined && !spec.choices.includes(params[name])) {
       throw usageError(`${paramSetting(name, value)} is not one of ${spec.choices.join(', ')} (task ${task.name})`);
     }

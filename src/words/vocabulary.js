@@ -84,8 +84,11 @@ export const PARAM_VALUE = {
   size: bytes,
   number: finiteNumber,
   string: () => (/** @type {unknown} */ value) => String(value),
-  // a file the task reads, as the CLI's working directory sees it, so a saved run names it whole
-  path: () => (/** @type {unknown} */ value) => resolve(String(value)),
+  // a file the task reads, from the folder the run was started in, so a saved run names it whole
+  path:
+    (/** @type {string} */ _name, cwd = process.cwd()) =>
+    (/** @type {unknown} */ value) =>
+      resolve(cwd, String(value)),
 };
 
 /**
