@@ -4,10 +4,12 @@
 // timed, with Node's event-loop delay monitor at 1 ms, for a few seconds: alone, beside K worker
 // threads, and beside K child processes, the workers reading a 64 KiB file with readFileSync.
 // It prints the request p50 and p99 and the event loop's p99 of each, over `--runs` runs, one
-// mode after the other in turn. Nothing of mmapbench's is used.
+// mode after the other in turn. Each run is a fresh app (a new process): glibc's allocation
+// thresholds are process-wide and a thread's frees raise them for good, so an app that has once
+// had a thread serves its requests differently ever after. Nothing of mmapbench's is used.
 //   node scripts/main-thread-check.js [-k 1] [--size 64k] [--every 2] [--seconds 5] [--runs 3]
-import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { fork, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 // the main thread's minor page faults so far (field 10 of /proc/thread-self/stat)
 const faults = () => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[7]);
 import { tmpdir } from 'node:os';
@@ -26,7 +28,9 @@ if (!isMainThread || process.argv[2] === '--child') {
   process.exit(0);
 }
 
+const app = process.argv[2] === '--app' ? process.argv[3] : undefined;
 const { values } = parseArgs({
+  args: process.argv.slice(app ? 4 : 2),
   options: {
     k: { type: 'string', short: 'k', default: '1' },
     size: { type: 'string', default: '64k' },
@@ -43,8 +47,9 @@ const k = Number(values.k);
 const size = bytes(values.size);
 const every = Number(values.every);
 const seconds = Number(values.seconds);
-const file = join(mkdtempSync(join(tmpdir(), 'main-thread-check-')), 'med');
-writeFileSync(file, Buffer.alloc(64 * 1024, 7));
+const folder = mkdtempSync(join(tmpdir(), 'main-thread-check-'));
+const file = join(folder, 'med');
+if (app) writeFileSync(file, Buffer.alloc(64 * 1024, 7));
 
 /** One run of the app beside `mode`'s workers: its requests' times and its loop's delay. */
 async function runOnce(/** @type {'alone'|'thread'|'child'} */ mode) {
@@ -91,10 +96,27 @@ async function runOnce(/** @type {'alone'|'thread'|'child'} */ mode) {
 }
 
 const modes = /** @type {const} */ (['alone', 'thread', 'child']);
+
+// one app, one run: `--app MODE` prints its figures as JSON on stdout
+if (app) {
+  const figures = await runOnce(/** @type {(typeof modes)[number]} */ (app));
+  rmSync(folder, { recursive: true });
+  console.log(JSON.stringify(figures));
+  process.exit(0);
+}
+rmSync(folder, { recursive: true });
+
+/** A fresh app process for one run of `mode`. */
+function freshApp(/** @type {string} */ mode) {
+  const app = spawnSync(process.execPath, [me, '--app', mode, ...process.argv.slice(2)], { encoding: 'utf8' });
+  if (app.status !== 0) throw new Error(`the ${mode} app failed: ${app.stderr}`);
+  return JSON.parse(app.stdout);
+}
+
 /** @type {Record<string, Array<Awaited<ReturnType<typeof runOnce>>>>} */
 const results = { alone: [], thread: [], child: [] };
 for (let run = 0; run < Number(values.runs); run++)
-  for (const mode of run % 2 ? [...modes].reverse() : modes) results[mode].push(await runOnce(mode));
+  for (const mode of run % 2 ? [...modes].reverse() : modes) results[mode].push(freshApp(mode));
 
 const median = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(
