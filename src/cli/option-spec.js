@@ -32,6 +32,8 @@ const PLACEHOLDERS = {
   timeout: 'seconds',
   requestEvery: 'ms',
   requestSize: 'bytes',
+  settle: 'ms',
+  cycles: 'count',
   main: 'on|off',
   maxTime: 'seconds',
   seconds: 'seconds',

@@ -5,6 +5,8 @@
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
+  cycleCount,
+  settleMs,
   listOf,
   warmupCount,
   percent,
@@ -142,6 +144,14 @@ const runSpecs = ({ sweep = false } = {}) => ({
   requestSize: value(
     "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
     checked(bytes)('requestSize'),
+  ),
+  settle: value(
+    'ms the app waits after its workers have ended before it reads what it kept (default: 50)',
+    checked(settleMs)('settle'),
+  ),
+  cycles: value(
+    "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
+    checked(cycleCount)('cycles'),
   ),
   timeout: timeoutOption,
   force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),

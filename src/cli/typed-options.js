@@ -58,7 +58,7 @@ const KEPT = {
   ...Object.fromEntries(
     [
       ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'],
-      ...['main', 'requestEvery', 'requestSize'],
+      ...['main', 'requestEvery', 'requestSize', 'settle', 'cycles'],
     ].map((name) => [
       name,
       (/** @type {unknown} */ value) =>
@@ -129,7 +129,7 @@ export function keptOptions(options, { path, field, given }) {
   const read = {};
   for (const name of /** @type {const} */ ([
     ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
-    ...['requestEvery', 'requestSize'],
+    ...['requestEvery', 'requestSize', 'settle', 'cycles'],
   ]))
     if (kept[name] !== undefined) read[name] = readValue(name, SPECS[name], kept[name]);
   return { ...kept, ...read };
@@ -252,6 +252,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     main: opts.main ?? (published ? 'off' : undefined),
     requestEvery: opts.requestEvery,
     requestSize: opts.requestSize,
+    settle: opts.settle,
+    cycles: opts.cycles,
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
     precision: opts.precision,

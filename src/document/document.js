@@ -1,4 +1,4 @@
-import { ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
+import { differenceStats, ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
 import { completeRounds } from '../run/scheduler.js';
 import { traceResults } from '../stats/trace.js';
 import { accountResults } from '../stats/account.js';
@@ -39,6 +39,8 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  * @property {'steady'|'published'} protocol  published: 2,000 iterations and no warmup, as the investigation measured
  * @property {boolean} quick
  * @property {boolean} trace
+ * @property {{ settleMs: number, cycles: number }} [end]  how each cell's parent ended its workers
+ *   (--settle, --cycles)
  * @property {{ everyMs: number, size: number, aloneMs: number, request: 'default'|'task' } | null} [main]
  *   the app's own load on the parent's main thread while the workers ran (null: --main off;
  *   absent in a document from before it was measured)
@@ -162,6 +164,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
             request: plan.main.requestUrl ? 'task' : 'default',
           }
         : null,
+      end: { settleMs: plan.end.settleMs, cycles: plan.end.cycles },
     },
     aa: plan.aa,
     stop: session.stop,
@@ -298,11 +301,14 @@ export const savedPoint = (document) => ({
  */
 function measureRatios(complete) {
   const ratios = FURTHER_MEASURES.flatMap((measure) => {
+    const difference = measure.contrast === 'difference';
     const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
       const [w, p] = [workers, procs].map((cell) => valueOf(measure, cell));
+      if (difference) return w !== null && p !== null ? [w - p] : [];
       return w && p ? [w / p] : [];
     });
-    return perRound.length ? [[measure.key, ratioStats(perRound)]] : [];
+    if (!perRound.length) return [];
+    return [[measure.key, difference ? differenceStats(perRound) : ratioStats(perRound)]];
   });
   return ratios.length ? Object.fromEntries(ratios) : null;
 }

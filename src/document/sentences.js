@@ -31,6 +31,21 @@ export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
   ci95 && n >= 3 ? `${x(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
 
+/**
+ * A measure's workers/procs contrast as a table cell: the ratio with its interval, or, for a
+ * measure compared as workers − procs, the signed difference in its unit with its interval.
+ * @param {import('../stats/ratio.js').RatioStats} stats
+ * @param {{ format: (value: number) => string, digits: number }} measure
+ */
+export const contrastCell = (stats, measure) => {
+  if (!stats.difference) return withCI(stats, '', { label: false });
+  const signed = (/** @type {number} */ value) => `${value > 0 ? '+' : ''}${measure.format(value)}`;
+  const bound = (/** @type {number} */ value) => `${value < 0 ? '−' : ''}${Math.abs(value).toFixed(measure.digits)}`;
+  return stats.ci95 && stats.n >= 3
+    ? `${signed(stats.geomean)} (${bound(stats.ci95[0])} to ${bound(stats.ci95[1])})`
+    : signed(stats.median);
+};
+
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
 const r = (/** @type {number} */ value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
 /** A relative half-width as printed: `±4.9%`. */

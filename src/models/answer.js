@@ -3,7 +3,7 @@
 // what to run next. The whole text (every round, the account, the warm-up, the sizing) is the
 // full models', printed with --verbose and kept in the saved file for `report FILE --verbose`.
 import { envText } from '../points/point-name.js';
-import { about, pct, resumeText, startupEnvText, stopText, withCI } from '../document/sentences.js';
+import { about, pct, resumeText, startupEnvText, stopText, contrastCell } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, measurePoints, medianCell } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
@@ -11,7 +11,7 @@ import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MODES } from '../words/modes.js';
 import { ops } from '../words/numbers.js';
 import { adviceModel } from './advice.js';
-import { appClause, appText, favouredMode } from './compare.js';
+import { appClause, appText, cyclesText, endClause, favouredMode } from './compare.js';
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
 
@@ -85,7 +85,7 @@ function tradeOff(document, name) {
     return [
       measure === THROUGHPUT && document.config.task.parent ? 'round trips' : measure.name,
       ...MODES.map((mode) => medianCell(measure, point, mode)),
-      ratio ? withCI(ratio, '', { label: false }) : '-',
+      ratio ? contrastCell(ratio, measure) : '-',
       document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
     ];
   });
@@ -117,8 +117,10 @@ export function compareAnswer(document) {
   const [point] = measurePoints(document);
   // the app's main thread, where its interval lies off 1: part of the answer
   const app = point ? appClause(document, point) : null;
+  // and what ending them returns to it, where that decides
+  const end = point ? endClause(document, point) : null;
   const verdict = document.verdict
-    ? `${document.verdict.text}${app ? `; ${app}` : ''}${clause}${protocol}`
+    ? `${document.verdict.text}${app ? `; ${app}` : ''}${end ? `; ${end}` : ''}${clause}${protocol}`
     : `no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}; ${stoppedClause(document)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first
@@ -132,6 +134,8 @@ export function compareAnswer(document) {
   if (startup) notes.push(startup);
   const load = appText(document, point);
   if (load) notes.push(load);
+  const recycling = point ? cyclesText(document, point) : null;
+  if (recycling) notes.push(recycling);
   // when it did not decide: what would (a budget that ran out says how much more, or what to
   // remove first); a decided run's interval is in its verdict
   if (document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)) {

@@ -1,8 +1,17 @@
-import { formatCI, resumeText, sizingText, startupEnvText, stopText, withCI } from '../document/sentences.js';
+import {
+  formatCI,
+  resumeText,
+  sizingText,
+  startupEnvText,
+  stopText,
+  withCI,
+  contrastCell,
+} from '../document/sentences.js';
 import { duration, fixed, ops } from '../words/numbers.js';
 import { accountTable, sourcesNote } from '../document/account.js';
 import { MODES } from '../words/modes.js';
 import { sideOf } from '../stats/interval.js';
+import { meanInterval, neutralOf } from '../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../points/measures.js';
 import { formatSize } from '../words/sizes.js';
@@ -134,7 +143,7 @@ function tradeOffTable(point, name) {
     return [
       measure.name,
       ...MODES.map((mode) => medianCell(measure, point, mode)),
-      ratio ? withCI(ratio, '', { label: false }) : '-',
+      ratio ? contrastCell(ratio, measure) : '-',
     ];
   });
   const head = ['median over rounds', name('workers'), name('procs'), `${name('workers')}/${name('procs')} (95% CI)`];
@@ -150,7 +159,7 @@ function tradeOffTable(point, name) {
  */
 export function favouredMode(ratio, better) {
   if (!ratio?.ci95 || ratio.n < INTERVAL_ROUNDS) return null;
-  const side = sideOf(ratio.ci95, 1);
+  const side = sideOf(ratio.ci95, neutralOf(ratio));
   if (side === 'spans') return 'equal';
   return (side === 'above') === (better === 'higher') ? 'workers' : 'procs';
 }
@@ -168,6 +177,14 @@ export function tradeOffText(document, point) {
     const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
     const favoured = favouredMode(ratio, measure.better);
+    if (ratio.difference) {
+      // a figure a mode may have none of: workers − procs, in its unit
+      const by = contrastCell(ratio, measure);
+      if (!favoured || !ratio.ci95)
+        return [`${measure.name} ${by} (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
+      if (favoured === 'equal') return [`${measure.name} equal (${by} spans 0)`];
+      return [`${measure.name} ${by} with workers (${favoured === 'procs' ? 'worse' : 'better'})`];
+    }
     if (!favoured || !ratio.ci95)
       return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
     if (favoured === 'equal') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
@@ -199,6 +216,31 @@ export function appClause(document, point) {
     ];
   });
   return parts.length ? `the app's main thread: ${parts.join('; ')}` : null;
+}
+
+/** What the app keeps when its workers end: what the verdict may name. */
+const END_MEASURES = MEASURES.filter((measure) =>
+  ['keptMemory', 'keptGrowthPerCycle', 'teardownMs'].includes(measure.key),
+);
+
+/**
+ * What ending the workers returns to the app, where its interval lies off 0 (a difference) or 1:
+ * a clause for the verdict line (`once they end: kept after the workers end +18.7 MiB with
+ * workers (12.0 to 25.4), worse`); null where none does.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point
+ * @returns {string | null}
+ */
+export function endClause(document, point) {
+  if (document.aa) return null;
+  const parts = END_MEASURES.flatMap((measure) => {
+    const { ratio } = figureOf(measure, point);
+    const favoured = favouredMode(ratio, measure.better);
+    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
+    const by = ratio.difference ? contrastCell(ratio, measure) : `${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)})`;
+    return [`${measure.name} ${by} with workers, ${favoured === 'workers' ? 'better' : 'worse'}`];
+  });
+  return parts.length ? `once they end: ${parts.join('; ')}` : null;
 }
 
 /**
@@ -278,6 +320,38 @@ export function appText(document, point, { verbose = false } = {}) {
   return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${middle}${why}; --main off for none${crowded}`;
 }
 
+/**
+ * A recycling run (--cycles N): what the app kept per worker after the first and the last cycle
+ * in each mode, and its growth per cycle (the least-squares slope of each cell, their mean with
+ * its interval); null with one cycle.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point | undefined} point
+ * @returns {string | null}
+ */
+export function cyclesText(document, point) {
+  const cycles = document.config.end?.cycles ?? 1;
+  if (cycles < 2 || !point) return null;
+  const [first, last, growth] = ['keptMemory', 'keptLastMemory', 'keptGrowthPerCycle'].map(
+    (key) => /** @type {import('../points/measures.js').Measure} */ (MEASURES.find((measure) => measure.key === key)),
+  );
+  const signed = (/** @type {number} */ value, digits = 1) =>
+    `${value < 0 ? '−' : '+'}${fixed(Math.abs(value), digits)}`;
+  const parts = MODES.flatMap((mode) => {
+    const from = figureOf(first, point)[mode];
+    const to = figureOf(last, point)[mode];
+    const slopes = figureOf(growth, point).perRound[mode];
+    if (!from || !to || !slopes.length) return [];
+    const { mean: slope, ci95 } = meanInterval(slopes);
+    const interval = ci95 ? ` (${signed(ci95[0], 2)} to ${signed(ci95[1], 2)})` : '';
+    return [
+      `${mode} ${first.format(from.median)} after cycle 1, ${last.format(to.median)} after cycle ${cycles}, ${signed(slope, 2)} MiB a cycle${interval}`,
+    ];
+  });
+  return parts.length
+    ? `recycling: each cell's parent started, ran and ended its K workers ${cycles} times; kept per worker: ${parts.join('; ')}`
+    : null;
+}
+
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
@@ -304,7 +378,9 @@ export function compareModel(document) {
   const tradeOff = tradeOffText(document, point);
   if (tradeOff) notes.push(tradeOff);
   const app = appText(document, point, { verbose: true });
+  const recycling = cyclesText(document, point);
   if (app) notes.push(app);
+  if (recycling) notes.push(recycling);
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
   notes.push(...missingMeasures(document.rounds));

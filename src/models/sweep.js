@@ -1,6 +1,6 @@
 import { plot } from 'simple-ascii-chart';
 import { lineOf } from '../document/account.js';
-import { about, pct, resumeText, withCI } from '../document/sentences.js';
+import { about, pct, resumeText, withCI, contrastCell } from '../document/sentences.js';
 import { UNIT } from './compare.js';
 import { fixed, ops } from '../words/numbers.js';
 import { nodeLabel, pointName, varying } from '../points/point-name.js';
@@ -185,7 +185,7 @@ function measuresTable(document, read, columns) {
         return [
           ...leadCells(saved, columns),
           ...MODES.map((mode) => medianCell(measure, read[i], mode)),
-          ratio ? withCI(ratio, '', { label: false }) : '-',
+          ratio ? contrastCell(ratio, measure) : '-',
         ];
       }),
     ),

@@ -17,9 +17,44 @@ import { fixed, ops } from '../words/numbers.js';
  * @property {(value: number) => string} format  a value with its unit, for a table
  * @property {string} axis  a chart's axis title, with which way is better
  * @property {number} digits  decimals a chart's axis shows
+ * @property {'difference'} [contrast]  workers − procs rather than workers/procs: a figure a mode
+ *   may have none of (what the app keeps: 0 with children), where a ratio means nothing
  */
 
 const MiB = 2 ** 20;
+
+/**
+ * What the app kept per worker after a cycle's workers ended: its anonymous memory then, less
+ * before its first worker (both read with its garbage collected), over K; null without an end.
+ * @param {CellResult} cell
+ * @param {number} cycle  0 the first, -1 the last
+ */
+const keptAfter = ({ end, workers }, cycle) => {
+  const after = end?.cycles.at(cycle)?.anonBytes;
+  return typeof after === 'number' && typeof end?.beforeBytes === 'number'
+    ? (after - end.beforeBytes) / workers.length / MiB
+    : null;
+};
+
+/**
+ * How much more the app keeps per worker with each cycle: the least-squares slope of what it
+ * kept over the cycle's number, in MiB per worker per cycle; null with fewer than 2 cycles.
+ * @param {CellResult} cell
+ */
+const keptGrowth = (cell) => {
+  const cycles = cell.end?.cycles.length ?? 0;
+  if (cycles < 2) return null;
+  const kept = Array.from({ length: cycles }, (_, i) => keptAfter(cell, i));
+  if (kept.some((value) => value === null)) return null;
+  const xs = kept.map((_, i) => i + 1);
+  const mx = xs.reduce((a, b) => a + b, 0) / cycles;
+  const my = /** @type {number[]} */ (kept).reduce((a, b) => a + b, 0) / cycles;
+  const sxy = xs.reduce((sum, x, i) => sum + (x - mx) * /** @type {number} */ ((kept[i]) - my), 0);
+  const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+  return sxy / sxx;
+};
+
+const signedMiB = (/** @type {number} */ value) => `${value < 0 ? '−' : ''}${fixed(Math.abs(value), 1)} MiB`;
 
 /** @type {Measure[]} */
 export const MEASURES = [
@@ -69,6 +104,54 @@ export const MEASURES = [
     format: (value) => `${fixed(value, 0)} ms`,
     axis: 'ms from the request to every worker set up (lower is sooner)',
     digits: 0,
+  },
+  {
+    key: 'keptMemory',
+    name: 'kept after the workers end',
+    unit: 'MiB',
+    better: 'lower',
+    contrast: 'difference',
+    // the app's anonymous memory once it has ended its K workers (terminate, kill) and waited
+    // --settle, less before its first worker, over K: what it never gets back (run/ending.js)
+    of: (cell) => keptAfter(cell, 0),
+    format: signedMiB,
+    axis: 'MiB per worker the app keeps after they end (lower keeps less)',
+    digits: 1,
+  },
+  {
+    key: 'teardownMs',
+    name: 'teardown',
+    unit: 'ms',
+    better: 'lower',
+    // from the app's request to end its K workers to the last one's exit event
+    of: ({ end }) => (end?.cycles.length ? end.cycles[0].teardownNs / 1e6 : null),
+    format: (value) => `${fixed(value, 1)} ms`,
+    axis: 'ms from the request to end the workers to their last exit (lower is sooner)',
+    digits: 1,
+  },
+  {
+    key: 'keptLastMemory',
+    name: 'kept after the last cycle',
+    unit: 'MiB',
+    better: 'lower',
+    contrast: 'difference',
+    // --cycles N: what the app keeps per worker after it has started, run and ended them N times
+    of: (cell) => ((cell.end?.cycles.length ?? 0) >= 2 ? keptAfter(cell, -1) : null),
+    format: signedMiB,
+    axis: 'MiB per worker the app keeps after the last cycle (lower keeps less)',
+    digits: 1,
+  },
+  {
+    key: 'keptGrowthPerCycle',
+    name: 'kept growth per cycle',
+    unit: 'MiB',
+    better: 'lower',
+    contrast: 'difference',
+    // --cycles N: the least-squares slope of what the app kept after each cycle, per worker
+    of: keptGrowth,
+    format: (value) => `${value < 0 ? '−' : ''}${fixed(Math.abs(value), 2)} MiB`,
+    axis: 'MiB per worker more kept with each cycle (lower grows less)',
+    digits: 2,
   },
   {
     key: 'latencyP99Us',

@@ -115,6 +115,9 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     };
     // what the task started, found while the host lives (a child outlives its parent's exit)
     const taskChildren = descendantsOf(hostPids);
+    // the app ends its workers and reads what it kept (ending.js); its failure is the cell's
+    await subprocess.sendMessage({ type: 'end' }).catch(() => {});
+    const ended = await Promise.race([tracked.ended, tracked.done.then(() => null)]);
     tracked.dismiss();
     await tracked.done;
     const strays = killStrays(hostPids, taskChildren);
@@ -130,6 +133,7 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     if (strays.length) cell.strays = strays.length;
     if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
     if (message.main) cell.main = message.main;
+    if (ended) cell.end = { settleMs: ended.settleMs, beforeBytes: ended.beforeBytes, cycles: ended.cycles };
     const phases = cellPhases({
       spawned,
       hosts: message.host ? [message.host] : [],
@@ -290,6 +294,10 @@ export function track(subprocess, context) {
   let markReady = () => {};
   /** @type {(message: ResultMessage) => void} */
   let markResult = () => {};
+  /** @type {(message: import('./ending.js').EndedMessage) => void} */
+  let markEnded = () => {};
+  /** @type {Promise<import('./ending.js').EndedMessage>} */
+  const ended = new Promise((resolve) => (markEnded = resolve));
   /** @type {bigint | null} */
   let receivedAt = null;
   const ready = new Promise((resolve) => (markReady = resolve));
@@ -326,6 +334,7 @@ export function track(subprocess, context) {
           );
         }
         if (message?.type === 'ready') markReady();
+        else if (message?.type === 'ended') markEnded(message);
         else if (message?.type === 'failed') failure = message;
         else if (message?.type === 'result') {
           result = message;
@@ -357,5 +366,5 @@ export function track(subprocess, context) {
     subprocess.sendMessage({ type: 'exit' }).catch(() => {});
     linger();
   };
-  return { ready, result: resulted, done, received: () => receivedAt, dismiss };
+  return { ready, result: resulted, ended, done, received: () => receivedAt, dismiss };
 }

@@ -41,6 +41,11 @@ export function describeFailure(failure, context) {
       { worker: failure.worker },
     );
   }
+  if (failure.ending) {
+    return new MmapbenchError(
+      `${context.label} could not end its workers as an app would: ${failure.message} (task ${task.name}); a task must let its thread or process exit when it is ended (terminate(), SIGTERM), or pass --cycles 1 --settle 0`,
+    );
+  }
   if (failure.main) {
     const error = new MmapbenchError(
       `the app's main thread failed: its request(context) threw: ${failure.message} (task ${task.name}); the workers were stopped`,

@@ -65,6 +65,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {'on'|'off'} [main]  the app's own load on the parents' main threads (default on)
  * @property {number} [requestEvery]  ms between the app's requests (default 2)
  * @property {number} [requestSize]  bytes each of its requests allocates and fills (default 64 KiB)
+ * @property {number} [settle]  ms the app waits after its workers ended before it reads its memory
+ * @property {number} [cycles]  times each cell's parent starts, runs and ends its K workers
  * @property {string} [cwd]  the folder its relative paths (task, file, messages, fixtures, Node,
  *   bpftrace) are resolved against: the CLI's when it was typed, kept so that a resumed run
  *   reads the same files from any folder (default: this process's)
@@ -91,6 +93,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {'workers'|'procs'|null} only  compare: its one mode, when the other cannot carry the change
  * @property {import('./main-load.js').MainSpec | null} main  the app's own load on the
  *   parent's main thread while its workers run; null with --main off
+ * @property {import('./ending.js').EndSpec} end  how a cell's parent ends its workers
  * @property {Record<string, string>} envOverrides  --env values
  * @property {NodeJS.ProcessEnv} env           what the cells are started with
  * @property {number} timeout  seconds per cell
@@ -201,6 +204,7 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
     aa: options.aa ?? null,
     only: options.only ?? null,
     main: mainOf(options, task),
+    end: { settleMs: options.settle ?? END_DEFAULTS.settleMs, cycles: options.cycles ?? 1 },
     envOverrides,
     env: {
       ...inheritedEnv(process.env, {
@@ -308,6 +312,12 @@ const MIN_TIMED_OPS = 100;
  */
 export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
 
+// What an app has left once its workers ended is read this long after their last exit event: by
+// hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most
+// (scripts/after-check.js), and each cell pays it (docs/how-it-measures.md, "What ending a
+// worker returns")
+const END_DEFAULTS = { settleMs: 50 };
+
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
 const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
 // the app alone is read over this many of its requests (at least 100 ms): a p99 of its own
@@ -354,6 +364,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   slices: (plan.task.builtin || plan.task.op) && Object.keys(plan.task.metrics).length === 0,
   ...(plan.task.parent ? { parent: true } : {}),
   main: plan.main && { ...plan.main, alone },
+  end: plan.end,
 });
 
 /**

@@ -11,6 +11,7 @@ import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { parentApp } from './main-load.js';
+import { collectedAnonymous, endAll } from './ending.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -52,70 +53,118 @@ const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error)
 
 // what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
+// and collected, for what it keeps once they have ended (ending.js)
+const beforeBytes = spec.end ? collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
-/** @type {import('./task-runner.js').ResultMessage[]} */
-const results = [];
-let ready = 0;
-let setUp = 0;
 const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
 // spins in its timed loop and reads no 'disconnect': setpriv --pdeathsig, as the CLI starts its
 // hosts, execs this Node (a small cost per child: docs/how-it-measures.md, "Figures behind the defaults"). The children's
 // environment is this process's: the plan's, as the CLI gave it.
 const [execPath, execArgv] = diesWithParent(process.execPath, []);
-for (let index = 0; index < spec.k && !failed; index++) {
-  const subprocess = fork(child, [process.argv[2], String(index)], {
-    execPath,
-    execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // how a task's messages cross to this process, as the app would fork them (message task)
-    serialization: spec.parent && spec.params.serialization === 'advanced' ? 'advanced' : 'json',
-  });
-  children.push(subprocess);
-  let finished = false;
-  let count = 0;
-  subprocess.on('message', (/** @type {any} */ message) => {
-    // a task that talks to its parent: every request straight back, as a pool's result
-    if (spec.parent && message?.type === ECHO) return void subprocess.send(message, ignore);
-    if (++count > MAX_MESSAGES) {
-      return fail(index, {
-        message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
-      });
-    }
-    if (message?.type === 'set-up' && ++setUp === spec.k) tellChildren({ type: 'set-up' });
-    else if (message?.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
-    else if (message?.type === 'failed') {
-      const { type, worker, ...details } = message;
-      fail(index, details);
-    } else if (message?.type === 'result') {
-      finished = true;
-      results[index] = message;
-      if (results.filter(Boolean).length === spec.k) report();
-    }
-  });
-  // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
-  subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
-    fail(index, { message: `could not start process ${index}: ${error.message}`, notStarted: true, code: error.code }),
-  );
-  subprocess.on('exit', (code, signal) => {
-    if (finished || failed) return;
-    fail(
-      index,
-      signal
-        ? { message: `was killed by ${signal}`, signal }
-        : { message: `exited with code ${code} before finishing`, exitCode: code ?? undefined },
+const first = startChildren(report);
+
+/**
+ * Forks K children; `ready` goes to the CLI in the first cycle, and `done` gets their results
+ * once all K have reported.
+ * @param {(results: import('./task-runner.js').ResultMessage[], cycle: import('node:child_process').ChildProcess[]) => void} done
+ * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ */
+function startChildren(done, { quiet = false } = {}) {
+  /** @type {import('node:child_process').ChildProcess[]} */
+  const cycle = [];
+  /** @type {import('./task-runner.js').ResultMessage[]} */
+  const results = [];
+  let ready = 0;
+  let setUp = 0;
+  /** @type {() => void} */
+  let allReady = () => {};
+  const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
+  const tell = (/** @type {object} */ message) => cycle.forEach((subprocess) => subprocess.send(message, ignore));
+  for (let index = 0; index < spec.k && !failed; index++) {
+    const subprocess = fork(child, [process.argv[2], String(index)], {
+      execPath,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // how a task's messages cross to this process, as the app would fork them (message task)
+      serialization: spec.parent && spec.params.serialization === 'advanced' ? 'advanced' : 'json',
+    });
+    children.push(subprocess);
+    cycle.push(subprocess);
+    let finished = false;
+    let count = 0;
+    subprocess.on('message', (/** @type {any} */ message) => {
+      // a task that talks to its parent: every request straight back, as a pool's result
+      if (spec.parent && message?.type === ECHO) return void subprocess.send(message, ignore);
+      if (++count > MAX_MESSAGES) {
+        return fail(index, {
+          message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
+        });
+      }
+      if (message?.type === 'set-up' && ++setUp === spec.k) tell({ type: 'set-up' });
+      else if (message?.type === 'ready' && ++ready === spec.k) {
+        if (!quiet) send({ type: 'ready' });
+        allReady();
+      } else if (message?.type === 'failed') {
+        const { type, worker, ...details } = message;
+        fail(index, details);
+      } else if (message?.type === 'result') {
+        finished = true;
+        results[index] = message;
+        if (results.filter(Boolean).length === spec.k) done(results, cycle);
+      }
+    });
+    // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
+    subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
+      fail(index, {
+        message: `could not start process ${index}: ${error.message}`,
+        notStarted: true,
+        code: error.code,
+      }),
     );
-  });
+    subprocess.on('exit', (code, signal) => {
+      if (finished || failed) return;
+      fail(
+        index,
+        signal
+          ? { message: `was killed by ${signal}`, signal }
+          : { message: `exited with code ${code} before finishing`, exitCode: code ?? undefined },
+      );
+    });
+  }
+  return { children: cycle, ready: readyNow, tell };
+}
+
+/**
+ * The end of the cell: end the first cycle's children, and with more cycles fork, run and end
+ * K again each time; the parent's memory after each end goes to the CLI.
+ */
+async function endCycles() {
+  const end = /** @type {import('./ending.js').EndSpec} */ (spec.end);
+  const kill = (/** @type {import('node:child_process').ChildProcess} */ subprocess) => subprocess.kill();
+  const ended = [await endAll(first.children, kill, end.settleMs)];
+  for (let cycle = 1; cycle < end.cycles && !failed; cycle++) {
+    /** @type {(value: unknown) => void} */
+    let finish = () => {};
+    const finished = new Promise((resolve) => (finish = resolve));
+    const next = startChildren(finish, { quiet: true });
+    await next.ready;
+    next.tell({ type: 'go', at: String(process.hrtime.bigint() + BigInt((5 + spec.k) * 1e6)) });
+    await finished;
+    ended.push(await endAll(next.children, kill, end.settleMs));
+  }
+  if (!failed) send({ type: 'ended', settleMs: end.settleMs, beforeBytes, cycles: ended });
 }
 
 process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
   if (message?.type === 'go') {
-    tellChildren(message);
+    first.tell(message);
     app.release(); // the stretch the workers run in
     // a task that talks to this process: what answering it costs this thread
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }
+  if (message?.type === 'end') endCycles().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
   // once the CLI has read the tree's memory: the children first, then this process
   if (message?.type === 'exit') {
     let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);
@@ -132,15 +181,11 @@ process.on('message', (/** @type {any} */ message) => {
 
 // A child that died meanwhile cannot take a message; its exit, reported above, says why.
 const ignore = () => {};
-/** @param {object} message */
-function tellChildren(message) {
-  for (const subprocess of children) subprocess.send(message, ignore);
-}
-
 /** @type {number | null} */
 let parentFrom = null;
 
-function report() {
+/** @param {import('./task-runner.js').ResultMessage[]} results */
+function report(results) {
   const main = app.read();
   const parentNow = spec.parent ? readCounters().cpuNs : null;
   const samples = results.flatMap((result) => result.samples ?? []);
@@ -154,7 +199,7 @@ function report() {
     usage,
     host: { ...host, requested },
     // each child's own start and release, and its pid: the tree the CLI reads the memory of
-    children: results.map((result, index) => ({ ...result.host, pid: children[index].pid })),
+    children: results.map((result, index) => ({ ...result.host, pid: first.children[index].pid })),
     anonymousBefore,
     main,
     ...(parentNow === null || parentFrom === null ? {} : { parentCpuNs: parentNow - parentFrom }),

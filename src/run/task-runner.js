@@ -60,6 +60,8 @@ export function hostTimeline() {
  *   a channel to it (parent-channel.js) and echoes what comes over it
  * @property {import('./main-load.js').MainSpec | null} [main]  the app's own load on the host's
  *   main thread; null or absent: none (--main off)
+ * @property {import('./ending.js').EndSpec} [end]  a cell's host, told to end its workers once the
+ *   CLI has read the tree's memory: how long to settle, how many cycles in all
  */
 
 /**
@@ -126,9 +128,10 @@ const median = (/** @type {number[]} */ values) => {
  *   the last result; buffersAdded: bytes of ArrayBuffers the main thread held then beyond what it
  *   held before its workers started (its load's, not yet collected)
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
- *   code?: string, exitCode?: number, signal?: string, main?: boolean }} FailedMessage  main:
- *   the app's request on the host's main thread failed, not a worker
- * @typedef {ReadyMessage | ResultMessage | FailedMessage} HostMessage
+ *   code?: string, exitCode?: number, signal?: string, main?: boolean, ending?: boolean }} FailedMessage  main:
+ *   the app's request on the host's main thread failed, not a worker; ending: ending the workers
+ *   after the windows failed (a worker that would not exit)
+ * @typedef {ReadyMessage | ResultMessage | FailedMessage | import('./ending.js').EndedMessage} HostMessage
  * @typedef {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec,
  *   warmup?: WarmupDone, opNs?: number, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
  *   op while warming up; setUp, warm: when setup and warmup were done

@@ -7,7 +7,6 @@ import { portChannel } from './parent-channel.js';
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { spec, index, gate, port: parent } = workerData;
 const flag = new Int32Array(gate);
-const HOLD_MS = 30_000;
 
 // slot 0: the release; slot 1: how many threads are set up (task-runner.js says why it waits)
 const prepared = await prepare(
@@ -24,6 +23,6 @@ port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
 port.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });
-// Keep this thread and its heap until the host exits (after the CLI has read the tree's
-// memory); the wait's own limit is a backstop, never the way a cell ends.
-Atomics.wait(flag, 0, 1, HOLD_MS);
+// Keep this thread and its heap, idle in its event loop as a pool's worker waits for work, until
+// the host ends it (terminate) or exits (after the CLI has read the tree's memory).
+port.on('message', () => {});

@@ -8,16 +8,14 @@ import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
 import { parentApp } from './main-load.js';
+import { collectedAnonymous, endAll } from './ending.js';
 
 const host = hostTimeline();
 
 /** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(process.argv[2]);
-// the release (slot 0) and how many threads are set up (slot 1)
-const gate = new SharedArrayBuffer(8);
 /** @type {import('./task-runner.js').Sample[]} */
 const samples = [];
-let ready = 0;
 // a host is started with an IPC channel, so process.send is there
 const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 
@@ -44,9 +42,9 @@ let parentFrom = null;
 process.on('message', (/** @type {any} */ message) => {
   // once the CLI has read the tree's memory, with every thread still holding its heap
   if (message?.type === 'exit') process.exit(0);
+  if (message?.type === 'end') endCycles().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
   if (message?.type !== 'go') return;
-  Atomics.store(new Int32Array(gate), 0, 1);
-  Atomics.notify(new Int32Array(gate), 0);
+  first.release();
   before = process.resourceUsage(); // after the release: the threads must not wait for it
   app.release(); // the stretch the workers run in
   // a task that talks to this thread: what answering it costs this thread
@@ -67,41 +65,96 @@ const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error)
 
 // what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
+// and collected, for what it keeps once they have ended (ending.js)
+const beforeBytes = spec.end ? collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
-for (let index = 0; index < spec.k && !failed; index++) {
-  let worker;
-  try {
-    // a task that talks to its parent gets a port to this thread, which sends everything back
-    const channel = spec.parent ? new MessageChannel() : null;
-    if (channel) echoOn(channel.port1);
-    worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
-      workerData: { spec, index, gate, port: channel?.port2 },
-      transferList: channel ? [channel.port2] : [],
-    });
-  } catch (error) {
-    notStarted(index, error);
-    break;
-  }
-  let finished = false;
-  worker.on('message', (message) => {
-    if (message.type === 'ready' && ++ready === spec.k) send({ type: 'ready' });
-    if (message.type === 'result') {
-      finished = true;
-      samples.push(message.sample);
-      if (samples.length === spec.k) {
-        const now = process.resourceUsage();
-        const usage = usageBetween(before ?? now, now); // results come only after the release
-        const main = app.read();
-        send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
-      }
+const first = startWorkers((cycleSamples) => {
+  samples.push(...cycleSamples);
+  const now = process.resourceUsage();
+  const usage = usageBetween(before ?? now, now); // results come only after the release
+  const main = app.read();
+  send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
+});
+
+/**
+ * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `done` gets their
+ * samples once all K have reported.
+ * @param {(samples: import('./task-runner.js').Sample[]) => void} done
+ * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ */
+function startWorkers(done, { quiet = false } = {}) {
+  // the release (slot 0) and how many threads are set up (slot 1)
+  const gate = new SharedArrayBuffer(8);
+  /** @type {Worker[]} */
+  const workers = [];
+  /** @type {import('./task-runner.js').Sample[]} */
+  const results = [];
+  let ready = 0;
+  /** @type {() => void} */
+  let allReady = () => {};
+  const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
+  for (let index = 0; index < spec.k && !failed; index++) {
+    let worker;
+    try {
+      // a task that talks to its parent gets a port to this thread, which sends everything back
+      const channel = spec.parent ? new MessageChannel() : null;
+      if (channel) echoOn(channel.port1);
+      worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
+        workerData: { spec, index, gate, port: channel?.port2 },
+        transferList: channel ? [channel.port2] : [],
+      });
+    } catch (error) {
+      notStarted(index, error);
+      break;
     }
-  });
-  worker.on('error', (/** @type {Error & { code?: string }} */ error) =>
-    error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error)),
-  );
-  worker.on('exit', (code) => {
-    if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
-  });
+    workers.push(worker);
+    let finished = false;
+    worker.on('message', (message) => {
+      if (message.type === 'ready' && ++ready === spec.k) {
+        if (!quiet) send({ type: 'ready' });
+        allReady();
+      }
+      if (message.type === 'result') {
+        finished = true;
+        results.push(message.sample);
+        if (results.length === spec.k) done(results);
+      }
+    });
+    worker.on('error', (/** @type {Error & { code?: string }} */ error) =>
+      error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error)),
+    );
+    worker.on('exit', (code) => {
+      if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
+    });
+  }
+  return {
+    workers,
+    ready: readyNow,
+    release() {
+      Atomics.store(new Int32Array(gate), 0, 1);
+      Atomics.notify(new Int32Array(gate), 0);
+    },
+  };
+}
+
+/**
+ * The end of the cell: end the first cycle's workers, and with more cycles start, run and end
+ * K again each time; the host's memory after each end goes to the CLI.
+ */
+async function endCycles() {
+  const end = /** @type {import('./ending.js').EndSpec} */ (spec.end);
+  const ended = [await endAll(first.workers, (worker) => worker.terminate(), end.settleMs)];
+  for (let cycle = 1; cycle < end.cycles && !failed; cycle++) {
+    /** @type {(value: unknown) => void} */
+    let finish = () => {};
+    const finished = new Promise((resolve) => (finish = resolve));
+    const next = startWorkers(finish, { quiet: true });
+    await next.ready;
+    next.release();
+    await finished;
+    ended.push(await endAll(next.workers, (worker) => worker.terminate(), end.settleMs));
+  }
+  if (!failed) send({ type: 'ended', settleMs: end.settleMs, beforeBytes, cycles: ended });
 }
 
 /** This main thread's CPU time since the release, for a task that talks to its parent. */

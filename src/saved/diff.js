@@ -144,7 +144,11 @@ function measureChanges(base, next) {
   const changes = FURTHER_MEASURES.flatMap((measure) => {
     const [b, n] = [base.perRound[measure.key], next.perRound[measure.key]];
     /** @param {'workers'|'procs'} mode */
-    const of = (mode) => (b[mode].length && n[mode].length ? changeBetween(b[mode], n[mode]) : null);
+    // a change is new / base on logs: a figure that can be 0 or below (what a mode kept) has none
+    const of = (mode) =>
+      b[mode].length && n[mode].length && [...b[mode], ...n[mode]].every((value) => value > 0)
+        ? changeBetween(b[mode], n[mode])
+        : null;
     const modes = { workers: of('workers'), procs: of('procs') };
     return modes.workers || modes.procs ? [[measure.key, modes]] : [];
   });

@@ -39,6 +39,9 @@ import { cellLatency } from './latency.js';
  *   CPU time from the release to the last result (answering the workers)
  * @property {import('../run/task-runner.js').CellMain} [main]  the app's own work on the parent's
  *   main thread: its requests' times and its event loop's delay, alone and while the workers ran
+ * @property {{ settleMs: number, beforeBytes: number | null, cycles: import('../run/ending.js').EndCycle[] }} [end]
+ *   the app ending its workers after the windows: its anonymous memory before its first worker,
+ *   and each cycle's teardown and its anonymous memory after (garbage collected before each)
  */
 
 /**

@@ -31,6 +31,8 @@ export function roundRatio({ cells: { workers, procs } }) {
  * @property {number} n
  * @property {string} method
  * @property {number[]} samples
+ * @property {true} [difference]  per-round workers − procs, not a ratio: its interval is judged
+ *   against 0, and `geomean` is the mean difference (differenceStats)
  */
 
 /**
@@ -59,6 +61,49 @@ export function ratioStats(ratios) {
     samples: ratios,
   };
 }
+
+/**
+ * 95% confidence interval of the per-round difference workers − procs, for a figure a mode may
+ * have none of (what the app keeps after its workers end: 0 with children), where a ratio means
+ * nothing: a Student t interval on the differences, in the shape a ratio's stats have.
+ * @param {number[]} differences
+ * @returns {RatioStats}
+ */
+export function differenceStats(differences) {
+  const n = differences.length;
+  const centre = mean(differences);
+  /** @type {[number, number] | null} */
+  let ci95 = null;
+  if (n >= 2) {
+    const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(differences)) / Math.sqrt(n);
+    ci95 = [centre - half, centre + half];
+  }
+  return {
+    median: median(differences),
+    geomean: centre,
+    ci95,
+    n,
+    method: 'Student t interval on differences',
+    samples: differences,
+    difference: true,
+  };
+}
+
+/**
+ * The mean of some values with its 95% Student t interval; null interval with fewer than 2.
+ * @param {number[]} values
+ * @returns {{ mean: number, ci95: [number, number] | null, n: number }}
+ */
+export function meanInterval(values) {
+  const n = values.length;
+  const centre = mean(values);
+  if (n < 2) return { mean: centre, ci95: null, n };
+  const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(values)) / Math.sqrt(n);
+  return { mean: centre, ci95: [centre - half, centre + half], n };
+}
+
+/** What a contrast equal in both modes reads: 1 for a ratio, 0 for a difference. */
+export const neutralOf = (/** @type {RatioStats} */ stats) => (stats.difference ? 0 : 1);
 
 /**
  * @typedef {object} Verdict  the answer to "which is faster?", as data

@@ -50,6 +50,10 @@ export const warmupCount = (name) => (raw) =>
     ? 'steady'
     : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady')(name)(raw);
 export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
+/** --settle: ms from 0 to a minute. */
+export const settleMs = checked((n) => Number.isFinite(n) && n >= 0 && n <= 60_000, 'a number of ms from 0 to 60000');
+/** --cycles: each one runs the workers' whole window again, so a few dozen at most. */
+export const cycleCount = checked((n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
 const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
 
 /** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */

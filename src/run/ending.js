@@ -1,0 +1,62 @@
+// How an app ends the workers it added, and what it has left after: each host, once the CLI has
+// read the tree's memory, ends its K workers as an app would (Worker#terminate, ChildProcess#kill),
+// times the teardown (the request to the last `exit` event), waits the settle time and reads its
+// own anonymous memory (docs/how-it-measures.md, "What ending a worker returns").
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { anonymousBytes } from '../system/memory.js';
+
+// A worker that has not exited this long after it was asked to is the task's fault (a native
+// module that blocks its thread's exit, a child that ignores SIGTERM): the cell fails, naming it.
+export const END_GRACE_MS = 5000;
+
+/**
+ * @typedef {{ settleMs: number, cycles: number }} EndSpec  what the host does after the windows:
+ *   end its workers, wait settleMs, read its memory; with cycles > 1 start, run and end K
+ *   workers again, that many times in all
+ * @typedef {{ teardownNs: number, anonBytes: number | null }} EndCycle  one cycle's end: from the
+ *   request to the last exit event, and the host's anonymous memory settleMs after it
+ * @typedef {{ type: 'ended', settleMs: number, beforeBytes: number | null, cycles: EndCycle[] }} EndedMessage
+ *   beforeBytes: the host's anonymous memory before its first worker, read as each cycle's is
+ */
+
+// The app's garbage (its requests' Buffers, the harness's messages) is collected before each
+// reading, before the first worker and after each end alike, so what is read is what the app
+// holds, not when V8 last collected: a host is not started with --expose-gc, so it asks V8 here.
+setFlagsFromString('--expose-gc');
+const collect = /** @type {() => void} */ (runInNewContext('gc'));
+
+/** The host's anonymous memory, its garbage collected first. */
+export function collectedAnonymous() {
+  collect();
+  return anonymousBytes(process.pid);
+}
+
+/**
+ * End `workers` with `end` (terminate, kill) and wait for every one's `exit`; then settle and read.
+ * @param {Array<import('node:events').EventEmitter & { exitCode?: number | null, signalCode?: string | null, threadId?: number }>} workers
+ * @param {(worker: any) => void} end
+ * @param {number} settleMs
+ * @returns {Promise<EndCycle>}
+ */
+export async function endAll(workers, end, settleMs) {
+  const from = process.hrtime.bigint();
+  const exited = workers.map(
+    (worker, index) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`worker ${index} had not exited ${END_GRACE_MS / 1000} s after it was ended`)),
+          END_GRACE_MS,
+        );
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      }),
+  );
+  for (const worker of workers) end(worker);
+  await Promise.all(exited);
+  const teardownNs = Number(process.hrtime.bigint() - from);
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return { teardownNs, anonBytes: collectedAnonymous() };
+}
