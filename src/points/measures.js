@@ -2,6 +2,7 @@
 // (src/run/), read from the cell and printed by its entry here; the document summarizes it over
 // the complete rounds, and the compare and sweep tables, the HTML page, diff and the exports
 // pick it up from this list (docs/development.md, "Adding a statistic").
+import { linearRegression } from 'simple-statistics';
 import { fixed, ops } from '../words/numbers.js';
 
 /**
@@ -44,14 +45,14 @@ const keptAfter = ({ end, workers }, cycle) => {
 const keptGrowth = (cell) => {
   const cycles = cell.end?.cycles.length ?? 0;
   if (cycles < 2) return null;
-  const kept = Array.from({ length: cycles }, (_, i) => keptAfter(cell, i));
-  if (kept.some((value) => value === null)) return null;
-  const xs = kept.map((_, i) => i + 1);
-  const mx = xs.reduce((a, b) => a + b, 0) / cycles;
-  const my = /** @type {number[]} */ (kept).reduce((a, b) => a + b, 0) / cycles;
-  const sxy = xs.reduce((sum, x, i) => sum + (x - mx) * /** @type {number} */ ((kept[i]) - my), 0);
-  const sxx = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
-  return sxy / sxx;
+  /** @type {Array<[number, number]>} */
+  const points = [];
+  for (let i = 0; i < cycles; i++) {
+    const kept = keptAfter(cell, i);
+    if (kept === null) return null;
+    points.push([i + 1, kept]);
+  }
+  return linearRegression(points).m;
 };
 
 const signedMiB = (/** @type {number} */ value) => `${value < 0 ? '−' : ''}${fixed(Math.abs(value), 1)} MiB`;
