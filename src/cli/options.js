@@ -146,7 +146,7 @@ const runSpecs = ({ sweep = false } = {}) => ({
     checked(bytes)('requestSize'),
   ),
   settle: value(
-    'ms the app waits after its workers have ended before it reads what it kept (default: 50)',
+    'ms the app waits after its workers have ended before it reads what it kept (default: 10)',
     checked(settleMs)('settle'),
   ),
   cycles: value(

@@ -43,7 +43,7 @@ export function describeFailure(failure, context) {
   }
   if (failure.ending) {
     return new MmapbenchError(
-      `${context.label} could not end its workers as an app would: ${failure.message} (task ${task.name}); a task must let its thread or process exit when it is ended (terminate(), SIGTERM), or pass --cycles 1 --settle 0`,
+      `${context.label} could not end its workers as an app would: ${failure.message} (task ${task.name}); a task must let its thread or process exit when an app ends it (worker.terminate(), SIGTERM), as pools do`,
     );
   }
   if (failure.main) {

@@ -314,9 +314,9 @@ export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
 
 // What an app has left once its workers ended is read this long after their last exit event: by
 // hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most
-// (scripts/after-check.js), and each cell pays it (docs/how-it-measures.md, "What ending a
-// worker returns")
-const END_DEFAULTS = { settleMs: 50 };
+// (scripts/after-check.js), and every cell pays the wait (docs/how-it-measures.md, "What ending
+// a worker returns", and "Figures behind the defaults")
+const END_DEFAULTS = { settleMs: 10 };
 
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
 const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };

@@ -308,3 +308,39 @@ export function accountChart(
     },
   });
 }
+
+/**
+ * What the app held before its first worker (cycle 0) and after each cycle's workers ended, per
+ * mode: the median over the cells, a rule from the least to the most. A line that climbs is a
+ * pool that keeps more each time it recycles its workers.
+ * @param {Array<{ mode: string, cycle: number, median: number, min: number, max: number }>} rows  MiB
+ * @param {{ series?: Series }} [options]
+ */
+export function keptByCycleChart(rows, { series = MODE_SERIES } = {}) {
+  const x = { field: 'cycle', type: 'ordinal', title: 'cycle (0: before the first worker)', axis: { labelAngle: 0 } };
+  const color = pairColor(series);
+  return draw({
+    title: {
+      text: "The app's memory as it starts and ends its workers",
+      subtitle:
+        "the parent's anonymous memory, before its first worker and after each cycle's workers ended; median over the cells, the rule min to max",
+    },
+    width: 420,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', opacity: 0.5 },
+        encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color },
+      },
+      {
+        mark: { type: 'line', point: { filled: true, size: 50 } },
+        encoding: {
+          x,
+          y: { field: 'median', type: 'quantitative', title: 'MiB anonymous', axis: { format: ',.1f' } },
+          color,
+        },
+      },
+    ],
+  });
+}

@@ -3,7 +3,16 @@ import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
-import { accountChart, forestChart, forestRow, latencyChart, MODE_SERIES, roundsChart, spreadChart } from './charts.js';
+import {
+  accountChart,
+  forestChart,
+  forestRow,
+  keptByCycleChart,
+  latencyChart,
+  MODE_SERIES,
+  roundsChart,
+  spreadChart,
+} from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
 import { section } from './html-page.js';
@@ -88,6 +97,9 @@ export async function compareSection({ path, document }, { facts, models }) {
         alone: Boolean(document.appAlone?.histogram),
       }),
     );
+  // the app's memory across its workers' cycles, where the cells ended their workers
+  const kept = keptRows(document, modes, arm);
+  if (kept.length) charts.push(await keptByCycleChart(kept, { series }));
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)
@@ -154,4 +166,37 @@ export async function compareSection({ path, document }, { facts, models }) {
       models,
     }),
   };
+}
+
+/**
+ * Each mode's parent's anonymous memory before its first worker (cycle 0) and after each cycle,
+ * in MiB, over the complete rounds' cells: median, least and most.
+ * @param {import('../document/document.js').ResultsDocument} document
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {(mode: 'workers'|'procs') => string} arm
+ */
+function keptRows(document, modes, arm) {
+  const MiB = 2 ** 20;
+  return modes.flatMap((mode) => {
+    const ends = document.rounds.flatMap((round) => {
+      const end = round.complete ? round[mode]?.end : undefined;
+      return end &&
+        typeof end.beforeBytes === 'number' &&
+        end.cycles.every((cycle) => typeof cycle.anonBytes === 'number')
+        ? [[end.beforeBytes, ...end.cycles.map((cycle) => /** @type {number} */ (cycle.anonBytes))]]
+        : [];
+    });
+    if (!ends.length) return [];
+    const cycles = Math.min(...ends.map((values) => values.length));
+    return Array.from({ length: cycles }, (_, cycle) => {
+      const values = ends.map((one) => one[cycle] / MiB).sort((a, b) => a - b);
+      return {
+        mode: arm(mode),
+        cycle,
+        median: values[Math.floor((values.length - 1) / 2)],
+        min: values[0],
+        max: values[values.length - 1],
+      };
+    });
+  });
 }
