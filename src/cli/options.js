@@ -149,10 +149,22 @@ const runSpecs = ({ sweep = false } = {}) => ({
     'ms the app waits after its workers have ended before it reads what it kept (default: 10)',
     checked(settleMs)('settle'),
   ),
-  cycles: value(
-    "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
-    checked(cycleCount)('cycles'),
-  ),
+  cycles: sweep
+    ? repeat(
+        'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
+        {
+          read: (/** @type {string[]} */ values) =>
+            values.reduce(
+              (/** @type {number[] | undefined} */ previous, raw) =>
+                listOf('--cycles', cycleCount, '1,2,4,8')(raw, previous),
+              undefined,
+            ),
+        },
+      )
+    : value(
+        "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
+        checked(cycleCount)('cycles'),
+      ),
   timeout: timeoutOption,
   force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
   fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),

@@ -18,7 +18,7 @@ import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
 
 // the options that are axes in a sweep, besides the task parameters
-const AXES = ['k', 'task', 'file', 'node', 'variant', 'param'];
+const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
 
 /**
  * sweep's command line as axes and shared options.
@@ -46,6 +46,7 @@ function sweepRequest(opts) {
       file: opts.file ?? [undefined],
       params,
       k: opts.k ?? [undefined],
+      cycles: opts.cycles ?? [undefined],
     },
     // everything else as compare reads it, with the axes left out
     shared: measureOptions(
@@ -241,6 +242,7 @@ function labelsOf(points) {
         task: plan.task.name,
         file: plan.file,
         k: plan.k,
+        cycles: plan.end.cycles,
         env: plan.envOverrides,
         params: plan.params,
         node: nodes ? plan.node.version : null,

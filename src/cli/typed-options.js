@@ -205,6 +205,8 @@ export function keptSweep(request, { path, given }) {
       file: list('file', axes.file, KEPT.file),
       params,
       k: list('k', axes.k, KEPT.k),
+      // a sweep kept before --cycles was an axis: the default
+      cycles: axes.cycles === undefined ? [undefined] : list('cycles', axes.cycles, KEPT.cycles),
     },
     shared,
   };

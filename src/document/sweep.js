@@ -9,7 +9,7 @@ import { SCHEMA, version } from '../version.js';
 /**
  * The axes as measured: each a list of values, in the order the points walk them. Node is
  * named by path and the version it reported; a file by its label and path.
- * @typedef {{ k: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]> }} Axes
+ * @typedef {{ k: number[], cycles?: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]> }} Axes
  */
 
 /**
@@ -28,6 +28,8 @@ export function buildSweepDocument(run, { environment, machine, precision, round
     return {
       id: point.id,
       k: plan.k,
+      // how many times each cell's parent started, ran and ended its workers (--cycles)
+      cycles: plan.end.cycles,
       file: plan.file,
       task: plan.task.name,
       metrics: plan.task.metrics ?? {},
@@ -98,6 +100,7 @@ function axesOf(points) {
     params[name] = distinct(points.map((point) => point.plan.params[name]));
   return {
     k: distinct(points.map((point) => point.plan.k)),
+    cycles: distinct(points.map((point) => point.plan.end.cycles)),
     file: distinct(points.map((point) => point.plan.file.label)),
     task: distinct(points.map((point) => point.plan.task.name)),
     variant: distinct(points.map((point) => point.at.variant)),

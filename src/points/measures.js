@@ -108,7 +108,7 @@ export const MEASURES = [
   },
   {
     key: 'keptMemory',
-    name: 'kept after the workers end',
+    name: 'kept after end',
     unit: 'MiB',
     better: 'lower',
     contrast: 'difference',
@@ -132,7 +132,7 @@ export const MEASURES = [
   },
   {
     key: 'keptLastMemory',
-    name: 'kept after the last cycle',
+    name: 'kept, last cycle',
     unit: 'MiB',
     better: 'lower',
     contrast: 'difference',
@@ -144,7 +144,7 @@ export const MEASURES = [
   },
   {
     key: 'keptGrowthPerCycle',
-    name: 'kept growth per cycle',
+    name: 'kept growth/cycle',
     unit: 'MiB',
     better: 'lower',
     contrast: 'difference',

@@ -25,7 +25,7 @@ export const envText = (/** @type {Record<string, unknown> | undefined} */ env) 
  * (`experiment` and `variant`), with no task of their own.
  * @typedef {{ task: string, k: number, file?: { label: string }, env?: Record<string, string>,
  *   params?: Record<string, unknown>, node?: string | null, variant?: string | null,
- *   experiment?: string }} Setting
+ *   experiment?: string, cycles?: number }} Setting  cycles: --cycles, named where more than 1
  */
 
 /**
@@ -34,8 +34,20 @@ export const envText = (/** @type {Record<string, unknown> | undefined} */ env) 
  * than one of them.
  * @param {Setting} setting
  */
-export const pointLabel = ({ experiment, task, file, k, env, params, node, variant }) =>
-  [experiment, variant, task, file?.label, `k=${k}`, envText(env), envText(params), node].filter(Boolean).join(' · ');
+export const pointLabel = ({ experiment, task, file, k, env, params, node, variant, cycles }) =>
+  [
+    experiment,
+    variant,
+    task,
+    file?.label,
+    `k=${k}`,
+    (cycles ?? 1) > 1 ? `cycles=${cycles}` : '',
+    envText(env),
+    envText(params),
+    node,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 
 /**
  * The axes that take more than one value: the columns that tell the points apart.
@@ -51,6 +63,8 @@ export function varying(axes) {
   if (axes.file.length > 1) columns.push({ head: 'file', cell: (p) => p.file.label });
   for (const [name, values] of Object.entries(axes.params))
     if (values.length > 1) columns.push({ head: kebab(name), cell: (p) => String(p.params[name]) });
+  // a sweep saved before --cycles was an axis has none
+  if ((axes.cycles?.length ?? 0) > 1) columns.push({ head: 'cycles', cell: (p) => String(p.cycles ?? 1) });
   if (axes.k.length > 1) columns.push({ head: 'k', cell: (p) => String(p.k) });
   return columns;
 }

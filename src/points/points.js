@@ -67,7 +67,7 @@ function pointOf(
   rounds,
   { id, ratio, account = null, phases = null, seconds = null, summary = {}, measureRatios = null },
 ) {
-  const { experiment, variant, task, file, k, env, params, node } = setting;
+  const { experiment, variant, task, file, k, env, params, node, cycles } = setting;
   const perRound = Object.fromEntries(
     MEASURES.map((measure) => {
       const perMode = (/** @type {'workers'|'procs'} */ mode) =>
@@ -90,6 +90,7 @@ function pointOf(
       envText(env),
       envText(params),
       node ?? null,
+      cycles ?? 1,
     ]),
     label: pointLabel(setting),
     ratios,
@@ -140,7 +141,14 @@ export const measurePoints = (document) => {
   const { config } = document;
   return [
     pointOf(
-      { task: config.task.name, file: config.file, k: config.k, env: config.env, params: config.params },
+      {
+        task: config.task.name,
+        file: config.file,
+        k: config.k,
+        env: config.env,
+        params: config.params,
+        cycles: config.end?.cycles,
+      },
       roundsOf(document.rounds),
       concluded('p1', document),
     ),
@@ -164,6 +172,7 @@ export const sweepPoints = ({ axes, points }) =>
         // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
         node: axes.node.length > 1 ? point.node.version : null,
         variant: axes.variant.length > 1 ? point.variant.name : null,
+        cycles: point.cycles,
       },
       roundsOf(point.rounds),
       concluded(point.id, point),

@@ -146,6 +146,7 @@ export async function planCandidates(candidates, shared, context, planned = /** 
       file: shared.file,
       params: candidate.params,
       k: shared.k,
+      cycles: shared.cycles,
     };
     /** @type {import('./plan.js').MeasureOptions} */
     const options = {

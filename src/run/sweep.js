@@ -11,7 +11,7 @@ export const MAX_POINTS = 64;
  * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian
  * product) and the options every point shares.
  * @typedef {object} SweepRequest
- * @property {{ node: Array<string|undefined>, variant: Array<{ name: string, env: Record<string, string> }>, task: Array<string|undefined>, file: Array<string|undefined>, params: Record<string, unknown[]>, k: Array<number|undefined> }} axes
+ * @property {{ node: Array<string|undefined>, variant: Array<{ name: string, env: Record<string, string> }>, task: Array<string|undefined>, file: Array<string|undefined>, params: Record<string, unknown[]>, k: Array<number|undefined>, cycles?: Array<number|undefined> }} axes
  * @property {import('./plan.js').MeasureOptions} shared  iterations, duration, rounds, env, ...
  */
 
@@ -19,7 +19,7 @@ export const MAX_POINTS = 64;
  * One setting of a sweep, where its axes cross: where it is and the compare it runs.
  * @typedef {object} SweepSetting
  * @property {string} id  p1, p2, ... in table order
- * @property {{ node: string|undefined, variant: { name: string, env: Record<string, string> }, task: string|undefined, file: string|undefined, params: Record<string, unknown>, k: number|undefined }} at
+ * @property {{ node: string|undefined, variant: { name: string, env: Record<string, string> }, task: string|undefined, file: string|undefined, params: Record<string, unknown>, k: number|undefined, cycles: number|undefined }} at
  * @property {import('./plan.js').MeasureOptions} options
  */
 
@@ -31,7 +31,15 @@ export const MAX_POINTS = 64;
  */
 export function sweepSettings({ axes, shared }) {
   const paramNames = Object.keys(axes.params);
-  const lists = [axes.node, axes.task, axes.variant, axes.file, ...paramNames.map((name) => axes.params[name]), axes.k];
+  const lists = [
+    axes.node,
+    axes.task,
+    axes.variant,
+    axes.file,
+    ...paramNames.map((name) => axes.params[name]),
+    axes.cycles ?? [undefined],
+    axes.k,
+  ];
   const combos = product(lists);
   if (combos.length > MAX_POINTS && !shared.force) {
     const sizes = lists.map((values) => values.length).filter((n) => n > 1);
@@ -41,10 +49,11 @@ export function sweepSettings({ axes, shared }) {
   }
   return combos.map(([node, task, variant, file, ...rest], index) => {
     const k = /** @type {number|undefined} */ (rest.pop());
+    const cycles = /** @type {number|undefined} */ (rest.pop());
     const params = Object.fromEntries(paramNames.map((name, i) => [name, rest[i]]));
     return {
       id: `p${index + 1}`,
-      at: { node, task, variant, file, params, k },
+      at: { node, task, variant, file, params, k, cycles },
       options: {
         ...shared,
         command: 'compare',
@@ -52,6 +61,7 @@ export function sweepSettings({ axes, shared }) {
         task,
         file,
         k,
+        cycles: cycles ?? shared.cycles,
         params: { ...shared.params, ...params },
         env: { ...shared.env, ...variant.env },
         // a task a Node cannot run (readfilesync-into on Node 20) marks its point, not the sweep
