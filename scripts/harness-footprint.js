@@ -6,7 +6,7 @@
 // nothing, and for reuse-buffer (a 64 KiB file read into one buffer). Then compare on the same
 // two tasks (`--main off`: no app load), whose figure charges the workers what the harness loads
 // and allocates in them too. The harness's share is the difference on the task that does nothing.
-//   node scripts/harness-footprint.js [-k 2] [--runs 5] [--ops 20000]
+//   node scripts/harness-footprint.js [-k 2] [--runs 5] [--ops 20000] [--duration 1]
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, readSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,12 +41,15 @@ if (!isMainThread || process.argv[2] === '--child') {
   const workers = Array.from({ length: Number(k) }, () =>
     mode === 'thread'
       ? new Worker(me, { workerData: { task, file, ops: Number(ops) } })
-      : fork(me, ['--child', JSON.stringify({ task, file, ops: Number(ops) })]),
+      : fork(me, ['--child', JSON.stringify({ task, file, ops: Number(ops) })], {
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        }),
   );
   await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
   const tree =
     anonOf(process.pid) +
     workers.reduce((sum, worker) => sum + ('pid' in worker ? anonOf(/** @type {number} */ (worker.pid)) : 0), 0);
+  for (const worker of workers) 'kill' in worker ? worker.kill('SIGKILL') : worker.terminate();
   console.log(JSON.stringify((tree - before) / Number(k)));
   process.exit(0);
 } else {
@@ -55,6 +58,7 @@ if (!isMainThread || process.argv[2] === '--child') {
       k: { type: 'string', short: 'k', default: '2' },
       runs: { type: 'string', default: '5' },
       ops: { type: 'string', default: '20000' },
+      duration: { type: 'string', default: '1' },
     },
   });
   const dir = mkdtempSync(join(tmpdir(), 'harness-footprint-'));
@@ -89,7 +93,10 @@ if (!isMainThread || process.argv[2] === '--child') {
   ]) {
     const run = spawnSync(
       process.execPath,
-      [bin, 'compare', '-k', values.k, '--task', task, '--rounds', values.runs, '--main', 'off', '--json', '--no-save'],
+      [
+        ...[bin, 'compare', '-k', values.k, '--task', task, '--rounds', values.runs],
+        ...['--duration', values.duration, '--main', 'off', '--json', '--no-save'],
+      ],
       { encoding: 'utf8', maxBuffer: 1 << 28 },
     );
     if (run.status !== 0) throw new Error(`compare failed: ${run.stderr}`);

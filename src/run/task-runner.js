@@ -1,7 +1,7 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
-import { histogramOf } from '../stats/histogram.js';
+import { count, histogramOfRecorder, newRecorder } from '../stats/histogram.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
@@ -16,10 +16,13 @@ const SLICES = 10;
 // Op latency is sampled across the whole window: one op in every `every` runs as a call of its
 // own between two clock reads. Timing an op, with the calls that cut the window around it, costs
 // about TIMED_OP_NS (scripts/latency-overhead.js measures it), and `every` is chosen so that this
-// is at most LATENCY_BUDGET of the window, and so that at most MAX_TIMED ops are kept per window.
+// is at most LATENCY_BUDGET of the window, and so that at most MAX_TIMED ops are timed per window:
+// each clock read allocates (performance.now() builds an array on Node 20), and 25,000 timed ops
+// in a window grew a thread's young generation by 1.3 MiB, charged to the task's memory; 3,750
+// by 0.15 MiB (docs/how-it-measures.md, "Figures behind the defaults")
 const TIMED_OP_NS = 600;
 const LATENCY_BUDGET = 0.01;
-const MAX_TIMED = 65536;
+const MAX_TIMED = 4096;
 
 // When this thread had loaded the harness: the module is evaluated anew in every Worker.
 const loadedAt = process.hrtime.bigint();
@@ -335,11 +338,14 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
 
 /**
  * @typedef {{ every: number, guessed: boolean, awaits: boolean, iterations: number,
- *   times: Float64Array, timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
- *   first op timed says how long one takes); times: the first `timed` of them hold ns
+ *   counts: Float64Array, limit: number, timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
+ *   first op timed says how long one takes); counts: the timed ops by bucket (a histogram's
+ *   recorder); limit: the most it times
  */
 
-let timesKept = new Float64Array(0);
+// one recorder for every window of the thread, emptied for each: a window's allocations are the
+// task's alone, and the harness keeps 21 KiB of counts, not an array of times, in the thread
+const recorder = newRecorder();
 
 /**
  * How often a window can time an op: often enough that its p99 rests on many ops, seldom
@@ -352,16 +358,14 @@ let timesKept = new Float64Array(0);
  * @returns {Sampler}
  */
 export function latencySampler(opNs, iterations, awaits = false) {
-  const length = Math.min(iterations, MAX_TIMED);
-  // one array for every window of the thread, grown when a window needs more: a window's
-  // allocations are the task's alone
-  if (timesKept.length < length) timesKept = new Float64Array(length);
+  recorder.fill(0);
   return {
     every: opNs === undefined ? 1 : everyFor(opNs, iterations),
     guessed: opNs === undefined,
     awaits,
     iterations,
-    times: timesKept.subarray(0, length),
+    counts: recorder,
+    limit: Math.min(iterations, MAX_TIMED),
     timed: 0,
     untimed: null,
   };
@@ -416,7 +420,10 @@ const runLength = ({ every }, left) =>
  * @param {number} ms
  */
 function record(sampler, ms) {
-  if (sampler.timed < sampler.times.length) sampler.times[sampler.timed++] = ms * 1e6;
+  if (sampler.timed < sampler.limit) {
+    count(sampler.counts, ms * 1e6);
+    sampler.timed++;
+  }
   if (sampler.guessed) {
     sampler.every = everyFor(ms * 1e6, sampler.iterations);
     sampler.guessed = false;
@@ -476,10 +483,10 @@ function runOps(task, ctx, ops) {
  * @param {Sampler} sampler
  * @returns {OpTimes}
  */
-export function opTimesOf({ every, times, timed, untimed }) {
+export function opTimesOf({ every, counts, timed, untimed }) {
   if (untimed !== null) return { untimed };
   if (!timed) return { untimed: 'the window was too short to time an op' };
-  return { every, ops: timed, histogram: histogramOf(times, timed) };
+  return { every, ops: timed, histogram: histogramOfRecorder(counts) };
 }
 
 /**
