@@ -45,6 +45,7 @@ const FILES = [
   'compare-tradeoff.json',
   'compare-spread.json',
   'compare-app.json',
+  'compare-end.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',
