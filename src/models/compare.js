@@ -342,12 +342,10 @@ export function cyclesText(document, point) {
     if (!from || !to || !slopes.length) return [];
     const { mean: slope, ci95 } = meanInterval(slopes);
     const interval = ci95 ? ` (${signed(ci95[0], 2)} to ${signed(ci95[1], 2)})` : '';
-    return [
-      `${mode} ${first.format(from.median)} after cycle 1, ${last.format(to.median)} after cycle ${cycles}, ${signed(slope, 2)} MiB a cycle${interval}`,
-    ];
+    return [`${mode} ${fixed(from.median, 1)} → ${last.format(to.median)}, ${signed(slope, 2)}${interval}`];
   });
   return parts.length
-    ? `recycling: each cell's parent started, ran and ended its K workers ${cycles} times; kept per worker: ${parts.join('; ')}`
+    ? `recycling (${cycles} cycles a cell), kept per worker, first → last, and mean growth a cycle: ${parts.join('; ')}`
     : null;
 }
 

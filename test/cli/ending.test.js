@@ -51,7 +51,7 @@ test('each cell ends its workers and reads what the app kept, once per --cycles;
   assert.match(text, /^│ kept growth\/cycle +│ +−?[\d.]+ MiB │/m);
   assert.match(
     text.replace(/\s+/g, ' '),
-    / recycling: each cell's parent started, ran and ended its K workers 3 times; kept per worker: workers −?[\d.]+ MiB after cycle 1, −?[\d.]+ MiB after cycle 3, [+−][\d.]+ MiB a cycle/,
+    / recycling \(3 cycles a cell\), kept per worker, first → last, and mean growth a cycle: workers −?[\d.]+ → −?[\d.]+ MiB, [+−][\d.]+/,
   );
 });
 
