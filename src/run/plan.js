@@ -204,7 +204,8 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
     aa: options.aa ?? null,
     only: options.only ?? null,
     main: mainOf(options, task),
-    end: { settleMs: options.settle ?? END_DEFAULTS.settleMs, cycles: options.cycles ?? 1 },
+    // --quick measures nothing: it ends the workers and reads the memory at once
+    end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
     envOverrides,
     env: {
       ...inheritedEnv(process.env, {

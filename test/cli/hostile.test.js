@@ -143,6 +143,8 @@ test(
         `^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`,
       ),
     );
+    // a round kept before the interrupt, so there is a file to resume (not a race with the first)
+    assert.ok(await until(() => keptIn(out) !== null, 20000), 'the first run kept a round');
     first.kill('SIGINT');
     assert.equal((await first).exitCode, 130);
 
