@@ -44,7 +44,7 @@ export function diffResults(base, next) {
   const shared = basePoints.filter((point) => byKey.has(point.key));
   if (!shared.length)
     throw usageError(
-      `${base.path} and ${next.path} have no point in common (same task, file, k, environment variables and task parameters); diff two runs of the same setting`,
+      `${base.path} and ${next.path} have no point in common (same task, file, k, --cycles, environment variables and task parameters); diff two runs of the same setting`,
     );
   const baseFacts = factsOf(base);
   const newFacts = factsOf(next);
