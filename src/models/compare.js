@@ -198,29 +198,42 @@ export function tradeOffText(document, point) {
 /** The measures of the app's main thread while the workers ran: what the verdict may name. */
 const APP_MEASURES = MEASURES.filter((measure) => ['mainRequestP99Us', 'loopDelayP99Ms'].includes(measure.key));
 
-/**
- * The app's main thread where its interval lies off 1: a clause for the verdict line (`the app's
- * main thread: request p99 1.42x with workers (1.21-1.66), worse`); null where none does.
- * @param {ResultsDocument} document
- * @param {import('../points/points.js').Point} point
- * @returns {string | null}
- */
-export function appClause(document, point) {
-  if (document.aa) return null;
-  const parts = APP_MEASURES.flatMap((measure) => {
-    const { ratio } = figureOf(measure, point);
-    const favoured = favouredMode(ratio, measure.better);
-    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
-    return [
-      `${measure.name.replace(/^app /, '')} ${fixed(ratio.geomean)}x with workers (${formatCI(ratio.ci95)}), ${favoured === 'workers' ? 'better' : 'worse'}`,
-    ];
-  });
-  return parts.length ? `the app's main thread: ${parts.join('; ')}` : null;
-}
-
 /** What the app keeps when its workers end: what the verdict may name (teardown, a few ms
  * either way, is the table's and the trade-off line's). */
 const END_MEASURES = MEASURES.filter((measure) => ['keptMemory', 'keptGrowthPerCycle'].includes(measure.key));
+
+/**
+ * The measures among `measures` whose interval lies off no difference (1 for a ratio, 0 for a
+ * difference), as a clause for the verdict line: `lead: request p99 1.42x with workers
+ * (1.21-1.66), worse`; null where none does, and in an A/A run.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point
+ * @param {import('../points/measures.js').Measure[]} measures
+ * @param {string} lead
+ * @returns {string | null}
+ */
+function decidedClause(document, point, measures, lead) {
+  if (document.aa) return null;
+  const parts = measures.flatMap((measure) => {
+    const { ratio } = figureOf(measure, point);
+    const favoured = favouredMode(ratio, measure.better);
+    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
+    const by = ratio.difference ? contrastCell(ratio, measure) : `${fixed(ratio.geomean)}x`;
+    const interval = ratio.difference ? '' : ` (${formatCI(ratio.ci95)})`;
+    return [
+      `${measure.name.replace(/^app /, '')} ${by} with workers${interval}, ${favoured === 'workers' ? 'better' : 'worse'}`,
+    ];
+  });
+  return parts.length ? `${lead}: ${parts.join('; ')}` : null;
+}
+
+/**
+ * The app's main thread where its interval lies off 1: a clause for the verdict line (`the app's
+ * main thread: request p99 1.42x with workers (95% CI 1.21-1.66), worse`); null where none does.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point
+ */
+export const appClause = (document, point) => decidedClause(document, point, APP_MEASURES, "the app's main thread");
 
 /**
  * What the app keeps once its workers end, where its interval lies off 0: a clause for the
@@ -228,19 +241,8 @@ const END_MEASURES = MEASURES.filter((measure) => ['keptMemory', 'keptGrowthPerC
  * none does.
  * @param {ResultsDocument} document
  * @param {import('../points/points.js').Point} point
- * @returns {string | null}
  */
-export function endClause(document, point) {
-  if (document.aa) return null;
-  const parts = END_MEASURES.flatMap((measure) => {
-    const { ratio } = figureOf(measure, point);
-    const favoured = favouredMode(ratio, measure.better);
-    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
-    const by = ratio.difference ? contrastCell(ratio, measure) : `${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)})`;
-    return [`${measure.name} ${by} with workers, ${favoured === 'workers' ? 'better' : 'worse'}`];
-  });
-  return parts.length ? `ending them: ${parts.join('; ')}` : null;
-}
+export const endClause = (document, point) => decidedClause(document, point, END_MEASURES, 'ending them');
 
 /**
  * What the app rows measured: the load, the app alone beside it and what each mode's workers
