@@ -351,6 +351,33 @@ export function cyclesText(document, point) {
     : null;
 }
 
+/**
+ * What of `memory per added worker` is the harness's own, for --verbose: the ops each worker
+ * timed in a cell (measured in this run; their clock reads allocate, which a thread's young
+ * generation grows with), beside the reference figures of scripts/harness-footprint.js; null
+ * where no cell timed an op (a task with its own run(), whose workers hold nothing of the
+ * harness's but its code).
+ * @param {ResultsDocument} document
+ * @returns {string | null}
+ */
+export function harnessText(document) {
+  // a file saved before the cells ended their workers also timed up to 65,536 ops a window:
+  // the reference figures are not its own
+  if (!document.config.end) return null;
+  const k = document.config.k;
+  const perWorker = MODES.flatMap((mode) => {
+    const timed = document.rounds.flatMap((round) => {
+      const latency = round.complete ? round[mode]?.latency : undefined;
+      return latency && 'ops' in latency ? [latency.ops / k] : [];
+    });
+    if (!timed.length) return [];
+    timed.sort((a, b) => a - b);
+    return [`${mode} ${ops(Math.round(timed[Math.floor((timed.length - 1) / 2)]))}`];
+  });
+  if (!perWorker.length) return null;
+  return `harness: memory per added worker includes mmapbench's own share of each worker: its code (within 0.2 MiB of a bare worker) and the garbage of its clock reads around the ops it timed, here (median per cell) ${perWorker.join(', ')} ops a worker (at most 4,096 a window); for reference, on reuse-buffer that came to 0.7 MiB a thread at about 1,400 timed ops and 1.1 at 4,096, at most 0.4 a process (scripts/harness-footprint.js, 2026-11-25; docs/how-it-measures.md, "Figures behind the defaults")`;
+}
+
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
@@ -380,6 +407,8 @@ export function compareModel(document) {
   const recycling = cyclesText(document, point);
   if (app) notes.push(app);
   if (recycling) notes.push(recycling);
+  const harness = harnessText(document);
+  if (harness) notes.push(harness);
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
   notes.push(...missingMeasures(document.rounds));
