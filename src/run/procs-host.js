@@ -123,6 +123,8 @@ function startChildren(done, { quiet = false } = {}) {
       }),
     );
     subprocess.on('exit', (code, signal) => {
+      // an ended child is let go: a parent that recycles its children must not hold them all
+      if (children.includes(subprocess)) children.splice(children.indexOf(subprocess), 1);
       if (finished || failed) return;
       fail(
         index,
