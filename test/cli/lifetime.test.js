@@ -202,7 +202,7 @@ for (const [mode, k] of [
         lines[0],
         // however the refusal surfaced (a failed start, an abort, a killed parent), the line names
         // the machine's limit and the fix
-        /^mmapbench: (could not start (process|worker thread) \d+: EAGAIN|(process \d+|the procs parent process) could not start its threads|process \d+ was killed by SIGABRT|the procs parent process was killed by SIGKILL .*this cgroup's pids limit \(pids\.max \d+\) was reached).*lower -k( or free resources)?$/,
+        /^mmapbench: (could not start (process|worker thread) \d+: (spawn \S+ )?EAGAIN|(process \d+|the procs parent process) could not start its threads|process \d+ was killed by SIGABRT|the procs parent process was killed by SIGKILL .*this cgroup's pids limit \(pids\.max \d+\) was reached).*lower -k( or free resources)?$/,
       );
       // none of the run's processes runs; a procs child whose parent died exits as a zombie that
       // init reaps (here every two seconds or so), until when the cgroup still counts it
