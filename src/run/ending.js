@@ -34,7 +34,7 @@ export function collectedAnonymous() {
 
 /**
  * End `workers` with `end` (terminate, kill) and wait for every one's `exit`; then settle and read.
- * @param {Array<import('node:events').EventEmitter & { exitCode?: number | null, signalCode?: string | null, threadId?: number }>} workers
+ * @param {import('node:events').EventEmitter[]} workers
  * @param {(worker: any) => void} end
  * @param {number} settleMs
  * @returns {Promise<EndCycle>}
@@ -59,4 +59,30 @@ export async function endAll(workers, end, settleMs) {
   const teardownNs = Number(process.hrtime.bigint() - from);
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
   return { teardownNs, anonBytes: collectedAnonymous() };
+}
+
+/**
+ * @typedef {object} Cycle  K workers a host started (workers-host.js, procs-host.js)
+ * @property {import('node:events').EventEmitter[]} members  its threads or processes
+ * @property {Promise<unknown>} ready  all K set up and warm
+ * @property {() => void} release  opens their timed windows
+ * @property {Promise<any>} finished  all K have reported their results (what they report is the host's)
+ */
+
+/**
+ * The end of a cell: ends the first cycle's workers, and with more cycles starts, runs and ends
+ * K again each time, then tells the CLI what the host kept after each.
+ * @param {{ spec: EndSpec, first: Pick<Cycle, 'members'>, start: () => Cycle, end: (worker: any) => void,
+ *   beforeBytes: number | null, failed: () => boolean, send: (message: EndedMessage) => void }} host
+ */
+export async function endCycles({ spec, first, start, end, beforeBytes, failed, send }) {
+  const ended = [await endAll(first.members, end, spec.settleMs)];
+  for (let cycle = 1; cycle < spec.cycles && !failed(); cycle++) {
+    const next = start();
+    await next.ready;
+    next.release();
+    await next.finished;
+    ended.push(await endAll(next.members, end, spec.settleMs));
+  }
+  if (!failed()) send({ type: 'ended', settleMs: spec.settleMs, beforeBytes, cycles: ended });
 }

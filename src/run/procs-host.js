@@ -11,7 +11,7 @@ import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { parentApp } from './main-load.js';
-import { collectedAnonymous, endAll } from './ending.js';
+import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -62,15 +62,20 @@ const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // hosts, execs this Node (a small cost per child: docs/how-it-measures.md, "Figures behind the defaults"). The children's
 // environment is this process's: the plan's, as the CLI gave it.
 const [execPath, execArgv] = diesWithParent(process.execPath, []);
-const first = startChildren(report);
+// a later cycle's release, which the host gives itself: a start far enough ahead for every
+// child to have its message, as the CLI gives the first (releaseLeadNs, run/cell.js)
+const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
+const first = startChildren();
+first.finished.then(report);
 
 /**
- * Forks K children; `ready` goes to the CLI in the first cycle, and `done` gets their results
- * once all K have reported.
- * @param {(results: import('./task-runner.js').ResultMessage[], cycle: import('node:child_process').ChildProcess[]) => void} done
+ * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
+ * their results once all K have reported.
  * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
+ *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void }}
  */
-function startChildren(done, { quiet = false } = {}) {
+function startChildren({ quiet = false } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const cycle = [];
   /** @type {import('./task-runner.js').ResultMessage[]} */
@@ -80,6 +85,10 @@ function startChildren(done, { quiet = false } = {}) {
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
+  /** @type {(results: import('./task-runner.js').ResultMessage[]) => void} */
+  let done = () => {};
+  /** @type {Promise<import('./task-runner.js').ResultMessage[]>} */
+  const allFinished = new Promise((resolve) => (done = resolve));
   const tell = (/** @type {object} */ message) => cycle.forEach((subprocess) => subprocess.send(message, ignore));
   for (let index = 0; index < spec.k && !failed; index++) {
     const subprocess = fork(child, [process.argv[2], String(index)], {
@@ -111,7 +120,7 @@ function startChildren(done, { quiet = false } = {}) {
       } else if (message?.type === 'result') {
         finished = true;
         results[index] = message;
-        if (results.filter(Boolean).length === spec.k) done(results, cycle);
+        if (results.filter(Boolean).length === spec.k) done(results);
       }
     });
     // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
@@ -124,7 +133,8 @@ function startChildren(done, { quiet = false } = {}) {
     );
     subprocess.on('exit', (code, signal) => {
       // an ended child is let go: a parent that recycles its children must not hold them all
-      if (children.includes(subprocess)) children.splice(children.indexOf(subprocess), 1);
+      const at = children.indexOf(subprocess);
+      if (at >= 0) children.splice(at, 1);
       if (finished || failed) return;
       fail(
         index,
@@ -134,28 +144,8 @@ function startChildren(done, { quiet = false } = {}) {
       );
     });
   }
-  return { children: cycle, ready: readyNow, tell };
-}
-
-/**
- * The end of the cell: end the first cycle's children, and with more cycles fork, run and end
- * K again each time; the parent's memory after each end goes to the CLI.
- */
-async function endCycles() {
-  const end = /** @type {import('./ending.js').EndSpec} */ (spec.end);
-  const kill = (/** @type {import('node:child_process').ChildProcess} */ subprocess) => subprocess.kill();
-  const ended = [await endAll(first.children, kill, end.settleMs)];
-  for (let cycle = 1; cycle < end.cycles && !failed; cycle++) {
-    /** @type {(value: unknown) => void} */
-    let finish = () => {};
-    const finished = new Promise((resolve) => (finish = resolve));
-    const next = startChildren(finish, { quiet: true });
-    await next.ready;
-    next.tell({ type: 'go', at: String(process.hrtime.bigint() + BigInt((5 + spec.k) * 1e6)) });
-    await finished;
-    ended.push(await endAll(next.children, kill, end.settleMs));
-  }
-  if (!failed) send({ type: 'ended', settleMs: end.settleMs, beforeBytes, cycles: ended });
+  const release = () => tell({ type: 'go', at: String(process.hrtime.bigint() + RELEASE_LEAD_NS) });
+  return { members: cycle, ready: readyNow, finished: allFinished, release, tell };
 }
 
 process.on('message', (/** @type {any} */ message) => {
@@ -166,7 +156,16 @@ process.on('message', (/** @type {any} */ message) => {
     // a task that talks to this process: what answering it costs this thread
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }
-  if (message?.type === 'end') endCycles().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
+  if (message?.type === 'end')
+    endCycles({
+      spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
+      first,
+      start: () => startChildren({ quiet: true }),
+      end: (/** @type {import('node:child_process').ChildProcess} */ subprocess) => subprocess.kill(),
+      beforeBytes,
+      failed: () => failed,
+      send,
+    }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));
   // once the CLI has read the tree's memory: the children first, then this process
   if (message?.type === 'exit') {
     let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);
@@ -201,7 +200,7 @@ function report(results) {
     usage,
     host: { ...host, requested },
     // each child's own start and release, and its pid: the tree the CLI reads the memory of
-    children: results.map((result, index) => ({ ...result.host, pid: first.children[index].pid })),
+    children: results.map((result, index) => ({ ...result.host, pid: first.members[index].pid })),
     anonymousBefore,
     main,
     ...(parentNow === null || parentFrom === null ? {} : { parentCpuNs: parentNow - parentFrom }),

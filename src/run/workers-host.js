@@ -8,14 +8,12 @@ import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
 import { parentApp } from './main-load.js';
-import { collectedAnonymous, endAll } from './ending.js';
+import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
 
 /** @type {import('./task-runner.js').RunnerSpec} */
 const spec = JSON.parse(process.argv[2]);
-/** @type {import('./task-runner.js').Sample[]} */
-const samples = [];
 // a host is started with an IPC channel, so process.send is there
 const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 
@@ -42,7 +40,16 @@ let parentFrom = null;
 process.on('message', (/** @type {any} */ message) => {
   // once the CLI has read the tree's memory, with every thread still holding its heap
   if (message?.type === 'exit') process.exit(0);
-  if (message?.type === 'end') endCycles().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
+  if (message?.type === 'end')
+    endCycles({
+      spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
+      first,
+      start: () => startWorkers({ quiet: true }),
+      end: (/** @type {Worker} */ worker) => worker.terminate(),
+      beforeBytes,
+      failed: () => failed,
+      send,
+    }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));
   if (message?.type !== 'go') return;
   first.release();
   before = process.resourceUsage(); // after the release: the threads must not wait for it
@@ -68,8 +75,8 @@ const anonymousBefore = anonymousBytes(process.pid);
 // and collected, for what it keeps once they have ended (ending.js)
 const beforeBytes = spec.end ? collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
-const first = startWorkers((cycleSamples) => {
-  samples.push(...cycleSamples);
+const first = startWorkers();
+first.finished.then((samples) => {
   const now = process.resourceUsage();
   const usage = usageBetween(before ?? now, now); // results come only after the release
   const main = app.read();
@@ -77,12 +84,12 @@ const first = startWorkers((cycleSamples) => {
 });
 
 /**
- * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `done` gets their
- * samples once all K have reported.
- * @param {(samples: import('./task-runner.js').Sample[]) => void} done
+ * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `finished` resolves
+ * with their samples once all K have reported.
  * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]> }}
  */
-function startWorkers(done, { quiet = false } = {}) {
+function startWorkers({ quiet = false } = {}) {
   // the release (slot 0) and how many threads are set up (slot 1)
   const gate = new SharedArrayBuffer(8);
   /** @type {Worker[]} */
@@ -93,6 +100,10 @@ function startWorkers(done, { quiet = false } = {}) {
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
+  /** @type {(samples: import('./task-runner.js').Sample[]) => void} */
+  let done = () => {};
+  /** @type {Promise<import('./task-runner.js').Sample[]>} */
+  const allFinished = new Promise((resolve) => (done = resolve));
   for (let index = 0; index < spec.k && !failed; index++) {
     let worker;
     try {
@@ -128,33 +139,14 @@ function startWorkers(done, { quiet = false } = {}) {
     });
   }
   return {
-    workers,
+    members: workers,
     ready: readyNow,
+    finished: allFinished,
     release() {
       Atomics.store(new Int32Array(gate), 0, 1);
       Atomics.notify(new Int32Array(gate), 0);
     },
   };
-}
-
-/**
- * The end of the cell: end the first cycle's workers, and with more cycles start, run and end
- * K again each time; the host's memory after each end goes to the CLI.
- */
-async function endCycles() {
-  const end = /** @type {import('./ending.js').EndSpec} */ (spec.end);
-  const ended = [await endAll(first.workers, (worker) => worker.terminate(), end.settleMs)];
-  for (let cycle = 1; cycle < end.cycles && !failed; cycle++) {
-    /** @type {(value: unknown) => void} */
-    let finish = () => {};
-    const finished = new Promise((resolve) => (finish = resolve));
-    const next = startWorkers(finish, { quiet: true });
-    await next.ready;
-    next.release();
-    await finished;
-    ended.push(await endAll(next.workers, (worker) => worker.terminate(), end.settleMs));
-  }
-  if (!failed) send({ type: 'ended', settleMs: end.settleMs, beforeBytes, cycles: ended });
 }
 
 /** This main thread's CPU time since the release, for a task that talks to its parent. */
