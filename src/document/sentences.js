@@ -36,15 +36,16 @@ export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}
  * measure compared as workers − procs, the signed difference with its interval's half-width, in
  * its unit (`+20.7 ±1.6 MiB`).
  * @param {import('../stats/ratio.js').RatioStats} stats
- * @param {{ format: (value: number) => string, digits: number }} measure
+ * @param {{ unit: string, digits: number }} measure
  */
 export const contrastCell = (stats, measure) => {
   if (!stats.difference) return withCI(stats, '', { label: false });
-  const signed = (/** @type {number} */ value) => `${value > 0 ? '+' : ''}${measure.format(value)}`;
-  if (!stats.ci95 || stats.n < 3) return signed(stats.median);
+  const signed = (/** @type {number} */ value) =>
+    `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(measure.digits)}`;
+  if (!stats.ci95 || stats.n < 3) return `${signed(stats.median)} ${measure.unit}`;
   // a t interval on differences is symmetric: the mean ± its half-width, in the measure's unit
   const half = (stats.ci95[1] - stats.ci95[0]) / 2;
-  return signed(stats.geomean).replace(/ (\S+)$/, ` ±${half.toFixed(measure.digits)} $1`);
+  return `${signed(stats.geomean)} ±${half.toFixed(measure.digits)} ${measure.unit}`;
 };
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */

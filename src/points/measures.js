@@ -55,7 +55,9 @@ const keptGrowth = (cell) => {
   return linearRegression(points).m;
 };
 
-const signedMiB = (/** @type {number} */ value) => `${value < 0 ? '−' : ''}${fixed(Math.abs(value), 1)} MiB`;
+/** MiB that may be below 0 (the app can hold less after than before), with a true minus sign. */
+const signedMiB = (/** @type {number} */ value, digits = 1) =>
+  `${value < 0 ? '−' : ''}${fixed(Math.abs(value), digits)} MiB`;
 
 /** @type {Measure[]} */
 export const MEASURES = [
@@ -115,7 +117,7 @@ export const MEASURES = [
     // the app's anonymous memory once it has ended its K workers (terminate, kill) and waited
     // --settle, less before its first worker, over K: what it never gets back (run/ending.js)
     of: (cell) => keptAfter(cell, 0),
-    format: signedMiB,
+    format: (value) => signedMiB(value),
     axis: 'MiB per worker the app keeps after they end (lower keeps less)',
     digits: 1,
   },
@@ -138,7 +140,7 @@ export const MEASURES = [
     contrast: 'difference',
     // --cycles N: what the app keeps per worker after it has started, run and ended them N times
     of: (cell) => ((cell.end?.cycles.length ?? 0) >= 2 ? keptAfter(cell, -1) : null),
-    format: signedMiB,
+    format: (value) => signedMiB(value),
     axis: 'MiB per worker the app keeps after the last cycle (lower keeps less)',
     digits: 1,
   },
@@ -150,7 +152,7 @@ export const MEASURES = [
     contrast: 'difference',
     // --cycles N: the least-squares slope of what the app kept after each cycle, per worker
     of: keptGrowth,
-    format: (value) => `${value < 0 ? '−' : ''}${fixed(Math.abs(value), 2)} MiB`,
+    format: (value) => signedMiB(value, 2),
     axis: 'MiB per worker more kept with each cycle (lower grows less)',
     digits: 2,
   },

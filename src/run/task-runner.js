@@ -338,13 +338,13 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
 
 /**
  * @typedef {{ every: number, guessed: boolean, awaits: boolean, iterations: number,
- *   counts: Float64Array, limit: number, timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
+ *   counts: Map<number, number>, limit: number, timed: number, untimed: string | null }} Sampler  every: one op in this many is timed (guessed: until the
  *   first op timed says how long one takes); counts: the timed ops by bucket (a histogram's
  *   recorder); limit: the most it times
  */
 
 // one recorder for every window of the thread, emptied for each: a window's allocations are the
-// task's alone, and the harness keeps 21 KiB of counts, not an array of times, in the thread
+// task's alone, and the harness keeps its counts by bucket, not an array of times, in the thread
 const recorder = newRecorder();
 
 /**
@@ -358,7 +358,7 @@ const recorder = newRecorder();
  * @returns {Sampler}
  */
 export function latencySampler(opNs, iterations, awaits = false) {
-  recorder.fill(0);
+  recorder.clear();
   return {
     every: opNs === undefined ? 1 : everyFor(opNs, iterations),
     guessed: opNs === undefined,

@@ -42,58 +42,34 @@ export const middleOf = (/** @type {number} */ lower, bits = SUB_BITS) => lower 
  * @returns {Histogram}
  */
 export function histogramOf(values, length = values.length) {
-  /** @type {Map<number, number>} */
-  const counts = new Map();
-  for (let i = 0; i < length; i++) {
-    const lower = bucketOf(values[i]);
-    counts.set(lower, (counts.get(lower) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => a[0] - b[0]);
+  const recorder = newRecorder();
+  for (let i = 0; i < length; i++) count(recorder, values[i]);
+  return histogramOfRecorder(recorder);
 }
-
-// A recorder's slots: one per ns below 2^SUB_BITS, then 2^SUB_BITS per octave up to 2^47 ns
-// (a day and a half): 2,688 counts, 21 KiB, however many ops are timed
-const OCTAVES = 47;
-const SLOTS = 2 ** SUB_BITS * (OCTAVES - SUB_BITS + 1);
 
 /**
  * An empty recorder: counts by bucket, filled by `count` as ops are timed, so that timing a
- * window's ops allocates nothing per op and keeps no array of times in the measured thread.
- * @returns {Float64Array}
+ * window's ops keeps no array of times in the measured thread and allocates nothing per op.
+ * @returns {Map<number, number>}
  */
-export const newRecorder = () => new Float64Array(SLOTS);
+export const newRecorder = () => new Map();
 
 /**
- * Counts one value (ns) into its bucket, as `histogramOf` would.
- * @param {Float64Array} recorder
+ * Counts one value (ns) into its bucket.
+ * @param {Map<number, number>} recorder
  * @param {number} ns
  */
 export function count(recorder, ns) {
-  const value = Math.min(Math.max(1, Math.floor(ns)), 2 ** OCTAVES - 1);
-  const octave = Math.floor(Math.log2(value));
-  if (octave < SUB_BITS) recorder[value]++;
-  else
-    recorder[
-      (octave - SUB_BITS + 1) * 2 ** SUB_BITS + (Math.floor(value / 2 ** (octave - SUB_BITS)) - 2 ** SUB_BITS)
-    ]++;
+  const lower = bucketOf(ns);
+  recorder.set(lower, (recorder.get(lower) ?? 0) + 1);
 }
 
 /**
- * A recorder's counts as a histogram, as `histogramOf` gives one of the same values.
- * @param {Float64Array} recorder
+ * A recorder's counts as a histogram.
+ * @param {Map<number, number>} recorder
  * @returns {Histogram}
  */
-export function histogramOfRecorder(recorder) {
-  /** @type {Histogram} */
-  const histogram = [];
-  const per = 2 ** SUB_BITS;
-  for (let slot = 0; slot < recorder.length; slot++) {
-    if (!recorder[slot]) continue;
-    const lower = slot < per ? slot : (per + (slot % per)) * 2 ** (Math.floor(slot / per) - 1);
-    histogram.push([lower, recorder[slot]]);
-  }
-  return histogram;
-}
+export const histogramOfRecorder = (recorder) => [...recorder].sort((x, y) => x[0] - y[0]);
 
 /**
  * The same counts in wider buckets.

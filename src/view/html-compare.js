@@ -2,6 +2,7 @@
 import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
+import { summarize } from '../stats/ratio.js';
 import { figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
 import {
   accountChart,
@@ -189,14 +190,8 @@ function keptRows(document, modes, arm) {
     if (!ends.length) return [];
     const cycles = Math.min(...ends.map((values) => values.length));
     return Array.from({ length: cycles }, (_, cycle) => {
-      const values = ends.map((one) => one[cycle] / MiB).sort((a, b) => a - b);
-      return {
-        mode: arm(mode),
-        cycle,
-        median: values[Math.floor((values.length - 1) / 2)],
-        min: values[0],
-        max: values[values.length - 1],
-      };
+      const { median, min, max } = summarize(ends.map((one) => one[cycle] / MiB));
+      return { mode: arm(mode), cycle, median, min, max };
     });
   });
 }
