@@ -95,6 +95,7 @@ export async function measureCommand(
           cells: modes.length * (plan.trace ? 2 : 1),
           traced: plan.trace ? modes.length : 0,
           calibrates: !kept && plan.iterations === null,
+          cycles: plan.end.cycles,
         },
       ],
       {

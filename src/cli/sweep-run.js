@@ -146,6 +146,7 @@ export async function runPlanned(
         k: plan.k,
         cells: armsOf(plan).length,
         calibrates: !kept && plan.iterations === null,
+        cycles: plan.end.cycles,
       })),
       {
         rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,

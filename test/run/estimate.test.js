@@ -13,6 +13,10 @@ test('fixed rounds: every cell of every setting, the calibrations first, bpftrac
   assert.equal(calibrated.seconds, plain.seconds + COSTS.calibration);
   const traced = estimateRun([{ ...setting, cells: 4, traced: 2 }], { rounds: 1 });
   assert.equal(traced.seconds, 4 * cellSeconds(0.1, 2) + 2 * COSTS.traceAttach);
+  // --cycles: each cell starts, warms and runs its workers that many times
+  const cycled = estimateRun([{ ...setting, cycles: 4 }], { rounds: 3 });
+  assert.equal(cycled.cells, 3 * 2);
+  assert.equal(cycled.seconds, 3 * 2 * 4 * cellSeconds(0.1, 2));
 });
 
 test('a budget: as many rounds as fit after the calibration, never fewer than the minimum', () => {
