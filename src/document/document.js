@@ -1,4 +1,5 @@
 import { differenceStats, ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
+import { pooledPercentile, pooledRatioStats } from '../stats/pooled.js';
 import { completeRounds } from '../run/scheduler.js';
 import { traceResults } from '../stats/trace.js';
 import { accountResults } from '../stats/account.js';
@@ -16,6 +17,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
 /**
  * @typedef {import('../stats/ratio.js').Summary} Summary
  * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('../stats/histogram.js').Histogram} Histogram
  */
 
 /**
@@ -308,9 +310,38 @@ function measureRatios(complete) {
       return w && p ? [w / p] : [];
     });
     if (!perRound.length) return [];
+    if (measure.pooled) {
+      const { histogram, percentile, bits } = measure.pooled;
+      const pairs = complete.flatMap(({ cells: { workers, procs } }) => {
+        const [w, p] = [workers, procs].map((cell) => (cell ? histogram(cell) : null));
+        return w?.length && p?.length ? [/** @type {[Histogram, Histogram]} */ ([w, p])] : [];
+      });
+      const pooled = pooledRatioStats(pairs, percentile, bits);
+      return pooled ? [[measure.key, pooled]] : [];
+    }
     return [[measure.key, difference ? differenceStats(perRound) : ratioStats(perRound)]];
   });
   return ratios.length ? Object.fromEntries(ratios) : null;
+}
+
+/**
+ * A pooled measure's figure over a mode's cells (one a round) and its interval, in the measure's
+ * unit; nothing when no cell timed any.
+ * @param {NonNullable<import('../points/measures.js').Measure['pooled']>} pooled
+ * @param {CellResult[]} cells
+ * @returns {{ pooled?: number, pooledCi95?: [number, number] | null }}
+ */
+function pooledOf({ histogram, percentile, bits, scale }, cells) {
+  const rounds = cells.flatMap((cell) => {
+    const timed = histogram(cell);
+    return timed?.length ? [timed] : [];
+  });
+  const read = pooledPercentile(rounds, percentile, bits);
+  if (!read) return {};
+  return {
+    pooled: read.value * scale,
+    pooledCi95: read.ci95 ? [read.ci95[0] * scale, read.ci95[1] * scale] : null,
+  };
 }
 
 /**
@@ -326,7 +357,8 @@ function measureSummaries(cells) {
         const value = valueOf(measure, cell);
         return value === null ? [] : [value];
       });
-      return values.length ? [[measure.key, summarize(values)]] : [];
+      if (!values.length) return [];
+      return [[measure.key, { ...summarize(values), ...(measure.pooled ? pooledOf(measure.pooled, cells) : {}) }]];
     }),
   );
 }

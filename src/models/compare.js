@@ -16,7 +16,7 @@ import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../points/measures.js';
 import { formatSize } from '../words/sizes.js';
 import { percentileOf } from '../stats/histogram.js';
-import { figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
 
 /**
@@ -272,7 +272,7 @@ export function appText(document, point, { verbose = false } = {}) {
           const loop = figureOf(loopP99, point)[mode];
           return request && loop
             ? [
-                `${mode} ${signed(request.median - alone.p99Ns / 1e3, 0, 'µs')} and ${signed(loop.median - alone.loopDelayP99Ns / 1e6, 2, 'ms')}`,
+                `${mode} ${signed(centreOf(request) - alone.p99Ns / 1e3, 0, 'µs')} and ${signed(loop.median - alone.loopDelayP99Ns / 1e6, 2, 'ms')}`,
               ]
             : [];
         })
@@ -504,7 +504,11 @@ export function singleModel(document) {
     const [point] = measurePoints(document);
     for (const measure of furtherMeasuresOf([point])) {
       const figures = /** @type {import('../stats/ratio.js').Summary} */ (figureOf(measure, point)[mode]);
-      notes.push(`${measure.name}: ${measure.format(figures.median)} (median over ${figures.samples.length} rounds)`);
+      const over =
+        figures.pooled === undefined
+          ? `median over ${figures.samples.length} rounds`
+          : `every round's pooled, ${figures.samples.length} rounds`;
+      notes.push(`${measure.name}: ${measure.format(centreOf(figures))} (${over})`);
     }
   }
   notes.push(...missingMeasures(document.rounds));

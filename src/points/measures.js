@@ -3,6 +3,7 @@
 // the complete rounds, and the compare and sweep tables, the HTML page, diff and the exports
 // pick it up from this list (docs/development.md, "Adding a statistic").
 import { linearRegression } from 'simple-statistics';
+import { SAVED_BITS } from '../stats/histogram.js';
 import { fixed, ops } from '../words/numbers.js';
 
 /**
@@ -20,6 +21,11 @@ import { fixed, ops } from '../words/numbers.js';
  * @property {number} digits  decimals a chart's axis shows
  * @property {'difference'} [contrast]  workers − procs rather than workers/procs: a figure a mode
  *   may have none of (what the app keeps: 0 with children), where a ratio means nothing
+ * @property {{ histogram: (cell: CellResult) => import('../stats/histogram.js').Histogram | null,
+ *   percentile: number, bits: number, scale: number }} [pooled]  a percentile of what every cell timed, pooled:
+ *   the mode's figure and the ratio are read from the pooled histogram (stats/pooled.js), where a
+ *   cell holds too few for that percentile of its own (in the measure's unit: ns × `scale`);
+ *   `of` stays each cell's own
  */
 
 const MiB = 2 ** 20;
@@ -188,8 +194,10 @@ export const MEASURES = [
     unit: 'µs',
     better: 'lower',
     // the app's own requests on the parent's main thread, from the release to the last result:
-    // each timed alone, their 99th percentile (run/main-load.js)
+    // each timed alone (run/main-load.js); the figure is the 99th percentile of every round's
+    // requests pooled, as an app's p99 over its life is (a cell serves about 50)
     of: ({ main }) => (main?.during ? main.during.p99Ns / 1e3 : null),
+    pooled: { histogram: ({ main }) => main?.during?.histogram ?? null, percentile: 99, bits: SAVED_BITS, scale: 1e-3 },
     format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
     axis: "µs per request on the app's main thread, 99th percentile (lower is better)",
     digits: 1,

@@ -256,14 +256,21 @@ export const furtherMeasuresOf = (points) =>
   );
 
 /**
- * A mode's median of a measure as a table cell, `-` where it has none.
+ * The figure a view shows of a mode's summary: a pooled measure's percentile of every round's
+ * timings pooled (stats/pooled.js), any other's median over the rounds.
+ * @param {import('../stats/ratio.js').Summary} summary
+ */
+export const centreOf = (summary) => summary.pooled ?? summary.median;
+
+/**
+ * A mode's figure of a measure as a table cell (centreOf), `-` where it has none.
  * @param {Measure} measure
  * @param {Point} point
  * @param {'workers'|'procs'} mode
  */
 export const medianCell = (measure, point, mode) => {
   const figure = figureOf(measure, point)[mode];
-  return figure ? measure.format(figure.median) : '-';
+  return figure ? measure.format(centreOf(figure)) : '-';
 };
 
 /**

@@ -5,7 +5,7 @@
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
-import { pointsOf, roundCount } from '../points/points.js';
+import { figureOf, pointsOf, roundCount } from '../points/points.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
 import bencher from './exporters/bencher.js';
 import githubActionBenchmark from './exporters/github-action-benchmark.js';
@@ -45,7 +45,15 @@ function exportedPoints(saved) {
     // each measure beyond throughput the run had
     measures: FURTHER_MEASURES.flatMap((measure) => {
       const { workers, procs } = point.perRound[measure.key];
-      return workers.length || procs.length ? [{ measure, workers: figure(workers), procs: figure(procs) }] : [];
+      const summaries = figureOf(measure, point);
+      // a pooled measure's figure is its run's pooled percentile, with its bootstrap interval
+      const of = (/** @type {'workers'|'procs'} */ mode, /** @type {number[]} */ samples) => {
+        const pooled = summaries[mode]?.pooled;
+        return pooled === undefined ? figure(samples) : { value: pooled, ci95: summaries[mode]?.pooledCi95 ?? null };
+      };
+      return workers.length || procs.length
+        ? [{ measure, workers: of('workers', workers), procs: of('procs', procs) }]
+        : [];
     }),
   }));
 }

@@ -2,7 +2,12 @@ import jstat from 'jstat';
 import { max, mean, median, min, sampleStandardDeviation, sampleVariance } from 'simple-statistics';
 import { sideOf } from './interval.js';
 
-/** @typedef {{ median: number, mean: number, min: number, max: number, samples: number[] }} Summary */
+/**
+ * @typedef {{ median: number, mean: number, min: number, max: number, samples: number[],
+ *   pooled?: number, pooledCi95?: [number, number] | null }} Summary  the median and range of
+ *   per-cell values; a pooled measure's (pooled.js) adds the percentile of all its cells' timings
+ *   pooled, the figure its views show (centreOf in points/points.js)
+ */
 
 /** @returns {Summary} */
 export const summarize = (/** @type {number[]} */ samples) => ({
@@ -33,6 +38,8 @@ export function roundRatio({ cells: { workers, procs } }) {
  * @property {number[]} samples
  * @property {true} [difference]  per-round workers − procs, not a ratio: its interval is judged
  *   against 0, and `geomean` is the mean difference (differenceStats)
+ * @property {true} [pooled]  the ratio of each mode's percentile over every round's cells pooled,
+ *   its interval a bootstrap over the rounds (pooled.js); `samples` are still per round
  */
 
 /**

@@ -3,7 +3,7 @@ import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { summarize } from '../stats/ratio.js';
-import { figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
 import {
   accountChart,
   forestChart,
@@ -70,7 +70,7 @@ export async function compareSection({ path, document }, { facts, models }) {
         ),
         modes.flatMap((mode) => {
           const summary = figureOf(measure, point)[mode];
-          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: centreOf(summary) }] : [];
         }),
         { series, measure },
       ),

@@ -2,7 +2,7 @@
 import { plural } from '../words/lists.js';
 import { pointName, varying } from '../points/point-name.js';
 import { THROUGHPUT } from '../points/measures.js';
-import { figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
 import { accountChart, forestChart, forestRow, roundsChart } from './charts.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
 import { MODES } from '../words/modes.js';
@@ -72,7 +72,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         document.points.flatMap((point) =>
           MODES.flatMap((mode) => {
             const summary = figureOf(measure, readOf(point))[mode];
-            return summary ? [{ row: label(point), mode, median: summary.median }] : [];
+            return summary ? [{ row: label(point), mode, median: centreOf(summary) }] : [];
           }),
         ),
         { subtitle: 'each point: one dot per round and mode; the bar marks the median', measure },
@@ -136,7 +136,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
       const byK = points.flatMap((point) =>
         MODES.flatMap((mode) => {
           const summary = figureOf(measure, readOf(point))[mode];
-          return summary ? [{ k: point.k, mode, median: summary.median, min: summary.min, max: summary.max }] : [];
+          return summary ? [{ k: point.k, mode, median: centreOf(summary), min: summary.min, max: summary.max }] : [];
         }),
       );
       if (new Set(byK.map((row) => row.k)).size > 1) charts.push(await measureByK(byK, { group: name, measure }));

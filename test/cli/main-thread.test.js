@@ -51,6 +51,13 @@ test("a compare measures the app's main thread in both modes: each cell's reques
       assert.equal(typeof document[mode][key].median, 'number', `${mode} ${key}`);
     assert.equal(document.measures[key].n, 2, key);
   }
+  // the request p99 is every round's requests pooled (a cell holds ~50), its ratio the two
+  // pooled figures', with no interval from 2 rounds (a bootstrap needs 5)
+  for (const mode of ['workers', 'procs']) assert.equal(typeof document[mode].mainRequestP99Us.pooled, 'number', mode);
+  assert.equal(document.measures.mainRequestP99Us.pooled, true);
+  assert.equal(document.measures.mainRequestP99Us.ci95, null);
+  const pooledRatio = document.workers.mainRequestP99Us.pooled / document.procs.mainRequestP99Us.pooled;
+  assert.ok(Math.abs(document.measures.mainRequestP99Us.median / pooledRatio - 1) < 1e-9);
 
   assert.match(text, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
   assert.match(text, /^│ app loop lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);

@@ -1,0 +1,129 @@
+// A percentile of everything a run's cells timed, pooled, with an interval from resampling its
+// rounds. A cell's window holds about 50 of the app's requests: its own p99 is its largest or
+// second largest, and the median of those over the rounds is not the p99 an app meets over its
+// life, which the requests of every round, pooled, estimate. The rounds stay the unit of
+// independence: a bootstrap draws whole rounds (both modes' cells of a round together, so a ratio
+// keeps its pairing) and reads the pooled percentile of each draw.
+import { mergeHistograms, percentileOf } from './histogram.js';
+
+/** @typedef {import('./histogram.js').Histogram} Histogram */
+
+const RESAMPLES = 2000;
+// below this many rounds a percentile bootstrap's interval is too narrow to stand for one
+export const POOLED_MIN_ROUNDS = 5;
+
+/**
+ * A fixed-seed generator of uniform numbers in [0, 1) (mulberry32): the same rounds give the same
+ * interval every time the document is built, from the run or from its resumed file.
+ * @param {number} seed
+ */
+function uniform(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The histograms as counts over one shared list of buckets, so a draw adds arrays.
+ * @param {Histogram[]} histograms
+ */
+function dense(histograms) {
+  const lowers = [...new Set(histograms.flatMap((histogram) => histogram.map(([lower]) => lower)))].sort(
+    (a, b) => a - b,
+  );
+  const index = new Map(lowers.map((lower, i) => [lower, i]));
+  const counts = histograms.map((histogram) => {
+    const row = new Float64Array(lowers.length);
+    for (const [lower, count] of histogram) row[/** @type {number} */ (index.get(lower))] += count;
+    return row;
+  });
+  return { lowers, counts };
+}
+
+/**
+ * Each draw's pooled percentile, per arm: `arms[a][r]` is arm a's histogram in round r.
+ * @param {Histogram[][]} arms  one list per arm, each one histogram a round, rounds aligned
+ * @param {number} p
+ * @param {number} bits
+ * @returns {number[][]}  per draw, the percentile of each arm (null draws dropped)
+ */
+function draws(arms, p, bits) {
+  const rounds = arms[0].length;
+  const tables = arms.map(dense);
+  const random = uniform(rounds * 7919 + p);
+  /** @type {number[][]} */
+  const out = [];
+  for (let draw = 0; draw < RESAMPLES; draw++) {
+    const picked = Array.from({ length: rounds }, () => Math.floor(random() * rounds));
+    const values = tables.map(({ lowers, counts }) => {
+      const sum = new Float64Array(lowers.length);
+      for (const r of picked) {
+        const row = counts[r];
+        for (let i = 0; i < row.length; i++) sum[i] += row[i];
+      }
+      /** @type {Histogram} */
+      const histogram = [];
+      for (let i = 0; i < lowers.length; i++) if (sum[i]) histogram.push([lowers[i], sum[i]]);
+      return percentileOf(histogram, p, bits);
+    });
+    if (values.every((value) => value !== null)) out.push(/** @type {number[]} */ (values));
+  }
+  return out;
+}
+
+/** The 2.5th and 97.5th percentiles of some values. */
+function percentileInterval(/** @type {number[]} */ values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (/** @type {number} */ q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return /** @type {[number, number]} */ ([at(0.025), at(0.975)]);
+}
+
+/**
+ * One arm's pooled percentile over its rounds, with a 95% percentile-bootstrap interval over the
+ * rounds (null with fewer than POOLED_MIN_ROUNDS).
+ * @param {Histogram[]} rounds  one histogram a round
+ * @param {number} p
+ * @param {number} bits
+ * @returns {{ value: number, ci95: [number, number] | null } | null}  null when nothing was timed
+ */
+export function pooledPercentile(rounds, p, bits) {
+  const value = percentileOf(mergeHistograms(rounds), p, bits);
+  if (value === null) return null;
+  if (rounds.length < POOLED_MIN_ROUNDS) return { value, ci95: null };
+  return { value, ci95: percentileInterval(draws([rounds], p, bits).map(([one]) => one)) };
+}
+
+/**
+ * The ratio of two arms' pooled percentiles over paired rounds, in the shape a per-round ratio's
+ * stats have (ratio.js), with a 95% percentile-bootstrap interval over the rounds, each draw
+ * taking both arms' cells of a round.
+ * @param {Array<[Histogram, Histogram]>} pairs  per complete round: arm A's, arm B's
+ * @param {number} p
+ * @param {number} bits
+ * @returns {import('./ratio.js').RatioStats | null}  null when an arm timed nothing
+ */
+export function pooledRatioStats(pairs, p, bits) {
+  const [a, b] = [0, 1].map((arm) => pairs.map((pair) => pair[arm]));
+  const [top, bottom] = [a, b].map((rounds) => percentileOf(mergeHistograms(rounds), p, bits));
+  if (!top || !bottom) return null;
+  const ratio = top / bottom;
+  const n = pairs.length;
+  const perRound = pairs.flatMap(([x, y]) => {
+    const [px, py] = [percentileOf(x, p, bits), percentileOf(y, p, bits)];
+    return px && py ? [px / py] : [];
+  });
+  return {
+    median: ratio,
+    geomean: ratio,
+    ci95: n >= POOLED_MIN_ROUNDS ? percentileInterval(draws([a, b], p, bits).map(([x, y]) => x / y)) : null,
+    n,
+    method: `percentile bootstrap over rounds of the pooled p${p} (${RESAMPLES} draws)`,
+    samples: perRound,
+    pooled: true,
+  };
+}
