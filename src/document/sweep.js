@@ -1,4 +1,4 @@
-import os from 'node:os';
+import { usableCpus } from '../system/cpus.js';
 import { completeRounds } from '../run/scheduler.js';
 import { armsOf } from '../run/sweep.js';
 import { scaling } from '../stats/scaling.js';
@@ -21,7 +21,7 @@ import { SCHEMA, version } from '../version.js';
  */
 export function buildSweepDocument(run, { environment, machine, precision, rounds, quick }) {
   const { error } = run;
-  const cores = os.availableParallelism();
+  const cores = usableCpus().usable;
   const points = run.points.map((point) => {
     const document = buildDocument(point.plan, point.session, armsOf(point.plan), environment, null);
     const { plan } = point;
@@ -75,7 +75,7 @@ export function buildSweepDocument(run, { environment, machine, precision, round
     environment,
     order: run.rounds,
     points,
-    scaling: scalingGroups(run.points, points),
+    scaling: scalingGroups(run.points, points, cores),
     ...(short ? { shortBudget: short } : {}),
   };
 }
@@ -113,9 +113,10 @@ function axesOf(points) {
  * For a k axis, the scaling reading of each group of points that differ only in k.
  * @param {import('../run/sweep.js').SweepMeasurement[]} measured
  * @param {Array<{ id: string, k: number, ratio: import('./document.js').ResultsDocument['ratio'] }>} points  the same, as saved
+ * @param {number} cpus  the CPUs this process may use: no K above is recommended
  * @returns {Array<{ points: string[] } & import('../stats/scaling.js').Scaling>}
  */
-function scalingGroups(measured, points) {
+function scalingGroups(measured, points, cpus) {
   /** @type {Map<string, Array<{ point: import('../run/sweep.js').SweepMeasurement, document: typeof points[number] }>>} */
   const groups = new Map();
   measured.forEach((point, i) => {
@@ -135,6 +136,7 @@ function scalingGroups(measured, points) {
           ),
           ratio: document.ratio ?? null,
         })),
+        { cpus },
       ),
     }));
 }

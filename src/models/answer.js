@@ -2,6 +2,7 @@
 // interval and how the run stopped, the trade-off in one table, at most a few lines of why and
 // what to run next. The whole text (every round, the account, the warm-up, the sizing) is the
 // full models', printed with --verbose and kept in the saved file for `report FILE --verbose`.
+import { cpusText } from '../system/cpus.js';
 import { envText } from '../points/point-name.js';
 import { about, pct, resumeText, startupEnvText, stopText, contrastCell } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
@@ -40,7 +41,7 @@ function headerLine(document) {
     status === 'complete'
       ? ''
       : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
-  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${environment.cpu.logicalCores} CPUs${state}`;
+  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${cpusText(environment.cpu)}${state}`;
 }
 
 /**
@@ -194,7 +195,7 @@ function sweepVerdicts(points) {
 export function sweepAnswer(document) {
   const full = sweepModel(document, { answer: true });
   return {
-    title: `${full.title} · ${document.environment.cpu.logicalCores} CPUs`,
+    title: `${full.title} · ${cpusText(document.environment.cpu)}`,
     // the verdicts counted and how the points stopped; then what names the rows (a variant's
     // settings, a Node's binary), the machine's facts left to --verbose
     lines: [

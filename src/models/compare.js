@@ -7,6 +7,8 @@ import {
   withCI,
   contrastCell,
 } from '../document/sentences.js';
+import { plural } from '../words/lists.js';
+import { cpusOf, cpusText } from '../system/cpus.js';
 import { duration, fixed, ops } from '../words/numbers.js';
 import { accountTable, sourcesNote } from '../document/account.js';
 import { MODES } from '../words/modes.js';
@@ -57,7 +59,7 @@ function header(document) {
     `node ${environment.node.version}`,
     environment.kernel,
     `glibc ${environment.glibc ?? 'n/a'}`,
-    `${environment.cpu.logicalCores} CPUs`,
+    cpusText(environment.cpu),
     `THP ${environment.thp ?? 'n/a'}`,
     ...(environment.perVmaLock === undefined
       ? []
@@ -292,11 +294,11 @@ export function appText(document, point, { verbose = false } = {}) {
         return [`${mode} ${fixed(account.cpuUs, 0)} µs on a CPU${system}${waiting}${faults}`];
       });
   const why = accounts.length ? `; its main thread per request: ${accounts.join('; ')}` : '';
-  const cpus = document.environment?.cpu?.logicalCores;
+  const cpus = document.environment?.cpu ? cpusOf(document.environment.cpu) : undefined;
   const k = document.config.k;
   const crowded =
     typeof cpus === 'number' && k + 1 > cpus
-      ? `; with k=${k} workers beside it on ${cpus} CPUs, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
+      ? `; with k=${k} workers beside it on ${plural(cpus, 'CPU')}, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
       : '';
   // the middle of the requests, every one of the complete cells pooled: --verbose's
   const p50s = verbose
@@ -315,7 +317,8 @@ export function appText(document, point, { verbose = false } = {}) {
     const short = alone
       ? ` (alone: p99 ${fixed(alone.p99Ns / 1e3, 0)} µs, loop lag p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms)`
       : '';
-    const few = typeof cpus === 'number' && k + 1 > cpus ? `; with k=${k} on ${cpus} CPUs it also waited for one` : '';
+    const few =
+      typeof cpus === 'number' && k + 1 > cpus ? `; with k=${k} on ${plural(cpus, 'CPU')} it also waited for one` : '';
     return `app: the main thread served ${main.request === 'task' ? 'request(context)' : `a ${formatSize(main.size)} request`} every ${main.everyMs} ms${short}${few}; more with --verbose`;
   }
   return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${middle}${why}; --main off for none${crowded}`;

@@ -1,4 +1,6 @@
 import { plot } from 'simple-ascii-chart';
+import { plural } from '../words/lists.js';
+import { cpusOf } from '../system/cpus.js';
 import { lineOf } from '../document/account.js';
 import { about, pct, resumeText, withCI, contrastCell } from '../document/sentences.js';
 import { UNIT } from './compare.js';
@@ -59,7 +61,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   const columns = document.advice
     ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
     : varying(axes);
-  const cores = environment.cpu.logicalCores;
+  const cores = cpusOf(environment.cpu);
   const read = sweepPoints(document);
   const rows = points.map((point, i) => {
     const { workers, procs, ratio } = figureOf(THROUGHPUT, read[i]);
@@ -98,7 +100,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   const facts = [
     environment.kernel,
     `glibc ${environment.glibc ?? 'n/a'}`,
-    `${cores} CPUs`,
+    plural(cores, 'CPU'),
     `THP ${environment.thp ?? 'n/a'}`,
   ];
   const lines = [
@@ -117,7 +119,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   const notes = [];
   if (points.some((point) => point.oversubscribed))
     notes.push(
-      `* k above the ${cores} CPUs here: workers and processes also compete for CPU time, not only for the kernel lock`,
+      `* k above the ${plural(cores, 'CPU')} here: workers and processes also compete for CPU time, not only for the kernel lock`,
     );
   const outOfTime = points.filter((point) => point.stop === 'max-time').length;
   if (outOfTime)
@@ -278,6 +280,55 @@ function groupName(group, document) {
   return first && columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
 }
 
+const LIMIT_WORDS = /** @type {const} */ ({
+  share: (/** @type {number} */ k) => `k=${k} added less`,
+  cpus: () => 'no more CPUs',
+  measured: () => 'the largest k measured',
+});
+
+/**
+ * The K to run in each mode, the rule that chose it and the CPUs it was held to; null in a file
+ * saved before there was one.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ */
+export function recommendedText(group, document) {
+  const picks = MODES.flatMap((mode) => {
+    const recommended = group[mode].recommended;
+    if (!recommended) return [];
+    const stop = recommended.added.find((step) => step.k > recommended.k);
+    return [`${mode} k=${recommended.k} (${LIMIT_WORDS[recommended.limit](stop?.k ?? recommended.k)})`];
+  });
+  if (!picks.length) return null;
+  const { share, cpus } = /** @type {NonNullable<ScalingGroup['workers']['recommended']>} */ (
+    group.workers.recommended
+  );
+  const cpu = document.environment?.cpu;
+  const physical = cpu?.physicalCores
+    ? `, ${cpu.physicalCores} physical core${cpu.physicalCores === 1 ? '' : 's'}`
+    : '';
+  const held =
+    cpus === null
+      ? ''
+      : ` within the ${cpus} CPU${cpus === 1 ? '' : 's'} this process may use${cpuLimitText(cpu)}${physical}`;
+  return `- run ${picks.join(', ')}: the largest k at which each added worker still added at least ${Math.round(share * 100)}% of one worker's throughput${held}`;
+}
+
+/**
+ * What holds the CPUs down, where something does: `(a cgroup quota of 1.5 CPUs; 16 on the host)`.
+ * @param {any} cpu  a document's environment.cpu
+ */
+export function cpuLimitText(cpu) {
+  if (!cpu?.usable) return '';
+  const parts = [
+    ...(cpu.quota !== null && cpu.quota !== undefined
+      ? [`a cgroup quota of ${fixed(cpu.quota, 2).replace(/\.?0+$/, '')} CPUs`]
+      : []),
+    ...(cpu.affinity < cpu.host ? [`an affinity mask of ${cpu.affinity}`] : []),
+  ];
+  return parts.length ? ` (${parts.join(', ')}; ${cpu.host} on the host)` : '';
+}
+
 /**
  * The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1.
  * @param {ScalingGroup} group
@@ -315,6 +366,8 @@ function scalingNotes(group, document) {
       ? `- the ratio's interval first leaves 1 at k=${leaves.k} (${leaves.side === 'below' ? 'procs' : 'workers'} faster there)`
       : "- the ratio's interval does not leave 1 at any k measured",
   );
+  const run = recommendedText(group, document);
+  if (run) notes.push(run);
   return notes;
 }
 

@@ -1,4 +1,5 @@
-import os from 'node:os';
+import { usableCpus } from '../system/cpus.js';
+import { plural } from '../words/lists.js';
 import { resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
@@ -147,7 +148,8 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
         `--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`,
       );
   }
-  const cores = os.availableParallelism();
+  // the CPUs this process may use: its affinity mask and its cgroup's quota, not the host's
+  const cores = usableCpus().usable;
 
   const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
@@ -286,7 +288,7 @@ function timeoutWarning({ duration, timeout, k, cores }) {
 }
 
 export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ cores) =>
-  `-k ${k} exceeds the ${cores} CPUs here: workers and processes will also compete for CPU time, not only for the kernel lock`;
+  `-k ${k} exceeds the ${plural(cores, 'CPU')} here: workers and processes will also compete for CPU time, not only for the kernel lock`;
 
 /**
  * The work one cell does: fixed by the plan, or learned by the session's calibration.

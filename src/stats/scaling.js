@@ -19,6 +19,20 @@ import { sideOf } from './interval.js';
  * @property {boolean} decided  every step has an interval (else stopsGaining cannot be read)
  * @property {TreeMemory | null} [memory]  the tree's anonymous memory against k, where the cells
  *   read it
+ * @property {Recommended | null} [recommended]  the K to run (recommendK); absent from files
+ *   saved before it
+ *
+ * @typedef {object} Recommended  the K to run in one mode, the rule and what it read
+ * @property {number} k  the largest measured k up to which every added worker still added at
+ *   least `share` of one worker's throughput, within `cpus`
+ * @property {number} share  the least part of one worker's throughput (k0's per worker) an added
+ *   worker must add
+ * @property {number | null} cpus  the CPUs this process may use (system/cpus.js): no k above
+ *   is recommended, whatever it measured
+ * @property {Array<{ k: number, added: number }>} added  per step, what each added worker added,
+ *   as a part of one worker's throughput (medians)
+ * @property {'share'|'cpus'|'measured'} limit  what stopped it: a step that added less than
+ *   `share`, the CPUs, or the largest k measured
  *
  * @typedef {object} TreeMemory
  * @property {Array<{ k: number, treeMiB: number }>} steps  by k: the median over the point's
@@ -41,9 +55,10 @@ import { sideOf } from './interval.js';
  * @typedef {{ throughput: number, memory?: { anonBytes?: number | null } }} ScalingCell
  * @param {Array<{ k: number, rounds: Array<{ workers: ScalingCell, procs: ScalingCell }>, ratio: { ci95: [number, number] | null, n: number } | null }>} group
  *   each point's complete rounds, and its ratio
+ * @param {{ cpus?: number }} [limits]  the CPUs this process may use
  * @returns {Scaling}
  */
-export function scaling(group) {
+export function scaling(group, { cpus = Infinity } = {}) {
   const points = [...group].filter((point) => point.rounds.length).sort((a, b) => a.k - b.k);
   const k0 = points[0]?.k;
   const mode = (/** @type {'workers'|'procs'} */ name) => {
@@ -65,7 +80,7 @@ export function scaling(group) {
         if (!(intervals[i][0] > intervals[i - 1][1])) stopsGaining = { after: steps[i - 1].k, at: steps[i].k };
       }
     }
-    return { steps, stopsGaining, decided, memory: treeMemory(points, name) };
+    return { steps, stopsGaining, decided, memory: treeMemory(points, name), recommended: recommendK(steps, cpus) };
   };
   let ratioLeaves1 = null;
   for (const point of points) {
@@ -79,6 +94,44 @@ export function scaling(group) {
 }
 
 const MiB = 2 ** 20;
+
+/**
+ * An added worker must still add half of what one worker does: past that, each costs a whole
+ * worker's memory, start-up and share of the CPUs (and, as a thread, one more contender for the
+ * process's mmap_lock) for less than half a worker's throughput.
+ */
+export const ADDED_SHARE = 0.5;
+
+/**
+ * The K to run: walking k up from the smallest measured, the largest k up to which every step
+ * added at least ADDED_SHARE of one worker's throughput per added worker, and at most `cpus`.
+ * @param {Array<{ k: number, throughput: number }>} steps  by k, ascending
+ * @param {number} cpus
+ * @returns {Recommended | null}  null without a step
+ */
+export function recommendK(steps, cpus, share = ADDED_SHARE) {
+  const within = steps.filter((step) => step.k <= cpus);
+  if (!steps.length) return null;
+  const [base] = steps;
+  const one = base.throughput / base.k;
+  const added = steps.slice(1).map((step, i) => ({
+    k: step.k,
+    added: (step.throughput - steps[i].throughput) / (step.k - steps[i].k) / one,
+  }));
+  // no k measured within the CPUs: the smallest measured is the least one can run
+  let k = within.length ? within[0].k : base.k;
+  /** @type {Recommended['limit']} */
+  let limit = within.length === steps.length ? 'measured' : 'cpus';
+  for (const step of added) {
+    if (step.k > cpus) break;
+    if (step.added < share) {
+      limit = 'share';
+      break;
+    }
+    k = step.k;
+  }
+  return { k, share, cpus: Number.isFinite(cpus) ? cpus : null, added, limit };
+}
 
 /**
  * A mode's tree memory against k, and the slope that is the cost of one more worker.

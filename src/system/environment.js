@@ -1,6 +1,7 @@
 import { readUserFile } from './safe-fs.js';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { usableCpus } from './cpus.js';
 import { gunzipSync } from 'node:zlib';
 
 export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
@@ -73,6 +74,8 @@ export function describeEnvironment({ node, env }) {
       model: cpus[0]?.model ?? null,
       logicalCores: os.availableParallelism(),
       physicalCores: physicalCores(cpuinfo) ?? cpus.length,
+      // what this process may use: the affinity mask and the cgroup's quota (cpus.js)
+      ...usableCpus(),
     },
     thp: readChoice(THP_PATH),
     // page faults under per-VMA locks, not mmap_lock; null: /proc/config.gz is not there

@@ -3,6 +3,7 @@
 // failure keeping what finished. Nothing here asserts a duration or a throughput.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const GRID = ['sweep', '-k', '1,2', '--variant', 'default', '--variant', 'arena1:MALLOC_ARENA_MAX=1', '--smoke'];
@@ -68,7 +69,22 @@ test('sweep --json: axes, every point with its figures and rounds, and rounds vi
     );
     assert.equal(group.workers.steps[0].efficiency, 1);
     assert.equal(group.workers.decided, false, 'two rounds give no throughput interval');
+    // the K to run, its rule and its inputs: at most the CPUs this process may use
+    for (const mode of ['workers', 'procs']) {
+      const { recommended } = group[mode];
+      assert.ok([1, 2].includes(recommended.k), mode);
+      assert.equal(recommended.share, 0.5);
+      assert.equal(recommended.cpus, doc.environment.cpu.usable);
+      assert.ok(recommended.k <= recommended.cpus);
+      assert.deepEqual(
+        recommended.added.map((/** @type {any} */ step) => step.k),
+        [2],
+      );
+      assert.ok(['share', 'cpus', 'measured'].includes(recommended.limit));
+    }
   }
+  assert.equal(typeof doc.environment.cpu.usable, 'number');
+  assert.equal(doc.environment.cpu.host, os.cpus().length);
 });
 
 test('a failure at one point keeps the rounds every point finished, prints them, and leaves nothing running', async () => {

@@ -67,3 +67,34 @@ test("the tree's memory against k: its slope is what one more worker adds, the p
   // cells that read no memory (saved before, or smaps unreadable) give no line
   assert.equal(scaling([point(1), { k: 2, rounds: rounds([1, 1, 1], [1, 1, 1]), ratio: null }]).workers.memory, null);
 });
+
+test('the K to run: the largest k up to which each added worker still added half a worker, held to the CPUs', async () => {
+  const { recommendK, ADDED_SHARE } = await import('../../src/stats/scaling.js');
+  const steps = [
+    { k: 1, throughput: 100 },
+    { k: 2, throughput: 190 },
+    { k: 4, throughput: 300 },
+    { k: 8, throughput: 330 },
+  ];
+  const free = recommendK(steps, 16);
+  assert.equal(ADDED_SHARE, 0.5);
+  assert.equal(free?.k, 4);
+  assert.equal(free?.limit, 'share');
+  assert.deepEqual(
+    free?.added.map((step) => [step.k, Math.round(step.added * 100) / 100]),
+    [
+      [2, 0.9],
+      [4, 0.55],
+      [8, 0.08],
+    ],
+  );
+  // a quota of 2 CPUs: no k above 2, however well 4 did
+  const held = recommendK(steps, 2);
+  assert.equal(held?.k, 2);
+  assert.equal(held?.limit, 'cpus');
+  assert.equal(held?.cpus, 2);
+  // still gaining at the largest k measured
+  assert.equal(recommendK(steps.slice(0, 2), 8)?.limit, 'measured');
+  // a sweep from k=2 with 1 CPU: its smallest k is the least it can run
+  assert.equal(recommendK(steps.slice(1), 1)?.k, 2);
+});
