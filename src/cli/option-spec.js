@@ -34,6 +34,7 @@ const PLACEHOLDERS = {
   requestSize: 'bytes',
   settle: 'ms',
   cycles: 'count',
+  semiSpace: 'MiB',
   main: 'on|off',
   maxTime: 'seconds',
   seconds: 'seconds',

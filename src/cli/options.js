@@ -6,6 +6,7 @@ import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
   cycleCount,
+  semiSpaceMiB,
   settleMs,
   listOf,
   warmupCount,
@@ -165,6 +166,10 @@ const runSpecs = ({ sweep = false } = {}) => ({
         "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
         checked(cycleCount)('cycles'),
       ),
+  semiSpace: value(
+    "MiB of V8's semi-space (its young generation's half) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
+    checked(semiSpaceMiB)('semiSpace'),
+  ),
   timeout: timeoutOption,
   force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
   fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),

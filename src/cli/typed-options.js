@@ -58,7 +58,7 @@ const KEPT = {
   ...Object.fromEntries(
     [
       ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'],
-      ...['main', 'requestEvery', 'requestSize', 'settle', 'cycles'],
+      ...['main', 'requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
     ].map((name) => [
       name,
       (/** @type {unknown} */ value) =>
@@ -129,7 +129,7 @@ export function keptOptions(options, { path, field, given }) {
   const read = {};
   for (const name of /** @type {const} */ ([
     ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
-    ...['requestEvery', 'requestSize', 'settle', 'cycles'],
+    ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
   ]))
     if (kept[name] !== undefined) read[name] = readValue(name, SPECS[name], kept[name]);
   return { ...kept, ...read };
@@ -256,6 +256,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     requestSize: opts.requestSize,
     settle: opts.settle,
     cycles: opts.cycles,
+    semiSpace: opts.semiSpace,
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
     precision: opts.precision,

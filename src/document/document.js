@@ -41,6 +41,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  * @property {'steady'|'published'} protocol  published: 2,000 iterations and no warmup, as the investigation measured
  * @property {boolean} quick
  * @property {boolean} trace
+ * @property {number} [semiSpaceMb]  MiB of V8's semi-space in each worker (--semi-space)
  * @property {{ settleMs: number, cycles: number }} [end]  how each cell's parent ended its workers
  *   (--settle, --cycles)
  * @property {{ everyMs: number, size: number, aloneMs: number, request: 'default'|'task' } | null} [main]
@@ -157,6 +158,8 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
       timeout: plan.timeout,
       protocol: plan.protocol,
       quick: plan.quick,
+      // each worker's semi-space, where --semi-space set one
+      ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
       trace: Boolean(plan.trace),
       main: plan.main
         ? {

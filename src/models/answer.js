@@ -33,7 +33,14 @@ const MORE = 'more: --verbose prints every round; `report FILE --html page.html`
 function headerLine(document) {
   const { config, environment, status } = document;
   const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
-  const setting = [config.task.name, envText(config.params), config.file.label, `k=${config.k}`, envText(config.env)]
+  const setting = [
+    config.task.name,
+    envText(config.params),
+    config.file.label,
+    `k=${config.k}`,
+    config.semiSpaceMb ? `semi-space ${config.semiSpaceMb} MiB` : '',
+    envText(config.env),
+  ]
     .filter(Boolean)
     .join(', ');
   const done = document.rounds.filter((round) => round.complete).length;

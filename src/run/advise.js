@@ -9,7 +9,7 @@ import { formatSize } from '../words/sizes.js';
 /**
  * @typedef {object} Candidate
  * @property {string} name  how the ranking names it
- * @property {'baseline'|'glibc'|'allocator'|'task'|'node'} kind
+ * @property {'baseline'|'glibc'|'allocator'|'task'|'node'|'v8'} kind
  * @property {Record<string, string>} env  added to the user's --env
  * @property {string | undefined} task  the task it runs; undefined: the user's
  * @property {Record<string, unknown>} params  added to the user's parameters
@@ -17,6 +17,8 @@ import { formatSize } from '../words/sizes.js';
  * @property {'workers'|'procs'|null} mode  the one mode it applies to, measured and ranked in
  *   that mode alone; null: both, ranked by the workers'
  * @property {string} apply  what the user changes to apply it: an environment line, or the code change
+ * @property {{ semiSpace?: number }} [options]  options of its own for the cells (V8's young
+ *   generation, --semi-space)
  */
 
 /** The task as the user gave it: what every candidate is measured against. @type {Candidate} */
@@ -43,6 +45,10 @@ const GLIBC = [
 const MMAP_THRESHOLD = 128 * 1024;
 // the largest it takes on 64-bit (HEAP_MAX_SIZE / 2)
 const MMAP_THRESHOLD_MAX = 32 * 1024 * 1024;
+
+// two sizes of V8's semi-space to try (MiB): Node 20's default is 16 at most on 64-bit, so twice
+// and four times that
+const SEMI_SPACES = [32, 64];
 
 const environmentLine = (/** @type {Record<string, string>} */ env) =>
   `${Object.entries(env)
@@ -101,6 +107,16 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
       mode: fix.mode ?? null,
       apply: fix.change,
     });
+  // V8's young generation, as an app sizes it for each worker: a busy thread's page faults and
+  // scavenges fall as its semi-space grows (docs/advise.md)
+  for (const semiSpace of heap ? SEMI_SPACES : [])
+    add({
+      name: `semi-space ${semiSpace} MiB`,
+      kind: 'v8',
+      env: {},
+      options: { semiSpace },
+      apply: `threads: new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: ${3 * semiSpace} } }); children: fork(file, { execArgv: ['--max-semi-space-size=${semiSpace}'] })`,
+    });
   for (const node of nodes) add({ name: `node ${node}`, kind: 'node', env: {}, node, apply: `run on Node ${node}` });
   return {
     candidates,
@@ -158,6 +174,7 @@ export async function planCandidates(candidates, shared, context, planned = /** 
       // a fix that runs another task takes its own parameters, not the user's task's
       params: candidate.task ? { ...candidate.params } : { ...shared.params, ...candidate.params },
       env: { ...shared.env, ...candidate.env },
+      ...candidate.options,
       keepUnavailable: true,
     };
     try {

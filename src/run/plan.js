@@ -67,6 +67,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {number} [requestEvery]  ms between the app's requests (default 2)
  * @property {number} [requestSize]  bytes each of its requests allocates and fills (default 64 KiB)
  * @property {number} [settle]  ms the app waits after its workers ended before it reads its memory
+ * @property {number} [semiSpace]  MiB of V8's semi-space in each worker (--semi-space)
  * @property {number} [cycles]  times each cell's parent starts, runs and ends its K workers
  * @property {string} [cwd]  the folder its relative paths (task, file, messages, fixtures, Node,
  *   bpftrace) are resolved against: the CLI's when it was typed, kept so that a resumed run
@@ -95,6 +96,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {import('./main-load.js').MainSpec | null} main  the app's own load on the
  *   parent's main thread while its workers run; null with --main off
  * @property {import('./ending.js').EndSpec} end  how a cell's parent ends its workers
+ * @property {number | null} semiSpaceMb  MiB of V8's semi-space in each worker; null: V8's own
  * @property {Record<string, string>} envOverrides  --env values
  * @property {NodeJS.ProcessEnv} env           what the cells are started with
  * @property {number} timeout  seconds per cell
@@ -208,6 +210,8 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
     main: mainOf(options, task),
     // --quick measures nothing: it ends the workers and reads the memory at once
     end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
+    // each worker's young generation, as an app sets it (workers-host.js, procs-host.js)
+    semiSpaceMb: options.semiSpace ?? null,
     envOverrides,
     env: {
       ...inheritedEnv(process.env, {
@@ -368,6 +372,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   ...(plan.task.parent ? { parent: true } : {}),
   main: plan.main && { ...plan.main, alone },
   end: plan.end,
+  ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
 });
 
 /**

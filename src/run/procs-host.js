@@ -61,7 +61,11 @@ const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // spins in its timed loop and reads no 'disconnect': setpriv --pdeathsig, as the CLI starts its
 // hosts, execs this Node (a small cost per child: docs/how-it-measures.md, "Figures behind the defaults"). The children's
 // environment is this process's: the plan's, as the CLI gave it.
-const [execPath, execArgv] = diesWithParent(process.execPath, []);
+const [execPath, execArgv] = diesWithParent(
+  process.execPath,
+  // each child's young generation, as an app forks one with it (a thread's: workers-host.js)
+  spec.semiSpaceMb ? [`--max-semi-space-size=${spec.semiSpaceMb}`] : [],
+);
 // a later cycle's release, which the host gives itself: a start far enough ahead for every
 // child to have its message, as the CLI gives the first (releaseLeadNs, run/cell.js)
 const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);

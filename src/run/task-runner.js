@@ -65,6 +65,8 @@ export function hostTimeline() {
  *   main thread; null or absent: none (--main off)
  * @property {import('./ending.js').EndSpec} [end]  a cell's host, told to end its workers once the
  *   CLI has read the tree's memory: how long to settle, how many cycles in all
+ * @property {number} [semiSpaceMb]  MiB of V8's semi-space in each worker, set as an app sets
+ *   it: a thread's resourceLimits, a child's execArgv
  */
 
 /**

@@ -113,6 +113,8 @@ function startWorkers({ quiet = false } = {}) {
       worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
         workerData: { spec, index, gate, port: channel?.port2 },
         transferList: channel ? [channel.port2] : [],
+        // a young generation is two semi-spaces and a large-object space of the same size
+        ...(spec.semiSpaceMb ? { resourceLimits: { maxYoungGenerationSizeMb: 3 * spec.semiSpaceMb } } : {}),
       });
     } catch (error) {
       notStarted(index, error);

@@ -54,6 +54,11 @@ export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a num
 export const settleMs = checked((n) => Number.isFinite(n) && n >= 0 && n <= 60_000, 'a number of ms from 0 to 60000');
 /** --cycles: each one runs the workers' whole window again, so a few dozen at most. */
 export const cycleCount = checked((n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
+// MiB of a V8 semi-space: V8 takes up to 1 GiB
+export const semiSpaceMiB = checked(
+  (n) => Number.isInteger(n) && n >= 1 && n <= 1024,
+  'a whole number of MiB from 1 to 1024',
+);
 const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
 
 /** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */

@@ -25,7 +25,16 @@ test("readfilesync's candidates on glibc: the baseline first, glibc's settings, 
       ['reuse-buffer', 'task'],
       ['readfilesync-into', 'task'],
       ['pool-size 256k', 'task'],
+      ['semi-space 32 MiB', 'v8'],
+      ['semi-space 64 MiB', 'v8'],
     ],
+  );
+  // V8's young generation, with the line that sets it for a thread and for a child
+  const young = candidates.find((one) => one.name === 'semi-space 64 MiB');
+  assert.deepEqual(young?.options, { semiSpace: 64 });
+  assert.equal(
+    young?.apply,
+    "threads: new Worker(file, { resourceLimits: { maxYoungGenerationSizeMb: 192 } }); children: fork(file, { execArgv: ['--max-semi-space-size=64'] })",
   );
   const pad = candidates.find((one) => one.name === 'TOP_PAD 64 MiB');
   assert.deepEqual(pad?.env, { MALLOC_TOP_PAD_: '67108864' });
@@ -50,7 +59,7 @@ test("glibc's mmap threshold is tried where reads reach it, above their size; no
   const musl = candidatesFor({ task, glibc: false, fileSize: 64 * 1024, allocators: [], nodes: ['24'] }).candidates;
   assert.deepEqual(
     musl.map((one) => one.name),
-    ['baseline', 'reuse=yes', 'node 24'],
+    ['baseline', 'reuse=yes', 'semi-space 32 MiB', 'semi-space 64 MiB', 'node 24'],
   );
 });
 
@@ -98,6 +107,8 @@ test("a user's task names its fixes' modules relative to itself, whatever the wo
       ['throws', null],
       ['same-work', null],
       ['sibling', fixture('warms-up.js')],
+      ['semi-space 32 MiB', null],
+      ['semi-space 64 MiB', null],
     ],
   );
 });
@@ -163,4 +174,19 @@ test("an object's candidates: its JSON text and the other serialization; a file 
   // a task without fixesFor: the fixes it declares
   const readfilesync = await loadTask('readfilesync');
   assert.equal(await fixesOf(readfilesync, {}), readfilesync.fixes);
+});
+
+test("a semi-space candidate's plan gives each worker that young generation; the baseline's has V8's own", async () => {
+  const task = await loadTask('readfilesync');
+  const { candidates } = candidatesFor({ task, glibc: true, fileSize: 64 * 1024, allocators: [] });
+  const young = candidates.filter((one) => one.kind === 'v8');
+  const { planned } = await planCandidates([candidates[0], ...young], { k: 2, quick: true });
+  assert.deepEqual(
+    planned.map((point) => [point.candidate.name, point.plan.semiSpaceMb]),
+    [
+      ['baseline', null],
+      ['semi-space 32 MiB', 32],
+      ['semi-space 64 MiB', 64],
+    ],
+  );
 });
