@@ -1,6 +1,6 @@
 // `mmapbench advise`: the baseline and every candidate this machine can try, measured as the
 // points of one sweep (interleaved rounds, each point stopping on its precision or on the
-// shared budget), then ranked by how much each raises the workers' throughput.
+// shared budget), then ranked by what --for names (the workers' throughput by default).
 import { usageError } from '../errors.js';
 import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
 import { findAllocators } from '../system/allocators.js';
@@ -59,13 +59,14 @@ export async function adviseCommand(opts, output, context = {}) {
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
     isolate: true,
-    // a count of rounds is run whole; a budget is raced
-    race: shared.rounds === undefined && opts.race !== false,
+    // a count of rounds is run whole; a budget is raced, by throughput: a ranking by another
+    // cost gives every candidate rounds until the budget
+    race: shared.rounds === undefined && opts.race !== false && (opts.for ?? 'throughput') === 'throughput',
     opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
     shape: (document) => ({
       ...document,
       command: 'advise',
-      advice: adviceOf(document, measured, { missing, skipped }),
+      advice: adviceOf(document, measured, { missing, skipped, objective: opts.for ?? 'throughput' }),
     }),
   });
 }

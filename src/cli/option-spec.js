@@ -63,6 +63,7 @@ const PLACEHOLDERS = {
   export: 'FORMAT=FILE',
   node: 'version|path',
   only: 'words',
+  for: 'cost',
   fixturesDir: 'dir',
   thpRestoreFile: 'file',
   thpPath: 'path',

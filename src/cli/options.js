@@ -337,6 +337,10 @@ export function adviseSpecs() {
     only: value(
       'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',
     ),
+    for: value(
+      "the cost to rank the fixes by: throughput (the default), memory (what each added worker holds), kept-memory (what the app keeps once its workers end) or main-latency (the app's request p99 while they run); the others are shown beside it",
+      { choices: ['throughput', 'memory', 'kept-memory', 'main-latency'] },
+    ),
     ...OUTPUT,
     ...EXPORT,
   };

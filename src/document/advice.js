@@ -5,12 +5,15 @@
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
 import { sweepPoints } from '../points/points.js';
-import { changeBetween, holm } from '../stats/ratio.js';
+import { changeBetween, differenceBetween, holm } from '../stats/ratio.js';
 import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('../run/advise.js').Candidate} Candidate
- * @typedef {ReturnType<typeof changeBetween>} Change
+ * @typedef {ReturnType<typeof changeBetween> & { difference?: true }} Change  a ratio new/base,
+ *   or with `difference` new − base in the measure's unit
+ *
+ * @typedef {'throughput'|'memory'|'kept-memory'|'main-latency'} Objective  what advise ranks by
  *
  * @typedef {object} AdviceRow
  * @property {string} id  the candidate's point
@@ -22,6 +25,10 @@ import { MODES } from '../words/modes.js';
  * @property {'measured'|'unavailable'|'failed'|'too few rounds'} status
  * @property {string | null} why  why it has no figures
  * @property {Record<'workers'|'procs', Change | null>} gain  its throughput over the baseline's
+ * @property {Record<'workers'|'procs', Change | null>} [score]  what ranks it (`Advice.for`)
+ *   against the baseline's: its throughput (then the same as `gain`), its memory per added
+ *   worker, the app's request p99 (ratios) or what the app kept (a difference in MiB); absent
+ *   from files saved before advise ranked by anything but throughput
  * @property {import('../stats/ratio.js').RatioStats | null} ratio  its workers/procs
  * @property {Change | null} memory  its workers' memory per worker over the baseline's
  * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
@@ -36,11 +43,13 @@ import { MODES } from '../words/modes.js';
  *
  * @typedef {object} Advice  the document's `advice` (docs/json.md)
  * @property {string} baseline  the baseline's point id
+ * @property {Objective} [for]  what the rows are ranked by (absent: throughput, in files saved
+ *   before there was a choice)
  * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
  * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
  * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
- * @property {string | null} best  the name of the best candidate whose workers gain is known to
- *   exceed 1
+ * @property {string | null} best  the name of the best candidate whose score is known to be
+ *   better than the baseline's
  * @property {string | null} [bestProcs]  the same among the fixes for processes alone (a
  *   message's serialization); absent from files saved before they existed
  */
@@ -61,13 +70,65 @@ function perRound(point, mode, what = 'throughput') {
 }
 
 /**
+ * What each objective ranks by: its measure's key (points/measures.js), which way is better, and
+ * whether a change is a difference (a figure that can be 0 or below) rather than a ratio.
+ * @type {Record<Objective, { key: string, better: 'higher'|'lower', difference: boolean }>}
+ */
+export const OBJECTIVES = {
+  throughput: { key: 'throughput', better: 'higher', difference: false },
+  memory: { key: 'addedMemory', better: 'lower', difference: false },
+  'kept-memory': { key: 'keptMemory', better: 'lower', difference: true },
+  'main-latency': { key: 'mainRequestP99Us', better: 'lower', difference: false },
+};
+
+/**
+ * A point's per-round values of the objective's measure in one mode; a ratio's only above 0.
+ * @param {import('../points/points.js').Point} point
+ * @param {'workers'|'procs'} mode
+ * @param {Objective} objective
+ */
+function scoreValues(point, mode, objective) {
+  const { key, difference } = OBJECTIVES[objective];
+  if (key === 'throughput') return perRound(point, mode);
+  if (key === 'addedMemory') return perRound(point, mode, 'memory');
+  const values = point.perRound[key]?.[mode] ?? [];
+  return difference ? values : values.filter((value) => value > 0);
+}
+
+/**
+ * The change from the baseline's values to a candidate's: a ratio, or a difference.
+ * @param {number[]} base
+ * @param {number[]} next
+ * @param {boolean} difference
+ * @returns {Change | null}
+ */
+const changeOf = (base, next, difference) =>
+  base.length >= 2 && next.length >= 2
+    ? difference
+      ? differenceBetween(base, next)
+      : changeBetween(base, next)
+    : null;
+
+/**
+ * Whether a change is an improvement by the objective: more throughput, less of anything else.
+ * @param {Change} change
+ * @param {Objective} objective
+ */
+export const improves = (change, objective) => {
+  const { better } = OBJECTIVES[objective];
+  const neutral = change.difference ? 0 : 1;
+  return better === 'higher' ? change.change > neutral : change.change < neutral;
+};
+
+/**
  * @param {import('./sweep.js').SweepDocument} document  the sweep of the candidates, its points
  *   in candidate order
  * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
- * @param {{ missing: Advice['missing'], skipped: Advice['skipped'] }} found
+ * @param {{ missing: Advice['missing'], skipped: Advice['skipped'], objective?: Objective }} found
  * @returns {Advice}
  */
-export function adviceOf(document, candidates, { missing, skipped }) {
+export function adviceOf(document, candidates, { missing, skipped, objective = 'throughput' }) {
+  const { difference } = OBJECTIVES[objective];
   const { points } = document;
   // each point's figures as every reader reads them
   const read = sweepPoints(document);
@@ -75,18 +136,26 @@ export function adviceOf(document, candidates, { missing, skipped }) {
   const change = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
     a.length >= 2 && b.length >= 2 ? changeBetween(a, b) : null;
   const baseline = Object.fromEntries(MODES.map((mode) => [mode, perRound(base, mode)]));
+  const baseScore = Object.fromEntries(MODES.map((mode) => [mode, scoreValues(base, mode, objective)]));
+  const scoreOf = (/** @type {import('../points/points.js').Point} */ point) =>
+    /** @type {AdviceRow['gain']} */ (
+      Object.fromEntries(
+        MODES.map((mode) => [mode, changeOf(baseScore[mode], scoreValues(point, mode, objective), difference)]),
+      )
+    );
   /** @type {AdviceRow[]} */
   const rows = points.map((point, i) => {
     const candidate = candidates[i];
     const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(read[i], mode))]));
     const mode = candidate.mode ?? 'workers';
     const logs = perRound(read[i], mode).map(Math.log);
+    const score = scoreOf(read[i]);
     const status =
       point.status === 'unavailable'
         ? 'unavailable'
         : point.status === 'failed'
           ? 'failed'
-          : gain[mode]
+          : score[mode]
             ? 'measured'
             : 'too few rounds';
     return {
@@ -98,6 +167,7 @@ export function adviceOf(document, candidates, { missing, skipped }) {
       status,
       why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
       gain: /** @type {AdviceRow['gain']} */ (gain),
+      score,
       ratio: point.ratio ?? null,
       memory: change(perRound(base, mode, 'memory'), perRound(read[i], mode, 'memory')),
       spread: logs.length >= 3 ? sampleStandardDeviation(logs) : null,
@@ -108,15 +178,17 @@ export function adviceOf(document, candidates, { missing, skipped }) {
   });
   // processes instead of threads: the baseline's procs against its workers
   const procs = change(baseline.workers, baseline.procs);
+  const procsScore = changeOf(baseScore.workers, baseScore.procs, difference);
   rows.push({
     id: base.id,
     name: 'processes instead of threads',
     kind: 'procs',
     apply: 'run the K workers as child processes (child_process.fork) rather than Worker threads',
     mode: 'workers',
-    status: procs ? 'measured' : 'too few rounds',
+    status: procsScore ? 'measured' : 'too few rounds',
     why: null,
     gain: { workers: procs, procs: null },
+    score: { workers: procsScore, procs: null },
     ratio: null,
     memory: change(perRound(base, 'workers', 'memory'), perRound(base, 'procs', 'memory')),
     spread: baseline.procs.length >= 3 ? sampleStandardDeviation(baseline.procs.map(Math.log)) : null,
@@ -125,14 +197,16 @@ export function adviceOf(document, candidates, { missing, skipped }) {
     dropped: null,
   });
   // the verdicts of all the comparisons at once: a family of ten, not ten at 5% each
-  const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (gainOf(row)?.p ?? null)));
+  const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (scoreIn(row)?.p ?? null)));
   const known = holm(tested);
   rows.forEach((row, i) => {
-    const gain = gainOf(row);
+    const score = scoreIn(row);
     // no interval, no verdict; the baseline against itself is tested by no one: unclear
-    if (!gain?.ci95) return;
-    row.verdict = known[i] ? (gain.change > 1 ? 'better' : 'worse') : 'unclear';
+    if (!score?.ci95) return;
+    row.verdict = known[i] ? (improves(score, objective) ? 'better' : 'worse') : 'unclear';
   });
+  // the best first: the most throughput, the least of anything else
+  const sign = OBJECTIVES[objective].better === 'higher' ? -1 : 1;
   const [baseRow, ...others] = rows;
   // ranked within their mode: the workers' first, then the fixes for processes alone
   const measured = others
@@ -140,22 +214,25 @@ export function adviceOf(document, candidates, { missing, skipped }) {
     .sort(
       (a, b) =>
         Number(a.mode === 'procs') - Number(b.mode === 'procs') ||
-        /** @type {Change} */ (gainOf(b)).change - /** @type {Change} */ (gainOf(a)).change,
+        sign * ((scoreIn(a)?.change ?? 0) - (scoreIn(b)?.change ?? 0)),
     );
   // a rank is a range where intervals overlap: which rows of its mode lie wholly above its own,
   // and which wholly below
   for (const row of measured) {
-    const mine = gainOf(row)?.ci95;
+    const mine = scoreIn(row)?.ci95;
     const group = measured.filter((other) => other.mode === row.mode);
-    const above = group.filter((other) => mine && (gainOf(other)?.ci95?.[0] ?? -Infinity) > mine[1]).length;
-    const below = group.filter((other) => mine && (gainOf(other)?.ci95?.[1] ?? Infinity) < mine[0]).length;
-    row.rank = mine ? [above + 1, group.length - below] : null;
+    // wholly better than its interval, and wholly worse
+    const higher = group.filter((other) => mine && (scoreIn(other)?.ci95?.[0] ?? -Infinity) > mine[1]).length;
+    const lower = group.filter((other) => mine && (scoreIn(other)?.ci95?.[1] ?? Infinity) < mine[0]).length;
+    const [better, worse] = sign < 0 ? [higher, lower] : [lower, higher];
+    row.rank = mine ? [better + 1, group.length - worse] : null;
   }
   const rest = others.filter((row) => row.status !== 'measured');
   const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
     measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
   return {
     baseline: base.id,
+    for: objective,
     rows: [baseRow, ...measured, ...rest],
     missing,
     skipped,
@@ -165,10 +242,11 @@ export function adviceOf(document, candidates, { missing, skipped }) {
 }
 
 /**
- * A row's gain in the mode that ranks it (a file saved before rows had a mode: the workers').
+ * A row's score in the mode that ranks it (a file saved before rows had a mode: the workers'; one
+ * saved before rows had a score: its throughput gain).
  * @param {AdviceRow} row
  */
-const gainOf = (row) => row.gain[modeOf(row)];
+export const scoreIn = (row) => (row.score ?? row.gain)[modeOf(row)];
 
 /** @param {AdviceRow} row */
 export const modeOf = (row) => row.mode ?? 'workers';

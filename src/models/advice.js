@@ -4,12 +4,13 @@
 import { MITIGATION_RANKING } from '../reference/published.js';
 import { formatCI } from '../document/sentences.js';
 import { fixed } from '../words/numbers.js';
-import { modeOf } from '../document/advice.js';
+import { modeOf, scoreIn } from '../document/advice.js';
+import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('../document/advice.js').Advice} Advice
  * @typedef {import('../document/advice.js').AdviceRow} AdviceRow
- * @typedef {ReturnType<typeof import('../stats/ratio.js').changeBetween>} Change
+ * @typedef {import('../document/advice.js').Change} Change
  */
 
 /** `3.20× (2.90-3.52)`, or the estimate alone without an interval. */
@@ -35,6 +36,42 @@ const percent = (/** @type {Change | null} */ change) => {
 };
 
 const READING = /** @type {const} */ ({ better: 'faster', worse: 'hurts', unclear: 'unclear' });
+// ranked by a cost, where less is better
+const LESS = /** @type {const} */ ({ better: 'less', worse: 'more', unclear: 'unclear' });
+
+/**
+ * What each objective is called: in the title, the verdict, and its table's column.
+ * @type {Record<import('../document/advice.js').Objective, { ranked: string, head: string | null, less: string }>}
+ */
+const OBJECTIVE_WORDS = {
+  throughput: { ranked: "the workers' throughput", head: null, less: '' },
+  memory: { ranked: 'memory per added worker', head: 'memory', less: 'memory per added worker' },
+  'kept-memory': {
+    ranked: 'memory the app keeps after its workers end',
+    head: 'kept',
+    less: 'memory the app keeps per ended worker',
+  },
+  'main-latency': {
+    ranked: "the app's request p99 while its workers run",
+    head: 'app p99',
+    less: "the app's request p99",
+  },
+};
+
+/** `−12.3 ±2.7 MiB`: a difference with its interval's half-width, in a narrow cell. */
+const differenceCell = (/** @type {Change} */ change) => {
+  const sign = change.change < 0 ? '−' : change.change > 0 ? '+' : '±';
+  const half = change.ci95 ? ` ±${fixed((change.ci95[1] - change.ci95[0]) / 2, 1)}` : '';
+  return `${sign}${fixed(Math.abs(change.change), 1)}${half} MiB`;
+};
+
+/** A score as its column shows it: a difference in MiB, or a change in percent with its interval. */
+const scoreCell = (/** @type {Change | null} */ change) =>
+  !change
+    ? '-'
+    : change.difference
+      ? differenceCell(change)
+      : `${percent(change)}${change.ci95 ? ` ${change.ci95.map((end) => percent({ ...change, change: end })).join('/')}` : ''}`;
 // a row without figures, in words that wrap in a narrow column; its note says why
 const STATUS = /** @type {const} */ ({
   unavailable: 'cannot run',
@@ -46,14 +83,15 @@ const STATUS = /** @type {const} */ ({
  * @param {AdviceRow} row
  * @param {number | string} rank  its place by order, for a row saved before ranks were ranges
  */
-function readingOf(row, rank) {
+function readingOf(row, rank, objective = 'throughput') {
   if (row.kind === 'baseline') return 'baseline';
   if (row.status !== 'measured') return STATUS[row.status];
   // a range where its interval overlaps others': the order between them is not known
   if (row.rank) rank = row.rank[0] === row.rank[1] ? row.rank[0] : `${row.rank[0]}-${row.rank[1]}`;
   // a fix for processes alone is ranked among those, by the procs' gain
   const dropped = row.dropped ? `, out r${row.dropped.round}` : '';
-  return `${rank}. ${row.verdict ? READING[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}${dropped}`;
+  const words = objective === 'throughput' ? READING : LESS;
+  return `${rank}. ${row.verdict ? words[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}${dropped}`;
 }
 
 /**
@@ -62,20 +100,47 @@ function readingOf(row, rank) {
  */
 export function adviceModel(document) {
   const { advice } = document;
+  const objective = advice.for ?? 'throughput';
+  const words = OBJECTIVE_WORDS[objective];
   const ranks = { workers: 0, procs: 0 };
   const rows = advice.rows.map((row) => {
     if (row.kind !== 'baseline' && row.status === 'measured') ranks[modeOf(row)]++;
+    const reading = readingOf(row, ranks[modeOf(row)], objective);
+    const spread = row.spread === null ? '-' : fixed(row.spread);
+    if (objective === 'throughput')
+      return [
+        row.name,
+        reading,
+        timesCell(row.gain.workers),
+        timesCell(row.gain.procs),
+        row.ratio ? fixed(row.ratio.geomean ?? row.ratio.median) : '-',
+        percent(row.memory),
+        spread,
+      ];
+    // ranked by a cost: it first, throughput beside it as what the fix costs or gains there
     return [
       row.name,
-      readingOf(row, ranks[modeOf(row)]),
+      reading,
+      row.kind === 'baseline' ? 'baseline' : scoreCell(scoreIn(row)),
       timesCell(row.gain.workers),
       timesCell(row.gain.procs),
-      row.ratio ? fixed(row.ratio.geomean ?? row.ratio.median) : '-',
-      percent(row.memory),
-      row.spread === null ? '-' : fixed(row.spread),
+      ...(objective === 'memory' ? [] : [percent(row.memory)]),
+      spread,
     ];
   });
   const notes = [adviceVerdictText(advice)];
+  const head =
+    objective === 'throughput'
+      ? ['candidate', 'reading', 'workers ×', 'procs ×', 'w/p', 'memory', 'spread']
+      : [
+          'candidate',
+          'reading',
+          /** @type {string} */ (words.head),
+          'workers ×',
+          'procs ×',
+          ...(objective === 'memory' ? [] : ['memory']),
+          'spread',
+        ];
   const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
   for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
   if (advice.missing.length)
@@ -93,11 +158,16 @@ export function adviceModel(document) {
         .join('; ')}`,
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
+  const compared = advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length;
+  const scored =
+    objective === 'throughput'
+      ? ''
+      : `${words.head}: ${objective === 'kept-memory' ? 'the candidate’s workers’ kept memory per worker − the baseline’s, with the half-width of its 95% CI' : `the candidate’s workers’ ${words.less} against the baseline’s, with its 95% CI`} (its rank); `;
   notes.push(
-    `workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; w/p: the candidate’s workers/procs; memory: its workers’ memory per worker against the baseline’s; spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); faster or hurts: ${
+    `${scored}workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; ${objective === 'throughput' ? 'w/p: the candidate’s workers/procs; ' : ''}${objective === 'memory' ? '' : 'memory: its workers’ memory per worker against the baseline’s; '}spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); ${objective === 'throughput' ? 'faster or hurts' : 'less or more'}: ${
       advice.rows.some((row) => row.rank)
-        ? `the workers’ gain is known to lie above 1 or below it, Holm-corrected over the ${advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
-        : 'the workers’ interval lies above 1 or below it'
+        ? `the workers’ ${objective === 'throughput' ? 'gain' : words.head} is known to lie ${objective === 'kept-memory' ? 'below 0 or above it' : 'above 1 or below it'}, Holm-corrected over the ${compared} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
+        : `the workers’ interval lies ${objective === 'kept-memory' ? 'below 0 or above it' : 'above 1 or below it'}`
     }${
       advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
         ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'
@@ -112,13 +182,8 @@ export function adviceModel(document) {
         .join('; ')}`,
     );
   return {
-    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
-    tables: [
-      {
-        head: ['candidate', 'reading', 'workers ×', 'procs ×', 'w/p', 'memory', 'spread'],
-        rows,
-      },
-    ],
+    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${objective === 'throughput' ? '' : `, ranked by ${words.ranked}`}${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
+    tables: [{ head, rows }],
     notes,
   };
 }
@@ -129,12 +194,33 @@ export function adviceModel(document) {
  * @param {Advice} advice
  */
 export function adviceVerdictText(advice) {
+  const objective = advice.for ?? 'throughput';
   const best = advice.rows.find((row) => row.name === advice.best);
   const forProcs = advice.rows.find((row) => row.name === advice.bestProcs);
   const procsPart = forProcs ? `; for processes: ${bestText(forProcs, 'procs')}` : '';
+  if (objective !== 'throughput') {
+    const { less } = OBJECTIVE_WORDS[objective];
+    if (!best)
+      return `no candidate is known to lower ${less} below the baseline’s (workers): every interval spans no change or lies above it (a longer --max-time narrows them)${procsPart}`;
+    return `least ${less}: ${costText(best, objective)}${procsPart}`;
+  }
   if (!best)
     return `no candidate’s workers throughput is known to beat the baseline’s: every interval spans 1 or lies below it (a longer --max-time narrows them)${procsPart}`;
   return `best: ${bestText(best, 'workers')}${procsPart}`;
+}
+
+/**
+ * `ARENA_MAX 1: workers keep −12.3 MiB per worker against the baseline (95% CI …); throughput workers 0.95× (…), procs …`
+ * @param {AdviceRow} row
+ * @param {import('../document/advice.js').Objective} objective
+ */
+function costText(row, objective) {
+  const score = /** @type {Change} */ (scoreIn(row));
+  const by = score.difference
+    ? `${differenceCell({ ...score, ci95: null })} against the baseline’s${score.ci95 ? ` (95% CI ${score.ci95.map((end) => differenceCell({ ...score, change: end, ci95: null })).join(' to ')})` : ''}`
+    : `${fixed(score.change)}× the baseline’s${score.ci95 ? ` (${formatCI(score.ci95)})` : ''}`;
+  const gains = MODES.flatMap((mode) => (row.gain[mode] ? [`${mode} ${times(row.gain[mode])}`] : [])).join(', ');
+  return `${row.name}: ${OBJECTIVE_WORDS[objective].less} ${by}; throughput ${gains || 'not measured'}`;
 }
 
 /**

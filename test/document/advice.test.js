@@ -188,3 +188,72 @@ test("a message's advise: fixes for threads alone ranked by the workers' gain, t
     figuresOf(advice),
   );
 });
+
+test('--for kept-memory ranks by what the app keeps (a difference: it can be 0), throughput beside it as the cost', () => {
+  const base = [16, 17, 15, 16.5, 15.5];
+  // c1 keeps far less; c2 keeps more; c3 about the same; all at some throughput
+  const kept = [base, base.map((v) => v - 12), base.map((v) => v + 6), base.map((v, r) => v + (r % 2 ? 0.3 : -0.3))];
+  const points = kept.map((values, i) => ({
+    id: `p${i + 1}`,
+    status: 'complete',
+    rounds: values.map((v, r) => ({
+      workers: { throughput: 100 + r + (i === 1 ? -10 : 0), workers: [{}, {}], end: endOf(v) },
+      procs: { throughput: 120 + r, workers: [{}, {}], end: endOf(0.1) },
+    })),
+  }));
+  const candidates = points.map((_, i) => ({
+    name: i === 0 ? 'baseline' : `c${i}`,
+    kind: i === 0 ? 'baseline' : 'glibc',
+    apply: '',
+  }));
+  const sweep = {
+    status: 'complete',
+    axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }], task: ['readfilesync'] },
+    points: points.map((point) => ({
+      task: 'readfilesync',
+      file: { size: 65536, label: '64 KiB' },
+      k: 2,
+      params: {},
+      config: { env: {} },
+      ...point,
+      node: { version: 'v20.20.2' },
+      variant: { name: point.id },
+    })),
+  };
+  const advice = adviceOf(/** @type {any} */ (sweep), /** @type {any} */ (candidates), {
+    missing: [],
+    skipped: [],
+    objective: 'kept-memory',
+  });
+  assert.equal(advice.for, 'kept-memory');
+  const names = advice.rows.map((row) => row.name);
+  // processes keep nothing: the most kept memory saved; then c1; c2 keeps more and comes last
+  assert.deepEqual(names.slice(1, 3), ['processes instead of threads', 'c1']);
+  assert.equal(names.at(-1), 'c2');
+  const row = (/** @type {string} */ name) => /** @type {any} */ (advice.rows.find((one) => one.name === name));
+  assert.equal(row('c1').score.workers.difference, true);
+  assert.ok(Math.abs(row('c1').score.workers.change + 12) < 1e-9);
+  assert.equal(row('c1').verdict, 'better');
+  assert.equal(row('c2').verdict, 'worse');
+  assert.equal(advice.best, 'processes instead of threads');
+  // its throughput is still there: the cost of the fix
+  assert.ok(row('c1').gain.workers.change < 1);
+  const model = adviceModel(/** @type {any} */ ({ ...sweep, advice }));
+  assert.match(model.title, /ranked by memory the app keeps after its workers end/);
+  assert.deepEqual(model.tables[0].head.slice(0, 5), ['candidate', 'reading', 'kept', 'workers ×', 'procs ×']);
+  assert.match(JSON.stringify(model.tables[0].rows), /"c1","\d\. less","−12\.0 ±[\d.]+ MiB","0\.9\d×/);
+  assert.match(
+    adviceVerdictText(advice),
+    /^least memory the app keeps per ended worker: processes instead of threads: /,
+  );
+});
+
+/** A cell's end: the app held 10 MiB before, and 10 + 2 × kept after its 2 workers ended. */
+function endOf(/** @type {number} */ keptPerWorker) {
+  const MiB = 2 ** 20;
+  return {
+    settleMs: 10,
+    beforeBytes: 10 * MiB,
+    cycles: [{ teardownNs: 5e6, anonBytes: (10 + 2 * keptPerWorker) * MiB }],
+  };
+}

@@ -97,3 +97,46 @@ test('a 64 KiB Buffer message: transfer and shared memory in threads alone, the 
     'threads alone',
   );
 });
+
+test('--semi-space reaches each worker as an app sets it: a thread through resourceLimits, a child through execArgv', async () => {
+  const run = async (/** @type {string[]} */ extra) => {
+    const result = await cli(['compare', '--task', fixture('young-probe.js'), '--quick', '--json', '--no-save', ...extra]);
+    assert.equal(result.exitCode, 0, result.stderr);
+    return JSON.parse(result.stdout);
+  };
+  const young = await run(['--semi-space', '64']);
+  const own = await run([]);
+  assert.equal(young.config.semiSpaceMb, 64);
+  assert.equal(own.config.semiSpaceMb, undefined);
+  for (const mode of ['workers', 'procs']) {
+    // a new space is two semi-spaces: V8's own 16 MiB gives at most 32, 64 MiB gives more
+    assert.ok(young[mode].metrics.newSpaceMiB.max > 32, `${mode} ${young[mode].metrics.newSpaceMiB.max}`);
+    assert.ok(own[mode].metrics.newSpaceMiB.max <= 32, `${mode} ${own[mode].metrics.newSpaceMiB.max}`);
+  }
+  assert.match((await cli(['compare', '--semi-space', '0', '--quick'])).stderr, /--semi-space 0 is invalid/);
+});
+
+test('advise --for kept-memory ranks by what the app keeps, each with its throughput beside it', async () => {
+  const result = await cli([
+    'advise',
+    '-k',
+    '2',
+    '--for',
+    'kept-memory',
+    '--only',
+    'ARENA_MAX 1,semi-space 64',
+    '--rounds',
+    '3',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const { advice } = JSON.parse(result.stdout);
+  assert.equal(advice.for, 'kept-memory');
+  const rows = Object.fromEntries(advice.rows.map((/** @type {any} */ row) => [row.name, row]));
+  for (const name of ['ARENA_MAX 1', 'semi-space 64 MiB', 'processes instead of threads']) {
+    assert.equal(rows[name]?.status, 'measured', name);
+    assert.equal(rows[name].score.workers.difference, true, name);
+    assert.ok(rows[name].gain.workers.change > 0, name);
+  }
+  assert.match(rows['semi-space 64 MiB'].apply, /maxYoungGenerationSizeMb: 192 .*--max-semi-space-size=64/);
+});
