@@ -98,7 +98,7 @@ test('--resume runs the kept settings only once each passes the check its option
     writeFileSync(path, JSON.stringify(document));
     return path;
   };
-  for (const [edit, message] of [
+  const table = /** @type {Array<[(resume: any) => void, RegExp]>} */ ([
     [
       (r) => (r.k = -3),
       /resume\.k is refused as the command line would refuse it: -k -3 is invalid: it must be a whole number of 1 or more/,
@@ -125,13 +125,15 @@ test('--resume runs the kept settings only once each passes the check its option
       /runs \/bin\/false \(--node\); a results file may come from anyone, so name it yourself: add --node \/bin\/false$/,
     ],
     [(r) => (r.trace = { bpftrace: '/bin/false' }), /runs \/bin\/false \(--bpftrace\).*add --bpftrace \/bin\/false$/],
-  ]) {
-    const path = edited('edited', /** @type {(resume: any) => void} */ (edit));
-    const result = await cli(['compare', '--resume', path], { timeout: 20000 });
-    assert.equal(result.exitCode, 2, `${edit}: ${result.stderr}`);
+  ]);
+  const cases = table.map(([edit, message], i) => ({ path: edited(`edited-${i}`, edit), edit, message }));
+  // each is refused before any cell runs: checked side by side, as no measurement is
+  const results = await Promise.all(cases.map(({ path }) => cli(['compare', '--resume', path], { timeout: 20000 })));
+  results.forEach((result, i) => {
+    assert.equal(result.exitCode, 2, `${cases[i].edit}: ${result.stderr}`);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
-    assert.match(result.stderr.trim(), message);
-  }
+    assert.match(result.stderr.trim(), cases[i].message);
+  });
   // a binary named again that is not the file's
   const named = edited('node', (r) => (r.node = '/bin/false'));
   const other = await cli(['compare', '--resume', named, '--node', '/bin/true'], { timeout: 20000 });
