@@ -6,6 +6,8 @@
 import { sampleStandardDeviation } from 'simple-statistics';
 import { sweepPoints } from '../points/points.js';
 import { changeBetween, differenceBetween, holm } from '../stats/ratio.js';
+import { pooledChange } from '../stats/pooled.js';
+import { MEASURES } from '../points/measures.js';
 import { MODES } from '../words/modes.js';
 
 /**
@@ -137,10 +139,27 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
     a.length >= 2 && b.length >= 2 ? changeBetween(a, b) : null;
   const baseline = Object.fromEntries(MODES.map((mode) => [mode, perRound(base, mode)]));
   const baseScore = Object.fromEntries(MODES.map((mode) => [mode, scoreValues(base, mode, objective)]));
-  const scoreOf = (/** @type {import('../points/points.js').Point} */ point) =>
+  // a pooled measure (the app's request p99) is read from every round's timings pooled, as
+  // compare reads it, where the cells kept them
+  const pooled = MEASURES.find((measure) => measure.key === OBJECTIVES[objective].key)?.pooled;
+  /** @param {any} point  a saved point  @param {'workers'|'procs'} mode */
+  const timings = (point, mode) =>
+    (point.rounds ?? []).flatMap((/** @type {any} */ round) => {
+      const cell = round.pilot ? null : round[mode];
+      const histogram = cell && pooled ? pooled.histogram(cell) : null;
+      return histogram?.length ? [histogram] : [];
+    });
+  const scoreOf = (/** @type {number} */ i) =>
     /** @type {AdviceRow['gain']} */ (
       Object.fromEntries(
-        MODES.map((mode) => [mode, changeOf(baseScore[mode], scoreValues(point, mode, objective), difference)]),
+        MODES.map((mode) => {
+          if (pooled) {
+            const [before, after] = [timings(points[0], mode), timings(points[i], mode)];
+            if (before.length && after.length)
+              return [mode, pooledChange(before, after, pooled.percentile, pooled.bits)];
+          }
+          return [mode, changeOf(baseScore[mode], scoreValues(read[i], mode, objective), difference)];
+        }),
       )
     );
   /** @type {AdviceRow[]} */
@@ -149,7 +168,7 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
     const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(read[i], mode))]));
     const mode = candidate.mode ?? 'workers';
     const logs = perRound(read[i], mode).map(Math.log);
-    const score = scoreOf(read[i]);
+    const score = scoreOf(i);
     const status =
       point.status === 'unavailable'
         ? 'unavailable'
@@ -178,7 +197,10 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
   });
   // processes instead of threads: the baseline's procs against its workers
   const procs = change(baseline.workers, baseline.procs);
-  const procsScore = changeOf(baseScore.workers, baseScore.procs, difference);
+  const procsScore =
+    pooled && timings(points[0], 'workers').length && timings(points[0], 'procs').length
+      ? pooledChange(timings(points[0], 'workers'), timings(points[0], 'procs'), pooled.percentile, pooled.bits)
+      : changeOf(baseScore.workers, baseScore.procs, difference);
   rows.push({
     id: base.id,
     name: 'processes instead of threads',

@@ -41,20 +41,29 @@ const LESS = /** @type {const} */ ({ better: 'less', worse: 'more', unclear: 'un
 
 /**
  * What each objective is called: in the title, the verdict, and its table's column.
- * @type {Record<import('../document/advice.js').Objective, { ranked: string, head: string | null, less: string }>}
+ * @type {Record<import('../document/advice.js').Objective, { ranked: string, head: string | null, less: string, legend: string }>}
  */
 const OBJECTIVE_WORDS = {
-  throughput: { ranked: "the workers' throughput", head: null, less: '' },
-  memory: { ranked: 'memory per added worker', head: 'memory', less: 'memory per added worker' },
+  throughput: { ranked: "the workers' throughput", head: null, less: '', legend: '' },
+  memory: {
+    ranked: 'memory per added worker',
+    head: 'memory',
+    less: 'memory per added worker',
+    legend: 'memory per added worker with the candidate, against the baseline’s, with its 95% CI',
+  },
   'kept-memory': {
     ranked: 'memory the app keeps after its workers end',
     head: 'kept',
     less: 'memory the app keeps per ended worker',
+    legend:
+      'what the app keeps per ended worker with the candidate − the baseline’s, in MiB, with the half-width of its 95% CI',
   },
   'main-latency': {
     ranked: "the app's request p99 while its workers run",
     head: 'app p99',
     less: "the app's request p99",
+    legend:
+      'the app’s request p99 (every round’s requests pooled) beside the candidate’s workers, against the baseline’s, with its 95% bootstrap CI',
   },
 };
 
@@ -159,10 +168,7 @@ export function adviceModel(document) {
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
   const compared = advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length;
-  const scored =
-    objective === 'throughput'
-      ? ''
-      : `${words.head}: ${objective === 'kept-memory' ? 'the candidate’s workers’ kept memory per worker − the baseline’s, with the half-width of its 95% CI' : `the candidate’s workers’ ${words.less} against the baseline’s, with its 95% CI`} (its rank); `;
+  const scored = objective === 'throughput' ? '' : `${words.head}: ${words.legend}; `;
   notes.push(
     `${scored}workers ×, procs ×: each mode’s throughput over the baseline’s, with its 95% CI over rounds; ${objective === 'throughput' ? 'w/p: the candidate’s workers/procs; ' : ''}${objective === 'memory' ? '' : 'memory: its workers’ memory per worker against the baseline’s; '}spread: how much its workers’ cells disagree (the standard deviation of their log ops/s); ${objective === 'throughput' ? 'faster or hurts' : 'less or more'}: ${
       advice.rows.some((row) => row.rank)

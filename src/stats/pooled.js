@@ -50,12 +50,13 @@ function dense(histograms) {
  * @param {Histogram[][]} arms  one list per arm, each one histogram a round, rounds aligned
  * @param {number} p
  * @param {number} bits
+ * @param {number} [seed]  added to the generator's seed: two draws of unrelated rounds differ
  * @returns {number[][]}  per draw, the percentile of each arm (null draws dropped)
  */
-function draws(arms, p, bits) {
+function draws(arms, p, bits, seed = 0) {
   const rounds = arms[0].length;
   const tables = arms.map(dense);
-  const random = uniform(rounds * 7919 + p);
+  const random = uniform(rounds * 7919 + p + seed);
   /** @type {number[][]} */
   const out = [];
   for (let draw = 0; draw < RESAMPLES; draw++) {
@@ -126,4 +127,29 @@ export function pooledRatioStats(pairs, p, bits) {
     samples: perRound,
     pooled: true,
   };
+}
+
+/**
+ * How a pooled percentile changed between two runs of unrelated rounds (advise's candidates
+ * against their baseline), new / base, in the shape changeBetween gives (ratio.js): each run's
+ * rounds drawn on their own, the draws paired by number; `p` two-sided, of no change, from the
+ * share of draws on either side of 1.
+ * @param {Histogram[]} base  one histogram a round
+ * @param {Histogram[]} next
+ * @param {number} p  the percentile
+ * @param {number} bits
+ * @returns {{ change: number, ci95: [number, number] | null, df: null, method: string, p: number | null } | null}
+ *   null when either timed nothing
+ */
+export function pooledChange(base, next, p, bits) {
+  const [before, after] = [base, next].map((rounds) => percentileOf(mergeHistograms(rounds), p, bits));
+  if (!before || !after) return null;
+  const change = after / before;
+  const method = `percentile bootstrap over each run's rounds of the pooled p${p}, new / base (${RESAMPLES} draws)`;
+  if (Math.min(base.length, next.length) < POOLED_MIN_ROUNDS) return { change, ci95: null, df: null, method, p: null };
+  const [a, b] = [draws([base], p, bits, 1), draws([next], p, bits, 2)];
+  const ratios = a.slice(0, b.length).map(([x], i) => b[i][0] / x);
+  const below = ratios.filter((ratio) => ratio <= 1).length / ratios.length;
+  const above = ratios.filter((ratio) => ratio >= 1).length / ratios.length;
+  return { change, ci95: percentileInterval(ratios), df: null, method, p: Math.min(1, 2 * Math.min(below, above)) };
 }

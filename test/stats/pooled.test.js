@@ -49,3 +49,17 @@ test('a pooled ratio keeps each round’s pair together and reads the two pooled
   assert.deepEqual(same?.ci95, [1, 1]);
   assert.equal(pooledRatioStats(/** @type {any} */ (pairs.map(([one]) => [one, []])), 99, SAVED_BITS), null);
 });
+
+test('a pooled change between two runs of unrelated rounds: new / base, each run drawn on its own, with a p of no change', async () => {
+  const { pooledChange } = await import('../../src/stats/pooled.js');
+  const base = Array.from({ length: 12 }, (_, i) => round(50, 100_000 + i * 2000));
+  const slower = Array.from({ length: 9 }, (_, i) => round(50, 200_000 + i * 4000));
+  const change = pooledChange(base, slower, 99, SAVED_BITS);
+  assert.ok(change);
+  const [a, b] = [base, slower].map((rounds) => percentileOf(mergeHistograms(rounds), 99, SAVED_BITS));
+  assert.equal(change.change, /** @type {number} */ (b) / /** @type {number} */ (a));
+  assert.ok(change.ci95 && change.ci95[0] <= change.change && change.change <= change.ci95[1]);
+  assert.ok(change.ci95[0] > 1 && /** @type {number} */ (change.p) < 0.05, 'twice as slow everywhere: known');
+  assert.equal(pooledChange(base, slower.slice(0, 3), 99, SAVED_BITS)?.ci95, null);
+  assert.equal(pooledChange(base, [], 99, SAVED_BITS), null);
+});
