@@ -100,7 +100,15 @@ test('a 64 KiB Buffer message: transfer and shared memory in threads alone, the 
 
 test('--semi-space reaches each worker as an app sets it: a thread through resourceLimits, a child through execArgv', async () => {
   const run = async (/** @type {string[]} */ extra) => {
-    const result = await cli(['compare', '--task', fixture('young-probe.js'), '--quick', '--json', '--no-save', ...extra]);
+    const result = await cli([
+      'compare',
+      '--task',
+      fixture('young-probe.js'),
+      '--quick',
+      '--json',
+      '--no-save',
+      ...extra,
+    ]);
     assert.equal(result.exitCode, 0, result.stderr);
     return JSON.parse(result.stdout);
   };
