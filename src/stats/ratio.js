@@ -134,30 +134,39 @@ export function verdict({ ci95 }) {
 }
 
 /**
+ * Welch's t test of mean(b) − mean(a), which allows the two runs their own spread and number of
+ * rounds: the difference, the half-width of its 95% interval, the Welch–Satterthwaite degrees
+ * of freedom and the two-sided p of no difference; no interval with fewer than 2 values a side.
+ * @param {number[]} a
+ * @param {number[]} b
+ */
+function welch(a, b) {
+  const difference = mean(b) - mean(a);
+  if (a.length < 2 || b.length < 2) return { difference, half: null, df: null, p: null };
+  const va = sampleVariance(a) / a.length;
+  const vb = sampleVariance(b) / b.length;
+  const se = Math.sqrt(va + vb);
+  if (se === 0) return { difference, half: 0, df: Infinity, p: difference === 0 ? 1 : 0 };
+  const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
+  // two-sided, of no change: what a correction for many comparisons (holm) reads
+  const p = 2 * (1 - jstat.studentt.cdf(Math.abs(difference) / se, df));
+  return { difference, half: jstat.studentt.inv(0.975, df) * se, df, p };
+}
+
+/**
  * How much a quantity changed between two runs, from its per-round values in each: the ratio
- * of their geometric means (new / base) with a 95% Welch t interval on the logs, which allows
- * the two runs their own spread and number of rounds.
+ * of their geometric means (new / base) with a 95% Welch t interval on the logs.
  * @param {number[]} base  per-round values of the first run (ratios or throughputs, all > 0)
  * @param {number[]} next  per-round values of the second run
  * @returns {{ change: number, ci95: [number, number] | null, df: number | null, method: string, p: number | null }}
  *   p: two-sided, of no change
  */
 export function changeBetween(base, next) {
-  const a = base.map(Math.log);
-  const b = next.map(Math.log);
-  const change = Math.exp(mean(b) - mean(a));
-  const method = 'Welch t interval on log values, new / base';
-  if (a.length < 2 || b.length < 2) return { change, ci95: null, df: null, method, p: null };
-  const va = sampleVariance(a) / a.length;
-  const vb = sampleVariance(b) / b.length;
-  const se = Math.sqrt(va + vb);
-  if (se === 0) return { change, ci95: [change, change], df: Infinity, method, p: change === 1 ? 1 : 0 };
-  // Welch–Satterthwaite degrees of freedom
-  const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
-  const half = jstat.studentt.inv(0.975, df) * se;
-  // two-sided, of no change: what a correction for many comparisons (holm) reads
-  const p = 2 * (1 - jstat.studentt.cdf(Math.abs(Math.log(change)) / se, df));
-  return { change, ci95: [change * Math.exp(-half), change * Math.exp(half)], df, method, p };
+  const { difference, half, df, p } = welch(base.map(Math.log), next.map(Math.log));
+  const change = Math.exp(difference);
+  /** @type {[number, number] | null} */
+  const ci95 = half === null ? null : [change * Math.exp(-half), change * Math.exp(half)];
+  return { change, ci95, df, method: 'Welch t interval on log values, new / base', p };
 }
 
 /**
@@ -169,18 +178,10 @@ export function changeBetween(base, next) {
  * @returns {{ change: number, ci95: [number, number] | null, df: number | null, method: string, p: number | null, difference: true }}
  */
 export function differenceBetween(base, next) {
-  const change = mean(next) - mean(base);
-  const method = 'Welch t interval on values, new − base';
-  if (base.length < 2 || next.length < 2) return { change, ci95: null, df: null, method, p: null, difference: true };
-  const va = sampleVariance(base) / base.length;
-  const vb = sampleVariance(next) / next.length;
-  const se = Math.sqrt(va + vb);
-  if (se === 0)
-    return { change, ci95: [change, change], df: Infinity, method, p: change === 0 ? 1 : 0, difference: true };
-  const df = (va + vb) ** 2 / (va ** 2 / (base.length - 1) + vb ** 2 / (next.length - 1));
-  const half = jstat.studentt.inv(0.975, df) * se;
-  const p = 2 * (1 - jstat.studentt.cdf(Math.abs(change) / se, df));
-  return { change, ci95: [change - half, change + half], df, method, p, difference: true };
+  const { difference: change, half, df, p } = welch(base, next);
+  /** @type {[number, number] | null} */
+  const ci95 = half === null ? null : [change - half, change + half];
+  return { change, ci95, df, method: 'Welch t interval on values, new − base', p, difference: true };
 }
 
 /**
