@@ -12,6 +12,11 @@ const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text
 // Okabe–Ito blue and vermilion: told apart with every common colour-vision deficiency, and
 // used for workers and procs in every chart of the page.
 export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
+
+/** A pooled measure's chart: its dots are each round's cell, its bar every round's timings pooled. */
+export const POOLED_BAR =
+  "one dot per round (its cell's own p99, of about 50 requests); the bar marks every round's requests pooled";
+
 /**
  * The two series a chart compares, in the modes' colours: workers and procs, or an A/A run's
  * arms A and B (which both ran one mode, so naming them by mode would say what did not run).

@@ -13,6 +13,7 @@ import {
   MODE_SERIES,
   roundsChart,
   spreadChart,
+  POOLED_BAR,
 } from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
@@ -72,7 +73,12 @@ export async function compareSection({ path, document }, { facts, models }) {
           const summary = figureOf(measure, point)[mode];
           return summary ? [{ row: arm(mode), mode: arm(mode), median: centreOf(summary) }] : [];
         }),
-        { series, measure },
+        {
+          series,
+          measure,
+          // a pooled measure's bar is every round's timings pooled, not the dots' median
+          ...(pooledIn(measure, point) ? { subtitle: `one dot per round; ${POOLED_BAR}` } : {}),
+        },
       ),
     );
   const latencies = modes.flatMap((mode) => {
@@ -195,3 +201,11 @@ function keptRows(document, modes, arm) {
     });
   });
 }
+
+/**
+ * Whether a point's figure of a measure is its timings pooled (a file saved before keeps the
+ * median of its rounds).
+ * @param {import('../points/measures.js').Measure} measure
+ * @param {import('../points/points.js').Point} point
+ */
+export const pooledIn = (measure, point) => MODES.some((mode) => figureOf(measure, point)[mode]?.pooled !== undefined);

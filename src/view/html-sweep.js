@@ -3,7 +3,8 @@ import { plural } from '../words/lists.js';
 import { pointName, varying } from '../points/point-name.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { centreOf, figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
-import { accountChart, forestChart, forestRow, roundsChart } from './charts.js';
+import { accountChart, forestChart, forestRow, roundsChart, POOLED_BAR } from './charts.js';
+import { pooledIn } from './html-compare.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
 import { MODES } from '../words/modes.js';
 import { kebab } from '../words/vocabulary.js';
@@ -75,7 +76,12 @@ export async function sweepSection({ path, document }, { facts, models }) {
             return summary ? [{ row: label(point), mode, median: centreOf(summary) }] : [];
           }),
         ),
-        { subtitle: 'each point: one dot per round and mode; the bar marks the median', measure },
+        {
+          subtitle: document.points.some((point) => pooledIn(measure, readOf(point)))
+            ? `each point: one dot per round and mode; ${POOLED_BAR}`
+            : 'each point: one dot per round and mode; the bar marks the median',
+          measure,
+        },
       ),
     );
   const accounted = document.points.flatMap((point) =>
