@@ -167,7 +167,7 @@ const runSpecs = ({ sweep = false } = {}) => ({
         checked(cycleCount)('cycles'),
       ),
   semiSpace: value(
-    "MiB of V8's semi-space (its young generation's half) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
+    "MiB of V8's semi-space (half of its new space) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
     checked(semiSpaceMiB)('semiSpace'),
   ),
   timeout: timeoutOption,
