@@ -49,6 +49,7 @@ export function buildSweepDocument(run, { environment, machine, precision, round
         duration: document.config.duration,
         env: document.config.env,
         timeout: document.config.timeout,
+        ...(document.config.semiSpaceMb ? { semiSpaceMb: document.config.semiSpaceMb } : {}),
       },
       ...savedPoint(document),
       // an advise candidate raced out: after which round, below which leader (run/race.js)

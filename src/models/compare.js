@@ -51,7 +51,8 @@ function header(document) {
       ? ' (--protocol published: no warmup, as the investigation measured)'
       : '';
   const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
-  const title = `mmapbench ${document.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${state}`;
+  const young = config.semiSpaceMb ? `, semi-space ${config.semiSpaceMb} MiB` : '';
+  const title = `mmapbench ${document.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${young}${state}`;
   const env = Object.entries(config.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');

@@ -91,6 +91,10 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     axes.variant.length === 1 && axes.variant[0].name !== 'default' ? `variant ${axes.variant[0].name}` : null,
     axes.file.length === 1 ? `file ${axes.file[0]}` : null,
     axes.k.length === 1 ? `k=${axes.k[0]}` : null,
+    // --semi-space is the whole sweep's (an advise candidate's is in its name)
+    document.command === 'sweep' && points[0]?.config.semiSpaceMb
+      ? `semi-space ${points[0].config.semiSpaceMb} MiB`
+      : null,
   ].filter((fact) => fact !== null);
   const title = `mmapbench ${document.command}: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
