@@ -2,7 +2,8 @@
 // points of one sweep (interleaved rounds, each point stopping on its precision or on the
 // shared budget), then ranked by what --for names (the workers' throughput by default).
 import { usageError } from '../errors.js';
-import { BASELINE, candidatesFor, planCandidates } from '../run/advise.js';
+import { BASELINE, candidatesFor, planCandidates, scalingCandidates } from '../run/advise.js';
+import { usableCpus } from '../system/cpus.js';
 import { findAllocators } from '../system/allocators.js';
 import { resolveNode } from '../system/node.js';
 import { adviceOf } from '../document/advice.js';
@@ -55,13 +56,17 @@ export async function adviseCommand(opts, output, context = {}) {
         .map((one) => one.name)
         .join(', ')}`,
     );
-  const { planned, skipped } = await planCandidates(chosen.slice(1), shared, context, [baseline]);
+  // --k-auto: the baseline at the other k's too, in no ranking: their scaling gives the K to run
+  const scaling = opts.kAuto ? scalingCandidates(baseline.plan.k, usableCpus().usable) : [];
+  const { planned, skipped } = await planCandidates([...chosen.slice(1), ...scaling], shared, context, [baseline]);
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
     isolate: true,
     // a count of rounds is run whole; a budget is raced, by throughput: a ranking by another
     // cost gives every candidate rounds until the budget
-    race: shared.rounds === undefined && opts.race !== false && (opts.for ?? 'throughput') === 'throughput',
+    // (nor with --k-auto: the baseline's other k's are no candidates to drop)
+    race:
+      shared.rounds === undefined && opts.race !== false && (opts.for ?? 'throughput') === 'throughput' && !opts.kAuto,
     opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
     shape: (document) => ({
       ...document,

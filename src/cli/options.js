@@ -337,6 +337,9 @@ export function adviseSpecs() {
     only: value(
       'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',
     ),
+    kAuto: flag(
+      'also measure the baseline at every k up to the CPUs this process may use (1, 2, 4, … and that count), and end with the K to run in each mode (as sweep -k does); not raced',
+    ),
     for: value(
       "the cost to rank the fixes by: throughput (the default), memory (what each added worker holds), kept-memory (what the app keeps once its workers end) or main-latency (the app's request p99 while they run); the others are shown beside it",
       { choices: ['throughput', 'memory', 'kept-memory', 'main-latency'] },

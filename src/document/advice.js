@@ -16,11 +16,12 @@ import { MODES } from '../words/modes.js';
  *   or with `difference` new − base in the measure's unit
  *
  * @typedef {'throughput'|'memory'|'kept-memory'|'main-latency'} Objective  what advise ranks by
+ * @typedef {import('../stats/histogram.js').Histogram} Histogram
  *
  * @typedef {object} AdviceRow
  * @property {string} id  the candidate's point
  * @property {string} name
- * @property {Candidate['kind'] | 'procs'} kind  procs: the baseline run as processes instead of threads
+ * @property {Exclude<Candidate['kind'], 'k'> | 'procs'} kind  procs: the baseline run as processes instead of threads
  * @property {string} apply
  * @property {'workers'|'procs'} mode  the mode whose gain ranks it: the workers', or the one mode
  *   a candidate runs in alone (a message's serialization: procs)
@@ -149,22 +150,38 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
       const histogram = cell && pooled ? pooled.histogram(cell) : null;
       return histogram?.length ? [histogram] : [];
     });
+  /**
+   * A pooled measure's change from the baseline's timings to a candidate's, where both kept
+   * them; with too few rounds for the bootstrap's interval, the per-round values' Welch one, wide
+   * as it is, where it has one.
+   * @param {Change | null} perRound
+   * @param {Histogram[]} before
+   * @param {Histogram[]} after
+   * @returns {Change | null}
+   */
+  const pooledOr = (perRound, before, after) => {
+    const one =
+      pooled && before.length && after.length ? pooledChange(before, after, pooled.percentile, pooled.bits) : null;
+    return one && (one.ci95 || !perRound?.ci95) ? one : perRound;
+  };
   const scoreOf = (/** @type {number} */ i) =>
     /** @type {AdviceRow['gain']} */ (
       Object.fromEntries(
-        MODES.map((mode) => {
-          if (pooled) {
-            const [before, after] = [timings(points[0], mode), timings(points[i], mode)];
-            if (before.length && after.length)
-              return [mode, pooledChange(before, after, pooled.percentile, pooled.bits)];
-          }
-          return [mode, changeOf(baseScore[mode], scoreValues(read[i], mode, objective), difference)];
-        }),
+        MODES.map((mode) => [
+          mode,
+          pooledOr(
+            changeOf(baseScore[mode], scoreValues(read[i], mode, objective), difference),
+            timings(points[0], mode),
+            timings(points[i], mode),
+          ),
+        ]),
       )
     );
   /** @type {AdviceRow[]} */
-  const rows = points.map((point, i) => {
+  const rows = points.flatMap((point, i) => {
     const candidate = candidates[i];
+    // the baseline at another k (--k-auto) gives the K to run, and is ranked with no fix
+    if (candidate.kind === 'k') return [];
     const gain = Object.fromEntries(MODES.map((mode) => [mode, change(baseline[mode], perRound(read[i], mode))]));
     const mode = candidate.mode ?? 'workers';
     const logs = perRound(read[i], mode).map(Math.log);
@@ -177,7 +194,8 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
           : score[mode]
             ? 'measured'
             : 'too few rounds';
-    return {
+    /** @type {AdviceRow} */
+    const row = {
       id: point.id,
       name: candidate.name,
       kind: candidate.kind,
@@ -194,13 +212,15 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
       rank: null,
       dropped: /** @type {any} */ (point).dropped ?? null,
     };
+    return [row];
   });
   // processes instead of threads: the baseline's procs against its workers
   const procs = change(baseline.workers, baseline.procs);
-  const procsScore =
-    pooled && timings(points[0], 'workers').length && timings(points[0], 'procs').length
-      ? pooledChange(timings(points[0], 'workers'), timings(points[0], 'procs'), pooled.percentile, pooled.bits)
-      : changeOf(baseScore.workers, baseScore.procs, difference);
+  const procsScore = pooledOr(
+    changeOf(baseScore.workers, baseScore.procs, difference),
+    timings(points[0], 'workers'),
+    timings(points[0], 'procs'),
+  );
   rows.push({
     id: base.id,
     name: 'processes instead of threads',

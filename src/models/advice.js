@@ -6,6 +6,7 @@ import { formatCI } from '../document/sentences.js';
 import { fixed } from '../words/numbers.js';
 import { modeOf, scoreIn } from '../document/advice.js';
 import { MODES } from '../words/modes.js';
+import { recommendedText } from './sweep.js';
 
 /**
  * @typedef {import('../document/advice.js').Advice} Advice
@@ -152,6 +153,14 @@ export function adviceModel(document) {
         ];
   const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
   for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
+  // --k-auto: the baseline at every k, and the K to run
+  for (const group of document.scaling ?? []) {
+    const run = recommendedText(group, document);
+    if (run)
+      notes.push(
+        `the baseline at k=${group.workers.steps.map((step) => step.k).join(', ')}: ${run.replace(/^- /, '')}`,
+      );
+  }
   if (advice.missing.length)
     notes.push(
       `not on this machine, so not tried (never installed by mmapbench): ${advice.missing

@@ -9,7 +9,8 @@ import { formatSize } from '../words/sizes.js';
 /**
  * @typedef {object} Candidate
  * @property {string} name  how the ranking names it
- * @property {'baseline'|'glibc'|'allocator'|'task'|'node'|'v8'} kind
+ * @property {'baseline'|'glibc'|'allocator'|'task'|'node'|'v8'|'k'} kind  k: the baseline at another k,
+ *   for the K to run (--k-auto), in no ranking
  * @property {Record<string, string>} env  added to the user's --env
  * @property {string | undefined} task  the task it runs; undefined: the user's
  * @property {Record<string, unknown>} params  added to the user's parameters
@@ -17,8 +18,8 @@ import { formatSize } from '../words/sizes.js';
  * @property {'workers'|'procs'|null} mode  the one mode it applies to, measured and ranked in
  *   that mode alone; null: both, ranked by the workers'
  * @property {string} apply  what the user changes to apply it: an environment line, or the code change
- * @property {{ semiSpace?: number }} [options]  options of its own for the cells (V8's young
- *   generation, --semi-space)
+ * @property {{ semiSpace?: number, k?: number }} [options]  options of its own for the cells (V8's
+ *   young generation, --semi-space; another k)
  */
 
 /** The task as the user gave it: what every candidate is measured against. @type {Candidate} */
@@ -137,6 +138,23 @@ const besideTask = (task, fixTask) =>
     ? resolve(dirname(fileURLToPath(task.url)), fixTask)
     : fixTask;
 
+/**
+ * The baseline at every other k up to the CPUs this process may use (1, 2, 4, … and that count):
+ * with the baseline itself, a k axis, whose scaling reading gives the K to run (--k-auto). Each
+ * is named as the baseline is, so the sweep reads them as one group.
+ * @param {number} k  the baseline's
+ * @param {number} cpus
+ * @returns {Candidate[]}
+ */
+export function scalingCandidates(k, cpus) {
+  const ks = new Set([cpus]);
+  for (let one = 1; one < cpus; one *= 2) ks.add(one);
+  return [...ks]
+    .filter((one) => one !== k)
+    .sort((a, b) => a - b)
+    .map((one) => ({ ...BASELINE, kind: /** @type {const} */ ('k'), options: { k: one }, apply: `-k ${one}` }));
+}
+
 /** The candidates the user named, whose errors end the run as compare's would. */
 const USERS = ['baseline', 'node'];
 
@@ -161,7 +179,7 @@ export async function planCandidates(candidates, shared, context, planned = /** 
       variant: { name: candidate.name, env: candidate.env },
       file: shared.file,
       params: candidate.params,
-      k: shared.k,
+      k: candidate.options?.k ?? shared.k,
       cycles: shared.cycles,
     };
     /** @type {import('./plan.js').MeasureOptions} */

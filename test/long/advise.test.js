@@ -1,6 +1,9 @@
 // advise as a user runs it: real cells, every candidate of the machine, a fix that fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cli, fixture } from '../helpers.js';
 
 test('advise ranks glibc settings and every allocator installed against readfilesync, as JSON', async () => {
@@ -147,4 +150,29 @@ test('advise --for kept-memory ranks by what the app keeps, each with its throug
     assert.ok(rows[name].gain.workers.change > 0, name);
   }
   assert.match(rows['semi-space 64 MiB'].apply, /maxYoungGenerationSizeMb: 192 .*--max-semi-space-size=64/);
+});
+
+test('advise --k-auto also measures the baseline at every k up to the CPUs and ends with the K to run; those points are ranked with no fix', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-k-auto-'));
+  const result = await cli(['advise', '-k', '2', '--k-auto', '--only', 'TOP_PAD', '--rounds', '3', '--out', out]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(
+    result.stdout.replace(/\s+/g, ' '),
+    /the baseline at k=1, 2: run workers k=\d \(.*\), procs k=\d \(.*\): the largest k at which each added worker still added at least 50% of one worker's throughput/,
+  );
+  const file = join(out, readdirSync(out).find((name) => name.endsWith('.json')) ?? '');
+  const document = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(
+    document.points.map((/** @type {any} */ point) => [point.variant.name, point.k]),
+    [
+      ['baseline', 2],
+      ['TOP_PAD 64 MiB', 2],
+      ['baseline', 1],
+    ],
+  );
+  assert.equal(document.scaling.length, 1);
+  assert.ok(document.scaling[0].workers.recommended.k >= 1);
+  assert.equal(document.advice.rows[0].name, 'baseline');
+  assert.ok(document.advice.rows.every((/** @type {any} */ row) => row.kind !== 'k'));
+  assert.equal(document.advice.rows.filter((/** @type {any} */ row) => row.name === 'baseline').length, 1);
 });

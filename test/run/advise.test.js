@@ -190,3 +190,26 @@ test("a semi-space candidate's plan gives each worker that young generation; the
     ],
   );
 });
+
+test('--k-auto: the baseline at every other k up to the CPUs, named as the baseline so the sweep reads one k axis', async () => {
+  const { scalingCandidates } = await import('../../src/run/advise.js');
+  assert.deepEqual(
+    scalingCandidates(2, 6).map((one) => [one.name, one.kind, one.options?.k]),
+    [
+      ['baseline', 'k', 1],
+      ['baseline', 'k', 4],
+      ['baseline', 'k', 6],
+    ],
+  );
+  assert.deepEqual(scalingCandidates(1, 1), []);
+  const task = await loadTask('readfilesync');
+  const { candidates } = candidatesFor({ task, glibc: true, fileSize: 64 * 1024, allocators: [] });
+  const { planned } = await planCandidates([candidates[0], ...scalingCandidates(2, 2)], { k: 2, quick: true });
+  assert.deepEqual(
+    planned.map((point) => [point.at.variant.name, point.at.k, point.plan.k]),
+    [
+      ['baseline', 2, 2],
+      ['baseline', 1, 1],
+    ],
+  );
+});
