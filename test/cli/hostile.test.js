@@ -93,12 +93,17 @@ test(
   'a run() whose promise never settles is named as that where Node ends the thread (exit 13), a timeout where IPC keeps it alive',
   LIMIT,
   async () => {
-    for (const args of [
+    // three failures, none a measurement: side by side
+    const runs = [
       ['workers', '--iterations', '10'],
       ['compare', '--max-time', '5'],
       ['procs', '--iterations', '10', '--timeout', '2'],
-    ]) {
-      const result = await cli([...args, '--task', fixture('awaits-forever.js'), '-k', '1', '--no-save']);
+    ];
+    const results = await Promise.all(
+      runs.map((args) => cli([...args, '--task', fixture('awaits-forever.js'), '-k', '1', '--no-save'])),
+    );
+    for (const [i, args] of runs.entries()) {
+      const result = results[i];
       assert.equal(result.exitCode, 1, result.stderr);
       const last = result.stderr.trim().split('\n').at(-1);
       assert.match(
@@ -288,7 +293,8 @@ test('a FIFO or a device named as a file to read is refused at once (exit 2), ne
   await execa('mkfifo', [fifo]);
   const saved = fixture('saved/compare-quick.json');
   // each would block in a read (a FIFO with no writer) or never end (/dev/zero) before the fix
-  for (const [args, kind] of [
+  // each is refused before anything runs: side by side, as none measures
+  const cases = /** @type {Array<[string[], string]>} */ ([
     [['compare', '--task', 'message', '--message', fifo], 'a FIFO'],
     [['compare', '--task', 'message', '--message', '/dev/zero'], 'a character device'],
     [['report', fifo], 'a FIFO'],
@@ -298,12 +304,15 @@ test('a FIFO or a device named as a file to read is refused at once (exit 2), ne
     [['compare', '--file', fifo], 'not a regular file'],
     [['compare', '--task', fifo], 'a FIFO'],
     [['restore', '--thp-restore-file', fifo], 'a FIFO'],
-  ]) {
-    const result = await cli(args, { timeout: 10000 });
-    assert.equal(result.exitCode, args[0] === 'restore' ? 3 : 2, `${args.join(' ')}: ${result.stderr}`);
-    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
-    assert.match(result.stderr, new RegExp(`^mmapbench: .*${kind}`), args.join(' '));
-  }
+  ]);
+  await Promise.all(
+    cases.map(async ([args, kind]) => {
+      const result = await cli(args, { timeout: 10000 });
+      assert.equal(result.exitCode, args[0] === 'restore' ? 3 : 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`^mmapbench: .*${kind}`), args.join(' '));
+    }),
+  );
 });
 
 test(
