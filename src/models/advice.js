@@ -64,7 +64,7 @@ const OBJECTIVE_WORDS = {
     head: 'app p99',
     less: "the app's request p99",
     legend:
-      'the app’s request p99 (every round’s requests pooled) beside the candidate’s workers, against the baseline’s, with its 95% bootstrap CI',
+      'the app’s request p99 beside the candidate’s workers against the baseline’s: every round’s requests pooled, with a 95% bootstrap CI, or under 5 rounds the rounds’ own p99s, with a Welch CI',
   },
 };
 
