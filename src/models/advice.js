@@ -169,10 +169,12 @@ export function adviceModel(document) {
     );
   for (const row of advice.rows) if (row.why) notes.push(`${row.name}: ${row.status}: ${row.why}`);
   const dropped = advice.rows.filter((row) => row.dropped);
+  // raced by a cost, a worse interval is a higher one
+  const below = objective === 'throughput' ? 'below' : 'worse than';
   if (dropped.length)
     notes.push(
-      `raced out (out rN: no more rounds after round N, its interval wholly below the leader's): ${dropped
-        .map((row) => `${row.name} below ${row.dropped?.leader}`)
+      `raced out (out rN: no more rounds after round N, its interval wholly ${below} the leader's): ${dropped
+        .map((row) => `${row.name} ${below} ${row.dropped?.leader}`)
         .join('; ')}`,
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);

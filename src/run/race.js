@@ -10,12 +10,34 @@ import { pilots } from './scheduler.js';
 export const RACE_ROUNDS = 3;
 
 /**
- * A point's per-round throughputs in one mode, the pilot's aside.
+ * What the race compares (advise --for): a cell's figure, and how a candidate's per-round figures
+ * compare with the baseline's, as a 95% interval on a scale where higher is better and
+ * `neutral` is no change.
+ * @typedef {object} RaceScore
+ * @property {(cell: import('../stats/cell.js').CellResult) => number | null} of
+ * @property {(base: number[], mine: number[]) => [number, number] | null} better
+ * @property {number} neutral
+ */
+
+/** Throughput, the default: its ratio to the baseline's. @type {RaceScore} */
+export const THROUGHPUT_RACE = {
+  of: (cell) => cell.throughput,
+  better: (base, mine) => changeBetween(base, mine).ci95,
+  neutral: 1,
+};
+
+/**
+ * A point's per-round figures in one mode, the pilot's aside.
  * @param {import('./scheduler.js').Measurement} point
  * @param {'workers'|'procs'} mode
+ * @param {RaceScore} score
  */
-const valuesOf = (point, mode) =>
-  point.session.rounds.flatMap((round) => (!round.pilot && round.cells[mode] ? [round.cells[mode].throughput] : []));
+const valuesOf = (point, mode, score) =>
+  point.session.rounds.flatMap((round) => {
+    const cell = !round.pilot ? round.cells[mode] : null;
+    const value = cell ? score.of(cell) : null;
+    return typeof value === 'number' && Number.isFinite(value) ? [value] : [];
+  });
 
 /**
  * The mode a candidate is ranked in: the one it runs alone, else the workers'.
@@ -26,30 +48,31 @@ const modeOf = (point) => point.plan.only ?? 'workers';
 /**
  * The rule, for runRounds: the first point is the baseline, the others its candidates.
  * @param {number} budget  seconds, the whole race's
- * @param {{ names: Map<string, string> }} context  each point's candidate, by point id
+ * @param {{ names: Map<string, string>, score?: RaceScore }} context  each point's candidate, by
+ *   point id; what it races by (throughput unless said)
  * @returns {import('./scheduler.js').StopRule}
  */
 export const raceOrTime =
-  (budget, { names }) =>
+  (budget, { names, score = THROUGHPUT_RACE }) =>
   ({ points, visited, index, elapsedSeconds, roundSeconds }) => {
     const [baseline, ...candidates] = points;
     for (const mode of /** @type {const} */ (['workers', 'procs'])) {
-      const base = valuesOf(baseline, mode);
+      const base = valuesOf(baseline, mode, score);
       const running = candidates.filter((point) => !point.session.stop && modeOf(point) === mode);
       const gains = running.flatMap((point) => {
-        const mine = valuesOf(point, mode);
+        const mine = valuesOf(point, mode, score);
         if (base.length < RACE_ROUNDS || mine.length < RACE_ROUNDS) return [];
-        const { ci95 } = changeBetween(base, mine);
+        const ci95 = score.better(base, mine);
         return ci95 ? [{ point, ci95 }] : [];
       });
       if (!gains.length) continue;
-      // the leader: the candidate whose interval's low end is highest, or the baseline (1) when
-      // no candidate is known to beat it
+      // the leader: the candidate whose interval's low end is highest, or the baseline (no
+      // change) when no candidate is known to beat it
       const top = gains.reduce((best, one) => (one.ci95[0] > best.ci95[0] ? one : best));
       const leader =
-        top.ci95[0] > 1
+        top.ci95[0] > score.neutral
           ? { low: top.ci95[0], name: names.get(top.point.id) ?? top.point.id }
-          : { low: 1, name: 'baseline' };
+          : { low: score.neutral, name: 'baseline' };
       for (const { point, ci95 } of gains)
         if (ci95[1] < leader.low) {
           point.session.stop = 'dropped';
@@ -58,7 +81,13 @@ export const raceOrTime =
       // the order is known once every interval still in contention, and the baseline's 1, lie apart
       const left = gains.filter(({ point }) => !point.session.stop);
       const contending = running.filter((point) => !point.session.stop);
-      if (left.length === contending.length && apart(left.map(({ ci95 }) => ci95)))
+      if (
+        left.length === contending.length &&
+        apart(
+          left.map(({ ci95 }) => ci95),
+          score.neutral,
+        )
+      )
         for (const { point } of left) point.session.stop ??= 'ordered';
     }
     // a fixed --rounds is run whole
@@ -70,10 +99,11 @@ export const raceOrTime =
   };
 
 /**
- * Whether intervals lie apart from one another and from 1 (the baseline's gain).
+ * Whether intervals lie apart from one another and from no change (the baseline's).
  * @param {Array<[number, number]>} intervals
+ * @param {number} neutral
  */
-function apart(intervals) {
-  const all = [...intervals, /** @type {[number, number]} */ ([1, 1])].sort((a, b) => a[0] - b[0]);
+function apart(intervals, neutral) {
+  const all = [...intervals, /** @type {[number, number]} */ ([neutral, neutral])].sort((a, b) => a[0] - b[0]);
   return all.every((interval, i) => i === 0 || all[i - 1][1] < interval[0]);
 }

@@ -122,7 +122,8 @@ export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
  * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
  * @param {boolean} [options.isolate]  a point that fails stops alone (advise's candidates)
- * @param {boolean} [options.race]  the first point is a baseline its others race against (advise)
+ * @param {boolean | import('./race.js').RaceScore} [options.race]  the first point is a baseline its
+ *   others race against (advise), by throughput or by the score given
  * @returns {Promise<SweepRun>}
  */
 export async function runSweep(
@@ -148,7 +149,10 @@ export async function runSweep(
   const run = await runRounds(runnable, {
     // advise's candidates race (run/race.js); a sweep's points stop on their own precision
     stop: race
-      ? raceOrTime(budget, { names: new Map(planned.map((point) => [point.id, point.at.variant.name])) })
+      ? raceOrTime(budget, {
+          names: new Map(planned.map((point) => [point.id, point.at.variant.name])),
+          ...(race === true ? {} : { score: race }),
+        })
       : stopOnWidthOrTime(budget),
     interrupt,
     onCell: (point, round, step) => onCell?.(/** @type {SweepMeasurement} */ (point), round, step.arm),

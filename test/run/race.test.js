@@ -103,3 +103,40 @@ test('a candidate for processes alone races in its own mode', () => {
   // below the workers' leader, but it is measured in procs, against the baseline's procs
   assert.notEqual(points[2].session.stop, 'dropped');
 });
+
+test('raced by a cost where less is better and 0 is possible (what the app keeps): the one that keeps far more is dropped', async () => {
+  const { differenceBetween } = await import('../../src/stats/ratio.js');
+  // each point's rounds, its workers keeping these MiB (a cell's `kept` stands in for its end)
+  const keeps = (/** @type {string} */ id, /** @type {number[]} */ values) => ({
+    id,
+    plan: { only: null, rounds: 1000 },
+    session: {
+      stop: /** @type {string | null} */ (null),
+      rounds: values.map((kept, index) => ({ index: index + 1, cells: { workers: { kept }, procs: { kept: 0 } } })),
+    },
+  });
+  const points = [
+    keeps('p1', [16, 17, 15, 16]),
+    keeps('p2', [0.1, 0.2, 0, 0.1]),
+    keeps('p3', [40, 41, 39, 40]),
+    keeps('p4', [0.3, 0, 0.2, 0.1]),
+  ];
+  /** @type {import('../../src/run/race.js').RaceScore} */
+  const score = {
+    of: (cell) => /** @type {any} */ (cell).kept,
+    better: (base, mine) => differenceBetween(mine, base).ci95,
+    neutral: 0,
+  };
+  raceOrTime(60, { names, score })({
+    points: /** @type {any} */ (points),
+    visited: /** @type {any} */ (points),
+    index: 4,
+    elapsedSeconds: 10,
+    roundSeconds: 5,
+  });
+  assert.equal(points[2].session.stop, 'dropped');
+  assert.deepEqual(/** @type {any} */ (points[2].session).dropped, { round: 4, leader: 'fast' });
+  // the two that keep about nothing overlap: both race on
+  assert.equal(points[1].session.stop, null);
+  assert.equal(points[3].session.stop, null);
+});
