@@ -4,7 +4,7 @@
 // life, which the requests of every round, pooled, estimate. The rounds stay the unit of
 // independence: a bootstrap draws whole rounds (both modes' cells of a round together, so a ratio
 // keeps its pairing) and reads the pooled percentile of each draw.
-import { mergeHistograms, percentileOf } from './histogram.js';
+import { mergeHistograms, middleOf, percentileOf } from './histogram.js';
 
 /** @typedef {import('./histogram.js').Histogram} Histogram */
 
@@ -29,48 +29,69 @@ function uniform(seed) {
 }
 
 /**
- * The histograms as counts over one shared list of buckets, so a draw adds arrays.
+ * The histograms' counts over one shared list of buckets, bucket by bucket (`columns[i][r]`: round
+ * r's count in bucket i), with each round's total.
  * @param {Histogram[]} histograms
  */
-function dense(histograms) {
+function byBucket(histograms) {
   const lowers = [...new Set(histograms.flatMap((histogram) => histogram.map(([lower]) => lower)))].sort(
     (a, b) => a - b,
   );
   const index = new Map(lowers.map((lower, i) => [lower, i]));
-  const counts = histograms.map((histogram) => {
-    const row = new Float64Array(lowers.length);
-    for (const [lower, count] of histogram) row[/** @type {number} */ (index.get(lower))] += count;
-    return row;
+  const columns = lowers.map(() => new Float64Array(histograms.length));
+  const totals = new Float64Array(histograms.length);
+  histograms.forEach((histogram, r) => {
+    for (const [lower, count] of histogram) {
+      columns[/** @type {number} */ (index.get(lower))][r] += count;
+      totals[r] += count;
+    }
   });
-  return { lowers, counts };
+  return { lowers, columns, totals };
 }
 
 /**
- * Each draw's pooled percentile, per arm: `arms[a][r]` is arm a's histogram in round r.
+ * Each draw's pooled percentile, per arm: `arms[a][r]` is arm a's histogram in round r. A draw
+ * counts how often it took each round, and reads the percentile as percentileOf reads a
+ * histogram (the smallest bucket whose cumulative count reaches the rank, at its middle), from
+ * the top bucket down: a p99 lies in the top few buckets, so a draw adds up a few buckets, not
+ * all of them. The document, and so its bootstrap, is rebuilt after every round.
  * @param {Histogram[][]} arms  one list per arm, each one histogram a round, rounds aligned
  * @param {number} p
  * @param {number} bits
  * @param {number} [seed]  added to the generator's seed: two draws of unrelated rounds differ
- * @returns {number[][]}  per draw, the percentile of each arm (null draws dropped)
+ * @returns {number[][]}  per draw, the percentile of each arm (draws where an arm timed nothing dropped)
  */
 function draws(arms, p, bits, seed = 0) {
   const rounds = arms[0].length;
-  const tables = arms.map(dense);
+  const tables = arms.map(byBucket);
+  const times = new Float64Array(rounds);
   const random = uniform(rounds * 7919 + p + seed);
+  /** @type {(column: Float64Array) => number} */
+  const drawn = (column) => {
+    let sum = 0;
+    for (let r = 0; r < rounds; r++) sum += times[r] * column[r];
+    return sum;
+  };
   /** @type {number[][]} */
   const out = [];
   for (let draw = 0; draw < RESAMPLES; draw++) {
-    const picked = Array.from({ length: rounds }, () => Math.floor(random() * rounds));
-    const values = tables.map(({ lowers, counts }) => {
-      const sum = new Float64Array(lowers.length);
-      for (const r of picked) {
-        const row = counts[r];
-        for (let i = 0; i < row.length; i++) sum[i] += row[i];
+    times.fill(0);
+    for (let r = 0; r < rounds; r++) times[Math.floor(random() * rounds)]++;
+    const values = tables.map(({ lowers, columns, totals }) => {
+      const total = drawn(totals);
+      if (!total) return null;
+      const rank = Math.max(1, Math.ceil((p / 100) * total));
+      // the counts above bucket i; step down while the next bucket's cumulative count still
+      // reaches the rank
+      let i = lowers.length - 1;
+      let above = 0;
+      while (i > 0) {
+        const next = above + drawn(columns[i]);
+        if (next > total - rank) break;
+        above = next;
+        i--;
       }
-      /** @type {Histogram} */
-      const histogram = [];
-      for (let i = 0; i < lowers.length; i++) if (sum[i]) histogram.push([lowers[i], sum[i]]);
-      return percentileOf(histogram, p, bits);
+      return middleOf(lowers[i], bits);
     });
     if (values.every((value) => value !== null)) out.push(/** @type {number[]} */ (values));
   }
