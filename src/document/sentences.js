@@ -40,12 +40,20 @@ export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}
  */
 export const contrastCell = (stats, measure) => {
   if (!stats.difference) return withCI(stats, '', { label: false });
-  const signed = (/** @type {number} */ value) =>
-    `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(measure.digits)}`;
-  if (!stats.ci95 || stats.n < 3) return `${signed(stats.median)} ${measure.unit}`;
-  // a t interval on differences is symmetric: the mean ± its half-width, in the measure's unit
-  const half = (stats.ci95[1] - stats.ci95[0]) / 2;
-  return `${signed(stats.geomean)} ±${half.toFixed(measure.digits)} ${measure.unit}`;
+  if (!stats.ci95 || stats.n < 3) return differenceText(stats.median, null, measure);
+  return differenceText(stats.geomean, stats.ci95, measure);
+};
+
+/**
+ * A signed difference in its unit, with its interval's half-width where it has one (a t interval
+ * on differences is symmetric about its mean): `+20.7 ±1.6 MiB`, `−0.3 MiB`.
+ * @param {number} value
+ * @param {[number, number] | null} ci95
+ * @param {{ unit: string, digits: number }} measure
+ */
+export const differenceText = (value, ci95, { unit, digits }) => {
+  const signed = `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(digits)}`;
+  return `${signed}${ci95 ? ` ±${((ci95[1] - ci95[0]) / 2).toFixed(digits)}` : ''} ${unit}`;
 };
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */

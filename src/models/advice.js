@@ -2,7 +2,7 @@
 // its cost, and the exact line that applies it; the published ranking beside it where it covers
 // the task, labelled with its source.
 import { MITIGATION_RANKING } from '../reference/published.js';
-import { formatCI } from '../document/sentences.js';
+import { differenceText, formatCI } from '../document/sentences.js';
 import { fixed } from '../words/numbers.js';
 import { modeOf, scoreIn } from '../document/advice.js';
 import { MODES } from '../words/modes.js';
@@ -68,19 +68,15 @@ const OBJECTIVE_WORDS = {
   },
 };
 
-/** `−12.3 ±2.7 MiB`: a difference with its interval's half-width, in a narrow cell. */
-const differenceCell = (/** @type {Change} */ change) => {
-  const sign = change.change < 0 ? '−' : change.change > 0 ? '+' : '±';
-  const half = change.ci95 ? ` ±${fixed((change.ci95[1] - change.ci95[0]) / 2, 1)}` : '';
-  return `${sign}${fixed(Math.abs(change.change), 1)}${half} MiB`;
-};
+// what the app keeps, as a difference: MiB to a tenth
+const KEPT = { unit: 'MiB', digits: 1 };
 
 /** A score as its column shows it: a difference in MiB, or a change in percent with its interval. */
 const scoreCell = (/** @type {Change | null} */ change) =>
   !change
     ? '-'
     : change.difference
-      ? differenceCell(change)
+      ? differenceText(change.change, change.ci95, KEPT)
       : `${percent(change)}${change.ci95 ? ` ${change.ci95.map((end) => percent({ ...change, change: end })).join('/')}` : ''}`;
 // a row without figures, in words that wrap in a narrow column; its note says why
 const STATUS = /** @type {const} */ ({
@@ -234,7 +230,7 @@ export function adviceVerdictText(advice) {
 function costText(row, objective) {
   const score = /** @type {Change} */ (scoreIn(row));
   const by = score.difference
-    ? `${differenceCell({ ...score, ci95: null })} against the baseline’s${score.ci95 ? ` (95% CI ${score.ci95.map((end) => differenceCell({ ...score, change: end, ci95: null })).join(' to ')})` : ''}`
+    ? `${differenceText(score.change, null, KEPT)} against the baseline’s${score.ci95 ? ` (95% CI ${score.ci95.map((end) => differenceText(end, null, KEPT)).join(' to ')})` : ''}`
     : `${fixed(score.change)}× the baseline’s${score.ci95 ? ` (${formatCI(score.ci95)})` : ''}`;
   const gains = MODES.flatMap((mode) => (row.gain[mode] ? [`${mode} ${times(row.gain[mode])}`] : [])).join(', ');
   return `${row.name}: ${OBJECTIVE_WORDS[objective].less} ${by}; throughput ${gains || 'not measured'}`;
