@@ -6,10 +6,7 @@ import { BASELINE, candidatesFor, planCandidates, scalingCandidates } from '../r
 import { usableCpus } from '../system/cpus.js';
 import { findAllocators } from '../system/allocators.js';
 import { resolveNode } from '../system/node.js';
-import { adviceOf, OBJECTIVES } from '../document/advice.js';
-import { MEASURES } from '../points/measures.js';
-import { valueOf } from '../points/points.js';
-import { changeBetween, differenceBetween } from '../stats/ratio.js';
+import { adviceOf, raceScoreOf } from '../document/advice.js';
 import { fixesOf, loadTask } from '../tasks/index.js';
 import { runPlanned } from './sweep-run.js';
 import { measureOptions } from './typed-options.js';
@@ -67,7 +64,7 @@ export async function adviseCommand(opts, output, context = {}) {
     isolate: true,
     // a count of rounds is run whole; a budget is raced, by what the ranking is by (not with
     // --k-auto: the baseline's other k's are no candidates to drop)
-    race: shared.rounds === undefined && opts.race !== false && !opts.kAuto && raceScore(opts.for ?? 'throughput'),
+    race: shared.rounds === undefined && opts.race !== false && !opts.kAuto && raceScoreOf(opts.for ?? 'throughput'),
     opening: `advise: the baseline and ${planned.length - 1} candidate${planned.length === 2 ? '' : 's'}`,
     shape: (document) => ({
       ...document,
@@ -75,25 +72,4 @@ export async function adviseCommand(opts, output, context = {}) {
       advice: adviceOf(document, measured, { missing, skipped, objective: opts.for ?? 'throughput' }),
     }),
   });
-}
-
-/**
- * What advise's race compares, for what it ranks by: throughput's ratio (the race's own), or a
- * cost's, turned so that higher is better: the baseline's over the candidate's, or for what the
- * app keeps (which can be 0) the baseline's less the candidate's.
- * @param {import('../document/advice.js').Objective} objective
- * @returns {true | import('../run/race.js').RaceScore}
- */
-function raceScore(objective) {
-  if (objective === 'throughput') return true;
-  const { key, difference } = OBJECTIVES[objective];
-  const measure = /** @type {import('../points/measures.js').Measure} */ (MEASURES.find((one) => one.key === key));
-  return {
-    of: (cell) => {
-      const value = valueOf(measure, cell);
-      return value !== null && (difference || value > 0) ? value : null;
-    },
-    better: (base, mine) => (difference ? differenceBetween(mine, base) : changeBetween(mine, base)).ci95,
-    neutral: difference ? 0 : 1,
-  };
 }

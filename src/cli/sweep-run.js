@@ -98,7 +98,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./index.js').Context} context
- * @param {{ resumed?: import('../saved/resume.js').Resumed | null, isolate?: boolean, race?: boolean | import('../run/race.js').RaceScore,
+ * @param {{ resumed?: import('../saved/resume.js').Resumed | null, isolate?: boolean, race?: import('../run/race.js').RaceScore | false,
  *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start;
  *   race: advise's candidates race against the first point (run/race.js)
  */

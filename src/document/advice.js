@@ -4,7 +4,8 @@
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
-import { sweepPoints } from '../points/points.js';
+import { sweepPoints, valueOf } from '../points/points.js';
+import { THROUGHPUT_RACE } from '../run/race.js';
 import { changeBetween, differenceBetween, holm } from '../stats/ratio.js';
 import { pooledChange } from '../stats/pooled.js';
 import { MEASURES } from '../points/measures.js';
@@ -84,8 +85,11 @@ export const OBJECTIVES = {
   'main-latency': { key: 'mainRequestP99Us', better: 'lower', difference: false },
 };
 
+/** A value a change can be taken of: any for a difference, above 0 for a ratio (of logs). */
+const scorable = (/** @type {number} */ value, /** @type {boolean} */ difference) => difference || value > 0;
+
 /**
- * A point's per-round values of the objective's measure in one mode; a ratio's only above 0.
+ * A point's per-round values of the objective's measure in one mode.
  * @param {import('../points/points.js').Point} point
  * @param {'workers'|'procs'} mode
  * @param {Objective} objective
@@ -94,8 +98,7 @@ function scoreValues(point, mode, objective) {
   const { key, difference } = OBJECTIVES[objective];
   if (key === 'throughput') return perRound(point, mode);
   if (key === 'addedMemory') return perRound(point, mode, 'memory');
-  const values = point.perRound[key]?.[mode] ?? [];
-  return difference ? values : values.filter((value) => value > 0);
+  return (point.perRound[key]?.[mode] ?? []).filter((value) => scorable(value, difference));
 }
 
 /**
@@ -122,6 +125,28 @@ export const improves = (change, objective) => {
   const neutral = change.difference ? 0 : 1;
   return better === 'higher' ? change.change > neutral : change.change < neutral;
 };
+
+/**
+ * What advise's race compares a candidate with the baseline by (run/race.js), for what it ranks
+ * by: throughput's ratio, or a cost's turned so that higher is better, the baseline's over the
+ * candidate's, or for what the app keeps (which can be 0) the baseline's less the candidate's.
+ * Each cell's own figure: the pooled p99 is the ranking's, read once the race is over.
+ * @param {Objective} objective
+ * @returns {import('../run/race.js').RaceScore}
+ */
+export function raceScoreOf(objective) {
+  if (objective === 'throughput') return THROUGHPUT_RACE;
+  const { key, difference } = OBJECTIVES[objective];
+  const measure = /** @type {import('../points/measures.js').Measure} */ (MEASURES.find((one) => one.key === key));
+  return {
+    of: (cell) => {
+      const value = valueOf(measure, cell);
+      return value !== null && scorable(value, difference) ? value : null;
+    },
+    better: (base, mine) => changeOf(mine, base, difference)?.ci95 ?? null,
+    neutral: difference ? 0 : 1,
+  };
+}
 
 /**
  * @param {import('./sweep.js').SweepDocument} document  the sweep of the candidates, its points

@@ -122,8 +122,8 @@ export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
  * @param {{ sessions: Map<string, import('./scheduler.js').Session>, rounds: SweepRun['rounds'], seconds: number }} [options.resumed]
  *   a kept sweep to go on from: its points' sessions by id, the rounds' visits, its time
  * @param {boolean} [options.isolate]  a point that fails stops alone (advise's candidates)
- * @param {boolean | import('./race.js').RaceScore} [options.race]  the first point is a baseline its
- *   others race against (advise), by throughput or by the score given
+ * @param {import('./race.js').RaceScore | false} [options.race]  the first point is a baseline its
+ *   others race against (advise), by this score
  * @returns {Promise<SweepRun>}
  */
 export async function runSweep(
@@ -151,7 +151,7 @@ export async function runSweep(
     stop: race
       ? raceOrTime(budget, {
           names: new Map(planned.map((point) => [point.id, point.at.variant.name])),
-          ...(race === true ? {} : { score: race }),
+          score: race,
         })
       : stopOnWidthOrTime(budget),
     interrupt,

@@ -105,14 +105,20 @@ test('a candidate for processes alone races in its own mode', () => {
 });
 
 test('raced by a cost where less is better and 0 is possible (what the app keeps): the one that keeps far more is dropped', async () => {
-  const { differenceBetween } = await import('../../src/stats/ratio.js');
-  // each point's rounds, its workers keeping these MiB (a cell's `kept` stands in for its end)
+  const { raceScoreOf } = await import('../../src/document/advice.js');
+  const MiB = 2 ** 20;
+  // a cell whose 2 workers left the app `kept` MiB each once they ended
+  const cell = (/** @type {number} */ kept) => ({
+    throughput: 100,
+    workers: [{}, {}],
+    end: { settleMs: 10, beforeBytes: 10 * MiB, cycles: [{ teardownNs: 5e6, anonBytes: (10 + 2 * kept) * MiB }] },
+  });
   const keeps = (/** @type {string} */ id, /** @type {number[]} */ values) => ({
     id,
     plan: { only: null, rounds: 1000 },
     session: {
       stop: /** @type {string | null} */ (null),
-      rounds: values.map((kept, index) => ({ index: index + 1, cells: { workers: { kept }, procs: { kept: 0 } } })),
+      rounds: values.map((kept, index) => ({ index: index + 1, cells: { workers: cell(kept), procs: cell(0) } })),
     },
   });
   const points = [
@@ -121,13 +127,7 @@ test('raced by a cost where less is better and 0 is possible (what the app keeps
     keeps('p3', [40, 41, 39, 40]),
     keeps('p4', [0.3, 0, 0.2, 0.1]),
   ];
-  /** @type {import('../../src/run/race.js').RaceScore} */
-  const score = {
-    of: (cell) => /** @type {any} */ (cell).kept,
-    better: (base, mine) => differenceBetween(mine, base).ci95,
-    neutral: 0,
-  };
-  raceOrTime(60, { names, score })({
+  raceOrTime(60, { names, score: raceScoreOf('kept-memory') })({
     points: /** @type {any} */ (points),
     visited: /** @type {any} */ (points),
     index: 4,
