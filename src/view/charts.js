@@ -13,9 +13,9 @@ const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text
 // used for workers and procs in every chart of the page.
 export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
 
-/** A pooled measure's chart: its dots are each round's cell, its bar every round's timings pooled. */
+/** A pooled measure's chart: its bar is every round's timings pooled, its dots each cell's own. */
 export const POOLED_BAR =
-  "one dot per round (its cell's own p99, of about 50 requests); the bar marks every round's requests pooled";
+  "the bar marks every round's requests pooled, each dot a cell's own p99 (of about 50 requests)";
 
 /**
  * The two series a chart compares, in the modes' colours: workers and procs, or an A/A run's
