@@ -308,13 +308,9 @@ export function recommendedText(group, document) {
     group.workers.recommended
   );
   const cpu = document.environment?.cpu;
-  const physical = cpu?.physicalCores
-    ? `, ${cpu.physicalCores} physical core${cpu.physicalCores === 1 ? '' : 's'}`
-    : '';
+  const physical = cpu?.physicalCores ? `, ${plural(cpu.physicalCores, 'physical core')}` : '';
   const held =
-    cpus === null
-      ? ''
-      : ` within the ${cpus} CPU${cpus === 1 ? '' : 's'} this process may use${cpuLimitText(cpu)}${physical}`;
+    cpus === null ? '' : ` within the ${plural(cpus, 'CPU')} this process may use${cpuLimitText(cpu)}${physical}`;
   return `- run ${picks.join(', ')}: the largest k at which each added worker still added at least ${Math.round(share * 100)}% of one worker's throughput${held}`;
 }
 
