@@ -1,7 +1,8 @@
 // The layers of src/, highest first: a module may import its own folder and any folder below
 // it, never one above (see docs/development.md for what lives where). `npm run lint` checks it.
 const LAYERS = [
-  ['cli'], // one module per command, and the controllers that run them
+  ['cli'], // the shell: one module per command, parsing argv and printing what the core returns
+  ['core'], // each command as a function of typed options: plans, runs, saves, returns its document
   ['kinds'], // one descriptor per kind of saved file: its loader, points, terminal models, HTML
   ['view'], // documents to text, markdown, JSON and HTML: tables, charts, pages, progress
   ['reproduce'], // the published experiments: settings, claims, verdicts, their runner

@@ -1,11 +1,20 @@
-// mmapbench as a library: each command as a function of an options object that mirrors its
-// command line in camelCase. The options become that command line and run through the same
-// parser, checks and code as `npx mmapbench`, so a value the CLI refuses is refused here with the
-// same message, as a MmapbenchError whose `code` says what kind of problem it is. Nothing is
-// written to stdout or stderr, and nothing is saved unless `out` says where.
-import { Writable } from 'node:stream';
-import { run } from './cli/index.js';
+// mmapbench as a library: each command as a function of an options object, its flags in
+// camelCase. The object is checked against the command line's own option table (core/options.js),
+// so a value the CLI refuses is refused here with the same words, as a MmapbenchError whose
+// `code` says what kind of problem it is; then the command's core runs and its document is the
+// result. Nothing is written to stdout, stderr or $GITHUB_STEP_SUMMARY, and nothing is saved
+// unless `out` says where (or `resume` names the file to go on with). A run's warnings are in
+// its document (`warnings`) and reach `onWarning` as they happen.
 import { MmapbenchError, usageError } from './errors.js';
+import { SPECS_OF } from './core/options.js';
+import { readObject } from './core/option-spec.js';
+import { measureOptions, output } from './core/typed-options.js';
+import { endingError } from './core/finish.js';
+import { measureCommand, measureOrResume } from './core/measure.js';
+import { sweepOrResume } from './core/sweep.js';
+import { adviseCommand } from './core/advise.js';
+import { diffFiles } from './core/diff.js';
+import { reportFiles } from './core/report.js';
 
 export { MmapbenchError, EXIT_CODES } from './errors.js';
 
@@ -13,17 +22,14 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @typedef {import('./tasks/index.js').Task} Task  what a task module exports (docs/tasks.md)
  * @typedef {import('./tasks/index.js').TaskContext} TaskContext  what a task's functions are given
  *
- * @typedef {object} ProgressEvent  one cell finished
- * @property {string} command
- * @property {number} round  the round it belongs to
- * @property {'workers'|'procs'} mode
- * @property {string} [point]  a sweep's or advise's point
- * @property {{ ratio: number, halfWidth: number | null } | null} soFar  compare: the ratio of the
- *   complete rounds so far, and its relative half-width once there are 3
+ * @typedef {import('./core/reporter.js').ProgressEvent} ProgressEvent  one cell finished
+ * @typedef {import('./core/reporter.js').Warning} Warning  a warning: its code and its sentence
  *
  * @typedef {object} RunOptions  what every measuring function takes besides its command's options
  * @property {AbortSignal} [signal]  stops the run: it resolves with what finished, `status: 'interrupted'`
  * @property {(event: ProgressEvent) => void} [onProgress]  after every cell
+ * @property {(warning: Warning) => void} [onWarning]  as each warning happens (they are also in
+ *   the document's `warnings`)
  * @property {string} [out]  save the results in this folder, as the CLI's --out; left out: nothing saved
  *
  * @typedef {object} MeasureOptions  compare's (and workers', procs', trace's) options: its flags in camelCase
@@ -47,82 +53,69 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @typedef {Record<string, any>} Document  what `--json` prints (docs/json.md, src/saved/results.schema.json)
  */
 
-/** A stream that keeps what is written to it. */
-class Kept extends Writable {
-  text = '';
-  /** @param {any} chunk @param {BufferEncoding} _encoding @param {() => void} done */
-  _write(chunk, _encoding, done) {
-    this.text += String(chunk);
-    done();
-  }
-}
-
-const kebab = (/** @type {string} */ name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-// the options that are the function's, not its command line's
-const OWN = ['signal', 'onProgress'];
+// what only changes how the CLI prints: the API returns the document
+const PRINTING = ['json', 'markdown', 'verbose'];
 
 /**
- * An options object as the command line it mirrors: `{ maxTime: 10, env: { A: 1 } }` is
- * `--max-time 10 --env A=1`; a list is one comma-separated value (sweep's axes); true is a
- * flag, false its `--no-` form; a precision given as a number is a percent.
- * @param {Record<string, unknown>} options
- * @returns {string[]}
+ * An options object split into the command's options, read as the command line reads its
+ * flags, and what the function itself takes: the signal and the callbacks.
+ * @param {unknown} given
+ * @param {string} command
  */
-function argsOf(options) {
-  /** @type {string[]} */
-  const args = [];
-  for (const [name, value] of Object.entries(options)) {
-    if (value === undefined || OWN.includes(name)) continue;
-    const flag = name.length === 1 ? `-${name}` : `--${kebab(name)}`;
-    if (value === true) args.push(flag);
-    else if (value === false) args.push(`--no-${kebab(name)}`);
-    else if (name === 'env' || name === 'param') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value))
-        throw usageError(
-          `${name} must be an object of NAME: value, as { ${name === 'env' ? 'MALLOC_ARENA_MAX: 1' : 'concurrency: 8'} }`,
-        );
-      for (const [key, setting] of Object.entries(value)) args.push(flag, `${key}=${setting}`);
-    } else if (Array.isArray(value)) {
-      // sweep's axes take one comma-separated list; --node and --variant repeat
-      if (name === 'variant' || name === 'export') for (const one of value) args.push(flag, String(one));
-      else args.push(flag, value.join(','));
-    } else if (name === 'precision' && typeof value === 'number') args.push(flag, `${value}%`);
-    else args.push(flag, String(value));
-  }
-  return args;
+function optionsOf(given, command) {
+  if (given === undefined) given = {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
+    throw usageError('the options must be an object, as { k: 2 }; see docs/api.md');
+  const { signal, onProgress, onWarning, ...rest } = /** @type {Record<string, unknown>} */ (given);
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw usageError('signal must be an AbortSignal, as AbortSignal.timeout(60_000) or an AbortController gives');
+  for (const [name, callback] of Object.entries({ onProgress, onWarning }))
+    if (callback !== undefined && typeof callback !== 'function') throw usageError(`${name} must be a function`);
+  const printing = PRINTING.find((name) => rest[name] !== undefined);
+  if (printing)
+    throw usageError(
+      `${printing} says how the command line prints; the API returns the document (report() prints one)`,
+    );
+  // nothing is saved unless `out` says where; a resumed run goes on in its own file
+  const specs = SPECS_OF[command]();
+  const saves = !specs.save || rest.out !== undefined || rest.resume !== undefined || rest.save !== undefined;
+  const opts = readObject(saves ? rest : { ...rest, save: false }, specs, command);
+  /** @type {import('./core/reporter.js').Context} */
+  const context = {
+    interrupt: /** @type {AbortSignal | undefined} */ (signal),
+    reporter: {
+      warn: (warning) => /** @type {((warning: Warning) => void) | undefined} */ (onWarning)?.(warning),
+      say() {},
+      start() {},
+      cell: (event) => /** @type {((event: ProgressEvent) => void) | undefined} */ (onProgress)?.(event),
+      stop() {},
+    },
+  };
+  return { opts, context };
 }
 
 /**
- * Runs one command line with the document as its result.
- * @param {string[]} command  the command and what comes before the options (trace's mode)
- * @param {Record<string, any>} options
- * @param {{ json?: boolean, saves?: boolean }} [how]  json: the command prints its document with
- *   --json; saves: it saves its results unless told --no-save
- * @returns {Promise<any>}
+ * The document a run kept. A run stopped by the signal resolves with what finished; one that
+ * failed after measuring (a cell, a full disk, a budget too short) rejects with its error, the
+ * document of what finished attached as `error.document`. A gate is the caller's to read.
+ * @param {Promise<import('./core/finish.js').Finished>} run
+ * @returns {Promise<Document>}
  */
-async function call(command, options = {}, { json = true, saves = true } = {}) {
-  if (options === null || typeof options !== 'object') throw usageError('options must be an object');
-  const stdout = new Kept();
-  const stderr = new Kept();
-  const save = saves && options.out === undefined && options.save === undefined ? ['--no-save'] : [];
-  const args = [...command, ...argsOf(options), ...save, ...(json ? ['--json'] : [])];
-  /** @type {import('./cli/index.js').Context} */
-  const context = { stdout, stderr, interrupt: options.signal, onProgress: options.onProgress, args };
-  try {
-    await run(args, context);
-  } catch (error) {
-    // a run stopped, or whose gate failed, has its document: what finished is the answer
-    if (
-      error instanceof MmapbenchError &&
-      json &&
-      stdout.text &&
-      ['interrupted', 'gate-failed', 'gate-inconclusive'].includes(error.kind)
-    )
-      return JSON.parse(stdout.text);
-    throw error;
-  }
-  return json ? JSON.parse(stdout.text) : stdout.text;
+async function documentOf(run) {
+  const finished = await run;
+  const error = endingError(finished);
+  if (error && !(error instanceof MmapbenchError && error.kind === 'interrupted')) throw error;
+  return finished.document;
+}
+
+/**
+ * compare, workers or procs.
+ * @param {'compare'|'workers'|'procs'} command
+ * @param {unknown} options
+ */
+async function measure(command, options) {
+  const { opts, context } = optionsOf(options, command);
+  return documentOf(measureOrResume(opts, command, output(opts, command), context));
 }
 
 /**
@@ -131,42 +124,55 @@ async function call(command, options = {}, { json = true, saves = true } = {}) {
  * @param {MeasureOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
-export const compare = (options) => call(['compare'], options);
+export const compare = (options) => measure('compare', options);
 
 /**
  * K Worker threads alone, in one fresh process.
  * @param {MeasureOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
-export const workers = (options) => call(['workers'], options);
+export const workers = (options) => measure('workers', options);
 
 /**
  * K child processes alone.
  * @param {MeasureOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
-export const procs = (options) => call(['procs'], options);
+export const procs = (options) => measure('procs', options);
 
 /**
  * A compare at every point of a grid: each setting option takes a list (`k: [1, 2, 4]`).
  * @param {Record<string, unknown> & RunOptions} [options]
  * @returns {Promise<Document>}
  */
-export const sweep = (options) => call(['sweep'], options);
+export async function sweep(options) {
+  const { opts, context } = optionsOf(options, 'sweep');
+  return documentOf(sweepOrResume(opts, output(opts, 'sweep'), context));
+}
 
 /**
  * The fixes for a task, measured beside it and ranked (the document's `advice`).
  * @param {Record<string, unknown> & RunOptions} [options]
  * @returns {Promise<Document>}
  */
-export const advise = (options) => call(['advise'], options);
+export async function advise(options) {
+  const { opts, context } = optionsOf(options, 'advise');
+  return documentOf(adviseCommand(opts, output(opts, 'advise'), context));
+}
 
 /**
  * compare (or `mode: 'workers' | 'procs'`) under bpftrace: the mmap_lock evidence. Needs root.
  * @param {MeasureOptions & RunOptions & { mode?: 'compare'|'workers'|'procs' }} [options]
  * @returns {Promise<Document>}
  */
-export const trace = ({ mode = 'compare', ...options } = {}) => call(['trace', mode], options);
+export async function trace({ mode = 'compare', ...options } = {}) {
+  if (!['compare', 'workers', 'procs'].includes(mode))
+    throw usageError(`mode ${String(mode)} is invalid: it must be one of compare, workers, procs`);
+  const { opts, context } = optionsOf(options, 'trace');
+  const audit = ['pid', 'stacks', 'seconds'].find((name) => opts[name] !== undefined);
+  if (audit) throw usageError(`${audit} is for an audit of another process, which is the CLI's: mmapbench trace --pid`);
+  return documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context));
+}
 
 /**
  * What changed between two saved runs (the CLI's `diff BASE NEW`), as a document.
@@ -175,7 +181,12 @@ export const trace = ({ mode = 'compare', ...options } = {}) => call(['trace', m
  * @param {{ maxWorsening?: number | string, failInconclusive?: boolean }} [options]
  * @returns {Promise<Document>}
  */
-export const diff = (base, next, options = {}) => call(['diff', base, next], options, { saves: false });
+export async function diff(base, next, options = {}) {
+  if (typeof base !== 'string' || typeof next !== 'string')
+    throw usageError('diff takes the paths of two results files, as diff(base, next)');
+  const { opts } = optionsOf(options, 'diff');
+  return diffFiles(base, next, opts);
+}
 
 /**
  * Saved results as the CLI prints them: the answer, or with `verbose` the whole text; `markdown`
@@ -185,6 +196,18 @@ export const diff = (base, next, options = {}) => call(['diff', base, next], opt
  * @returns {Promise<string>}
  */
 export async function report(files, options = {}) {
-  const text = await call(['report', ...[files].flat()], options, { json: false, saves: false });
-  return options.html ?? text;
+  const list = [files].flat();
+  if (!list.length || list.some((file) => typeof file !== 'string'))
+    throw usageError('report takes the path of a results file, or a list of them');
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw usageError('the options must be an object, as { verbose: true }; see docs/api.md');
+  const opts = readObject(options, SPECS_OF.report(), 'report');
+  const { text, page } = await reportFiles({
+    files: list,
+    markdown: Boolean(opts.markdown),
+    html: opts.html,
+    exports: opts.export ?? [],
+    verbose: Boolean(opts.verbose),
+  });
+  return page ? page.path : /** @type {string} */ (text);
 }

@@ -1,8 +1,8 @@
-import { adviseSpecs } from './options.js';
-import { declare, readOptions } from './option-spec.js';
-import { output } from './typed-options.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
-const SPECS = adviseSpecs();
+const SPECS = SPECS_OF.advise();
 
 export const command = 'advise';
 export const describe =
@@ -20,6 +20,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { adviseCommand } = await import('./advise-run.js');
-  return adviseCommand(opts, output(opts, 'advise'), context);
+  const out = output(opts, 'advise');
+  const [{ adviseCommand }, { runPrinted }] = await Promise.all([import('../core/advise.js'), import('./finish.js')]);
+  return runPrinted((core) => adviseCommand(opts, out, core), out, context);
 }

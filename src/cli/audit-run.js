@@ -8,7 +8,7 @@ import { holdingResults } from '../saved/claim.js';
 /**
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
  * @param {import('../system/trace/audit.js').AuditRequest} request
- * @param {ReturnType<typeof import('./typed-options.js').output>} output
+ * @param {ReturnType<typeof import('../core/typed-options.js').output>} output
  * @param {import('./index.js').Context} [context]
  */
 export async function auditCommand(
@@ -16,17 +16,22 @@ export async function auditCommand(
   { format, save },
   { interrupt, stdout = process.stdout, stderr = process.stderr } = {},
 ) {
-  return holdingResults(save, null, stderr, async () => {
-    const run = await audit(request, { interrupt, stderr });
-    const measured = buildAuditResults(
-      run,
-      describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
-    );
-    // saved first: a save that failed is in what is printed, as the exit code says (finish.js)
-    const saved = saveDocument(measured, save, null);
-    const document = asSaved(measured, saved, null);
-    stdout.write(render(document, format, stdout));
-    savedLine(saved, null, stderr);
-    return document;
-  });
+  return holdingResults(
+    save,
+    null,
+    ({ text }) => stderr.write(`mmapbench: warning: ${text}\n`),
+    async () => {
+      const run = await audit(request, { interrupt, stderr });
+      const measured = buildAuditResults(
+        run,
+        describeEnvironment({ node: { path: process.execPath, version: process.version }, env: process.env }),
+      );
+      // saved first: a save that failed is in what is printed, as the exit code says (finish.js)
+      const saved = saveDocument(measured, save, null);
+      const document = asSaved(measured, saved, null);
+      stdout.write(render(document, format, stdout));
+      savedLine(saved, null, stderr);
+      return document;
+    },
+  );
 }

@@ -1,8 +1,8 @@
-import { measurementSpecs, RESUME } from './options.js';
-import { declare, readOptions } from './option-spec.js';
-import { output } from './typed-options.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
-const SPECS = { ...measurementSpecs({ compare: true }), ...RESUME };
+const SPECS = SPECS_OF.compare();
 
 export const command = 'compare';
 export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
@@ -19,6 +19,10 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { measureOrResume } = await import('./measure.js');
-  return measureOrResume(opts, 'compare', output(opts, 'compare'), context);
+  const out = output(opts, 'compare');
+  const [{ measureOrResume }, { runPrinted }] = await Promise.all([
+    import('../core/measure.js'),
+    import('./finish.js'),
+  ]);
+  return runPrinted((core) => measureOrResume(opts, 'compare', out, core), out, context);
 }

@@ -1,17 +1,7 @@
-import { usageError } from '../errors.js';
-import { COMMON, DIFF_GATE } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
-const SPECS = {
-  ...COMMON,
-  json: {
-    kind: /** @type {const} */ ('flag'),
-    describe: 'print one JSON document on stdout and nothing else',
-    conflicts: ['markdown'],
-  },
-  markdown: { kind: /** @type {const} */ ('flag'), describe: 'print the tables as markdown' },
-  ...DIFF_GATE,
-};
+const SPECS = SPECS_OF.diff();
 
 export const command = 'diff <base> <new>';
 export const describe = 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs';
@@ -35,56 +25,35 @@ export const examples = [
  */
 export async function handler(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');
-  const gated = opts.maxWorsening !== undefined || opts.maxSlowdown !== undefined;
-  if (opts.failInconclusive && !gated)
-    throw usageError('--fail-inconclusive needs a gate: add --max-worsening PERCENT or --max-slowdown PERCENT');
-  const [
-    { loadSaved },
-    { diffResults, sameKind },
-    { diffModel },
-    { renderModels },
-    { renderMarkdown },
-    { changeGate },
-  ] = await Promise.all([
-    import('../kinds/index.js'),
-    import('../saved/diff.js'),
-    import('../models/diff.js'),
-    import('../view/index.js'),
-    import('../view/table.js'),
-    import('../document/gate.js'),
-  ]);
+  const [{ diffFiles }, { diffModel }, { renderModels }, { renderMarkdown }, { appendSummary, endWithGate }] =
+    await Promise.all([
+      import('../core/diff.js'),
+      import('../models/diff.js'),
+      import('../view/index.js'),
+      import('../view/table.js'),
+      import('./finish.js'),
+    ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
-  const [base, next] = [loadSaved(basePath, `diff ${basePath}`), loadSaved(newPath, `diff ${newPath}`)];
-  // a gate compares like with like: a different command or task is a mistake, not a change
-  if (gated) sameKind(base, next);
-  const diff = diffResults(base, next);
-  const gate = gated
-    ? changeGate(diff.points, {
-        maxWorsening: opts.maxWorsening,
-        maxSlowdown: opts.maxSlowdown,
-        failInconclusive: Boolean(opts.failInconclusive),
-        differences: diff.differences.map((difference) => difference.fact),
-      })
-    : null;
-  const document = gate ? { ...diff, gate } : diff;
+  const document = diffFiles(basePath, newPath, opts);
+  const gate = 'gate' in document ? document.gate : null;
   stdout.write(
     renderModels(
       document,
-      () => [diffModel(diff)],
+      () => [diffModel(document)],
       opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
       stdout,
     ),
   );
-  const { appendSummary, endWithGate } = await import('./finish.js');
-  appendSummary(
-    () => ({
-      title: `mmapbench diff ${basePath} ${newPath}`,
-      verdict: null,
-      gate,
-      tables: renderMarkdown(diffModel(diff)),
-    }),
-    stderr,
-  );
+  if (opts.ci)
+    appendSummary(
+      () => ({
+        title: `mmapbench diff ${basePath} ${newPath}`,
+        verdict: null,
+        gate,
+        tables: renderMarkdown(diffModel(document)),
+      }),
+      stderr,
+    );
   if (gate) endWithGate(gate, stderr);
   return document;
 }

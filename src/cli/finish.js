@@ -1,74 +1,55 @@
-// The end of compare and sweep, in the order a CI log wants it: the tables, the saved file, the
-// exports, GitHub's step summary, and last the gate's outcome, which sets the exit code.
+// What the CLI prints at the end of compare, sweep and advise, in the order a CI log wants it:
+// the tables, the saved file, the exports, GitHub's step summary (with --ci), and last the gate's
+// outcome, which sets the exit code. What it prints is what the core returned (core/finish.js).
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
-import { writeExports } from '../saved/export.js';
-import { asSaved, saveDocument, savedLine, shown } from '../saved/save.js';
-import { ratioGate, stepSummary } from '../document/gate.js';
-import { formatCI, pct, shortBudgetText } from '../document/sentences.js';
-import { straysText } from '../document/measured.js';
-import { ratioStats, roundRatio } from '../stats/ratio.js';
-import { halfWidth } from '../stats/stopping.js';
+import { savedLine, shown } from '../saved/save.js';
+import { stepSummary } from '../document/gate.js';
 import { kindOf, render } from '../kinds/index.js';
 import { phaseLines, roundCost } from '../models/phases.js';
-
-/** @typedef {import('./typed-options.js').Output} Output */
+import { endingError } from '../core/finish.js';
+import { terminalReporter } from './terminal.js';
 
 /**
- * The gate of a compare or sweep that completed, for its document: null without --fail-below,
- * or when the run failed or was interrupted (its error is the outcome then).
- * @param {any} document  the document, before it is printed and saved
- * @param {Output['gate']} request
- * @param {{ fixedRounds: boolean }} run
+ * Runs a command's core with the terminal's reporter, then prints what it kept.
+ * @param {(context: import('../core/reporter.js').Context) => Promise<import('../core/finish.js').Finished>} run
+ * @param {import('../core/typed-options.js').Output} output
+ * @param {import('./index.js').Context} [context]
  */
-export function gateOf(document, request, { fixedRounds }) {
-  if (!request || document.status !== 'complete') return null;
-  const points = kindOf(document).points?.(document) ?? [];
-  return ratioGate(
-    points.map(({ id, label, ratio, seconds }) => ({
-      id,
-      label,
-      ratio,
-      seconds: seconds ?? 0,
-    })),
-    { ...request, aa: document.aa ?? null, fixedRounds },
-  );
+export async function runPrinted(run, output, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const finished = await run({ interrupt, reporter: terminalReporter(stderr, { ci: output.ci }) });
+  printRun(finished, output, { stdout, stderr });
+  return finished.document;
 }
 
 /**
- * Prints and keeps a finished (or stopped) run, then ends it as its gate says.
- * @param {any} measured  the document, with `gate` from gateOf when one was asked for
- * @param {Output} output
- * @param {{ runError: Error | null | undefined, stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream,
- *   kept?: import('../saved/save.js').Keeper | null }} run  kept: the file the run kept as it went
+ * Prints a run the core kept, then ends it as its error or its gate says.
+ * @param {import('../core/finish.js').Finished} finished
+ * @param {import('../core/typed-options.js').Output} output
+ * @param {{ stdout: NodeJS.WritableStream & { columns?: number }, stderr: NodeJS.WritableStream }} streams
  */
-export function finishRun(measured, output, { runError, stdout, stderr, kept = null }) {
-  // saved before it is printed, so that a save that failed (a full disk) is in what is printed,
-  // as the exit code says: the --json document of a run that could not keep its results
-  const saved = saveDocument(measured, output.save, runError, kept);
-  const document = asSaved(measured, saved, runError);
+export function printRun(finished, output, { stdout, stderr }) {
+  const { document, saved, exported, runError } = finished;
   const kind = kindOf(document);
   stdout.write(render(document, output.format, stdout, { verbose: output.verbose }));
   if (output.verbose)
     for (const line of verboseLines(kind.points?.(document) ?? [], document)) stderr.write(`${line}\n`);
-  const strays = straysText(document);
-  if (strays) stderr.write(`mmapbench: warning: ${strays}\n`);
-  // saves, then passes on the run's own error: no exports, summary or gate for a broken run
+  // the path, then the run's own error (or the save's), whose line comes last
   savedLine(saved, runError, stderr);
-  for (const file of writeExports([{ kind, path: 'this run', document }], output.exports))
-    stderr.write(`mmapbench: exported ${shown(file)}\n`);
-  appendSummary(
-    () => ({
-      title: `mmapbench ${kind.title(document)}`,
-      verdict: document.verdict?.text ?? null,
-      gate: document.gate ?? null,
-      tables: render(document, 'markdown'),
-    }),
-    stderr,
-  );
+  for (const file of exported) stderr.write(`mmapbench: exported ${shown(file)}\n`);
+  if (output.ci)
+    appendSummary(
+      () => ({
+        title: `mmapbench ${kind.title(document)}`,
+        verdict: document.verdict?.text ?? null,
+        gate: document.gate ?? null,
+        tables: render(document, 'markdown'),
+      }),
+      stderr,
+    );
   // kept and exported like any run, then told apart from one that answered
-  if (document.shortBudget?.counted === 0)
-    throw new MmapbenchError(shortBudgetText(document.shortBudget, document.seconds), { kind: 'budget' });
+  const ending = endingError(finished);
+  if (ending) throw ending;
   /** @type {import('../document/gate.js').Gate | null} */
   const gate = document.gate ?? null;
   if (!gate) {
@@ -110,46 +91,6 @@ export function appendSummary(parts, stderr) {
       `mmapbench: warning: could not append to $GITHUB_STEP_SUMMARY ${file} (${error.code ?? error.message})\n`,
     );
   }
-}
-
-/**
- * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
- * @param {NodeJS.WritableStream} stderr
- * @param {{ aa?: string | null, labels?: Map<string, string> }} [options]  labels: a sweep's points
- *   by id, named in full as its gate and exports name them (pointLabel)
- * @returns {(round: import('../run/scheduler.js').Round, point?: { id: string }) => void}  called
- *   after every cell; prints once the round holds both modes
- */
-export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
-  const started = performance.now();
-  /** @type {Map<string, { ratios: number[], last: number }>} */
-  const points = new Map();
-  const subject = aa ? 'A/B' : 'workers/procs';
-  return (round, point) => {
-    const { workers, procs } = round.cells;
-    const key = point?.id ?? '';
-    const seen = points.get(key) ?? { ratios: [], last: 0 };
-    points.set(key, seen);
-    // once per round: a traced run's round has more cells after its two untraced ones
-    if (!workers || !procs || seen.last === round.index) return;
-    seen.last = round.index;
-    const at = `mmapbench: round ${round.index}${point ? ` (${labels.get(point.id) ?? point.id})` : ''}`;
-    if (round.pilot) {
-      stderr.write(
-        `${at}: ${subject} ${roundRatio(round).toFixed(2)}; a pilot: it sized the cells, and counts in no figure\n`,
-      );
-      return;
-    }
-    seen.ratios.push(roundRatio(round));
-    const stats = ratioStats(seen.ratios);
-    // as the tables print it: no interval from fewer than 3 rounds, where it means nothing
-    const sofar =
-      stats.ci95 && stats.n >= 3
-        ? `${stats.geomean.toFixed(2)} (${formatCI(stats.ci95)}, ${pct(/** @type {number} */ (halfWidth(stats.ci95)))})`
-        : stats.geomean.toFixed(2);
-    const seconds = Math.round((performance.now() - started) / 1000);
-    stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
 import { formatSize } from '../words/sizes.js';
-import { COMMON } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,

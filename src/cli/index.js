@@ -15,8 +15,8 @@ import * as sweep from './sweep.js';
 import * as tasks from './tasks.js';
 import * as trace from './trace.js';
 import * as workers from './workers.js';
-import { COMMON, COMPARE_ONLY } from './options.js';
-import { declare, examplesText, flagName } from './option-spec.js';
+import { COMMON, COMPARE_ONLY } from '../core/options.js';
+import { declare, examplesText, flagName } from '../core/option-spec.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.
@@ -51,8 +51,6 @@ const TOP_EXAMPLES = [
  * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stderr]
  * @property {string[]} [args]  the command line as given: where `--` was, which parsed
  *   arguments no longer say
- * @property {(event: import('../api.js').ProgressEvent) => void} [onProgress]  after every cell
- *   (the API's; the CLI draws its progress on stderr)
  */
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { usageError } from '../errors.js';
-import { COMMON } from './options.js';
-import { declare } from './option-spec.js';
+import { COMMON } from '../core/options.js';
+import { declare } from '../core/option-spec.js';
 
 export const command = 'init-task <name>';
 export const describe = 'Write NAME.mjs: a commented task module to start your own from';

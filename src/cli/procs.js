@@ -1,8 +1,8 @@
-import { measurementSpecs, RESUME } from './options.js';
-import { declare, readOptions } from './option-spec.js';
-import { output } from './typed-options.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
-const SPECS = { ...measurementSpecs({ compare: false }), ...RESUME };
+const SPECS = SPECS_OF.procs();
 
 export const command = 'procs';
 export const describe = "Run K fresh child processes, released together; print each process's throughput";
@@ -17,6 +17,10 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { measureOrResume } = await import('./measure.js');
-  return measureOrResume(opts, 'procs', output(opts, 'procs'), context);
+  const out = output(opts, 'procs');
+  const [{ measureOrResume }, { runPrinted }] = await Promise.all([
+    import('../core/measure.js'),
+    import('./finish.js'),
+  ]);
+  return runPrinted((core) => measureOrResume(opts, 'procs', out, core), out, context);
 }

@@ -1,14 +1,7 @@
-import { COMMON, EXPORT } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
-const SPECS = {
-  ...COMMON,
-  markdown: { kind: /** @type {const} */ ('flag'), describe: 'print the tables as markdown', conflicts: ['html'] },
-  html: {
-    describe: 'write one HTML page with the tables and charts of every file (opens from disk, offline)',
-  },
-  ...EXPORT,
-};
+const SPECS = SPECS_OF.report();
 
 export const command = 'report <files..>';
 export const describe = 'Print saved results again as the run printed them, or as one self-contained HTML page';

@@ -30,7 +30,10 @@ import { commandLine } from '../words/command-line.js';
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
   const { options, resumed } = requestedOptions(argv);
-  const ctx = await machine(options, argv, interrupt, { install: !argv.list, stderr });
+  const ctx = await machine(options, argv, interrupt, {
+    install: !argv.list,
+    say: (line) => void stderr.write(`mmapbench: ${line}\n`),
+  });
   if (argv.list) {
     stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown, names: argv.experiments }));
     return;

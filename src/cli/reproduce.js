@@ -3,8 +3,8 @@ import { defaultRestoreFile } from '../system/thp-file.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import { EXPERIMENT_NAMES } from '../reproduce/names.js';
 import { ROUNDS } from '../reproduce/bounds.js';
-import { COMMON, EXPORT, forceOption, nodeOption, timeoutOption } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { COMMON, EXPORT, forceOption, nodeOption, timeoutOption } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 import { percent, positiveInteger, positiveNumber } from '../words/vocabulary.js';
 
 const flag = (/** @type {string} */ describe, more = {}) => ({

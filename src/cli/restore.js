@@ -1,7 +1,7 @@
 import { THP_PATH } from '../system/environment.js';
 import { defaultRestoreFile } from '../system/thp-file.js';
-import { COMMON } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,

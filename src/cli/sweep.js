@@ -1,8 +1,8 @@
-import { RESUME, sweepSpecs } from './options.js';
-import { declare, readOptions } from './option-spec.js';
-import { output } from './typed-options.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
-const SPECS = { ...sweepSpecs(), ...RESUME };
+const SPECS = SPECS_OF.sweep();
 
 export const command = 'sweep';
 export const describe =
@@ -23,6 +23,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const { sweepOrResume } = await import('./sweep-run.js');
-  return sweepOrResume(opts, output(opts, 'sweep'), context);
+  const out = output(opts, 'sweep');
+  const [{ sweepOrResume }, { runPrinted }] = await Promise.all([import('../core/sweep.js'), import('./finish.js')]);
+  return runPrinted((core) => sweepOrResume(opts, out, core), out, context);
 }

@@ -1,5 +1,5 @@
-import { COMMON } from './options.js';
-import { declare, readOptions } from './option-spec.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,

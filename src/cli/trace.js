@@ -1,27 +1,11 @@
 import { usageError } from '../errors.js';
-import { measurementSpecs } from './options.js';
-import { declare, flagName, readOptions } from './option-spec.js';
-import { measureOptions, output } from './typed-options.js';
-import { positiveInteger, positiveNumber } from '../words/vocabulary.js';
+import { SPECS_OF } from '../core/options.js';
+import { declare, flagName, readOptions } from '../core/option-spec.js';
+import { measureOptions, output } from '../core/typed-options.js';
 
 // what `trace` measures: one mode's cells, or compare's
 const TRACED = ['workers', 'procs', 'compare'];
-const SPECS = {
-  ...measurementSpecs({ compare: true }),
-  pid: {
-    describe: 'audit a running process (all its threads) and everything it starts, instead of cells',
-    read: positiveInteger('--pid'),
-  },
-  stacks: {
-    kind: /** @type {const} */ ('flag'),
-    describe:
-      'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
-  },
-  seconds: {
-    describe: 'with --pid or --: stop after this long (default: when the target exits, or Ctrl-C)',
-    read: positiveNumber('--seconds'),
-  },
-};
+const SPECS = SPECS_OF.trace();
 // what an audit of another process takes; everything else is about mmapbench's own cells
 const AUDIT_OPTIONS = [
   'pid',
@@ -91,6 +75,7 @@ export async function handler(argv, context = {}) {
     throw usageError(
       `trace ${mode}: the modes are ${TRACED.join(', ')}; to audit a command, put -- before it: \`mmapbench trace -- ${mode} …\``,
     );
-  const { measureCommand } = await import('./measure.js');
-  return measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context);
+  const out = output(opts, 'trace');
+  const [{ measureCommand }, { runPrinted }] = await Promise.all([import('../core/measure.js'), import('./finish.js')]);
+  return runPrinted((core) => measureCommand(measureOptions(opts, mode, { trace: true }), out, core), out, context);
 }

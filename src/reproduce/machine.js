@@ -14,12 +14,12 @@ import { EXPERIMENTS } from './experiments.js';
  * @param {{ node?: string, jemalloc?: string, thpPath: string, experiments: string[] }} options
  * @param {{ thpRestoreFile?: string }} argv
  * @param {AbortSignal} [interrupt]
- * @param {{ install?: boolean, stderr?: NodeJS.WritableStream }} [how]  install: false to look in
+ * @param {{ install?: boolean, say?: (line: string) => void }} [how]  install: false to look in
  *   the cache only (--list), so that showing what could run downloads nothing; what a run would
- *   install is said instead. stderr: where a release being installed says so
+ *   install is said instead. say: how a release being installed says so
  */
-export async function machine(options, argv, interrupt, { install = true, stderr } = {}) {
-  const node = await resolveNode(options.node, interrupt, stderr);
+export async function machine(options, argv, interrupt, { install = true, say } = {}) {
+  const node = await resolveNode(options.node, interrupt, say);
   const jemalloc = findJemalloc(options.jemalloc);
   if (jemalloc.path) {
     const problem = preloadProblem(node.path, jemalloc.path);
@@ -42,7 +42,7 @@ export async function machine(options, argv, interrupt, { install = true, stderr
   // node-fix runs on this Node and the newest 24 and 26 (installed on first use)
   const nodes =
     options.experiments.length === 0 || options.experiments.includes('node-fix')
-      ? await fixNodes(node, interrupt, install, stderr)
+      ? await fixNodes(node, interrupt, install, say)
       : [];
   return { node, jemalloc, thp, trace, nodes };
 }
@@ -57,10 +57,10 @@ const FIX_RELEASES = ['24', '26'];
  * @param {{ path: string, version: string }} running
  * @param {AbortSignal | undefined} interrupt
  * @param {boolean} install
- * @param {NodeJS.WritableStream} [stderr]  where a release being installed says so
+ * @param {(line: string) => void} [say]  how a release being installed says so
  * @returns {Promise<import('./experiments.js').FixNode[]>}
  */
-async function fixNodes(running, interrupt, install, stderr) {
+async function fixNodes(running, interrupt, install, say) {
   const task = await loadTask('readfilesync-into');
   /** @type {import('./experiments.js').FixNode[]} */
   const nodes = [];
@@ -81,7 +81,7 @@ async function fixNodes(running, interrupt, install, stderr) {
       }
     } else if (spec)
       try {
-        node = await resolveNode(spec, interrupt, stderr);
+        node = await resolveNode(spec, interrupt, say);
       } catch (error) {
         if (error.kind === 'interrupted' || interrupt?.aborted) throw error;
         [node, why] = [null, error.message];

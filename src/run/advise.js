@@ -163,7 +163,7 @@ const USERS = ['baseline', 'node'];
  * loader refuses, a task that does not load) is skipped with its reason, not the whole run.
  * @param {Candidate[]} candidates
  * @param {import('./plan.js').MeasureOptions} shared  the user's options, the baseline's
- * @param {{ interrupt?: AbortSignal }} [context]
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]
  * @param {Planned[]} [planned]  candidates planned already (the baseline), kept first
  *
  * @typedef {import('./sweep.js').SweepSetting & { plan: import('./plan.js').Plan, candidate: Candidate }} Planned

@@ -105,16 +105,16 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {(import('../system/trace/preflight.js').TraceSetup & { window: 'timed'|'cell' }) | null} trace
  * @property {string | null} unavailable  why the task cannot run on this Node (sweep's points
  *   only: elsewhere that is an error)
- * @property {string[]} warnings
+ * @property {Array<{ code: string, text: string }>} warnings
  */
 
 /**
  * @param {MeasureOptions} options
- * @param {{ interrupt?: AbortSignal, stderr?: NodeJS.WritableStream }} [context]  stderr: where a
- *   Node release being installed says so
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]  say: how a Node
+ *   release being installed says so
  * @returns {Promise<Readonly<Plan>>}
  */
-export async function buildPlan(options, { interrupt, stderr } = {}) {
+export async function buildPlan(options, { interrupt, say } = {}) {
   const { command } = options;
   const quick = Boolean(options.quick);
   const cwd = options.cwd ?? process.cwd();
@@ -124,7 +124,7 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
     options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir),
     cwd,
   );
-  const node = await resolveNode(options.node, interrupt, stderr, cwd);
+  const node = await resolveNode(options.node, interrupt, say, cwd);
   const params = resolveParams(task, options.params ?? {}, cwd);
   if (task.builtin) {
     // a built-in's own check of its parameters against the modes that will run (message: a
@@ -155,7 +155,7 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
 
   const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
-  if (k > cores) warnings.push(oversubscribed(k, cores));
+  if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });
 
   // compare stops on width unless --rounds (or --quick) fixes the count
   const adaptive = command === 'compare' && options.rounds === undefined && !quick;
@@ -179,7 +179,7 @@ export async function buildPlan(options, { interrupt, stderr } = {}) {
   const rounds = fixedRounds ?? MAX_ROUNDS;
   const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
-  if (late) warnings.push(late);
+  if (late) warnings.push({ code: 'timeout', text: late });
   const bpftrace = options.trace?.bpftrace;
   const trace = options.trace
     ? {

@@ -82,7 +82,7 @@ const product = (lists) =>
  * Plans every point before anything runs, so a bad value at the last point is a usage error
  * now rather than a failure an hour in.
  * @param {SweepSetting[]} points
- * @param {{ interrupt?: AbortSignal, stderr?: NodeJS.WritableStream }} [context]
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]
  */
 export async function planPoints(points, context) {
   const planned = [];

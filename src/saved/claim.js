@@ -11,12 +11,12 @@ import { keeper, resultsFolder } from './save.js';
  * @template T
  * @param {import('./save.js').SaveTo} save
  * @param {{ path: string } | null} resumed
- * @param {NodeJS.WritableStream} stderr
+ * @param {(warning: { code: string, text: string }) => void} warn
  * @param {(keeping: import('./save.js').Keeper | null) => Promise<T>} body
  * @returns {Promise<T>}
  */
-export async function holdingResults(save, resumed, stderr, body) {
-  const { keeping, release } = await claimResults(save, resumed, stderr);
+export async function holdingResults(save, resumed, warn, body) {
+  const { keeping, release } = await claimResults(save, resumed, warn);
   try {
     return await body(keeping);
   } finally {
@@ -32,12 +32,12 @@ export async function holdingResults(save, resumed, stderr, body) {
  * folder of its own; it is checked writable now, not after the first round.
  * @param {import('./save.js').SaveTo} save
  * @param {{ path: string } | null} resumed
- * @param {NodeJS.WritableStream} stderr
+ * @param {(warning: { code: string, text: string }) => void} warning
  * @returns {Promise<{ keeping: import('./save.js').Keeper | null, release: () => void }>}
  */
-async function claimResults(save, resumed, stderr) {
+async function claimResults(save, resumed, warning) {
   if (!save) return { keeping: null, release: () => {} };
-  const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
+  const warn = (/** @type {string} */ text) => warning({ code: 'unlocked', text });
   const inPlace = resumed !== null && !save.outGiven;
   if (inPlace) writable(dirname(resumed.path), resumed.path);
   const releaseFile = resumed ? await lockResumed(resumed.path, inPlace, warn) : () => {};
@@ -49,7 +49,7 @@ async function claimResults(save, resumed, stderr) {
     throw error;
   }
   return {
-    keeping: keeper(save, stderr, inPlace ? resumed.path : null),
+    keeping: keeper(save, warning, inPlace ? resumed.path : null),
     release: () => {
       releaseFolder();
       releaseFile();

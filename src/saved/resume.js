@@ -47,7 +47,7 @@ export function resumable(saved, command) {
 
 /**
  * A kept run going on: its file, its document, and what its check of the task modules warned of.
- * @typedef {{ path: string, document: any, warnings?: string[] }} Resumed
+ * @typedef {{ path: string, document: any, warnings?: Array<{ code: string, text: string }> }} Resumed
  */
 
 /**
@@ -75,7 +75,7 @@ export function resumingLine({ path, document }, environment, rounds) {
     throw usageError(
       `--resume ${path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
     );
-  return `mmapbench: resuming ${path}: ${rounds} round${rounds === 1 ? '' : 's'} kept, ${Math.round(document.seconds)} s of its budget spent`;
+  return `resuming ${path}: ${rounds} round${rounds === 1 ? '' : 's'} kept, ${Math.round(document.seconds)} s of its budget spent`;
 }
 
 /**
@@ -116,7 +116,7 @@ export const modulesOf = (plans) =>
  * @param {boolean} force  --force: go on with a module that changed
  * @param {Array<string | undefined>} tasks  the tasks the kept settings name (a sweep's axis)
  * @param {string} [cwd]  what their relative paths are relative to
- * @returns {string[]}  warnings
+ * @returns {Array<{ code: string, text: string }>}  warnings
  */
 export function checkModules({ path, document }, force, tasks, cwd = process.cwd()) {
   // a file from before modules were kept has nothing to check against
@@ -138,7 +138,10 @@ export function checkModules({ path, document }, force, tasks, cwd = process.cwd
       throw usageError(
         `--resume ${path} ran task module ${module}, which has changed since (its SHA-256 differs): new rounds would measure other code than the kept ones; restore it, start a new run, or pass --force to go on with it as it is`,
       );
-    warnings.push(`task module ${module} changed since the run began; going on with it as it is (--force)`);
+    warnings.push({
+      code: 'task-changed',
+      text: `task module ${module} changed since the run began; going on with it as it is (--force)`,
+    });
   }
   return warnings;
 }

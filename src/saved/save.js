@@ -140,12 +140,12 @@ function saveResultsAs(document, dir, name) {
  * the end says the error again.
  * @typedef {{ keep: (document: Document) => void, write: (document: Document) => string }} Keeper
  * @param {NonNullable<SaveTo>} save  with `out` checked by resultsFolder()
- * @param {NodeJS.WritableStream} stderr
+ * @param {(warning: { code: string, text: string }) => void} warn
  * @param {string | null} [resumed]  the file of a resumed run: it is replaced, holding its old
  *   rounds and the new
  * @returns {Keeper}
  */
-export function keeper(save, stderr, resumed = null) {
+export function keeper(save, warn, resumed = null) {
   /** @type {string | null} */
   let path = resumed;
   let failed = false;
@@ -171,7 +171,7 @@ export function keeper(save, stderr, resumed = null) {
         write(document);
       } catch (error) {
         failed = true;
-        stderr.write(`mmapbench: warning: ${error.message}; measuring on: the results print at the end\n`);
+        warn({ code: 'save-failed', text: `${error.message}; measuring on: the results print at the end` });
       }
     },
   };

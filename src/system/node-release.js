@@ -126,7 +126,7 @@ export async function releaseBinary(given, spec, { interrupt, cache = nodeCacheD
   return install(version, { interrupt, cache, say });
 }
 
-const stderrLine = (/** @type {string} */ line) => void process.stderr.write(`mmapbench: ${line}\n`);
+export const stderrLine = (/** @type {string} */ line) => void process.stderr.write(`mmapbench: ${line}\n`);
 
 // npm retries a failed request for a minute by default; one attempt says "offline" at once
 const NPM_FLAGS = ['--fetch-retries=0', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'];

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { usageError } from '../errors.js';
-import { cachedBinary, parseVersionSpec, releaseBinary } from './node-release.js';
+import { cachedBinary, parseVersionSpec, releaseBinary, stderrLine } from './node-release.js';
 
 const MIN_MAJOR = 18;
 
@@ -17,20 +17,18 @@ const checked = new Map();
  * for its version, so a typo is a usage error here rather than K spawn failures inside a cell.
  * @param {string | undefined} spec
  * @param {AbortSignal} [interrupt]
- * @param {NodeJS.WritableStream} [stderr]  where a release being installed says so (the CLI's,
- *   or the API's own)
+ * @param {(line: string) => void} [say]  how a release being installed says so (the CLI's
+ *   stderr; the API's caller hears nothing)
  * @param {string} [cwd]  what a relative path is relative to
  * @returns {Promise<{ path: string, version: string }>}
  */
-export function resolveNode(spec, interrupt, stderr = process.stderr, cwd = process.cwd()) {
+export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd()) {
   if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
   const release = parseVersionSpec(spec);
   const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(cwd, spec);
   if (!checked.has(key)) {
     const found = release
-      ? releaseBinary(spec, release, { interrupt, say: (line) => void stderr.write(`mmapbench: ${line}\n`) }).then(
-          (path) => check(spec, path, interrupt),
-        )
+      ? releaseBinary(spec, release, { interrupt, say }).then((path) => check(spec, path, interrupt))
       : check(spec, key, interrupt);
     checked.set(key, found);
     // a failed install may succeed on the next ask (a sweep plans each point)

@@ -6,7 +6,7 @@ import { renderMarkdown, renderTerminal, textWidth, useColor } from './table.js'
 import { renderReport } from './reproduce.js';
 
 /** @typedef {'terminal'|'markdown'|'json'} Format */
-/** @typedef {NodeJS.WritableStream & { isTTY?: boolean, columns?: number }} Stream */
+/** What a text is drawn for: its width, and whether it takes color (a terminal's stdout, or none). @typedef {{ isTTY?: boolean, columns?: number }} Stream */
 /** @typedef {import('./table.js').ReportModel} ReportModel */
 
 /**

@@ -86,7 +86,7 @@ test('diff gates the change between two saved runs: inconclusive passes unless -
     /^mmapbench: gate inconclusive \(new\/base, --max-worsening 10%\): readfilesync · med \(64 KiB\) · k=2: workers\/procs 1\.00 \(95% CI \S+\) straddles 0\.9; not failing the job \(--fail-inconclusive would\)$/,
   );
   const summary = join(folder(), 'summary.md');
-  const strict = await cli(['diff', base, base, '--max-worsening', '10', '--fail-inconclusive', '--json'], {
+  const strict = await cli(['diff', base, base, '--max-worsening', '10', '--fail-inconclusive', '--json', '--ci'], {
     env: { GITHUB_STEP_SUMMARY: summary },
   });
   assert.equal(strict.exitCode, 5, strict.stderr);

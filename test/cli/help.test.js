@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli } from '../helpers.js';
-import { measureOptions } from '../../src/cli/typed-options.js';
+import { measureOptions } from '../../src/core/typed-options.js';
 
 const COMMANDS = ['compare', 'sweep', 'advise', 'workers', 'procs', 'trace', 'reproduce', 'report', 'diff', 'tasks'];
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSaved } from '../../src/kinds/index.js';
 import { sameKind } from '../../src/saved/diff.js';
-import { gateOf } from '../../src/cli/finish.js';
+import { gateOf } from '../../src/core/finish.js';
 import { changeGate, stepSummary } from '../../src/document/gate.js';
 import { fixture } from '../helpers.js';
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sizingText } from '../../src/document/sentences.js';
-import { roundLines } from '../../src/cli/finish.js';
+import { roundLines } from '../../src/cli/terminal.js';
 
 const sizing = { targetNs: 1e8, calibrated: 6360, pilotWindowNs: 1.62e8, iterations: 3926, resized: true };
 

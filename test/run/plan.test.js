@@ -39,7 +39,8 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
   const cores = os.availableParallelism();
   const wide = await buildPlan({ command: 'workers', k: cores + 1, iterations: 5 });
   assert.equal(wide.rounds, 1);
-  assert.match(wide.warnings[0], new RegExp(`-k ${cores + 1} exceeds`));
+  assert.equal(wide.warnings[0].code, 'oversubscribed');
+  assert.match(wide.warnings[0].text, new RegExp(`-k ${cores + 1} exceeds`));
   const timed = await buildPlan({ command: 'compare' });
   assert.equal(timed.iterations, null);
   assert.equal(timed.duration, 0.1, 'compare: short cells, rounds until the precision or the budget');
@@ -54,8 +55,8 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
 test('a --duration close to --timeout is warned about; k beyond the cap needs --force', async () => {
   const plan = await buildPlan({ command: 'compare', duration: 5, timeout: 6, k: 1 });
   assert.ok(
-    plan.warnings.some((w) => /^--duration 5 is close to --timeout 6: .* raise --timeout$/.test(w)),
-    plan.warnings.join('\n'),
+    plan.warnings.some(({ code, text }) => code === 'timeout' && /^--duration 5 is close to --timeout 6: .* raise --timeout$/.test(text)),
+    plan.warnings.map(({ text }) => text).join('\n'),
   );
   const fine = await buildPlan({ command: 'compare', duration: 1, timeout: 300, k: 1 });
   assert.equal(fine.warnings.length, 0);

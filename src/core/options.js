@@ -212,7 +212,7 @@ const GATE = {
   ),
   failInconclusive,
   ci: flag(
-    'a CI job: --max-time 30 unless given, a line per round instead of a progress bar, the results saved as <out>/<command>-ci.json (replacing it), the gate last',
+    'a CI job: --max-time 30 unless given, a line per round instead of a progress bar, the results saved as <out>/<command>-ci.json (replacing it), the verdict and tables appended to $GITHUB_STEP_SUMMARY when set, the gate last',
   ),
 };
 
@@ -227,6 +227,7 @@ export const DIFF_GATE = {
     checked(percent)('maxSlowdown'),
   ),
   failInconclusive,
+  ci: flag('a CI job: the table and the gate appended to $GITHUB_STEP_SUMMARY when it is set'),
 };
 
 /**
@@ -348,3 +349,44 @@ export function adviseSpecs() {
     ...EXPORT,
   };
 }
+
+/** What `trace` adds to compare's options: an audit of another process, instead of cells. */
+const TRACE = {
+  pid: {
+    describe: 'audit a running process (all its threads) and everything it starts, instead of cells',
+    read: positiveInteger('--pid'),
+  },
+  stacks: flag(
+    'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
+  ),
+  seconds: {
+    describe: 'with --pid or --: stop after this long (default: when the target exits, or Ctrl-C)',
+    read: positiveNumber('--seconds'),
+  },
+};
+
+/**
+ * Every command's options, by command: what yargs declares for it, what the API checks an
+ * options object against, and what docs/options.md lists.
+ * @type {Record<string, () => Specs>}
+ */
+export const SPECS_OF = {
+  compare: () => ({ ...measurementSpecs({ compare: true }), ...RESUME }),
+  workers: () => ({ ...measurementSpecs({ compare: false }), ...RESUME }),
+  procs: () => ({ ...measurementSpecs({ compare: false }), ...RESUME }),
+  sweep: () => ({ ...sweepSpecs(), ...RESUME }),
+  advise: adviseSpecs,
+  trace: () => ({ ...measurementSpecs({ compare: true }), ...TRACE }),
+  diff: () => ({
+    ...COMMON,
+    json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
+    markdown: flag('print the tables as markdown'),
+    ...DIFF_GATE,
+  }),
+  report: () => ({
+    ...COMMON,
+    markdown: flag('print the tables as markdown', { conflicts: ['html'] }),
+    html: value('write one HTML page with the tables and charts of every file (opens from disk, offline)'),
+    ...EXPORT,
+  }),
+};

@@ -9,8 +9,8 @@ import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { buildSweepDocument } from '../document/sweep.js';
-import { startProgress } from '../view/progress.js';
-import { finishRun, gateOf, roundLines } from './finish.js';
+import { gateOf, keepRun } from './finish.js';
+import { keepingWarnings } from './reporter.js';
 import { about } from '../document/sentences.js';
 import { pointLabel } from '../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from './typed-options.js';
@@ -63,7 +63,7 @@ function sweepRequest(opts) {
  * sweep from its options: a new sweep, or with --resume the one a file kept.
  * @param {Record<string, any>} opts  from readOptions
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./reporter.js').Context} [context]
  */
 export function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
@@ -82,34 +82,36 @@ export function sweepOrResume(opts, output, context) {
  * disk after every point's round; `resumed` goes on from such a document.
  * @param {import('../run/sweep.js').SweepRequest} request
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./reporter.js').Context} [context]
  * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept sweep
  */
 async function sweepCommand(request, output, context = {}, resumed = null) {
-  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt, stderr: context.stderr });
+  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt, say: context.reporter?.say });
   return runPlanned(points, request, output, context, { resumed });
 }
 
 /**
- * Runs planned points as a sweep, then prints and saves what was measured: sweep's points, or
+ * Runs planned points as a sweep, then keeps what was measured: sweep's points, or
  * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
  * fail alone).
  * @param {Array<import('../run/sweep.js').SweepSetting & { plan: import('../run/plan.js').Plan }>} points
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} context
+ * @param {import('./reporter.js').Context} context
  * @param {{ resumed?: import('../saved/resume.js').Resumed | null, isolate?: boolean, race?: import('../run/race.js').RaceScore | false,
  *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start;
  *   race: advise's candidates race against the first point (run/race.js)
+ * @returns {Promise<import('./finish.js').Finished>}
  */
 export async function runPlanned(
   points,
   request,
   output,
-  { interrupt, stdout = process.stdout, stderr = process.stderr, onProgress },
+  { interrupt, reporter: given },
   { resumed = null, isolate = false, race = false, shape = (document) => document, opening } = {},
 ) {
   const { save } = output;
+  const reporter = keepingWarnings(given);
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
   const resuming = resumed && resumingLine(resumed, environment, kept.order.length);
@@ -124,19 +126,18 @@ export async function runPlanned(
     binaries.set(plan.node.path, at.node);
   }
   // taken before anything is said of the run, so a refusal is the only line
-  return holdingResults(save, resumed, stderr, async (keeping) => {
-    if (resuming) stderr.write(`${resuming}\n`);
-    for (const warning of resumed?.warnings ?? []) stderr.write(`mmapbench: warning: ${warning}\n`);
+  return holdingResults(save, resumed, reporter.warn, async (keeping) => {
+    if (resuming) reporter.say(resuming);
+    for (const warning of resumed?.warnings ?? []) reporter.warn(warning);
     const [{ plan: first }] = points;
     const quick = first.quick;
     const fixedRounds = first.stop.rounds;
     // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
     const maxTime = points[0].options.maxTime;
     const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
-    for (const warning of new Set(points.flatMap((point) => point.plan.warnings)))
-      stderr.write(`mmapbench: warning: ${warning}\n`);
+    for (const warning of points.flatMap((point) => point.plan.warnings)) reporter.warn(warning);
     const machine = quick ? null : checkMachine();
-    if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
+    if (machine?.warning) reporter.warn({ code: 'machine-busy', text: machine.warning });
 
     // a resumed sweep has calibrated, and spent some of its budget and rounds
     const left = budget - (kept?.seconds ?? 0);
@@ -155,28 +156,20 @@ export async function runPlanned(
       },
     );
     const expected = fixedRounds !== null ? seconds : left;
-    stderr.write(
-      `mmapbench: ${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
+    reporter.say(
+      `${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
         (fixedRounds !== null
           ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
           : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
             (maxTime === undefined
               ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
               : ` (--max-time, shared by the ${points.length} points)`)) +
-        (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '') +
-        '\n',
+        (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : ''),
     );
-    // a CI log gets a line per point and round instead of a bar
-    const roundLine = output.ci ? roundLines(stderr, { labels: labelsOf(points) }) : null;
-    const progress = startProgress({
-      cells,
-      expectedSeconds: roundLine ? 0 : expected,
-      budgetSeconds: left,
-      stream: stderr,
-    });
+    reporter.start({ cells, expectedSeconds: expected, budgetSeconds: left, labels: labelsOf(points) });
     // the request rides along in any document that did not finish, for --resume
-    const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) =>
-      keptDocument(
+    const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) => ({
+      ...keptDocument(
         shape(
           buildSweepDocument(soFar, {
             environment,
@@ -189,24 +182,27 @@ export async function runPlanned(
         request,
         finished,
         modulesOf(points.map((point) => point.plan)),
-      );
+      ),
+      warnings: reporter.warnings,
+    });
     let run;
     try {
       run = await runSweep(points, {
         budget,
         interrupt,
         race,
-        onCell: (point, round, mode) => {
-          roundLine?.(round, point);
-          progress.tick({ label: `round ${round.index} ${point.id} ${mode}` });
-          onProgress?.({
-            command: isolate ? 'advise' : 'sweep',
-            round: round.index,
-            mode: /** @type {'workers'|'procs'} */ (mode),
-            point: point.id,
-            soFar: null,
-          });
-        },
+        onCell: (point, round, mode) =>
+          reporter.cell(
+            {
+              command: isolate ? 'advise' : 'sweep',
+              round: round.index,
+              mode: /** @type {'workers'|'procs'} */ (mode),
+              point: point.id,
+              soFar: null,
+            },
+            round,
+            point,
+          ),
         onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
         isolate,
         resumed: kept
@@ -218,13 +214,11 @@ export async function runPlanned(
           : undefined,
       });
     } finally {
-      progress.stop();
+      reporter.stop();
     }
     const built = documentOf(run, true);
     const gate = gateOf(built, output.gate, { fixedRounds: fixedRounds !== null });
-    const document = gate ? { ...built, gate } : built;
-    finishRun(document, output, { runError: run.error, stdout, stderr, kept: keeping });
-    return document;
+    return keepRun(gate ? { ...built, gate } : built, output, { runError: run.error, reporter, kept: keeping });
   });
 }
 

@@ -1,5 +1,6 @@
 // How an option is declared and read: a value, a repeated value or a flag, the placeholder its
 // help shows, how yargs is told of it, and how what was typed is checked and converted once.
+import leven from 'leven';
 import { usageError } from '../errors.js';
 import { kebab } from '../words/vocabulary.js';
 
@@ -175,3 +176,53 @@ export function readValue(name, spec, value) {
 /** Examples shown under a command's help: one per line, never wrapped mid-command. */
 export const examplesText = (/** @type {string[][]} */ lines) =>
   `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;
+
+/**
+ * An options object (the API's: `{ maxTime: 10, env: { A: 1 }, k: [1, 2] }`) read as readOptions
+ * reads the command line, so the API refuses what the CLI refuses, with the same words: every
+ * name must be one of the command's options; a switch takes true or false, a value a string or
+ * a number (a precision given as a number is a percent), a list (sweep's axes) an array,
+ * `env` and `param` an object of NAME: value.
+ * @param {Record<string, unknown>} given
+ * @param {Specs} specs
+ * @param {string} command
+ * @returns {Record<string, any>}
+ */
+export function readObject(given, specs, command) {
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
+    throw usageError(`the options must be an object, as { k: 2 }; see docs/api.md`);
+  /** @type {Record<string, unknown>} */
+  const argv = {};
+  for (const [name, raw] of Object.entries(given)) {
+    if (raw === undefined) continue;
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!spec || spec.hidden) {
+      const near = Object.keys(specs).find((known) => !specs[known].hidden && leven(known, name) <= 2);
+      throw usageError(
+        `${command} has no option '${name}'${near ? ` (did you mean ${near}?)` : ''}; see docs/api.md for its options`,
+      );
+    }
+    const kind = spec.kind ?? 'value';
+    if (kind === 'flag') {
+      if (typeof raw !== 'boolean') throw usageError(`${name} is a switch: give true or false, not ${typeof raw}`);
+      argv[name] = raw;
+    } else if (name === 'env' || name === 'param') {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw usageError(
+          `${name} must be an object of NAME: value, as { ${name === 'env' ? 'MALLOC_ARENA_MAX: 1' : 'concurrency: 8'} }`,
+        );
+      argv[name] = Object.entries(raw).map(([key, setting]) => `${key}=${setting}`);
+    } else if (Array.isArray(raw) && (kind === 'repeat' || spec.list)) {
+      argv[name] = raw.map((item) => typed(name, item));
+    } else {
+      argv[name] = name === 'precision' && typeof raw === 'number' ? `${raw}%` : typed(name, raw);
+    }
+  }
+  return readOptions(argv, specs, command);
+}
+
+/** One value of an options object, as the command line would have it typed. */
+const typed = (/** @type {string} */ name, /** @type {unknown} */ raw) => {
+  if (typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw))) return String(raw);
+  throw usageError(`${name} takes a ${PLACEHOLDERS[name] ?? 'value'}, not ${raw === null ? 'null' : typeof raw}`);
+};

@@ -3,19 +3,18 @@ import { runSession } from '../run/session.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildDocument } from '../document/document.js';
-import { startProgress } from '../view/progress.js';
 import { checkMachine } from '../system/machine-load.js';
 import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { keptOptions, measureOptions, resumeOnly } from './typed-options.js';
 import { usageError } from '../errors.js';
-import { finishRun, gateOf, roundLines } from './finish.js';
+import { gateOf, keepRun } from './finish.js';
+import { keepingWarnings } from './reporter.js';
 import { MODES } from '../words/modes.js';
 import { completeRounds } from '../run/scheduler.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
-import { pct } from '../document/sentences.js';
 
 /**
  * The ratio of a compare's complete rounds so far, and its relative half-width from 3 rounds on;
@@ -37,7 +36,8 @@ function soFarOf(session, modes) {
  * @param {Record<string, any>} opts  from readOptions
  * @param {'workers'|'procs'|'compare'} command
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./reporter.js').Context} [context]
+ * @returns {Promise<import('./finish.js').Finished>}
  */
 export function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
@@ -53,37 +53,34 @@ export function measureOrResume(opts, command, output, context) {
 }
 
 /**
- * The run behind workers, procs, compare and trace: plan, run, then print and save whatever
- * was measured before passing on an error, so a failure in round 4 never costs rounds 1-3. The
- * document is kept on disk after every round, so a kill costs at most the round under way;
- * `resumed` goes on from such a document, with the options it was started with.
+ * The run behind workers, procs, compare and trace: plan, run, then keep whatever was measured,
+ * with the error that stopped it, so a failure in round 4 never costs rounds 1-3. The document
+ * is kept on disk after every round, so a kill costs at most the round under way; `resumed`
+ * goes on from such a document, with the options it was started with.
  * @param {import('../run/plan.js').MeasureOptions} options
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./reporter.js').Context} [context]
  * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept run
+ * @returns {Promise<import('./finish.js').Finished>}
  */
-export async function measureCommand(
-  options,
-  output,
-  { interrupt, stdout = process.stdout, stderr = process.stderr, onProgress } = {},
-  resumed = null,
-) {
+export async function measureCommand(options, output, { interrupt, reporter: given } = {}, resumed = null) {
   const { save } = output;
+  const reporter = keepingWarnings(given);
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt, stderr });
+  const plan = await buildPlan(options, { interrupt, say: reporter.say });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
   const resuming = resumed && resumingLine(resumed, environment, kept.rounds.length);
   // taken before anything is said of the run, so a refusal is the only line
-  return holdingResults(save, resumed, stderr, async (keeping) => {
-    if (resuming) stderr.write(`${resuming}\n`);
-    for (const warning of resumed?.warnings ?? []) stderr.write(`mmapbench: warning: ${warning}\n`);
-    if (plan.trace?.mounted) stderr.write(`mmapbench: mounted tracefs at ${plan.trace.tracefs} (it stays mounted)\n`);
-    for (const warning of plan.warnings) stderr.write(`mmapbench: warning: ${warning}\n`);
+  return holdingResults(save, resumed, reporter.warn, async (keeping) => {
+    if (resuming) reporter.say(resuming);
+    for (const warning of resumed?.warnings ?? []) reporter.warn(warning);
+    if (plan.trace?.mounted) reporter.say(`mounted tracefs at ${plan.trace.tracefs} (it stays mounted)`);
+    for (const warning of plan.warnings) reporter.warn(warning);
     // --quick measures nothing, so it skips the check and its 100 ms of sampling
     const machine = plan.quick ? null : checkMachine();
-    if (machine?.warning) stderr.write(`mmapbench: warning: ${machine.warning}\n`);
+    if (machine?.warning) reporter.warn({ code: 'machine-busy', text: machine.warning });
 
     // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round runs
     // each mode twice, once under bpftrace
@@ -104,33 +101,26 @@ export async function measureCommand(
         minRounds: plan.stop.minRounds,
       },
     );
-    // a CI log gets a line per round instead of a bar
-    const roundLine = output.ci ? roundLines(stderr, { aa: plan.aa }) : null;
-    const progress = startProgress({
+    reporter.start({
       cells,
-      expectedSeconds: roundLine ? 0 : expectedSeconds,
+      expectedSeconds,
       // an adaptive run never has more left than what remains of its budget
       budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
-      stream: stderr,
+      aa: plan.aa,
     });
     // the options ride along in any document that did not finish, for --resume
-    const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) =>
-      keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan]));
+    const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) => ({
+      ...keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan])),
+      warnings: reporter.warnings,
+    });
     let session;
-    // the rounds as they finish, on the progress line: the ratio so far and its interval
+    // the rounds as they finish: the ratio so far and its interval
     /** @type {ReturnType<typeof soFarOf>} */
     let soFar = null;
     try {
       session = await runSession(plan, modes, {
         interrupt,
-        onCell: (round, mode) => {
-          roundLine?.(round);
-          const ratio = soFar
-            ? `, ${plan.aa ? 'A/B' : 'w/p'} ${soFar.ratio.toFixed(2)}${soFar.halfWidth === null ? '' : ` ${pct(soFar.halfWidth)}`}`
-            : '';
-          progress.tick({ label: `round ${round.index} ${mode}${ratio}` });
-          onProgress?.({ command: options.command, round: round.index, mode, soFar });
-        },
+        onCell: (round, mode) => reporter.cell({ command: options.command, round: round.index, mode, soFar }, round),
         onRound: (sessionSoFar) => {
           soFar = soFarOf(sessionSoFar, modes);
           keeping?.keep(documentOf(sessionSoFar));
@@ -138,13 +128,15 @@ export async function measureCommand(
         resumed: kept ? sessionOf(kept, modes) : undefined,
       });
     } finally {
-      progress.stop();
+      reporter.stop();
     }
 
     const document = documentOf(session, true);
     const gate = gateOf(document, output.gate, { fixedRounds: plan.stop.rounds !== null });
-    if (gate) document.gate = gate;
-    finishRun(document, output, { runError: session.error, stdout, stderr, kept: keeping });
-    return document;
+    return keepRun(gate ? { ...document, gate } : document, output, {
+      runError: session.error,
+      reporter,
+      kept: keeping,
+    });
   });
 }

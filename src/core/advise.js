@@ -8,7 +8,7 @@ import { findAllocators } from '../system/allocators.js';
 import { resolveNode } from '../system/node.js';
 import { adviceOf, raceScoreOf } from '../document/advice.js';
 import { fixesOf, loadTask } from '../tasks/index.js';
-import { runPlanned } from './sweep-run.js';
+import { runPlanned } from './sweep.js';
 import { measureOptions } from './typed-options.js';
 import { listOf, text } from '../words/vocabulary.js';
 
@@ -18,13 +18,15 @@ const ADVISE_SECONDS = 60;
 /**
  * @param {Record<string, any>} opts  from readOptions
  * @param {import('./typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./reporter.js').Context} [context]
+ * @returns {Promise<import('./finish.js').Finished>}
  */
 export async function adviseCommand(opts, output, context = {}) {
   const shared = measureOptions({ ...opts, node: undefined, only: undefined, race: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
   // every --node is checked as compare checks its own, whether --only keeps it or not
-  for (const node of opts.node ?? []) await resolveNode(node, context.interrupt, context.stderr);
+  const planning = { interrupt: context.interrupt, say: context.reporter?.say };
+  for (const node of opts.node ?? []) await resolveNode(node, context.interrupt, planning.say);
   const task = await loadTask(shared.task ?? 'readfilesync', {
     timeout: shared.timeout,
     interrupt: context.interrupt,
@@ -32,7 +34,7 @@ export async function adviseCommand(opts, output, context = {}) {
   // the baseline's plan says what the file is; it is planned once, and runs first
   const {
     planned: [baseline],
-  } = await planCandidates([BASELINE], shared, context);
+  } = await planCandidates([BASELINE], shared, planning);
   const { candidates, missing } = candidatesFor({
     task,
     fixes: await fixesOf(task, baseline.plan.params),
@@ -58,7 +60,7 @@ export async function adviseCommand(opts, output, context = {}) {
     );
   // --k-auto: the baseline at the other k's too, in no ranking: their scaling gives the K to run
   const scaling = opts.kAuto ? scalingCandidates(baseline.plan.k, usableCpus().usable) : [];
-  const { planned, skipped } = await planCandidates([...chosen.slice(1), ...scaling], shared, context, [baseline]);
+  const { planned, skipped } = await planCandidates([...chosen.slice(1), ...scaling], shared, planning, [baseline]);
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
     isolate: true,

@@ -1,0 +1,33 @@
+// `report`: saved results as their run printed them, or one HTML page of them all.
+import { writeExports } from '../saved/export.js';
+import { checkDistinct } from '../system/safe-fs.js';
+import { exportsWritten } from './typed-options.js';
+import { loadSaved, renderSaved } from '../kinds/index.js';
+
+/**
+ * Every file read and checked first (a bad one stops the command before anything is written),
+ * then drawn as text, or written as one HTML page; with exports, also written in a dashboard's
+ * format (all of them in one file).
+ * @param {{ files: string[], markdown: boolean, html?: string, exports?: import('../saved/export.js').ExportRequest[], verbose?: boolean }} request
+ * @param {import('../view/index.js').Stream} [screen]  the text's width, and whether it takes color
+ * @returns {Promise<{ text: string | null, page: { path: string, charts: number, bytes: number } | null, exported: string[] }>}
+ */
+export async function reportFiles({ files, markdown, html, exports = [], verbose = false }, screen = {}) {
+  checkDistinct(
+    files.map((file) => ({ path: file, what: `${file}, which report reads` })),
+    [
+      ...(html ? [{ path: html, as: `--html ${html}`, what: `the page --html ${html} writes` }] : []),
+      ...exportsWritten(exports),
+    ],
+  );
+  const saved = files.map((file) => loadSaved(file));
+  const exported = writeExports(saved, exports);
+  if (html) {
+    const { writeHtmlReport } = await import('../view/html.js');
+    return { text: null, page: await writeHtmlReport(saved, html), exported };
+  }
+  const text = saved
+    .map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', screen, { verbose }))
+    .join('\n');
+  return { text, page: null, exported };
+}
