@@ -197,7 +197,8 @@ export function readObject(given, specs, command) {
     if (raw === undefined) continue;
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec || spec.hidden) {
-      const near = Object.keys(specs).find((known) => !specs[known].hidden && leven(known, name) <= 2);
+      const near =
+        name.length > 2 && Object.keys(specs).find((known) => !specs[known].hidden && leven(known, name) <= 2);
       throw usageError(
         `${command} has no option '${name}'${near ? ` (did you mean ${near}?)` : ''}; see docs/api.md for its options`,
       );

@@ -26,8 +26,6 @@ export async function reportFiles({ files, markdown, html, exports = [], verbose
     const { writeHtmlReport } = await import('../view/html.js');
     return { text: null, page: await writeHtmlReport(saved, html), exported };
   }
-  const text = saved
-    .map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', screen, { verbose }))
-    .join('\n');
+  const text = saved.map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', screen, { verbose })).join('\n');
   return { text, page: null, exported };
 }

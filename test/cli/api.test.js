@@ -8,35 +8,50 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compare, diff, EXIT_CODES, MmapbenchError, report } from 'mmapbench';
+import { compare, diff, EXIT_CODES, MmapbenchError, report, sweep, trace } from 'mmapbench';
 import { cli } from '../helpers.js';
+import { usableCpus } from '../../src/system/cpus.js';
+import { oversubscribed as oversubscribed_ } from '../../src/run/plan.js';
 
 const API = fileURLToPath(new URL('../../src/api.js', import.meta.url));
 
 test('compare resolves with the document --json prints; nothing is written or saved; progress after every cell', async () => {
   // in a process of its own, so that anything it wrote would show: only the script's own line may
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-api-'));
+  // one k more than this process may use: a warning, which reaches the caller, not stderr
+  const k = usableCpus().usable + 1;
   const script = `
     import { compare } from ${JSON.stringify(pathToFileURL(API).href)};
     const events = [];
-    const document = await compare({ quick: true, k: 2, env: { MMAPBENCH_API: 1 }, onProgress: (event) => events.push(event) });
-    process.stdout.write(JSON.stringify({ document, events }));
+    const warned = [];
+    const document = await compare({
+      quick: true,
+      k: ${k},
+      env: { MMAPBENCH_API: 1 },
+      onProgress: (event) => events.push(event),
+      onWarning: (warning) => warned.push(warning),
+    });
+    process.stdout.write(JSON.stringify({ document, events, warned }));
   `;
   const { MMAPBENCH_RESULTS, ...env } = process.env;
+  const summary = join(mkdtempSync(join(tmpdir(), 'mmapbench-summary-')), 'summary.md');
   const child = await execa(process.execPath, ['--input-type=module', '-e', script], {
     cwd: dir,
-    env: { ...env, NO_COLOR: '1' },
+    env: { ...env, NO_COLOR: '1', GITHUB_STEP_SUMMARY: summary },
     extendEnv: false,
     reject: false,
   });
   assert.equal(child.exitCode, 0, child.stderr);
   assert.equal(child.stderr, '', 'nothing on stderr');
-  const { document, events } = JSON.parse(child.stdout);
+  assert.equal(existsSync(summary), false, 'nothing appended to $GITHUB_STEP_SUMMARY');
+  const { document, events, warned } = JSON.parse(child.stdout);
+  const oversubscribed = { code: 'oversubscribed', text: oversubscribed_(k, k - 1) };
+  assert.deepEqual(warned, [oversubscribed], 'onWarning, as it happened');
+  assert.deepEqual(document.warnings, [oversubscribed], 'and in the document');
   assert.equal(document.command, 'compare');
   assert.equal(document.status, 'complete');
   assert.equal(document.config.env.MMAPBENCH_API, '1');
-  assert.equal(document.rounds.length, 2);
-  assert.equal(events.length, 4, 'two rounds of two cells');
+  assert.equal(events.length, 2 * document.rounds.length, 'two cells a round');
   assert.deepEqual(Object.keys(events[0]).sort(), ['command', 'mode', 'round', 'soFar']);
   assert.ok(events.at(-1).soFar.ratio > 0);
   assert.deepEqual(readdirSync(dir), [], 'nothing saved');
@@ -77,4 +92,63 @@ test('a signal stops the run: it resolves with the rounds that finished, marked 
   assert.equal(changed.command, 'diff');
   assert.equal(changed.points.length, 1);
   assert.ok(existsSync(join(out, file)));
+});
+
+test('every bad option is a usage error naming it, before anything runs or is saved', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-api-bad-'));
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    /** @type {Array<[() => Promise<unknown>, RegExp]>} */
+    const cases = [
+      [() => compare({ '': 'x' }), /^compare has no option ''; see docs\/api\.md for its options$/],
+      [() => compare({ help: true }), /^compare has no option 'help'/],
+      [() => compare({ version: true }), /^compare has no option 'version'/],
+      [() => compare({ maxTme: 5 }), /^compare has no option 'maxTme' \(did you mean maxTime\?\)/],
+      [() => compare({ task: '--help' }), /--help/],
+      [() => compare({ signal: /** @type {any} */ ('yes') }), /^signal must be an AbortSignal/],
+      [() => compare({ onProgress: /** @type {any} */ (5) }), /^onProgress must be a function$/],
+      [() => compare({ json: true }), /^json says how the command line prints; the API returns the document/],
+      [() => compare({ k: /** @type {any} */ (true) }), /^k takes a count, not boolean$/],
+      [() => compare({ quick: /** @type {any} */ ('yes') }), /^quick is a switch: give true or false, not string$/],
+      [() => compare({ maxTime: /** @type {any} */ ('abc') }), /^--max-time abc is invalid/],
+      [() => compare(/** @type {any} */ ('fast')), /^the options must be an object/],
+      [() => sweep({ k: /** @type {any} */ ([1, {}]) }), /^k takes a count, not object$/],
+      [() => trace({ mode: /** @type {any} */ ('both') }), /^mode both is invalid/],
+      [() => diff(/** @type {any} */ (1), 'b.json'), /^diff takes the paths of two results files/],
+      [() => report([]), /^report takes the path of a results file/],
+    ];
+    for (const [call, message] of cases) {
+      const error = await call().then(
+        () => assert.fail(`resolved: ${message}`),
+        (/** @type {unknown} */ caught) => caught,
+      );
+      assert.ok(error instanceof MmapbenchError, String(error));
+      assert.equal(error.code, 'usage', error.message);
+      assert.match(error.message, message);
+    }
+    assert.deepEqual(readdirSync(dir), [], 'nothing ran, nothing saved');
+  } finally {
+    process.chdir(cwd);
+  }
+});
+
+test('resume goes on with a stopped run in its own file, without out', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-api-resume-'));
+  const stop = new AbortController();
+  const stopped = await compare({
+    k: 2,
+    rounds: 3,
+    duration: 0.05,
+    out,
+    signal: stop.signal,
+    onProgress: (event) => event.round === 2 && event.mode === 'procs' && stop.abort(),
+  });
+  assert.equal(stopped.status, 'interrupted');
+  const [file] = readdirSync(out);
+  const resumed = await compare({ resume: join(out, file) });
+  assert.equal(resumed.status, 'complete');
+  assert.ok(resumed.rounds.length > stopped.rounds.length, 'more rounds');
+  assert.deepEqual(resumed.rounds.slice(0, stopped.rounds.length), stopped.rounds, 'the kept rounds as they were');
+  assert.deepEqual(readdirSync(out), [file], 'the file replaced in place, no other saved');
 });

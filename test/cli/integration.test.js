@@ -2,7 +2,7 @@
 // --quick of every built-in task, on this Node and on Node 24, is test/long/every-task.test.js.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
@@ -22,8 +22,11 @@ test('--env reaches the cells at process start', async () => {
 });
 
 test('the answer: the verdict in the first lines, both modes and the ratio with its CI, in 80 columns; --verbose adds every round', async () => {
-  const result = await cli(['compare', '--quick', '--rounds', '3']);
+  // in a GitHub job without --ci: the step summary is --ci's to write
+  const summary = join(mkdtempSync(join(tmpdir(), 'mmapbench-summary-')), 'summary.md');
+  const result = await cli(['compare', '--quick', '--rounds', '3'], { env: { GITHUB_STEP_SUMMARY: summary } });
   assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(existsSync(summary), false, 'no step summary without --ci');
   const lines = result.stdout.split('\n');
   assert.match(lines[0], /^mmapbench compare: readfilesync, med \(64 KiB\), k=\d · node v[\d.]+ · \d+ CPUs$/);
   assert.ok(

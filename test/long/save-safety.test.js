@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compare, MmapbenchError } from 'mmapbench';
 import { asRoot, cli, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
 
 test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
@@ -57,5 +58,30 @@ test(
     assert.equal(document.error.kind, 'environment');
     assert.match(document.error.message, /^no space left to write /);
     assert.ok(document.rounds.length > 0, 'what was measured is all there');
+  },
+);
+
+test(
+  'the API on a disk that is full: it rejects as the CLI exits (environment), with the document of what was measured attached',
+  asRoot,
+  async (t) => {
+    const dir = await tmpfs(t, 'size=1m');
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
+    const warned = [];
+    const error = await compare({ quick: true, out: dir, onWarning: (warning) => warned.push(warning) }).then(
+      () => assert.fail('resolved on a full disk'),
+      (caught) => caught,
+    );
+    assert.ok(error instanceof MmapbenchError, String(error));
+    assert.equal(error.code, 'environment');
+    assert.match(error.message, /^no space left to write /);
+    assert.equal(error.document.status, 'failed');
+    assert.ok(error.document.rounds.length > 0, 'what was measured is all there');
+    assert.deepEqual(
+      warned.map(({ code }) => code),
+      ['save-failed'],
+      'the failed save while it measured, as a warning',
+    );
+    assert.deepEqual(error.document.warnings, warned);
   },
 );

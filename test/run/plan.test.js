@@ -55,7 +55,9 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
 test('a --duration close to --timeout is warned about; k beyond the cap needs --force', async () => {
   const plan = await buildPlan({ command: 'compare', duration: 5, timeout: 6, k: 1 });
   assert.ok(
-    plan.warnings.some(({ code, text }) => code === 'timeout' && /^--duration 5 is close to --timeout 6: .* raise --timeout$/.test(text)),
+    plan.warnings.some(
+      ({ code, text }) => code === 'timeout' && /^--duration 5 is close to --timeout 6: .* raise --timeout$/.test(text),
+    ),
     plan.warnings.map(({ text }) => text).join('\n'),
   );
   const fine = await buildPlan({ command: 'compare', duration: 1, timeout: 300, k: 1 });
