@@ -35,7 +35,7 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
     ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
   const document = diffFiles(basePath, newPath, opts);
-  const gate = 'gate' in document ? document.gate : null;
+  const gate = document.gate ?? null;
   stdout.write(
     renderModels(
       document,

@@ -8,6 +8,7 @@ import { changeGate } from '../document/gate.js';
  * @param {string} basePath  the results file to compare against
  * @param {string} newPath  the results file that may have changed
  * @param {{ maxWorsening?: number, maxSlowdown?: number, failInconclusive?: boolean }} opts  from readOptions
+ * @returns {ReturnType<typeof diffResults> & { gate?: import('../document/gate.js').Gate }}
  */
 export function diffFiles(basePath, newPath, opts) {
   const gated = opts.maxWorsening !== undefined || opts.maxSlowdown !== undefined;

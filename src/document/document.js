@@ -23,7 +23,8 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
 /**
  * @typedef {object} Config  what the run was asked and did
  * @property {{ name: string, builtin: boolean, module: string | null, metrics: Record<string, import('../tasks/index.js').TaskMetric>,
- *   parent?: boolean }} task  parent: its ops are round trips to the workers' parent (message)
+ *   parent?: boolean, readsFile?: false }} task  parent: its ops are round trips to the workers'
+ *   parent (message); readsFile: false when its ops read no file (no header names one)
  * @property {Record<string, any>} params
  * @property {{ path: string, size: number, label: string }} file
  * @property {number} k
@@ -140,6 +141,8 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
         metrics: plan.task.metrics,
         // its ops are round trips to the workers' parent (the message task)
         ...(plan.task.parent ? { parent: true } : {}),
+        // its ops read no file: no header names one
+        ...(plan.task.readsFile ? {} : { readsFile: false }),
       },
       params: plan.params,
       file: plan.file,

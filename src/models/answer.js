@@ -36,7 +36,7 @@ function headerLine(document) {
   const setting = [
     config.task.name,
     envText(config.params),
-    config.file.label,
+    config.task.readsFile === false ? '' : config.file.label,
     `k=${config.k}`,
     config.semiSpaceMb ? `semi-space ${config.semiSpaceMb} MiB` : '',
     envText(config.env),

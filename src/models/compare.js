@@ -52,7 +52,7 @@ function header(document) {
       : '';
   const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
   const young = config.semiSpaceMb ? `, semi-space ${config.semiSpaceMb} MiB` : '';
-  const title = `mmapbench ${document.command}${aa}: task ${config.task.name}, file ${config.file.label}, k=${config.k}${young}${state}`;
+  const title = `mmapbench ${document.command}${aa}: task ${config.task.name}${config.task.readsFile === false ? '' : `, file ${config.file.label}`}, k=${config.k}${young}${state}`;
   const env = Object.entries(config.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');

@@ -38,7 +38,8 @@ function stopCell(point) {
   if (point.unavailable) return '-';
   const n = point.ratio?.n ?? 0;
   const width = point.ratio?.halfWidth;
-  const reached = width === null || width === undefined ? '' : `, ${pct(width)}`;
+  // the budget's figure under it, as a figure's interval is: never split at a comma
+  const reached = width === null || width === undefined ? '' : `\n${pct(width)}`;
   if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
   if (point.stop === 'max-time') return `budget${reached}`;
   if (point.stop === 'rounds') return `${n} round${n === 1 ? '' : 's'}`;
@@ -89,7 +90,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
     axes.task.length === 1 ? `task ${axes.task[0]}` : null,
     axes.variant.length === 1 && axes.variant[0].name !== 'default' ? `variant ${axes.variant[0].name}` : null,
-    axes.file.length === 1 ? `file ${axes.file[0]}` : null,
+    axes.file.length === 1 && axes.readsFile !== false ? `file ${axes.file[0]}` : null,
     axes.k.length === 1 ? `k=${axes.k[0]}` : null,
     // --semi-space is the whole sweep's (an advise candidate's is in its name)
     document.command === 'sweep' && points[0]?.config.semiSpaceMb

@@ -7,6 +7,7 @@
 export default /** @satisfies {Task} */ ({
   name: 'alloc-unsafe',
   description: 'Buffer.allocUnsafe(--size) per op, first and last byte written',
+  readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope: Buffer.allocUnsafe/alloc of 8 KiB and more takes the ' +
     'same path as readFileSync (published 64 KiB k=8 workers/procs 0.55-0.65, Hypothesis 1); no figure of its own',

@@ -9,6 +9,7 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 export default /** @satisfies {Task} */ ({
   name: 'crypto-random',
   description: 'crypto.randomBytes(--size) per op; with --param reuse=yes, randomFillSync into one buffer',
+  readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope and mitigation 1: crypto.randomBytes allocates per call, randomFillSync(buf) is the reuse fix; no figure of its own',
   params: {

@@ -18,9 +18,12 @@ export function describeExport(task) {
   const object = task !== null && typeof task === 'object';
   /** @type {any} */
   const kinds = Object.fromEntries(HOOKS.map((hook) => [hook, typeof task?.[hook]]));
-  const { name, description, params, metrics, defaultFile, reference, fixes, parent } = object ? task : {};
+  const { name, description, params, metrics, defaultFile, readsFile, reference, fixes, parent } = object ? task : {};
   return {
-    task: { ...kinds, declared: { name, description, params, metrics, defaultFile, reference, fixes, parent } },
+    task: {
+      ...kinds,
+      declared: { name, description, params, metrics, defaultFile, readsFile, reference, fixes, parent },
+    },
     exports: object ? Object.keys(task).join(', ') || 'nothing' : typeof task,
   };
 }

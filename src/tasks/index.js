@@ -65,6 +65,7 @@ export const BUILTIN_TASKS = [
  * @property {Record<string, TaskParam>} [params]
  * @property {Record<string, TaskMetric>} [metrics]
  * @property {string} [defaultFile]  what --file defaults to for this task
+ * @property {boolean} [readsFile]  false: its ops read no file (`ctx.file`), so no header names one
  * @property {string} [reference]  the published figure the task relates to, and its source
  * @property {TaskFix[]} [fixes]  the task's own fixes, which `advise` measures beside it
  * @property {boolean} [parent]  built-in tasks only: an op is a round trip to the worker's parent
@@ -108,6 +109,7 @@ export const BUILTIN_TASKS = [
  * @property {Record<string, TaskParam>} params
  * @property {Record<string, TaskMetric>} metrics
  * @property {string | undefined} defaultFile
+ * @property {boolean} readsFile  its ops read the run's file (Task.readsFile)
  * @property {string | null} reference
  * @property {string} url       file URL the workers import
  * @property {string} spec      what --task said: a name or a path
@@ -268,6 +270,7 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
     params: declared.params ?? {},
     metrics: declared.metrics ?? {},
     defaultFile: declared.defaultFile,
+    readsFile: declared.readsFile !== false,
     reference: declared.reference ?? null,
     url,
     spec,

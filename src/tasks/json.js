@@ -7,6 +7,7 @@
 export default /** @satisfies {Task} */ ({
   name: 'json',
   description: 'JSON.parse(JSON.stringify(object)) per op, the object ~--size bytes as JSON',
+  readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope: JSON.parse/stringify of large objects allocate through the same path; no figure of its own',
   params: {

@@ -132,6 +132,7 @@ export default /** @satisfies {Task} */ ({
   name: 'message',
   description:
     "one round trip to the worker's parent per op: a message of --shape and --size (or --message FILE's) sent, and sent straight back by the parent's main thread",
+  readsFile: false,
   reference:
     'rtfeldman/node-test-runner#674, nodejs/node#43657, nodejs/node#3145: the cost of talking to a worker depends on the message; no figure of its own',
   parent: true,

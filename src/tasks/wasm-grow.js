@@ -9,6 +9,7 @@ const PAGE = 64 * 1024; // WebAssembly page size
 export default /** @satisfies {Task} */ ({
   name: 'wasm-grow',
   description: 'new WebAssembly.Memory, grown by --size, one byte per page written, then dropped, per op',
+  readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope: WebAssembly.Memory.grow is mmap/mremap and takes mmap_lock for write; no figure of its own',
   params: {

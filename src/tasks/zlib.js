@@ -6,6 +6,7 @@ import { deflateSync } from 'node:zlib';
 export default /** @satisfies {Task} */ ({
   name: 'zlib',
   description: 'zlib.deflateSync of a --size buffer of text-like data per op',
+  readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope: deflate/inflate allocate large output buffers per operation; no figure of its own',
   params: {

@@ -148,7 +148,7 @@ export async function compareSection({ path, document }, { facts, models }) {
   return {
     charts: charts.length,
     html: section({
-      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}, ${config.file.label}, k=${config.k}`,
+      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}${config.task.readsFile === false ? '' : `, ${config.file.label}`}, k=${config.k}`,
       path,
       document,
       facts: {

@@ -77,7 +77,8 @@ const visible = (/** @type {string} */ text) => [...text.replace(/\x1b\[[\d;]*m/
 /**
  * A cell's text as the pieces a line may end after: a word with the space after it, or a part of
  * a word ending in a hyphen, a comma or `=` (`readfilesync-`, `MALLOC_ARENA_MAX=`). A number and
- * its unit are one piece.
+ * its unit are one piece; a range never breaks at its dash (`0.48-1.85`), so an interval may go
+ * to the next line whole but is never split.
  * @param {string} text  one line of a cell
  * @returns {string[]}
  */
@@ -93,7 +94,9 @@ export function piecesOf(text) {
     // that does not group digits
     const breaks = space
       ? next !== ' ' && next !== '\t'
-      : ((char === '-' && /[\p{L}\d]/u.test(piece)) || char === '=' || (char === ',' && !/\d/.test(next))) &&
+      : ((char === '-' && /[\p{L}\d]/u.test(piece) && !(/\d-$/.test(piece) && /\d/.test(next))) ||
+          char === '=' ||
+          (char === ',' && !/\d/.test(next))) &&
         next !== ' ' &&
         next !== '';
     if (breaks) {
@@ -199,8 +202,9 @@ export const wrapText = (text, width) =>
   wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');
 
 /**
- * A table too wide for the terminal, row by row: its first cell, then each other cell after its
- * column's name, indented.
+ * A table too wide for the terminal, a row at a time: its first cell, then the others in one
+ * indented paragraph, each after its column's name (an empty cell left out), wrapped between
+ * figures, never inside one.
  * @param {string[]} head
  * @param {string[][]} rows
  * @param {number} width
@@ -210,18 +214,20 @@ function stacked(head, rows, width) {
     String(text)
       .replace(/\s*\n\s*/g, ' ')
       .trim();
-  const indented = (/** @type {string} */ text) =>
-    wrapText(text, width - 2)
-      .split('\n')
-      .map((line) => `  ${line}`)
-      .join('\n');
   return rows
-    .map((row) =>
-      [
-        wrapText(`${flat(head[0])}: ${flat(row[0])}`, width),
-        ...row.slice(1).map((cell, i) => indented(`${flat(head[i + 1])}: ${flat(cell)}`)),
-      ].join('\n'),
-    )
+    .map((row) => {
+      const fields = row
+        .slice(1)
+        .map((cell, i) => [flat(head[i + 1]), flat(cell)])
+        .filter(([, cell]) => cell !== '')
+        // a name never ends a line without its value
+        .map(([name, cell]) => `${name}:${NBSP}${cell}`)
+        .join('; ');
+      const paragraph = wrapText(fields, width - 2)
+        .split('\n')
+        .map((line) => `  ${line}`);
+      return [wrapText(`${flat(head[0])}: ${flat(row[0])}`, width), ...(fields ? paragraph : [])].join('\n');
+    })
     .join('\n');
 }
 

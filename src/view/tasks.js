@@ -20,31 +20,31 @@ export function fixNote(version) {
     : `Node ${version} has no readFileSync buffer option (it came in ${BUFFER_OPTION.since.join(' and ')}): reuse-buffer is the fix by hand here, and \`--node 26 --task readfilesync-into\` measures the upgrade`;
 }
 /**
- * A task in one line: its name, what an op does (its description's first clause, shortened
- * with … to fit) and its parameters.
+ * A task in a line or a few: its name, what an op does (its description's first clause, wrapped
+ * between words, never cut) and its parameters, after the clause where they fit, else on a line
+ * of their own.
  * @param {{ name: string, description: string, params: Record<string, unknown> }} task
  * @param {number} nameWidth
  * @param {number} width
  */
-function taskLine({ name, description, params }, nameWidth, width) {
+function taskLines({ name, description, params }, nameWidth, width) {
   const flags = Object.keys(params)
     .map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
     .join(' ');
-  const head = `${name.padEnd(nameWidth)}  `;
-  const room = width - head.length - (flags ? flags.length + 2 : 0);
+  const indent = nameWidth + 2;
   const clause = description.split(/ \(|; |: /)[0];
-  const what =
-    [...clause].length > room
-      ? `${[...clause]
-          .slice(0, Math.max(1, room - 1))
-          .join('')
-          .trimEnd()}…`
-      : clause;
-  return `${head}${what}${flags ? `${' '.repeat(Math.max(2, room - [...what].length + 2))}${flags}` : ''}`;
+  const lines = wrapText(clause, width - indent)
+    .split('\n')
+    .map((line, i) => `${i === 0 ? name.padEnd(nameWidth) : ''.padEnd(nameWidth)}  ${line}`);
+  if (!flags) return lines;
+  const last = [...lines[lines.length - 1]].length;
+  if (last + 2 + flags.length <= width) lines[lines.length - 1] += flags.padStart(width - last);
+  else lines.push(flags.padStart(width));
+  return lines;
 }
 
 /**
- * Every task, a line each, then which fix comes first on this Node and how to write one's own.
+ * Every task, a line each (or a few), then which fix comes first on this Node and how to write one's own.
  * @param {Listed[]} list
  * @param {{ node: string, width: number }} how
  */
@@ -52,7 +52,7 @@ export function taskListing(list, { node, width }) {
   const nameWidth = Math.max(...list.map((task) => task.name.length));
   return `${[
     'mmapbench tasks: the built-in tasks; `mmapbench tasks NAME` describes one',
-    ...list.map((task) => taskLine(task, nameWidth, width)),
+    ...list.flatMap((task) => taskLines(task, nameWidth, width)),
     wrapText(fixNote(node), width),
     wrapText('your own: --task ./my-task.mjs (`mmapbench init-task NAME` writes one)', width),
   ].join('\n')}\n`;
