@@ -6,7 +6,7 @@
 // unless `out` says where (or `resume` names the file to go on with). A run's warnings are in
 // its document (`warnings`) and reach `onWarning` as they happen.
 import { MmapbenchError, usageError } from './errors.js';
-import { SPECS_OF } from './core/options.js';
+import { NOT_IN_API, SPECS_OF } from './core/options.js';
 import { readObject } from './core/option-spec.js';
 import { measureOptions, output } from './core/typed-options.js';
 import { endingError } from './core/finish.js';
@@ -30,31 +30,18 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @property {(event: ProgressEvent) => void} [onProgress]  after every cell
  * @property {(warning: Warning) => void} [onWarning]  as each warning happens (they are also in
  *   the document's `warnings`)
- * @property {string} [out]  save the results in this folder, as the CLI's --out; left out: nothing saved
  *
- * @typedef {object} MeasureOptions  compare's (and workers', procs', trace's) options: its flags in camelCase
- * @property {string} [task]  a built-in task's name or a module's path
- * @property {string} [file]  small, med, large, huge, a size (64k) or a path
- * @property {number} [k]
- * @property {number | string} [maxTime]  seconds
- * @property {number | string} [precision]  a percent: 5 or '5%'
- * @property {number} [rounds]
- * @property {number | string} [duration]  seconds a cell
- * @property {number} [iterations]
- * @property {number | 'steady'} [warmup]
- * @property {Record<string, string | number>} [env]  set in every cell
- * @property {Record<string, string | number>} [param]  a task's parameters (your own task's)
- * @property {string} [node]  a Node release or binary
- * @property {boolean} [quick]  a tiny run that proves every path works
- * @property {number | string} [failBelow]  the gate: its outcome is in the document's `gate`
- * @property {'workers'|'procs'} [aa]
- * @property {unknown} [shape] the message task's; and any other flag of the command, in camelCase
+ * @typedef {import('./core/option-types.js').CompareOptions} CompareOptions  compare's flags in camelCase
+ * @typedef {import('./core/option-types.js').WorkersOptions} WorkersOptions
+ * @typedef {import('./core/option-types.js').ProcsOptions} ProcsOptions
+ * @typedef {import('./core/option-types.js').SweepOptions} SweepOptions  an axis takes a value or a list
+ * @typedef {import('./core/option-types.js').AdviseOptions} AdviseOptions
+ * @typedef {import('./core/option-types.js').TraceOptions} TraceOptions
+ * @typedef {import('./core/option-types.js').DiffOptions} DiffOptions
+ * @typedef {import('./core/option-types.js').ReportOptions} ReportOptions
  *
  * @typedef {Record<string, any>} Document  what `--json` prints (docs/json.md, src/saved/results.schema.json)
  */
-
-// what only changes how the CLI prints: the API returns the document
-const PRINTING = ['json', 'markdown', 'verbose'];
 
 /**
  * An options object split into the command's options, read as the command line reads its
@@ -71,11 +58,8 @@ function optionsOf(given, command) {
     throw usageError('signal must be an AbortSignal, as AbortSignal.timeout(60_000) or an AbortController gives');
   for (const [name, callback] of Object.entries({ onProgress, onWarning }))
     if (callback !== undefined && typeof callback !== 'function') throw usageError(`${name} must be a function`);
-  const printing = PRINTING.find((name) => rest[name] !== undefined);
-  if (printing)
-    throw usageError(
-      `${printing} says how the command line prints; the API returns the document (report() prints one)`,
-    );
+  const refused = Object.keys(NOT_IN_API[command]).find((name) => rest[name] !== undefined);
+  if (refused) throw usageError(`${refused} is the command line's: ${NOT_IN_API[command][refused]}`);
   // nothing is saved unless `out` says where; a resumed run goes on in its own file
   const specs = SPECS_OF[command]();
   const saves = !specs.save || rest.out !== undefined || rest.resume !== undefined || rest.save !== undefined;
@@ -121,28 +105,28 @@ async function measure(command, options) {
 /**
  * Threads against processes on one task: the workers/procs ratio with its 95% CI, a verdict,
  * and the trade-off (memory, start-up, latency).
- * @param {MeasureOptions & RunOptions} [options]
+ * @param {CompareOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
 export const compare = (options) => measure('compare', options);
 
 /**
  * K Worker threads alone, in one fresh process.
- * @param {MeasureOptions & RunOptions} [options]
+ * @param {WorkersOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
 export const workers = (options) => measure('workers', options);
 
 /**
  * K child processes alone.
- * @param {MeasureOptions & RunOptions} [options]
+ * @param {ProcsOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
 export const procs = (options) => measure('procs', options);
 
 /**
  * A compare at every point of a grid: each setting option takes a list (`k: [1, 2, 4]`).
- * @param {Record<string, unknown> & RunOptions} [options]
+ * @param {SweepOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
 export async function sweep(options) {
@@ -152,7 +136,7 @@ export async function sweep(options) {
 
 /**
  * The fixes for a task, measured beside it and ranked (the document's `advice`).
- * @param {Record<string, unknown> & RunOptions} [options]
+ * @param {AdviseOptions & RunOptions} [options]
  * @returns {Promise<Document>}
  */
 export async function advise(options) {
@@ -162,15 +146,13 @@ export async function advise(options) {
 
 /**
  * compare (or `mode: 'workers' | 'procs'`) under bpftrace: the mmap_lock evidence. Needs root.
- * @param {MeasureOptions & RunOptions & { mode?: 'compare'|'workers'|'procs' }} [options]
+ * @param {TraceOptions & RunOptions & { mode?: 'compare'|'workers'|'procs' }} [options]
  * @returns {Promise<Document>}
  */
 export async function trace({ mode = 'compare', ...options } = {}) {
   if (!['compare', 'workers', 'procs'].includes(mode))
     throw usageError(`mode ${String(mode)} is invalid: it must be one of compare, workers, procs`);
   const { opts, context } = optionsOf(options, 'trace');
-  const audit = ['pid', 'stacks', 'seconds'].find((name) => opts[name] !== undefined);
-  if (audit) throw usageError(`${audit} is for an audit of another process, which is the CLI's: mmapbench trace --pid`);
   return documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context));
 }
 
@@ -178,7 +160,7 @@ export async function trace({ mode = 'compare', ...options } = {}) {
  * What changed between two saved runs (the CLI's `diff BASE NEW`), as a document.
  * @param {string} base  a results file
  * @param {string} next  a results file
- * @param {{ maxWorsening?: number | string, failInconclusive?: boolean }} [options]
+ * @param {DiffOptions} [options]
  * @returns {Promise<Document>}
  */
 export async function diff(base, next, options = {}) {
@@ -192,16 +174,14 @@ export async function diff(base, next, options = {}) {
  * Saved results as the CLI prints them: the answer, or with `verbose` the whole text; `markdown`
  * for markdown. With `html`, the page is written there and its path is returned.
  * @param {string | string[]} files
- * @param {{ verbose?: boolean, markdown?: boolean, html?: string }} [options]
+ * @param {ReportOptions} [options]
  * @returns {Promise<string>}
  */
 export async function report(files, options = {}) {
   const list = [files].flat();
   if (!list.length || list.some((file) => typeof file !== 'string'))
     throw usageError('report takes the path of a results file, or a list of them');
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    throw usageError('the options must be an object, as { verbose: true }; see docs/api.md');
-  const opts = readObject(options, SPECS_OF.report(), 'report');
+  const { opts } = optionsOf(options, 'report');
   const { text, page } = await reportFiles({
     files: list,
     markdown: Boolean(opts.markdown),

@@ -390,3 +390,29 @@ export const SPECS_OF = {
     ...EXPORT,
   }),
 };
+
+// what only says how the command line prints: a function returns the document
+const PRINTING = {
+  json: 'the API returns the document',
+  markdown: 'the API returns the document (report() prints one)',
+  verbose: 'the API returns the document (report() prints one)',
+};
+/**
+ * What the API refuses of each command's options, and why: what only the command line does.
+ * @type {Record<string, Record<string, string>>}
+ */
+export const NOT_IN_API = {
+  compare: PRINTING,
+  workers: PRINTING,
+  procs: PRINTING,
+  sweep: PRINTING,
+  advise: PRINTING,
+  trace: {
+    ...PRINTING,
+    ...Object.fromEntries(
+      ['pid', 'stacks', 'seconds'].map((name) => [name, 'an audit of another process is `mmapbench trace --pid`']),
+    ),
+  },
+  diff: { ...PRINTING, ci: "the step summary is the command line's (--ci)" },
+  report: {},
+};

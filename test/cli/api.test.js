@@ -108,7 +108,7 @@ test('every bad option is a usage error naming it, before anything runs or is sa
       [() => compare({ task: '--help' }), /--help/],
       [() => compare({ signal: /** @type {any} */ ('yes') }), /^signal must be an AbortSignal/],
       [() => compare({ onProgress: /** @type {any} */ (5) }), /^onProgress must be a function$/],
-      [() => compare({ json: true }), /^json says how the command line prints; the API returns the document/],
+      [() => compare({ json: true }), /^json is the command line's: the API returns the document$/],
       [() => compare({ k: /** @type {any} */ (true) }), /^k takes a count, not boolean$/],
       [() => compare({ quick: /** @type {any} */ ('yes') }), /^quick is a switch: give true or false, not string$/],
       [() => compare({ maxTime: /** @type {any} */ ('abc') }), /^--max-time abc is invalid/],

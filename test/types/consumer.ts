@@ -32,5 +32,24 @@ export async function gate(): Promise<boolean> {
 
 // @ts-expect-error k is a number
 compare({ k: 'two' });
+// @ts-expect-error maxTime is seconds, a number
+compare({ maxTime: 'abc' });
+// @ts-expect-error a sweep's k is a number or a list of numbers
+sweep({ k: 'x' });
+// @ts-expect-error no command takes an option it does not have
+compare({ maxTme: 30 });
+// @ts-expect-error the API returns the document: --json is the command line's
+compare({ json: true });
+// @ts-expect-error advise ranks by one of four costs
+advise({ for: 'speed' });
+// what each option takes, as the command line reads it
+sweep({ k: [1, 2, 4], file: ['4k', '1m'], precision: '2%', variant: ['a:MALLOC_ARENA_MAX=1'] });
+compare({
+  precision: 2,
+  size: '64k',
+  warmup: 'steady',
+  env: { MALLOC_ARENA_MAX: 1 },
+  onWarning: (warning) => warning.code,
+});
 // @ts-expect-error a task's op is a function
 export const notATask: Task = { name: 'nothing', op: 5 };
