@@ -17,6 +17,7 @@ import * as trace from './trace.js';
 import * as workers from './workers.js';
 import { COMMON, COMPARE_ONLY } from '../core/options.js';
 import { declare, examplesText, flagName } from '../core/option-spec.js';
+import { camel } from '../words/vocabulary.js';
 
 // Each module names its command, describes it, declares its options, and loads what it runs
 // only when it runs, so `--help` costs little more than starting node.
@@ -139,9 +140,7 @@ function parseProblem(message, args, parser) {
     );
     const option = typed.find((arg) => arg.startsWith('-'));
     if (option) {
-      const known = Object.keys(parser.getOptions().key).map((key) =>
-        flagName(key.replace(/-([a-z])/g, (_, c) => c.toUpperCase())),
-      );
+      const known = Object.keys(parser.getOptions().key).map((key) => flagName(camel(key)));
       const typedName = option.split('=')[0];
       const near = known
         .map((name) => ({ name, distance: leven(name, typedName) }))

@@ -16,6 +16,7 @@ import { pointLabel } from '../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from './typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../words/vocabulary.js';
 import { MODES } from '../words/modes.js';
+import { plural } from '../words/lists.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
@@ -157,9 +158,9 @@ export async function runPlanned(
     );
     const expected = fixedRounds !== null ? seconds : left;
     reporter.say(
-      `${opening ?? `sweep of ${points.length} point${points.length === 1 ? '' : 's'}`}` +
+      `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
         (fixedRounds !== null
-          ? `, ${fixedRounds} round${fixedRounds === 1 ? '' : 's'} each: about ${about(expected)}`
+          ? `, ${plural(fixedRounds, 'round')} each: about ${about(expected)}`
           : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
             (maxTime === undefined
               ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`

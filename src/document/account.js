@@ -3,7 +3,7 @@
 // sentence that names what differs and what to try, and each mode's regime.
 import { STEADY_CAP } from '../run/plan.js';
 import { fixed } from '../words/numbers.js';
-import { listed } from '../words/lists.js';
+import { listed, plural } from '../words/lists.js';
 import { MODES } from '../words/modes.js';
 
 /**
@@ -112,7 +112,7 @@ export function accountTable(account, modes, name) {
   });
   return {
     head: [
-      `per op: mean ± 95% CI, ${account.rounds} round${account.rounds === 1 ? '' : 's'}`,
+      `per op: mean ± 95% CI, ${plural(account.rounds, 'round')}`,
       ...modes.map(name),
       ...(modes.length === 2 ? [`${name(modes[0])} − ${name(modes[1])}`] : []),
     ],

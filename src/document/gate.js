@@ -4,6 +4,7 @@ import { plural } from '../words/lists.js';
 import { judge, worstOutcome } from '../stats/gate.js';
 import { about, formatCI } from './sentences.js';
 import { MODES } from '../words/modes.js';
+import { fixed } from '../words/numbers.js';
 
 /**
  * @typedef {import('../stats/gate.js').Judgement & { id: string, label: string, rounds: number | null,
@@ -20,7 +21,6 @@ import { MODES } from '../words/modes.js';
  * @property {string} line  the sentence the run ends with
  */
 
-const x = (/** @type {number} */ value) => value.toFixed(2);
 // Beyond this, "run longer" is no advice: the ratio is within noise of the threshold.
 const PRACTICAL_SECONDS = 3600;
 
@@ -115,8 +115,8 @@ export function changeGate(points, { maxWorsening, maxSlowdown, failInconclusive
 function judgementText(point, { fixedRounds, single }) {
   const canRunLonger = point.rounds !== null;
   if (!point.ci95 || point.estimate === null)
-    return `${point.estimate === null ? 'no figure' : x(point.estimate)}: one round gives no interval${canRunLonger ? '; run at least 2 rounds' : ''}`;
-  const figure = `${x(point.estimate)} (${formatCI(point.ci95)})`;
+    return `${point.estimate === null ? 'no figure' : fixed(point.estimate)}: one round gives no interval${canRunLonger ? '; run at least 2 rounds' : ''}`;
+  const figure = `${fixed(point.estimate)} (${formatCI(point.ci95)})`;
   if (point.outcome === 'pass') return `${figure} is at or above ${point.threshold}`;
   if (point.outcome === 'fail') return `${figure} is below ${point.threshold}`;
   if (point.onThreshold) return `${figure} sits on ${point.threshold}: no run length decides it`;

@@ -3,21 +3,19 @@ import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';
-import { ops, seconds } from '../words/numbers.js';
+import { fixed, ops, seconds } from '../words/numbers.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
-import { listed } from '../words/lists.js';
+import { listed, plural } from '../words/lists.js';
 import { measuredIn } from './measured.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
-
-const x = (/** @type {number} */ value) => value.toFixed(2);
 
 /**
  * `95% CI 0.81-0.92`: the one way an interval is printed; `label: false` where a column head
  * already says it.
  * @param {[number, number]} ci
  */
-export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${x(low)}-${x(high)}`;
+export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${fixed(low)}-${fixed(high)}`;
 
 /**
  * `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the
@@ -29,7 +27,7 @@ export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% 
  */
 export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}) =>
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
-  ci95 && n >= 3 ? `${x(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${x(median)}${unit}`;
+  ci95 && n >= 3 ? `${fixed(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${fixed(median)}${unit}`;
 
 /**
  * A measure's workers/procs contrast as a table cell: the ratio with its interval, or, for a
@@ -57,7 +55,7 @@ export const differenceText = (value, ci95, { unit, digits }) => {
 };
 
 /** A ratio as printed: two decimals, but never a wall of digits from a 2-round interval. */
-const r = (/** @type {number} */ value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : x(value));
+const r = (/** @type {number} */ value) => (value >= 100 ? '>100' : value < 0.01 ? '<0.01' : fixed(value));
 /** A relative half-width as printed: `±4.9%`. */
 export const pct = (/** @type {number} */ fraction) => `±${(fraction * 100).toFixed(1)}%`;
 /** A wall time as printed: `40 s`, `4 min`. */
@@ -84,14 +82,15 @@ export function verdictText(ratio, verdict, document) {
   const { median, ci95, n } = ratio;
   const [a, b] = arms(document);
   if (!ci95 || n < 3) {
-    return `${a}/${b} ratio ${r(median)} from ${n} round${n === 1 ? '' : 's'}: too few for a meaningful interval (3 or more)`;
+    return `${a}/${b} ratio ${r(median)} from ${plural(n, 'round')}: too few for a meaningful interval (3 or more)`;
   }
   const ci = `95% CI ${r(ci95[0])}-${r(ci95[1])}`;
   // the interval's centre, as withCI prints it
   const centre = ratio.geomean ?? median;
   if (verdict.faster === 'procs')
-    return `${b} ${document?.aa ? 'is' : 'are'} ${x(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
-  if (verdict.faster === 'workers') return `${a} ${document?.aa ? 'is' : 'are'} ${x(centre)}x faster than ${b} (${ci})`;
+    return `${b} ${document?.aa ? 'is' : 'are'} ${fixed(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
+  if (verdict.faster === 'workers')
+    return `${a} ${document?.aa ? 'is' : 'are'} ${fixed(centre)}x faster than ${b} (${ci})`;
   return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(document)}`;
 }
 
@@ -122,7 +121,7 @@ export function stopText(document, { tables = true } = {}) {
   const { stop, ratio, config, seconds, shortBudget } = document;
   if (shortBudget) return `stopped: ${shortBudgetText(shortBudget, seconds)}`;
   const n = ratio?.n ?? 0;
-  const rounds = `${n} round${n === 1 ? '' : 's'} in ${about(seconds)}`;
+  const rounds = `${plural(n, 'round')} in ${about(seconds)}`;
   // a run that stops on precision or time has both (plan.js sets them when --rounds is not given)
   const precision = config.precision ?? 0;
   if (stop === 'precision')
@@ -160,7 +159,7 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
     const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
     return `no round counted within the ${about(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
   }
-  const rounds = `${counted} round${counted === 1 ? '' : 's'}`;
+  const rounds = `${plural(counted, 'round')}`;
   return `the ${about(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds)}; ${give}`;
 }
 
@@ -296,9 +295,9 @@ export function traceReading({ avgWrite, totalWrite }) {
   // beside an interval, its centre (see withCI)
   const centre = (/** @type {import('../stats/ratio.js').RatioStats} */ stats) =>
     stats.ci95 ? stats.geomean : stats.median;
-  const total = totalWrite ? `; in total ${x(centre(totalWrite))}x` : '';
+  const total = totalWrite ? `; in total ${fixed(centre(totalWrite))}x` : '';
   const side = sideOf(avgWrite.ci95, 1);
-  const avg = x(centre(avgWrite));
+  const avg = fixed(centre(avgWrite));
   if (side === null || !avgWrite.ci95)
     return `workers waited ${avg}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
   if (side === 'above')
@@ -349,8 +348,8 @@ export function timeShareReading(trace, modes, ratio) {
     const points = (write + read) * 100;
     gap =
       ratio.geomean < 1
-        ? `; throughput gap ${((1 - ratio.geomean) * 100).toFixed(1)}% (workers/procs ${x(ratio.geomean)}): removing every wait could win the workers at most ~${points < 0.1 ? points.toFixed(3) : points.toFixed(1)} points of it`
-        : `; workers were not slower (workers/procs ${x(ratio.geomean)}), so the waits explain no gap`;
+        ? `; throughput gap ${((1 - ratio.geomean) * 100).toFixed(1)}% (workers/procs ${fixed(ratio.geomean)}): removing every wait could win the workers at most ~${points < 0.1 ? points.toFixed(3) : points.toFixed(1)} points of it`
+        : `; workers were not slower (workers/procs ${fixed(ratio.geomean)}), so the waits explain no gap`;
   }
   return `time on the lock (total wait / (k × traced window), median over cells): ${parts.join('; ')}${gap}; an upper bound on what the lock costs`;
 }

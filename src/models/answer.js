@@ -15,6 +15,7 @@ import { adviceModel } from './advice.js';
 import { appClause, appText, cyclesText, endClause, favouredMode } from './compare.js';
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
+import { plural } from '../words/lists.js';
 
 /**
  * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
@@ -58,7 +59,7 @@ function headerLine(document) {
 function stoppedClause(document) {
   const { stop, ratio, config, seconds } = document;
   const n = ratio?.n ?? 0;
-  const rounds = `${n} round${n === 1 ? '' : 's'}`;
+  const rounds = `${plural(n, 'round')}`;
   if (config.quick) return '--quick: a smoke run, not a measurement';
   if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
   if (stop === 'max-time')
@@ -185,7 +186,7 @@ function sweepVerdicts(points) {
   const decided = (/** @type {Mode} */ mode) =>
     count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);
   const parts = [
-    `workers faster at ${decided('workers')} of ${points.length} point${points.length === 1 ? '' : 's'}`,
+    `workers faster at ${decided('workers')} of ${plural(points.length, 'point')}`,
     `procs at ${decided('procs')}`,
     `no difference at ${count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster)}`,
   ];

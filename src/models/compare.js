@@ -44,7 +44,7 @@ function header(document) {
   const rounds =
     config.rounds === null
       ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
-      : `${config.rounds} round${config.rounds === 1 ? '' : 's'}`;
+      : `${plural(config.rounds, 'round')}`;
   const quick = config.quick
     ? ' (--quick: not a measurement)'
     : config.protocol === 'published'
@@ -183,13 +183,12 @@ export function tradeOffText(document, point) {
     if (ratio.difference) {
       // a figure a mode may have none of: workers − procs, in its unit
       const by = contrastCell(ratio, measure);
-      if (!favoured || !ratio.ci95)
-        return [`${measure.name} ${by} (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
+      if (!favoured || !ratio.ci95) return [`${measure.name} ${by} (${plural(ratio.n, 'round')}: no interval)`];
       if (favoured === 'equal') return [`${measure.name} equal (${by} spans 0)`];
       return [`${measure.name} ${by} with workers (${favoured === 'procs' ? 'worse' : 'better'})`];
     }
     if (!favoured || !ratio.ci95)
-      return [`${measure.name} ${fixed(ratio.median)}x (${ratio.n} round${ratio.n === 1 ? '' : 's'}: no interval)`];
+      return [`${measure.name} ${fixed(ratio.median)}x (${plural(ratio.n, 'round')}: no interval)`];
     if (favoured === 'equal') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
     return [
       `${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${favoured === 'procs' ? 'worse' : 'better'})`,
@@ -434,7 +433,7 @@ export function compareModel(document) {
     .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
   if (short)
     notes.push(
-      `machine: ${short} cell${short === 1 ? '' : 's'} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
+      `machine: ${plural(short, 'cell')} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
     );
   const measured = MODES.flatMap((mode) => {
     const summary = document[mode];

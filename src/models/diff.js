@@ -1,5 +1,7 @@
 import { withCI } from '../document/sentences.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
+import { fixed } from '../words/numbers.js';
+import { plural } from '../words/lists.js';
 
 /**
  * @param {{ base: number, new: number }} rounds
@@ -12,7 +14,7 @@ const change = (rounds) => (stats) =>
 /** `compare, 2026-11-22 08:51 UTC` */
 const run = (/** @type {{ command: string, date?: string | null, status?: string }} */ { command, date, status }) =>
   `${command}, ${date ? `${date.slice(0, 16).replace('T', ' ')} UTC` : 'date unknown'}${status ? `, ${status.toUpperCase()}` : ''}`;
-const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : value.toFixed(2));
+const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : fixed(value));
 
 /**
  * The diff as a report: the facts that differ, then a row per shared point.
@@ -55,7 +57,7 @@ export function diffModel(diff) {
   if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
   if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
   return {
-    title: `mmapbench diff: ${diff.points.length} point${diff.points.length === 1 ? '' : 's'} in common`,
+    title: `mmapbench diff: ${plural(diff.points.length, 'point')} in common`,
     lines: [
       `base (${run(diff.base)}): ${diff.base.path}`,
       `new (${run(diff.new)}): ${diff.new.path}`,

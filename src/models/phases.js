@@ -2,6 +2,7 @@
 // much of a round the timed windows were.
 import { PHASES } from '../stats/phases.js';
 import { seconds } from '../words/numbers.js';
+import { plural } from '../words/lists.js';
 
 const HEADINGS = [...PHASES, 'between', 'cell'];
 
@@ -21,7 +22,7 @@ export function phaseLines(summary, names) {
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   return [
-    `mmapbench: where a round's time went (ms per cell, mean of ${summary.rounds} round${summary.rounds === 1 ? '' : 's'}):`,
+    `mmapbench: where a round's time went (ms per cell, mean of ${plural(summary.rounds, 'round')}):`,
     ...rows.map(
       (row) =>
         `mmapbench:   ${row.map((cell, i) => (i ? cell.padStart(Math.max(widths[i], 7)) : cell.padEnd(widths[i]))).join('  ')}`,

@@ -42,7 +42,7 @@ function stopCell(point) {
   const reached = width === null || width === undefined ? '' : `\n${pct(width)}`;
   if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
   if (point.stop === 'max-time') return `budget${reached}`;
-  if (point.stop === 'rounds') return `${n} round${n === 1 ? '' : 's'}`;
+  if (point.stop === 'rounds') return `${plural(n, 'round')}`;
   // advise's race: out below the leader, or its place known
   if (point.stop === 'dropped') return `raced out, ${n}`;
   if (point.stop === 'ordered') return `placed in ${n}`;
@@ -97,7 +97,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
       ? `semi-space ${points[0].config.semiSpaceMb} MiB`
       : null,
   ].filter((fact) => fact !== null);
-  const title = `mmapbench ${document.command}: ${points.length} point${points.length === 1 ? '' : 's'}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
+  const title = `mmapbench ${document.command}: ${plural(points.length, 'point')}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
     config.rounds === null
       ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`

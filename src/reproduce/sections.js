@@ -8,6 +8,7 @@ import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../stats/account.js';
 import { accountWords } from '../document/account.js';
 import { MODES } from '../words/modes.js';
+import { plural } from '../words/lists.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -165,7 +166,7 @@ export function experimentSection(
     const changed = verdicts.filter((v, i) => v.verdict !== byProtocol.published[i].verdict);
     notes.push(
       changed.length
-        ? `the protocol changes the answer for ${changed.length} of ${verdicts.length} claim${verdicts.length === 1 ? '' : 's'}: ${changed.map((v) => v.claim).join('; ')}`
+        ? `the protocol changes the answer for ${changed.length} of ${plural(verdicts.length, 'claim')}: ${changed.map((v) => v.claim).join('; ')}`
         : `the protocol changes no answer: every claim gets the same verdict steady and as published`,
     );
   } else tables.push(verdictTable(verdicts, quick));
@@ -173,7 +174,7 @@ export function experimentSection(
     verdicts,
     byProtocol,
     model: {
-      title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${measuredRounds} round${measuredRounds === 1 ? '' : 's'} measured`,
+      title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${plural(measuredRounds, 'round')} measured`,
       lines: [
         `claim: ${experiment.claim}`,
         `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
@@ -341,7 +342,7 @@ export function summaryModel(sections, { quick = false, protocols = ['steady'] }
         : []),
       ...(open
         ? [
-            `${open} verdict${open === 1 ? '' : 's'} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
+            `${plural(open, 'verdict')} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
           ]
         : []),
     ],

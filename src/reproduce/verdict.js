@@ -1,8 +1,7 @@
 import { bandOf, sideOf } from '../stats/interval.js';
 import { formatCI, withCI } from '../document/sentences.js';
 import { halfWidth, roundsUntilHalfWidth } from '../stats/stopping.js';
-
-const x = (/** @type {number} */ value) => value.toFixed(2);
+import { fixed } from '../words/numbers.js';
 
 /**
  * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured
@@ -49,7 +48,7 @@ function undecided(stats, threshold, what) {
     more === null
       ? 'the median sits on or next to the threshold; more rounds would hardly decide it'
       : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return judged(stats, 'inconclusive', `${what}: ${formatCI(ci95)} straddles ${x(threshold)}; ${hint}`);
+  return judged(stats, 'inconclusive', `${what}: ${formatCI(ci95)} straddles ${fixed(threshold)}; ${hint}`);
 }
 
 /**
@@ -66,7 +65,7 @@ function side(stats, threshold, what, claimed) {
   return judged(
     stats,
     found === claimed ? 'holds' : 'does not hold',
-    `${what}: ${withCI(stats)} ${found === 'below' ? '<' : '>'} ${x(threshold)}`,
+    `${what}: ${withCI(stats)} ${found === 'below' ? '<' : '>'} ${fixed(threshold)}`,
   );
 }
 
@@ -86,7 +85,7 @@ export const above = (stats, threshold, what) => side(stats, threshold, what, 'a
 export function within(stats, [low, high], what) {
   const ci95 = stats?.ci95;
   if (!stats || !ci95) return undecided(stats, low, what);
-  const range = `${x(low)}-${x(high)}`;
+  const range = `${fixed(low)}-${fixed(high)}`;
   const band = bandOf(ci95, [low, high]);
   if (band === 'inside') return judged(stats, 'holds', `${what}: ${withCI(stats)} lies within ${range}`);
   if (band === 'outside') return judged(stats, 'does not hold', `${what}: ${withCI(stats)} lies outside ${range}`);

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { looksLikePath, moduleSha256 } from '../tasks/index.js';
+import { plural } from '../words/lists.js';
 
 /** The environment facts a resumed run must share with its first part, as the reader names them. */
 const SAME = /** @type {const} */ ([
@@ -75,7 +76,7 @@ export function resumingLine({ path, document }, environment, rounds) {
     throw usageError(
       `--resume ${path} was measured on another machine or setting (${changes.join('; ')}): its rounds and new ones would not compare; start a new run`,
     );
-  return `resuming ${path}: ${rounds} round${rounds === 1 ? '' : 's'} kept, ${Math.round(document.seconds)} s of its budget spent`;
+  return `resuming ${path}: ${plural(rounds, 'round')} kept, ${Math.round(document.seconds)} s of its budget spent`;
 }
 
 /**

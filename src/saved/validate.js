@@ -5,6 +5,7 @@
 // measures.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { plural } from '../words/lists.js';
 
 /** @type {import('ajv').ValidateFunction | undefined} */
 let validate;
@@ -57,8 +58,7 @@ const QUOTE_CHARS = 60;
  * @param {unknown} value
  */
 export function quoted(value) {
-  if (Array.isArray(value))
-    return value.length ? `an array of ${value.length} item${value.length === 1 ? '' : 's'}` : '[]';
+  if (Array.isArray(value)) return value.length ? `an array of ${plural(value.length, 'item')}` : '[]';
   if (value && typeof value === 'object') return 'an object';
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;

@@ -2,6 +2,7 @@
 // (its facts, its answer, its charts, and the tables as the run printed them), escaped text.
 import { version } from '../version.js';
 import { MODE_COLORS } from './charts.js';
+import { plural } from '../words/lists.js';
 
 /**
  * @typedef {import('./charts.js').Chart} Chart
@@ -68,7 +69,7 @@ export const page = (/** @type {string} */ body, /** @type {number} */ files) =>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>mmapbench report (${files} file${files === 1 ? '' : 's'})</title>
+<title>mmapbench report (${plural(files, 'file')})</title>
 <style>
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #222; max-width: 1040px; margin: 2em auto; padding: 0 1em; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; }

@@ -1,6 +1,6 @@
 // `mmapbench tasks`: the built-in tasks a line each, or one task in full.
 import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
-import { paramSetting } from '../words/vocabulary.js';
+import { kebab, paramSetting } from '../words/vocabulary.js';
 import { wrapText } from './table.js';
 
 /**
@@ -29,7 +29,7 @@ export function fixNote(version) {
  */
 function taskLines({ name, description, params }, nameWidth, width) {
   const flags = Object.keys(params)
-    .map((key) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
+    .map((key) => `--${kebab(key)}`)
     .join(' ');
   const indent = nameWidth + 2;
   const clause = description.split(/ \(|; |: /)[0];

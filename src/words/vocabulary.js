@@ -7,6 +7,9 @@ import { parseSize } from './sizes.js';
 /** `maxTime` as typed: `max-time`. @param {string} name */
 export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** `max-time` as the code reads it: `maxTime`. @param {string} name */
+export const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+
 /**
  * A check of what was typed for one option: given the option's name as typed, it turns a raw
  * value into the option's value, or throws a usage error naming the option.

@@ -1,6 +1,7 @@
 // github-action-benchmark's custom JSON (customBiggerIsBetter): an array of
 // { name, unit, value, range, extra }, an entry per point and series.
 import { environmentLine, seriesOf } from './series.js';
+import { plural } from '../../words/lists.js';
 
 const digits = (/** @type {number} */ value) => Number(value.toPrecision(4));
 const rangeOf = (/** @type {import('./series.js').Figure} */ { ci95 }) =>
@@ -23,7 +24,7 @@ export default {
                   unit,
                   value: figure.value,
                   range: rangeOf(figure),
-                  extra: `${point.rounds} round${point.rounds === 1 ? '' : 's'}; ${environment}`,
+                  extra: `${plural(point.rounds, 'round')}; ${environment}`,
                 },
               ]
             : [],
