@@ -9,7 +9,7 @@ import { holdingResults } from '../saved/claim.js';
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
  * @param {import('../system/trace/audit.js').AuditRequest} request
  * @param {ReturnType<typeof import('../core/typed-options.js').output>} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function auditCommand(
   request,

@@ -21,7 +21,7 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');

@@ -14,7 +14,7 @@ import { terminalReporter } from './terminal.js';
  * Runs a command's core with the terminal's reporter, then prints what it kept.
  * @param {(context: import('../core/reporter.js').Context) => Promise<import('../core/finish.js').Finished>} run
  * @param {import('../core/typed-options.js').Output} output
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function runPrinted(run, output, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const finished = await run({ interrupt, reporter: terminalReporter(stderr, { ci: output.ci }) });

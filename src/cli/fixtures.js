@@ -17,7 +17,7 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, command);

@@ -44,15 +44,7 @@ const TOP_EXAMPLES = [
   ['mmapbench reproduce --list', "the investigation's published claims, and which run here"],
 ];
 
-/**
- * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).
- * @typedef {object} Context
- * @property {AbortSignal} [interrupt]  aborted on the first SIGINT/SIGTERM/SIGHUP
- * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stdout]
- * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stderr]
- * @property {string[]} [args]  the command line as given: where `--` was, which parsed
- *   arguments no longer say
- */
+/** @typedef {import('./context.js').Context} Context */
 
 /**
  * Builds the parser without running it, so tests parse arguments in-process. A parse error

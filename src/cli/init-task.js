@@ -15,7 +15,7 @@ const TEMPLATE = new URL('../../examples/my-task.mjs', import.meta.url);
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export function handler(argv, context = {}) {
   const name = String(argv.name);

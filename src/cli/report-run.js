@@ -4,7 +4,7 @@ import { reportFiles } from '../core/report.js';
 /**
  * `mmapbench report FILE...`: the files as their runs printed them, or the page written.
  * @param {Parameters<typeof reportFiles>[0]} request
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function reportCommand(request, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const { text, page, exported } = await reportFiles(request, stdout);

@@ -25,7 +25,7 @@ import { commandLine } from '../words/command-line.js';
  * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it
  * finishes, then REPORT.md; or, with `resume`, the cells that file is missing.
  * @param {import('../reproduce/options.js').ReproduceRequest} argv  what the command line asked for
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const warn = (/** @type {string} */ message) => stderr.write(`mmapbench: warning: ${message}\n`);
@@ -65,8 +65,8 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
  *   ctx: Awaited<ReturnType<typeof machine>>, runnable: import('../reproduce/experiments.js').Experiment[],
  *   skipped: Array<{ name: string, reason: string }>,
  *   resumed: ReturnType<typeof requestedOptions>['resumed'], out: string }} run
- * @param {{ stdout: NonNullable<import('./index.js').Context['stdout']>,
- *   stderr: NonNullable<import('./index.js').Context['stderr']>, interrupt?: AbortSignal }} streams
+ * @param {{ stdout: NonNullable<import('./context.js').Context['stdout']>,
+ *   stderr: NonNullable<import('./context.js').Context['stderr']>, interrupt?: AbortSignal }} streams
  */
 async function measure({ argv, options, ctx, runnable, skipped, resumed, out }, { stdout, stderr, interrupt }) {
   /** @type {import('../saved/reproduce-file.js').RunHeader} */

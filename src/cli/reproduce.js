@@ -79,7 +79,7 @@ export const examples = [
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
   const { smoke, verbose, ...rest } = readOptions(argv, SPECS, 'reproduce');

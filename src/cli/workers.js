@@ -13,7 +13,7 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./index.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);

@@ -99,7 +99,7 @@ function shownLines(account, modes) {
  * @param {AccountData} account
  * @param {Mode[]} modes
  * @param {(mode: Mode) => string} name  an arm's name (A and B in an A/A run)
- * @returns {import('../view/table.js').ReportModel['tables'][number]}
+ * @returns {import('../words/report-model.js').ReportModel['tables'][number]}
  */
 export function accountTable(account, modes, name) {
   const rows = shownLines(account, modes).map((line) => {

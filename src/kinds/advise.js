@@ -6,7 +6,7 @@ import sweep from './sweep.js';
 
 /** @typedef {import('../document/sweep.js').SweepDocument} Document */
 
-/** @type {import('./index.js').Kind} */
+/** @type {import('./kind.js').Kind} */
 export default {
   ...sweep,
   name: 'advise',

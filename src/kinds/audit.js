@@ -4,7 +4,7 @@ import { auditModel } from '../models/audit.js';
 
 /** @typedef {import('../models/audit.js').AuditDocument} Document */
 
-/** @type {import('./index.js').Kind} */
+/** @type {import('./kind.js').Kind} */
 export default {
   name: 'audit',
   commands: ['trace'],

@@ -12,7 +12,7 @@ const whole = (document) => [
   ...(document.trace ? [traceModel(/** @type {any} */ (document))] : []),
 ];
 
-/** @type {import('./index.js').Kind} */
+/** @type {import('./kind.js').Kind} */
 export default {
   name: 'compare',
   commands: ['compare', 'workers', 'procs'],

@@ -11,7 +11,7 @@ import { renderReproduce } from '../view/index.js';
 const modelsOf = (/** @type {Document} */ document, /** @type {string} */ path) =>
   savedReportModels({ ...document, path });
 
-/** @type {import('./index.js').Kind} */
+/** @type {import('./kind.js').Kind} */
 export default {
   name: 'reproduce',
   // its file is told apart by its first line (a run header), not by a command

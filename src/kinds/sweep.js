@@ -5,7 +5,7 @@ import { sweepPoints } from '../points/points.js';
 
 /** @typedef {import('../document/sweep.js').SweepDocument} Document */
 
-/** @type {import('./index.js').Kind} */
+/** @type {import('./kind.js').Kind} */
 export default {
   name: 'sweep',
   commands: ['sweep'],

@@ -102,7 +102,7 @@ function readingOf(row, rank, objective = 'throughput') {
 
 /**
  * @param {import('../document/sweep.js').SweepDocument & { advice: Advice }} document
- * @returns {import('../view/table.js').ReportModel}
+ * @returns {import('../words/report-model.js').ReportModel}
  */
 export function adviceModel(document) {
   const { advice } = document;

@@ -19,7 +19,7 @@ import { plural } from '../words/lists.js';
 
 /**
  * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
- * @typedef {import('../view/table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {'workers'|'procs'} Mode
  */
 

@@ -60,7 +60,7 @@ const stopText = {
  * The audit as a report: per process, by system call, the write-wait histogram, and the kernel
  * call chains of the writes.
  * @param {AuditDocument} document
- * @returns {import('../view/table.js').ReportModel}
+ * @returns {import('../words/report-model.js').ReportModel}
  */
 export function auditModel(document) {
   const { trace, target } = document;

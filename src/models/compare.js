@@ -23,7 +23,7 @@ import { spreadText } from '../document/spread-words.js';
 
 /**
  * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
- * @typedef {import('../view/table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {'workers'|'procs'} Mode
  */
 

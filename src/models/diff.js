@@ -19,7 +19,7 @@ const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : fi
 /**
  * The diff as a report: the facts that differ, then a row per shared point.
  * @param {ReturnType<typeof import('../saved/diff.js').diffResults>} diff
- * @returns {import('../view/table.js').ReportModel}
+ * @returns {import('../words/report-model.js').ReportModel}
  */
 export function diffModel(diff) {
   const rows = diff.points.flatMap((point) => {

@@ -54,7 +54,7 @@ function stopCell(point) {
  * @param {SweepDocument} document  from buildSweepDocument
  * @param {{ width?: number, color?: boolean, answer?: boolean }} [options]  answer: the points' table
  *   and the scaling reading alone (answer-model.js)
- * @returns {import('../view/table.js').ReportModel}
+ * @returns {import('../words/report-model.js').ReportModel}
  */
 export function sweepModel(document, { width = 80, answer = false } = {}) {
   const { axes, points, config, environment } = document;
@@ -180,7 +180,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
  * @param {import('../document/sweep.js').SweepDocument} document
  * @param {import('../points/points.js').Point[]} read  its points, as every reader reads them
  * @param {ReturnType<typeof varying>} columns
- * @returns {import('../view/table.js').ReportModel['tables']}
+ * @returns {import('../words/report-model.js').ReportModel['tables']}
  */
 function measuresTable(document, read, columns) {
   return furtherMeasuresOf(read).flatMap((measure) =>
@@ -204,7 +204,7 @@ function measuresTable(document, read, columns) {
  * faults and blocked time per op, each mode's mean over its rounds.
  * @param {SavedPoint[]} points
  * @param {ReturnType<typeof varying>} columns
- * @returns {import('../view/table.js').ReportModel['tables']}
+ * @returns {import('../words/report-model.js').ReportModel['tables']}
  */
 function accountTable(points, columns) {
   const rows = points.flatMap((point) => {
@@ -242,7 +242,7 @@ const leadCells = (point, columns) => (columns.length ? columns.map((column) => 
  * @param {ReturnType<typeof varying>} columns
  * @param {string[]} heads
  * @param {string[][]} rows
- * @returns {import('../view/table.js').ReportModel['tables']}
+ * @returns {import('../words/report-model.js').ReportModel['tables']}
  */
 function figuresTable(columns, heads, rows, figures = heads.length) {
   if (!rows.length) return [];
@@ -254,7 +254,7 @@ function figuresTable(columns, heads, rows, figures = heads.length) {
  * The tasks' own figures at every point (medians over its complete rounds), a row per metric.
  * @param {SavedPoint[]} points
  * @param {ReturnType<typeof varying>} columns
- * @returns {import('../view/table.js').ReportModel['tables']}
+ * @returns {import('../words/report-model.js').ReportModel['tables']}
  */
 function metricsTable(points, columns) {
   const rows = points.flatMap((point) =>

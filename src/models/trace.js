@@ -21,7 +21,7 @@ const WINDOWS = {
  * ones, the write-wait histogram drawn as bars, writes per process, and traced vs untraced
  * throughput.
  * @param {import('../document/document.js').ResultsDocument & { trace: TraceSection }} document
- * @returns {import('../view/table.js').ReportModel}
+ * @returns {import('../words/report-model.js').ReportModel}
  */
 export function traceModel(document) {
   const { trace } = document;

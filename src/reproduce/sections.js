@@ -17,7 +17,7 @@ const VERDICT_WIDTHS = [44, 15, 60];
  * @typedef {import('./experiments.js').Variant} Variant
  * @typedef {import('./experiments.js').ExperimentTable} ExperimentTable
  * @typedef {import('./experiments.js').ClaimVerdict} ClaimVerdict
- * @typedef {import('../view/table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  */
 
 const thousands = (/** @type {number | null | undefined} */ value) =>

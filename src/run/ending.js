@@ -14,8 +14,7 @@ export const END_GRACE_MS = 5000;
  * @typedef {{ settleMs: number, cycles: number }} EndSpec  what the host does after the windows:
  *   end its workers, wait settleMs, read its memory; with cycles > 1 start, run and end K
  *   workers again, that many times in all
- * @typedef {{ teardownNs: number, anonBytes: number | null }} EndCycle  one cycle's end: from the
- *   request to the last exit event, and the host's anonymous memory settleMs after it
+ * @typedef {import('../stats/samples.js').EndCycle} EndCycle  one cycle's end
  * @typedef {{ type: 'ended', settleMs: number, beforeBytes: number | null, cycles: EndCycle[] }} EndedMessage
  *   beforeBytes: the host's anonymous memory before its first worker, read as each cycle's is
  */

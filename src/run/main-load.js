@@ -18,22 +18,7 @@ import { readCounters, windowAccount } from './thread-counters.js';
  * @property {boolean} [alone]  this cell reads the app alone
  */
 
-/**
- * What the main thread did over one stretch: its requests' times and the event loop's delay.
- * @typedef {object} MainStretch
- * @property {number} ms  how long it ran
- * @property {number} requests  how many requests ran
- * @property {number} p50Ns
- * @property {number} p99Ns
- * @property {number} p999Ns
- * @property {number} maxNs
- * @property {import('../stats/histogram.js').Histogram} histogram  the requests' times, at
- *   SAVED_BITS: the app alone's reads are pooled over cells
- * @property {{ p50Ns: number, p99Ns: number, maxNs: number, meanNs: number }} loopDelay
- *   Node's monitorEventLoopDelay at 1 ms resolution: how late its timer ran, the 1 ms included
- * @property {Omit<import('./thread-counters.js').WindowAccount, 'missing'>} account  the main
- *   thread's own counters over the stretch: on a CPU, waiting for one, page faults (no GC)
- */
+/** @typedef {import('../stats/samples.js').MainStretch} MainStretch */
 
 /** The default request: allocate and fill a Buffer, and round-trip a small object through JSON. */
 const defaultRequest = (/** @type {number} */ size) => {

@@ -10,10 +10,7 @@ import { MessageChannel } from 'node:worker_threads';
 
 /**
  * @typedef {import('node:worker_threads').TransferListItem} TransferListItem
- * @typedef {object} ParentChannel
- * @property {(value: unknown, transfer?: TransferListItem[]) => Promise<unknown>} request  sends
- *   `value` (moving what `transfer` lists, in workers mode) and resolves with what came back
- * @property {() => void} [close]  ends a parent this module started (the calibration's)
+ * @typedef {import('../tasks/index.js').ParentChannel} ParentChannel  what a task gets
  */
 
 /** What a reply moves back: an ArrayBuffer that was moved here goes back the same way. */

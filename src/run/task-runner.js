@@ -4,6 +4,15 @@
 import { count, histogramOfRecorder, newRecorder } from '../stats/histogram.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 
+/**
+ * What a host reports, declared where the statistics read it (stats/samples.js).
+ * @typedef {import('../stats/samples.js').HostTimeline} HostTimeline
+ * @typedef {import('../stats/samples.js').WarmupDone} WarmupDone
+ * @typedef {import('../stats/samples.js').OpTimes} OpTimes
+ * @typedef {import('../stats/samples.js').ThreadTimeline} ThreadTimeline
+ * @typedef {import('../stats/samples.js').CellMain} CellMain
+ */
+
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
 /**
  * A task as the harness runs it: its own loop, or the harness's over its op (loopOf).
@@ -31,8 +40,6 @@ const loadedAt = process.hrtime.bigint();
  * Where a process's start went, on the clock of the windows (process.hrtime, CLOCK_MONOTONIC,
  * which performance.now() counts on too): when Node started (performance's time origin), when
  * it had bootstrapped, and when the calling module's imports had loaded (now). Times as text.
- * @typedef {{ started: string, booted: string, loaded: string, go?: string, at?: string }} HostTimeline
- *   go, at: in procs mode, when the release message arrived, and the moment it named
  * @returns {HostTimeline}
  */
 export function hostTimeline() {
@@ -73,8 +80,6 @@ export function hostTimeline() {
  * Warming up until steady: batches of `batch` ops (a tenth of the timed window, the slice the
  * regime is judged by) until the rate stops trending, or `maxBatches` or `capMs`, whichever first.
  * @typedef {{ batch: number, maxBatches: number, capMs: number }} SteadyWarmup
- * @typedef {{ ops: number, ms: number, capped: boolean }} WarmupDone  what a worker's warmup took;
- *   capped: stopped at the cap while still getting faster
  */
 
 // Steady: the median time per op of the last three batches is no more than 5% below the median of
@@ -108,12 +113,6 @@ const median = (/** @type {number[]} */ values) => {
  *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window
- * @typedef {{ every: number, ops: number, histogram: import('../stats/histogram.js').Histogram }
- *   | { untimed: string }} OpTimes  one op in every `every` timed across the window (built-in
- *   tasks): how many, and their ns as a histogram; untimed: why none was timed
- * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
- *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
- *   run its setup, and warmed up
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
  * @typedef {{ message: string, stack?: string }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
@@ -127,11 +126,6 @@ const median = (/** @type {number[]} */ values) => {
  *   started any worker; parentCpuNs: for a task that talks to its parent, the host's main
  *   thread's CPU time from the release to the last result; main: the app's own work on the
  *   host's main thread (main-load.js)
- * @typedef {{ alone: import('./main-load.js').MainStretch | null,
- *   during: import('./main-load.js').MainStretch | null, buffersAdded: number }} CellMain  alone:
- *   the app before its workers started (in the cells that read it); during: from the release to
- *   the last result; buffersAdded: bytes of ArrayBuffers the main thread held then beyond what it
- *   held before its workers started (its load's, not yet collected)
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
  *   code?: string, exitCode?: number, signal?: string, main?: boolean, ending?: boolean }} FailedMessage  main:
  *   the app's request on the host's main thread failed, not a worker; ending: ending the workers

@@ -24,28 +24,8 @@ const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 1
  */
 
 /**
- * A thread's account of one window, the difference of two readings; null where not counted.
- * @typedef {object} WindowAccount
- * @property {number} wallNs
- * @property {number | null} cpuNs
- * @property {number | null} runqNs
- * @property {number | null} userNs
- * @property {number | null} systemNs
- * @property {'thread-cpu-usage' | 'ticks' | null} split  how on-CPU time was split into user and
- *   system: Node's per-thread CPU usage, or the share of /proc's 10 ms ticks
- * @property {number | null} minflt
- * @property {number | null} majflt
- * @property {number | null} voluntary
- * @property {number | null} involuntary
- * @property {number | null} gcNs  this isolate's GC pauses that began inside the window
- * @property {number | null} gcCount
- * @property {Record<string, string>} missing  why a field is null, by field
- */
-
-/**
- * One tenth of a timed window: how long it took, its ops and the page faults taken in it (read
- * for the first and the last tenth only; null for the others).
- * @typedef {{ ns: number, ops: number, minflt: number | null }} Slice
+ * @typedef {import('../stats/samples.js').WindowAccount} WindowAccount
+ * @typedef {import('../stats/samples.js').Slice} Slice
  */
 
 const threadCpuUsage = /** @type {(() => { user: number, system: number }) | undefined} */ (

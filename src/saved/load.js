@@ -12,7 +12,7 @@ import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js
 /**
  * A saved file: its kind (src/kinds/: what every reader asks of it, answered once per kind), where
  * it is, and its document: what the command saved, or a reproduce run's header, records and end.
- * @typedef {import('../kinds/index.js').Kind} Kind
+ * @typedef {import('../kinds/kind.js').Kind} Kind
  * @typedef {import('./reproduce-file.js').ResultsFile} ResultsFile
  * @typedef {{ kind: Kind, path: string, document: any }} Saved
  */

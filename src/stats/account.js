@@ -5,8 +5,8 @@ import jstat from 'jstat';
 import { mean, median, sampleStandardDeviation } from 'simple-statistics';
 
 /**
- * @typedef {import('../run/thread-counters.js').WindowAccount} WindowAccount
- * @typedef {import('../run/thread-counters.js').Slice} Slice
+ * @typedef {import('./samples.js').WindowAccount} WindowAccount
+ * @typedef {import('./samples.js').Slice} Slice
  * @typedef {'workers'|'procs'} Mode
  */
 

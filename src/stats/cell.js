@@ -10,7 +10,7 @@ import { cellLatency } from './latency.js';
  * @property {number} endNs    end of its timed loop, same origin
  * @property {number} opsPerSec
  * @property {Record<string, number>} [metrics]  what the task returned, declared metrics only
- * @property {import('../run/task-runner.js').WarmupDone} [warmup]  how long it warmed up, when
+ * @property {import('./samples.js').WarmupDone} [warmup]  how long it warmed up, when
  *   until steady
  */
 
@@ -37,9 +37,9 @@ import { cellLatency } from './latency.js';
  *   ended
  * @property {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
  *   CPU time from the release to the last result (answering the workers)
- * @property {import('../run/task-runner.js').CellMain} [main]  the app's own work on the parent's
+ * @property {import('./samples.js').CellMain} [main]  the app's own work on the parent's
  *   main thread: its requests' times and its event loop's delay, alone and while the workers ran
- * @property {{ settleMs: number, beforeBytes: number | null, cycles: import('../run/ending.js').EndCycle[] }} [end]
+ * @property {{ settleMs: number, beforeBytes: number | null, cycles: import('./samples.js').EndCycle[] }} [end]
  *   the app ending its workers after the windows: its anonymous memory before its first worker,
  *   and each cycle's teardown and its anonymous memory after (garbage collected before each)
  */
@@ -68,9 +68,9 @@ import { cellLatency } from './latency.js';
  * from different processes on one host are comparable.
  * @param {'workers'|'procs'} mode
  * @param {Array<{ index: number, pid: number, ops: number, start: string | bigint, end: string | bigint,
- *   metrics?: Record<string, number>, account?: import('../run/thread-counters.js').WindowAccount,
- *   slices?: import('../run/thread-counters.js').Slice[], opTimes?: import('../run/task-runner.js').OpTimes,
- *   warmup?: import('../run/task-runner.js').WarmupDone }>} samples  what each worker or process
+ *   metrics?: Record<string, number>, account?: import('./samples.js').WindowAccount,
+ *   slices?: import('./samples.js').Slice[], opTimes?: import('./samples.js').OpTimes,
+ *   warmup?: import('./samples.js').WarmupDone }>} samples  what each worker or process
  *   reported; start and end are process.hrtime.bigint(), as text when they came through a message
  * @param {Record<string, { combine?: Combine }>} [declared]  the task's declared metrics
  * @returns {CellResult}

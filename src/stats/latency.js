@@ -13,7 +13,7 @@ import { SAVED_BITS, coarsen, countOf, mergeHistograms, percentileOf } from './h
  */
 
 /**
- * @param {Array<{ opTimes?: import('../run/task-runner.js').OpTimes }>} samples  one per worker
+ * @param {Array<{ opTimes?: import('./samples.js').OpTimes }>} samples  one per worker
  * @returns {CellLatency | NoLatency | null}  null: no worker timed its ops (a user's task, or a
  *   built-in one with metrics of its own, runs in one call)
  */

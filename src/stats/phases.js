@@ -46,12 +46,12 @@ export const PHASES = /** @type {const} */ ([
 /**
  * @param {object} moments  process.hrtime.bigint() values, or their text
  * @param {bigint} moments.spawned  the CLI, just before starting the first process
- * @param {Array<import('../run/task-runner.js').HostTimeline & { requested?: string }>} moments.hosts
+ * @param {Array<import('./samples.js').HostTimeline & { requested?: string }>} moments.hosts
  *   one per process the CLI started, with when it asked for its first worker
- * @param {Array<import('../run/task-runner.js').HostTimeline>} [moments.released]  procs mode: each
+ * @param {Array<import('./samples.js').HostTimeline>} [moments.released]  procs mode: each
  *   child's, with when its release came
  * @param {Array<{ start: string | bigint, end: string | bigint,
- *   timeline?: import('../run/task-runner.js').ThreadTimeline }>} moments.samples  one per worker
+ *   timeline?: import('./samples.js').ThreadTimeline }>} moments.samples  one per worker
  * @param {bigint[]} moments.received  when the CLI had each process's result
  * @param {bigint} moments.exited  when every process had exited
  * @returns {Phases | null}  null when a host did not say (a host of an older mmapbench)
@@ -59,7 +59,7 @@ export const PHASES = /** @type {const} */ ([
 export function cellPhases({ spawned, hosts, released: children = [], samples, received, exited }) {
   const timelines = samples.map((sample) => sample.timeline);
   if (!hosts.length || !samples.length || timelines.some((timeline) => !timeline)) return null;
-  const threads = /** @type {import('../run/task-runner.js').ThreadTimeline[]} */ (timelines);
+  const threads = /** @type {import('./samples.js').ThreadTimeline[]} */ (timelines);
   const last = (/** @type {Array<string | bigint>} */ values) => values.map(BigInt).reduce((a, b) => (b > a ? b : a));
   const first = (/** @type {Array<string | bigint>} */ values) => values.map(BigInt).reduce((a, b) => (b < a ? b : a));
   // each milestone no earlier than the one before: a phase that overlapped is 0, not negative

@@ -34,9 +34,16 @@ export const BUILTIN_TASKS = [
  * @property {number} k         how many run side by side
  * @property {'workers'|'procs'|'calibrate'} mode
  * @property {Record<string, any>} state  the task's own scratch space (setup -> run -> teardown)
- * @property {import('../run/parent-channel.js').ParentChannel} [parent]  a built-in task that
- *   declares `parent: true` (message): the channel to the worker's parent, which sends every
- *   request straight back
+ * @property {ParentChannel} [parent]  a built-in task that declares `parent: true` (message):
+ *   the channel to the worker's parent, which sends every request straight back
+ */
+
+/**
+ * What a task that talks to its parent gets as `ctx.parent` (run/parent-channel.js makes it).
+ * @typedef {object} ParentChannel
+ * @property {(value: unknown, transfer?: import('node:worker_threads').TransferListItem[]) => Promise<unknown>} request
+ *   sends `value` (moving what `transfer` lists, in workers mode) and resolves with what came back
+ * @property {() => void} [close]  ends a parent this module started (the calibration's)
  */
 
 /**

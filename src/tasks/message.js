@@ -198,7 +198,7 @@ export default /** @satisfies {Task} */ ({
   },
   async run(ctx, iterations) {
     const { params, state } = ctx;
-    const parent = /** @type {import('../run/parent-channel.js').ParentChannel} */ (ctx.parent);
+    const parent = /** @type {import('./index.js').ParentChannel} */ (ctx.parent);
     if (state.messages) {
       for (let i = 0; i < iterations; i++) {
         await parent.request(state.messages[state.next]);

@@ -23,7 +23,7 @@ import { partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.j
 /**
  * @typedef {import('../saved/load.js').Saved} Saved
  * @typedef {import('./charts.js').Chart} Chart
- * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {import('./html-page.js').Section} Section
  */
 

@@ -6,7 +6,7 @@ import { plural } from '../words/lists.js';
 
 /**
  * @typedef {import('./charts.js').Chart} Chart
- * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {{ charts: number, html: string }} Section  a saved file's part of the page: its HTML and how
  *   many charts it drew
  */

@@ -14,7 +14,7 @@ import { byK, partsOf, roundDots } from './html-figures.js';
 /**
  * @typedef {import('../saved/load.js').Saved} Saved
  * @typedef {import('./charts.js').Chart} Chart
- * @typedef {import('./table.js').ReportModel} ReportModel
+ * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {import('./html-page.js').Section} Section
  */
 

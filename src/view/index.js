@@ -7,7 +7,7 @@ import { renderReport } from './reproduce.js';
 
 /** @typedef {'terminal'|'markdown'|'json'} Format */
 /** What a text is drawn for: its width, and whether it takes color (a terminal's stdout, or none). @typedef {{ isTTY?: boolean, columns?: number }} Stream */
-/** @typedef {import('./table.js').ReportModel} ReportModel */
+/** @typedef {import('../words/report-model.js').ReportModel} ReportModel */
 
 /**
  * A document's models as the user asked to see them: JSON is the document itself.

@@ -5,7 +5,7 @@ import { EXPERIMENTS } from '../reproduce/experiments.js';
 import { roundBounds } from '../reproduce/bounds.js';
 import { approxTime, estimate } from '../reproduce/estimate.js';
 
-/** @typedef {import('./table.js').ReportModel} ReportModel */
+/** @typedef {import('../words/report-model.js').ReportModel} ReportModel */
 
 /**
  * @param {ReportModel[]} models

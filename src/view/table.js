@@ -5,13 +5,7 @@ import wrapAnsi from 'wrap-ansi';
 export const useColor = (stream = process.stdout, env = process.env) =>
   Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 
-/**
- * A report as data: a title, table sections, and lines after. Both renderers read the same
- * model, so the markdown never drifts from the terminal table.
- * @typedef {{ title: string, lines?: string[], tables: { head: string[], rows: string[][], align?: string[], widths?: number[] }[], notes: string[], blocks?: string[] }} ReportModel
- *   widths: column widths for the terminal, long cells wrap at words; blocks: preformatted text
- *   (charts) after the notes, never wrapped, fenced in markdown
- */
+/** @typedef {import('../words/report-model.js').ReportModel} ReportModel */
 
 /**
  * Column widths (padding included) that fit `total` columns with the table's borders: every

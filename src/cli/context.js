@@ -1,0 +1,14 @@
+// What a command of the CLI runs with besides its options, kept apart from the parser that
+// passes it (index.js), so a command module names it without importing the parser.
+
+/**
+ * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).
+ * @typedef {object} Context
+ * @property {AbortSignal} [interrupt]  aborted on the first SIGINT/SIGTERM/SIGHUP
+ * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stdout]
+ * @property {NodeJS.WritableStream & { columns?: number, isTTY?: boolean }} [stderr]
+ * @property {string[]} [args]  the command line as given: where `--` was, which parsed
+ *   arguments no longer say
+ */
+
+export {};

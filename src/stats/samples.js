@@ -1,0 +1,70 @@
+// What a cell's hosts send back, as the statistics read it: each thread's account of its window,
+// its tenths, its warm-up, its timed ops, when its process and thread got through their phases,
+// and the app's own work on the parent's main thread. run/ makes them (thread-counters.js,
+// task-runner.js, main-load.js, ending.js); they are declared here, below both, so stats/
+// reads them without importing run/.
+
+/**
+ * A thread's account of one window, the difference of two readings; null where not counted.
+ * @typedef {object} WindowAccount
+ * @property {number} wallNs
+ * @property {number | null} cpuNs
+ * @property {number | null} runqNs
+ * @property {number | null} userNs
+ * @property {number | null} systemNs
+ * @property {'thread-cpu-usage' | 'ticks' | null} split  how on-CPU time was split into user and
+ *   system: Node's per-thread CPU usage, or the share of /proc's 10 ms ticks
+ * @property {number | null} minflt
+ * @property {number | null} majflt
+ * @property {number | null} voluntary
+ * @property {number | null} involuntary
+ * @property {number | null} gcNs  this isolate's GC pauses that began inside the window
+ * @property {number | null} gcCount
+ * @property {Record<string, string>} missing  why a field is null, by field
+ */
+
+/**
+ * One tenth of a timed window: how long it took, its ops and the page faults taken in it (read
+ * for the first and the last tenth only; null for the others).
+ * @typedef {{ ns: number, ops: number, minflt: number | null }} Slice
+ */
+
+/**
+ * What the main thread did over one stretch: its requests' times and the event loop's delay.
+ * @typedef {object} MainStretch
+ * @property {number} ms  how long it ran
+ * @property {number} requests  how many requests ran
+ * @property {number} p50Ns
+ * @property {number} p99Ns
+ * @property {number} p999Ns
+ * @property {number} maxNs
+ * @property {import('../stats/histogram.js').Histogram} histogram  the requests' times, at
+ *   SAVED_BITS: the app alone's reads are pooled over cells
+ * @property {{ p50Ns: number, p99Ns: number, maxNs: number, meanNs: number }} loopDelay
+ *   Node's monitorEventLoopDelay at 1 ms resolution: how late its timer ran, the 1 ms included
+ * @property {Omit<WindowAccount, 'missing'>} account  the main
+ *   thread's own counters over the stretch: on a CPU, waiting for one, page faults (no GC)
+ */
+
+/**
+ * @typedef {{ ops: number, ms: number, capped: boolean }} WarmupDone  what a worker's warmup took;
+ *   capped: stopped at the cap while still getting faster
+ * @typedef {{ every: number, ops: number, histogram: import('./histogram.js').Histogram }
+ *   | { untimed: string }} OpTimes  one op in every `every` timed across the window (built-in
+ *   tasks): how many, and their ns as a histogram; untimed: why none was timed
+ * @typedef {{ started: string, booted: string, loaded: string, go?: string, at?: string }} HostTimeline
+ *   a process's start on the windows' clock, as text: when Node started, had bootstrapped and
+ *   had loaded the calling module; go, at: in procs mode, when the release message arrived, and
+ *   the moment it named
+ * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
+ *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
+ *   run its setup, and warmed up
+ * @typedef {{ alone: MainStretch | null, during: MainStretch | null, buffersAdded: number }} CellMain
+ *   alone: the app before its workers started (in the cells that read it); during: from the
+ *   release to the last result; buffersAdded: bytes of ArrayBuffers the main thread held then
+ *   beyond what it held before its workers started (its load's, not yet collected)
+ * @typedef {{ teardownNs: number, anonBytes: number | null }} EndCycle  one cycle's end: from the
+ *   request to the last exit event, and the host's anonymous memory settleMs after it
+ */
+
+export {};
