@@ -3,14 +3,11 @@ import { runSession } from '../run/session.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildDocument } from '../document/document.js';
-import { checkMachine } from '../system/machine-load.js';
-import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { keptOptions, measureOptions, resumeOnly } from './typed-options.js';
 import { usageError } from '../errors.js';
-import { gateOf, keepRun } from './finish.js';
-import { keepingWarnings } from './reporter.js';
+import { controlRun } from './controller.js';
 import { MODES } from '../words/modes.js';
 import { completeRounds } from '../run/scheduler.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
@@ -63,80 +60,63 @@ export function measureOrResume(opts, command, output, context) {
  * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept run
  * @returns {Promise<import('./finish.js').Finished>}
  */
-export async function measureCommand(options, output, { interrupt, reporter: given } = {}, resumed = null) {
-  const { save } = output;
-  const reporter = keepingWarnings(given);
+export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt, say: reporter.say });
+  const plan = await buildPlan(options, { interrupt, say: reporter?.say });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
-  const resuming = resumed && resumingLine(resumed, environment, kept.rounds.length);
-  // taken before anything is said of the run, so a refusal is the only line
-  return holdingResults(save, resumed, reporter.warn, async (keeping) => {
-    if (resuming) reporter.say(resuming);
-    for (const warning of resumed?.warnings ?? []) reporter.warn(warning);
-    if (plan.trace?.mounted) reporter.say(`mounted tracefs at ${plan.trace.tracefs} (it stays mounted)`);
-    for (const warning of plan.warnings) reporter.warn(warning);
-    // --quick measures nothing, so it skips the check and its 100 ms of sampling
-    const machine = plan.quick ? null : checkMachine();
-    if (machine?.warning) reporter.warn({ code: 'machine-busy', text: machine.warning });
-
-    // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round runs
-    // each mode twice, once under bpftrace
-    const { cells, seconds: expectedSeconds } = estimateRun(
-      [
-        {
-          window: windowOf(plan),
-          k: plan.k,
-          cells: modes.length * (plan.trace ? 2 : 1),
-          traced: plan.trace ? modes.length : 0,
-          calibrates: !kept && plan.iterations === null,
-          cycles: plan.end.cycles,
-        },
-      ],
-      {
-        rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
-        budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
-        minRounds: plan.stop.minRounds,
+  // the ratio so far and its interval, for the progress after each cell
+  /** @type {ReturnType<typeof soFarOf>} */
+  let soFar = null;
+  return controlRun(
+    {
+      resumed,
+      resuming: resumed && resumingLine(resumed, environment, kept.rounds.length),
+      warnings: plan.warnings,
+      notes: plan.trace?.mounted ? [`mounted tracefs at ${plan.trace.tracefs} (it stays mounted)`] : [],
+      quick: plan.quick,
+      fixedRounds: plan.stop.rounds !== null,
+      expects: {
+        // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round
+        // runs each mode twice, once under bpftrace
+        estimate: () =>
+          estimateRun(
+            [
+              {
+                window: windowOf(plan),
+                k: plan.k,
+                cells: modes.length * (plan.trace ? 2 : 1),
+                traced: plan.trace ? modes.length : 0,
+                calibrates: !kept && plan.iterations === null,
+                cycles: plan.end.cycles,
+              },
+            ],
+            {
+              rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
+              budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
+              minRounds: plan.stop.minRounds,
+            },
+          ),
+        // an adaptive run never has more left than what remains of its budget
+        budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
+        aa: plan.aa,
       },
-    );
-    reporter.start({
-      cells,
-      expectedSeconds,
-      // an adaptive run never has more left than what remains of its budget
-      budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
-      aa: plan.aa,
-    });
-    // the options ride along in any document that did not finish, for --resume
-    const documentOf = (/** @type {import('../run/scheduler.js').Session} */ session, finished = false) => ({
-      ...keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan])),
-      warnings: reporter.warnings,
-    });
-    let session;
-    // the rounds as they finish: the ratio so far and its interval
-    /** @type {ReturnType<typeof soFarOf>} */
-    let soFar = null;
-    try {
-      session = await runSession(plan, modes, {
-        interrupt,
-        onCell: (round, mode) => reporter.cell({ command: options.command, round: round.index, mode, soFar }, round),
-        onRound: (sessionSoFar) => {
-          soFar = soFarOf(sessionSoFar, modes);
-          keeping?.keep(documentOf(sessionSoFar));
-        },
-        resumed: kept ? sessionOf(kept, modes) : undefined,
-      });
-    } finally {
-      reporter.stop();
-    }
-
-    const document = documentOf(session, true);
-    const gate = gateOf(document, output.gate, { fixedRounds: plan.stop.rounds !== null });
-    return keepRun(gate ? { ...document, gate } : document, output, {
-      runError: session.error,
-      reporter,
-      kept: keeping,
-    });
-  });
+      rounds: ({ keep, reporter: told }) =>
+        runSession(plan, modes, {
+          interrupt,
+          onCell: (round, mode) => told.cell({ command: options.command, round: round.index, mode, soFar }, round),
+          onRound: (session) => {
+            soFar = soFarOf(session, modes);
+            keep?.(session);
+          },
+          resumed: kept ? sessionOf(kept, modes) : undefined,
+        }),
+      // the options ride along in any document that did not finish, for --resume
+      documentOf: (session, finished, machine) =>
+        keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan])),
+    },
+    output,
+    reporter,
+  );
 }

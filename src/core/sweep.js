@@ -4,13 +4,10 @@ import { PRECISION } from '../run/plan.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
 import { armsOf, MAX_POINTS, planPoints, runSweep, sweepSettings } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
-import { checkMachine } from '../system/machine-load.js';
-import { holdingResults } from '../saved/claim.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { buildSweepDocument } from '../document/sweep.js';
-import { gateOf, keepRun } from './finish.js';
-import { keepingWarnings } from './reporter.js';
+import { controlRun } from './controller.js';
 import { about } from '../document/sentences.js';
 import { pointLabel } from '../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from './typed-options.js';
@@ -111,11 +108,8 @@ export async function runPlanned(
   { interrupt, reporter: given },
   { resumed = null, isolate = false, race = false, shape = (document) => document, opening } = {},
 ) {
-  const { save } = output;
-  const reporter = keepingWarnings(given);
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
-  const resuming = resumed && resumingLine(resumed, environment, kept.order.length);
   // --node 24 and --node 24.21 (or a path) can be the same binary
   const binaries = new Map();
   for (const { at, plan } of points) {
@@ -126,101 +120,98 @@ export async function runPlanned(
       );
     binaries.set(plan.node.path, at.node);
   }
-  // taken before anything is said of the run, so a refusal is the only line
-  return holdingResults(save, resumed, reporter.warn, async (keeping) => {
-    if (resuming) reporter.say(resuming);
-    for (const warning of resumed?.warnings ?? []) reporter.warn(warning);
-    const [{ plan: first }] = points;
-    const quick = first.quick;
-    const fixedRounds = first.stop.rounds;
-    // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
-    const maxTime = points[0].options.maxTime;
-    const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
-    for (const warning of points.flatMap((point) => point.plan.warnings)) reporter.warn(warning);
-    const machine = quick ? null : checkMachine();
-    if (machine?.warning) reporter.warn({ code: 'machine-busy', text: machine.warning });
-
-    // a resumed sweep has calibrated, and spent some of its budget and rounds
-    const left = budget - (kept?.seconds ?? 0);
-    const { cells, seconds } = estimateRun(
-      points.map(({ plan }) => ({
-        window: windowOf(plan),
-        k: plan.k,
-        cells: armsOf(plan).length,
-        calibrates: !kept && plan.iterations === null,
-        cycles: plan.end.cycles,
-      })),
-      {
-        rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,
-        budget: left,
-        minRounds: first.stop.minRounds,
+  const [{ plan: first }] = points;
+  const fixedRounds = first.stop.rounds;
+  // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
+  const maxTime = points[0].options.maxTime;
+  const budget = fixedRounds !== null ? Infinity : (maxTime ?? PRECISION.maxSeconds * points.length);
+  // a resumed sweep has calibrated, and spent some of its budget and rounds
+  const left = budget - (kept?.seconds ?? 0);
+  return controlRun(
+    {
+      resumed,
+      resuming: resumed && resumingLine(resumed, environment, kept.order.length),
+      warnings: points.flatMap((point) => point.plan.warnings),
+      notes: [],
+      quick: first.quick,
+      fixedRounds: fixedRounds !== null,
+      expects: {
+        estimate: () => {
+          const { cells, seconds } = estimateRun(
+            points.map(({ plan }) => ({
+              window: windowOf(plan),
+              k: plan.k,
+              cells: armsOf(plan).length,
+              calibrates: !kept && plan.iterations === null,
+              cycles: plan.end.cycles,
+            })),
+            {
+              rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,
+              budget: left,
+              minRounds: first.stop.minRounds,
+            },
+          );
+          return { cells, seconds: fixedRounds !== null ? seconds : left };
+        },
+        budgetSeconds: left,
+        labels: labelsOf(points),
       },
-    );
-    const expected = fixedRounds !== null ? seconds : left;
-    reporter.say(
-      `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
+      opening: ({ seconds }) =>
+        `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
         (fixedRounds !== null
-          ? `, ${plural(fixedRounds, 'round')} each: about ${about(expected)}`
+          ? `, ${plural(fixedRounds, 'round')} each: about ${about(seconds)}`
           : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
             (maxTime === undefined
               ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
               : ` (--max-time, shared by the ${points.length} points)`)) +
         (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : ''),
-    );
-    reporter.start({ cells, expectedSeconds: expected, budgetSeconds: left, labels: labelsOf(points) });
-    // the request rides along in any document that did not finish, for --resume
-    const documentOf = (/** @type {import('../run/sweep.js').SweepRun} */ soFar, finished = false) => ({
-      ...keptDocument(
-        shape(
-          buildSweepDocument(soFar, {
-            environment,
-            machine,
-            precision: first.stop.precision,
-            rounds: fixedRounds,
-            quick,
-          }),
-        ),
-        request,
-        finished,
-        modulesOf(points.map((point) => point.plan)),
-      ),
-      warnings: reporter.warnings,
-    });
-    let run;
-    try {
-      run = await runSweep(points, {
-        budget,
-        interrupt,
-        race,
-        onCell: (point, round, mode) =>
-          reporter.cell(
-            {
-              command: isolate ? 'advise' : 'sweep',
-              round: round.index,
-              mode: /** @type {'workers'|'procs'} */ (mode),
-              point: point.id,
-              soFar: null,
-            },
-            round,
-            point,
+      rounds: ({ keep, reporter }) =>
+        runSweep(points, {
+          budget,
+          interrupt,
+          race,
+          onCell: (point, round, mode) =>
+            reporter.cell(
+              {
+                command: isolate ? 'advise' : 'sweep',
+                round: round.index,
+                mode: /** @type {'workers'|'procs'} */ (mode),
+                point: point.id,
+                soFar: null,
+              },
+              round,
+              point,
+            ),
+          onRound: keep ?? undefined,
+          isolate,
+          resumed: kept
+            ? {
+                sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
+                rounds: kept.order,
+                seconds: kept.seconds,
+              }
+            : undefined,
+        }),
+      // the request rides along in any document that did not finish, for --resume
+      documentOf: (soFar, finished, machine) =>
+        keptDocument(
+          shape(
+            buildSweepDocument(soFar, {
+              environment,
+              machine,
+              precision: first.stop.precision,
+              rounds: fixedRounds,
+              quick: first.quick,
+            }),
           ),
-        onRound: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : undefined,
-        isolate,
-        resumed: kept
-          ? {
-              sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
-              rounds: kept.order,
-              seconds: kept.seconds,
-            }
-          : undefined,
-      });
-    } finally {
-      reporter.stop();
-    }
-    const built = documentOf(run, true);
-    const gate = gateOf(built, output.gate, { fixedRounds: fixedRounds !== null });
-    return keepRun(gate ? { ...built, gate } : built, output, { runError: run.error, reporter, kept: keeping });
-  });
+          request,
+          finished,
+          modulesOf(points.map((point) => point.plan)),
+        ),
+    },
+    output,
+    given,
+  );
 }
 
 /**
