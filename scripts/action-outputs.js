@@ -4,6 +4,7 @@
 // figure the verdict quotes: the geometric mean over rounds, the interval's centre; with fewer
 // than 3 rounds there is no interval, and the verdict quotes the rounds' median.
 import { readFileSync } from 'node:fs';
+import { verdictWords } from '../src/models/words.js';
 
 const [file] = process.argv.slice(2);
 const document = JSON.parse(readFileSync(file, 'utf8'));
@@ -14,7 +15,8 @@ const outputs = {
   ratio: ratio ? (interval ? (ratio.geomean ?? ratio.median) : ratio.median) : '',
   low: interval?.[0] ?? '',
   high: interval?.[1] ?? '',
-  verdict: document.verdict?.text ?? (document.command === 'sweep' ? `${document.points.length} points` : ''),
+  // the sentence is drawn from the figures, as the run printed it
+  verdict: verdictWords(document) ?? (document.command === 'sweep' ? `${document.points.length} points` : ''),
   'results-file': file,
 };
 process.stdout.write(

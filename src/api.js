@@ -14,7 +14,7 @@ import { measureCommand, measureOrResume } from './core/measure.js';
 import { sweepOrResume } from './core/sweep.js';
 import { adviseCommand } from './core/advise.js';
 import { diffFiles } from './core/diff.js';
-import { reportFiles } from './core/report.js';
+import { documentText, reportFiles } from './core/report.js';
 
 export { MmapbenchError, EXIT_CODES } from './errors.js';
 
@@ -171,17 +171,26 @@ export async function diff(base, next, options = {}) {
 }
 
 /**
- * Saved results as the CLI prints them: the answer, or with `verbose` the whole text; `markdown`
- * for markdown. With `html`, the page is written there and its path is returned.
- * @param {string | string[]} files
+ * Results as the CLI prints them: the answer, or with `verbose` the whole text; `markdown` for
+ * markdown. Given saved files (paths), their text, or with `html` the page written there and its
+ * path; given a document a function returned, its text: the sentences (the verdict, what to try
+ * next) are drawn from its figures, as the CLI draws them.
+ * @param {string | string[] | Document} files  results files, or a document
  * @param {ReportOptions} [options]
  * @returns {Promise<string>}
  */
 export async function report(files, options = {}) {
-  const list = [files].flat();
+  const { opts } = optionsOf(options, 'report');
+  if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
+    if (typeof files.command !== 'string')
+      throw usageError('report takes a document a function returned, or the path of a results file');
+    if (opts.html !== undefined || opts.export !== undefined)
+      throw usageError('html and export are for saved files: give report() their paths');
+    return documentText(files, { markdown: Boolean(opts.markdown), verbose: Boolean(opts.verbose) });
+  }
+  const list = /** @type {string[]} */ ([files].flat());
   if (!list.length || list.some((file) => typeof file !== 'string'))
     throw usageError('report takes the path of a results file, or a list of them');
-  const { opts } = optionsOf(options, 'report');
   const { text, page } = await reportFiles({
     files: list,
     markdown: Boolean(opts.markdown),

@@ -9,6 +9,7 @@ import { kindOf, render } from '../kinds/index.js';
 import { phaseLines, roundCost } from '../models/phases.js';
 import { endingError } from '../core/finish.js';
 import { terminalReporter } from './terminal.js';
+import { verdictWords } from '../models/words.js';
 
 /**
  * Runs a command's core with the terminal's reporter, then prints what it kept.
@@ -41,7 +42,7 @@ export function printRun(finished, output, { stdout, stderr }) {
     appendSummary(
       () => ({
         title: `mmapbench ${kind.title(document)}`,
-        verdict: document.verdict?.text ?? null,
+        verdict: document.verdict ? verdictWords(document) : null,
         gate: document.gate ?? null,
         tables: render(document, 'markdown'),
       }),

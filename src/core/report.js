@@ -2,7 +2,7 @@
 import { writeExports } from '../saved/export.js';
 import { checkDistinct } from '../system/safe-fs.js';
 import { exportsWritten } from './typed-options.js';
-import { loadSaved, renderSaved } from '../kinds/index.js';
+import { loadSaved, render, renderSaved } from '../kinds/index.js';
 
 /**
  * Every file read and checked first (a bad one stops the command before anything is written),
@@ -29,3 +29,13 @@ export async function reportFiles({ files, markdown, html, exports = [], verbose
   const text = saved.map((one) => renderSaved(one, markdown ? 'markdown' : 'terminal', screen, { verbose })).join('\n');
   return { text, page: null, exported };
 }
+
+/**
+ * A document a run returned (the API's), drawn as the CLI prints it: its answer, or with
+ * `verbose` its whole text; the sentences made from its figures.
+ * @param {any} document
+ * @param {{ markdown?: boolean, verbose?: boolean }} how
+ * @param {import('../view/index.js').Stream} [screen]
+ */
+export const documentText = (document, { markdown = false, verbose = false }, screen = {}) =>
+  render(document, markdown ? 'markdown' : 'terminal', screen, { verbose });

@@ -122,6 +122,21 @@ export function accountTable(account, modes, name) {
 }
 
 /**
+ * The account in words of a run's document, as its arms were named and as it ran: A and B for an
+ * A/A run, whether it was traced, its protocol, whether it was a --quick one.
+ * @param {AccountData} account
+ * @param {{ aa?: string | null, config?: { trace?: unknown, protocol?: string, quick?: boolean } }} document
+ * @returns {AccountWords}
+ */
+export const wordsOfAccount = (account, { aa = null, config = {} }) =>
+  accountWords(account, {
+    names: aa ? ['A', 'B'] : ['workers', 'procs'],
+    traced: Boolean(config.trace),
+    protocol: config.protocol ?? 'steady',
+    quick: Boolean(config.quick),
+  });
+
+/**
  * The account in words: what differs between the modes' time per op and by how much, what
  * goes with it (page faults, switches, GC, lock waits), what is equal; what to try; how much
  * the account leaves unexplained; and whether the cells were still warming up.

@@ -6,8 +6,6 @@ import { accountResults } from '../stats/account.js';
 import { phasesSummary } from '../stats/phases.js';
 import { spreadAttribution } from '../stats/spread.js';
 import { MMAP_LOCK_WAITS } from '../reference/published.js';
-import { nextStep, verdictText } from './sentences.js';
-import { accountWords } from './account.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
 import { valueOf } from '../points/points.js';
 import { budgetShortfall, halfWidth } from '../stats/stopping.js';
@@ -98,17 +96,19 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  * @property {number} seconds  wall time of the run, calibration included
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
- * @property {(import('../stats/ratio.js').Verdict & { text: string }) | null} [verdict]  compare only
+ * @property {(import('../stats/ratio.js').Verdict & { text?: string }) | null} [verdict]  compare only;
+ *   text: its sentence, in files saved before the sentences were drawn when shown (models/words.js)
  * @property {AppAlone} [appAlone]  the app alone, before its workers started (appAlone)
  * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
  *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key
- * @property {string | null} [next]  compare only: what to run next
+ * @property {string | null} [next]  what to run next, in files saved before it was drawn when shown
  * @property {NonNullable<ReturnType<typeof budgetShortfall>>} [shortBudget]  compare only: the
  *   --max-time budget ran out before an interval (fewer than 3 rounds counted); with none
  *   counted the ratio is null and the command exits 6
  * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
- * @property {ReturnType<typeof accountResults> & { words: import('./account.js').AccountWords }} [account]
- *   where each mode's time per op went, and what that says
+ * @property {ReturnType<typeof accountResults> & { words?: import('./account.js').AccountWords }} [account]
+ *   where each mode's time per op went (words: what that says, in files saved before it was
+ *   drawn when shown)
  * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
  * @property {Partial<Record<Mode, import('../stats/spread.js').SpreadAttribution>>} [spread]  why
  *   the cells disagree: what each mode's log throughput goes with, cell by cell
@@ -210,9 +210,9 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
     document.ratio = ratio;
-    // the sentences ride along in the document, so a reader of --json gets the same answer
+    // the verdict as data; its sentence is drawn when it is shown (models/words.js)
     const decided = ratio ? verdict(ratio) : null;
-    document.verdict = ratio && decided ? { ...decided, text: verdictText(ratio, decided, document) } : null;
+    document.verdict = ratio && decided ? decided : null;
   }
   if (modes.length === 2) {
     const measures = measureRatios(complete);
@@ -233,12 +233,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     if (short) document.shortBudget = short;
   }
   if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
-    const account = accountResults(complete, modes, plan.k);
-    const names = /** @type {[string, string]} */ (plan.aa ? ['A', 'B'] : ['workers', 'procs']);
-    document.account = {
-      ...account,
-      words: accountWords(account, { names, traced: Boolean(plan.trace), protocol: plan.protocol, quick: plan.quick }),
-    };
+    document.account = accountResults(complete, modes, plan.k);
   }
   const attribution = Object.fromEntries(
     modes.flatMap((mode) => {
@@ -249,7 +244,6 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   if (Object.keys(attribution).length) document.spread = attribution;
   const phases = phasesSummary(complete, modes);
   if (phases) document.phases = phases;
-  if (modes.length === 2) document.next = document.ratio ? nextStep(document) : null;
   if (plan.trace) {
     document.trace = {
       bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },

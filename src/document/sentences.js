@@ -7,6 +7,7 @@ import { fixed, ops, seconds } from '../words/numbers.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
 import { listed, plural } from '../words/lists.js';
 import { measuredIn } from './measured.js';
+import { wordsOfAccount } from './account.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -254,7 +255,7 @@ export function nextStep(document) {
   }
   if (document.config?.task?.parent) return messageNext(document);
   // the account says where the difference went: what to try follows from it
-  const advice = document.account?.words.advice;
+  const advice = document.account ? wordsOfAccount(document.account, document).advice : null;
   const fix = verdict?.faster === 'procs' ? nodeFix(document) : '';
   if (verdict?.significant && advice) return `next: ${advice}${fix}`;
   if (verdict?.faster === 'procs') {

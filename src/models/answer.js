@@ -16,6 +16,7 @@ import { appClause, appText, cyclesText, endClause, favouredMode } from './compa
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
 import { plural } from '../words/lists.js';
+import { accountWordsOf, nextWords, verdictWords } from './words.js';
 
 /**
  * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
@@ -122,21 +123,21 @@ export function compareAnswer(document) {
       : '';
   // a --quick verdict says so already
   const clause =
-    document.config.quick && document.verdict?.text.includes('--quick') ? '' : `; ${stoppedClause(document)}`;
+    document.config.quick && verdictWords(document)?.includes('--quick') ? '' : `; ${stoppedClause(document)}`;
   const [point] = measurePoints(document);
   // the app's main thread, where its interval lies off 1: part of the answer
   const app = point ? appClause(document, point) : null;
   // and what ending them returns to it, where that decides
   const end = point ? endClause(document, point) : null;
   const verdict = document.verdict
-    ? `${document.verdict.text}${app ? `; ${app}` : ''}${end ? `; ${end}` : ''}${clause}${protocol}`
+    ? `${verdictWords(document)}${app ? `; ${app}` : ''}${end ? `; ${end}` : ''}${clause}${protocol}`
     : `no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}; ${stoppedClause(document)}${protocol}`;
   const notes = [];
   // a run that did not finish: how to go on with it, first
   const resume = resumeText(document);
   if (resume) notes.push(resume);
   // --quick's cells are too short to read: its reading says only that
-  const reading = document.config.quick ? null : document.account?.words?.reading;
+  const reading = document.config.quick ? null : accountWordsOf(document.account, document)?.reading;
   if (reading) notes.push(reading);
   // how to read the start-up row: what of the shell's environment a child pays and a thread not
   const startup = startupEnvText(document);
@@ -154,7 +155,8 @@ export function compareAnswer(document) {
     const disagree = spreadText(document);
     if (disagree) notes.push(disagree);
   }
-  if (document.next) notes.push(document.next);
+  const next = nextWords(document);
+  if (next) notes.push(next);
   notes.push(MORE);
   return {
     title: headerLine(document),

@@ -20,6 +20,7 @@ import { formatSize } from '../words/sizes.js';
 import { percentileOf } from '../stats/histogram.js';
 import { centreOf, figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
 import { spreadText } from '../document/spread-words.js';
+import { accountWordsOf, nextWords, verdictWords } from './words.js';
 
 /**
  * @typedef {import('../document/document.js').ResultsDocument} ResultsDocument
@@ -401,7 +402,8 @@ export function compareModel(document) {
   if (workers && procs && ratio)
     rows.push(['median', '', ops(workers.median), ops(procs.median), withCI(ratio, '', { label: false })]);
   const notes = [];
-  if (document.verdict) notes.push(document.verdict.text);
+  const said = verdictWords(document);
+  if (said) notes.push(said);
   const tradeOff = tradeOffText(document, point);
   if (tradeOff) notes.push(tradeOff);
   const app = appText(document, point, { verbose: true });
@@ -413,7 +415,7 @@ export function compareModel(document) {
   const startup = startupEnvText(document);
   if (startup) notes.push(startup);
   notes.push(...missingMeasures(document.rounds));
-  const words = document.account?.words;
+  const words = accountWordsOf(document.account, document);
   if (words?.reading) notes.push(words.reading);
   if (words?.unexplained) notes.push(words.unexplained);
   if (words?.regime) notes.push(words.regime);
@@ -425,7 +427,8 @@ export function compareModel(document) {
   if (resume) notes.push(resume);
   const sized = sizingText(document);
   if (sized) notes.push(sized);
-  if (document.next) notes.push(document.next);
+  const next = nextWords(document);
+  if (next) notes.push(next);
   // a task that talks to its parent waits on it by design: its cells' CPU share says nothing of
   // the machine
   const short = (document.config?.task?.parent ? [] : (document.rounds ?? []))

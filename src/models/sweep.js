@@ -9,6 +9,7 @@ import { nodeLabel, pointName, varying } from '../points/point-name.js';
 import { MODES } from '../words/modes.js';
 import { figureOf, furtherMeasuresOf, medianCell, sweepPoints } from '../points/points.js';
 import { THROUGHPUT } from '../points/measures.js';
+import { accountWordsOf } from './words.js';
 
 /**
  * @typedef {import('../document/sweep.js').SweepDocument} SweepDocument
@@ -135,7 +136,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     if (point.unavailable) notes.push(`${pointName(point, columns)}: not run: ${point.unavailable}`);
   // where the time went at each point whose modes differ: the account's reading
   for (const point of points) {
-    const reading = point.account?.words.reading;
+    const reading = accountWordsOf(point.account, document)?.reading;
     if (reading && point.verdict?.significant && !answer) notes.push(`${pointName(point, columns)}: ${reading}`);
   }
   for (const group of document.scaling) notes.push(...scalingNotes(group, document));

@@ -19,6 +19,7 @@ import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
 import { section } from './html-page.js';
 import { partsOf, perCellFigure, roundDots, spreadWords } from './html-figures.js';
+import { accountWordsOf, nextWords, verdictWords } from '../models/words.js';
 
 /**
  * @typedef {import('../saved/load.js').Saved} Saved
@@ -162,11 +163,11 @@ export async function compareSection({ path, document }, { facts, models }) {
       },
       answer: document.verdict
         ? [
-            document.verdict.text,
+            verdictWords(document),
             tradeOffText(document, point),
             startupEnvText(document),
-            document.account?.words.reading,
-            document.next,
+            accountWordsOf(document.account, document)?.reading,
+            nextWords(document),
           ].filter(Boolean)
         : [],
       charts,

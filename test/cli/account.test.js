@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { cli } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
 import { PHASES } from '../../src/stats/phases.js';
+import { accountWordsOf } from '../../src/models/words.js';
 
 const lineOf = (doc, key) => doc.account.lines.find((line) => line.key === key);
 const mean = (doc, key, mode) => lineOf(doc, key)?.modes[mode]?.mean;
@@ -97,8 +98,9 @@ test("compare --quick carries an account for both modes, its wall time the worke
   assert.equal(typeof lineOf(doc, 'wallNs').diff.mean, 'number');
   assert.ok(doc.account.regime.workers && doc.account.regime.procs, 'each mode has its regime');
   // a --quick cell is shorter than the counters resolve: its lines, but no reading of them
-  assert.match(doc.account.words.reading, /^--quick: /);
-  assert.equal(doc.account.words.regime, null);
+  assert.equal(doc.account.words, undefined, 'the figures saved, not their words');
+  assert.match(accountWordsOf(doc.account, doc)?.reading ?? '', /^--quick: /);
+  assert.equal(accountWordsOf(doc.account, doc)?.regime, null);
   assert.equal(doc.rounds[0].workers.account.slices.length, 10, "a built-in task's window in tenths");
   assert.equal(typeof doc.environment.perVmaLock, 'boolean');
 });

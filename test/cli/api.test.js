@@ -151,4 +151,11 @@ test('resume goes on with a stopped run in its own file, without out', async () 
   assert.ok(resumed.rounds.length > stopped.rounds.length, 'more rounds');
   assert.deepEqual(resumed.rounds.slice(0, stopped.rounds.length), stopped.rounds, 'the kept rounds as they were');
   assert.deepEqual(readdirSync(out), [file], 'the file replaced in place, no other saved');
+  // the document keeps figures; report() draws its sentences, as the CLI prints them
+  assert.equal(resumed.verdict?.text, undefined);
+  assert.equal(resumed.next, undefined);
+  const text = await report(resumed);
+  assert.match(text, /^mmapbench compare: readfilesync, med \(64 KiB\), k=2 /);
+  assert.match(text, /^(workers|procs) (is|are) [\d.]+x faster|^no significant difference|ratio [\d.]+ from/m);
+  assert.equal(text, await report(join(out, file)), 'the same text as its saved file');
 });

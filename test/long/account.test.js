@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
+import { accountWordsOf } from '../../src/models/words.js';
 
 test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
   const result = await cli([
@@ -24,7 +25,7 @@ test("a built-in task's cells say their regime: the window's last tenth against 
   const doc = JSON.parse(result.stdout);
   assert.equal(doc.rounds[0].procs.account.slices.length, 10);
   assert.match(
-    doc.account.words.regime,
+    accountWordsOf(doc.account, doc)?.regime ?? '',
     /^regime \(median over 2 cells\): procs (steady|still warming up|slowing down)/,
   );
 });
@@ -46,7 +47,7 @@ test('compare warms up until steady by default: each worker says how long, and t
   const doc = JSON.parse(result.stdout);
   // a user's task has no tenths, so its regime line is the warmup alone
   assert.match(
-    doc.account.words.regime,
+    accountWordsOf(doc.account, doc)?.regime ?? '',
     /^regime: warmed up until the rate stopped trending, median per worker: workers [\d,]+ ops/,
   );
   assert.equal(doc.config.warmup, 'steady');
