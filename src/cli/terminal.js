@@ -29,14 +29,15 @@ export function terminalReporter(stderr, { ci = false } = {}) {
         stream: stderr,
       });
     },
-    cell({ round, mode, point, soFar }, cell, at) {
-      roundLine?.(cell, at);
+    cell({ round, mode, point, soFar, label }, cell, at) {
+      if (cell) roundLine?.(cell, at);
       // the rounds as they finish: the ratio so far and its interval
       const ratio = soFar
         ? `, ${subject} ${soFar.ratio.toFixed(2)}${soFar.halfWidth === null ? '' : ` ${pct(soFar.halfWidth)}`}`
         : '';
-      progress?.tick({ label: `round ${round} ${point ? `${point} ` : ''}${mode}${ratio}` });
+      progress?.tick({ label: label ?? `round ${round} ${point ? `${point} ` : ''}${mode}${ratio}` });
     },
+    grow: (cells) => progress?.grow(cells),
     stop() {
       progress?.stop();
       progress = null;

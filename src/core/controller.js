@@ -1,48 +1,52 @@
-// The one run loop of compare, workers, procs, trace, sweep and advise. Each command gives its
-// plan (what to say first, what it expects) and how to run its rounds and build its document;
-// the controller holds where the run writes, says and checks what comes before the first cell,
-// keeps the document after every round (the journal --resume reads), stops the progress however
-// the run ends, takes the gate and keeps the run.
+// The one run loop of every measuring command: compare, workers, procs, trace, sweep, advise and
+// reproduce. Each gives its plan (what to say first, what it expects) and how to run its rounds,
+// build its document and keep it; the controller holds where the run writes for the whole run,
+// says and checks what comes before the first cell, keeps the journal as the rounds go (the
+// document after every round, or a reproduce run's record of each cell), stops the progress
+// however the run ends, and keeps the run with the error that stopped it.
 import { holdingResults } from '../saved/claim.js';
 import { checkMachine } from '../system/machine-load.js';
 import { gateOf, keepRun } from './finish.js';
 import { keepingWarnings } from './reporter.js';
 
 /**
- * @template S  what the rounds so far are: a compare's session, a sweep's run
- * @typedef {object} Controlled
- * @property {import('../saved/resume.js').Resumed | null} resumed  a kept run it goes on with
- * @property {string | null} resuming  the line that says so
- * @property {Array<{ code: string, text: string }>} warnings  the plan's (each point's)
- * @property {string[]} notes  what else is said before the first cell (a tracefs mounted)
- * @property {boolean} quick  measures nothing: no check of the machine
- * @property {boolean} fixedRounds  a count of rounds, not a precision: what the gate says
- * @property {Omit<import('./reporter.js').Estimate, 'cells' | 'expectedSeconds'> & { estimate: () => { cells: number, seconds: number } }} expects
- * @property {(expected: { cells: number, seconds: number }) => string} [opening]  the line that
- *   says what the run will do, after the checks
- * @property {(hooks: { keep: ((soFar: S) => void) | null, reporter: import('./reporter.js').Reporter }) => Promise<S & { error?: Error | null }>} rounds
- *   runs the rounds: `keep` after each (null when nothing is saved), the reporter's `cell` after
- *   each cell
- * @property {(soFar: S, finished: boolean, machine: import('../system/machine-load.js').MachineCheck | null) => any} documentOf
+ * What is said before the first cell, in order: a line, or a warning.
+ * @typedef {{ say: string } | { warn: import('./reporter.js').Warning }} Before
  */
 
 /**
- * @template S
- * @param {Controlled<S>} run
- * @param {import('./typed-options.js').Output} output
- * @param {import('./reporter.js').Reporter | undefined} given  the CLI's or the API's
- * @returns {Promise<import('./finish.js').Finished>}
+ * @template S  what the rounds so far are: a compare's session, a sweep's run
+ * @template R  what the run keeps: compare's and sweep's Finished, reproduce's report
+ * @typedef {object} Controlled
+ * @property {Before[]} before  resuming, the plan's warnings, a tracefs mounted …
+ * @property {boolean} checksMachine  whether other work competing is looked for first (not for a
+ *   run that measures nothing, --quick, nor for reproduce's published protocols)
+ * @property {Omit<import('./reporter.js').Estimate, 'cells' | 'expectedSeconds'> & { estimate: () => { cells: number, seconds: number } }} expects
+ * @property {(expected: { cells: number, seconds: number }) => string} [opening]  the line that
+ *   says what the run will do, after the checks
+ * @property {(warn: (warning: import('./reporter.js').Warning) => void, body: (journal: import('../saved/save.js').Keeper | null) => Promise<R>) => Promise<R>} hold
+ *   holds where the run writes while `body` runs, and gives it the journal (null: none)
+ * @property {(hooks: { keep: ((soFar: S) => void) | null, reporter: import('./reporter.js').Reporter }) => Promise<S & { error?: Error | null }>} rounds
+ *   runs the rounds: `keep` after each (null when nothing is kept), the reporter's `cell` after
+ *   each cell
+ * @property {(soFar: S, finished: boolean, machine: import('../system/machine-load.js').MachineCheck | null) => any} documentOf
+ * @property {(document: any, run: { runError: Error | null | undefined, reporter: import('./reporter.js').Reporter & { warnings: import('./reporter.js').Warning[] },
+ *   journal: import('../saved/save.js').Keeper | null }) => R} keep  keeps the run that ended
  */
-export function controlRun(run, output, given) {
+
+/**
+ * @template S, R
+ * @param {Controlled<S, R>} run
+ * @param {import('./reporter.js').Reporter | undefined} given  the CLI's or the API's
+ * @returns {Promise<R>}
+ */
+export function controlRun(run, given) {
   const reporter = keepingWarnings(given);
   // taken before anything is said of the run, so a refusal is the only line
-  return holdingResults(output.save, run.resumed, reporter.warn, async (keeping) => {
-    if (run.resuming) reporter.say(run.resuming);
-    for (const warning of run.resumed?.warnings ?? []) reporter.warn(warning);
-    for (const note of run.notes) reporter.say(note);
-    for (const warning of run.warnings) reporter.warn(warning);
-    // --quick measures nothing, so it skips the check and its 100 ms of sampling
-    const machine = run.quick ? null : checkMachine();
+  return run.hold(reporter.warn, async (journal) => {
+    for (const before of run.before) 'say' in before ? reporter.say(before.say) : reporter.warn(before.warn);
+    // 100 ms of sampling, only for a run it can change the reading of
+    const machine = run.checksMachine ? checkMachine() : null;
     if (machine?.warning) reporter.warn({ code: 'machine-busy', text: machine.warning });
     const { estimate, ...expects } = run.expects;
     const expected = estimate();
@@ -55,16 +59,27 @@ export function controlRun(run, output, given) {
     });
     let ran;
     try {
-      ran = await run.rounds({ keep: keeping ? (soFar) => keeping.keep(documentOf(soFar)) : null, reporter });
+      ran = await run.rounds({ keep: journal ? (soFar) => journal.keep(documentOf(soFar)) : null, reporter });
     } finally {
       reporter.stop();
     }
-    const document = documentOf(ran, true);
-    const gate = gateOf(document, output.gate, { fixedRounds: run.fixedRounds });
-    return keepRun(gate ? { ...document, gate } : document, output, {
-      runError: ran.error,
-      reporter,
-      kept: keeping,
-    });
+    return run.keep(documentOf(ran, true), { runError: ran.error, reporter, journal });
   });
 }
+
+/**
+ * How compare and sweep hold and keep a run: their --out folder or resumed file, the document
+ * replaced after every round, then the gate and the saved file (keepRun).
+ * @param {import('./typed-options.js').Output} output
+ * @param {import('../saved/resume.js').Resumed | null} resumed
+ * @param {{ fixedRounds: boolean }} run  a count of rounds, not a precision: what the gate says
+ */
+export const keptAsResults = (output, resumed, { fixedRounds }) => ({
+  /** @type {Controlled<any, import('./finish.js').Finished>['hold']} */
+  hold: (warn, body) => holdingResults(output.save, resumed, warn, body),
+  /** @type {Controlled<any, import('./finish.js').Finished>['keep']} */
+  keep: (document, { runError, reporter, journal }) => {
+    const gate = gateOf(document, output.gate, { fixedRounds });
+    return keepRun(gate ? { ...document, gate } : document, output, { runError, reporter, kept: journal });
+  },
+});

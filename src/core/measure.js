@@ -7,7 +7,7 @@ import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { keptOptions, measureOptions, resumeOnly } from './typed-options.js';
 import { usageError } from '../errors.js';
-import { controlRun } from './controller.js';
+import { controlRun, keptAsResults } from './controller.js';
 import { MODES } from '../words/modes.js';
 import { completeRounds } from '../run/scheduler.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
@@ -71,12 +71,15 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
   let soFar = null;
   return controlRun(
     {
-      resumed,
-      resuming: resumed && resumingLine(resumed, environment, kept.rounds.length),
-      warnings: plan.warnings,
-      notes: plan.trace?.mounted ? [`mounted tracefs at ${plan.trace.tracefs} (it stays mounted)`] : [],
-      quick: plan.quick,
-      fixedRounds: plan.stop.rounds !== null,
+      ...keptAsResults(output, resumed, { fixedRounds: plan.stop.rounds !== null }),
+      before: [
+        ...(resumed ? [{ say: resumingLine(resumed, environment, kept.rounds.length) }] : []),
+        ...(resumed?.warnings ?? []).map((warn) => ({ warn })),
+        ...(plan.trace?.mounted ? [{ say: `mounted tracefs at ${plan.trace.tracefs} (it stays mounted)` }] : []),
+        ...plan.warnings.map((warn) => ({ warn })),
+      ],
+      // --quick measures nothing, so it skips the check
+      checksMachine: !plan.quick,
       expects: {
         // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round
         // runs each mode twice, once under bpftrace
@@ -116,7 +119,6 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
       documentOf: (session, finished, machine) =>
         keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan])),
     },
-    output,
     reporter,
   );
 }

@@ -20,6 +20,7 @@
  * @property {string} [point]  a sweep's or advise's point
  * @property {{ ratio: number, halfWidth: number | null } | null} soFar  compare: the ratio of the
  *   complete rounds so far, and its relative half-width once there are 3
+ * @property {string} [label]  reproduce's: the cell in words, as its progress line shows it
  *
  * @typedef {object} Estimate  what a run expects, said once before its first cell
  * @property {number} cells
@@ -33,8 +34,10 @@
  * @property {(line: string) => void} say  a note on the way: a release installed, a resumed
  *   run's rounds, a sweep's plan
  * @property {(estimate: Estimate) => void} start  before the first cell
- * @property {(event: ProgressEvent, round: import('../run/scheduler.js').Round,
- *   point?: { id: string }) => void} cell  after every cell
+ * @property {(event: ProgressEvent, round?: import('../run/scheduler.js').Round,
+ *   point?: { id: string }) => void} cell  after every cell (the round and point it is of: not
+ *   reproduce's)
+ * @property {(cells: number) => void} [grow]  more cells than estimated: a round more (reproduce)
  * @property {() => void} stop  after the last cell, however the run ended
  *
  * @typedef {object} Context  what a command runs with besides its options

@@ -7,7 +7,7 @@ import { describeEnvironment } from '../system/environment.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
 import { buildSweepDocument } from '../document/sweep.js';
-import { controlRun } from './controller.js';
+import { controlRun, keptAsResults } from './controller.js';
 import { about } from '../document/sentences.js';
 import { pointLabel } from '../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from './typed-options.js';
@@ -129,12 +129,13 @@ export async function runPlanned(
   const left = budget - (kept?.seconds ?? 0);
   return controlRun(
     {
-      resumed,
-      resuming: resumed && resumingLine(resumed, environment, kept.order.length),
-      warnings: points.flatMap((point) => point.plan.warnings),
-      notes: [],
-      quick: first.quick,
-      fixedRounds: fixedRounds !== null,
+      ...keptAsResults(output, resumed, { fixedRounds: fixedRounds !== null }),
+      before: [
+        ...(resumed ? [{ say: resumingLine(resumed, environment, kept.order.length) }] : []),
+        ...(resumed?.warnings ?? []).map((warn) => ({ warn })),
+        ...points.flatMap((point) => point.plan.warnings).map((warn) => ({ warn })),
+      ],
+      checksMachine: !first.quick,
       expects: {
         estimate: () => {
           const { cells, seconds } = estimateRun(
@@ -209,7 +210,6 @@ export async function runPlanned(
           modulesOf(points.map((point) => point.plan)),
         ),
     },
-    output,
     given,
   );
 }
