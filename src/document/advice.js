@@ -4,7 +4,8 @@
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
 import { sampleStandardDeviation } from 'simple-statistics';
-import { sweepPoints, valueOf } from '../points/points.js';
+import { valueOf } from '../points/points.js';
+import { sweepPoints } from './points-of.js';
 import { THROUGHPUT_RACE } from '../run/race.js';
 import { changeBetween, differenceBetween, holm } from '../stats/ratio.js';
 import { pooledChange } from '../stats/pooled.js';

@@ -50,15 +50,8 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
 
 /**
  * @typedef {'workers'|'procs'} Mode
- * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
- *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
- *   mainAccount?: MainAccount, mainHistogram?: ModeHistogram }} ModeSummary
- *   and, by its key, each measure
- * @typedef {{ cells: number, ops: number, bits: number,
- *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
- *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power
- *   of two), and [lower bound ns, count] pairs
- *   beyond throughput (measures.js) some cell had: read it with figureOf (points/points.js)
+ * @typedef {import('../points/points.js').ModeSummary} ModeSummary
+ * @typedef {import('../points/points.js').ModeHistogram} ModeHistogram
  * @typedef {object} SavedRound  one round as saved; a mode's cell is null when it did not finish
  * @property {number} index
  * @property {Mode[]} order
@@ -395,9 +388,8 @@ function appAlone(cells) {
  * each the median over the cells; nothing where no cell read them.
  * @param {CellResult[]} cells
  * @returns {{ mainAccount?: MainAccount }}
- *
- * @typedef {{ cells: number, cpuUs: number | null, systemUs: number | null, runqUs: number | null,
- *   minflt: number | null }} MainAccount  per request served
+
+ * @typedef {import('../points/points.js').MainAccount} MainAccount
  */
 function mainAccount(cells) {
   const stretches = cells.flatMap((cell) =>

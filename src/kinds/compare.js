@@ -2,7 +2,7 @@
 import { compareAnswer, traceAnswer } from '../models/answer.js';
 import { compareModel, singleModel } from '../models/compare.js';
 import { traceModel } from '../models/trace.js';
-import { measurePoints } from '../points/points.js';
+import { measurePoints } from '../document/points-of.js';
 
 /** @typedef {import('../document/document.js').ResultsDocument} Document */
 

@@ -33,7 +33,7 @@ export function kindOf({ command }) {
  * A saved file, checked and of a known kind.
  * @param {string} path
  * @param {string} [what]  how the command names the file in its messages (e.g. `diff BASE`)
- * @returns {import('../saved/load.js').Saved}
+ * @returns {import('../saved/load.js').Saved<Kind>}
  */
 export const loadSaved = (path, what = path) => readSaved(path, what, KINDS);
 
@@ -57,7 +57,7 @@ export const render = (document, format, stream = process.stdout, { verbose = fa
 
 /**
  * One saved file as its run printed it.
- * @param {import('../saved/load.js').Saved} saved
+ * @param {import('../saved/load.js').Saved<Kind>} saved
  * @param {'terminal'|'markdown'} format
  * @param {import('../view/index.js').Stream} stream
  * @param {{ verbose?: boolean }} [options]  the whole text rather than the answer

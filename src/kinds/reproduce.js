@@ -1,5 +1,5 @@
 // A reproduce run's results file: its header, a record per cell and claim, and how it ended.
-import { reproducePoints } from '../points/points.js';
+import { reproducePoints } from '../saved/reproduce-file.js';
 import { savedReportModels } from '../reproduce/models.js';
 import { renderReproduce } from '../view/index.js';
 

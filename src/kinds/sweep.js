@@ -1,7 +1,7 @@
 // A sweep: a compare at every point of its axes.
 import { sweepAnswer } from '../models/answer.js';
 import { sweepModel } from '../models/sweep.js';
-import { sweepPoints } from '../points/points.js';
+import { sweepPoints } from '../document/points-of.js';
 
 /** @typedef {import('../document/sweep.js').SweepDocument} Document */
 

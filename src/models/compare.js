@@ -18,7 +18,8 @@ import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../points/measures.js';
 import { formatSize } from '../words/sizes.js';
 import { percentileOf } from '../stats/histogram.js';
-import { centreOf, figureOf, furtherMeasuresOf, measurePoints, medianCell, missingMeasures } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf, medianCell, missingMeasures } from '../points/points.js';
+import { measurePoints } from '../document/points-of.js';
 import { spreadText } from '../document/spread-words.js';
 import { accountWordsOf, nextWords, verdictWords } from './words.js';
 

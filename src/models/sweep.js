@@ -5,9 +5,10 @@ import { lineOf } from '../document/account.js';
 import { about, pct, resumeText, withCI, contrastCell } from '../document/sentences.js';
 import { UNIT } from './compare.js';
 import { fixed, ops } from '../words/numbers.js';
-import { nodeLabel, pointName, varying } from '../points/point-name.js';
+import { nodeLabel, pointName, varying } from './point-columns.js';
 import { MODES } from '../words/modes.js';
-import { figureOf, furtherMeasuresOf, medianCell, sweepPoints } from '../points/points.js';
+import { figureOf, furtherMeasuresOf, medianCell } from '../points/points.js';
+import { sweepPoints } from '../document/points-of.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { accountWordsOf } from './words.js';
 

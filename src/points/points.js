@@ -4,18 +4,27 @@
 // point, a reproduce run one per experiment and setting. The tables, the HTML page, diff, the
 // exports, the gate and --verbose read a measure of a point with figureOf, and a cell's figure
 // with valueOf: nowhere else is a measure applied to a cell.
-import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { envText, pointLabel } from './point-name.js';
-import { MODES } from '../words/modes.js';
 import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
 
 /**
  * @typedef {import('../stats/cell.js').CellResult} CellResult
- * @typedef {import('../saved/load.js').Saved} Saved
- * @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account
+ * @typedef {ReturnType<typeof import('../stats/account.js').accountResults> & { words?: unknown }} Account
+ *   where each mode's time per op went (words: a file saved before kept them, models/words.js)
  * @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells
- * @typedef {import('../document/document.js').ModeSummary} ModeSummary
+ * @typedef {import('../stats/ratio.js').Summary} Summary
+ * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
+ *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
+ *   mainAccount?: MainAccount, mainHistogram?: ModeHistogram }} ModeSummary  a mode's figures
+ *   over its rounds and, by its key, each measure beyond throughput (measures.js) some cell had:
+ *   read it with figureOf
+ * @typedef {{ cells: number, ops: number, bits: number,
+ *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
+ *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power
+ *   of two), and [lower bound ns, count] pairs
+ * @typedef {{ cells: number, cpuUs: number | null, systemUs: number | null, runqUs: number | null,
+ *   minflt: number | null }} MainAccount  the app's main thread, per request served
  * @typedef {import('./measures.js').Measure} Measure
  */
 
@@ -62,7 +71,7 @@ export function valueOf(measure, cell) {
  *   summary?: Partial<Point['summary']>, measureRatios?: Point['measureRatios'] | null }} run
  * @returns {Point}
  */
-function pointOf(
+export function pointOf(
   setting,
   rounds,
   { id, ratio, account = null, phases = null, seconds = null, summary = {}, measureRatios = null },
@@ -103,119 +112,6 @@ function pointOf(
     phases,
     seconds,
   };
-}
-
-/**
- * The cells of a measure document's rounds (one mode or both).
- * @param {import('../document/document.js').SavedRound[]} rounds
- * @returns {Round[]}
- */
-const roundsOf = (rounds) =>
-  rounds
-    // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
-    .filter((round) => !round.pilot)
-    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
-
-/**
- * What a run concluded of a point, as a compare saves it at its top level and a sweep per point
- * (savedPoint in document/document.js).
- * @param {string} id
- * @param {Pick<import('../document/document.js').ResultsDocument, 'ratio' | 'account' | 'phases' | 'seconds' | 'workers' | 'procs' | 'measures'>} saved
- */
-const concluded = (id, saved) => ({
-  id,
-  ratio: saved.ratio ?? null,
-  account: saved.account ?? null,
-  phases: saved.phases ?? null,
-  seconds: saved.seconds,
-  summary: { workers: saved.workers, procs: saved.procs },
-  measureRatios: saved.measures,
-});
-
-/**
- * The point of a compare, workers or procs document.
- * @param {import('../document/document.js').ResultsDocument} document
- * @returns {Point[]}
- */
-export const measurePoints = (document) => {
-  const { config } = document;
-  return [
-    pointOf(
-      {
-        task: config.task.name,
-        file: config.file,
-        k: config.k,
-        env: config.env,
-        params: config.params,
-        cycles: config.end?.cycles,
-      },
-      roundsOf(document.rounds),
-      concluded('p1', document),
-    ),
-  ];
-};
-
-/**
- * The points of a sweep or advise document.
- * @param {import('../document/sweep.js').SweepDocument} document
- * @returns {Point[]}
- */
-export const sweepPoints = ({ axes, points }) =>
-  points.map((point) =>
-    pointOf(
-      {
-        task: point.task,
-        file: point.file,
-        k: point.k,
-        env: point.config.env,
-        params: point.params,
-        // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
-        node: axes.node.length > 1 ? point.node.version : null,
-        variant: axes.variant.length > 1 ? point.variant.name : null,
-        cycles: point.cycles,
-      },
-      roundsOf(point.rounds),
-      concluded(point.id, point),
-    ),
-  );
-
-/**
- * A reproduce run's points: one per experiment and setting, its rounds gathered from the cell
- * records.
- * @param {Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records'>} file
- * @returns {Point[]}
- */
-export const reproducePoints = ({ header, records }) => {
-  /** @type {Map<string, { experiment: string, variant: string, rounds: Map<number, Round> }>} */
-  const settings = new Map();
-  for (const record of records) {
-    if (record.type !== 'cell') continue;
-    const { experiment, variant } = record;
-    const id = `${experiment}/${variant}`;
-    const setting = settings.get(id) ?? { experiment, variant, rounds: new Map() };
-    settings.set(id, setting);
-    const round = setting.rounds.get(record.round) ?? {};
-    setting.rounds.set(record.round, round);
-    round[record.mode] = record.cell;
-  }
-  return [...settings].map(([id, { experiment, variant, rounds }]) =>
-    pointOf({ experiment, variant, task: '', k: header.options.k }, [...rounds.values()], { id }),
-  );
-};
-
-/**
- * The points of a saved file; `what` a command does with them, for the error on a file that has
- * none (an audit).
- * @param {Saved} saved
- * @returns {Point[]}
- */
-export function pointsOf(saved, what = 'diff') {
-  const { noRounds, points } = saved.kind;
-  if (!points)
-    throw usageError(
-      `${saved.path} is ${noRounds}: it has no workers/procs rounds to ${what}; ${what} compare, sweep or reproduce results`,
-    );
-  return points(saved.document);
 }
 
 /** The rounds a point has: complete ones, or a one-mode run's. */

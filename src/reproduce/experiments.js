@@ -53,10 +53,7 @@ import { MODES } from '../words/modes.js';
  * @typedef {{ jemalloc: { path: string | null, why?: string | null }, thp?: { why: string | null },
  *   trace?: { why: string | null }, nodes?: FixNode[] }} Machine  what this machine offers the
  *   experiments (a saved run's report knows its jemalloc and its nodes)
- * @typedef {{ label: string, path: string | null, version: string | null, hasOption: boolean,
- *   why: string | null, install?: string }} FixNode  a Node node-fix runs on: why it has no path
- *   (not installed, offline) or lacks readFileSync's buffer option; install: the release a run
- *   would install first (--list looks in the cache only)
+ * @typedef {import('../saved/reproduce-file.js').FixNode} FixNode  a Node node-fix runs on
  * @typedef {{ head: string[], rows: string[][], align?: string[], widths?: number[] }} ExperimentTable
  * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */

@@ -10,21 +10,7 @@ import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
 import { tracerFor } from '../run/session.js';
 
 /**
- * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
- * @property {number} k
- * @property {boolean} quick
- * @property {number|null} rounds  fixed rounds, or null: ROUNDS.min, then until every claim's
- *   interval is within ±precision, at most maxRounds
- * @property {number} [precision]  the relative half-width every claim's interval must reach
- * @property {number} maxRounds
- * @property {number} duration  seconds per cell when not quick
- * @property {number} timeout
- * @property {string|undefined} node
- * @property {string|undefined} fixturesDir
- * @property {string|undefined} jemalloc
- * @property {string} thpPath
- * @property {string[]} experiments
- * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
+ * @typedef {import('../saved/reproduce-file.js').ReproduceOptions} ReproduceOptions  what a run was asked for
  *
  * @typedef {import('../saved/reproduce-file.js').CellRecord} CellRecord
  */

@@ -4,8 +4,8 @@ import { usageError } from '../errors.js';
 import { changeBetween } from '../stats/ratio.js';
 import { sideOf } from '../stats/interval.js';
 import { SCHEMA, version } from '../version.js';
-import { factsOf } from './load.js';
-import { pointsOf, roundCount } from '../points/points.js';
+import { roundCount } from '../points/points.js';
+import { factsOf, pointsOf } from './load.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
 
 /**

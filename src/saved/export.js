@@ -5,7 +5,8 @@
 import { usageError } from '../errors.js';
 import { ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
-import { figureOf, pointsOf, roundCount } from '../points/points.js';
+import { figureOf, roundCount } from '../points/points.js';
+import { pointsOf } from './load.js';
 import { FURTHER_MEASURES } from '../points/measures.js';
 import bencher from './exporters/bencher.js';
 import githubActionBenchmark from './exporters/github-action-benchmark.js';

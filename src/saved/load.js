@@ -10,18 +10,40 @@ import { envText } from '../points/point-name.js';
 import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js';
 
 /**
- * A saved file: its kind (src/kinds/: what every reader asks of it, answered once per kind), where
- * it is, and its document: what the command saved, or a reproduce run's header, records and end.
- * @typedef {import('../kinds/kind.js').Kind} Kind
+ * What every reader of a saved file asks of its kind, answered once per kind (src/kinds/, which
+ * adds how each is shown). Every function takes the document as the command saved it (a
+ * reproduce run's: its header, records and end), from a live run or from its file alike.
+ * @typedef {object} FileKind
+ * @property {string} name
+ * @property {string[]} commands  the commands whose documents are of this kind
+ * @property {(document: any) => string} command  the command that wrote it
+ * @property {(document: any) => import('../document/document.js').Environment} environment  its machine
+ * @property {(document: any) => string} status  `complete`, or how it did not finish
+ * @property {(document: any) => { protocol?: string, quick?: boolean }} settings  what changes its figures
+ * @property {(document: any) => string} nodes  the Node versions it ran
+ * @property {(document: any) => string | null} tasks  the tasks it ran, for a gate; null: not gated
+ * @property {(document: any) => string} title  the run in a few words, as a step summary heads it
+ * @property {(document: any) => string | null} resumeWith  how to go on with it when `--resume` of
+ *   a measuring command cannot; null: it can
+ * @property {((document: any) => import('../points/points.js').Point[]) | null} points  its
+ *   workers/procs points; null for a kind that has none (noRounds says why)
+ * @property {string | null} noRounds  why it has no workers/procs rounds, or null
+ */
+
+/**
+ * A saved file: its kind, where it is, and its document: what the command saved, or a reproduce
+ * run's header, records and end.
+ * @template {FileKind} [K=FileKind]
+ * @typedef {{ kind: K, path: string, document: any }} Saved
  * @typedef {import('./reproduce-file.js').ResultsFile} ResultsFile
- * @typedef {{ kind: Kind, path: string, document: any }} Saved
  */
 
 /**
  * @param {string} path
  * @param {string} what  how the command names the file in its messages (e.g. `diff BASE`)
- * @param {Kind[]} kinds  the kinds of saved file there are (src/kinds/index.js)
- * @returns {Saved}
+ * @template {FileKind} K
+ * @param {K[]} kinds  the kinds of saved file there are (src/kinds/index.js)
+ * @returns {Saved<K>}
  */
 export function readSaved(path, what, kinds) {
   const text = readUserFile(path, MAX_RESULTS_BYTES, (problem, cause) =>
@@ -62,8 +84,12 @@ export function readSaved(path, what, kinds) {
   return { kind, path, document };
 }
 
-const kindNamed = (/** @type {Kind[]} */ kinds, /** @type {string} */ name) =>
-  /** @type {Kind} */ (kinds.find((kind) => kind.name === name));
+/**
+ * @template {FileKind} K
+ * @param {K[]} kinds
+ * @param {string} name
+ */
+const kindNamed = (kinds, name) => /** @type {K} */ (kinds.find((kind) => kind.name === name));
 
 /**
  * @param {{ schema?: unknown, mmapbench?: unknown }} document
@@ -114,4 +140,19 @@ export function factsOf(saved) {
     protocol: protocol ?? 'steady',
     '--quick': quick ? 'yes (not a measurement)' : 'no',
   };
+}
+
+/**
+ * The points of a saved file; `what` a command does with them, for the error on a file that has
+ * none (an audit).
+ * @param {Saved} saved
+ * @returns {import('../points/points.js').Point[]}
+ */
+export function pointsOf(saved, what = 'diff') {
+  const { noRounds, points } = saved.kind;
+  if (!points)
+    throw usageError(
+      `${saved.path} is ${noRounds}: it has no workers/procs rounds to ${what}; ${what} compare, sweep or reproduce results`,
+    );
+  return points(saved.document);
 }

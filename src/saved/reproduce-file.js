@@ -4,12 +4,36 @@ import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
 import { MAX_DEPTH, nestsDeeperThan } from './validate.js';
+import { pointOf } from '../points/points.js';
+
+/**
+ * @typedef {object} ReproduceOptions  what a run was asked for; kept in the results file's header
+ * @property {number} k
+ * @property {boolean} quick
+ * @property {number|null} rounds  fixed rounds, or null: ROUNDS.min, then until every claim's
+ *   interval is within ±precision, at most maxRounds
+ * @property {number} [precision]  the relative half-width every claim's interval must reach
+ * @property {number} maxRounds
+ * @property {number} duration  seconds per cell when not quick
+ * @property {number} timeout
+ * @property {string|undefined} node
+ * @property {string|undefined} fixturesDir
+ * @property {string|undefined} jemalloc
+ * @property {string} thpPath
+ * @property {string[]} experiments
+ * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
+ *
+ * @typedef {{ label: string, path: string | null, version: string | null, hasOption: boolean,
+ *   why: string | null, install?: string }} FixNode  a Node node-fix runs on: why it has no path
+ *   (not installed, offline) or lacks readFileSync's buffer option; install: the release a run
+ *   would install first (--list looks in the cache only)
+ */
 
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
- * @typedef {{ mmapbench: string, started: string, options: import('../reproduce/runner.js').ReproduceOptions,
+ * @typedef {{ mmapbench: string, started: string, options: ReproduceOptions,
  *   environment: import('../document/document.js').Environment, jemalloc: string | null,
- *   nodes?: import('../reproduce/experiments.js').FixNode[] }} RunHeader  nodes: what node-fix ran on
+ *   nodes?: FixNode[] }} RunHeader  nodes: what node-fix ran on
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
  *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
  * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
@@ -131,3 +155,27 @@ export function parseResultsFile(text, notOurs) {
   }
   return { header, records, cutLines, end };
 }
+
+/**
+ * A reproduce run's points: one per experiment and setting, its rounds gathered from the cell
+ * records.
+ * @param {Pick<ResultsFile, 'header' | 'records'>} file
+ * @returns {import('../points/points.js').Point[]}
+ */
+export const reproducePoints = ({ header, records }) => {
+  /** @type {Map<string, { experiment: string, variant: string, rounds: Map<number, import('../points/points.js').Round> }>} */
+  const settings = new Map();
+  for (const record of records) {
+    if (record.type !== 'cell') continue;
+    const { experiment, variant } = record;
+    const id = `${experiment}/${variant}`;
+    const setting = settings.get(id) ?? { experiment, variant, rounds: new Map() };
+    settings.set(id, setting);
+    const round = setting.rounds.get(record.round) ?? {};
+    setting.rounds.set(record.round, round);
+    round[record.mode] = record.cell;
+  }
+  return [...settings].map(([id, { experiment, variant, rounds }]) =>
+    pointOf({ experiment, variant, task: '', k: header.options.k }, [...rounds.values()], { id }),
+  );
+};

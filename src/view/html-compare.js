@@ -3,7 +3,8 @@ import { tradeOffText } from '../models/compare.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { summarize } from '../stats/ratio.js';
-import { centreOf, figureOf, furtherMeasuresOf, measurePoints } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf } from '../points/points.js';
+import { measurePoints } from '../document/points-of.js';
 import {
   accountChart,
   forestChart,

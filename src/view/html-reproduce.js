@@ -1,6 +1,6 @@
 // The report page's section for a reproduce run: its published tables beside the measured ones.
 import { plural } from '../words/lists.js';
-import { reproducePoints } from '../points/points.js';
+import { reproducePoints } from '../saved/reproduce-file.js';
 import { forestChart, forestRow } from './charts.js';
 import { section } from './html-page.js';
 

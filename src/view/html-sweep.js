@@ -1,8 +1,9 @@
 // The report page's section for a sweep or an advise run.
 import { plural } from '../words/lists.js';
-import { pointName, varying } from '../points/point-name.js';
+import { pointName, varying } from '../models/point-columns.js';
 import { THROUGHPUT } from '../points/measures.js';
-import { centreOf, figureOf, furtherMeasuresOf, sweepPoints } from '../points/points.js';
+import { centreOf, figureOf, furtherMeasuresOf } from '../points/points.js';
+import { sweepPoints } from '../document/points-of.js';
 import { accountChart, forestChart, forestRow, roundsChart, POOLED_BAR } from './charts.js';
 import { pooledIn } from './html-compare.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';

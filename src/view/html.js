@@ -9,7 +9,11 @@ import { factsOf } from '../saved/load.js';
 import { page } from './html-page.js';
 
 /**
- * @typedef {import('../saved/load.js').Saved} Saved
+ * @typedef {import('../saved/load.js').FileKind & {
+ *   models: (document: any, shown: { verbose: boolean, width: number, path: string }) => ReportModel[],
+ *   section: (saved: any, shown: { facts: Record<string, string>, models: ReportModel[] }) => Promise<Section> }} ShownKind
+ *   what the page asks of a file's kind besides what every reader does: its tables, its section
+ * @typedef {import('../saved/load.js').Saved<ShownKind>} Saved
  * @typedef {import('./charts.js').Chart} Chart
  * @typedef {import('../words/report-model.js').ReportModel} ReportModel
  * @typedef {import('./html-page.js').Section} Section
@@ -30,7 +34,7 @@ function checkTarget(path) {
 
 /**
  * Draws every file's charts and writes the page atomically.
- * @param {import('../saved/load.js').Saved[]} saved
+ * @param {Saved[]} saved
  * @param {string} path
  * @returns {Promise<{ path: string, charts: number, bytes: number }>}
  */

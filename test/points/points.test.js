@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/kinds/index.js';
-import { figureOf, furtherMeasuresOf, pointsOf, valueOf } from '../../src/points/points.js';
+import { figureOf, furtherMeasuresOf, valueOf } from '../../src/points/points.js';
+import { pointsOf } from '../../src/saved/load.js';
 import { savedPoint } from '../../src/document/document.js';
 import { MEASURES } from '../../src/points/measures.js';
 import { ratioStats } from '../../src/stats/ratio.js';

@@ -1,0 +1,80 @@
+// The points of a compare's and a sweep's document (points/points.js: the one model every reader
+// shares), read the same way from a run that has just finished and from its saved file.
+import { MODES } from '../words/modes.js';
+import { pointOf } from '../points/points.js';
+
+/** @typedef {import('../points/points.js').Point} Point @typedef {import('../points/points.js').Round} Round */
+
+/**
+ * The cells of a measure document's rounds (one mode or both).
+ * @param {import('../document/document.js').SavedRound[]} rounds
+ * @returns {Round[]}
+ */
+const roundsOf = (rounds) =>
+  rounds
+    // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
+    .filter((round) => !round.pilot)
+    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
+
+/**
+ * What a run concluded of a point, as a compare saves it at its top level and a sweep per point
+ * (savedPoint in document/document.js).
+ * @param {string} id
+ * @param {Pick<import('../document/document.js').ResultsDocument, 'ratio' | 'account' | 'phases' | 'seconds' | 'workers' | 'procs' | 'measures'>} saved
+ */
+const concluded = (id, saved) => ({
+  id,
+  ratio: saved.ratio ?? null,
+  account: saved.account ?? null,
+  phases: saved.phases ?? null,
+  seconds: saved.seconds,
+  summary: { workers: saved.workers, procs: saved.procs },
+  measureRatios: saved.measures,
+});
+
+/**
+ * The point of a compare, workers or procs document.
+ * @param {import('../document/document.js').ResultsDocument} document
+ * @returns {Point[]}
+ */
+export const measurePoints = (document) => {
+  const { config } = document;
+  return [
+    pointOf(
+      {
+        task: config.task.name,
+        file: config.file,
+        k: config.k,
+        env: config.env,
+        params: config.params,
+        cycles: config.end?.cycles,
+      },
+      roundsOf(document.rounds),
+      concluded('p1', document),
+    ),
+  ];
+};
+
+/**
+ * The points of a sweep or advise document.
+ * @param {import('../document/sweep.js').SweepDocument} document
+ * @returns {Point[]}
+ */
+export const sweepPoints = ({ axes, points }) =>
+  points.map((point) =>
+    pointOf(
+      {
+        task: point.task,
+        file: point.file,
+        k: point.k,
+        env: point.config.env,
+        params: point.params,
+        // two Nodes in one sweep are two points; otherwise the Node is what a diff compares
+        node: axes.node.length > 1 ? point.node.version : null,
+        variant: axes.variant.length > 1 ? point.variant.name : null,
+        cycles: point.cycles,
+      },
+      roundsOf(point.rounds),
+      concluded(point.id, point),
+    ),
+  );
