@@ -1,11 +1,14 @@
 // compare keeping its results on a disk that cannot take them: a read-only folder stops it
-// before anything runs; a disk that fills mid-run costs no table and no earlier file.
+// before anything runs; a disk that fills mid-run costs no table and no earlier file; a resumed
+// file on a read-only disk is refused before anything is measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { compare, MmapbenchError } from 'mmapbench';
-import { asRoot, cli, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
+import { asRoot, cli, keptIn, killedCompare, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
 
 test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
   const dir = await tmpfs(t, 'ro,size=1m');
@@ -83,5 +86,37 @@ test(
       'the failed save while it measured, as a warning',
     );
     assert.deepEqual(error.document.warnings, warned);
+  },
+);
+
+test(
+  '--resume of a file on a read-only disk fails before measuring (exit 3); with --out the continued run is kept there',
+  { ...asRoot, timeout: 60000 },
+  async (t) => {
+    const { path, document: kept } = await killedCompare(4);
+    const ro = await tmpfs(t, 'size=1m');
+    const file = join(ro, 'compare.json');
+    copyFileSync(path, file);
+    await execa('mount', ['-o', 'remount,ro', ro]);
+    const refused = await cli(['compare', '--resume', file]);
+    assert.equal(refused.exitCode, 3);
+    assert.equal(refused.stdout, '', 'nothing measured');
+    assert.equal(
+      refused.stderr.trim().split('\n').at(-1),
+      `mmapbench: --resume ${file} cannot be replaced: ${ro} is on a read-only file system (EROFS); pass --out a writable folder to keep the continued run there`,
+    );
+
+    const rw = mkdtempSync(join(tmpdir(), 'mmapbench-continued-'));
+    const continued = await cli(['compare', '--resume', file, '--out', rw, '--json']);
+    assert.equal(continued.exitCode, 0, continued.stderr);
+    const written = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(rw));
+    assert.match(continued.stderr, new RegExp(`^mmapbench: saved ${written.path}$`, 'm'));
+    assert.equal(written.document.status, 'complete');
+    assert.deepEqual(
+      written.document.rounds.map((round) => round.index),
+      [1, 2, 3, 4],
+    );
+    assert.deepEqual(written.document.rounds[0].workers, kept.rounds[0].workers, 'the kept rounds come along');
+    assert.equal(readFileSync(file, 'utf8'), readFileSync(path, 'utf8'), 'the read-only file is as it was');
   },
 );
