@@ -83,7 +83,7 @@ export function buildSweepDocument(run, { environment, machine, precision, round
 }
 
 /**
- * @typedef {ReturnType<typeof buildSweepDocument> & { advice?: import('./advice.js').Advice }} SweepDocument
+ * @typedef {ReturnType<typeof buildSweepDocument> & { advice?: import('./advice-types.js').Advice }} SweepDocument
  *   advice: an `advise` run's ranking (its command is then `advise`)
  * @typedef {SweepDocument['points'][number]} SavedPoint
  */

@@ -18,7 +18,7 @@ const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : fi
 
 /**
  * The diff as a report: the facts that differ, then a row per shared point.
- * @param {ReturnType<typeof import('../saved/diff.js').diffResults>} diff
+ * @param {import('../document/diff.js').DiffDocument} diff
  * @returns {import('../words/report-model.js').ReportModel}
  */
 export function diffModel(diff) {

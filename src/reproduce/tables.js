@@ -7,9 +7,9 @@ import { duration, fixed, ops } from '../words/numbers.js';
 import { MODES } from '../words/modes.js';
 
 /**
- * @typedef {import('./experiments.js').Variant} Variant
+ * @typedef {import('./variant.js').Variant} Variant
  * @typedef {import('./data.js').ExperimentData} ExperimentData
- * @typedef {import('./experiments.js').ExperimentTable} ExperimentTable
+ * @typedef {import('./variant.js').ExperimentTable} ExperimentTable
  * @typedef {{ writeCount: number, writeTotalNs: number, writeAvgNs: number }} PublishedLocks
  */
 

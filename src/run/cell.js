@@ -43,9 +43,7 @@ const EXIT_GRACE_MS = 2000;
  * @typedef {import('./task-runner.js').FailedMessage} FailedMessage
  * @typedef {import('./task-runner.js').HostMessage} HostMessage
  * @typedef {ReturnType<typeof spawnHost>} Host
- * @typedef {{ mode: 'workers'|'procs'|'calibrate', label: string, plan: import('./plan.js').Plan,
- *   interrupt?: AbortSignal, dismissed?: boolean }} HostContext  who a host is, for its messages;
- *   dismissed: it stays after its result until told to exit (dismiss)
+ * @typedef {import('./host-failure.js').HostContext} HostContext  who a host is, for its messages
  */
 
 /**

@@ -3,7 +3,9 @@
 import { MmapbenchError, environmentError } from '../errors.js';
 
 /**
- * @typedef {import('./cell.js').HostContext} HostContext
+ * @typedef {{ mode: 'workers'|'procs'|'calibrate', label: string, plan: import('./plan.js').Plan,
+ *   interrupt?: AbortSignal, dismissed?: boolean }} HostContext  who a host is, for its messages;
+ *   dismissed: it stays after its result until told to exit (dismiss)
  * @typedef {import('./task-runner.js').FailedMessage} FailedMessage
  */
 

@@ -200,10 +200,19 @@ export function regimeOf(accounts) {
 }
 
 /**
+ * What the account reads of a cell (stats/cell.js's CellResult has it all): its workers' account
+ * and warm-up, its processes' CPU time, its parent's, its throughput, and a traced cell's waits.
+ * @typedef {{ throughput: number, totalOps: number, account?: CellAccount,
+ *   machine?: { cpuMs: number }, parentCpuNs?: number,
+ *   workers: Array<{ warmup?: import('./samples.js').WarmupDone }>,
+ *   trace?: { write: { totalNs: number }, read: { totalNs: number } } }} AccountedCell
+ */
+
+/**
  * How one mode's workers warmed up until steady: the median per worker, and how many stopped at
  * the cap still getting faster.
  * @typedef {{ ops: number, seconds: number, capped: number, workers: number }} WarmupSummary
- * @param {import('./cell.js').CellResult[]} cells
+ * @param {AccountedCell[]} cells
  * @returns {WarmupSummary | null}
  */
 function warmupOf(cells) {
@@ -222,8 +231,8 @@ function warmupOf(cells) {
  * its interval), and workers − procs round by round with its own interval; how much of the
  * difference in time per op the ratio saw (from throughput) the threads' own wall time leaves
  * out; each mode's regime.
- * @param {Array<{ cells: Partial<Record<Mode, import('./cell.js').CellResult>>,
- *   traced?: Partial<Record<Mode, import('./cell.js').CellResult>> }>} rounds  complete ones
+ * @param {Array<{ cells: Partial<Record<Mode, AccountedCell>>, traced?: Partial<Record<Mode, AccountedCell>> }>} rounds
+ *   complete ones
  * @param {Mode[]} modes
  * @param {number} k
  */
