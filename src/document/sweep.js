@@ -1,4 +1,4 @@
-import { usableCpus } from '../system/cpus.js';
+import { cpusOf } from '../system/cpus.js';
 import { completeRounds } from '../run/scheduler.js';
 import { armsOf } from '../run/sweep.js';
 import { scaling } from '../stats/scaling.js';
@@ -22,7 +22,8 @@ import { SCHEMA, version } from '../version.js';
  */
 export function buildSweepDocument(run, { environment, machine, precision, rounds, quick }) {
   const { error } = run;
-  const cores = usableCpus().usable;
+  // the CPUs the header names: read once, with the machine, not again after every round
+  const cores = cpusOf(environment.cpu);
   const points = run.points.map((point) => {
     const document = buildDocument(point.plan, point.session, armsOf(point.plan), environment, null);
     const { plan } = point;
