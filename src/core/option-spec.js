@@ -216,7 +216,7 @@ export function readObject(given, specs, command) {
     } else if (Array.isArray(raw) && (kind === 'repeat' || spec.list)) {
       argv[name] = raw.map((item) => typed(name, item));
     } else {
-      argv[name] = name === 'precision' && typeof raw === 'number' ? `${raw}%` : typed(name, raw);
+      argv[name] = typed(name, raw);
     }
   }
   return readOptions(argv, specs, command);
