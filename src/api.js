@@ -9,12 +9,7 @@ import { MmapbenchError, usageError } from './errors.js';
 import { NOT_IN_API, SPECS_OF } from './core/options.js';
 import { readObject } from './core/option-spec.js';
 import { measureOptions, output } from './core/typed-options.js';
-import { endingError } from './core/finish.js';
-import { measureCommand, measureOrResume } from './core/measure.js';
-import { sweepOrResume } from './core/sweep.js';
-import { adviseCommand } from './core/advise.js';
-import { diffFiles } from './core/diff.js';
-import { documentText, reportFiles } from './core/report.js';
+import { SILENT } from './core/reporter.js';
 
 export { MmapbenchError, EXIT_CODES } from './errors.js';
 
@@ -67,12 +62,11 @@ function optionsOf(given, command) {
   /** @type {import('./core/reporter.js').Context} */
   const context = {
     interrupt: /** @type {AbortSignal | undefined} */ (signal),
+    // the caller hears the warnings and the cells; notes and the progress bar are the CLI's
     reporter: {
+      ...SILENT,
       warn: (warning) => /** @type {((warning: Warning) => void) | undefined} */ (onWarning)?.(warning),
-      say() {},
-      start() {},
       cell: (event) => /** @type {((event: ProgressEvent) => void) | undefined} */ (onProgress)?.(event),
-      stop() {},
     },
   };
   return { opts, context };
@@ -86,7 +80,7 @@ function optionsOf(given, command) {
  * @returns {Promise<Document>}
  */
 async function documentOf(run) {
-  const finished = await run;
+  const [finished, { endingError }] = await Promise.all([run, import('./core/finish.js')]);
   const error = endingError(finished);
   if (error && !(error instanceof MmapbenchError && error.kind === 'interrupted')) throw error;
   return finished.document;
@@ -99,6 +93,8 @@ async function documentOf(run) {
  */
 async function measure(command, options) {
   const { opts, context } = optionsOf(options, command);
+  // each command's core loads when it runs, as the CLI's does: importing mmapbench stays cheap
+  const { measureOrResume } = await import('./core/measure.js');
   return documentOf(measureOrResume(opts, command, output(opts, command), context));
 }
 
@@ -131,6 +127,7 @@ export const procs = (options) => measure('procs', options);
  */
 export async function sweep(options) {
   const { opts, context } = optionsOf(options, 'sweep');
+  const { sweepOrResume } = await import('./core/sweep.js');
   return documentOf(sweepOrResume(opts, output(opts, 'sweep'), context));
 }
 
@@ -141,6 +138,7 @@ export async function sweep(options) {
  */
 export async function advise(options) {
   const { opts, context } = optionsOf(options, 'advise');
+  const { adviseCommand } = await import('./core/advise.js');
   return documentOf(adviseCommand(opts, output(opts, 'advise'), context));
 }
 
@@ -153,6 +151,7 @@ export async function trace({ mode = 'compare', ...options } = {}) {
   if (!['compare', 'workers', 'procs'].includes(mode))
     throw usageError(`mode ${String(mode)} is invalid: it must be one of compare, workers, procs`);
   const { opts, context } = optionsOf(options, 'trace');
+  const { measureCommand } = await import('./core/measure.js');
   return documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context));
 }
 
@@ -167,6 +166,7 @@ export async function diff(base, next, options = {}) {
   if (typeof base !== 'string' || typeof next !== 'string')
     throw usageError('diff takes the paths of two results files, as diff(base, next)');
   const { opts } = optionsOf(options, 'diff');
+  const { diffFiles } = await import('./core/diff.js');
   return diffFiles(base, next, opts);
 }
 
@@ -181,6 +181,7 @@ export async function diff(base, next, options = {}) {
  */
 export async function report(files, options = {}) {
   const { opts } = optionsOf(options, 'report');
+  const { documentText, reportFiles } = await import('./core/report.js');
   if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
     if (typeof files.command !== 'string')
       throw usageError('report takes a document a function returned, or the path of a results file');
