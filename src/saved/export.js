@@ -1,9 +1,10 @@
 // Exports for the benchmark dashboards CI pipelines feed, one module per format in exporters/
 // (each a `format` and a `serialize(runs)`): a new format is one file there and one line below.
 // Every figure is a geometric mean over the run's rounds with its 95% interval (a t interval on
-// the logs, as the ratio's), one entry per point and mode, and one for the point's ratio.
+// the logs, as the ratio's), one entry per point and mode, and one for the point's ratio; what the
+// app keeps, which can be below 0, is the arithmetic mean with a t interval on the values.
 import { usageError } from '../errors.js';
-import { ratioStats } from '../stats/ratio.js';
+import { meanInterval, ratioStats } from '../stats/ratio.js';
 import { fileError, writeFileAtomic } from '../system/safe-fs.js';
 import { figureOf, roundCount } from '../points/points.js';
 import { pointsOf } from './load.js';
@@ -32,8 +33,14 @@ const exporter = (format) =>
  */
 function exportedPoints(saved) {
   /** @returns {Figure | null} */
-  const figure = (/** @type {number[]} */ samples) => {
+  const figure = (/** @type {number[]} */ samples, signed = false) => {
     if (!samples.length) return null;
+    // a logarithm has nothing to say of 0 or less: a measure that may be there (a difference of
+    // memory) is averaged as it is
+    if (signed || samples.some((value) => value <= 0)) {
+      const { mean, ci95 } = meanInterval(samples);
+      return { value: mean, ci95 };
+    }
     const stats = ratioStats(samples);
     return { value: stats.geomean, ci95: stats.ci95 };
   };
@@ -50,7 +57,9 @@ function exportedPoints(saved) {
       // a pooled measure's figure is its run's pooled percentile, with its bootstrap interval
       const of = (/** @type {'workers'|'procs'} */ mode, /** @type {number[]} */ samples) => {
         const pooled = summaries[mode]?.pooled;
-        return pooled === undefined ? figure(samples) : { value: pooled, ci95: summaries[mode]?.pooledCi95 ?? null };
+        return pooled === undefined
+          ? figure(samples, measure.contrast === 'difference')
+          : { value: pooled, ci95: summaries[mode]?.pooledCi95 ?? null };
       };
       return workers.length || procs.length
         ? [{ measure, workers: of('workers', workers), procs: of('procs', procs) }]

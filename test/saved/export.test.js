@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSaved } from '../../src/kinds/index.js';
 import { exportOf, readExports, writeExports } from '../../src/saved/export.js';
+import { pointsOf } from '../../src/saved/load.js';
 import { assertActionBenchmark, assertBencher, fixture } from '../helpers.js';
 
 const compare = loadSaved(fixture('saved/compare.json'));
@@ -42,6 +43,27 @@ test('bencher: throughput per mode and the ratio as its own measure, with lower 
   const ratio = document['readfilesync · med (64 KiB) · k=2']['workers-procs-ratio'];
   assert.deepEqual([ratio.lower_value, ratio.upper_value], compare.document.ratio.ci95);
   assert.ok(document['readfilesync · med (64 KiB) · k=2 procs'].throughput.value > 0);
+});
+
+test('what the app keeps, which can be below 0, is the mean over rounds with its t interval; not a geometric mean', () => {
+  const end = loadSaved(fixture('saved/compare-end.json'));
+  const [point] = pointsOf(end, 'export');
+  const document = exportOf(end, 'bencher');
+  assertBencher(document);
+  for (const mode of /** @type {const} */ (['workers', 'procs']))
+    for (const [key, measure] of [
+      ['keptMemory', 'kept-memory'],
+      ['keptLastMemory', 'kept-last-memory'],
+      ['keptGrowthPerCycle', 'kept-growth-per-cycle'],
+    ]) {
+      const values = point.perRound[key][mode];
+      const { value, lower_value, upper_value } = document[`${point.label} ${mode}`][measure];
+      assert.ok(Math.abs(value - values.reduce((a, b) => a + b, 0) / values.length) < 1e-9, `${mode} ${measure}`);
+      assert.ok(lower_value < value && value < upper_value);
+    }
+  // the fixture's procs kept a round below 0, where a logarithm has nothing to say
+  assert.ok(point.perRound.keptLastMemory.procs.some((value) => value < 0));
+  assert.ok(document[`${point.label} procs`]['kept-last-memory'].value < 0);
 });
 
 test('a sweep exports every point', () => {

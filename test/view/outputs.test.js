@@ -16,6 +16,7 @@ import { exportOf, FORMATS } from '../../src/saved/export.js';
 import { diffModel } from '../../src/models/diff.js';
 import { renderMarkdown, renderTerminal } from '../../src/view/table.js';
 import { writeHtmlReport } from '../../src/view/html.js';
+import { assertActionBenchmark, assertBencher } from '../helpers.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const OUTPUTS = here('../fixtures/outputs/');
@@ -66,9 +67,13 @@ for (const file of FILES) {
       matches(`${file}.${format === 'terminal' ? 'txt' : 'md'}`, renderSaved(one, format, pipe));
     matches(`${file}.verbose.txt`, renderSaved(one, 'terminal', pipe, { verbose: true }));
     if (one.kind.name !== 'reproduce') matches(`${file}.out.json`, render(one.document, 'json', pipe));
-    if (one.kind.name !== 'audit')
+    if (one.kind.name !== 'audit') {
       for (const format of FORMATS)
         matches(`${file}.${format}.json`, `${JSON.stringify(exportOf(one, format), null, 2)}\n`);
+      // as it was, and as its dashboard reads it: no figure a JSON null
+      assertActionBenchmark(/** @type {any} */ (exportOf(one, 'github-action-benchmark')));
+      assertBencher(exportOf(one, 'bencher'));
+    }
     const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-outputs-')), 'report.html');
     await writeHtmlReport([one], page);
     matches(`${file}.html`, readFileSync(page, 'utf8'));

@@ -1,5 +1,5 @@
 // What every export says of a run: each point's series (each mode's throughput and their ratio,
-// each a geometric mean over the rounds with its 95% interval), and the run's machine in a line.
+// each over the rounds with its 95% interval: export.js), and the run's machine in a line.
 import { factsOf } from '../load.js';
 import { kebab } from '../../words/vocabulary.js';
 
