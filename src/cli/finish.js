@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
 import { savedLine, shown } from '../saved/save.js';
-import { stepSummary } from '../document/gate.js';
+import { gateLine, stepSummary } from '../models/gate.js';
 import { kindOf, render } from '../kinds/index.js';
 import { phaseLines, roundCost } from '../models/phases.js';
 import { endingError } from '../core/finish.js';
@@ -70,10 +70,11 @@ export function printRun(finished, output, { stdout, stderr }) {
  * @param {NodeJS.WritableStream} stderr
  */
 export function endWithGate(gate, stderr) {
-  if (gate.outcome === 'fail') throw new MmapbenchError(gate.line, { kind: 'gate-failed' });
+  const line = gateLine(gate);
+  if (gate.outcome === 'fail') throw new MmapbenchError(line, { kind: 'gate-failed' });
   if (gate.outcome === 'inconclusive' && gate.failInconclusive)
-    throw new MmapbenchError(gate.line, { kind: 'gate-inconclusive' });
-  stderr.write(`mmapbench: ${gate.line}\n`);
+    throw new MmapbenchError(line, { kind: 'gate-inconclusive' });
+  stderr.write(`mmapbench: ${line}\n`);
 }
 
 /**

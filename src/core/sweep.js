@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { PRECISION } from '../run/plan.js';
 import { estimateRun, windowOf } from '../run/estimate.js';
-import { armsOf, MAX_POINTS, planPoints, runSweep, sweepSettings } from '../run/sweep.js';
+import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { loadSaved } from '../kinds/index.js';
 import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
@@ -84,15 +84,18 @@ export function sweepOrResume(opts, output, context) {
  * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept sweep
  */
 async function sweepCommand(request, output, context = {}, resumed = null) {
-  const points = await planPoints(sweepSettings(request), { interrupt: context.interrupt, say: context.reporter?.say });
-  return runPlanned(points, request, output, context, { resumed });
+  const planned = await planSettings(sweepSettings(request), {
+    interrupt: context.interrupt,
+    say: context.reporter?.say,
+  });
+  return runPlanned(planned, request, output, context, { resumed });
 }
 
 /**
  * Runs planned points as a sweep, then keeps what was measured: sweep's points, or
  * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
  * fail alone).
- * @param {Array<import('../run/sweep.js').SweepSetting & { plan: import('../run/plan.js').Plan }>} points
+ * @param {import('../run/sweep.js').PlannedSetting[]} points
  * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./reporter.js').Context} context

@@ -78,15 +78,18 @@ export function sweepSettings({ axes, shared }) {
 const product = (lists) =>
   lists.reduce((combos, list) => combos.flatMap((combo) => list.map((value) => [...combo, value])), [[]]);
 
+/** @typedef {SweepSetting & { plan: Readonly<import('./plan.js').Plan> }} PlannedSetting  a setting with the plan it runs */
+
 /**
- * Plans every point before anything runs, so a bad value at the last point is a usage error
+ * Plans every setting before anything runs, so a bad value at the last one is a usage error
  * now rather than a failure an hour in.
- * @param {SweepSetting[]} points
+ * @param {SweepSetting[]} settings
  * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]
+ * @returns {Promise<PlannedSetting[]>}
  */
-export async function planPoints(points, context) {
+export async function planSettings(settings, context) {
   const planned = [];
-  for (const point of points) planned.push({ ...point, plan: await buildPlan(point.options, context) });
+  for (const setting of settings) planned.push({ ...setting, plan: await buildPlan(setting.options, context) });
   return planned;
 }
 
@@ -113,7 +116,7 @@ export const armsOf = (plan) => (plan.only ? [plan.only] : MODES);
  * running, both modes at each in alternating order. A point stops on its own once its ratio is
  * within --precision (or after --rounds); the whole sweep stops when every point has, or when
  * one more round would overrun the budget. A failure or Ctrl-C keeps every finished cell.
- * @param {Array<SweepSetting & { plan: Readonly<import('./plan.js').Plan> }>} planned
+ * @param {PlannedSetting[]} planned
  * @param {object} options
  * @param {number} options.budget
  * @param {AbortSignal} [options.interrupt]

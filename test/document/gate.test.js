@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { loadSaved } from '../../src/kinds/index.js';
 import { sameKind } from '../../src/saved/diff.js';
 import { gateOf } from '../../src/core/finish.js';
-import { changeGate, stepSummary } from '../../src/document/gate.js';
+import { changeGate } from '../../src/document/gate.js';
+import { gateLine, stepSummary } from '../../src/models/gate.js';
 import { fixture } from '../helpers.js';
 
 // workers/procs 0.91 (95% CI 0.47-1.77) over 4 rounds in 3.07 s
@@ -23,17 +24,28 @@ const gate = (document, threshold, { failInconclusive = false, fixedRounds = fal
 test('compare: pass, fail and inconclusive against thresholds below, above and inside the interval', () => {
   const pass = gate(compare, 0.4);
   assert.equal(pass.outcome, 'pass');
-  assert.equal(pass.line, 'gate passed (workers/procs, --fail-below 0.4): 0.91 (95% CI 0.47-1.77) is at or above 0.4');
+  assert.equal(
+    gateLine(pass),
+    'gate passed (workers/procs, --fail-below 0.4): 0.91 (95% CI 0.47-1.77) is at or above 0.4',
+  );
   const fail = gate(compare, 2);
   assert.equal(fail.outcome, 'fail');
-  assert.equal(fail.line, 'gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2');
+  assert.equal(gateLine(fail), 'gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2');
   const inconclusive = gate(compare, 0.8);
   assert.equal(inconclusive.outcome, 'inconclusive');
   assert.match(
-    inconclusive.line,
+    gateLine(inconclusive),
     /^gate inconclusive \(workers\/procs, --fail-below 0\.8\): 0\.91 \(95% CI 0\.47-1\.77\) straddles 0\.8; about \d+ (s|min) more would decide it \(--max-time \d+\); not failing the job \(--fail-inconclusive would\)$/,
   );
   assert.ok(inconclusive.points[0].moreSeconds > 0);
+});
+
+test('the document keeps the gate as figures; its line is drawn from them, and a file saved with one keeps it', () => {
+  const inconclusive = gate(compare, 0.8, { fixedRounds: true });
+  assert.equal('line' in inconclusive, false);
+  assert.equal(inconclusive.fixedRounds, true);
+  assert.match(gateLine(inconclusive), /\(--rounds \d+\)/);
+  assert.equal(gateLine({ ...inconclusive, line: 'gate inconclusive (as saved)' }), 'gate inconclusive (as saved)');
 });
 
 test('compare: a threshold exactly on the low bound passes; exactly on the high bound is inconclusive', () => {
@@ -44,17 +56,17 @@ test('compare: a threshold exactly on the low bound passes; exactly on the high 
 
 test('an adaptive run is told the --max-time that would decide it, a fixed-rounds run the --rounds', () => {
   const adaptive = { ...compare, config: { ...compare.config, rounds: null } };
-  assert.match(gate(adaptive, 0.8).line, /\(--max-time \d+\)/);
-  assert.match(gate(compare, 0.8, { fixedRounds: true }).line, /\(--rounds \d+\)/);
+  assert.match(gateLine(gate(adaptive, 0.8)), /\(--max-time \d+\)/);
+  assert.match(gateLine(gate(compare, 0.8, { fixedRounds: true })), /\(--rounds \d+\)/);
 });
 
 test('with --fail-inconclusive the line says the job fails', () => {
-  assert.match(gate(compare, 0.8, { failInconclusive: true }).line, /; failing the job \(--fail-inconclusive\)$/);
+  assert.match(gateLine(gate(compare, 0.8, { failInconclusive: true })), /; failing the job \(--fail-inconclusive\)$/);
 });
 
 test('an A/A run gates A/B', () => {
   const aa = loadSaved(fixture('saved/compare-aa.json')).document;
-  assert.match(gate(aa, 0.1).line, /^gate passed \(A\/B, --fail-below 0\.1\)/);
+  assert.match(gateLine(gate(aa, 0.1)), /^gate passed \(A\/B, --fail-below 0\.1\)/);
 });
 
 test('a run that failed or was interrupted has no gate: its error is its outcome', () => {
@@ -76,12 +88,12 @@ test('sweep: each point judged, the worst outcome decides, and the line names th
   );
   assert.equal(mixed.outcome, 'inconclusive');
   assert.match(
-    mixed.line,
+    gateLine(mixed),
     /^gate inconclusive \(workers\/procs, --fail-below 0\.9\): 2 points, 1 passed, 1 inconclusive; .*k=2: 1\.22 \(95% CI 0\.59-2\.52\) straddles 0\.9; about/,
   );
   const failing = gate(sweep, 1);
   assert.equal(failing.outcome, 'fail');
-  assert.match(failing.line, /1 failed, 1 inconclusive; .*k=1: 0\.94 \(95% CI 0\.91-0\.98\) is below 1$/);
+  assert.match(gateLine(failing), /1 failed, 1 inconclusive; .*k=1: 0\.94 \(95% CI 0\.91-0\.98\) is below 1$/);
   assert.equal(gate(sweep, 0.5).outcome, 'pass');
 });
 
@@ -99,7 +111,7 @@ test('diff: the change of the ratio and of each mode against the allowed worseni
   const ratioOnly = changeGate(points, { maxWorsening: 0.1, failInconclusive: false, differences: [] });
   assert.equal(ratioOnly.outcome, 'fail');
   assert.equal(
-    ratioOnly.line,
+    gateLine(ratioOnly),
     'gate failed (new/base, --max-worsening 10%): readfilesync · 64 KiB · k=2: workers/procs 0.80 (95% CI 0.70-0.88) is below 0.9',
   );
   const modes = changeGate(points, { maxSlowdown: 0.05, failInconclusive: false, differences: ['Node', 'kernel'] });
@@ -108,7 +120,7 @@ test('diff: the change of the ratio and of each mode against the allowed worseni
     ['inconclusive', 'pass'],
   );
   assert.match(
-    modes.line,
+    gateLine(modes),
     /^gate inconclusive \(new\/base, --max-slowdown 5%\): 2 changes, 1 passed, 1 inconclusive; .*workers ops\/s: 0\.97 \(95% CI 0\.92-1\.02\) straddles 0\.95 \(the runs differ in Node, kernel: the change may be theirs, not the code's\); not failing the job \(--fail-inconclusive would\)$/,
   );
   const wide = changeGate(points, { maxWorsening: 0.3, failInconclusive: false, differences: [] });
@@ -161,7 +173,7 @@ test('a diff gate refuses two runs of different tasks: it would judge the change
 test('an estimate within noise of the threshold is not told to run for days', () => {
   const close = { ...compare, ratio: { ...compare.ratio, geomean: 1.0001, ci95: [0.9, 1.1] } };
   assert.match(
-    gate(close, 1).line,
+    gateLine(gate(close, 1)),
     /straddles 1, so close to it that no practical run decides it \(about \d+ h more\); choose a threshold further from the ratio;/,
   );
 });
@@ -171,6 +183,10 @@ test('a sweep gate names at most three deciding points and counts the rest', () 
     ...sweep,
     points: Array.from({ length: 5 }, (_, i) => ({ ...sweep.points[0], id: `p${i + 1}` })),
   };
-  const line = gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })?.line ?? '';
+  const line = gateLine(
+    /** @type {import('../../src/document/gate.js').Gate} */ (
+      gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })
+    ),
+  );
   assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);
 });
