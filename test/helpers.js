@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import assert from 'node:assert/strict';
@@ -402,6 +402,16 @@ export async function goneWithin(mark, ms) {
 
 // ops that sleep 2 ms: a round is cheap and takes as long however busy the machine is
 export const SLEEPS = ['--task', fixture('account-probe.js'), '--param', 'kind=sleep', '--iterations', '20', '-k', '1'];
+
+/**
+ * What --resume asks the user to name again before a kept run loads or runs it: its task module
+ * (`--task`) and each variable it sets in the cells (`--env`), as the file has them.
+ * @param {any} document  a kept compare's document
+ */
+export const namedAgain = ({ resume }) => [
+  ...(/[/\\]|\.[cm]?js$/.test(resume.task ?? '') ? ['--task', resolve(resume.cwd, resume.task)] : []),
+  ...Object.entries(resume.env ?? {}).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
+];
 
 /** The one results document in `out`, parsed, or null while there is none. */
 export function keptIn(out) {

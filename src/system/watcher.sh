@@ -15,10 +15,13 @@ while read -r line; do
 done
 for group in $groups; do kill -9 -"$group" 2>/dev/null; done
 [ -n "$1" ] || exit 0
-# the kernel kills the group and every leaf in it at once (Linux 5.14 and later)
-[ -e "$1/cgroup.kill" ] && echo 1 >"$1/cgroup.kill"
+# The kernel kills the group and every leaf in it at once (Linux 5.14 and later), and again on
+# every pass: a tree the CLI spawned just before it died places itself in its leaf (a shell
+# writing its own pid, then exec) and may land there after a first kill, its parent-death signal
+# already too late to fire. Nothing can enter a leaf once it is removed.
 tries=0
 while [ $tries -lt 200 ]; do
+  [ -e "$1/cgroup.kill" ] && echo 1 >"$1/cgroup.kill" 2>/dev/null
   for leaf in "$1"/*/; do
     [ -d "$leaf" ] || continue
     # before cgroup.kill: each process, again until none is left

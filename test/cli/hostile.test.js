@@ -17,7 +17,19 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, childrenOf, cli, ENV, fixture, keptIn, noneLeft, SLEEPS, uniqueMark, until } from '../helpers.js';
+import {
+  BIN,
+  childrenOf,
+  cli,
+  ENV,
+  fixture,
+  keptIn,
+  namedAgain,
+  noneLeft,
+  SLEEPS,
+  uniqueMark,
+  until,
+} from '../helpers.js';
 
 const LIMIT = { timeout: 30000 };
 
@@ -141,8 +153,8 @@ test(
 
     // the interrupted run's file, resumed twice at once
     const { path, document: kept } = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
-    const { run: resumed } = await holding(['compare', '--resume', path], `${path}.lock`);
-    const again = await cli(['compare', '--resume', path]);
+    const { run: resumed } = await holding(['compare', '--resume', path, ...namedAgain(kept)], `${path}.lock`);
+    const again = await cli(['compare', '--resume', path, ...namedAgain(kept)]);
     assert.equal(again.exitCode, 2);
     assert.match(
       again.stderr,

@@ -3,10 +3,10 @@
 // `--resume` goes on with it, with the settings it was started with, on the same machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture, killedCompare } from '../helpers.js';
+import { cli, fixture, killedCompare, namedAgain } from '../helpers.js';
 
 // one killed run serves both tests: the first resumes it, the second refuses its copy
 const killed = killedCompare(6);
@@ -34,7 +34,7 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
   assert.equal(diff.exitCode, 0, diff.stderr);
   assert.match(diff.stdout, /^base \(compare, [\d-]+ [\d:]+ UTC, INCOMPLETE\):/m, 'diff says so too');
 
-  const resumed = await cli(['compare', '--resume', path, '--json']);
+  const resumed = await cli(['compare', '--resume', path, ...namedAgain(kept), '--json']);
   assert.equal(resumed.exitCode, 0, resumed.stderr);
   assert.match(resumed.stderr, new RegExp(`^mmapbench: resuming ${path}: ${kept.rounds.length} rounds kept`, 'm'));
   const doc = JSON.parse(resumed.stdout);
@@ -63,8 +63,12 @@ test('--resume refuses what it cannot go on with: one line each, exit 2, the fil
   writeFileSync(finished, JSON.stringify({ ...kept, status: 'complete' }));
   for (const [args, message] of [
     [
+      ['compare', '--resume', path, '--rounds', '2'],
+      /^mmapbench: --rounds cannot be used with --resume: the run goes on with the settings it was started with; drop --rounds$/,
+    ],
+    [
       ['compare', '--resume', path, '--task', 'json'],
-      /^mmapbench: --task cannot be used with --resume: the run goes on with the settings it was started with; drop --task$/,
+      /^mmapbench: --task json is not what --resume \S+ ran with \(\S+account-probe\.js\): a resumed run goes on with the same task; drop --task, or start a new run$/,
     ],
     [
       ['sweep', '--resume', path],
@@ -75,7 +79,7 @@ test('--resume refuses what it cannot go on with: one line each, exit 2, the fil
       /^mmapbench: --resume \S+ finished \(status complete\): there is nothing to go on with; start a new run$/,
     ],
     [
-      ['compare', '--resume', other],
+      ['compare', '--resume', other, ...namedAgain(kept)],
       /^mmapbench: --resume \S+ was measured on another machine or setting \(kernel 4\.19\.0-other then, \S+ now\): its rounds and new ones would not compare; start a new run$/,
     ],
   ]) {
@@ -121,26 +125,69 @@ test('--resume runs the kept settings only once each passes the check its option
       /resume names task module \S+throws\.js, which the run did not load \(it is not in "modules"\); start a new run$/,
     ],
     [
+      (r) => (r.env = { ...r.env, NODE_OPTIONS: '--require ./x.cjs' }),
+      /sets NODE_OPTIONS in the cells \(resume\.env\); a results file may come from anyone, so name it yourself: add --env NODE_OPTIONS='--require \.\/x\.cjs', or start a new run$/,
+    ],
+    [
       (r) => (r.node = '/bin/false'),
       /runs \/bin\/false \(--node\); a results file may come from anyone, so name it yourself: add --node \/bin\/false$/,
     ],
     [(r) => (r.trace = { bpftrace: '/bin/false' }), /runs \/bin\/false \(--bpftrace\).*add --bpftrace \/bin\/false$/],
   ]);
   const cases = table.map(([edit, message], i) => ({ path: edited(`edited-${i}`, edit), edit, message }));
+  // what the file names to load or run, named again as the file has it, but for an edited environment
+  const named = (/** @type {string} */ path) => {
+    const { resume } = JSON.parse(readFileSync(path, 'utf8'));
+    return namedAgain({ resume: { ...resume, env: kept.resume.env } });
+  };
   // each is refused before any cell runs: checked side by side, as no measurement is
-  const results = await Promise.all(cases.map(({ path }) => cli(['compare', '--resume', path], { timeout: 20000 })));
+  const results = await Promise.all(
+    cases.map(({ path }) => cli(['compare', '--resume', path, ...named(path)], { timeout: 20000 })),
+  );
   results.forEach((result, i) => {
     assert.equal(result.exitCode, 2, `${cases[i].edit}: ${result.stderr}`);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
     assert.match(result.stderr.trim(), cases[i].message);
   });
   // a binary named again that is not the file's
-  const named = edited('node', (r) => (r.node = '/bin/false'));
-  const other = await cli(['compare', '--resume', named, '--node', '/bin/true'], { timeout: 20000 });
+  const nodeFile = edited('node', (r) => (r.node = '/bin/false'));
+  const other = await cli(['compare', '--resume', nodeFile, '--node', '/bin/true', ...namedAgain(kept)], {
+    timeout: 20000,
+  });
   assert.equal(other.exitCode, 2);
   assert.match(other.stderr, /^mmapbench: --node \/bin\/true is not what --resume \S+ ran with \(\/bin\/false\)/);
   // named again, it is checked as --node would be: /bin/false is no Node
-  const vouched = await cli(['compare', '--resume', named, '--node', '/bin/false'], { timeout: 20000 });
+  const vouched = await cli(['compare', '--resume', nodeFile, '--node', '/bin/false', ...namedAgain(kept)], {
+    timeout: 20000,
+  });
   assert.equal(vouched.exitCode, 2);
   assert.match(vouched.stderr, /--node \/bin\/false/);
+});
+
+test('a resumed file that sets NODE_OPTIONS, LD_PRELOAD or LD_LIBRARY_PATH for the cells runs nothing it names', async () => {
+  const { document: kept } = await killed;
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-hostile-env-'));
+  const ran = join(dir, 'ran');
+  const probe = join(dir, 'x.cjs');
+  writeFileSync(probe, `require('node:fs').appendFileSync(${JSON.stringify(ran)}, 'x');\n`);
+  for (const [name, value] of [
+    ['NODE_OPTIONS', `--require ${probe}`],
+    ['NODE_OPTIONS', `--import=${probe}`],
+    ['LD_PRELOAD', join(dir, 'x.so')],
+    ['LD_LIBRARY_PATH', dir],
+  ]) {
+    const document = structuredClone(kept);
+    document.resume.env = { ...document.resume.env, [name]: value };
+    const path = join(dir, 'compare.json');
+    writeFileSync(path, JSON.stringify(document));
+    // the task module and the test's own mark named again, as a user would who trusts them
+    const result = await cli(['compare', '--resume', path, ...namedAgain(kept)], { timeout: 20000 });
+    assert.equal(result.exitCode, 2, result.stderr);
+    assert.match(
+      result.stderr.trim(),
+      new RegExp(`^mmapbench: --resume \\S+ sets ${name} in the cells \\(resume\\.env\\)`),
+    );
+    assert.equal(existsSync(ran), false, `${name}=${value} ran`);
+    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).rounds, kept.rounds, 'the file untouched');
+  }
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { compare, MmapbenchError } from 'mmapbench';
-import { asRoot, cli, keptIn, killedCompare, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
+import { asRoot, cli, keptIn, killedCompare, namedAgain, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
 
 test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
   const dir = await tmpfs(t, 'ro,size=1m');
@@ -98,7 +98,7 @@ test(
     const file = join(ro, 'compare.json');
     copyFileSync(path, file);
     await execa('mount', ['-o', 'remount,ro', ro]);
-    const refused = await cli(['compare', '--resume', file]);
+    const refused = await cli(['compare', '--resume', file, ...namedAgain(kept)]);
     assert.equal(refused.exitCode, 3);
     assert.equal(refused.stdout, '', 'nothing measured');
     assert.equal(
@@ -107,7 +107,7 @@ test(
     );
 
     const rw = mkdtempSync(join(tmpdir(), 'mmapbench-continued-'));
-    const continued = await cli(['compare', '--resume', file, '--out', rw, '--json']);
+    const continued = await cli(['compare', '--resume', file, ...namedAgain(kept), '--out', rw, '--json']);
     assert.equal(continued.exitCode, 0, continued.stderr);
     const written = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(rw));
     assert.match(continued.stderr, new RegExp(`^mmapbench: saved ${written.path}$`, 'm'));

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ownCgroup } from '../../src/system/containment.js';
+
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // mountinfo lines as Linux writes them: a hybrid host (cgroup v2 beside v1), a cgroup v2 host,
 // and a container whose cgroup mount's root is its own cgroup
@@ -31,3 +37,41 @@ test('no cgroup v2 folder: v1 only, not mounted here, or MMAPBENCH_CGROUP=0', ()
   assert.equal(ownCgroup(CONTAINER, '0::/elsewhere\n', {}).why, 'cgroup v2 is not mounted');
   assert.deepEqual(ownCgroup(UNIFIED, '0::/\n', { MMAPBENCH_CGROUP: '0' }), { dir: null, why: 'MMAPBENCH_CGROUP=0' });
 });
+
+// The watcher (src/system/watcher.sh) ends a SIGKILLed CLI's trees. A tree the CLI spawned just
+// before it died places itself in its leaf on its own (a shell writes its pid, then execs) and can
+// land there after the watcher's first kill, its parent-death signal already too late: the
+// watcher must go on killing while a leaf is there. A nested, empty cgroup keeps the leaf from
+// being removed, so a process placed in it after the first kill stands for the late tree.
+test(
+  'the watcher kills a process that enters a leaf after its first kill, then removes the run',
+  process.getuid?.() === 0 || process.env.CI ? {} : { skip: 'needs root to make a cgroup' },
+  async (t) => {
+    const own = ownCgroup();
+    assert.ok(own.dir, `a cgroup v2 folder to test in: ${own.why}`);
+    const run = join(own.dir, `mmapbench-test-watcher-${process.pid}`);
+    const leaf = join(run, 'tree-late');
+    mkdirSync(join(leaf, 'held'), { recursive: true });
+    t.after(() => {
+      if (!existsSync(run)) return;
+      writeFileSync(join(leaf, 'cgroup.kill'), '1');
+      for (const dir of [join(leaf, 'held'), leaf, run])
+        try {
+          rmdirSync(dir);
+        } catch {}
+    });
+    const watcher = spawn('/bin/sh', [fileURLToPath(new URL('../../src/system/watcher.sh', import.meta.url)), run], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = new Promise((resolve) => watcher.once('exit', resolve));
+    watcher.stdin.end(); // the CLI is gone
+    await sleep(200); // the watcher's first kill has come and gone; the leaf stays (held)
+    const late = spawn('sleep', ['30'], { stdio: 'ignore' });
+    writeFileSync(join(leaf, 'cgroup.procs'), String(late.pid));
+    const killed = new Promise((resolve) => late.once('exit', (code, signal) => resolve(signal)));
+    assert.equal(await Promise.race([killed, sleep(2000).then(() => 'still running after 2 s')]), 'SIGKILL');
+    rmdirSync(join(leaf, 'held'));
+    await exited;
+    assert.equal(existsSync(run), false, 'the run cgroup removed');
+  },
+);

@@ -1,0 +1,113 @@
+// A results file is data: --resume runs nothing the file alone names. What it would load or run
+// (a task module, an environment for the cells) must be named again by the user; glibc's malloc
+// settings and an allocator this machine has are what the run's own checks know.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { keptOptions, keptSweep } from '../../src/core/typed-options.js';
+import { MmapbenchError } from '../../src/errors.js';
+import { findAllocators } from '../../src/system/allocators.js';
+
+const path = '/tmp/kept.json';
+const compare = (resume, given = {}) => keptOptions(resume, { path, field: 'resume', given });
+const refused = (run, message) =>
+  assert.throws(run, (error) => error instanceof MmapbenchError && error.exitCode === 2 && message.test(error.message));
+
+test('a kept environment that loads or runs code is refused unless named again with --env', () => {
+  for (const [name, value] of [
+    ['NODE_OPTIONS', '--require ./x.cjs'],
+    ['NODE_OPTIONS', '--import=./x.mjs'],
+    ['LD_PRELOAD', '/tmp/x.so'],
+    ['LD_LIBRARY_PATH', '/tmp/lib'],
+    ['MALLOC_ARENA_MAX', 'one'],
+    ['GLIBC_TUNABLES', 'glibc.rtld.audit=x'],
+  ]) {
+    const resume = { command: 'compare', task: 'json', env: { MALLOC_ARENA_MAX: '1', [name]: value } };
+    refused(
+      () => compare(resume),
+      new RegExp(
+        `^--resume /tmp/kept\\.json sets ${name} in the cells \\(resume\\.env\\); a results file may come from anyone, so name it yourself: add --env \\S.*, or start a new run$`,
+      ),
+    );
+    assert.equal(compare(resume, { env: [`${name}=${value}`] }).env[name], value, 'named again, it runs');
+  }
+  refused(
+    () => compare({ command: 'compare', task: 'json', env: { NODE_OPTIONS: '--require ./x.cjs' } }),
+    /add --env NODE_OPTIONS='--require \.\/x\.cjs', or start a new run$/,
+  );
+});
+
+test("glibc's malloc settings, the libuv pool and an allocator found here need no naming", () => {
+  const library = findAllocators().find((allocator) => allocator.path)?.path;
+  const env = {
+    MALLOC_ARENA_MAX: '1',
+    MALLOC_TRIM_THRESHOLD_: '-1',
+    GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072',
+    UV_THREADPOOL_SIZE: '8',
+    ...(library ? { LD_PRELOAD: library } : {}),
+  };
+  assert.deepEqual(compare({ command: 'compare', task: 'json', env }).env, env);
+});
+
+test('--env with --resume names only what the run was started with', () => {
+  refused(
+    () => compare({ command: 'compare', task: 'json', env: { MALLOC_ARENA_MAX: '1' } }, { env: ['FOO=1'] }),
+    /^--env FOO=1 is not what --resume \/tmp\/kept\.json ran with: a resumed run goes on with the same environment; drop it, or start a new run$/,
+  );
+  refused(
+    () => compare({ command: 'compare', task: 'json', env: { FOO: '1' } }, { env: ['FOO=2'] }),
+    /sets FOO in the cells/,
+  );
+});
+
+test('a task module the file names by path loads only when named again with --task', () => {
+  const resume = { command: 'compare', task: './my-task.mjs', cwd: '/work/app' };
+  refused(
+    () => compare(resume),
+    /^--resume \/tmp\/kept\.json runs \/work\/app\/my-task\.mjs \(--task\); a results file may come from anyone, so name it yourself: add --task \.\/my-task\.mjs$/,
+  );
+  refused(() => compare(resume, { task: '/elsewhere/my-task.mjs' }), /^--task \/elsewhere\/my-task\.mjs is not what/);
+  assert.equal(compare(resume, { task: '/work/app/my-task.mjs' }).task, './my-task.mjs');
+  // a built-in task names no module
+  assert.equal(compare({ command: 'compare', task: 'json' }).task, 'json');
+  refused(() => compare({ command: 'compare', task: 'json' }, { task: resolve('x.mjs') }), /is not what/);
+});
+
+test("a kept sweep's variants and shared environment are checked the same way", () => {
+  const request = (variant, shared = {}) => ({
+    axes: {
+      node: [null],
+      task: ['json'],
+      variant: [null, variant],
+      file: [null],
+      params: {},
+      k: [1],
+    },
+    shared: { command: 'compare', ...shared },
+  });
+  refused(
+    () => keptSweep(request({ name: 'x', env: { NODE_OPTIONS: '--require ./x.cjs' } }), { path, given: {} }),
+    /sets NODE_OPTIONS in the cells \(resume\.axes\.variant\[1\]\.env\)/,
+  );
+  refused(
+    () =>
+      keptSweep(request({ name: 'arena1', env: { MALLOC_ARENA_MAX: '1' } }, { env: { LD_LIBRARY_PATH: '/x' } }), {
+        path,
+        given: {},
+      }),
+    /sets LD_LIBRARY_PATH in the cells \(resume\.shared\.env\)/,
+  );
+  const kept = keptSweep(request({ name: 'arena1', env: { MALLOC_ARENA_MAX: '1' } }), { path, given: {} });
+  assert.deepEqual(kept.axes.variant, [undefined, { name: 'arena1', env: { MALLOC_ARENA_MAX: '1' } }]);
+  refused(
+    () =>
+      keptSweep(
+        {
+          ...request({ name: 'a', env: { MALLOC_ARENA_MAX: '1' } }),
+          axes: { ...request({ name: 'a', env: { MALLOC_ARENA_MAX: '1' } }).axes, task: ['./t.mjs'] },
+        },
+        { path, given: {} },
+      ),
+    /runs \S+t\.mjs \(--task\)/,
+  );
+});
