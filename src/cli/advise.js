@@ -20,7 +20,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const out = output(opts, 'advise');
+  const out = output(opts, 'advise', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ adviseCommand }, { runPrinted }] = await Promise.all([import('../core/advise.js'), import('./finish.js')]);
   return runPrinted((core) => adviseCommand(opts, out, core), out, context);
 }

@@ -19,7 +19,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const out = output(opts, 'compare');
+  const out = output(opts, 'compare', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureOrResume }, { runPrinted }] = await Promise.all([
     import('../core/measure.js'),
     import('./finish.js'),

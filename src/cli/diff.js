@@ -25,15 +25,26 @@ export const examples = [
  */
 export async function handler(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');
-  const [{ diffFiles }, { diffModel }, { renderModels }, { renderMarkdown }, { appendSummary, endWithGate }] =
-    await Promise.all([
-      import('../core/diff.js'),
-      import('../models/diff.js'),
-      import('../view/index.js'),
-      import('../view/table.js'),
-      import('./finish.js'),
-    ]);
+  const [
+    { diffFiles },
+    { diffModel },
+    { renderModels },
+    { renderMarkdown },
+    { appendSummary, endWithGate },
+    { checkDistinct },
+  ] = await Promise.all([
+    import('../core/diff.js'),
+    import('../models/diff.js'),
+    import('../view/index.js'),
+    import('../view/table.js'),
+    import('./finish.js'),
+    import('../system/safe-fs.js'),
+  ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
+  const read = [basePath, newPath].map((path) => ({ path, what: `${path}, which diff reads` }));
+  const summary = (opts.ci && process.env.GITHUB_STEP_SUMMARY) || null;
+  if (summary)
+    checkDistinct(read, [{ path: summary, as: `$GITHUB_STEP_SUMMARY ${summary}`, what: 'the step summary' }]);
   const document = diffFiles(basePath, newPath, opts);
   const gate = document.gate ?? null;
   stdout.write(
@@ -44,8 +55,10 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
       stdout,
     ),
   );
-  if (opts.ci)
+  if (summary)
     appendSummary(
+      summary,
+      read,
       () => ({
         title: `mmapbench diff ${basePath} ${newPath}`,
         verdict: null,

@@ -3,6 +3,7 @@
 // outcome, which sets the exit code. What it prints is what the core returned (core/finish.js).
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
+import { sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
 import { gateLine, stepSummary } from '../models/gate.js';
 import { kindOf, render } from '../kinds/index.js';
@@ -38,8 +39,13 @@ export function printRun(finished, output, { stdout, stderr }) {
   // the path, then the run's own error (or the save's), whose line comes last
   savedLine(saved, runError, stderr);
   for (const file of exported) stderr.write(`mmapbench: exported ${shown(file)}\n`);
-  if (output.ci)
+  if (output.summary)
     appendSummary(
+      output.summary,
+      [
+        ...(saved && 'path' in saved ? [{ path: saved.path, what: `the results file ${saved.path}` }] : []),
+        ...exported.map((file) => ({ path: file, what: `the export ${file}` })),
+      ],
       () => ({
         title: `mmapbench ${kind.title(document)}`,
         verdict: document.verdict ? verdictWords(document) : null,
@@ -79,13 +85,22 @@ export function endWithGate(gate, stderr) {
 
 /**
  * GitHub shows the markdown a step appends to the file $GITHUB_STEP_SUMMARY names. A summary
- * that cannot be written is a warning: the run and its files are what matter.
+ * that cannot be written is a warning: the run and its files are what matter. It was checked
+ * against the command's files before the run; checked again here, as a file written since may
+ * be it by another name, it is never appended into one of them.
+ * @param {string} file  the step summary
+ * @param {Array<{ path: string, what: string }>} files  what the command read and wrote
  * @param {() => Parameters<typeof stepSummary>[0]} parts  built only when there is a summary
  * @param {NodeJS.WritableStream} stderr
  */
-export function appendSummary(parts, stderr) {
-  const file = process.env.GITHUB_STEP_SUMMARY;
-  if (!file) return;
+export function appendSummary(file, files, parts, stderr) {
+  const [same] = sameFiles(files, [{ path: file, as: '', what: '' }]);
+  if (same) {
+    stderr.write(
+      `mmapbench: warning: not appended to $GITHUB_STEP_SUMMARY ${file}: it is ${same.other.what}; point it at a file of its own\n`,
+    );
+    return;
+  }
   try {
     appendFileSync(file, stepSummary(parts()));
   } catch (error) {

@@ -23,7 +23,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const out = output(opts, 'sweep');
+  const out = output(opts, 'sweep', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ sweepOrResume }, { runPrinted }] = await Promise.all([import('../core/sweep.js'), import('./finish.js')]);
   return runPrinted((core) => sweepOrResume(opts, out, core), out, context);
 }

@@ -61,7 +61,7 @@ export async function handler(argv, context = {}) {
         bpftrace: opts.bpftrace,
         mountTracefs: opts.mountTracefs,
       },
-      output(opts, 'trace'),
+      output(opts, 'trace', { summary: process.env.GITHUB_STEP_SUMMARY }),
       context,
     );
   }
@@ -75,7 +75,7 @@ export async function handler(argv, context = {}) {
     throw usageError(
       `trace ${mode}: the modes are ${TRACED.join(', ')}; to audit a command, put -- before it: \`mmapbench trace -- ${mode} …\``,
     );
-  const out = output(opts, 'trace');
+  const out = output(opts, 'trace', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureCommand }, { runPrinted }] = await Promise.all([import('../core/measure.js'), import('./finish.js')]);
   return runPrinted((core) => measureCommand(measureOptions(opts, mode, { trace: true }), out, core), out, context);
 }

@@ -17,7 +17,7 @@ export const examples = [
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, command);
-  const out = output(opts, 'workers');
+  const out = output(opts, 'workers', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureOrResume }, { runPrinted }] = await Promise.all([
     import('../core/measure.js'),
     import('./finish.js'),

@@ -4,7 +4,15 @@ import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildDocument } from '../document/document.js';
 import { loadSaved } from '../kinds/index.js';
-import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
+import {
+  checkModules,
+  keptDocument,
+  modulesOf,
+  resumable,
+  resumedFile,
+  resumingLine,
+  sessionOf,
+} from '../saved/resume.js';
 import { keptOptions, measureOptions, resumeOnly } from './typed-options.js';
 import { usageError } from '../errors.js';
 import { controlRun, keptAsResults } from './controller.js';
@@ -39,7 +47,7 @@ function soFarOf(session, modes) {
 export function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
   resumeOnly(opts);
-  const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), command);
+  const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);
   const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
   if (options.command !== command)
     throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);

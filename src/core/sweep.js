@@ -5,7 +5,15 @@ import { estimateRun, windowOf } from '../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { loadSaved } from '../kinds/index.js';
-import { checkModules, keptDocument, modulesOf, resumable, resumingLine, sessionOf } from '../saved/resume.js';
+import {
+  checkModules,
+  keptDocument,
+  modulesOf,
+  resumable,
+  resumedFile,
+  resumingLine,
+  sessionOf,
+} from '../saved/resume.js';
 import { buildSweepDocument } from '../document/sweep.js';
 import { controlRun, keptAsResults } from './controller.js';
 import { about } from '../document/sentences.js';
@@ -66,7 +74,7 @@ function sweepRequest(opts) {
 export function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
   resumeOnly(opts);
-  const kept = resumable(loadSaved(opts.resume, `--resume ${opts.resume}`), 'sweep');
+  const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), 'sweep');
   const request = keptSweep(kept.request, { path: kept.path, given: opts });
   return sweepCommand(request, output, context, {
     ...kept,

@@ -382,6 +382,8 @@ const CI_SECONDS = 30;
  * How a result is printed, where it is saved and exported, and the CI gate it must pass.
  * @param {Record<string, any>} opts  from readOptions
  * @param {string} command  what the file is named after: the command the user ran
+ * @param {{ summary?: string }} [cli]  the step summary the command line appends to with --ci
+ *   ($GITHUB_STEP_SUMMARY), checked as an output like the others
  * @returns {Output}
  *
  * @typedef {object} Output
@@ -390,9 +392,10 @@ const CI_SECONDS = 30;
  * @property {import('../saved/export.js').ExportRequest[]} exports
  * @property {{ threshold: number, failInconclusive: boolean } | null} gate
  * @property {boolean} ci  a CI job: a line per round, the gate's outcome (or its absence) last
+ * @property {string | null} summary  with --ci, the step summary it appends to
  * @property {boolean} verbose  also where a round's time went
  */
-export const output = (opts, command) => {
+export const output = (opts, command, { summary } = {}) => {
   if (opts.failInconclusive && opts.failBelow === undefined)
     throw usageError('--fail-inconclusive needs a gate: add --fail-below RATIO');
   const out = opts.out ?? defaultOut();
@@ -405,7 +408,12 @@ export const output = (opts, command) => {
       // the results file, where its name is known before the run
       ...(opts.save !== false && opts.ci ? [{ path: ci, what: `the results file ${ci}` }] : []),
     ],
-    exportsWritten(exports),
+    [
+      ...exportsWritten(exports),
+      ...(opts.ci && summary
+        ? [{ path: summary, as: `$GITHUB_STEP_SUMMARY ${summary}`, what: 'the step summary' }]
+        : []),
+    ],
   );
   return {
     format: opts.json ? 'json' : opts.markdown ? 'markdown' : 'terminal',
@@ -424,6 +432,7 @@ export const output = (opts, command) => {
         ? null
         : { threshold: opts.failBelow, failInconclusive: Boolean(opts.failInconclusive) },
     ci: Boolean(opts.ci),
+    summary: (opts.ci && summary) || null,
     verbose: Boolean(opts.verbose),
   };
 };

@@ -1,6 +1,7 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
@@ -19,6 +20,19 @@ const SAME = /** @type {const} */ ([
   ['libuv pool', (/** @type {any} */ env) => env.uvThreadpoolSize],
   ['allocator environment', (/** @type {any} */ env) => JSON.stringify(env.allocatorEnv ?? {})],
 ]);
+
+/**
+ * The file a run goes on in: the one --resume names, or, where that is a symbolic link, its
+ * target, so the continued run is kept where the rounds are and the link stays a link.
+ * @param {string} path
+ */
+export function resumedFile(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // not there: loading it says so
+  }
+}
 
 /**
  * A kept run that can go on: its document, and what it was asked (the options or the sweep's

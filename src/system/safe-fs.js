@@ -11,6 +11,7 @@ import {
   mkdirSync,
   openSync,
   readSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -248,6 +249,15 @@ function identity(path) {
     const stats = statSync(path);
     return `${stats.dev}:${stats.ino}`;
   } catch {
+    // a symbolic link to a file not written yet (a results file the run will write) is that file
+    for (let hops = 0; hops < 40; hops++) {
+      try {
+        if (!lstatSync(path).isSymbolicLink()) break;
+        path = resolve(dirname(path), readlinkSync(path));
+      } catch {
+        break;
+      }
+    }
     let folder = resolve(dirname(path));
     try {
       folder = realpathSync(folder);
@@ -268,14 +278,26 @@ function identity(path) {
  *   (`--html page.html`), and what it is (`the page --html page.html writes`)
  */
 export function checkDistinct(reads, writes) {
+  for (const file of sameFiles(reads, writes))
+    throw usageError(
+      `${file.as} would replace ${file.other.what}${file.other.path === file.path ? '' : ' (the same file by another name)'}; write it to another file`,
+    );
+}
+
+/**
+ * Each file of `writes` that is a file of `reads` or an earlier write, by whatever name, with the
+ * one it is.
+ * @param {Array<{ path: string, what: string }>} reads
+ * @param {Array<{ path: string, as: string, what: string }>} writes
+ */
+export function sameFiles(reads, writes) {
+  const found = [];
   const seen = reads.map((file) => ({ ...file, id: identity(file.path) }));
   for (const file of writes) {
     const id = identity(file.path);
     const other = seen.find((earlier) => earlier.id === id);
-    if (other)
-      throw usageError(
-        `${file.as} would replace ${other.what}${other.path === file.path ? '' : ' (the same file by another name)'}; write it to another file`,
-      );
+    if (other) found.push({ ...file, other });
     seen.push({ ...file, id });
   }
+  return found;
 }

@@ -3,7 +3,7 @@
 // `--resume` goes on with it, with the settings it was started with, on the same machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, fixture, killedCompare, namedAgain } from '../helpers.js';
@@ -34,7 +34,10 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
   assert.equal(diff.exitCode, 0, diff.stderr);
   assert.match(diff.stdout, /^base \(compare, [\d-]+ [\d:]+ UTC, INCOMPLETE\):/m, 'diff says so too');
 
-  const resumed = await cli(['compare', '--resume', path, ...namedAgain(kept), '--json']);
+  // through a symbolic link: the run goes on in the link's target, and the link stays a link
+  const link = join(mkdtempSync(join(tmpdir(), 'mmapbench-link-')), 'link.json');
+  symlinkSync(path, link);
+  const resumed = await cli(['compare', '--resume', link, ...namedAgain(kept), '--json']);
   assert.equal(resumed.exitCode, 0, resumed.stderr);
   assert.match(resumed.stderr, new RegExp(`^mmapbench: resuming ${path}: ${kept.rounds.length} rounds kept`, 'm'));
   const doc = JSON.parse(resumed.stdout);
@@ -52,6 +55,7 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
   // the same file, now whole
   assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).rounds.length, 6);
   assert.match(resumed.stderr, new RegExp(`^mmapbench: saved ${path}$`, 'm'));
+  assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
 });
 
 test('--resume refuses what it cannot go on with: one line each, exit 2, the file untouched', async () => {
