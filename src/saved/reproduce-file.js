@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
-import { MAX_DEPTH, nestsDeeperThan } from './validate.js';
+import { longString, MAX_DEPTH, nestsDeeperThan } from './validate.js';
 import { pointOf } from '../points/points.js';
 
 /**
@@ -127,6 +127,8 @@ export function parseResultsFile(text, notOurs) {
     throw notOurs('line 1 is not JSON');
   }
   if (nestsDeeperThan(header)) throw notOurs(`line 1 nests more than ${MAX_DEPTH} deep`);
+  const long = longString(header);
+  if (long) throw notOurs(`line 1's ${long.field} is ${long.length} characters long`);
   if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
     throw notOurs('no run header on line 1');
 
@@ -145,6 +147,8 @@ export function parseResultsFile(text, notOurs) {
       continue;
     }
     if (nestsDeeperThan(record)) throw notOurs(`line ${index + 2} nests more than ${MAX_DEPTH} deep`);
+    const long = longString(record);
+    if (long) throw notOurs(`line ${index + 2}'s ${long.field} is ${long.length} characters long`);
     if (record?.type === END) {
       end = record;
       continue;

@@ -25,6 +25,9 @@ const compiled = () => {
  * @returns {string | null}
  */
 export function firstBadField(document) {
+  const long = longString(document);
+  if (long)
+    return `${long.field} is ${long.length} characters long; mmapbench saves at most ${MAX_STRING_CHARS} in a field`;
   const check = compiled();
   if (check(document)) return null;
   const errors = check.errors ?? [];
@@ -60,6 +63,7 @@ const QUOTE_CHARS = 60;
 export function quoted(value) {
   if (Array.isArray(value)) return value.length ? `an array of ${plural(value.length, 'item')}` : '[]';
   if (value && typeof value === 'object') return 'an object';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
 }
@@ -85,6 +89,38 @@ export function nestsDeeperThan(value, max = MAX_DEPTH) {
     for (const child of Object.values(at)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * The most characters a string of a saved file holds: the longest mmapbench writes (a sentence,
+ * a path, an error) is a few hundred. A longer one is refused before a view wraps it, which
+ * costs time in the square of its length.
+ */
+export const MAX_STRING_CHARS = 16384;
+
+/**
+ * The first string of `value` longer than `max`, with where it is, found in one pass without
+ * recursion.
+ * @param {unknown} value
+ * @returns {{ field: string, length: number } | null}
+ */
+export function longString(value, max = MAX_STRING_CHARS) {
+  /** @type {Array<[unknown, string]>} */
+  const stack = [[value, '']];
+  while (stack.length) {
+    const [at, field] = /** @type {[unknown, string]} */ (stack.pop());
+    if (typeof at === 'string') {
+      if (at.length > max) return { field: field || 'the document', length: at.length };
+      continue;
+    }
+    if (!at || typeof at !== 'object') continue;
+    for (const [key, child] of Object.entries(at)) {
+      const name = Array.isArray(at) ? `${field}[${key}]` : field ? `${field}.${key}` : key;
+      if (key.length > max) return { field: `a key of ${field || 'the document'}`, length: key.length };
+      if (child && (typeof child === 'object' || typeof child === 'string')) stack.push([child, name]);
+    }
+  }
+  return null;
 }
 
 /** @param {string} step  a JSON Pointer step */

@@ -253,6 +253,34 @@ test(
   },
 );
 
+test(
+  'a saved file whose task name is 10 MB is refused by report, diff and --resume at once (exit 2), naming the field',
+  LIMIT,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-long-'));
+    const good = fixture('saved/compare.json');
+    const document = JSON.parse(readFileSync(good, 'utf8'));
+    document.config.task.name = 'x'.repeat(10 * 1024 * 1024);
+    document.status = 'incomplete';
+    const bad = join(dir, 'compare.json');
+    writeFileSync(bad, JSON.stringify(document));
+    for (const [args, what] of [
+      [['report', bad], bad],
+      [['diff', good, bad], `diff ${bad}`],
+      [['compare', '--resume', bad], `--resume ${bad}`],
+    ]) {
+      // before, report spent minutes wrapping the name, deaf to SIGTERM: the test's timeout ends it
+      const result = await cli(args, { timeout: 30000 });
+      assert.equal(result.exitCode, 2, `${args[0]}: ${result.stderr}`);
+      assert.equal(result.stdout, '');
+      assert.equal(
+        result.stderr,
+        `mmapbench: ${what}: config.task.name is 10485760 characters long; mmapbench saves at most 16384 in a field; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+      );
+    }
+  },
+);
+
 test('a FIFO or a device named as a file to read is refused at once (exit 2), never read', LIMIT, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-fifo-'));
   const fifo = join(dir, 'fifo.json');

@@ -10,6 +10,7 @@ import { resultsFolder, saveResults } from '../../src/saved/save.js';
 import { loadSaved } from '../../src/kinds/index.js';
 import { diffResults } from '../../src/saved/diff.js';
 import { changeBetween } from '../../src/stats/ratio.js';
+import { fixture } from '../helpers.js';
 import { SCHEMA } from '../../src/version.js';
 import { victim } from '../helpers.js';
 
@@ -277,4 +278,49 @@ test('a file nested thousands deep, or holding millions of values, is refused in
   assert.ok(big.message.length < 400, `${big.message.length} characters`);
   document.rounds[0].workers.throughput = 'x'.repeat(1_000_000);
   assert.ok(refusal('long.json', JSON.stringify(document)).message.length < 400);
+});
+
+test('every figure a view draws is checked to its range, and every string to a length, naming the field', () => {
+  const dir = folder();
+  const saved = () => JSON.parse(readFileSync(fixture('saved/compare-end.json'), 'utf8'));
+  for (const [edit, words] of /** @type {Array<[(d: any) => void, string]>} */ ([
+    [(d) => (d.workers.keptMemory = 'lots'), 'workers.keptMemory must be an object (it is "lots")'],
+    [
+      (d) => (d.procs.keptLastMemory.samples[0] = 'lots'),
+      'procs.keptLastMemory.samples[0] must be a number (it is "lots")',
+    ],
+    [(d) => (d.measures.keptMemory.median = 'lots'), 'measures.keptMemory.median must be a number (it is "lots")'],
+    [
+      (d) => (d.measures.readyMs.ci95 = [1]),
+      'measures.readyMs.ci95 must NOT have fewer than 2 items (it is an array of 1 item)',
+    ],
+    [(d) => (d.config.rounds = -3), 'config.rounds must be a number >= 1 (it is -3)'],
+    [(d) => (d.config.k = 2.5), 'config.k must be a whole number (it is 2.5)'],
+    [(d) => (d.config.end.cycles = 1e9), 'config.end.cycles must be <= 64 (it is 1000000000)'],
+    [(d) => (d.config.main.everyMs = 0), 'config.main.everyMs must be a number > 0 (it is 0)'],
+    [
+      (d) => (d.config.task.name = 'x'.repeat(20000)),
+      'config.task.name is 20000 characters long; mmapbench saves at most 16384 in a field',
+    ],
+    [
+      (d) => (d.environment.kernel = 'x'.repeat(1e7)),
+      'environment.kernel is 10000000 characters long; mmapbench saves at most 16384 in a field',
+    ],
+  ])) {
+    const document = saved();
+    edit(document);
+    const path = join(dir, 'edited.json');
+    writeFileSync(path, JSON.stringify(document));
+    assert.throws(() => loadSaved(path, 'report FILE'), {
+      kind: 'usage',
+      message: `report FILE: ${words}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+    });
+  }
+  // JSON's 1e999 is read as Infinity: no figure
+  const path = join(dir, 'infinite.json');
+  writeFileSync(path, JSON.stringify(saved()).replace(/"median":[\d.e+-]+/, '"median":1e999'));
+  assert.throws(() => loadSaved(path, 'report FILE'), {
+    kind: 'usage',
+    message: /must be a number \(it is Infinity\)/,
+  });
 });
