@@ -8,15 +8,20 @@ import { verdictWords } from '../src/models/words.js';
 
 const [file] = process.argv.slice(2);
 const document = JSON.parse(readFileSync(file, 'utf8'));
-const { ratio } = document;
+// a run that did not complete has no ratio that stands: its outputs say what stopped it
+const complete = document.status === 'complete';
+const ratio = complete ? document.ratio : null;
 const interval = ratio?.ci95 && ratio.n >= 3 ? ratio.ci95 : null;
 const one = (/** @type {unknown} */ value) => String(value ?? '').replace(/[\r\n]+/g, ' ');
 const outputs = {
   ratio: ratio ? (interval ? (ratio.geomean ?? ratio.median) : ratio.median) : '',
   low: interval?.[0] ?? '',
   high: interval?.[1] ?? '',
+  status: document.status,
   // the sentence is drawn from the figures, as the run printed it
-  verdict: verdictWords(document) ?? (document.command === 'sweep' ? `${document.points.length} points` : ''),
+  verdict: complete
+    ? (verdictWords(document) ?? (document.command === 'sweep' ? `${document.points.length} points` : ''))
+    : `the run ${document.status}${document.error?.message ? `: ${document.error.message}` : ''}`,
   'results-file': file,
 };
 process.stdout.write(

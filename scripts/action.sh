@@ -8,13 +8,17 @@ refuse() {
 }
 command="${INPUT_COMMAND:-compare}"
 out="${INPUT_OUT:-mmapbench-results}"
+case "$out" in
+  *[[:cntrl:]]*) refuse "out: the folder's name has a line break or another control character: give it on one line" ;;
+esac
 # args splits at spaces, tabs and newlines alike: a YAML block of one option a line keeps them all
 extra=()
 read -r -d '' -a extra <<< "${INPUT_ARGS:-}" || true
 for arg in "${extra[@]}"; do
   case "$arg" in
     --out | --out=*) refuse "args: $arg is the action's own input: set \`out:\` instead of passing --out in args" ;;
-    --fail-below | --fail-below=*)
+    # yargs reads the camelCase spelling as the same option
+    --fail-below | --fail-below=* | --failBelow | --failBelow=*)
       [ -n "${INPUT_FAIL_BELOW:-}" ] && refuse "args: $arg and the fail-below input both set the gate: give it once"
       ;;
   esac

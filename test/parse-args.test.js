@@ -25,8 +25,30 @@ const usage = [
   [['compare', '--duration', '-2'], /^--duration -2 is invalid: it must be a number greater than 0$/],
   [['compare', '--rounds', '0'], /^--rounds 0 is invalid/],
   [['compare', '--main', 'maybe'], /^--main maybe is invalid: it must be one of on, off$/],
-  [['compare', '--request-every', '0'], /^--request-every 0 is invalid: it must be a number greater than 0$/],
+  [['compare', '--request-every', '0'], /^--request-every 0 is invalid: it must be a number of ms from 1 to 1000$/],
+  // Node's timers clamp below 1 ms, and a window of seconds holds no request every 3e9 ms
+  [
+    ['compare', '--request-every', '0.001'],
+    /^--request-every 0.001 is invalid: it must be a number of ms from 1 to 1000$/,
+  ],
+  [['compare', '--request-every', '3e9'], /^--request-every 3e9 is invalid: it must be a number of ms from 1 to 1000$/],
   [['sweep', '--request-size', '1.5'], /^--request-size 1.5 is invalid: it must be a whole number of bytes/],
+  [
+    ['compare', '--request-size', '5g'],
+    /^--request-size 5g is invalid: it must be a size from 1 byte to 64m, what one request may allocate$/,
+  ],
+  [['sweep', '--request-size', '65m'], /^--request-size 65m is invalid: it must be a size from 1 byte to 64m/],
+  [
+    ['advise', '--for', 'main-latency', '--main', 'off'],
+    /^--for main-latency ranks the fixes by the app's request p99, which --main off does not measure; drop --main off, or rank by another cost$/,
+  ],
+  // yargs reads a switch given a word as off
+  [
+    ['advise', '--k-auto=maybe'],
+    /^--k-auto=maybe is invalid: --k-auto is a switch, on or off; write --k-auto or --no-k-auto$/,
+  ],
+  [['compare', '--quick=yes'], /^--quick=yes is invalid: --quick is a switch, on or off; write --quick or --no-quick$/],
+  [['report', 'x.json', '--verbose=1'], /^--verbose=1 is invalid: --verbose is a switch/],
   [
     ['compare', '--iterations', '5', '--duration', '1'],
     /^--iterations cannot be used with --duration; see `mmapbench compare --help`$/,

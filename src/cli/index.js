@@ -82,7 +82,11 @@ function buildYargs(args, context = {}) {
       describe: module.describe,
       builder: (y) => module.builder(y),
       // what a handler returns (a document, for tests calling it directly) is not yargs' business
-      handler: async (argv) => void (await module.handler(argv, { ...context, args })),
+      handler: async (argv) => {
+        // the command's switches are declared once its builder has run
+        refuseSwitchValues(args, /** @type {{ boolean: string[] }} */ (/** @type {unknown} */ (parser.getOptions())).boolean);
+        await module.handler(argv, { ...context, args });
+      },
     });
   }
   return parser.fail((message, error) => {
@@ -91,6 +95,23 @@ function buildYargs(args, context = {}) {
     if (compareOnly) throw usageError(compareOnly);
     throw usageError(`${parseProblem(error?.message ?? message, args, parser)}; see \`${helpCommand(args)}\``);
   });
+}
+
+/**
+ * A switch given a word (`--k-auto=maybe`) is refused: yargs would read it as false.
+ * @param {string[]} args
+ * @param {string[]} switches  the names of the command's boolean options, as yargs holds them
+ */
+function refuseSwitchValues(args, switches) {
+  const end = args.indexOf('--');
+  for (const arg of end === -1 ? args : args.slice(0, end)) {
+    const given = /^--(no-)?([^=]+)=(.*)$/s.exec(arg);
+    if (!given || !(switches.includes(given[2]) || switches.includes(camel(given[2])))) continue;
+    if (given[3] === 'true' || given[3] === 'false') continue;
+    throw usageError(
+      `--${given[1] ?? ''}${given[2]}=${given[3]} is invalid: --${given[2]} is a switch, on or off; write --${given[2]} or --no-${given[2]}`,
+    );
+  }
 }
 
 /** The help command for the command being parsed: `mmapbench compare --help`. */

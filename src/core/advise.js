@@ -22,6 +22,10 @@ const ADVISE_SECONDS = 60;
  * @returns {Promise<import('./finish.js').Finished>}
  */
 export async function adviseCommand(opts, output, context = {}) {
+  if (opts.for === 'main-latency' && opts.main === 'off')
+    throw usageError(
+      "--for main-latency ranks the fixes by the app's request p99, which --main off does not measure; drop --main off, or rank by another cost",
+    );
   const shared = measureOptions({ ...opts, node: undefined, only: undefined, race: undefined }, 'compare');
   shared.maxTime ??= shared.rounds === undefined ? ADVISE_SECONDS : undefined;
   // every --node is checked as compare checks its own, whether --only keeps it or not

@@ -13,6 +13,8 @@ import {
   percent,
   positiveInteger,
   positiveNumber,
+  requestBytes,
+  requestEveryMs,
   text,
   timeoutSeconds,
   variant,
@@ -140,11 +142,11 @@ const runSpecs = ({ sweep = false } = {}) => ({
   ),
   requestEvery: value(
     "ms between the app's requests on its main thread (default: 2)",
-    checked(positiveNumber)('requestEvery'),
+    checked(requestEveryMs)('requestEvery'),
   ),
   requestSize: value(
     "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
-    checked(bytes)('requestSize'),
+    checked(requestBytes)('requestSize'),
   ),
   settle: value(
     'ms the app waits after its workers have ended before it reads what it kept (default: 10)',

@@ -53,6 +53,23 @@ export const warmupCount = (name) => (raw) =>
     ? 'steady'
     : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady')(name)(raw);
 export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
+/**
+ * --request-every: ms between the app's requests. Node's timers fire at most every 1 ms (a shorter
+ * interval is 1 ms), and a request less often than every second leaves a window without any.
+ */
+export const requestEveryMs = checked(
+  (n) => Number.isFinite(n) && n >= 1 && n <= 1000,
+  'a number of ms from 1 to 1000',
+);
+/** --request-size: what the app's main thread allocates for each request, as a message is bounded. */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+/** @type {Check<number>} */
+export const requestBytes = (name) => (raw) => {
+  const size = bytes(name)(raw);
+  if (size > MAX_REQUEST_BYTES)
+    throw usageError(`${name} ${last(raw)} is invalid: it must be a size from 1 byte to 64m, what one request may allocate`);
+  return size;
+};
 /** --settle: ms from 0 to a minute. */
 export const settleMs = checked((n) => Number.isFinite(n) && n >= 0 && n <= 60_000, 'a number of ms from 0 to 60000');
 /** --cycles: each one runs the workers' whole window again, so a few dozen at most. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { ENV } from '../helpers.js';
+import { ENV, fixture } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
@@ -26,7 +26,7 @@ test("action.yml has the metadata GitHub requires of a composite action, and eve
     assert.ok(step.run || step.uses, 'a step runs or uses something');
     if (step.run) assert.equal(step.shell, 'bash', 'a composite step names its shell');
   }
-  assert.deepEqual(Object.keys(action.outputs).sort(), ['high', 'low', 'ratio', 'results-file', 'verdict']);
+  assert.deepEqual(Object.keys(action.outputs).sort(), ['high', 'low', 'ratio', 'results-file', 'status', 'verdict']);
 });
 
 /**
@@ -109,9 +109,16 @@ test('args split at newlines as at spaces; --out in args is refused, not overrid
       /^mmapbench: args: --out(=elsewhere)? is the action's own input: set `out:` instead/,
     );
   }
-  const twice = await runAction({ args: '--quick --fail-below 0.5', 'fail-below': '0.8' });
-  assert.equal(twice.result?.exitCode, 2);
-  assert.match(twice.result?.stderr ?? '', /both set the gate: give it once/);
+  for (const args of ['--quick --fail-below 0.5', '--quick --failBelow 50', '--quick\n--failBelow=50']) {
+    const twice = await runAction({ args, 'fail-below': '0.8' });
+    assert.equal(twice.result?.exitCode, 2, args);
+    assert.match(twice.result?.stderr ?? '', /both set the gate: give it once/);
+  }
+  // a folder name with a line break would name a results file that is not there
+  const broken = await runAction({ args: '--quick', out: 'results\nelsewhere' });
+  assert.equal(broken.result?.exitCode, 2);
+  assert.match(broken.result?.stderr ?? '', /^mmapbench: out: the folder's name has a line break/);
+  assert.deepEqual(broken.outputs, {});
 });
 
 test("the outputs are this run's or empty: ratio as the verdict quotes it, no interval below 3 rounds", async () => {
@@ -122,6 +129,16 @@ test("the outputs are this run's or empty: ratio as the verdict quotes it, no in
   assert.match(two.outputs.verdict, new RegExp(`ratio ${saved.ratio.median.toFixed(2)} from 2 rounds`));
   assert.equal(two.outputs.low, '');
   assert.equal(two.outputs.high, '');
+
+  assert.equal(two.outputs.status, 'complete');
+
+  // a run that failed after a round was kept: its file, and no ratio as if it stood
+  const late = await runAction({ args: `--quick --rounds 3 -k 1 --task ${fixture('fails-late.js')}` });
+  assert.equal(late.result?.exitCode, 1, late.result?.stderr);
+  assert.equal(late.outputs.status, 'failed');
+  assert.equal(late.outputs.ratio, '');
+  assert.equal(late.outputs.low, '');
+  assert.match(late.outputs.verdict, /^the run failed: .*round two/);
 
   // a failed run in the same workspace: no outputs from the file the earlier run left
   const failed = await runAction({ args: '--quick -k 2 --task ./no-such-task.mjs' }, two.dir);
