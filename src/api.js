@@ -181,10 +181,11 @@ export async function diff(base, next, options = {}) {
  */
 export async function report(files, options = {}) {
   const { opts } = optionsOf(options, 'report');
-  const { documentText, reportFiles } = await import('./core/report.js');
+  const { checkDocument, documentText, reportFiles } = await import('./core/report.js');
   if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
     if (typeof files.command !== 'string')
       throw usageError('report takes a document a function returned, or the path of a results file');
+    checkDocument(files, 'report(document)');
     if (opts.html !== undefined || opts.export !== undefined)
       throw usageError('html and export are for saved files: give report() their paths');
     return documentText(files, { markdown: Boolean(opts.markdown), verbose: Boolean(opts.verbose) });

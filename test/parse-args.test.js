@@ -118,6 +118,10 @@ const usage = [
   ],
   [['reproduce', '--list', '--resume', 'x'], /^--list cannot be used with --resume/],
   [['init-task', 'no/slash'], /^task name no\/slash must be letters, digits and dashes/],
+  [
+    ['init-task', 'a'.repeat(300)],
+    /^task name a{20}… is 300 characters long; give one of at most 64, such as parse-body$/,
+  ],
   [['frobnicate'], /^unknown command 'frobnicate'; see `mmapbench --help`$/],
   [['compare', '--bogus'], /^unknown option '--bogus'; see `mmapbench compare --help`$/],
   [

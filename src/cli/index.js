@@ -84,7 +84,10 @@ function buildYargs(args, context = {}) {
       // what a handler returns (a document, for tests calling it directly) is not yargs' business
       handler: async (argv) => {
         // the command's switches are declared once its builder has run
-        refuseSwitchValues(args, /** @type {{ boolean: string[] }} */ (/** @type {unknown} */ (parser.getOptions())).boolean);
+        refuseSwitchValues(
+          args,
+          /** @type {{ boolean: string[] }} */ (/** @type {unknown} */ (parser.getOptions())).boolean,
+        );
         await module.handler(argv, { ...context, args });
       },
     });

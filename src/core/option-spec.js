@@ -204,6 +204,8 @@ export function readObject(given, specs, command) {
       );
     }
     const kind = spec.kind ?? 'value';
+    if (Array.isArray(raw) && !raw.length)
+      throw usageError(`${name} is an empty list: give it one value or more, or leave it out for the default`);
     if (kind === 'flag') {
       if (typeof raw !== 'boolean') throw usageError(`${name} is a switch: give true or false, not ${typeof raw}`);
       argv[name] = raw;

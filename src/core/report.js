@@ -39,3 +39,5 @@ export async function reportFiles({ files, markdown, html, exports = [], verbose
  */
 export const documentText = (document, { markdown = false, verbose = false }, screen = {}) =>
   render(document, markdown ? 'markdown' : 'terminal', screen, { verbose });
+
+export { checkDocument } from '../kinds/index.js';

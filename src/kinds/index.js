@@ -2,7 +2,8 @@
 // it saved, how every reader reads it, its points, the tables it prints as, and its section of
 // the report page. A command that saves a new kind adds a file here and a line to KINDS
 // (docs/development.md, "Adding a command").
-import { readSaved } from '../saved/load.js';
+import { usageError } from '../errors.js';
+import { checkedDocument, readSaved } from '../saved/load.js';
 import { renderModels } from '../view/index.js';
 import advise from './advise.js';
 import audit from './audit.js';
@@ -36,6 +37,16 @@ export function kindOf({ command }) {
  * @returns {import('../saved/load.js').Saved<Kind>}
  */
 export const loadSaved = (path, what = path) => readSaved(path, what, KINDS);
+
+/**
+ * A document given as it is (the API's report(document)), checked as a saved file is.
+ * @param {unknown} document
+ * @param {string} what  how the caller names it
+ */
+export const checkDocument = (document, what) =>
+  checkedDocument(document, what, KINDS, (why) =>
+    usageError(`${what} is not a document an mmapbench function returned (${why}); pass one as it was returned`),
+  );
 
 /**
  * The models a document prints as: its answer, or with `verbose` its whole text.

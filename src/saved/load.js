@@ -71,6 +71,20 @@ export function readSaved(path, what, kinds) {
         )
       : notOurs('not JSON');
   }
+  return { kind: checkedDocument(document, what, kinds, notOurs), path, document };
+}
+
+/**
+ * Checks a document (parsed from a file, or given to the API) as a results file's is checked
+ * before anything reads it, and returns its kind.
+ * @template {FileKind} K
+ * @param {any} document
+ * @param {string} what  how the command names it in its messages
+ * @param {K[]} kinds
+ * @param {(why: string) => Error} notOurs
+ * @returns {K}
+ */
+export function checkedDocument(document, what, kinds, notOurs) {
   if (nestsDeeperThan(document)) throw notOurs(`nested more than ${MAX_DEPTH} deep`);
   if (typeof document?.mmapbench !== 'string') throw notOurs('no "mmapbench" version field');
   checkSchema(document, what);
@@ -81,7 +95,7 @@ export function readSaved(path, what, kinds) {
     throw usageError(
       `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
     );
-  return { kind, path, document };
+  return kind;
 }
 
 /**

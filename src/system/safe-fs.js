@@ -132,26 +132,27 @@ export function ensurePrivateDir(dir, what, fix = `pass ${what} a folder of your
  * @param {NodeJS.ErrnoException} error
  * @param {string} path
  * @param {string} what  the option that named the place, e.g. `--out`
+ * @param {string} [fix]  how a user names another place: `pass --out` by default
  */
-export function fileError(error, path, what) {
+export function fileError(error, path, what, fix = `pass ${what}`) {
   const code = error.code ?? '';
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return environmentError(
-      `no space left to write ${path} (${code}); free some space or pass ${what} another folder`,
+      `no space left to write ${path} (${code}); free some space or ${fix} another folder`,
       error,
     );
   if (code === 'EROFS')
-    return environmentError(`${path} is on a read-only file system (EROFS); pass ${what} a writable folder`, error);
+    return environmentError(`${path} is on a read-only file system (EROFS); ${fix} a writable folder`, error);
   if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR')
-    return usageError(`${what} ${path}: a file is in the way of a folder (${code}); pass ${what} a folder`, error);
+    return usageError(`${what} ${path}: a file is in the way of a folder (${code}); ${fix} a folder`, error);
   if (code === 'EACCES' || code === 'EPERM')
-    return usageError(`${path} is not writable (${code}); pass ${what} a folder you can write`, error);
+    return usageError(`${path} is not writable (${code}); ${fix} a folder you can write`, error);
   if (code === 'ELOOP')
     return usageError(
-      `${path} is a symbolic link; mmapbench does not write through links: pass ${what} another folder`,
+      `${path} is a symbolic link; mmapbench does not write through links: ${fix} another folder`,
       error,
     );
-  return environmentError(`could not write ${path} (${code || error.message}); pass ${what} another folder`, error);
+  return environmentError(`could not write ${path} (${code || error.message}); ${fix} another folder`, error);
 }
 
 /** What a file that is not a regular one is, as a user would name it. */

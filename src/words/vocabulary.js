@@ -67,7 +67,9 @@ export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 export const requestBytes = (name) => (raw) => {
   const size = bytes(name)(raw);
   if (size > MAX_REQUEST_BYTES)
-    throw usageError(`${name} ${last(raw)} is invalid: it must be a size from 1 byte to 64m, what one request may allocate`);
+    throw usageError(
+      `${name} ${last(raw)} is invalid: it must be a size from 1 byte to 64m, what one request may allocate`,
+    );
   return size;
 };
 /** --settle: ms from 0 to a minute. */

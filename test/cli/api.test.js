@@ -117,6 +117,19 @@ test('every bad option is a usage error naming it, before anything runs or is sa
       [() => trace({ mode: /** @type {any} */ ('both') }), /^mode both is invalid/],
       [() => diff(/** @type {any} */ (1), 'b.json'), /^diff takes the paths of two results files/],
       [() => report([]), /^report takes the path of a results file/],
+      [
+        () => sweep({ cycles: [] }),
+        /^cycles is an empty list: give it one value or more, or leave it out for the default$/,
+      ],
+      [() => sweep({ k: [], task: ['json'] }), /^k is an empty list/],
+      [
+        () => report(/** @type {any} */ ({ command: 'compare' })),
+        /^report\(document\) is not a document an mmapbench function returned \(no "mmapbench" version field\)/,
+      ],
+      [
+        () => report(/** @type {any} */ ({ mmapbench: '0.1.0', command: 'compare', status: 'complete' })),
+        /^report\(document\): config is missing; /,
+      ],
     ];
     for (const [call, message] of cases) {
       const error = await call().then(

@@ -120,3 +120,18 @@ test(
     assert.equal(readFileSync(file, 'utf8'), readFileSync(path, 'utf8'), 'the read-only file is as it was');
   },
 );
+
+test(
+  'init-task in a folder on a read-only disk is one line naming the disk and the fix (exit 3)',
+  asRoot,
+  async (t) => {
+    const ro = await tmpfs(t, 'size=1m');
+    await execa('mount', ['-o', 'remount,ro', ro]);
+    const result = await cli(['init-task', 'parse-body'], { cwd: ro });
+    assert.equal(result.exitCode, 3, result.stderr);
+    assert.equal(
+      result.stderr.trim(),
+      `mmapbench: ${join(ro, 'parse-body.mjs')} is on a read-only file system (EROFS); run init-task in a writable folder`,
+    );
+  },
+);
