@@ -50,7 +50,9 @@ export function describeFailure(failure, context) {
   }
   if (failure.main) {
     const error = new MmapbenchError(
-      `the app's main thread failed: its request(context) threw: ${failure.message} (task ${task.name}); the workers were stopped`,
+      failure.slow
+        ? `the app's main thread failed: ${failure.message} (task ${task.name}); make the task's request(context) return, or settle, within a second: it is served every --request-every ms; the workers were stopped`
+        : `the app's main thread failed: its request(context) threw: ${failure.message} (task ${task.name}); the workers were stopped`,
     );
     error.taskStack = failure.stack;
     return error;

@@ -40,7 +40,9 @@ const defaultRequest = (/** @type {number} */ size) => {
  */
 async function requestOf(spec, params) {
   if (!spec.requestUrl) return defaultRequest(spec.size);
-  const { default: task } = await import(spec.requestUrl);
+  // `export default { request }`, or `export function request` as a module of named exports
+  const module = await import(spec.requestUrl);
+  const task = module.default ?? module;
   const context = { params, size: spec.size, state: {} };
   return (index) => task.request({ ...context, index });
 }
@@ -54,6 +56,49 @@ async function requestOf(spec, params) {
  * @param {(error: unknown) => void} onError  a request that threw: the task's failure
  * @returns {{ stop: () => MainStretch | null }}  null when no request ran
  */
+/**
+ * How long one of the app's requests may take, returned or settled. A request is served every
+ * few ms; one that blocks the main thread or never settles would hold every cell until the host's
+ * --timeout, which names neither the request nor the thread.
+ */
+export const REQUEST_LIMIT_MS = 1000;
+
+/** @param {number | null} ms  how long it took; null: it has not settled */
+const slowRequest = (ms) =>
+  Object.assign(
+    new Error(
+      ms === null
+        ? `its request(context) did not settle within ${REQUEST_LIMIT_MS / 1000} s, the most a request may take`
+        : `its request(context) took ${(ms / 1000).toFixed(1)} s, more than the ${REQUEST_LIMIT_MS / 1000} s a request may take`,
+    ),
+    { slow: true },
+  );
+
+/**
+ * One request, its time bounded: a promise that has not settled within the limit rejects, and one
+ * that blocked the thread longer is refused when it returns (nothing can run while it blocks).
+ * @param {(index: number) => unknown} request
+ * @param {number} index
+ */
+async function limited(request, index) {
+  const called = performance.now();
+  const result = request(index);
+  if (result && typeof (/** @type {any} */ (result).then) === 'function') {
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    const stalled = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(slowRequest(null)), REQUEST_LIMIT_MS);
+    });
+    try {
+      await Promise.race([result, stalled]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  const ms = performance.now() - called;
+  if (ms > REQUEST_LIMIT_MS) throw slowRequest(ms);
+}
+
 function startMainLoad(spec, request, onError) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
@@ -83,19 +128,30 @@ function startMainLoad(spec, request, onError) {
       onError(error);
       return;
     }
+    const fail = (/** @type {unknown} */ error) => {
+      if (stopped) return;
+      stopped = true;
+      onError(error);
+    };
     if (result && typeof (/** @type {any} */ (result).then) === 'function') {
       busy = true;
+      const stall = setTimeout(() => fail(slowRequest(null)), REQUEST_LIMIT_MS);
       /** @type {Promise<unknown>} */ (result).then(
         () => {
+          clearTimeout(stall);
           busy = false;
           if (!stopped) record((performance.now() - called) * 1e6);
         },
         (error) => {
-          stopped = true;
-          onError(error);
+          clearTimeout(stall);
+          fail(error);
         },
       );
-    } else record((performance.now() - called) * 1e6);
+    } else {
+      const ns = (performance.now() - called) * 1e6;
+      if (ns > REQUEST_LIMIT_MS * 1e6) fail(slowRequest(ns / 1e6));
+      else record(ns);
+    }
   };
   const timer = setInterval(serve, spec.everyMs);
   return {
@@ -139,7 +195,7 @@ const WARM_REQUESTS = 200;
  */
 async function startApp(spec, params, onError) {
   const request = await requestOf(spec, params);
-  for (let index = 0; index < WARM_REQUESTS; index++) await request(index);
+  for (let index = 0; index < WARM_REQUESTS; index++) await limited(request, index);
   if (!spec.alone) return { request, alone: null };
   // served on its timer for half as long first, unread, as a running app is
   const warming = startMainLoad(spec, request, onError);

@@ -114,7 +114,7 @@ const median = (/** @type {number[]} */ values) => {
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window
  * @typedef {{ cpuUs: number, involuntarySwitches: number }} Usage
- * @typedef {{ message: string, stack?: string }} SerializedError
+ * @typedef {{ message: string, stack?: string, slow?: boolean }} SerializedError
  * @typedef {{ p50Ns: number, p99Ns: number, meanNs: number, samples: number }} Latency
  * @typedef {{ type: 'ready' }} ReadyMessage
  * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
@@ -128,7 +128,7 @@ const median = (/** @type {number[]} */ values) => {
  *   host's main thread (main-load.js)
  * @typedef {SerializedError & { type: 'failed', worker?: number, notStarted?: boolean,
  *   code?: string, exitCode?: number, signal?: string, main?: boolean, ending?: boolean }} FailedMessage  main:
- *   the app's request on the host's main thread failed, not a worker; ending: ending the workers
+ *   the app's request on the host's main thread failed, not a worker (slow: it took too long); ending: ending the workers
  *   after the windows failed (a worker that would not exit)
  * @typedef {ReadyMessage | ResultMessage | FailedMessage | import('./ending.js').EndedMessage} HostMessage
  * @typedef {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec,
@@ -514,6 +514,8 @@ const MAX_STACK = 20000;
 export const serializeError = (error) => ({
   message: (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE),
   stack: error instanceof Error ? error.stack?.slice(0, MAX_STACK) : undefined,
+  // the app's request past its time (main-load.js): said as that, not as a throw
+  ...(error instanceof Error && /** @type {{ slow?: unknown }} */ (error).slow === true ? { slow: true } : {}),
 });
 
 /**
