@@ -257,7 +257,7 @@ export function spawnHost(plan, script, args, cancelSignal) {
     execa(file, argv, {
       ipc: true,
       // the plan's environment is the whole of it: what it leaves out, the cells must not get
-      env: plan.env,
+      env: { ...plan.env, ...box.env },
       extendEnv: false,
       stdin: 'ignore',
       // a process group of its own, which the task's children join: ended with the cell

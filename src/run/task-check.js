@@ -63,7 +63,12 @@ async function ask(task, node, params, interrupt) {
     box,
   } = diesWithParentBoxed(node.path, ['-e', PROBE, task.url, JSON.stringify(params)]);
   const result = await adopt(
-    execa(file, args, { reject: false, cancelSignal: interrupt, timeout: 30000, env: { NODE_OPTIONS: '' } }),
+    execa(file, args, {
+      reject: false,
+      cancelSignal: interrupt,
+      timeout: 30000,
+      env: { NODE_OPTIONS: '', ...box.env },
+    }),
   ).finally(() => box.end());
   if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
   try {

@@ -5,10 +5,12 @@
 // reparenting, and the kernel kills a cgroup whole (cgroup.kill). Something must still write
 // cgroup.kill once the CLI is gone, however it went: a watcher, a shell in a session of its own
 // that reads a pipe only the CLI holds, and ends the run's group when the pipe closes. Where no
-// cgroup can be made, the watcher kills the process groups of the cells still running instead.
+// cgroup can be made, each tree carries a marker in its environment (TREE_VARIABLE), which what
+// it starts inherits however it detaches: a tree's end, and the watcher, kill the processes that
+// carry it, and the process groups of the cells still running.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diesWithParent } from './children.js';
@@ -18,6 +20,9 @@ const WATCHER = fileURLToPath(new URL('./watcher.sh', import.meta.url));
 
 /** Set to 0 to keep cells out of cgroups (the watcher then ends their process groups). */
 export const CGROUP_VARIABLE = 'MMAPBENCH_CGROUP';
+
+/** Without a cgroup, the marker each started tree carries in its environment. */
+export const TREE_VARIABLE = 'MMAPBENCH_TREE';
 
 /**
  * @typedef {object} RunGroup
@@ -120,6 +125,8 @@ export function containment() {
  * A started tree's place: its cgroup leaf, or the process group its host leads.
  * @typedef {object} Box
  * @property {string | null} dir  the leaf; null without cgroups
+ * @property {Record<string, string>} env  what the tree's environment must hold: without a cgroup,
+ *   its marker (TREE_VARIABLE), by which what it starts is found
  * @property {(pid: number | undefined) => void} started  the host is running, leading a process
  *   group of its own (`detached`): without a cgroup, the watcher kills that group if the CLI dies
  * @property {() => Promise<number[]>} end  kills whatever is left in the leaf, removes it, and
@@ -166,8 +173,11 @@ function boxed(file, args) {
 function processGroupBox(group) {
   /** @type {number | undefined} */
   let leader;
+  const tree = randomBytes(8).toString('hex');
+  group.watcher.stdin?.write(`=${tree}\n`);
   return {
     dir: null,
+    env: { [TREE_VARIABLE]: tree },
     started(pid) {
       if (pid === undefined) return;
       leader = pid;
@@ -176,9 +186,57 @@ function processGroupBox(group) {
     async end() {
       if (leader !== undefined) group.watcher.stdin?.write(`-${leader}\n`);
       leader = undefined;
-      return [];
+      // what it started and left, in its process group or out of it (setsid, an orphan of init)
+      const left = await endMarked(`${TREE_VARIABLE}=${tree}`);
+      group.watcher.stdin?.write(`~${tree}\n`);
+      return left;
     },
   };
+}
+
+/**
+ * The processes whose environment carries `marker` (a NUL-separated entry of /proc/PID/environ),
+ * zombies aside.
+ * @param {string} marker
+ */
+export function processesCarrying(marker) {
+  const entry = Buffer.from(`\0${marker}\0`);
+  const first = Buffer.from(`${marker}\0`);
+  /** @type {number[]} */
+  const found = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const environ = readFileSync(`/proc/${name}/environ`);
+      if (!(environ.includes(entry) || environ.subarray(0, first.length).equals(first))) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat[stat.lastIndexOf(')') + 2] !== 'Z') found.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
+ * Kills the processes that carry `marker`, again until none is left (one may start another
+ * while it dies), and resolves with the pids it killed.
+ * @param {string} marker
+ */
+async function endMarked(marker) {
+  const killed = new Set();
+  for (let tries = 0; tries < 100; tries++) {
+    const left = processesCarrying(marker);
+    if (!left.length) break;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed.add(pid);
+      } catch {}
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return [...killed];
 }
 
 /** @param {string} dir @returns {Box} */
@@ -187,6 +245,7 @@ function cgroupBox(dir) {
   let ended;
   return {
     dir,
+    env: {},
     started() {},
     end: () => (ended ??= endLeaf(dir)),
   };

@@ -232,7 +232,7 @@ async function npm(args, { given, cache, interrupt }) {
     box,
   } = diesWithParentBoxed('npm', args, 'SIGTERM');
   const result = await adopt(
-    execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore' }),
+    execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore', env: box.env }),
   ).finally(() => box.end());
   if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
   if (result.failed && result.exitCode === undefined)

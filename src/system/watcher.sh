@@ -1,9 +1,12 @@
 # Ends what the CLI started once the CLI is gone, however it went (system/containment.js). It
 # runs in a session of its own and reads a pipe only the CLI holds: end of file is the CLI's end.
-# Meanwhile the CLI says `+PGID` when a cell's host starts leading a process group and `-PGID`
-# once the cell is over; where there is no cgroup, those groups are what it kills.
+# Meanwhile, where there is no cgroup, the CLI says `+PGID` when a cell's host starts leading a
+# process group and `-PGID` once the cell is over, and `=TREE` when a tree is started with
+# MMAPBENCH_TREE=TREE in its environment and `~TREE` once it has ended: those groups, and the
+# processes that carry those markers however they detached, are what it kills.
 # $1: the run's cgroup (a leaf per started tree in it), or empty.
 groups=' '
+trees=' '
 while read -r line; do
   case $line in
     +*) groups="$groups${line#+} " ;;
@@ -11,9 +14,21 @@ while read -r line; do
       id=${line#-}
       case $groups in *" $id "*) groups="${groups%%" $id "*} ${groups#*" $id "}" ;; esac
       ;;
+    =*) trees="$trees${line#=} " ;;
+    ~*)
+      id=${line#~}
+      case $trees in *" $id "*) trees="${trees%%" $id "*} ${trees#*" $id "}" ;; esac
+      ;;
   esac
 done
 for group in $groups; do kill -9 -"$group" 2>/dev/null; done
+for tree in $trees; do
+  # a marker is random hex: as a fixed string it names no other process
+  for environ in $(grep -lsaF "MMAPBENCH_TREE=$tree" /proc/[0-9]*/environ); do
+    pid=${environ#/proc/}
+    kill -9 "${pid%/environ}" 2>/dev/null
+  done
+done
 [ -n "$1" ] || exit 0
 # The kernel kills the group and every leaf in it at once (Linux 5.14 and later), and again on
 # every pass: a tree the CLI spawned just before it died places itself in its leaf (a shell

@@ -335,7 +335,7 @@ async function loadInChild(url, spec, seconds, interrupt) {
       timeout: seconds * 1000,
       // nothing to clean up in a probe, and a module spinning at load never runs a SIGTERM handler
       killSignal: 'SIGKILL',
-      env: { NODE_OPTIONS: '' },
+      env: { NODE_OPTIONS: '', ...box.env },
       stdin: 'ignore',
       maxBuffer: 1024 * 1024,
     }),

@@ -111,6 +111,27 @@ test("without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing
   await goneWithin(mark, 2000);
 });
 
+for (const mode of ['workers', 'procs']) {
+  test(`${mode}: without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing its task started, however it detached`, async () => {
+    const { run, mark } = await startMarked(TREE(mode), treeUp(2, 7), { env: { MMAPBENCH_CGROUP: '0' } });
+    run.kill('SIGKILL');
+    await run;
+    await goneWithin(mark, 3000);
+  });
+}
+
+test('without a cgroup (MMAPBENCH_CGROUP=0), what a task leaves running, an orphan of init or a process in a session of its own included, ends with its cell and is counted', async () => {
+  const mark = uniqueMark();
+  const result = await cli([...TREE('workers', 'spin=1'), '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
+    env: { MMAPBENCH_CGROUP: '0' },
+  });
+  assert.equal(result.exitCode, 0, result.stderr);
+  const [cell] = JSON.parse(result.stdout).rounds.map((round) => round.workers);
+  assert.ok(cell.strays >= 2 * 7, `strays: ${cell.strays}`);
+  assert.match(result.stderr, /^mmapbench: warning: the task left \d+ processes running when/m);
+  assert.deepEqual(processesMarked(mark), []);
+});
+
 test(
   'what a task leaves running at any depth, an orphan of init included, ends with its cell and is counted',
   cgroups,

@@ -111,7 +111,7 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
       command: [file, args],
       box,
     } = diesWithParentBoxed('sh', ['-c', 'read _ && exec "$@"', 'sh', ...request.command], 'SIGTERM');
-    const shell = adopt(spawn(file, args, { stdio: ['pipe', 2, 2] }));
+    const shell = adopt(spawn(file, args, { stdio: ['pipe', 2, 2], env: { ...process.env, ...box.env } }));
     exited = new Promise((resolve) =>
       shell.once('exit', (code, signal) => box.end().finally(() => resolve({ code, signal }))),
     );
