@@ -87,6 +87,23 @@ async function documentOf(run) {
 }
 
 /**
+ * Runs a call's core; what it started to contain its trees (a cgroup, the watcher) ends when it
+ * settles, not when the caller's process exits.
+ * @template T
+ * @param {() => Promise<T>} call
+ * @returns {Promise<T>}
+ */
+async function contained(call) {
+  const { holdTrees } = await import('./system/containment.js');
+  const release = holdTrees();
+  try {
+    return await call();
+  } finally {
+    release();
+  }
+}
+
+/**
  * compare, workers or procs.
  * @param {'compare'|'workers'|'procs'} command
  * @param {unknown} options
@@ -95,7 +112,7 @@ async function measure(command, options) {
   const { opts, context } = optionsOf(options, command);
   // each command's core loads when it runs, as the CLI's does: importing mmapbench stays cheap
   const { measureOrResume } = await import('./core/measure.js');
-  return documentOf(measureOrResume(opts, command, output(opts, command), context));
+  return contained(() => documentOf(measureOrResume(opts, command, output(opts, command), context)));
 }
 
 /**
@@ -128,7 +145,7 @@ export const procs = (options) => measure('procs', options);
 export async function sweep(options) {
   const { opts, context } = optionsOf(options, 'sweep');
   const { sweepOrResume } = await import('./core/sweep.js');
-  return documentOf(sweepOrResume(opts, output(opts, 'sweep'), context));
+  return contained(() => documentOf(sweepOrResume(opts, output(opts, 'sweep'), context)));
 }
 
 /**
@@ -139,7 +156,7 @@ export async function sweep(options) {
 export async function advise(options) {
   const { opts, context } = optionsOf(options, 'advise');
   const { adviseCommand } = await import('./core/advise.js');
-  return documentOf(adviseCommand(opts, output(opts, 'advise'), context));
+  return contained(() => documentOf(adviseCommand(opts, output(opts, 'advise'), context)));
 }
 
 /**
@@ -152,7 +169,9 @@ export async function trace({ mode = 'compare', ...options } = {}) {
     throw usageError(`mode ${String(mode)} is invalid: it must be one of compare, workers, procs`);
   const { opts, context } = optionsOf(options, 'trace');
   const { measureCommand } = await import('./core/measure.js');
-  return documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context));
+  return contained(() =>
+    documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context)),
+  );
 }
 
 /**

@@ -112,6 +112,26 @@ function runGroup() {
   return run;
 }
 
+let holders = 0;
+
+/**
+ * Holds the run's group while a call of the library starts trees: when the last call that holds
+ * it lets go, its watcher is told the run is over (it removes the run's cgroup and exits), and a
+ * later call makes a group of its own. The CLI holds none: its end is the run's.
+ * @returns {() => void}  lets go, once
+ */
+export function holdTrees() {
+  holders++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (--holders > 0 || !run) return;
+    run.watcher.stdin?.end();
+    run = undefined;
+  };
+}
+
 /**
  * Whether trees started from here are put in cgroups, and if not, why not.
  * @returns {{ cgroup: string | null, why: string }}

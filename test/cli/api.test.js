@@ -14,6 +14,7 @@ import { usableCpus } from '../../src/system/cpus.js';
 import { oversubscribed as oversubscribed_ } from '../../src/run/plan.js';
 
 const API = fileURLToPath(new URL('../../src/api.js', import.meta.url));
+const CONTAINMENT = fileURLToPath(new URL('../../src/system/containment.js', import.meta.url));
 
 test('compare resolves with the document --json prints; nothing is written or saved; progress after every cell', async () => {
   // in a process of its own, so that anything it wrote would show: only the script's own line may
@@ -31,7 +32,15 @@ test('compare resolves with the document --json prints; nothing is written or sa
       onProgress: (event) => events.push(event),
       onWarning: (warning) => warned.push(warning),
     });
-    process.stdout.write(JSON.stringify({ document, events, warned }));
+    // what contained its trees ends when the call settles, not when this process exits
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { ownCgroup } = await import(${JSON.stringify(pathToFileURL(CONTAINMENT).href)});
+    const field = (pid, i) => { try { return readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[i]; } catch { return null; } };
+    const watchers = () => readdirSync('/proc').filter((pid) => /^\\d+$/.test(pid) && field(pid, 1) === String(process.pid) && field(pid, 0) !== 'Z');
+    const groups = () => { const { dir } = ownCgroup(); return dir ? readdirSync(dir).filter((name) => name.startsWith('mmapbench-' + process.pid + '-')) : []; };
+    for (let i = 0; i < 200 && (watchers().length || groups().length); i++) await new Promise((r) => setTimeout(r, 10));
+    const left = { watchers: watchers().length, groups: groups() };
+    process.stdout.write(JSON.stringify({ document, events, warned, left }));
   `;
   const { MMAPBENCH_RESULTS, ...env } = process.env;
   const summary = join(mkdtempSync(join(tmpdir(), 'mmapbench-summary-')), 'summary.md');
@@ -44,7 +53,8 @@ test('compare resolves with the document --json prints; nothing is written or sa
   assert.equal(child.exitCode, 0, child.stderr);
   assert.equal(child.stderr, '', 'nothing on stderr');
   assert.equal(existsSync(summary), false, 'nothing appended to $GITHUB_STEP_SUMMARY');
-  const { document, events, warned } = JSON.parse(child.stdout);
+  const { document, events, warned, left } = JSON.parse(child.stdout);
+  assert.deepEqual(left, { watchers: 0, groups: [] }, 'no watcher or cgroup left once the call settled');
   const oversubscribed = { code: 'oversubscribed', text: oversubscribed_(k, k - 1) };
   assert.deepEqual(warned, [oversubscribed], 'onWarning, as it happened');
   assert.deepEqual(document.warnings, [oversubscribed], 'and in the document');
