@@ -48,15 +48,6 @@ async function requestOf(spec, params) {
 }
 
 /**
- * Starts the load: a request every `everyMs`, each timed from its call to its return (or to its
- * promise settling, for an async one; the next waits for it), and the event loop's delay, until
- * `stop`, which reads both.
- * @param {MainSpec} spec
- * @param {(index: number) => unknown} request
- * @param {(error: unknown) => void} onError  a request that threw: the task's failure
- * @returns {{ stop: () => MainStretch | null }}  null when no request ran
- */
-/**
  * How long one of the app's requests may take, returned or settled. A request is served every
  * few ms; one that blocks the main thread or never settles would hold every cell until the host's
  * --timeout, which names neither the request nor the thread.
@@ -99,6 +90,15 @@ async function limited(request, index) {
   if (ms > REQUEST_LIMIT_MS) throw slowRequest(ms);
 }
 
+/**
+ * Starts the load: a request every `everyMs`, each timed from its call to its return (or to its
+ * promise settling, for an async one; the next waits for it), and the event loop's delay, until
+ * `stop`, which reads both.
+ * @param {MainSpec} spec
+ * @param {(index: number) => unknown} request
+ * @param {(error: unknown) => void} onError  a request that threw or took too long: the task's failure
+ * @returns {{ stop: () => MainStretch | null }}  null when no request ran
+ */
 function startMainLoad(spec, request, onError) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
