@@ -203,32 +203,46 @@ test(
   },
 );
 
-test(
-  'a saved file with a figure changed to a word is refused by report, diff and --resume (exit 2), naming the field',
-  LIMIT,
-  async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-corrupt-'));
-    const good = fixture('saved/compare.json');
-    const document = JSON.parse(readFileSync(good, 'utf8'));
-    document.rounds[0].procs.throughput = 'fast';
-    document.status = 'incomplete';
-    const bad = join(dir, 'compare.json');
-    writeFileSync(bad, JSON.stringify(document));
-    for (const [args, what] of [
-      [['report', bad], bad],
-      [['diff', good, bad], `diff ${bad}`],
-      [['compare', '--resume', bad], `--resume ${bad}`],
-    ]) {
-      const result = await cli(args);
-      assert.equal(result.exitCode, 2, args[0]);
-      assert.equal(result.stdout, '');
-      assert.equal(
-        result.stderr,
-        `mmapbench: ${what}: rounds[0].procs.throughput must be a number (it is "fast"); the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
-      );
-    }
-  },
-);
+for (const [change, edit, problem] of /** @type {Array<[string, (document: any) => void, string]>} */ ([
+  [
+    'a figure changed to a word',
+    (document) => (document.rounds[0].procs.throughput = 'fast'),
+    'rounds[0].procs.throughput must be a number (it is "fast")',
+  ],
+  // a view wrapped it before, in time in the square of its length (minutes), deaf to SIGTERM
+  [
+    'a task name of 10 MB',
+    (document) => (document.config.task.name = 'x'.repeat(10 * 1024 * 1024)),
+    'config.task.name is 10485760 characters long; mmapbench saves at most 16384 in a field',
+  ],
+])) {
+  test(
+    `a saved file with ${change} is refused by report, diff and --resume at once (exit 2), naming the field`,
+    LIMIT,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mmapbench-corrupt-'));
+      const good = fixture('saved/compare.json');
+      const document = JSON.parse(readFileSync(good, 'utf8'));
+      edit(document);
+      document.status = 'incomplete';
+      const bad = join(dir, 'compare.json');
+      writeFileSync(bad, JSON.stringify(document));
+      for (const [args, what] of [
+        [['report', bad], bad],
+        [['diff', good, bad], `diff ${bad}`],
+        [['compare', '--resume', bad], `--resume ${bad}`],
+      ]) {
+        const result = await cli(args, { timeout: 30000 });
+        assert.equal(result.exitCode, 2, `${args[0]}: ${result.stderr}`);
+        assert.equal(result.stdout, '');
+        assert.equal(
+          result.stderr,
+          `mmapbench: ${what}: ${problem}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+        );
+      }
+    },
+  );
+}
 
 test(
   'advise checks what compare checks, with its exit codes: a --node that is no Node (2), a budget that counts no round (6)',
@@ -250,34 +264,6 @@ test(
         short.stderr,
         /^mmapbench: no round counted within the 0\.1 s budget: .*; give --max-time \d+ or more$/m,
       );
-  },
-);
-
-test(
-  'a saved file whose task name is 10 MB is refused by report, diff and --resume at once (exit 2), naming the field',
-  LIMIT,
-  async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-long-'));
-    const good = fixture('saved/compare.json');
-    const document = JSON.parse(readFileSync(good, 'utf8'));
-    document.config.task.name = 'x'.repeat(10 * 1024 * 1024);
-    document.status = 'incomplete';
-    const bad = join(dir, 'compare.json');
-    writeFileSync(bad, JSON.stringify(document));
-    for (const [args, what] of [
-      [['report', bad], bad],
-      [['diff', good, bad], `diff ${bad}`],
-      [['compare', '--resume', bad], `--resume ${bad}`],
-    ]) {
-      // before, report spent minutes wrapping the name, deaf to SIGTERM: the test's timeout ends it
-      const result = await cli(args, { timeout: 30000 });
-      assert.equal(result.exitCode, 2, `${args[0]}: ${result.stderr}`);
-      assert.equal(result.stdout, '');
-      assert.equal(
-        result.stderr,
-        `mmapbench: ${what}: config.task.name is 10485760 characters long; mmapbench saves at most 16384 in a field; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
-      );
-    }
   },
 );
 
