@@ -2,8 +2,7 @@
 // read the tree's memory, ends its K workers as an app would (Worker#terminate, ChildProcess#kill),
 // times the teardown (the request to the last `exit` event), waits the settle time and reads its
 // own anonymous memory (docs/how-it-measures.md, "What ending a worker returns").
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { measureMemory } from 'node:vm';
 import { anonymousBytes } from '../system/memory.js';
 
 // A worker that has not exited this long after it was asked to is the task's fault (a native
@@ -21,13 +20,24 @@ export const END_GRACE_MS = 5000;
 
 // The app's garbage (its requests' Buffers, the harness's messages) is collected before each
 // reading, before the first worker and after each end alike, so what is read is what the app
-// holds, not when V8 last collected: a host is not started with --expose-gc, so it asks V8 here.
-setFlagsFromString('--expose-gc');
-const collect = /** @type {() => void} */ (runInNewContext('gc'));
+// holds, not when V8 last collected. A host is not started with --expose-gc, as an app is not,
+// and V8's flags are not changed at run time either (v8.setFlagsFromString('--expose-gc')):
+// a Worker started after a flag changed does not start from Node's snapshot, which made threads'
+// start-up twice a script's. An eager memory measurement collects the heap instead.
+async function collect() {
+  // its one experimental warning is the harness's, not the task's output
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    await measureMemory({ mode: 'summary', execution: 'eager' });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
 
 /** The host's anonymous memory, its garbage collected first. */
-export function collectedAnonymous() {
-  collect();
+export async function collectedAnonymous() {
+  await collect();
   return anonymousBytes(process.pid);
 }
 
@@ -57,7 +67,7 @@ export async function endAll(workers, end, settleMs) {
   await Promise.all(exited);
   const teardownNs = Number(process.hrtime.bigint() - from);
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return { teardownNs, anonBytes: collectedAnonymous() };
+  return { teardownNs, anonBytes: await collectedAnonymous() };
 }
 
 /**

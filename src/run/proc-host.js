@@ -1,8 +1,8 @@
-// Entry point of one child process in procs mode: prepare, report ready, block until the
+// Entry point of one child process in procs mode: the task loaded and set up first, as an app's
+// child would, then the harness (set-up.js says why); prepare, report ready, block until the
 // parent's release message, run the timed loop, report, exit when told (the CLI reads the
 // tree's memory first).
-import { hostTimeline, measure, prepare, serializeError, usageBetween } from './task-runner.js';
-import { ipcChannel } from './parent-channel.js';
+import { hostTimeline, setUpTask } from './set-up.js';
 
 const host = hostTimeline();
 
@@ -24,6 +24,9 @@ process.on('disconnect', () => process.exit(0));
 process.on('SIGINT', () => {});
 
 try {
+  const parent = spec.parent ? (await import('./parent-channel.js')).ipcChannel(send) : undefined;
+  const set = await setUpTask(spec, index, 'procs', parent);
+  const { measure, prepare, usageBetween } = await import('./task-runner.js');
   // every child waits for the parent's word that all K are set up (task-runner.js says why)
   const prepared = await prepare(
     spec,
@@ -40,7 +43,8 @@ try {
       send({ type: 'set-up' });
       return allSetUp;
     },
-    spec.parent ? ipcChannel(send) : undefined,
+    parent,
+    set,
   );
   const released = new Promise((resolve) => {
     process.on('message', function onMessage(/** @type {any} */ message) {
@@ -61,6 +65,7 @@ try {
   process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
   send({ type: 'result', samples: [sample], usage, host });
 } catch (error) {
+  const { serializeError } = await import('./task-runner.js');
   send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
 }
 

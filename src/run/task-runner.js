@@ -3,6 +3,7 @@
 
 import { count, histogramOfRecorder, newRecorder } from '../stats/histogram.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
+import { setUpTask } from './set-up.js';
 
 /**
  * What a host reports, declared where the statistics read it (stats/samples.js).
@@ -33,21 +34,7 @@ const TIMED_OP_NS = 600;
 const LATENCY_BUDGET = 0.01;
 const MAX_TIMED = 4096;
 
-// When this thread had loaded the harness: the module is evaluated anew in every Worker.
-const loadedAt = process.hrtime.bigint();
-
-/**
- * Where a process's start went, on the clock of the windows (process.hrtime, CLOCK_MONOTONIC,
- * which performance.now() counts on too): when Node started (performance's time origin), when
- * it had bootstrapped, and when the calling module's imports had loaded (now). Times as text.
- * @returns {HostTimeline}
- */
-export function hostTimeline() {
-  const now = process.hrtime.bigint();
-  const started = now - BigInt(Math.round(performance.now() * 1e6));
-  const booted = started + BigInt(Math.round(performance.nodeTiming.bootstrapComplete * 1e6));
-  return { started: String(started), booted: String(booted), loaded: String(now) };
-}
+export { hostTimeline } from './set-up.js';
 
 /**
  * @typedef {object} RunnerSpec  what each worker or process is handed
@@ -132,8 +119,9 @@ const median = (/** @type {number[]} */ values) => {
  *   after the windows failed (a worker that would not exit)
  * @typedef {ReadyMessage | ResultMessage | FailedMessage | import('./ending.js').EndedMessage} HostMessage
  * @typedef {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec,
- *   warmup?: WarmupDone, opNs?: number, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
- *   op while warming up; setUp, warm: when setup and warmup were done
+ *   warmup?: WarmupDone, opNs?: number, loaded: bigint, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
+ *   op while warming up; loaded: when the entry had loaded, before the task; setUp, warm: when
+ *   setup and warmup were done
  */
 
 // off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
@@ -149,33 +137,22 @@ const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
  * @param {() => Promise<void> | void} [allSetUp]  resolves once every worker of the cell is set up
  * @param {import('./parent-channel.js').ParentChannel} [parent]  for a task that talks to its
  *   parent (`parent: true`), the channel to it
+ * @param {import('./set-up.js').SetUp} [set]  the task, already loaded and set up by the entry
+ *   (set-up.js), before the harness loaded
  * @returns {Promise<Prepared>}
  */
-export async function prepare(spec, index, mode, allSetUp = async () => {}, parent = undefined) {
-  const module = await import(spec.taskUrl);
-  const task = loopOf(module.default ?? module);
-  /** @type {TaskContext} */
-  const ctx = {
-    file: spec.file,
-    fileSize: spec.fileSize,
-    params: spec.params,
-    index,
-    k: spec.k,
-    mode,
-    state: {},
-    ...(parent ? { parent } : {}),
-  };
+export async function prepare(spec, index, mode, allSetUp = async () => {}, parent = undefined, set = undefined) {
+  const { module, ctx, loaded, setUp } = set ?? (await setUpTask(spec, index, mode, parent));
+  const task = loopOf(module);
   // The counters' /proc files are opened and read once before the warmup, not first at the
   // release: the harness calls the fs functions a task calls (openSync, readSync) with other
   // strings and arguments, and doing so first beside the window deoptimized the task's own
   // optimized openSync there, recompiling it on a V8 thread inside the window's first tenth
-  // (docs/how-it-measures.md, "The window's first tenth").
+  // (docs/how-it-measures.md, "The window's first tenth"). After setup: not the app's start-up.
   if (accounting()) {
     readCounters();
     minorFaults();
   }
-  await task.setup?.(ctx);
-  const setUp = process.hrtime.bigint();
   // No worker warms up before all K are set up: start-up (to the last one set up) is then what
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.
@@ -201,7 +178,7 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   }
   const warmup = spec.steady ? await warmUntilSteady(task, ctx, spec.steady) : undefined;
   if (warmup) opNs = (warmup.ms * 1e6) / Math.max(warmup.ops, 1);
-  return { task, ctx, spec, warmup, opNs, setUp, warm: process.hrtime.bigint() };
+  return { task, ctx, spec, warmup, opNs, loaded, setUp, warm: process.hrtime.bigint() };
 }
 
 /**
@@ -271,7 +248,7 @@ async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
  * @param {number} iterations
  * @returns {Promise<Sample>}
  */
-export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, iterations) {
+export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, warm }, iterations) {
   const accounted = accounting();
   const slicing = accounted && spec.slices === true && iterations >= SLICES;
   const gc = accounted ? watchGc() : null;
@@ -328,7 +305,7 @@ export async function measure({ task, ctx, spec, warmup, opNs, setUp, warm }, it
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;
-  sample.timeline = { loaded: String(loadedAt), setUp: String(setUp), warm: String(warm) };
+  sample.timeline = { loaded: String(loaded), setUp: String(setUp), warm: String(warm) };
   return sample;
 }
 

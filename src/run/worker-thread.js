@@ -1,13 +1,16 @@
-// Entry point of one Worker thread in workers mode.
+// Entry point of one Worker thread in workers mode: the task loaded and set up first, as an
+// app's worker would, then the harness (set-up.js says why).
 import { parentPort, workerData } from 'node:worker_threads';
-import { measure, prepare } from './task-runner.js';
-import { portChannel } from './parent-channel.js';
+import { setUpTask } from './set-up.js';
 
 // this module runs only as the Worker workers-host.js starts, which has a parent port
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { spec, index, gate, port: parent } = workerData;
+const { spec, index, gate, port: channelPort } = workerData;
 const flag = new Int32Array(gate);
 
+const parent = channelPort ? (await import('./parent-channel.js')).portChannel(channelPort) : undefined;
+const set = await setUpTask(spec, index, 'workers', parent);
+const { measure, prepare } = await import('./task-runner.js');
 // slot 0: the release; slot 1: how many threads are set up (task-runner.js says why it waits)
 const prepared = await prepare(
   spec,
@@ -15,9 +18,10 @@ const prepared = await prepare(
   'workers',
   () => {
     if (Atomics.add(flag, 1, 1) + 1 === spec.k) Atomics.notify(flag, 1);
-    for (let set; (set = Atomics.load(flag, 1)) < spec.k;) Atomics.wait(flag, 1, set);
+    for (let count; (count = Atomics.load(flag, 1)) < spec.k;) Atomics.wait(flag, 1, count);
   },
-  parent ? portChannel(parent) : undefined,
+  parent,
+  set,
 );
 port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
