@@ -320,9 +320,9 @@ const MIN_TIMED_OPS = 100;
 export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
 
 // What an app has left once its workers ended is read this long after their last exit event: by
-// hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most
-// (scripts/after-check.js), and every cell pays the wait (docs/how-it-measures.md, "What ending
-// a worker returns", and "Figures behind the defaults")
+// hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most,
+// and every cell pays the wait (docs/how-it-measures.md, "What ending a worker returns", and
+// "Figures behind the defaults"); `npm run bench:self` sets the figure beside a script
 const END_DEFAULTS = { settleMs: 10 };
 
 /** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */

@@ -124,7 +124,7 @@ const median = (/** @type {number[]} */ values) => {
  *   setup and warmup were done
  */
 
-// off only to measure what the account itself costs (scripts/overhead.js, account-overhead.js)
+// off only to measure what the account itself costs (scripts/account-overhead.js)
 const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
 // off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
 const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';

@@ -69,20 +69,30 @@ test('scripts/account-overhead.js --off latency sets windows with sampled latenc
   assert.match(stdout, /^Worker thread {2}with \/ without latency: [\d.]+/m);
 });
 
-test("scripts/memory-check.js sets compare's memory beside a reading by hand of the same tree, each mode", async () => {
-  const script = new URL('../../scripts/memory-check.js', import.meta.url).pathname;
-  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '-k', '2', '--iterations', '500'], {
+test("npm run bench:self prints one table: each figure, its script's in the same minutes, the target and whether it holds; exit 0", async () => {
+  const script = new URL('../../scripts/self-check.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--only', 'help,memory'], {
     reject: false,
   });
   assert.equal(exitCode, 0, stderr);
-  for (const mode of ['workers', 'procs'])
+  const lines = stdout.trim().split('\n');
+  assert.match(lines[0], /^mmapbench self-check, \d{4}-\d\d-\d\dT\d\d:\d\d UTC, Node v\d+/);
+  assert.match(lines[1], /^\| figure +\| mmapbench +\| script, same minutes +\| target +\| holds \|$/);
+  assert.match(
+    lines[3],
+    /^\| `mmapbench --help` \/ `node -e 0` +\| [\d.]+× \(\d+ ms\) +\| node -e 0: \d+ ms +\| ≤ 3× +\| (yes|NO) +\|$/,
+  );
+  for (const [i, mode] of [
+    [4, 'threads'],
+    [5, 'processes'],
+  ])
     assert.match(
-      stdout,
+      lines[i],
       new RegExp(
-        `^ {2}${mode}: tree PSS mmapbench [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%\\); tree anonymous [\\d.]+, by hand [\\d.]+ \\(-?[\\d.]+%, ${mode === 'workers' ? 1 : 3} processes\\); parent before [\\d.]+, an idle Node by hand [\\d.]+; per added worker -?[\\d.]+, by hand -?[\\d.]+ \\(-?[\\d.]+%\\)$`,
-        'm',
+        `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB +\\| [\\d.]+ MiB \\([+-]\\d+%\\) +\\| ±15% +\\| (yes|NO) +\\|$`,
       ),
     );
+  assert.equal(lines.length, 6);
 });
 
 test("scripts/first-tenth.js gives each mode's tenths and the first and fifth against the rest", async () => {

@@ -1,0 +1,462 @@
+#!/usr/bin/env node
+// npm run bench:self: every figure mmapbench promises, set beside a small script of the same
+// work run in the same minutes, and the CLI's own speed. A benchmark, not a test: it prints one
+// table (the figure, the script's, the target, whether it holds) and always exits 0. The scripts
+// use nothing of mmapbench's: each is a fresh Node process started here with a role (below), in
+// the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
+//   node scripts/self-check.js [--only startup,memory,kept,main,loop,help,json,advise]
+import { fork, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const me = fileURLToPath(import.meta.url);
+const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
+const MiB = 2 ** 20;
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (/** @type {number[]} */ xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const pssAnon = (/** @type {number} */ pid) =>
+  Number(/^Pss_Anon:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]) * 1024;
+const rssAnon = () => Number(/^RssAnon:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) * 1024;
+
+// ---- the scripts: what a worker does, and the app that starts them ----
+
+/** What one worker (thread or child) does, by role; it says `done` when its work is over. */
+const WORK = {
+  /** import the default task and run its setup, as an app's worker would */
+  async startup(/** @type {any} */ job) {
+    const { default: task } = await import(job.task);
+    await task.setup?.({ file: job.file, params: {}, state: {} });
+  },
+  /** reuse-buffer: read a file into one buffer, `ops` times */
+  reuse(/** @type {any} */ job) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (let i = 0; i < job.ops; i++) {
+      const fd = openSync(job.file, 'r');
+      readSync(fd, buffer, 0, buffer.length, null);
+      closeSync(fd);
+    }
+  },
+  /** readFileSync until the time is up */
+  read(/** @type {any} */ job) {
+    while (Date.now() < job.until) for (let i = 0; i < 100; i++) readFileSync(job.file);
+  },
+};
+
+/** A worker: do the work, say so, and stay until ended (as a pool's idle worker), unless told to exit. */
+async function worker(/** @type {any} */ job) {
+  await WORK[/** @type {keyof typeof WORK} */ (job.work)](job);
+  if (job.exit) process.exit(0);
+  if (isMainThread) process.send?.('done');
+  else parentPort?.postMessage('done');
+  setInterval(() => {}, 1 << 30);
+}
+
+/** Starts K workers of `mode` on `job`; resolves once each has said `done`. */
+function startWorkers(/** @type {string} */ mode, /** @type {number} */ k, /** @type {any} */ job) {
+  const workers = Array.from({ length: k }, () =>
+    mode === 'workers'
+      ? new Worker(me, { workerData: job })
+      : fork(me, ['--worker', JSON.stringify(job)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+  );
+  const done = Promise.all(workers.map((one) => new Promise((resolve) => one.once('message', resolve))));
+  return { workers, done };
+}
+const end = (/** @type {any[]} */ workers) =>
+  Promise.all(
+    workers.map((one) => {
+      const exited = new Promise((resolve) => one.once('exit', resolve));
+      if ('terminate' in one) one.terminate();
+      else one.kill();
+      return exited;
+    }),
+  );
+
+/** The apps, by role: each prints its figures as JSON. */
+const APPS = {
+  /** ms from the first request for a worker to the last set up */
+  async startup(/** @type {any} */ o) {
+    const from = performance.now();
+    await startWorkers(o.mode, o.k, { work: 'startup', task: o.task, file: o.file }).done;
+    return performance.now() - from;
+  },
+  /** what each added worker holds, reuse-buffer, all holding still: (tree − before) / K */
+  async memory(/** @type {any} */ o) {
+    const before = pssAnon(process.pid);
+    const { workers, done } = startWorkers(o.mode, o.k, { work: 'reuse', file: o.file, ops: o.ops });
+    await done;
+    const tree = workers.reduce((sum, one) => sum + ('pid' in one ? pssAnon(one.pid) : 0), pssAnon(process.pid));
+    await end(workers);
+    return (tree - before) / o.k;
+  },
+  /** what the app keeps once its K workers, which read a file for `seconds`, have ended */
+  async kept(/** @type {any} */ o) {
+    const gc = /** @type {() => void} */ (globalThis.gc);
+    gc();
+    const before = rssAnon();
+    const { workers, done } = startWorkers(o.mode, o.k, {
+      work: 'read',
+      file: o.file,
+      until: Date.now() + o.seconds * 1000,
+    });
+    await done;
+    await end(workers);
+    await sleep(o.settleMs);
+    gc();
+    return (rssAnon() - before) / o.k;
+  },
+  /** the app's request p99 (µs) and event loop's delay p99 (ms), alone or beside K workers */
+  async main(/** @type {any} */ o) {
+    const until = Date.now() + 300 + o.seconds * 1000;
+    const workers =
+      o.mode === 'alone' ? [] : startWorkers(o.mode, o.k, { work: 'read', file: o.file, until, exit: true }).workers;
+    const ended = workers.map((one) => new Promise((resolve) => one.once('exit', resolve)));
+    /** @type {number[]} */
+    const times = [];
+    let index = 0;
+    let measuring = false;
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    const timer = setInterval(() => {
+      const from = performance.now();
+      const body = Buffer.allocUnsafe(o.size).fill(index & 0xff);
+      const reply = JSON.parse(JSON.stringify({ id: index++, user: 'u', items: [1, 2, 3], bytes: body.length }));
+      if (reply.bytes !== o.size) throw new Error('lost');
+      if (measuring) times.push((performance.now() - from) * 1000);
+    }, o.every);
+    await sleep(300);
+    measuring = true;
+    delay.enable();
+    await sleep(o.seconds * 1000);
+    clearInterval(timer);
+    delay.disable();
+    await Promise.all(ended);
+    times.sort((a, b) => a - b);
+    return { p99Us: times[Math.ceil(0.99 * times.length) - 1], loopP99Ms: delay.percentile(99) / 1e6 };
+  },
+  /** ops/s of a bare readFileSync loop in one thread or one process: the harness's k=1 cell's work */
+  async bare(/** @type {any} */ o) {
+    const loop = () => {
+      for (let i = 0; i < o.warmup; i++) readFileSync(o.file);
+      const from = process.hrtime.bigint();
+      for (let i = 0; i < o.iterations; i++) readFileSync(o.file);
+      return (o.iterations * 1e9) / Number(process.hrtime.bigint() - from);
+    };
+    if (o.mode === 'procs') return loop();
+    const source = `const { readFileSync } = require('node:fs'); const { parentPort, workerData: o } = require('node:worker_threads');
+      for (let i = 0; i < o.warmup; i++) readFileSync(o.file);
+      const from = process.hrtime.bigint();
+      for (let i = 0; i < o.iterations; i++) readFileSync(o.file);
+      parentPort.postMessage((o.iterations * 1e9) / Number(process.hrtime.bigint() - from));`;
+    const thread = new Worker(source, { eval: true, workerData: o });
+    return new Promise((resolve) => thread.once('message', resolve));
+  },
+};
+
+if (process.argv[2] === '--worker' || !isMainThread) {
+  await worker(isMainThread ? JSON.parse(process.argv[3]) : workerData);
+} else if (process.argv[2] === '--app') {
+  const [, , , role, options] = process.argv;
+  const figure = await APPS[/** @type {keyof typeof APPS} */ (role)](JSON.parse(options));
+  process.stdout.write(JSON.stringify(figure));
+  process.exit(0);
+} else {
+  await main();
+}
+
+// ---- the sitting ----
+
+async function main() {
+  const { values } = parseArgs({ options: { only: { type: 'string' } } });
+  const only = values.only?.split(',');
+  const wants = (/** @type {string} */ name) => !only || only.includes(name);
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.MMAPBENCH_RESULTS;
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-self-check-'));
+  const file = join(dir, 'med');
+  writeFileSync(file, Buffer.alloc(64 * 1024, 7));
+  const task = pathToFileURL(fileURLToPath(new URL('../src/tasks/readfilesync.js', import.meta.url))).href;
+
+  /** One script's app in a fresh process. */
+  const app = (/** @type {string} */ role, /** @type {object} */ options, /** @type {string[]} */ flags = []) => {
+    const run = spawnSync(process.execPath, [...flags, me, '--app', role, JSON.stringify(options)], {
+      encoding: 'utf8',
+      env,
+    });
+    if (run.status !== 0) throw new Error(`the ${role} script failed: ${run.stderr}`);
+    return JSON.parse(run.stdout);
+  };
+  /** mmapbench itself, as a user runs it; its document, and how long it took. */
+  const mmapbench = (/** @type {string[]} */ args) => {
+    const from = performance.now();
+    const run = spawnSync(process.execPath, [bin, ...args, '--json', '--no-save'], {
+      encoding: 'utf8',
+      env,
+      maxBuffer: 1 << 28,
+    });
+    const seconds = (performance.now() - from) / 1000;
+    if (run.status !== 0 && run.status !== 6) throw new Error(`mmapbench ${args.join(' ')} failed: ${run.stderr}`);
+    return { document: JSON.parse(run.stdout), seconds, stderr: run.stderr };
+  };
+  const say = (/** @type {string} */ text) => process.stderr.write(`self-check: ${text}\n`);
+
+  /** @type {Array<{ figure: string, tool: string, script: string, target: string, holds: boolean | null }>} */
+  const rows = [];
+  /** A figure beside its script's: within `within` of it (a fraction). */
+  const beside = (
+    /** @type {string} */ figure,
+    /** @type {number} */ tool,
+    /** @type {number} */ script,
+    /** @type {number} */ within,
+    /** @type {(x: number) => string} */ show,
+  ) => {
+    const off = (tool - script) / script;
+    rows.push({
+      figure,
+      tool: show(tool),
+      script: `${show(script)} (${off >= 0 ? '+' : ''}${(off * 100).toFixed(0)}%)`,
+      target: `±${within * 100}%`,
+      holds: Number.isFinite(off) ? Math.abs(off) <= within : null,
+    });
+  };
+  const ms = (/** @type {number} */ x) => `${x.toFixed(1)} ms`;
+  const mib = (/** @type {number} */ x) => `${(x / MiB).toFixed(1)} MiB`;
+  const us = (/** @type {number} */ x) => `${x.toFixed(0)} µs`;
+  const modes = /** @type {const} */ (['workers', 'procs']);
+  const label = { workers: 'threads', procs: 'processes' };
+
+  if (wants('help')) {
+    say('--help against node -e 0, 9 pairs');
+    const time = (/** @type {string[]} */ args) => {
+      const from = performance.now();
+      spawnSync(process.execPath, args, { env, stdio: 'ignore' });
+      return performance.now() - from;
+    };
+    const help = [];
+    const bare = [];
+    for (let i = 0; i < 9; i++) {
+      bare.push(time(['-e', '0']));
+      help.push(time([bin, '--help']));
+    }
+    const ratio = median(help) / median(bare);
+    rows.push({
+      figure: '`mmapbench --help` / `node -e 0`',
+      tool: `${ratio.toFixed(1)}× (${median(help).toFixed(0)} ms)`,
+      script: `node -e 0: ${median(bare).toFixed(0)} ms`,
+      target: '≤ 3×',
+      holds: ratio <= 3,
+    });
+  }
+
+  if (wants('startup')) {
+    say('start-up, k=2: 8 apps a mode, then a default compare of 15 s');
+    const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
+    for (let run = 0; run < 8; run++)
+      for (const mode of run % 2 ? ['procs', 'workers'] : ['workers', 'procs'])
+        byHand[/** @type {'workers'|'procs'} */ (mode)].push(app('startup', { mode, k: 2, task, file }));
+    const { document } = mmapbench(['compare', '-k', '2', '--max-time', '15']);
+    for (const mode of modes)
+      beside(
+        `start-up, K=2 ${label[mode]} (request to all set up)`,
+        document[mode].readyMs.median,
+        median(byHand[mode]),
+        0.15,
+        ms,
+      );
+  }
+
+  if (wants('memory')) {
+    say('memory per added worker, reuse-buffer, k=2: 3 apps a mode, then compare --rounds 3');
+    const ops = 20000;
+    const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
+    for (let run = 0; run < 3; run++)
+      for (const mode of modes) byHand[mode].push(app('memory', { mode, k: 2, file, ops }));
+    const { document } = mmapbench([
+      'compare',
+      '-k',
+      '2',
+      '--task',
+      'reuse-buffer',
+      '--file',
+      file,
+      '--rounds',
+      '3',
+      '--duration',
+      '0.5',
+      '--main',
+      'off',
+    ]);
+    for (const mode of modes)
+      beside(
+        `memory per added worker, ${label[mode]} (reuse-buffer)`,
+        document[mode].addedMemory.median * MiB,
+        median(byHand[mode]),
+        0.15,
+        mib,
+      );
+  }
+
+  if (wants('kept')) {
+    say('kept after the end, k=2, 1 s of work: 3 apps a mode, then compare --duration 1 --rounds 3');
+    const { document } = mmapbench([
+      'compare',
+      '-k',
+      '2',
+      '--file',
+      file,
+      '--duration',
+      '1',
+      '--rounds',
+      '3',
+      '--main',
+      'off',
+    ]);
+    for (const mode of modes) {
+      // the same work time as the cells': their warm-up and window
+      const phases = document.phases.modes[mode];
+      const seconds = (phases.warmupNs + phases.windowNs) / 1e9;
+      const settleMs = document.config.end.settleMs;
+      const byHand = [0, 1, 2].map(() => app('kept', { mode, k: 2, file, seconds, settleMs }, ['--expose-gc']));
+      beside(
+        `kept after the end, per ${mode === 'workers' ? 'thread' : 'process'} (${seconds.toFixed(1)} s of work)`,
+        document[mode].keptMemory.median * MiB,
+        median(byHand),
+        0.15,
+        mib,
+      );
+    }
+  }
+
+  if (wants('main')) {
+    for (const size of [64 * 1024, MiB]) {
+      const text = size === MiB ? '1 MiB' : '64 KiB';
+      say(`the app's main thread, k=1, ${text} requests: 3 apps an arm, then compare --max-time 20`);
+      const byHand = {
+        alone: /** @type {any[]} */ ([]),
+        workers: /** @type {any[]} */ ([]),
+        procs: /** @type {any[]} */ ([]),
+      };
+      for (let run = 0; run < 3; run++)
+        for (const mode of /** @type {const} */ (['alone', 'workers', 'procs']))
+          byHand[mode].push(app('main', { mode, k: 1, file, size, every: 2, seconds: 2 }));
+      const { document } = mmapbench([
+        'compare',
+        '-k',
+        '1',
+        '--file',
+        file,
+        '--request-size',
+        String(size),
+        '--max-time',
+        '20',
+      ]);
+      const p99 = (/** @type {any[]} */ runs) => median(runs.map((run) => run.p99Us));
+      const loop = (/** @type {any[]} */ runs) => median(runs.map((run) => run.loopP99Ms));
+      beside(`app request p99 alone, ${text}`, document.appAlone.p99Ns / 1000, p99(byHand.alone), 0.3, us);
+      for (const mode of modes)
+        beside(
+          `app request p99 beside 1 ${label[mode].slice(0, -1)}, ${text}`,
+          document[mode].mainRequestP99Us.median,
+          p99(byHand[mode]),
+          0.3,
+          us,
+        );
+      if (size === MiB) continue;
+      beside('app loop delay p99 alone', document.appAlone.loopDelayP99Ns / 1e6, loop(byHand.alone), 0.3, ms);
+      for (const mode of modes)
+        beside(
+          `app loop delay p99 beside 1 ${label[mode].slice(0, -1)}`,
+          document[mode].loopDelayP99Ms.median,
+          loop(byHand[mode]),
+          0.3,
+          ms,
+        );
+    }
+  }
+
+  if (wants('loop')) {
+    say('throughput at k=1 against a bare loop: 3 each a mode');
+    const iterations = 30000;
+    const warmup = 7500;
+    for (const mode of modes) {
+      const bare = [0, 1, 2].map(() => app('bare', { mode, file, iterations, warmup }));
+      const tool = [0, 1, 2].map(
+        () =>
+          mmapbench([
+            mode,
+            '-k',
+            '1',
+            '--file',
+            file,
+            '--iterations',
+            String(iterations),
+            '--warmup',
+            String(warmup),
+            '--main',
+            'off',
+          ]).document[mode].throughput.median,
+      );
+      beside(
+        `throughput, k=1 ${label[mode].slice(0, -1)} (readfilesync)`,
+        median(tool),
+        median(bare),
+        0.05,
+        (x) => `${(x / 1000).toFixed(1)}k ops/s`,
+      );
+    }
+  }
+
+  if (wants('json')) {
+    say('compare --task json to ±5%: 3 runs');
+    const seconds = [0, 1, 2].map(() => mmapbench(['compare', '--task', 'json', '--precision', '5%']).seconds);
+    rows.push({
+      figure: 'compare --task json until ±5%',
+      tool: `${median(seconds).toFixed(1)} s (${seconds.map((s) => s.toFixed(1)).join(', ')})`,
+      script: '',
+      target: '≤ 4 s',
+      holds: median(seconds) <= 4,
+    });
+  }
+
+  if (wants('advise')) {
+    say('advise -k 2 until it names its best');
+    const { document, seconds } = mmapbench(['advise', '-k', '2']);
+    const best = document.advice?.best ?? null;
+    rows.push({
+      figure: 'advise -k 2 names its best',
+      tool: `${seconds.toFixed(0)} s: ${best ?? 'nothing decided'}`,
+      script: '',
+      target: '≤ 40 s, reuse-buffer',
+      holds: seconds <= 40 && /reuse-buffer/.test(String(best)),
+    });
+  }
+  rmSync(dir, { recursive: true });
+
+  const head = ['figure', 'mmapbench', 'script, same minutes', 'target', 'holds'];
+  const cells = rows.map((row) => [
+    row.figure,
+    row.tool,
+    row.script,
+    row.target,
+    row.holds === null ? '?' : row.holds ? 'yes' : 'NO',
+  ]);
+  const widths = head.map((name, i) => Math.max(name.length, ...cells.map((cell) => cell[i].length)));
+  const line = (/** @type {string[]} */ cell) => `| ${cell.map((text, i) => text.padEnd(widths[i])).join(' | ')} |`;
+  process.stdout.write(
+    [
+      `mmapbench self-check, ${new Date().toISOString().slice(0, 16)} UTC, Node ${process.version}`,
+      line(head),
+      `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+      ...cells.map(line),
+      '',
+    ].join('\n'),
+  );
+}
