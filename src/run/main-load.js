@@ -91,19 +91,22 @@ async function limited(request, index) {
 }
 
 /**
- * Starts the load: a request every `everyMs`, each timed from its call to its return (or to its
- * promise settling, for an async one; the next waits for it), and the event loop's delay, until
- * `stop`, which reads both.
+ * Starts the load: a request every `everyMs`, on its timer from now until `stop`, as a running
+ * app serves; each request timed from its call to its return (or to its promise settling, for an
+ * async one; the next waits for it), and the event loop's delay. `begin` starts a stretch that
+ * is read (what came before it is the app's history, not read), `read` reads it, `stop` ends the
+ * load and reads it.
  * @param {MainSpec} spec
  * @param {(index: number) => unknown} request
  * @param {(error: unknown) => void} onError  a request that threw or took too long: the task's failure
- * @returns {{ stop: () => MainStretch | null }}  null when no request ran
+ * @returns {{ begin: () => void, read: () => MainStretch | null, stop: () => MainStretch | null }}  null
+ *   when no request ran in the stretch
  */
 function startMainLoad(spec, request, onError) {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  const from = performance.now();
-  const counters = readCounters();
+  let from = performance.now();
+  let counters = readCounters();
   // one array, grown by doubling: nothing of the harness's allocated per request
   let times = new Float64Array(1024);
   let count = 0;
@@ -154,28 +157,39 @@ function startMainLoad(spec, request, onError) {
     }
   };
   const timer = setInterval(serve, spec.everyMs);
+  /** @returns {MainStretch | null} */
+  const read = () => {
+    // what it could not count is the workers' account's to say
+    const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
+    if (!count) return null;
+    const histogram = histogramOf(times, count);
+    return {
+      ms: performance.now() - from,
+      requests: count,
+      ...percentiles(histogram),
+      histogram: coarsen(histogram, SAVED_BITS),
+      loopDelay: {
+        p50Ns: delay.percentile(50),
+        p99Ns: delay.percentile(99),
+        maxNs: delay.max,
+        meanNs: delay.mean,
+      },
+      account,
+    };
+  };
   return {
+    begin() {
+      count = 0;
+      from = performance.now();
+      counters = readCounters();
+      delay.reset();
+    },
+    read,
     stop() {
       stopped = true;
       clearInterval(timer);
       delay.disable();
-      // what it could not count is the workers' account's to say
-      const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
-      if (!count) return null;
-      const histogram = histogramOf(times, count);
-      return {
-        ms: performance.now() - from,
-        requests: count,
-        ...percentiles(histogram),
-        histogram: coarsen(histogram, SAVED_BITS),
-        loopDelay: {
-          p50Ns: delay.percentile(50),
-          p99Ns: delay.percentile(99),
-          maxNs: delay.max,
-          meanNs: delay.mean,
-        },
-        account,
-      };
+      return read();
     },
   };
 }
@@ -184,26 +198,26 @@ function startMainLoad(spec, request, onError) {
 const WARM_REQUESTS = 200;
 
 /**
- * The app in a parent, before its workers start: its request, warmed up, and with
- * `spec.alone` the app alone, its load read over `aloneMs`. The load while the workers run starts
- * at the release (startMainLoad), so what the app allocates is the windows' alone.
+ * The app in a parent, before its workers start: its request, warmed up, then served on its
+ * timer from then on in every cell, as a running app serves it, so the stretches read (the app
+ * alone, and beside the workers from the release) come after the same history of its own load,
+ * with the same code warm. With `spec.alone` the app alone is read over `aloneMs`, after as long
+ * again served unread.
  * @param {MainSpec} spec
  * @param {Record<string, unknown>} params
  * @param {(error: unknown) => void} onError
- * @returns {Promise<{ request: (index: number) => unknown, alone: MainStretch | null }>}  rejects
+ * @returns {Promise<{ load: ReturnType<typeof startMainLoad>, alone: MainStretch | null }>}  rejects
  *   when a warm-up request throws
  */
 async function startApp(spec, params, onError) {
   const request = await requestOf(spec, params);
   for (let index = 0; index < WARM_REQUESTS; index++) await limited(request, index);
-  if (!spec.alone) return { request, alone: null };
-  // served on its timer for half as long first, unread, as a running app is
-  const warming = startMainLoad(spec, request, onError);
-  await pause(spec.aloneMs / 2);
-  warming.stop();
   const load = startMainLoad(spec, request, onError);
+  if (!spec.alone) return { load, alone: null };
+  await pause(spec.aloneMs / 2);
+  load.begin();
   await pause(spec.aloneMs);
-  return { request, alone: load.stop() };
+  return { load, alone: load.read() };
 }
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -213,9 +227,9 @@ const mainArrayBuffers = () => process.memoryUsage().arrayBuffers;
 
 /**
  * The app in a cell's parent (workers-host.js, procs-host.js), before it starts its workers:
- * warmed up, and alone where the cell reads that. `release` starts the load the workers run
- * beside; `read`, at the last result, ends it and says what the main thread did. Without
- * `spec.main` (--main off) both do nothing.
+ * warmed up and serving its load, and alone where the cell reads that. `release` begins the
+ * stretch read beside the workers; `read`, when the last window is over, ends the load and says
+ * what the main thread did. Without `spec.main` (--main off) both do nothing.
  * @param {import('./task-runner.js').RunnerSpec} spec
  * @param {(error: unknown) => void} onError  a request that threw
  * @returns {Promise<{ release: () => void, read: () => import('./task-runner.js').CellMain | undefined }>}
@@ -231,12 +245,15 @@ export async function parentApp(spec, onError) {
   if (!main || !app) return { release() {}, read: () => undefined };
   // what its main thread holds before the workers: its load's Buffers are the app's, not theirs
   const buffersBefore = mainArrayBuffers();
-  /** @type {ReturnType<typeof startMainLoad> | null} */
-  let load = null;
+  let released = false;
   return {
     release() {
-      load = startMainLoad(main, app.request, onError);
+      released = true;
+      app.load.begin();
     },
-    read: () => ({ alone: app.alone, during: load?.stop() ?? null, buffersAdded: mainArrayBuffers() - buffersBefore }),
+    read: () => {
+      const during = app.load.stop();
+      return { alone: app.alone, during: released ? during : null, buffersAdded: mainArrayBuffers() - buffersBefore };
+    },
   };
 }

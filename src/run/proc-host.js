@@ -63,6 +63,13 @@ try {
   // Alive until the CLI has read the tree's memory, then exit explicitly: a handle the task
   // left open must not keep the cell alive.
   process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
+  // Its window is over; the result crosses to the app's main thread only once every window is,
+  // so the app's load is not read with the harness's messages on its thread (procs-host.js).
+  const collect = new Promise((resolve) =>
+    process.on('message', (/** @type {any} */ message) => message?.type === 'collect' && resolve(undefined)),
+  );
+  send({ type: 'done' });
+  await collect;
   send({ type: 'result', samples: [sample], usage, host });
 } catch (error) {
   const { serializeError } = await import('./task-runner.js');

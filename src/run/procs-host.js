@@ -69,23 +69,28 @@ const [execPath, execArgv] = diesWithParent(
 // a later cycle's release, which the host gives itself: a start far enough ahead for every
 // child to have its message, as the CLI gives the first (releaseLeadNs, run/cell.js)
 const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
-const first = startChildren();
+/** @type {import('./task-runner.js').CellMain | undefined} */
+let main;
+// the app's load is read when the last window is over, before any result crosses to this thread
+const first = startChildren({ windowsOver: () => (main = app.read()) });
 first.finished.then(report);
 
 /**
  * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
  * their results once all K have reported.
- * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ * @param {{ quiet?: boolean, windowsOver?: () => void }} [options]  quiet: a later cycle, which tells
+ *   the CLI nothing; windowsOver: called when every window is over, before any result is asked for
  * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
  *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void }}
  */
-function startChildren({ quiet = false } = {}) {
+function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const cycle = [];
   /** @type {import('./task-runner.js').ResultMessage[]} */
   const results = [];
   let ready = 0;
   let setUp = 0;
+  let over = 0;
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
@@ -115,7 +120,10 @@ function startChildren({ quiet = false } = {}) {
         });
       }
       if (message?.type === 'set-up' && ++setUp === spec.k) tell({ type: 'set-up' });
-      else if (message?.type === 'ready' && ++ready === spec.k) {
+      else if (message?.type === 'done' && ++over === spec.k) {
+        windowsOver();
+        tell({ type: 'collect' });
+      } else if (message?.type === 'ready' && ++ready === spec.k) {
         if (!quiet) send({ type: 'ready' });
         allReady();
       } else if (message?.type === 'failed') {
@@ -191,7 +199,6 @@ let parentFrom = null;
 
 /** @param {import('./task-runner.js').ResultMessage[]} results */
 function report(results) {
-  const main = app.read();
   const parentNow = spec.parent ? readCounters().cpuNs : null;
   const samples = results.flatMap((result) => result.samples ?? []);
   const usage = {

@@ -26,7 +26,15 @@ const prepared = await prepare(
 port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
-port.postMessage({ type: 'result', sample: await measure(prepared, spec.iterations) });
+const sample = await measure(prepared, spec.iterations);
+// Its window is over; the sample crosses to the app's main thread only once every window is, so
+// the app's load is not read with the harness's messages on its thread (workers-host.js).
+const collect = new Promise((resolve) =>
+  port.on('message', (message) => message?.type === 'collect' && resolve(undefined)),
+);
+port.postMessage({ type: 'done' });
+await collect;
+port.postMessage({ type: 'result', sample });
 // Keep this thread and its heap, idle in its event loop as a pool's worker waits for work, until
 // the host ends it (terminate) or exits (after the CLI has read the tree's memory).
 port.on('message', () => {});

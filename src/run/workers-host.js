@@ -75,21 +75,24 @@ const anonymousBefore = anonymousBytes(process.pid);
 // and collected, for what it keeps once they have ended (ending.js)
 const beforeBytes = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
-const first = startWorkers();
+/** @type {import('./task-runner.js').CellMain | undefined} */
+let main;
+// the app's load is read when the last window is over, before any result crosses to this thread
+const first = startWorkers({ windowsOver: () => (main = app.read()) });
 first.finished.then((samples) => {
   const now = process.resourceUsage();
   const usage = usageBetween(before ?? now, now); // results come only after the release
-  const main = app.read();
   send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
 });
 
 /**
  * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `finished` resolves
  * with their samples once all K have reported.
- * @param {{ quiet?: boolean }} [options]  quiet: a later cycle, which tells the CLI nothing
+ * @param {{ quiet?: boolean, windowsOver?: () => void }} [options]  quiet: a later cycle, which tells
+ *   the CLI nothing; windowsOver: called when every window is over, before any result is asked for
  * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]> }}
  */
-function startWorkers({ quiet = false } = {}) {
+function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
   // the release (slot 0) and how many threads are set up (slot 1)
   const gate = new SharedArrayBuffer(8);
   /** @type {Worker[]} */
@@ -97,6 +100,7 @@ function startWorkers({ quiet = false } = {}) {
   /** @type {import('./task-runner.js').Sample[]} */
   const results = [];
   let ready = 0;
+  let over = 0;
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
@@ -126,6 +130,10 @@ function startWorkers({ quiet = false } = {}) {
       if (message.type === 'ready' && ++ready === spec.k) {
         if (!quiet) send({ type: 'ready' });
         allReady();
+      }
+      if (message.type === 'done' && ++over === spec.k) {
+        windowsOver();
+        for (const one of workers) one.postMessage({ type: 'collect' });
       }
       if (message.type === 'result') {
         finished = true;
