@@ -133,29 +133,6 @@ test('a task that gives op(ctx), sync or async, gets its ops timed: op latency p
   assert.equal(own.workers.latencyP99Us, undefined);
 });
 
-test("a request(context) that never settles, or blocks the main thread, fails the run naming the app's request and its limit (exit 1), not the host's --timeout", async () => {
-  for (const [kind, what] of [
-    ['never', 'did not settle within 1 s, the most a request may take'],
-    ['busy', 'took 2\\.\\d s, more than the 1 s a request may take'],
-  ]) {
-    const result = await cli([
-      ...QUICK,
-      '--no-save',
-      '--task',
-      fixture('request-stalls.mjs'),
-      '--param',
-      `kind=${kind}`,
-    ]);
-    assert.equal(result.exitCode, 1, result.stderr);
-    assert.match(
-      result.stderr.trim().split('\n').at(-1) ?? '',
-      new RegExp(
-        `^mmapbench: the app's main thread failed: its request\\(context\\) ${what} \\(task request-stalls\\); make the task's request\\(context\\) return, or settle, within a second: it is served every --request-every ms; the workers were stopped$`,
-      ),
-    );
-  }
-});
-
 test('a task module of named exports, op and request, runs as a default export would (request on the main thread too)', async () => {
   const { document } = await runOnce([...QUICK, '--task', fixture('named-exports.mjs')]);
   assert.equal(document.status, 'complete');

@@ -174,24 +174,35 @@ test('a resumed file that sets NODE_OPTIONS, LD_PRELOAD or LD_LIBRARY_PATH for t
   const ran = join(dir, 'ran');
   const probe = join(dir, 'x.cjs');
   writeFileSync(probe, `require('node:fs').appendFileSync(${JSON.stringify(ran)}, 'x');\n`);
-  for (const [name, value] of [
+  const cases = [
     ['NODE_OPTIONS', `--require ${probe}`],
     ['NODE_OPTIONS', `--import=${probe}`],
     ['LD_PRELOAD', join(dir, 'x.so')],
     ['LD_LIBRARY_PATH', dir],
-  ]) {
+  ].map(([name, value], i) => {
     const document = structuredClone(kept);
     document.resume.env = { ...document.resume.env, [name]: value };
-    const path = join(dir, 'compare.json');
+    const path = join(dir, `compare-${i}.json`);
     writeFileSync(path, JSON.stringify(document));
-    // the task module and the test's own mark named again, as a user would who trusts them
-    const result = await cli(['compare', '--resume', path, ...namedAgain(kept)], { timeout: 20000 });
+    return { name, value, path };
+  });
+  // the task module and the test's own mark named again, as a user would who trusts them; each
+  // refused before anything runs, so side by side
+  const results = await Promise.all(
+    cases.map(({ path }) => cli(['compare', '--resume', path, ...namedAgain(kept)], { timeout: 20000 })),
+  );
+  results.forEach((result, i) => {
+    const { name, value, path } = cases[i];
     assert.equal(result.exitCode, 2, result.stderr);
     assert.match(
       result.stderr.trim(),
       new RegExp(`^mmapbench: --resume \\S+ sets ${name} in the cells \\(resume\\.env\\)`),
     );
-    assert.equal(existsSync(ran), false, `${name}=${value} ran`);
-    assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).rounds, kept.rounds, 'the file untouched');
-  }
+    assert.deepEqual(
+      JSON.parse(readFileSync(path, 'utf8')).rounds,
+      kept.rounds,
+      `${name}=${value}: the file untouched`,
+    );
+  });
+  assert.equal(existsSync(ran), false, 'nothing the file names ran');
 });

@@ -1,6 +1,7 @@
 // More of the real bin, as a user runs it (test/cli/integration.test.js keeps one run of each
 // command and path): calibration, the A/A and published protocols, CommonJS tasks, the
-// environment the cells inherit, --markdown, and the fault variants of procs and calibration.
+// environment the cells inherit, --markdown, the fault variants of procs and calibration, and an
+// app's request that stalls or blocks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
@@ -192,4 +193,27 @@ test('the JSON document carries configuration and environment', async () => {
   for (const key of ['kernel', 'glibc', 'cpu', 'thp', 'date']) assert.ok(key in doc.environment, key);
   assert.equal(doc.config.file.size, 65536);
   assert.equal(doc.rounds[0].workers.workers.length, 1);
+});
+
+test("a request(context) that never settles, or blocks the main thread, fails the run naming the app's request and its limit (exit 1), not the host's --timeout", async () => {
+  for (const [kind, what] of [
+    ['never', 'did not settle within 1 s, the most a request may take'],
+    ['busy', 'took 2\\.\\d s, more than the 1 s a request may take'],
+  ]) {
+    const result = await cli([
+      ...['compare', '--quick'],
+      '--no-save',
+      '--task',
+      fixture('request-stalls.mjs'),
+      '--param',
+      `kind=${kind}`,
+    ]);
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.match(
+      result.stderr.trim().split('\n').at(-1) ?? '',
+      new RegExp(
+        `^mmapbench: the app's main thread failed: its request\\(context\\) ${what} \\(task request-stalls\\); make the task's request\\(context\\) return, or settle, within a second: it is served every --request-every ms; the workers were stopped$`,
+      ),
+    );
+  }
 });
