@@ -201,7 +201,8 @@ test("a request(context) that never settles, or blocks the main thread, fails th
     ['busy', 'took 2\\.\\d s, more than the 1 s a request may take'],
   ]) {
     const result = await cli([
-      ...['compare', '--quick'],
+      'compare',
+      '--quick',
       '--no-save',
       '--task',
       fixture('request-stalls.mjs'),
