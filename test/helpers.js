@@ -437,3 +437,20 @@ export async function killedCompare(rounds) {
   writeFileSync(copy, readFileSync(kept.path));
   return { ...kept, copy };
 }
+
+/** A run of spawns-tree.js, whose task starts processes at every depth, in its group and out of it. */
+export const TREE = (mode, ...params) => [
+  mode,
+  '--task',
+  fixture('spawns-tree.js'),
+  '-k',
+  '2',
+  '--iterations',
+  '10',
+  '--warmup',
+  '0',
+  '--no-save',
+  ...params.flatMap((param) => ['--param', param]),
+];
+/** per worker: a chain of 3 shells and its sleep, a shell in its own session and its sleep, an orphan */
+export const treeUp = (k, perWorker) => (mark) => processesMarked(mark).length >= k * perWorker;

@@ -16,6 +16,8 @@ import {
   goneWithin,
   processesMarked,
   startMarked,
+  TREE,
+  treeUp,
   uniqueMark,
   until,
 } from '../helpers.js';
@@ -54,22 +56,6 @@ const watcherOf = (/** @type {number | undefined} */ cli) =>
 
 // Where the CLI may make a cgroup (root here, and in CI), a task's whole tree is in it.
 const cgroups = process.getuid?.() === 0 || process.env.CI ? {} : { skip: 'needs root to make a cgroup for the cells' };
-const TREE = (mode, ...params) => [
-  mode,
-  '--task',
-  fixture('spawns-tree.js'),
-  '-k',
-  '2',
-  '--iterations',
-  '10',
-  '--warmup',
-  '0',
-  '--no-save',
-  ...params.flatMap((param) => ['--param', param]),
-];
-// per worker: a chain of 3 shells and its sleep, a shell in its own session and its sleep, an orphan
-const treeUp = (k, perWorker) => (mark) => processesMarked(mark).length >= k * perWorker;
-
 for (const mode of ['workers', 'procs']) {
   test(
     `${mode}: a SIGKILLed CLI leaves nothing its task started, at any depth, in its process group or out of it`,
@@ -109,27 +95,6 @@ test("without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing
   run.kill('SIGKILL');
   await run;
   await goneWithin(mark, 2000);
-});
-
-for (const mode of ['workers', 'procs']) {
-  test(`${mode}: without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing its task started, however it detached`, async () => {
-    const { run, mark } = await startMarked(TREE(mode), treeUp(2, 7), { env: { MMAPBENCH_CGROUP: '0' } });
-    run.kill('SIGKILL');
-    await run;
-    await goneWithin(mark, 3000);
-  });
-}
-
-test('without a cgroup (MMAPBENCH_CGROUP=0), what a task leaves running, an orphan of init or a process in a session of its own included, ends with its cell and is counted', async () => {
-  const mark = uniqueMark();
-  const result = await cli([...TREE('workers', 'spin=1'), '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
-    env: { MMAPBENCH_CGROUP: '0' },
-  });
-  assert.equal(result.exitCode, 0, result.stderr);
-  const [cell] = JSON.parse(result.stdout).rounds.map((round) => round.workers);
-  assert.ok(cell.strays >= 2 * 7, `strays: ${cell.strays}`);
-  assert.match(result.stderr, /^mmapbench: warning: the task left \d+ processes running when/m);
-  assert.deepEqual(processesMarked(mark), []);
 });
 
 test(

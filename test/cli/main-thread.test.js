@@ -132,10 +132,3 @@ test('a task that gives op(ctx), sync or async, gets its ops timed: op latency p
   );
   assert.equal(own.workers.latencyP99Us, undefined);
 });
-
-test('a task module of named exports, op and request, runs as a default export would (request on the main thread too)', async () => {
-  const { document } = await runOnce([...QUICK, '--task', fixture('named-exports.mjs')]);
-  assert.equal(document.status, 'complete');
-  assert.equal(document.config.main.request, 'task');
-  assert.ok(document.rounds.every((round) => round.workers.main.during.requests > 0));
-});

@@ -1,7 +1,7 @@
 // More of the real bin, as a user runs it (test/cli/integration.test.js keeps one run of each
 // command and path): calibration, the A/A and published protocols, CommonJS tasks, the
 // environment the cells inherit, --markdown, the fault variants of procs and calibration, and an
-// app's request that stalls or blocks.
+// app's request that stalls or blocks, and a task module of named exports.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
@@ -217,4 +217,13 @@ test("a request(context) that never settles, or blocks the main thread, fails th
       ),
     );
   }
+});
+
+test('a task module of named exports, op and request, runs as a default export would (request on the main thread too)', async () => {
+  const result = await cli(['compare', '--quick', '--no-save', '--json', '--task', fixture('named-exports.mjs')]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = json(result);
+  assert.equal(document.status, 'complete');
+  assert.equal(document.config.main.request, 'task');
+  assert.ok(document.rounds.every((round) => round.workers.main.during.requests > 0));
 });

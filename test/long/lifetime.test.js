@@ -1,12 +1,22 @@
 // Ctrl-C in a sweep: every finished point and round kept; signals that come twice (two SIGINTs
 // milliseconds apart, a second SIGTERM). test/cli/lifetime.test.js keeps one Ctrl-C and the
-// process lifetimes of a single run.
+// process lifetimes of a single run. Without a cgroup: what a task started, however it detached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixture, goneWithin, processCounter, startMarked } from '../helpers.js';
+import {
+  cli,
+  fixture,
+  goneWithin,
+  processCounter,
+  processesMarked,
+  startMarked,
+  TREE,
+  treeUp,
+  uniqueMark,
+} from '../helpers.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -112,4 +122,25 @@ test('processes that ignore SIGTERM still end on the first: their parent kills t
   assert.equal(doc.status, 'interrupted');
   assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
   await goneWithin(mark, 1000);
+});
+
+for (const mode of ['workers', 'procs']) {
+  test(`${mode}: without a cgroup (MMAPBENCH_CGROUP=0) a SIGKILLed CLI still leaves nothing its task started, however it detached`, async () => {
+    const { run, mark } = await startMarked(TREE(mode), treeUp(2, 7), { env: { MMAPBENCH_CGROUP: '0' } });
+    run.kill('SIGKILL');
+    await run;
+    await goneWithin(mark, 3000);
+  });
+}
+
+test('without a cgroup (MMAPBENCH_CGROUP=0), what a task leaves running, an orphan of init or a process in a session of its own included, ends with its cell and is counted', async () => {
+  const mark = uniqueMark();
+  const result = await cli([...TREE('workers', 'spin=1'), '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`], {
+    env: { MMAPBENCH_CGROUP: '0' },
+  });
+  assert.equal(result.exitCode, 0, result.stderr);
+  const [cell] = JSON.parse(result.stdout).rounds.map((round) => round.workers);
+  assert.ok(cell.strays >= 2 * 7, `strays: ${cell.strays}`);
+  assert.match(result.stderr, /^mmapbench: warning: the task left \d+ processes running when/m);
+  assert.deepEqual(processesMarked(mark), []);
 });
