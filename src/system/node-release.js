@@ -4,7 +4,6 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { alive } from './alive.js';
 import { adopt } from './children.js';
@@ -231,6 +230,8 @@ async function npm(args, { given, cache, interrupt }) {
     command: [file, fileArgs],
     box,
   } = diesWithParentBoxed('npm', args, 'SIGTERM');
+  // execa only where npm runs: the command line's option checks import this module, --help among them
+  const { execa } = await import('execa');
   const result = await adopt(
     execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore', env: box.env }),
   ).finally(() => box.end());
