@@ -49,17 +49,20 @@ test('diff of two real runs: the shared point with the change of its ratio and e
 
 test('a save killed at any moment leaves no file or a whole one under its final name', async () => {
   const dir = folder();
-  // a child saving a large document over and over, SIGKILLed at a different moment each time
+  // a child saving a large document over and over (a save takes about 0.1 s here), SIGKILLed
+  // after its first whole save at a different moment of a later one each time: slower disks
+  // only spread the moments wider
   const script = `
     import { saveResults } from ${JSON.stringify(new URL('../../src/saved/save.js', import.meta.url).href)};
     const document = { command: 'compare', rounds: Array.from({ length: 20000 }, (_, i) => ({ index: i, workers: { throughput: i } })) };
-    process.stdout.write('ready\\n');
-    for (;;) saveResults(document, ${JSON.stringify(dir)});
+    for (;;) { saveResults(document, ${JSON.stringify(dir)}); process.stdout.write('saved\\n'); }
   `;
   for (let i = 0; i < 12; i++) {
     const child = execa(process.execPath, ['--input-type=module', '-e', script], { reject: false });
+    const first = performance.now();
     await new Promise((resolve) => child.stdout.once('data', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 5 + i * 7));
+    const save = performance.now() - first;
+    await new Promise((resolve) => setTimeout(resolve, (save * i) / 12));
     child.kill('SIGKILL');
     await child;
   }
