@@ -58,7 +58,7 @@ const containsNeutral = (/** @type {any} */ ratio) => {
 
 if (check === 'aa') {
   const keys = [
-    ...['mainRequestP99Us', 'loopDelayP99Ms', 'keptMemory', 'teardownMs'],
+    ...['mainRequestP99Us', 'lagP99Ms', 'keptMemory', 'teardownMs'],
     ...(Number(values.cycles) > 1 ? ['keptLastMemory', 'keptGrowthPerCycle'] : []),
   ];
   /** @type {Record<string, { runs: number, within: number }>} */

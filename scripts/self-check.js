@@ -9,7 +9,6 @@ import { fork, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -118,33 +117,41 @@ const APPS = {
     gc();
     return (rssAnon() - before) / o.k;
   },
-  /** the app's request p99 (µs) and event loop's delay p99 (ms), alone or beside K workers */
+  /**
+   * The app's requests (µs) and its timer's lags (ms), alone or beside K workers that read a file
+   * from its start: read from `skip` ms after they started, for `seconds`.
+   */
   async main(/** @type {any} */ o) {
-    const until = Date.now() + 300 + o.seconds * 1000;
+    const until = Date.now() + o.skip + o.seconds * 1000 + 100;
     const workers =
       o.mode === 'alone' ? [] : startWorkers(o.mode, o.k, { work: 'read', file: o.file, until, exit: true }).workers;
     const ended = workers.map((one) => new Promise((resolve) => one.once('exit', resolve)));
     /** @type {number[]} */
     const times = [];
+    /** @type {number[]} */
+    const lags = [];
     let index = 0;
     let measuring = false;
-    const delay = monitorEventLoopDelay({ resolution: 1 });
+    /** @type {number | null} */
+    let last = null;
     const timer = setInterval(() => {
       const from = performance.now();
+      // how much later than its interval after its last call the timer called
+      if (measuring && last !== null) lags.push(Math.max(0, from - last - o.every));
+      last = from;
       const body = Buffer.allocUnsafe(o.size).fill(index & 0xff);
       const reply = JSON.parse(JSON.stringify({ id: index++, user: 'u', items: [1, 2, 3], bytes: body.length }));
       if (reply.bytes !== o.size) throw new Error('lost');
       if (measuring) times.push((performance.now() - from) * 1000);
     }, o.every);
-    await sleep(300);
+    await sleep(o.skip);
     measuring = true;
-    delay.enable();
+    last = null;
     await sleep(o.seconds * 1000);
     clearInterval(timer);
-    delay.disable();
+    for (const one of workers) 'terminate' in one ? one.terminate() : one.kill();
     await Promise.all(ended);
-    times.sort((a, b) => a - b);
-    return { p99Us: times[Math.ceil(0.99 * times.length) - 1], loopP99Ms: delay.percentile(99) / 1e6 };
+    return { times, lags };
   },
   /** ops/s of a bare readFileSync loop in one thread or one process: the harness's k=1 cell's work */
   async bare(/** @type {any} */ o) {
@@ -236,6 +243,7 @@ async function main() {
   };
 
   const ms = (/** @type {number} */ x) => `${x.toFixed(1)} ms`;
+  const ms2 = (/** @type {number} */ x) => `${x.toFixed(2)} ms`;
   const mib = (/** @type {number} */ x) => `${(x / MiB).toFixed(1)} MiB`;
   const us = (/** @type {number} */ x) => `${x.toFixed(0)} µs`;
   const modes = /** @type {const} */ (['workers', 'procs']);
@@ -346,17 +354,10 @@ async function main() {
   }
 
   if (wants('main')) {
+    const p99 = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.ceil(0.99 * xs.length) - 1];
     for (const size of [64 * 1024, MiB]) {
       const text = size === MiB ? '1 MiB' : '64 KiB';
-      say(`the app's main thread, k=1, ${text} requests: 3 apps an arm, then compare --max-time 20`);
-      const byHand = {
-        alone: /** @type {any[]} */ ([]),
-        workers: /** @type {any[]} */ ([]),
-        procs: /** @type {any[]} */ ([]),
-      };
-      for (let run = 0; run < 3; run++)
-        for (const mode of /** @type {const} */ (['alone', 'workers', 'procs']))
-          byHand[mode].push(app('main', { mode, k: 1, file, size, every: 2, seconds: 2 }));
+      say(`the app's main thread, k=1, ${text} requests: compare --max-time 20, then 12 apps an arm`);
       const { document } = mmapbench([
         'compare',
         '-k',
@@ -368,27 +369,56 @@ async function main() {
         '--max-time',
         '20',
       ]);
-      const p99 = (/** @type {any[]} */ runs) => median(runs.map((run) => run.p99Us));
-      const loop = (/** @type {any[]} */ runs) => median(runs.map((run) => run.loopP99Ms));
-      beside(`app request p99 alone, ${text}`, document.appAlone.p99Ns / 1000, p99(byHand.alone), 0.3, us);
+      // Each script's app is read as the cells read it, pooled over fresh trees as they are: alone
+      // from 300 ms of its load on (a cell reads it after its warm-up requests) for 100 ms;
+      // beside its workers from as long after their start as a cell's window begins (their
+      // start-up and warm-up) for as long as a window lasts
+      /** @type {Record<string, { times: number[], lags: number[] }>} */
+      const byHand = {};
+      for (const mode of /** @type {const} */ (['alone', 'workers', 'procs'])) {
+        const phases = mode === 'alone' ? null : document.phases.modes[mode];
+        const skip = phases ? (phases.threadsNs + phases.setupNs + phases.warmupNs + phases.barrierNs) / 1e6 : 300;
+        const seconds = phases ? phases.windowNs / 1e9 : 0.1;
+        byHand[mode] = { times: [], lags: [] };
+        for (let run = 0; run < 12; run++) {
+          const read = app('main', { mode, k: 1, file, size, every: 2, skip, seconds });
+          byHand[mode].times.push(...read.times);
+          byHand[mode].lags.push(...read.lags);
+        }
+      }
+      beside(`app request p99 alone, ${text}`, document.appAlone.p99Ns / 1000, p99(byHand.alone.times), 0.3, us);
       for (const mode of modes)
         beside(
           `app request p99 beside 1 ${one[mode]}, ${text}`,
-          document[mode].mainRequestP99Us.median,
-          p99(byHand[mode]),
+          document[mode].mainRequestP99Us.pooled,
+          p99(byHand[mode].times),
           0.3,
           us,
         );
       if (size === MiB) continue;
-      beside('app loop delay p99 alone', document.appAlone.loopDelayP99Ns / 1e6, loop(byHand.alone), 0.3, ms);
+      // a lag of a tenth of a millisecond either way holds whatever its share
+      beside('app loop lag p99 alone', document.appAlone.lagP99Ns / 1e6, p99(byHand.alone.lags), 0.3, ms2, 0.1);
       for (const mode of modes)
         beside(
-          `app loop delay p99 beside 1 ${one[mode]}`,
-          document[mode].loopDelayP99Ms.median,
-          loop(byHand[mode]),
+          `app loop lag p99 beside 1 ${one[mode]}`,
+          document[mode].lagP99Ms.pooled,
+          p99(byHand[mode].lags),
           0.3,
-          ms,
+          ms2,
+          0.1,
         );
+      // for reference: the same app beside workers a second old, over 2 s (not a target: a cell's
+      // workers are as young as its window)
+      for (const mode of modes) {
+        const old = app('main', { mode, k: 1, file, size, every: 2, skip: 1000, seconds: 2 });
+        rows.push({
+          figure: `app loop lag p99 beside 1 ${one[mode]} a second old`,
+          tool: '',
+          script: ms2(p99(old.lags)),
+          target: 'reference',
+          holds: null,
+        });
+      }
     }
   }
 
@@ -447,7 +477,7 @@ async function main() {
     row.tool,
     row.script,
     row.target,
-    row.holds === null ? '?' : row.holds ? 'yes' : 'NO',
+    row.holds === null ? '' : row.holds ? 'yes' : 'NO',
   ]);
   const widths = head.map((name, i) => Math.max(name.length, ...cells.map((cell) => cell[i].length)));
   const line = (/** @type {string[]} */ cell) => `| ${cell.map((text, i) => text.padEnd(widths[i])).join(' | ')} |`;

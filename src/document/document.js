@@ -365,7 +365,9 @@ function measureSummaries(cells) {
  * @returns {AppAlone | null}
  *
  * @typedef {{ cells: number, requests: number, p50Ns: number, p99Ns: number,
- *   loopDelayP99Ns: number, histogram: ModeHistogram }} AppAlone
+ *   lagP99Ns?: number, loopDelayP99Ns?: number, histogram: ModeHistogram }} AppAlone  lagP99Ns:
+ *   the timer's lag, every cell's ticks pooled; loopDelayP99Ns: in a file saved before that, the
+ *   median over cells of Node's loop delay monitor's p99
  */
 function appAlone(cells) {
   const stretches = cells.flatMap((cell) => (cell.main?.alone ? [cell.main.alone] : []));
@@ -376,10 +378,23 @@ function appAlone(cells) {
     requests: countOf(histogram),
     p50Ns: /** @type {number} */ (percentileOf(histogram, 50, SAVED_BITS)),
     p99Ns: /** @type {number} */ (percentileOf(histogram, 99, SAVED_BITS)),
-    loopDelayP99Ns: summarize(stretches.map((stretch) => stretch.loopDelay.p99Ns)).median,
+    ...aloneLagOf(stretches),
     // for the page's percentile plot, as a mode's histograms are kept
     histogram: { cells: stretches.length, ops: countOf(histogram), bits: SAVED_BITS, ns: histogram },
   };
+}
+
+/**
+ * The app alone's timer lag, every stretch's ticks pooled (in a run before the timer's lag was
+ * kept: the median of each stretch's loop delay p99).
+ * @param {import('../stats/samples.js').MainStretch[]} stretches
+ * @returns {{ lagP99Ns: number } | { loopDelayP99Ns: number } | {}}
+ */
+function aloneLagOf(stretches) {
+  const lags = stretches.flatMap((stretch) => (stretch.lag ? [stretch.lag.histogram] : []));
+  if (lags.length) return { lagP99Ns: /** @type {number} */ (percentileOf(mergeHistograms(lags), 99, SAVED_BITS)) };
+  const old = stretches.flatMap((stretch) => (stretch.loopDelay ? [stretch.loopDelay.p99Ns] : []));
+  return old.length ? { loopDelayP99Ns: summarize(old).median } : {};
 }
 
 /**

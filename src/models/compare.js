@@ -200,7 +200,16 @@ export function tradeOffText(document, point) {
 }
 
 /** The measures of the app's main thread while the workers ran: what the verdict may name. */
-const APP_MEASURES = MEASURES.filter((measure) => ['mainRequestP99Us', 'loopDelayP99Ms'].includes(measure.key));
+const APP_MEASURES = MEASURES.filter((measure) =>
+  ['mainRequestP99Us', 'lagP99Ms', 'loopDelayP99Ms'].includes(measure.key),
+);
+
+/**
+ * The app alone's loop lag p99 (ns): its timer's lag, or in a file saved before that, Node's
+ * loop delay monitor's p99 (the 1 ms included).
+ * @param {NonNullable<ResultsDocument['appAlone']>} alone
+ */
+const aloneLag = (alone) => alone.lagP99Ns ?? alone.loopDelayP99Ns ?? 0;
 
 /** What the app keeps when its workers end: what the verdict may name (teardown, a few ms
  * either way, is the table's and the trade-off line's). */
@@ -266,24 +275,26 @@ export function appText(document, point, { verbose = false } = {}) {
       ? "your task's request(context)"
       : `a ${formatSize(main.size)} Buffer allocated and filled, then a small JSON round trip`;
   const alone = document.appAlone;
-  const [requestP99, loopP99] = APP_MEASURES;
+  const [requestP99, ...lagMeasures] = APP_MEASURES;
+  const lagAlone = alone ? aloneLag(alone) : null;
   const signed = (/** @type {number} */ value, /** @type {number} */ digits, /** @type {string} */ unit) =>
     `${value < 0 ? '−' : '+'}${fixed(Math.abs(value), digits)} ${unit}`;
   const added =
     alone && point && !document.aa
       ? MODES.flatMap((mode) => {
           const request = figureOf(requestP99, point)[mode];
-          const loop = figureOf(loopP99, point)[mode];
-          return request && loop
+          const loop = lagMeasures.map((measure) => figureOf(measure, point)[mode]).find(Boolean);
+          return request && loop && lagAlone !== null
             ? [
-                `${mode} ${signed(centreOf(request) - alone.p99Ns / 1e3, 0, 'µs')} and ${signed(loop.median - alone.loopDelayP99Ns / 1e6, 2, 'ms')}`,
+                `${mode} ${signed(centreOf(request) - alone.p99Ns / 1e3, 0, 'µs')} and ${signed(centreOf(loop) - lagAlone / 1e6, 2, 'ms')}`,
               ]
             : [];
         })
       : [];
-  const aloneText = alone
-    ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop lag p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
-    : '';
+  const aloneText =
+    alone && lagAlone !== null
+      ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop lag p99 ${fixed(lagAlone / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
+      : '';
   // where the main thread's time went, per request it served, in each mode
   const accounts = document.aa
     ? []
@@ -316,9 +327,10 @@ export function appText(document, point, { verbose = false } = {}) {
   const middle = p50s.length ? `; request p50, every request pooled: ${p50s.join(', ')}` : '';
   if (!verbose) {
     // the answer's: what ran, the app alone, and the CPUs; the rest is --verbose's
-    const short = alone
-      ? ` (alone: p99 ${fixed(alone.p99Ns / 1e3, 0)} µs, loop lag p99 ${fixed(alone.loopDelayP99Ns / 1e6, 2)} ms)`
-      : '';
+    const short =
+      alone && lagAlone !== null
+        ? ` (alone: p99 ${fixed(alone.p99Ns / 1e3, 0)} µs, loop lag p99 ${fixed(lagAlone / 1e6, 2)} ms)`
+        : '';
     const few =
       typeof cpus === 'number' && k + 1 > cpus ? `; with k=${k} on ${plural(cpus, 'CPU')} it also waited for one` : '';
     return `app: the main thread served ${main.request === 'task' ? 'request(context)' : `a ${formatSize(main.size)} request`} every ${main.everyMs} ms${short}${few}; more with --verbose`;

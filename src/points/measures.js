@@ -203,15 +203,23 @@ export const MEASURES = [
     digits: 1,
   },
   {
-    key: 'loopDelayP99Ms',
+    key: 'lagP99Ms',
     name: 'app loop lag p99',
     unit: 'ms',
     better: 'lower',
-    // how late the main thread's event loop ran a 1 ms timer (perf_hooks.monitorEventLoopDelay),
-    // the 1 ms included, over the same stretch
-    of: ({ main }) => (main?.during ? main.during.loopDelay.p99Ns / 1e6 : null),
+    // how much later than its interval the app's timer called each request (run/main-load.js),
+    // over the same stretch: what the main thread's event loop, busy or kept from a CPU, made
+    // it wait; the 99th percentile of every round's ticks pooled, as the request p99 is (a cell
+    // ticks about 50 to 500 times)
+    of: ({ main }) => (main?.during?.lag ? main.during.lag.p99Ns / 1e6 : null),
+    pooled: {
+      histogram: ({ main }) => main?.during?.lag?.histogram ?? null,
+      percentile: 99,
+      bits: SAVED_BITS,
+      scale: 1e-6,
+    },
     format: (value) => `${fixed(value, 2)} ms`,
-    axis: "ms the main thread's event loop ran late, 99th percentile (lower is better)",
+    axis: "ms the app's timer ran late, 99th percentile (lower is better)",
     digits: 2,
   },
 ];
@@ -255,6 +263,18 @@ const SAVED_BEFORE = [
     format: (value) => `${fixed(value, 0)} ms`,
     axis: "ms of Node's own start (lower is sooner)",
     digits: 0,
+  },
+  {
+    key: 'loopDelayP99Ms',
+    name: 'old loop lag p99',
+    unit: 'ms',
+    better: 'lower',
+    // Node's monitorEventLoopDelay on a 1 ms timer, the 1 ms included: each cell's own p99 over
+    // a stretch too short for one, where a cell of now keeps its timer's lag
+    of: ({ main }) => (main?.during?.loopDelay && !main.during.lag ? main.during.loopDelay.p99Ns / 1e6 : null),
+    format: (value) => `${fixed(value, 2)} ms`,
+    axis: "ms the main thread's event loop ran late, 99th percentile, 1 ms included (lower is better)",
+    digits: 2,
   },
 ];
 MEASURES.push(...SAVED_BEFORE);

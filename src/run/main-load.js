@@ -1,9 +1,8 @@
 // The app's own work on its main thread, while its workers run: what a user adds workers to.
 // Both trees' parents (workers-host.js, procs-host.js) run it, so each mode's figure is the app
-// as it would have that mode: a request every `everyMs` on a timer, each timed alone, and the
-// event loop's delay as Node's own monitor sees it. Imports nothing from node_modules: the
-// parent of a measured tree loads it.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+// as it would have that mode: a request every `everyMs` on a timer, each timed alone, and how
+// late the timer called each (its lag). Imports nothing from node_modules: the parent of a
+// measured tree loads it.
 import { coarsen, histogramOf, SAVED_BITS } from '../stats/histogram.js';
 import { percentiles } from '../stats/latency.js';
 import { readCounters, windowAccount } from './thread-counters.js';
@@ -103,26 +102,42 @@ async function limited(request, index) {
  *   when no request ran in the stretch
  */
 function startMainLoad(spec, request, onError) {
-  const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
   let from = performance.now();
   let counters = readCounters();
-  // one array, grown by doubling: nothing of the harness's allocated per request
+  // one array each, grown by doubling: nothing of the harness's allocated per request
   let times = new Float64Array(1024);
   let count = 0;
+  let lags = new Float64Array(1024);
+  let lagCount = 0;
+  /** @type {number | null} */
+  let lastCall = null;
   let busy = false;
   let stopped = false;
+  const grown = (/** @type {Float64Array} */ array) => {
+    const more = new Float64Array(array.length * 2);
+    more.set(array);
+    return more;
+  };
   const record = (/** @type {number} */ ns) => {
-    if (count === times.length) {
-      const more = new Float64Array(times.length * 2);
-      more.set(times);
-      times = more;
-    }
+    if (count === times.length) times = grown(times);
     times[count++] = ns;
   };
+  // The timer's lag: how much later than `everyMs` after its last call it called again, which is
+  // what the app's event loop, busy or kept from a CPU, makes every timer and callback wait. Read
+  // from the load's own calls (Node's monitorEventLoopDelay keeps no histogram that can be pooled
+  // over rounds, and a stretch of a round holds too few ticks for a 99th percentile of its own).
+  const lag = (/** @type {number} */ now) => {
+    if (lastCall !== null) {
+      if (lagCount === lags.length) lags = grown(lags);
+      lags[lagCount++] = Math.max(0, now - lastCall - spec.everyMs) * 1e6;
+    }
+    lastCall = now;
+  };
   const serve = () => {
-    if (busy || stopped) return;
+    if (stopped) return;
     const called = performance.now();
+    lag(called);
+    if (busy) return;
     let result;
     try {
       result = request(count);
@@ -168,30 +183,41 @@ function startMainLoad(spec, request, onError) {
       requests: count,
       ...percentiles(histogram),
       histogram: coarsen(histogram, SAVED_BITS),
-      loopDelay: {
-        p50Ns: delay.percentile(50),
-        p99Ns: delay.percentile(99),
-        maxNs: delay.max,
-        meanNs: delay.mean,
-      },
+      lag: lagOf(lags, lagCount),
       account,
     };
   };
   return {
     begin() {
       count = 0;
+      lagCount = 0;
+      lastCall = null;
       from = performance.now();
       counters = readCounters();
-      delay.reset();
     },
     read,
     stop() {
       stopped = true;
       clearInterval(timer);
-      delay.disable();
       return read();
     },
   };
+}
+
+/**
+ * The timer's lags over a stretch: their percentiles and their histogram, kept to be pooled over
+ * the rounds; null when the timer was called only once.
+ * @param {Float64Array} lags  ns
+ * @param {number} ticks  how many of them
+ * @returns {import('../stats/samples.js').TimerLag | null}
+ */
+function lagOf(lags, ticks) {
+  if (!ticks) return null;
+  const histogram = histogramOf(lags, ticks);
+  let sum = 0;
+  for (let i = 0; i < ticks; i++) sum += lags[i];
+  const { p50Ns, p99Ns, maxNs } = percentiles(histogram);
+  return { ticks, p50Ns, p99Ns, maxNs, meanNs: sum / ticks, histogram: coarsen(histogram, SAVED_BITS) };
 }
 
 // requests served once before anything is read: a fresh process's first calls run unoptimized

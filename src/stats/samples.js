@@ -40,8 +40,10 @@
  * @property {number} maxNs
  * @property {import('../stats/histogram.js').Histogram} histogram  the requests' times, at
  *   SAVED_BITS: the app alone's reads are pooled over cells
- * @property {{ p50Ns: number, p99Ns: number, maxNs: number, meanNs: number }} loopDelay
- *   Node's monitorEventLoopDelay at 1 ms resolution: how late its timer ran, the 1 ms included
+ * @property {TimerLag | null} [lag]  how late the load's timer called each request after the
+ *   last (a stretch of a file saved before it has `loopDelay`: Node's monitorEventLoopDelay at
+ *   1 ms resolution, the 1 ms included, a p99 of the stretch alone)
+ * @property {{ p99Ns: number }} [loopDelay]  in a file saved before `lag`
  * @property {Omit<WindowAccount, 'missing'>} account  the main
  *   thread's own counters over the stretch: on a CPU, waiting for one, page faults (no GC)
  */
@@ -59,6 +61,10 @@
  * @typedef {{ loaded: string, setUp: string, warm: string }} ThreadTimeline
  *   process.hrtime.bigint() as text when the thread had loaded the harness, loaded its task and
  *   run its setup, and warmed up
+ * @typedef {{ ticks: number, p50Ns: number, p99Ns: number, maxNs: number, meanNs: number,
+ *   histogram: import('./histogram.js').Histogram }} TimerLag  ticks: how many times the timer
+ *   called after a first call; each lag is the time since its last call less `everyMs`, 0 when
+ *   it came no sooner; the histogram at SAVED_BITS, pooled over cells
  * @typedef {{ alone: MainStretch | null, during: MainStretch | null, buffersAdded: number }} CellMain
  *   alone: the app before its workers started (in the cells that read it); during: from the
  *   release to the last result; buffersAdded: bytes of ArrayBuffers the main thread held then

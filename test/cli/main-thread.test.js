@@ -39,23 +39,30 @@ test("a compare measures the app's main thread in both modes: each cell's reques
       assert.ok(main.during.requests > 0, `round ${round.index} ${mode}`);
       for (const key of ['p50Ns', 'p99Ns', 'p999Ns', 'maxNs']) assert.equal(typeof main.during[key], 'number', key);
       assert.ok(main.during.p50Ns <= main.during.p99Ns);
-      assert.ok(main.during.loopDelay.p99Ns > 0);
+      assert.ok(main.during.lag.ticks > 0 && main.during.lag.histogram.length > 0);
+      assert.ok(main.during.lag.p99Ns >= main.during.lag.p50Ns);
       // the app alone: read in round 1 (of every 3), before the workers started
       assert.equal(main.alone !== null, round.index % 3 === 1, `round ${round.index} ${mode} alone`);
     }
   assert.equal(document.appAlone.cells, 2);
   assert.ok(document.appAlone.requests > 0);
   assert.ok(document.appAlone.p50Ns <= document.appAlone.p99Ns);
-  for (const key of ['mainRequestP99Us', 'loopDelayP99Ms']) {
+  for (const key of ['mainRequestP99Us', 'lagP99Ms']) {
     for (const mode of ['workers', 'procs'])
       assert.equal(typeof document[mode][key].median, 'number', `${mode} ${key}`);
     assert.equal(document.measures[key].n, 2, key);
   }
   // the request p99 is every round's requests pooled (a cell holds ~50), its ratio the two
   // pooled figures', with no interval from 2 rounds (a bootstrap needs 5)
-  for (const mode of ['workers', 'procs']) assert.equal(typeof document[mode].mainRequestP99Us.pooled, 'number', mode);
-  assert.equal(document.measures.mainRequestP99Us.pooled, true);
-  assert.equal(document.measures.mainRequestP99Us.ci95, null);
+  for (const mode of ['workers', 'procs'])
+    for (const key of ['mainRequestP99Us', 'lagP99Ms'])
+      assert.equal(typeof document[mode][key].pooled, 'number', `${mode} ${key}`);
+  for (const key of ['mainRequestP99Us', 'lagP99Ms']) {
+    assert.equal(document.measures[key].pooled, true, key);
+    assert.equal(document.measures[key].ci95, null, key);
+  }
+  // the app alone's lag: its ticks pooled over the cells that read it
+  assert.equal(typeof document.appAlone.lagP99Ns, 'number');
   const pooledRatio = document.workers.mainRequestP99Us.pooled / document.procs.mainRequestP99Us.pooled;
   assert.ok(Math.abs(document.measures.mainRequestP99Us.median / pooledRatio - 1) < 1e-9);
 
