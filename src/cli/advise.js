@@ -4,9 +4,6 @@ import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.advise();
 
-export const command = 'advise';
-export const describe =
-  "Rank the fixes for your task (glibc's heap settings, other allocators, the task's own fixes, processes) by measuring each beside it";
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench advise -k 2', 'the fixes for readfilesync of a 64 KiB file, raced and ranked, within a minute'],
@@ -19,7 +16,7 @@ export const examples = [
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'advise');
   const out = output(opts, 'advise', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ adviseCommand }, { runPrinted }] = await Promise.all([import('../core/advise.js'), import('./finish.js')]);
   return runPrinted((core) => adviseCommand(opts, out, core), out, context);

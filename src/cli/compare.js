@@ -4,8 +4,6 @@ import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.compare();
 
-export const command = 'compare';
-export const describe = 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, rounds until the ratio is known to ±5% (or 60 s)'],
@@ -18,7 +16,7 @@ export const examples = [
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'compare');
   const out = output(opts, 'compare', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureOrResume }, { runPrinted }] = await Promise.all([
     import('../core/measure.js'),

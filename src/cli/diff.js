@@ -3,8 +3,6 @@ import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = SPECS_OF.diff();
 
-export const command = 'diff <base> <new>';
-export const describe = 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS)
     .positional('base', { describe: 'the results file to compare against', type: 'string' })

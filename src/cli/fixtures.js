@@ -11,8 +11,6 @@ const SPECS = {
   json: { kind: /** @type {const} */ ('flag'), describe: 'print the files as JSON' },
 };
 
-export const command = 'fixtures';
-export const describe = 'Create the small, med, large and huge files (random bytes)';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
 /**
@@ -20,7 +18,7 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
  * @param {import('./context.js').Context} [context]
  */
 export function handler(argv, context = {}) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'fixtures');
   const dir = opts.fixturesDir ?? defaultFixturesDir();
   const files = Object.entries(NAMED_FILES).map(([name, size]) => ({ name, size, ...fixtureIn(dir, name, size) }));
   const out = context.stdout ?? process.stdout;

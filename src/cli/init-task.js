@@ -5,8 +5,6 @@ import { fileError } from '../system/safe-fs.js';
 import { COMMON } from '../core/options.js';
 import { declare } from '../core/option-spec.js';
 
-export const command = 'init-task <name>';
-export const describe = 'Write NAME.mjs: a commented task module to start your own from';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, COMMON).positional('name', {
     describe: 'the task name; the file is NAME.mjs in this folder',

@@ -4,8 +4,6 @@ import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.procs();
 
-export const command = 'procs';
-export const describe = "Run K fresh child processes, released together; print each process's throughput";
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench procs -k 2 --env MALLOC_ARENA_MAX=1', 'two processes with one glibc arena each'],
@@ -16,7 +14,7 @@ export const examples = [
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'procs');
   const out = output(opts, 'procs', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureOrResume }, { runPrinted }] = await Promise.all([
     import('../core/measure.js'),

@@ -3,8 +3,6 @@ import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = SPECS_OF.report();
 
-export const command = 'report <files..>';
-export const describe = 'Print saved results again as the run printed them, or as one self-contained HTML page';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('files', {
     describe: 'results files mmapbench saved (compare, sweep, trace, reproduce …)',

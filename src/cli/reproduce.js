@@ -62,8 +62,6 @@ const SPECS = {
   ...EXPORT,
 };
 
-export const command = 'reproduce [experiments..]';
-export const describe = "Re-check the investigation's published tables on this machine, with a verdict per claim";
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('experiments', {
     describe: `experiments to run (${EXPERIMENT_NAMES.join(', ')}); default: every one this machine can run`,

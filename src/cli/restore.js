@@ -11,8 +11,6 @@ const SPECS = {
   },
 };
 
-export const command = 'restore';
-export const describe = 'Put back the transparent hugepage mode a killed reproduce run left changed';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
 /**
@@ -20,7 +18,7 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'restore');
   const out = context.stdout ?? process.stdout;
   const { restoreThp } = await import('../system/thp.js');
   const done = restoreThp({ restoreFile: opts.thpRestoreFile, thpPath: opts.thpPath });

@@ -4,9 +4,6 @@ import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.sweep();
 
-export const command = 'sweep';
-export const describe =
-  'Compare workers and procs at every point of a grid (k, files, tasks, variants, Node binaries), interleaved';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench sweep -k 1,2,4,8', 'the scaling curve: throughput of both modes and their ratio against k'],
@@ -22,7 +19,7 @@ export const examples = [
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'sweep');
   const out = output(opts, 'sweep', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ sweepOrResume }, { runPrinted }] = await Promise.all([import('../core/sweep.js'), import('./finish.js')]);
   return runPrinted((core) => sweepOrResume(opts, out, core), out, context);

@@ -7,9 +7,6 @@ const SPECS = {
   json: { kind: /** @type {const} */ ('flag'), describe: 'print the list as JSON' },
 };
 
-export const command = 'tasks [name]';
-
-export const describe = 'List the built-in tasks a line each; `tasks NAME` describes one, or your own module';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('name', {
     describe: 'a built-in task or a module path: its whole description, parameters and metrics',

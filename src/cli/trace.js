@@ -20,9 +20,6 @@ const AUDIT_OPTIONS = [
   'verbose',
 ];
 
-export const command = 'trace [mode..]';
-export const describe =
-  'Run workers, procs or compare under bpftrace: mmap_lock wait per acquisition, by system call, as a histogram; or audit any process (--pid, -- COMMAND)';
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('mode', {
     describe: 'what to trace: workers, procs or compare (default); or, after --, a command to run under the trace',

@@ -4,8 +4,6 @@ import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.workers();
 
-export const command = 'workers';
-export const describe = "Run K Worker threads in one fresh process, released together; print each worker's throughput";
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 export const examples = [
   ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
@@ -16,7 +14,7 @@ export const examples = [
  * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, command);
+  const opts = readOptions(argv, SPECS, 'workers');
   const out = output(opts, 'workers', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureOrResume }, { runPrinted }] = await Promise.all([
     import('../core/measure.js'),

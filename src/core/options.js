@@ -22,18 +22,13 @@ import {
 import { DEFAULT_OUT } from '../saved/out.js';
 import { FORMATS, readExports } from '../saved/export-request.js';
 import { checked, flag, flagName, repeat, value } from './option-spec.js';
+import { COMMON, COMPARE_ONLY } from './common-options.js';
+
+export { COMMON, COMPARE_ONLY };
 
 /** @typedef {import('./option-spec.js').Specs} Specs */
 
-/** What compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate. */
-export const COMPARE_ONLY = ['aa', 'precision', 'maxTime', 'failBelow', 'failInconclusive', 'ci'];
-
 /** Options every command takes. */
-export const COMMON = {
-  verbose: flag(
-    'the whole text: every round, the account, the warm-up and the sizing after the answer; stack traces and task output on failure',
-  ),
-};
 
 export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
   read: timeoutSeconds('--timeout'),
