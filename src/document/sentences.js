@@ -156,12 +156,14 @@ export function stopText(document, { tables = true } = {}) {
  */
 export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggestMaxTime }, seconds) {
   const give = `give --max-time ${suggestMaxTime} or more`;
+  if (roundSeconds === null)
+    return `no round ran within the ${about(maxTime)} budget: calibrating took ${about(seconds)}; ${give}`;
   if (counted === 0) {
     const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
     return `no round counted within the ${about(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
   }
   const rounds = `${plural(counted, 'round')}`;
-  return `the ${about(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds)}; ${give}`;
+  return `the ${about(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds ?? 0)}; ${give}`;
 }
 
 /**

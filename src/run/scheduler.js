@@ -186,6 +186,9 @@ export const armSteps = (plan, arms) => (index) =>
  *   cell and a calibration: a fresh process tree; a stand-in in the scheduler's own tests
  * @param {boolean} [hooks.isolate]  a point whose calibration or cell fails stops alone, with
  *   its error, and the others go on (advise: a candidate that cannot run); Ctrl-C still ends all
+ * @param {number} [hooks.budget]  seconds (--max-time, calibration included): once they are
+ *   spent, no calibration and no point's round starts, and every point still running stops on
+ *   'max-time'; what runs then is at most the one point's calibration or round under way
  * @returns {Promise<RoundsRun>}
  */
 export async function runRounds(
@@ -201,10 +204,17 @@ export async function runRounds(
     resumed,
     cells = { runCell, calibrate },
     isolate = false,
+    budget = Infinity,
   },
 ) {
   const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
+  // the budget spent: every point still running stops, and nothing more starts
+  const spent = () => {
+    if (elapsed() <= budget) return false;
+    for (const point of points) point.session.stop ??= 'max-time';
+    return true;
+  };
   /** @type {RoundsRun} */
   const run = { points, rounds: [...(resumed?.rounds ?? [])], error: null, seconds: 0 };
   const done = Math.max(0, ...points.flatMap((point) => point.session.rounds.map((round) => round.index)));
@@ -243,6 +253,7 @@ export async function runRounds(
   try {
     for (const point of points) {
       if (point.session.work) continue;
+      if (spent()) break;
       await alone(point, async () => {
         const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
         point.session.calibration = calibration;
@@ -259,8 +270,13 @@ export async function runRounds(
       if (!running.length) break;
       const roundStarted = elapsed();
       const visited = roundOrder(running, index);
-      run.rounds.push({ index, points: visited.map((point) => point.id) });
+      /** @type {RoundsRun['rounds'][number]} */
+      const visit = { index, points: [] };
+      run.rounds.push(visit);
+      let outOfTime = false;
       for (const point of visited) {
+        if ((outOfTime = spent())) break;
+        visit.points.push(point.id);
         const steps = point.steps(index);
         /** @type {Round} */
         const round = { index, order: [...new Set(steps.map((step) => step.arm))], cells: {} };
@@ -291,6 +307,10 @@ export async function runRounds(
           }
         });
         onRound?.(point, round, elapsed(), run);
+      }
+      if (outOfTime) {
+        if (!visit.points.length) run.rounds.pop();
+        break;
       }
       stop({
         points,

@@ -26,8 +26,10 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, resu
     pilot: true,
     session: resumed ? { ...resumed, stop: null, error: null } : newSession(plan),
   };
+  const budget = plan.stop.rounds !== null ? Infinity : plan.stop.maxSeconds;
   const run = await runRounds([point], {
-    stop: stopOnWidthOrTime(plan.stop.rounds !== null ? Infinity : plan.stop.maxSeconds),
+    stop: stopOnWidthOrTime(budget),
+    budget,
     interrupt,
     onCell: (_, round, step) => onCell?.(round, step.arm),
     onRound: (_, __, seconds) => onRound?.({ ...point.session, seconds }),

@@ -157,6 +157,7 @@ export async function runSweep(
           score: race,
         })
       : stopOnWidthOrTime(budget),
+    budget,
     interrupt,
     onCell: (point, round, step) => onCell?.(/** @type {SweepMeasurement} */ (point), round, step.arm),
     onRound: (_, __, seconds, soFar) => onRound?.({ points, rounds: soFar.rounds, error: null, seconds, budget }),

@@ -84,7 +84,8 @@ const budgetAbove = (/** @type {number} */ seconds) => {
  * at that cost. Null when the run did not stop on its budget, or reached an interval.
  * @param {{ stop: string | null, maxTime: number | null, seconds: number, counted: number,
  *   rounds: Array<{ workers?: any, procs?: any, traced?: Record<string, any>, pilot?: true }> }} run
- * @returns {{ maxTime: number, counted: number, roundSeconds: number, pilot: boolean, suggestMaxTime: number } | null}
+ * @returns {{ maxTime: number, counted: number, roundSeconds: number | null, pilot: boolean, suggestMaxTime: number } | null}
+ *   roundSeconds: null when the budget was spent before any round ran (calibrating)
  */
 export function budgetShortfall({ stop, maxTime, seconds, counted, rounds }) {
   const last = rounds.at(-1);
@@ -95,6 +96,8 @@ export function budgetShortfall({ stop, maxTime, seconds, counted, rounds }) {
         counted,
         took: last ? roundSeconds(last) : null,
         pilot: rounds.some((round) => round.pilot),
+        // none ran: a round costs at least what calibrating took
+        ...(last ? {} : { guess: seconds }),
       })
     : null;
 }
@@ -114,13 +117,15 @@ export function sweepShortfall(points, { maxTime, seconds }) {
     const last = point.rounds.at(-1);
     return last ? roundSeconds(last) : null;
   });
+  // a point the budget stopped before its first round costs about what the others' did
+  const known = costs.filter((cost) => cost !== null);
   return shortfall({
     maxTime,
     seconds,
     counted: Math.min(...measured.map(countedOf)),
-    took: costs.includes(null)
-      ? null
-      : costs.reduce((sum, cost) => /** @type {number} */ (sum) + /** @type {number} */ (cost), 0),
+    took: known.length ? (known.reduce((sum, cost) => sum + cost, 0) / known.length) * costs.length : null,
+    // none ran one: each point's round costs at least what calibrating one took (all so far)
+    ...(measured.every((point) => !point.rounds.length) ? { guess: seconds * costs.length } : {}),
     pilot: measured.some((point) => point.rounds.some((round) => round.pilot)),
   });
 }
@@ -138,10 +143,23 @@ function countedOf(point) {
 }
 
 /**
- * @param {{ maxTime: number | null, seconds: number, counted: number, took: number | null, pilot: boolean }} run
+ * @param {{ maxTime: number | null, seconds: number, counted: number, took: number | null, pilot: boolean,
+ *   guess?: number }} run  guess: what a round would cost, where none ran (took null; without
+ *   it, rounds that kept no phases to time them by, there is nothing to say)
  */
-function shortfall({ maxTime, seconds, counted, took, pilot }) {
-  if (maxTime === null || counted >= INTERVAL_ROUNDS || took === null) return null;
+function shortfall({ maxTime, seconds, counted, took, pilot, guess }) {
+  if (maxTime === null || counted >= INTERVAL_ROUNDS) return null;
+  // spent before a round ran: a round costs at least `guess`, what calibrating took
+  if (took === null)
+    return counted === 0 && guess !== undefined
+      ? {
+          maxTime,
+          counted,
+          roundSeconds: null,
+          pilot,
+          suggestMaxTime: budgetAbove(seconds + (INTERVAL_ROUNDS + 1) * guess),
+        }
+      : null;
   return {
     maxTime,
     counted,

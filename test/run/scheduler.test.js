@@ -346,3 +346,34 @@ test("a task that talks to its parent, its modes' windows far apart, sizes each 
     'the same ops in both modes',
   );
 });
+
+test("a budget spent stops the run where it is: no calibration and no point's round starts after it, none left half run", async () => {
+  const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  let calibrations = 0;
+  const slow = {
+    async runCell(/** @type {any} */ _p, /** @type {any} */ _work, /** @type {string} */ mode) {
+      await pause(20);
+      return { throughput: 1000, mode };
+    },
+    async calibrate() {
+      calibrations++;
+      await pause(30);
+      return { iterations: 50 };
+    },
+  };
+  // five points to calibrate, 30 ms each, in a budget of 50 ms: the third never starts
+  const calibrating = Array.from({ length: 5 }, (_, i) => point(`c${i}`, plan({ iterations: null })));
+  const first = await runRounds(calibrating, { stop: stopOnWidthOrTime(0.05), budget: 0.05, cells: slow });
+  assert.ok(calibrations >= 2 && calibrations < 5, `${calibrations} calibrations`);
+  assert.ok(calibrating.every((p) => p.session.stop === 'max-time' && p.session.rounds.length === 0));
+  assert.deepEqual(first.rounds, []);
+
+  // four points of fixed work, a round of two 20 ms cells each: the budget runs out in round 1
+  const fixed = Array.from({ length: 4 }, (_, i) => point(`f${i}`));
+  const second = await runRounds(fixed, { stop: stopOnWidthOrTime(0.05), budget: 0.05, cells: slow });
+  assert.ok(fixed.every((p) => p.session.stop === 'max-time'));
+  const visited = fixed.filter((p) => p.session.rounds.length);
+  assert.ok(visited.length >= 1 && visited.length < 4, `${visited.length} points visited`);
+  assert.ok(visited.every((p) => p.session.rounds.every((round) => round.cells.workers && round.cells.procs)));
+  assert.deepEqual(second.rounds, [{ index: 1, points: visited.map((p) => p.id) }]);
+});

@@ -86,6 +86,15 @@ test('a budget that ran out before an interval: what a round took and a --max-ti
     budgetShortfall({ stop: 'max-time', maxTime: 5, seconds: 6, counted: 0, rounds: [{ workers: {} }] }),
     null,
   );
+  // spent calibrating, before any round: a round costs at least that
+  assert.deepEqual(budgetShortfall({ stop: 'max-time', maxTime: 0.5, seconds: 0.6, counted: 0, rounds: [] }), {
+    maxTime: 0.5,
+    counted: 0,
+    roundSeconds: null,
+    pilot: false,
+    // 0.6 + 4 × 0.6 = 3
+    suggestMaxTime: 3,
+  });
 });
 
 test("a sweep's budget (advise's too) ran short: the point with fewest counted rounds decides, and a round costs every point's", () => {
