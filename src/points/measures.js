@@ -22,7 +22,7 @@ import { fixed, ops } from '../words/numbers.js';
  * @property {'difference'} [contrast]  workers − procs rather than workers/procs: a figure a mode
  *   may have none of (what the app keeps: 0 with children), where a ratio means nothing
  * @property {{ histogram: (cell: CellResult) => import('../stats/histogram.js').Histogram | null,
- *   percentile: number, bits: number, scale: number }} [pooled]  a percentile of what every cell timed, pooled:
+ *   percentile: number, bits: number, scale: number, timings: string, perCell: string }} [pooled]  a percentile of what every cell timed, pooled:
  *   the mode's figure and the ratio are read from the pooled histogram (stats/pooled.js), where a
  *   cell holds too few for that percentile of its own (in the measure's unit: ns × `scale`);
  *   `of` stays each cell's own
@@ -197,7 +197,14 @@ export const MEASURES = [
     // each timed alone (run/main-load.js); the figure is the 99th percentile of every round's
     // requests pooled, as an app's p99 over its life is (a cell serves about 50)
     of: ({ main }) => (main?.during ? main.during.p99Ns / 1e3 : null),
-    pooled: { histogram: ({ main }) => main?.during?.histogram ?? null, percentile: 99, bits: SAVED_BITS, scale: 1e-3 },
+    pooled: {
+      histogram: ({ main }) => main?.during?.histogram ?? null,
+      percentile: 99,
+      bits: SAVED_BITS,
+      scale: 1e-3,
+      timings: 'requests',
+      perCell: 'about 50',
+    },
     format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,
     axis: "µs per request on the app's main thread, 99th percentile (lower is better)",
     digits: 1,
@@ -217,6 +224,8 @@ export const MEASURES = [
       percentile: 99,
       bits: SAVED_BITS,
       scale: 1e-6,
+      timings: 'ticks',
+      perCell: '50 to 500',
     },
     format: (value) => `${fixed(value, 2)} ms`,
     axis: "ms the app's timer ran late, 99th percentile (lower is better)",

@@ -13,9 +13,14 @@ const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text
 // used for workers and procs in every chart of the page.
 export const MODE_COLORS = { workers: '#0072B2', procs: '#D55E00' };
 
-/** A pooled measure's chart: its bar is every round's timings pooled, its dots each cell's own. */
-export const POOLED_BAR =
-  "the bar marks every round's requests pooled, each dot a cell's own p99 (of about 50 requests)";
+/**
+ * A pooled measure's chart: its bar is every round's timings pooled, its dots each cell's own.
+ * @param {import('../points/measures.js').Measure} measure  a pooled one
+ */
+export const pooledBar = (measure) => {
+  const { timings, perCell, percentile } = /** @type {NonNullable<typeof measure.pooled>} */ (measure.pooled);
+  return `the bar marks every round's ${timings} pooled, each dot a cell's own p${percentile} (of ${perCell} ${timings})`;
+};
 
 /**
  * The two series a chart compares, in the modes' colours: workers and procs, or an A/A run's

@@ -14,7 +14,7 @@ import {
   MODE_SERIES,
   roundsChart,
   spreadChart,
-  POOLED_BAR,
+  pooledBar,
 } from './charts.js';
 import { syscallChart, waitHistogram } from './charts-trace.js';
 import { MODES } from '../words/modes.js';
@@ -79,7 +79,7 @@ export async function compareSection({ path, document }, { facts, models }) {
           series,
           measure,
           // a pooled measure's bar is every round's timings pooled, not the dots' median
-          ...(pooledIn(measure, point) ? { subtitle: `one dot per round; ${POOLED_BAR}` } : {}),
+          ...(pooledIn(measure, point) ? { subtitle: `one dot per round; ${pooledBar(measure)}` } : {}),
         },
       ),
     );

@@ -4,7 +4,7 @@ import { pointName, varying } from '../models/point-columns.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../points/points.js';
 import { sweepPoints } from '../document/points-of.js';
-import { accountChart, forestChart, forestRow, roundsChart, POOLED_BAR } from './charts.js';
+import { accountChart, forestChart, forestRow, roundsChart, pooledBar } from './charts.js';
 import { pooledIn } from './html-compare.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts-by-k.js';
 import { MODES } from '../words/modes.js';
@@ -79,7 +79,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         ),
         {
           subtitle: document.points.some((point) => pooledIn(measure, readOf(point)))
-            ? `each point: one dot per round and mode; ${POOLED_BAR}`
+            ? `each point: one dot per round and mode; ${pooledBar(measure)}`
             : 'each point: one dot per round and mode; the bar marks the median',
           measure,
         },
