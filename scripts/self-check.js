@@ -423,14 +423,14 @@ async function main() {
   }
 
   if (wants('loop')) {
-    say('throughput at k=1 against a bare loop: 5 each a mode, in turn');
+    say('throughput at k=1 against a bare loop: 7 each a mode, in turn');
     const iterations = 30000;
     const warmup = 7500;
     for (const mode of modes) {
-      // one after the other, five times: the machine's speed moves from minute to minute
+      // one after the other, seven times: the machine's speed moves from minute to minute
       const bare = [];
       const tool = [];
-      for (let run = 0; run < 5; run++) {
+      for (let run = 0; run < 7; run++) {
         bare.push(app('bare', { mode, file, iterations, warmup }));
         const args = ['-k', '1', '--file', file, '--iterations', String(iterations), '--warmup', String(warmup)];
         tool.push(mmapbench([mode, ...args, '--main', 'off']).document[mode].throughput.median);
