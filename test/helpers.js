@@ -271,10 +271,28 @@ export function reproduceWorkspace() {
 export const thpArgs = (w) => ['--thp-path', w.thp, '--thp-restore-file', w.restoreFile];
 export const cellKey = (r) => `${r.experiment}|${r.variant}|${r.round}|${r.mode}`;
 
-/** Waits up to 5 s for the processes carrying `mark` to be gone, then asserts they are. */
+/**
+ * Waits for the processes carrying `mark` to be gone, up to 12 s (the watcher, system/watcher.sh,
+ * keeps killing a run's cgroup for 10 s), then asserts they are, naming any left: its command
+ * line, state, parent and cgroup.
+ */
 export async function noneLeft(mark) {
-  for (let i = 0; i < 100 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
-  assert.deepEqual(processesMarked(mark), []);
+  for (let i = 0; i < 240 && processesMarked(mark).length; i++) await new Promise((r) => setTimeout(r, 50));
+  const left = processesMarked(mark).map((pid) => {
+    const read = (/** @type {string} */ file) => {
+      try {
+        return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+      } catch (error) {
+        return String(/** @type {Error} */ (error).message);
+      }
+    };
+    const status = read('status')
+      .split('\n')
+      .filter((line) => /^(State|PPid):/.test(line))
+      .join(', ');
+    return `${pid} ${read('cmdline').replace(/\0/g, ' ').trim()} (${status}; cgroup ${read('cgroup').trim().replace(/\n/g, ' ')})`;
+  });
+  assert.deepEqual(left, []);
 }
 
 /**

@@ -15,19 +15,28 @@ while read -r line; do
       case $groups in *" $id "*) groups="${groups%%" $id "*} ${groups#*" $id "}" ;; esac
       ;;
     =*) trees="$trees${line#=} " ;;
-    ~*)
-      id=${line#~}
+    '~'*)
+      id=${line#'~'}
       case $trees in *" $id "*) trees="${trees%%" $id "*} ${trees#*" $id "}" ;; esac
       ;;
   esac
 done
-for group in $groups; do kill -9 -"$group" 2>/dev/null; done
-for tree in $trees; do
-  # a marker is random hex: as a fixed string it names no other process
-  for environ in $(grep -lsaF "MMAPBENCH_TREE=$tree" /proc/[0-9]*/environ); do
-    pid=${environ#/proc/}
-    kill -9 "${pid%/environ}" 2>/dev/null
+# A tree the CLI spawned as it died may still be between fork and exec, its environment not yet
+# the tree's (nor its parent-death signal set): while any group or tree was left unended, the
+# passes go on for 2 s, by when it has exec'd.
+passes=0
+while :; do
+  for group in $groups; do kill -9 -"$group" 2>/dev/null; done
+  for tree in $trees; do
+    # a marker is random hex: as a fixed string it names no other process
+    for environ in $(grep -lsaF "MMAPBENCH_TREE=$tree" /proc/[0-9]*/environ); do
+      pid=${environ#/proc/}
+      kill -9 "${pid%/environ}" 2>/dev/null
+    done
   done
+  passes=$((passes + 1))
+  case $groups$trees in *[!\ ]*) [ $passes -lt 40 ] || break ;; *) break ;; esac
+  sleep 0.05
 done
 [ -n "$1" ] || exit 0
 # The kernel kills the group and every leaf in it at once (Linux 5.14 and later), and again on

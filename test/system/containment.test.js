@@ -75,3 +75,29 @@ test(
     assert.equal(existsSync(run), false, 'the run cgroup removed');
   },
 );
+
+// Without a cgroup, the CLI names each tree's marker (=TREE) before it spawns it, and says when
+// it ended (~TREE). A tree spawned as the CLI died may still be between fork and exec when the
+// watcher reads the end: it carries its marker only after exec.
+test('without a cgroup the watcher goes on killing an unended tree for 2 s, and leaves at once when every tree ended', async () => {
+  const script = fileURLToPath(new URL('../../src/system/watcher.sh', import.meta.url));
+  const tree = `test${process.pid}${Date.now()}`;
+  const watch = (/** @type {string} */ lines) => {
+    const watcher = spawn('/bin/sh', [script, ''], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const exited = new Promise((resolve) => watcher.once('exit', resolve));
+    watcher.stdin.end(lines); // the CLI is gone
+    return exited;
+  };
+
+  // every tree ended: nothing to wait for (a `~` line is read as such, not as a home folder)
+  const from = performance.now();
+  await watch(`=${tree}\n~${tree}\n`);
+  assert.ok(performance.now() - from < 1000, `left after ${performance.now() - from} ms`);
+
+  const exited = watch(`=${tree}\n`);
+  await sleep(300); // its first pass has come and gone
+  const late = spawn('sleep', ['30'], { stdio: 'ignore', env: { ...process.env, MMAPBENCH_TREE: tree } });
+  const killed = new Promise((resolve) => late.once('exit', (code, signal) => resolve(signal)));
+  assert.equal(await Promise.race([killed, sleep(3000).then(() => 'still running after 3 s')]), 'SIGKILL');
+  await exited;
+});
