@@ -255,7 +255,16 @@ export const appClause = (document, point) => decidedClause(document, point, APP
  * @param {ResultsDocument} document
  * @param {import('../points/points.js').Point} point
  */
-export const endClause = (document, point) => decidedClause(document, point, END_MEASURES, 'ending them');
+export const endClause = (document, point) => {
+  // how long the workers had worked when they were ended (their warmup and window, the mean over
+  // both modes' cells): what a thread leaves grows with it
+  const modes = document.phases ? Object.values(document.phases.modes) : [];
+  const seconds = modes.length
+    ? modes.reduce((sum, mode) => sum + (mode.warmupNs + mode.windowNs) / 1e9, 0) / modes.length
+    : null;
+  const after = seconds === null ? '' : ` after ${fixed(seconds, 1)} s of work`;
+  return decidedClause(document, point, END_MEASURES, `ending them${after}`);
+};
 
 /**
  * What the app rows measured: the load, the app alone beside it and what each mode's workers
