@@ -361,10 +361,11 @@ test("a budget spent stops the run where it is: no calibration and no point's ro
       return { iterations: 50 };
     },
   };
-  // five points to calibrate, 30 ms each, in a budget of 50 ms: the third never starts
+  // five points to calibrate, 30 ms or more each, in a budget of 50 ms: the third never starts
   const calibrating = Array.from({ length: 5 }, (_, i) => point(`c${i}`, plan({ iterations: null })));
   const first = await runRounds(calibrating, { stop: stopOnWidthOrTime(0.05), budget: 0.05, cells: slow });
-  assert.ok(calibrations >= 2 && calibrations < 5, `${calibrations} calibrations`);
+  // one at least (the budget is checked before each); never all five, each taking 30 ms or more
+  assert.ok(calibrations >= 1 && calibrations < 5, `${calibrations} calibrations`);
   assert.ok(calibrating.every((p) => p.session.stop === 'max-time' && p.session.rounds.length === 0));
   assert.deepEqual(first.rounds, []);
 
