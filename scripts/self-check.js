@@ -370,15 +370,18 @@ async function main() {
         '20',
       ]);
       // Each script's app is read as the cells read it, pooled over fresh trees as they are: alone
-      // from 300 ms of its load on (a cell reads it after its warm-up requests) for 100 ms;
+      // after twice the cells' alone stretch of its load, for one stretch;
       // beside its workers from as long after their start as a cell's window begins (their
       // start-up and warm-up) for as long as a window lasts
       /** @type {Record<string, { times: number[], lags: number[] }>} */
       const byHand = {};
       for (const mode of /** @type {const} */ (['alone', 'workers', 'procs'])) {
         const phases = mode === 'alone' ? null : document.phases.modes[mode];
-        const skip = phases ? (phases.threadsNs + phases.setupNs + phases.warmupNs + phases.barrierNs) / 1e6 : 300;
-        const seconds = phases ? phases.windowNs / 1e9 : 0.1;
+        const { aloneMs } = document.config.main;
+        const skip = phases
+          ? (phases.threadsNs + phases.setupNs + phases.warmupNs + phases.barrierNs) / 1e6
+          : 2 * aloneMs;
+        const seconds = phases ? phases.windowNs / 1e9 : aloneMs / 1000;
         byHand[mode] = { times: [], lags: [] };
         for (let run = 0; run < 12; run++) {
           const read = app('main', { mode, k: 1, file, size, every: 2, skip, seconds });

@@ -220,27 +220,25 @@ function lagOf(lags, ticks) {
   return { ticks, p50Ns, p99Ns, maxNs, meanNs: sum / ticks, histogram: coarsen(histogram, SAVED_BITS) };
 }
 
-// requests served once before anything is read: a fresh process's first calls run unoptimized
-const WARM_REQUESTS = 200;
-
 /**
- * The app in a parent, before its workers start: its request, warmed up, then served on its
- * timer from then on in every cell, as a running app serves it, so the stretches read (the app
- * alone, and beside the workers from the release) come after the same history of its own load,
- * with the same code warm. With `spec.alone` the app alone is read over `aloneMs`, after as long
- * again served unread.
+ * The app in a parent, before its workers start: its request checked once, then served on its
+ * timer from then on in every cell, as a running app serves it (never back to back: 200 requests
+ * of 1 MiB at once left the app's p99 three times higher for the next 600 ms, from glibc's heap
+ * and V8's collections after them), so the stretches read (the app alone, and beside the workers
+ * from the release) come after the same history of its own load. With `spec.alone` the app alone
+ * is read over `aloneMs`, after twice as long served unread, while its code warms up.
  * @param {MainSpec} spec
  * @param {Record<string, unknown>} params
  * @param {(error: unknown) => void} onError
  * @returns {Promise<{ load: ReturnType<typeof startMainLoad>, alone: MainStretch | null }>}  rejects
- *   when a warm-up request throws
+ *   when the first request throws or takes too long
  */
 async function startApp(spec, params, onError) {
   const request = await requestOf(spec, params);
-  for (let index = 0; index < WARM_REQUESTS; index++) await limited(request, index);
+  await limited(request, 0);
   const load = startMainLoad(spec, request, onError);
   if (!spec.alone) return { load, alone: null };
-  await pause(spec.aloneMs / 2);
+  await pause(2 * spec.aloneMs);
   load.begin();
   await pause(spec.aloneMs);
   return { load, alone: load.read() };
