@@ -147,21 +147,28 @@ export async function startUntil(args, ready, env = {}) {
 }
 
 /**
- * The second Node major the tests run on, from mmapbench's Node cache (`node
- * scripts/install-node.js 24`, which .ci/run calls): its path, and a skip reason where it is
- * missing, except under CI, where a missing second Node is a failure, never a skip.
+ * A Node major from mmapbench's Node cache (`node scripts/install-node.js 22`, which .ci/run
+ * calls for 22, 24 and 26): its path, and a skip reason where it is missing, except under CI,
+ * where a missing Node is a failure, never a skip.
+ * @param {string} major
  */
-export async function secondNode() {
+export async function installedNode(major) {
   const { binaryIn, installedReleases, nodeCacheDir, releaseDir } = await import('../src/system/node-release.js');
-  const version = installedReleases(nodeCacheDir()).find((v) => v.startsWith('24.'));
-  const path = version ? binaryIn(releaseDir(nodeCacheDir(), version)) : 'Node 24 in the Node cache';
+  const version = installedReleases(nodeCacheDir()).find((v) => v.startsWith(`${major}.`));
+  const path = version ? binaryIn(releaseDir(nodeCacheDir(), version)) : `Node ${major} in the Node cache`;
   const missing = !version;
   return {
     path,
     missing,
-    skip: missing && !process.env.CI ? 'Node 24 not installed here: run `node scripts/install-node.js 24`' : false,
+    skip:
+      missing && !process.env.CI
+        ? `Node ${major} not installed here: run \`node scripts/install-node.js ${major}\``
+        : false,
   };
 }
+
+/** The second Node major the tests run the quick compare on (24). */
+export const secondNode = () => installedNode('24');
 
 /**
  * Whether this machine can trace (root, tracefs with the mmap_lock tracepoints, bpftrace on

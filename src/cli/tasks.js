@@ -43,7 +43,11 @@ export async function handler(argv, context = {}) {
   const { textWidth } = await import('../view/table.js');
   out.write(
     opts.task
-      ? taskText(list[0], { asked: opts.task, width: textWidth(out) })
+      ? taskText(list[0], {
+          asked: opts.task,
+          width: textWidth(out),
+          node: { version: process.version, poolSize: Buffer.poolSize },
+        })
       : taskListing(list, { node: process.version, width: textWidth(out) }),
   );
 }

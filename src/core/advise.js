@@ -39,7 +39,7 @@ export async function adviseCommand(opts, output, context = {}) {
   const {
     planned: [baseline],
   } = await planCandidates([BASELINE], shared, planning);
-  const { candidates, missing } = candidatesFor({
+  const { candidates, missing, defaults } = candidatesFor({
     task,
     fixes: await fixesOf(task, baseline.plan.params),
     // the C library is the machine's, whichever Node the cells run on
@@ -47,6 +47,7 @@ export async function adviseCommand(opts, output, context = {}) {
     fileSize: baseline.plan.file.size,
     allocators: findAllocators(),
     nodes: opts.node ?? [],
+    node: baseline.plan.node,
   });
   const only =
     opts.only === undefined
@@ -75,7 +76,7 @@ export async function adviseCommand(opts, output, context = {}) {
     shape: (document) => ({
       ...document,
       command: 'advise',
-      advice: adviceOf(document, measured, { missing, skipped, objective: opts.for ?? 'throughput' }),
+      advice: adviceOf(document, measured, { missing, skipped, defaults, objective: opts.for ?? 'throughput' }),
     }),
   });
 }

@@ -41,6 +41,8 @@
  * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
  * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
  * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
+ * @property {Array<{ name: string, why: string }>} [defaults]  fixes that are the cells' Node's own
+ *   default (a pool size it has already), not measured; absent in files from before
  * @property {string | null} best  the name of the best candidate whose score is known to be
  *   better than the baseline's
  * @property {string | null} [bestProcs]  the same among the fixes for processes alone (a

@@ -115,10 +115,10 @@ export function raceScoreOf(objective) {
  * @param {import('./sweep.js').SweepDocument} document  the sweep of the candidates, its points
  *   in candidate order
  * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
- * @param {{ missing: Advice['missing'], skipped: Advice['skipped'], objective?: Objective }} found
+ * @param {{ missing: Advice['missing'], skipped: Advice['skipped'], defaults?: Advice['defaults'], objective?: Objective }} found
  * @returns {Advice}
  */
-export function adviceOf(document, candidates, { missing, skipped, objective = 'throughput' }) {
+export function adviceOf(document, candidates, { missing, skipped, defaults = [], objective = 'throughput' }) {
   const { difference } = OBJECTIVES[objective];
   const { points } = document;
   // each point's figures as every reader reads them
@@ -266,6 +266,7 @@ export function adviceOf(document, candidates, { missing, skipped, objective = '
     rows: [baseRow, ...measured, ...rest],
     missing,
     skipped,
+    defaults,
     best: bestIn('workers'),
     bestProcs: bestIn('procs'),
   };

@@ -1,5 +1,5 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
-import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
+import { BUFFER_OPTION, hasBufferOption } from '../reference/node-changes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../system/trace/syscalls.js';

@@ -174,6 +174,7 @@ export function adviceModel(document) {
         .join('; ')}`,
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
+  for (const one of advice.defaults ?? []) notes.push(`${one.name} is no fix here, so it was not measured: ${one.why}`);
   const compared = advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length;
   const scored = objective === 'throughput' ? '' : `${words.head}: ${words.legend}; `;
   notes.push(

@@ -1,3 +1,4 @@
+import { NODE_CHANGES, sinceText } from '../reference/node-changes.js';
 import { TABLES } from '../reference/published.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { above, all, below, within } from './verdict.js';
@@ -31,16 +32,23 @@ import { MODES } from '../words/modes.js';
  * @property {(variants: Variant[], data: import('./data.js').ExperimentData) => ExperimentTable} [table]  its own
  *   table (the task's metrics beside the published figures), instead of workers / procs
  * @property {number} [k]  the k every variant runs at (a single process, as published), not -k
+ * @property {(ctx: Machine) => string | null} [premise]  what upstream changed under its claim,
+ *   on the Node the cells run on (said beside the claim in --list and the report)
  *
  * @typedef {{ jemalloc: { path: string | null, why?: string | null }, thp?: { why: string | null },
- *   trace?: { why: string | null }, nodes?: FixNode[] }} Machine  what this machine offers the
- *   experiments (a saved run's report knows its jemalloc and its nodes)
+ *   trace?: { why: string | null }, nodes?: FixNode[], node?: { version: string, poolSize?: number } }} Machine
+ *   what this machine offers the experiments (a saved run's report knows its jemalloc and its
+ *   nodes); node: the Node the cells run on, and its default pool
  * @typedef {import('../saved/reproduce-file.js').FixNode} FixNode  a Node node-fix runs on
  * @typedef {import('./variant.js').ExperimentTable} ExperimentTable
  * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */
 
 /** @typedef {keyof typeof TABLES} TableName */
+
+const POOL_CHANGE = /** @type {import('../reference/node-changes.js').NodeChange} */ (
+  NODE_CHANGES.find((change) => change.id === 'pool-64k')
+);
 
 /**
  * @param {TableName} name
@@ -51,6 +59,25 @@ const published = (name, label) =>
   /** @type {Array<{ label: string }>} */ (TABLES[name].rows).find((row) => row.label === label);
 /** @type {Array<'workers'|'procs'>} */
 const procsOnly = ['procs'];
+
+/**
+ * The default pool of the Node the cells run on, as a column's name (`64k`); null when not known
+ * (a saved run from before it was recorded).
+ * @param {Machine} ctx
+ */
+const defaultPool = (ctx) => (ctx.node?.poolSize ? `${ctx.node.poolSize / 1024}k` : null);
+
+/**
+ * What upstream did to the pool's default, on the Node the cells run on.
+ * @param {Machine} ctx
+ */
+const poolPremise = (ctx) => {
+  const pool = defaultPool(ctx);
+  if (!pool || !ctx.node) return null;
+  return pool === '64k'
+    ? `on Node ${ctx.node.version} Buffer.poolSize is 64 KiB by default: upstream raised it from 8 KiB in ${sinceText('pool-64k')} (${POOL_CHANGE.source}), Hypothesis 5c's answer, so the 8k pool here is the old default, set by hand`
+    : `on Node ${ctx.node.version} Buffer.poolSize is ${pool.replace('k', ' KiB')} by default (64 KiB from ${sinceText('pool-64k')}, ${POOL_CHANGE.source})`;
+};
 
 // The claims in words, each tested by the 95% interval of a per-round ratio (verdict.js).
 const claim = (/** @type {string} */ text, /** @type {import('./verdict.js').Verdict} */ verdict) => ({
@@ -253,7 +280,8 @@ export const EXPERIMENTS = [
     name: 'pool-size',
     hypothesis: 'Hypothesis 5b',
     needs: 'nothing',
-    variants: () =>
+    premise: poolPremise,
+    variants: (ctx) =>
       [
         ['8k', '8k (default)'],
         ['256k', '256k'],
@@ -262,7 +290,8 @@ export const EXPERIMENTS = [
         ['16m', '16m'],
       ].map(([pool, label]) => ({
         id: pool,
-        label: `Buffer.poolSize ${label}`,
+        // the published label, and whether the pool is the default of the Node the cells run on
+        label: `Buffer.poolSize ${pool}${defaultPool(ctx) === pool ? " (this Node's default)" : pool === '8k' ? ' (the old default)' : ''}`,
         task: 'pool-size',
         file: 'med',
         params: { poolSize: pool },
@@ -288,7 +317,8 @@ export const EXPERIMENTS = [
     hypothesis: 'Hypothesis 5c',
     needs: 'nothing',
     shape: 'grid',
-    variants: () => {
+    premise: poolPremise,
+    variants: (ctx) => {
       const { columns, rows } = TABLES['pool-grid'];
       /** @type {Variant[]} */
       const variants = [];
@@ -297,7 +327,7 @@ export const EXPERIMENTS = [
           const procs = column === 'procs';
           variants.push({
             id: `${row.label}@${column}`,
-            label: `${row.label} file, ${procs ? 'procs (pool 8k)' : `pool ${column}`}`,
+            label: `${row.label} file, ${procs ? 'procs (pool 8k)' : `pool ${column}${defaultPool(ctx) === column ? " (this Node's default)" : ''}`}`,
             task: 'pool-size',
             file: row.label,
             params: { poolSize: procs ? '8k' : column },
@@ -329,6 +359,16 @@ export const EXPERIMENTS = [
       claim(
         'the 1 MiB row is flat (workers 256k / 8k within ±10%)',
         within(d.relative('1m@256k', '1m@8k', 'workers'), [0.9, 1.1], '1m file'),
+      ),
+      // the default upstream chose (24.18.0 and 26.3.0): near-Pareto over the old one
+      claim(
+        'a 64 KiB pool is near-Pareto over 8 KiB, the default Node 24.18 and 26.3 chose: it wins at 8k and 16k files (published +26%, +23%) and is above 0.9 everywhere',
+        all([
+          ...['8k', '16k'].map((size) => above(d.relative(`${size}@64k`, `${size}@8k`, 'workers'), 1, `${size} file`)),
+          ...TABLES['pool-grid'].rows.map(({ label }) =>
+            above(d.relative(`${label}@64k`, `${label}@8k`, 'workers'), 0.9, `${label} file, 64k / 8k`),
+          ),
+        ]),
       ),
     ],
   },

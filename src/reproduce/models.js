@@ -36,6 +36,8 @@ export function reportModels({ header, options, records, plan, status, file, ski
         cores: header.environment.cpu.logicalCores,
         quick: options.quick,
         protocols: protocolsOf(options.protocol),
+        // what upstream changed under its claim, on the Node the cells ran on
+        premise: experiment.premise?.({ jemalloc: { path: null }, node: header.environment.node }) ?? null,
       },
     ),
   }));
@@ -57,7 +59,7 @@ export function savedReportModels({ header, records, end, path }) {
   const options = { ...header.options, protocol: header.options.protocol ?? 'steady' };
   const plan = planOf(
     EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
-    { jemalloc: { path: header.jemalloc }, nodes: header.nodes ?? [] },
+    { jemalloc: { path: header.jemalloc }, nodes: header.nodes ?? [], node: header.environment.node },
     options,
   );
   return reportModels({

@@ -121,14 +121,15 @@ const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean
  * @param {import('./experiments.js').Experiment} experiment
  * @param {Variant[]} variants
  * @param {import('../saved/reproduce-file.js').CellRecord[]} cells
- * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'> }} run
+ * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'>,
+ *   premise?: string | null }} run  premise: what upstream changed under its claim, said beside it
  * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
  */
 export function experimentSection(
   experiment,
   variants,
   cells,
-  { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']) },
+  { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']), premise = null },
 ) {
   /** @type {Record<string, ClaimVerdict[]>} */
   const byProtocol = {};
@@ -177,6 +178,7 @@ export function experimentSection(
       title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${plural(measuredRounds, 'round')} measured`,
       lines: [
         `claim: ${experiment.claim}`,
+        ...(premise ? [`upstream since: ${premise}`] : []),
         `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
         ...(experiment.table
           ? [

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPlan } from './plan.js';
 import { MmapbenchError } from '../errors.js';
-import { formatSize } from '../words/sizes.js';
+import { formatSize, parseSize } from '../words/sizes.js';
 
 /**
  * @typedef {object} Candidate
@@ -66,9 +66,14 @@ const environmentLine = (/** @type {Record<string, string>} */ env) =>
  * @param {number} facts.fileSize  the bytes an op reads (the mmap threshold applies above 128 KiB)
  * @param {Array<{ name: string, path: string | null, install: string }>} facts.allocators  system/allocators.js
  * @param {string[]} [facts.nodes]  other Nodes to try (--node)
- * @returns {{ candidates: Candidate[], missing: Array<{ name: string, install: string }> }}
+ * @param {{ version: string, poolSize: number }} [facts.node]  the Node the cells run on: a fix
+ *   that sets its default pool again is that Node's default, no fix
+ * @returns {{ candidates: Candidate[], missing: Array<{ name: string, install: string }>,
+ *   defaults: Array<{ name: string, why: string }> }}  defaults: fixes that are the Node's own default
  */
-export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, allocators, nodes = [] }) {
+export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, allocators, nodes = [], node }) {
+  /** @type {Array<{ name: string, why: string }>} */
+  const defaults = [];
   /** @type {Candidate[]} */
   const candidates = [BASELINE];
   const add = (/** @type {Omit<Candidate, 'task' | 'params' | 'node' | 'mode'> & Partial<Candidate>} */ candidate) =>
@@ -98,7 +103,14 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
         env: { LD_PRELOAD: allocator.path },
         apply: environmentLine({ LD_PRELOAD: allocator.path }),
       });
-  for (const fix of fixes)
+  for (const fix of fixes) {
+    if (node && fix.params?.poolSize !== undefined && parseSize(fix.params.poolSize) === node.poolSize) {
+      defaults.push({
+        name: fix.name,
+        why: `Buffer.poolSize is ${formatSize(node.poolSize)} by default on Node ${node.version}, the Node the cells run on`,
+      });
+      continue;
+    }
     add({
       name: fix.name,
       kind: 'task',
@@ -108,6 +120,7 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
       mode: fix.mode ?? null,
       apply: fix.change,
     });
+  }
   // V8's young generation, as an app sizes it for each worker: a busy thread's page faults and
   // scavenges fall as its semi-space grows (docs/advise.md)
   for (const semiSpace of heap ? SEMI_SPACES : [])
@@ -124,6 +137,7 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
     missing: (heap ? allocators : []).flatMap((allocator) =>
       allocator.path ? [] : [{ name: allocator.name, install: allocator.install }],
     ),
+    defaults,
   };
 }
 

@@ -83,7 +83,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {'workers'|'procs'|'compare'} command
  * @property {import('../tasks/index.js').LoadedTask} task
  * @property {{ path: string, size: number, label: string }} file
- * @property {{ path: string, version: string }} node
+ * @property {import('../system/node.js').NodeBinary} node
  * @property {Record<string, any>} params
  * @property {number} k
  * @property {number|null} iterations  per worker; null: calibrated from `duration` by the session

@@ -6,9 +6,16 @@ import { cachedBinary, parseVersionSpec, releaseBinary, stderrLine } from './nod
 
 const MIN_MAJOR = 18;
 
+/**
+ * A Node that runs the cells: its binary, its version, and what of its defaults the tasks depend
+ * on, read from it (Buffer.poolSize: 8 KiB before 24.18.0 and 26.3.0, 64 KiB from them,
+ * src/reference/node-changes.js).
+ * @typedef {{ path: string, version: string, poolSize: number }} NodeBinary
+ */
+
 // One answer per binary and run: a sweep or reproduce plans many settings on the same node, and
 // asking it again costs a process start each time.
-/** @type {Map<string, Promise<{ path: string, version: string }>>} */
+/** @type {Map<string, Promise<NodeBinary>>} */
 const checked = new Map();
 
 /**
@@ -20,10 +27,10 @@ const checked = new Map();
  * @param {(line: string) => void} [say]  how a release being installed says so (the CLI's
  *   stderr; the API's caller hears nothing)
  * @param {string} [cwd]  what a relative path is relative to
- * @returns {Promise<{ path: string, version: string }>}
+ * @returns {Promise<NodeBinary>}
  */
 export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd()) {
-  if (!spec) return Promise.resolve({ path: process.execPath, version: process.version });
+  if (!spec) return Promise.resolve({ path: process.execPath, version: process.version, poolSize: Buffer.poolSize });
   const release = parseVersionSpec(spec);
   const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(cwd, spec);
   if (!checked.has(key)) {
@@ -34,7 +41,7 @@ export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd
     // a failed install may succeed on the next ask (a sweep plans each point)
     found.catch(() => checked.delete(key));
   }
-  return /** @type {Promise<{ path: string, version: string }>} */ (checked.get(key));
+  return /** @type {Promise<NodeBinary>} */ (checked.get(key));
 }
 
 /**
@@ -42,7 +49,7 @@ export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd
  * installed (a run would install it).
  * @param {string} spec  a version: 24, 26.4
  * @param {AbortSignal} [interrupt]
- * @returns {Promise<{ path: string, version: string } | null>}
+ * @returns {Promise<NodeBinary | null>}
  */
 export async function cachedNode(spec, interrupt) {
   const release = parseVersionSpec(spec);
@@ -66,12 +73,14 @@ async function check(spec, path, interrupt) {
     );
   }
   let version;
+  let poolSize;
   try {
-    ({ stdout: version } = await execa(path, ['-p', 'process.version'], {
+    const { stdout } = await execa(path, ['-p', "process.version + ' ' + Buffer.poolSize"], {
       timeout: 15000,
       env: { NODE_OPTIONS: '' },
       cancelSignal: interrupt,
-    }));
+    });
+    [version = '', poolSize] = stdout.trim().split(' ');
   } catch (error) {
     throw usageError(
       `--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`,
@@ -87,5 +96,7 @@ async function check(spec, path, interrupt) {
     throw usageError(
       `--node ${spec} is Node ${version.trim()}; mmapbench needs Node ${MIN_MAJOR} or newer in its cells`,
     );
-  return { path, version: version.trim() };
+  if (!(Number(poolSize) > 0))
+    throw usageError(`--node ${spec} did not say its Buffer.poolSize; pass the path of a node binary`);
+  return { path, version: version.trim(), poolSize: Number(poolSize) };
 }

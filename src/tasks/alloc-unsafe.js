@@ -1,12 +1,15 @@
 /**
- * The allocation at the heart of readFileSync without the syscalls: at 8 KiB and above (half of
- * the 8 KiB Buffer pool and more) each Buffer gets its own backing store from malloc.
+ * The allocation at the heart of readFileSync without the syscalls: from half the Buffer pool up
+ * (4 KiB of Node's old 8 KiB pool; 32 KiB of the 64 KiB one, Node 24.18.0 and 26.3.0 on:
+ * src/reference/node-changes.js) each Buffer gets its own backing store from malloc; below it,
+ * a slice of the pool.
  */
 /** @typedef {import('./index.js').Task} Task */
 
 export default /** @satisfies {Task} */ ({
   name: 'alloc-unsafe',
-  description: 'Buffer.allocUnsafe(--size) per op, first and last byte written',
+  description:
+    "Buffer.allocUnsafe(--size) per op, first and last byte written (its own backing store from half the Node's Buffer.poolSize up: 4 KiB, or 32 KiB from Node 24.18 and 26.3)",
   readsFile: false,
   reference:
     'platformatic/node-worker-mmap-lock-contention, Scope: Buffer.allocUnsafe/alloc of 8 KiB and more takes the ' +

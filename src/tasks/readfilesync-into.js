@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUFFER_OPTION } from '../reference/node-fix.js';
+import { BUFFER_OPTION } from '../reference/node-changes.js';
 
 /**
  * Node's own answer to the investigation (nodejs/node#63600, pull request 63634): readFileSync

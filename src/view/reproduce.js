@@ -41,9 +41,10 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
     const variants = experiment.variants(wouldRun);
     const why = experiment.unavailable?.(ctx);
     const installs = experiment.installs?.(ctx) ?? [];
+    const premise = experiment.premise?.(ctx);
     return [
       experiment.name,
-      `${experiment.hypothesis}: ${experiment.claim}`,
+      `${experiment.hypothesis}: ${experiment.claim}${premise ? ` (${premise})` : ''}`,
       experiment.needs,
       why
         ? `skipped: ${why}`

@@ -1,5 +1,6 @@
 // `mmapbench tasks`: the built-in tasks a line each, or one task in full.
-import { BUFFER_OPTION, hasBufferOption } from '../reference/node-fix.js';
+import { BUFFER_OPTION, hasBufferOption, NODE_CHANGES, sinceText } from '../reference/node-changes.js';
+import { formatSize } from '../words/sizes.js';
 import { kebab, paramSetting } from '../words/vocabulary.js';
 import { wrapText } from './table.js';
 
@@ -19,6 +20,15 @@ export function fixNote(version) {
     ? `Node ${version} has readFileSync's buffer option: for a readFileSync hot path, try readfilesync-into first, then reuse-buffer`
     : `Node ${version} has no readFileSync buffer option (it came in ${BUFFER_OPTION.since.join(' and ')}): reuse-buffer is the fix by hand here, and \`--node 26 --task readfilesync-into\` measures the upgrade`;
 }
+/**
+ * The pool a `poolSize` parameter replaces: the Node's own default, read from it.
+ * @param {{ version: string, poolSize: number }} node
+ */
+export function poolNote({ version, poolSize }) {
+  const change = NODE_CHANGES.find((one) => one.id === 'pool-64k');
+  return `this Node's default pool: ${formatSize(poolSize)} (Buffer.poolSize on Node ${version}); Node's default went from 8 KiB to 64 KiB in ${sinceText('pool-64k')} (${change?.source})`;
+}
+
 /**
  * A task in a line or a few: its name, what an op does (its description's first clause, wrapped
  * between words, never cut) and its parameters, after the clause where they fit, else on a line
@@ -61,9 +71,11 @@ export function taskListing(list, { node, width }) {
 /**
  * One task in full: what an op does, what it relates to, each parameter under its flag.
  * @param {Listed} task
- * @param {{ asked: string, width: number }} how  asked: the name or path the user gave
+ * @param {{ asked: string, width: number, node?: { version: string, poolSize: number } }} how  asked:
+ *   the name or path the user gave; node: the Node it would run on, whose default pool a
+ *   `poolSize` parameter is set against
  */
-export function taskText(task, { asked, width }) {
+export function taskText(task, { asked, width, node }) {
   const indented = (/** @type {string} */ text, /** @type {number} */ by) =>
     wrapText(text, width - by)
       .split('\n')
@@ -82,6 +94,7 @@ export function taskText(task, { asked, width }) {
         2,
       ),
       indented(param.description, 6),
+      ...(key === 'poolSize' && node ? [indented(poolNote(node), 6)] : []),
     ]),
   ];
   return `${lines.join('\n')}\n`;

@@ -134,7 +134,7 @@ test('thp: modes within 10% of madvise hold; a 30% drop in one mode does not hol
   );
 });
 
-test('pool-grid: a 256k pool winning at multi-KiB sizes and flat at 1 MiB holds all three claims', () => {
+test("pool-grid: a 256k pool winning at multi-KiB sizes and flat at 1 MiB holds the published claims; 64k over 8k is upstream's", () => {
   const rate = (variant) =>
     variant.grid.column === '256k' &&
     variant.grid.row !== '1m' &&
@@ -142,9 +142,36 @@ test('pool-grid: a 256k pool winning at multi-KiB sizes and flat at 1 MiB holds 
     variant.grid.row !== '2k'
       ? 130
       : 100;
-  assert.deepEqual(verdicts('pool-grid', rate), ['holds', 'holds', 'holds']);
+  // 64k no better than 8k anywhere: upstream's claim is not shown either way
+  assert.deepEqual(verdicts('pool-grid', rate), ['holds', 'holds', 'holds', 'inconclusive']);
   const regress = (variant) => (variant.grid.column === '256k' ? 70 : 100);
-  assert.deepEqual(verdicts('pool-grid', regress), ['does not hold', 'does not hold', 'does not hold']);
+  assert.deepEqual(verdicts('pool-grid', regress), ['does not hold', 'does not hold', 'does not hold', 'inconclusive']);
+  // the default Node 24.18 and 26.3 chose: ahead at 8k and 16k files, even elsewhere
+  const upstream = (variant) => (variant.grid.column === '64k' && ['8k', '16k'].includes(variant.grid.row) ? 125 : 100);
+  assert.equal(verdicts('pool-grid', upstream)[3], 'holds');
+  const regresses = (variant) => (variant.grid.column === '64k' ? (variant.grid.row === '1m' ? 70 : 125) : 100);
+  assert.equal(verdicts('pool-grid', regresses)[3], 'does not hold');
+});
+
+test('pool-size and pool-grid name the default pool of the Node the cells run on, and what upstream changed', () => {
+  const on24 = { ...ctx, node: { version: 'v24.21.0', poolSize: 65536 } };
+  const on22 = { ...ctx, node: { version: 'v22.23.3', poolSize: 8192 } };
+  const grid = byName['pool-grid'];
+  assert.match(
+    grid.premise(on24),
+    /on Node v24\.21\.0 Buffer\.poolSize is 64 KiB by default: upstream raised it from 8 KiB in 24\.18\.0 and 26\.3\.0 \(nodejs\/node#63597\)/,
+  );
+  assert.match(grid.premise(on22), /on Node v22\.23\.3 Buffer\.poolSize is 8 KiB by default/);
+  assert.equal(grid.premise(ctx), null, 'a saved run that did not record its pool says nothing');
+  const labels = (/** @type {any} */ machine) =>
+    grid
+      .variants(machine)
+      .filter((v) => v.grid.row === '64k')
+      .map((v) => v.label);
+  assert.ok(labels(on24).includes("64k file, pool 64k (this Node's default)"));
+  assert.ok(labels(on22).includes("64k file, pool 8k (this Node's default)"));
+  const pool = byName['pool-size'].variants(on24).map((v) => v.label);
+  assert.deepEqual(pool.slice(0, 2), ['Buffer.poolSize 8k (the old default)', 'Buffer.poolSize 256k']);
 });
 
 test('a round missing one side is left out of that ratio, not counted as zero', () => {

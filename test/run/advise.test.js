@@ -213,3 +213,21 @@ test('--k-auto: the baseline at every other k up to the CPUs, named as the basel
     ],
   );
 });
+
+test("a fix that sets the pool the cells' Node has by default is named as its default, not measured", async () => {
+  const task = await loadTask('pool-size');
+  const fixes = await fixesOf(task, { poolSize: 256 * 1024 });
+  const on = (/** @type {string} */ version, /** @type {number} */ poolSize) =>
+    candidatesFor({ task, fixes, glibc: true, fileSize: 64 * 1024, allocators: [], node: { version, poolSize } });
+  const on24 = on('v24.21.0', 64 * 1024);
+  assert.ok(!on24.candidates.some((one) => one.name === 'pool-size 64k'));
+  assert.deepEqual(on24.defaults, [
+    { name: 'pool-size 64k', why: 'Buffer.poolSize is 64 KiB by default on Node v24.21.0, the Node the cells run on' },
+  ]);
+  const on22 = on('v22.23.3', 8 * 1024);
+  assert.ok(
+    on22.candidates.some((one) => one.name === 'pool-size 64k'),
+    'on 22, 64 KiB is a fix to try',
+  );
+  assert.deepEqual(on22.defaults, []);
+});

@@ -16,7 +16,7 @@ import {
   removeAbandoned,
   satisfies,
 } from '../../src/system/node-release.js';
-import { hasBufferOption } from '../../src/reference/node-fix.js';
+import { hasBufferOption } from '../../src/reference/node-changes.js';
 
 test('a version is a major, a minor line or one release, with or without v; anything else is a path', () => {
   assert.deepEqual(parseVersionSpec('26'), { major: 26, minor: null, patch: null });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import task, { bufferOptionWorks } from '../../src/tasks/readfilesync-into.js';
-import { hasBufferOption as releaseHasIt } from '../../src/reference/node-fix.js';
+import { hasBufferOption as releaseHasIt } from '../../src/reference/node-changes.js';
 import { fixture } from '../helpers.js';
 
 const here = releaseHasIt(process.version);
