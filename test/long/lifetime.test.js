@@ -1,5 +1,5 @@
 // Ctrl-C in a sweep: every finished point and round kept; signals that come twice (two SIGINTs
-// milliseconds apart, a second SIGTERM). test/cli/lifetime.test.js keeps one Ctrl-C and the
+// milliseconds apart, a second SIGTERM). test/long/lifetime-run.test.js keeps one Ctrl-C and the
 // process lifetimes of a single run. Without a cgroup: what a task started, however it detached.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
