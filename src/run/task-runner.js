@@ -128,9 +128,6 @@ const median = (/** @type {number[]} */ values) => {
 const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
 // off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
 const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
-/** Whether a window of `iterations` ops times some of them: a built-in task's, cut in tenths. */
-const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
-  accounting() && spec.slices === true && iterations >= SLICES && sampling();
 
 /**
  * Loads the task and runs setup and warmup: everything that must not be timed.
@@ -160,23 +157,12 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.
   await allSetUp();
-  // The warmup runs the ops as the window will: through the sampler where the window times
-  // some, so V8 has optimized the harness's loop (runSampled and what it calls) with the task's,
-  // and compiles none of it on its own threads inside the window, beside the app and the other
-  // workers (docs/how-it-measures.md, "The window's first tenth"). Every op is timed while
-  // warming up, so the loop runs as often as it can before the window, a sampler afresh for each
-  // batch as for each window.
-  const sampled = sampledWindow(spec, spec.iterations);
-  const warmRun = (/** @type {number} */ ops) =>
-    sampled
-      ? runSampled(task, ctx, ops, latencySampler(undefined, spec.iterations, spec.parent === true, 1))
-      : task.run(ctx, ops);
   // how long an op took while warming up: how often the window can afford to time one
   let opNs;
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) {
       const from = process.hrtime.bigint();
-      await warmRun(spec.warmup);
+      await task.run(ctx, spec.warmup);
       opNs = Number(process.hrtime.bigint() - from) / spec.warmup;
     }
   } else {
@@ -186,11 +172,11 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
     for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2) {
       const ops = Math.min(batch, spec.warmup - done);
       const from = process.hrtime.bigint();
-      await warmRun(ops);
+      await task.run(ctx, ops);
       opNs = Number(process.hrtime.bigint() - from) / ops;
     }
   }
-  const warmup = spec.steady ? await warmUntilSteady(warmRun, spec.steady) : undefined;
+  const warmup = spec.steady ? await warmUntilSteady(task, ctx, spec.steady) : undefined;
   if (warmup) opNs = (warmup.ms * 1e6) / Math.max(warmup.ops, 1);
   return { task, ctx, spec, warmup, opNs, loaded, setUp, warm: process.hrtime.bigint() };
 }
@@ -230,19 +216,20 @@ export function loopOf(task) {
 /**
  * Runs the task in batches until its rate stops trending (a cold heap faulted in, V8 tiered up)
  * or the cap. Timed with the same clock as the window, between calls, never inside one.
- * @param {(ops: number) => unknown} run  runs `ops` ops as the window will
+ * @param {LoopedTask} task
+ * @param {TaskContext} ctx
  * @param {SteadyWarmup} steady
  * @returns {Promise<WarmupDone>}
  */
-async function warmUntilSteady(run, { batch, maxBatches, capMs }) {
+async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
   /** @type {number[]} */
   const perOp = [];
   const from = performance.now();
   for (;;) {
     const start = process.hrtime.bigint();
     /** @type {any} */
-    const called = run(batch);
-    if (called && typeof (/** @type {any} */ (called).then) === 'function') await called;
+    const called = task.run(ctx, batch);
+    if (called && typeof called.then === 'function') await called;
     perOp.push(Number(process.hrtime.bigint() - start) / batch);
     const ms = performance.now() - from;
     const trending = !stoppedTrending(perOp);
@@ -271,7 +258,7 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
   // a task whose async ops never overlap (a round trip to the parent, a user's async op(ctx))
   // has each awaited between the two clock reads
   const awaits = spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
-  const sampler = sampledWindow(spec, iterations) ? latencySampler(opNs, iterations, awaits) : null;
+  const sampler = slicing && sampling() ? latencySampler(opNs, iterations, awaits) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
@@ -332,17 +319,6 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
 // one recorder for every window of the thread, emptied for each: a window's allocations are the
 // task's alone, and the harness keeps its counts by bucket, not an array of times, in the thread
 const recorder = newRecorder();
-/** @type {Sampler} */
-const theSampler = {
-  every: 1,
-  guessed: true,
-  awaits: false,
-  iterations: 0,
-  counts: recorder,
-  limit: 0,
-  timed: 0,
-  untimed: null,
-};
 
 /**
  * How often a window can time an op: often enough that its p99 rests on many ops, seldom
@@ -352,28 +328,24 @@ const theSampler = {
  * @param {number} iterations
  * @param {boolean} [awaits]  the task's ops are async but never overlap (each is a round trip
  *   awaited before the next: a task that talks to its parent), so each has a time of its own
- * @param {number} [every]  time one op in this many, whatever `opNs` (the warmup's)
  * @returns {Sampler}
  */
-export function latencySampler(opNs, iterations, awaits = false, every = undefined) {
+export function latencySampler(opNs, iterations, awaits = false) {
   recorder.clear();
-  // the one sampler, its fields stored afresh: a second object of the same shape, made after V8
-  // optimized the loop on the first, deoptimizes it (tested: even with equal fields), and the
-  // window would then recompile the harness's loop beside the app and the other workers
-  theSampler.every = every ?? (opNs === undefined ? 1 : everyFor(opNs, iterations));
-  theSampler.guessed = every === undefined && opNs === undefined;
-  theSampler.awaits = awaits;
-  theSampler.iterations = iterations;
-  theSampler.limit = Math.min(iterations, MAX_TIMED);
-  theSampler.timed = 0;
-  theSampler.untimed = null;
-  return theSampler;
+  return {
+    every: opNs === undefined ? 1 : everyFor(opNs, iterations),
+    guessed: opNs === undefined,
+    awaits,
+    iterations,
+    counts: recorder,
+    limit: Math.min(iterations, MAX_TIMED),
+    timed: 0,
+    untimed: null,
+  };
 }
 
-// a small integer (`| 0`), as the warmup's sampler holds: a field V8 has seen hold only those
-// and then a double would deoptimize the harness's loop at the window's start
 const everyFor = (/** @type {number} */ opNs, /** @type {number} */ iterations) =>
-  Math.max(1, Math.ceil(TIMED_OP_NS / (LATENCY_BUDGET * Math.max(opNs, 1))), Math.ceil(iterations / MAX_TIMED)) | 0;
+  Math.max(1, Math.ceil(TIMED_OP_NS / (LATENCY_BUDGET * Math.max(opNs, 1))), Math.ceil(iterations / MAX_TIMED));
 
 /**
  * Runs `ops` ops in runs of `every` on average, the last op of each run as a call of its own
@@ -395,9 +367,7 @@ export function runSampled(task, ctx, ops, sampler) {
   if (sampler.untimed !== null) return runOps(task, ctx, ops);
   for (let left = ops; left > 0;) {
     const run = runLength(sampler, left);
-    // called even for no op: the loop then takes one path whatever `every` is, so a warmup that
-    // times every op optimizes the code the window runs
-    const first = runOps(task, ctx, run - 1);
+    const first = run > 1 ? runOps(task, ctx, run - 1) : undefined;
     if (first) return overlapped(task, ctx, first, left - run + 1, sampler);
     const from = performance.now();
     const called = runOps(task, ctx, 1);
@@ -413,7 +383,8 @@ export function runSampled(task, ctx, ops, sampler) {
  * @param {Sampler} sampler
  * @param {number} left
  */
-const runLength = ({ every }, left) => Math.min(1 + Math.floor(Math.random() * (2 * every - 1)), left);
+const runLength = ({ every }, left) =>
+  Math.min(every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * every - 1)), left);
 
 /**
  * Keeps a timed op's time; without a warmup to say how long an op takes, the first one timed

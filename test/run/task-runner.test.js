@@ -83,7 +83,7 @@ const ctx = /** @type {any} */ ({ state: {} });
 
 test('latency is sampled across the whole window: every op run once, about one in `every` timed on its own', () => {
   const { calls, task } = counting();
-  const sampler = latencySampler(undefined, 20_000, false, 8);
+  const sampler = { ...latencySampler(undefined, 20_000), every: 8, guessed: false };
   assert.equal(runSampled(task, ctx, 20_000, sampler), undefined, 'a sync task takes no turn of the event loop');
   assert.equal(
     calls.reduce((a, b) => a + b, 0),
@@ -120,7 +120,7 @@ test('an async task is run whole and says why it has no latency', async () => {
       ran += n;
     },
   };
-  const sampler = latencySampler(undefined, 500, false, 4);
+  const sampler = { ...latencySampler(undefined, 500), every: 4, guessed: false };
   await runSampled(task, ctx, 500, sampler);
   assert.equal(ran, 500);
   assert.match(/** @type {any} */ (opTimesOf(sampler)).untimed, /overlap/);
@@ -148,49 +148,6 @@ test("a built-in task's window carries its sampled latency, and none with MMAPBE
   } finally {
     delete process.env.MMAPBENCH_LATENCY;
   }
-});
-
-test("a built-in task warms up through the window's own sampled loop, and each window's sampler starts afresh", async () => {
-  /** @type {number[]} */
-  const calls = [];
-  const task = { name: 'counting', run: (/** @type {any} */ _ctx, /** @type {number} */ n) => void calls.push(n) };
-  const set = { module: task, ctx: /** @type {any} */ ({ state: {} }), loaded: 0n, setUp: 0n };
-  const builtIn = { ...spec('warms-up.js', 2000), steady: undefined, warmup: 1000, slices: true };
-  await prepare(builtIn, 0, 'procs', undefined, undefined, /** @type {any} */ (set));
-  // every op timed, each a call of its own: the loop the window runs, as often as it can run
-  assert.equal(
-    calls.reduce((a, b) => a + b, 0),
-    1000,
-    'every warmup op run once',
-  );
-  assert.equal(calls.filter((n) => n === 1).length, 1000, 'each op timed alone');
-  assert.ok(
-    calls.every((n) => n <= 1),
-    'and the calls between two (for no op) are the ones the window makes',
-  );
-
-  const calledWhole = [];
-  const user = { name: 'user', run: (/** @type {any} */ _ctx, /** @type {number} */ n) => void calledWhole.push(n) };
-  await prepare(
-    { ...builtIn, slices: undefined },
-    0,
-    'procs',
-    undefined,
-    undefined,
-    /** @type {any} */ ({ ...set, module: user }),
-  );
-  assert.deepEqual(calledWhole, [1000], "a user's task warms up as its window runs it: in one call");
-
-  // the same object each time (a second one would deoptimize the loop V8 optimized on the
-  // first), its counts emptied and its fields set again
-  const first = latencySampler(undefined, 100, false, 2);
-  runSampled(task, set.ctx, 100, first);
-  assert.ok(first.timed > 0 && first.counts.size > 0);
-  const next = latencySampler(5000, 100);
-  assert.equal(next, first);
-  assert.equal(next.timed, 0);
-  assert.equal(next.counts.size, 0);
-  assert.equal(next.guessed, false);
 });
 
 test("a task's op(ctx) runs as a loop: sync while its ops are, each async op awaited before the next", async () => {
