@@ -59,8 +59,9 @@ test('two --node binaries: a point for each, labelled with the version it report
   assert.deepEqual(
     doc.points.map((point) => point.node),
     [
-      { path: process.execPath, version: process.version },
-      { path: node24, version: doc.points[1].node.version },
+      { path: process.execPath, version: process.version, poolSize: Buffer.poolSize },
+      // each point's Node's own default pool, read from it: 64 KiB on 24.18.0 and later
+      { path: node24, version: doc.points[1].node.version, poolSize: 64 * 1024 },
     ],
   );
   assert.match(doc.points[1].node.version, /^v24\./);
