@@ -12,7 +12,8 @@
  * @property {string} source  the upstream issue or pull request
  * @property {Record<number, string | null>} since  per release line, its first release with the
  *   change; null: no release of that line has it
- * @property {string} probe  a Node expression that is true where the change is (read with `-p`)
+ * @property {string | null} probe  a Node expression that is true where the change is; null: it
+ *   shows only in the system calls (test/long/node-changes.test.js reads them with strace)
  * @property {string} premise  what it changes for the investigation's tables
  */
 
@@ -62,7 +63,7 @@ export const NODE_CHANGES = [
     what: 'fs.readFile reads a large file in 512 KiB parts, one threadpool request each, not in one',
     source: 'nodejs/node#17054 (seed 001)',
     since: { 20: '20.0.0', 22: '22.0.0', 24: '24.0.0', 26: '26.0.0' },
-    probe: "'strace: 4 reads of 524288 bytes for a 2 MiB file'",
+    probe: null,
     premise:
       'every supported Node has it (since Node 10): the partition seed 001 proposed is the one reproduce measures',
   },
@@ -105,7 +106,3 @@ export const BUFFER_OPTION = {
 };
 /** @param {string} version */
 export const hasBufferOption = (version) => hasChange('readfilesync-into', version);
-
-/** The pool Node's Buffer had before 64 KiB, and after. */
-export const POOL_BEFORE = 8 * 1024;
-export const POOL_AFTER = 64 * 1024;

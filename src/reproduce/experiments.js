@@ -291,7 +291,7 @@ export const EXPERIMENTS = [
       ].map(([pool, label]) => ({
         id: pool,
         // the published label, and whether the pool is the default of the Node the cells run on
-        label: `Buffer.poolSize ${pool}${defaultPool(ctx) === pool ? " (this Node's default)" : pool === '8k' ? ' (the old default)' : ''}`,
+        label: `Buffer.poolSize ${pool}${defaultPool(ctx) === pool ? " (this Node's default)" : pool === '8k' && defaultPool(ctx) ? ' (the old default)' : ''}`,
         task: 'pool-size',
         file: 'med',
         params: { poolSize: pool },
