@@ -19,6 +19,21 @@ import { readCounters, windowAccount } from './thread-counters.js';
 
 /** @typedef {import('../stats/samples.js').MainStretch} MainStretch */
 
+// performance.now() and process.hrtime read the same monotonic clock (libuv's), from different
+// origins: this thread's ms are hrtime's ns less this, so a moment named by another thread or
+// process (a release time, the end of a window) is placed among the app's own
+const ORIGIN_NS = process.hrtime.bigint() - BigInt(Math.round(performance.now() * 1e6));
+/**
+ * The later of two windows' ends (hrtime ns): a worker's `done` names its own; anything else in
+ * the message is ignored.
+ * @param {bigint | undefined} last
+ * @param {unknown} end  a decimal string
+ */
+export const laterEnd = (last, end) =>
+  typeof end === 'string' && /^\d{1,30}$/.test(end) && (last === undefined || BigInt(end) > last) ? BigInt(end) : last;
+/** A moment on hrtime's clock (ns, as a string or bigint), in this thread's performance.now() ms. */
+export const hereMs = (/** @type {string | bigint} */ ns) => Number(BigInt(ns) - ORIGIN_NS) / 1e6;
+
 /** The default request: allocate and fill a Buffer, and round-trip a small object through JSON. */
 const defaultRequest = (/** @type {number} */ size) => {
   let sink = 0;
@@ -94,20 +109,28 @@ async function limited(request, index) {
  * app serves; each request timed from its call to its return (or to its promise settling, for an
  * async one; the next waits for it), and the event loop's delay. `begin` starts a stretch that
  * is read (what came before it is the app's history, not read), `read` reads it, `stop` ends the
- * load and reads it.
+ * load and reads it. A stretch may be bounded by moments named elsewhere (the workers' release,
+ * the end of their last window): a request or a tick counts only when it was called between them,
+ * with its previous tick (for a lag), so what the harness does on this thread just before the
+ * workers start or after their windows end (a release's messages, the workers' `done`) is not the
+ * app's.
  * @param {MainSpec} spec
  * @param {(index: number) => unknown} request
  * @param {(error: unknown) => void} onError  a request that threw or took too long: the task's failure
- * @returns {{ begin: () => void, read: () => MainStretch | null, stop: () => MainStretch | null }}  null
- *   when no request ran in the stretch
+ * @returns {{ begin: (fromMs?: number) => void, read: (untilMs?: number) => MainStretch | null,
+ *   stop: (untilMs?: number) => MainStretch | null }}  fromMs, untilMs: the stretch's bounds, in
+ *   this thread's performance.now() (default: now); null when no request ran in the stretch
  */
 function startMainLoad(spec, request, onError) {
   let from = performance.now();
   let counters = readCounters();
-  // one array each, grown by doubling: nothing of the harness's allocated per request
+  // one array each, grown by doubling: nothing of the harness's allocated per request; each
+  // request's and tick's time and when it was called
   let times = new Float64Array(1024);
+  let timesAt = new Float64Array(1024);
   let count = 0;
   let lags = new Float64Array(1024);
+  let lagsAt = new Float64Array(1024);
   let lagCount = 0;
   /** @type {number | null} */
   let lastCall = null;
@@ -118,8 +141,13 @@ function startMainLoad(spec, request, onError) {
     more.set(array);
     return more;
   };
-  const record = (/** @type {number} */ ns) => {
-    if (count === times.length) times = grown(times);
+  const record = (/** @type {number} */ ns, /** @type {number} */ called) => {
+    if (called < from) return;
+    if (count === times.length) {
+      times = grown(times);
+      timesAt = grown(timesAt);
+    }
+    timesAt[count] = called;
     times[count++] = ns;
   };
   // The timer's lag: how much later than `everyMs` after its last call it called again, which is
@@ -127,8 +155,13 @@ function startMainLoad(spec, request, onError) {
   // from the load's own calls (Node's monitorEventLoopDelay keeps no histogram that can be pooled
   // over rounds, and a stretch of a round holds too few ticks for a 99th percentile of its own).
   const lag = (/** @type {number} */ now) => {
+    if (now < from) return;
     if (lastCall !== null) {
-      if (lagCount === lags.length) lags = grown(lags);
+      if (lagCount === lags.length) {
+        lags = grown(lags);
+        lagsAt = grown(lagsAt);
+      }
+      lagsAt[lagCount] = now;
       lags[lagCount++] = Math.max(0, now - lastCall - spec.everyMs) * 1e6;
     }
     lastCall = now;
@@ -158,7 +191,7 @@ function startMainLoad(spec, request, onError) {
         () => {
           clearTimeout(stall);
           busy = false;
-          if (!stopped) record((performance.now() - called) * 1e6);
+          if (!stopped) record((performance.now() - called) * 1e6, called);
         },
         (error) => {
           clearTimeout(stall);
@@ -168,38 +201,44 @@ function startMainLoad(spec, request, onError) {
     } else {
       const ns = (performance.now() - called) * 1e6;
       if (ns > REQUEST_LIMIT_MS * 1e6) fail(slowRequest(ns / 1e6));
-      else record(ns);
+      else record(ns, called);
     }
   };
   const timer = setInterval(serve, spec.everyMs);
+  /** how many of the first `n` entries were called by `until` (they are in the order called) */
+  const upTo = (/** @type {Float64Array} */ at, /** @type {number} */ n, /** @type {number} */ until) => {
+    while (n > 0 && at[n - 1] > until) n--;
+    return n;
+  };
   /** @returns {MainStretch | null} */
-  const read = () => {
+  const read = (until = performance.now()) => {
     // what it could not count is the workers' account's to say
     const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
-    if (!count) return null;
-    const histogram = histogramOf(times, count);
+    const requests = upTo(timesAt, count, until);
+    if (!requests) return null;
+    const histogram = histogramOf(times, requests);
     return {
-      ms: performance.now() - from,
-      requests: count,
+      ms: until - from,
+      requests,
       ...percentiles(histogram),
       histogram: coarsen(histogram, SAVED_BITS),
-      lag: lagOf(lags, lagCount),
+      lag: lagOf(lags, upTo(lagsAt, lagCount, until)),
       account,
     };
   };
   return {
-    begin() {
+    begin(fromMs = performance.now()) {
       count = 0;
       lagCount = 0;
       lastCall = null;
-      from = performance.now();
+      from = fromMs;
       counters = readCounters();
     },
     read,
-    stop() {
+    stop(untilMs) {
       stopped = true;
       clearInterval(timer);
-      return read();
+      return read(untilMs);
     },
   };
 }
@@ -252,11 +291,14 @@ const mainArrayBuffers = () => process.memoryUsage().arrayBuffers;
 /**
  * The app in a cell's parent (workers-host.js, procs-host.js), before it starts its workers:
  * warmed up and serving its load, and alone where the cell reads that. `release` begins the
- * stretch read beside the workers; `read`, when the last window is over, ends the load and says
- * what the main thread did. Without `spec.main` (--main off) both do nothing.
+ * stretch read beside the workers, from the moment they start (`at`, hrtime ns; default now);
+ * `read`, once the last window is over, ends the load and says what the main thread did until
+ * that window's end (`until`, hrtime ns; default now). Without `spec.main` (--main off) both do
+ * nothing.
  * @param {import('./task-runner.js').RunnerSpec} spec
  * @param {(error: unknown) => void} onError  a request that threw
- * @returns {Promise<{ release: () => void, read: () => import('./task-runner.js').CellMain | undefined }>}
+ * @returns {Promise<{ release: (at?: string | bigint) => void,
+ *   read: (until?: string | bigint) => import('./task-runner.js').CellMain | undefined }>}
  */
 export async function parentApp(spec, onError) {
   const main = spec.main;
@@ -271,12 +313,12 @@ export async function parentApp(spec, onError) {
   const buffersBefore = mainArrayBuffers();
   let released = false;
   return {
-    release() {
+    release(at) {
       released = true;
-      app.load.begin();
+      app.load.begin(at === undefined ? undefined : hereMs(at));
     },
-    read: () => {
-      const during = app.load.stop();
+    read: (until) => {
+      const during = app.load.stop(until === undefined ? undefined : Math.min(hereMs(until), performance.now()));
       return { alone: app.alone, during: released ? during : null, buffersAdded: mainArrayBuffers() - buffersBefore };
     },
   };

@@ -68,7 +68,7 @@ try {
   const collect = new Promise((resolve) =>
     process.on('message', (/** @type {any} */ message) => message?.type === 'collect' && resolve(undefined)),
   );
-  send({ type: 'done' });
+  send({ type: 'done', end: sample.end });
   await collect;
   send({ type: 'result', samples: [sample], usage, host });
 } catch (error) {

@@ -10,7 +10,7 @@ import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { parentApp } from './main-load.js';
+import { laterEnd, parentApp } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -72,14 +72,15 @@ const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startChildren({ windowsOver: () => (main = app.read()) });
+const first = startChildren({ windowsOver: (end) => (main = app.read(end)) });
 first.finished.then(report);
 
 /**
  * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
  * their results once all K have reported.
- * @param {{ quiet?: boolean, windowsOver?: () => void }} [options]  quiet: a later cycle, which tells
- *   the CLI nothing; windowsOver: called when every window is over, before any result is asked for
+ * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
+ *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
+ *   any result is asked for, with the end of the last (hrtime ns)
  * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
  *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void }}
  */
@@ -91,6 +92,8 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
   let ready = 0;
   let setUp = 0;
   let over = 0;
+  /** @type {bigint | undefined} */
+  let lastEnd;
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
@@ -120,9 +123,12 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
         });
       }
       if (message?.type === 'set-up' && ++setUp === spec.k) tell({ type: 'set-up' });
-      else if (message?.type === 'done' && ++over === spec.k) {
-        windowsOver();
-        tell({ type: 'collect' });
+      else if (message?.type === 'done') {
+        lastEnd = laterEnd(lastEnd, message.end);
+        if (++over === spec.k) {
+          windowsOver(lastEnd);
+          tell({ type: 'collect' });
+        }
       } else if (message?.type === 'ready' && ++ready === spec.k) {
         if (!quiet) send({ type: 'ready' });
         allReady();
@@ -164,7 +170,7 @@ process.on('message', (/** @type {any} */ message) => {
   // the release names a moment every child waits for (proc-host.js): pass it on as it is
   if (message?.type === 'go') {
     first.tell(message);
-    app.release(); // the stretch the workers run in
+    app.release(message.at); // the stretch the workers run in, from the moment they start
     // a task that talks to this process: what answering it costs this thread
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }

@@ -32,7 +32,7 @@ const sample = await measure(prepared, spec.iterations);
 const collect = new Promise((resolve) =>
   port.on('message', (message) => message?.type === 'collect' && resolve(undefined)),
 );
-port.postMessage({ type: 'done' });
+port.postMessage({ type: 'done', end: sample.end });
 await collect;
 port.postMessage({ type: 'result', sample });
 // Keep this thread and its heap, idle in its event loop as a pool's worker waits for work, until

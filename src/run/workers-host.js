@@ -7,7 +7,7 @@ import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
-import { parentApp } from './main-load.js';
+import { laterEnd, parentApp } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -78,7 +78,7 @@ const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startWorkers({ windowsOver: () => (main = app.read()) });
+const first = startWorkers({ windowsOver: (end) => (main = app.read(end)) });
 first.finished.then((samples) => {
   const now = process.resourceUsage();
   const usage = usageBetween(before ?? now, now); // results come only after the release
@@ -88,8 +88,9 @@ first.finished.then((samples) => {
 /**
  * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `finished` resolves
  * with their samples once all K have reported.
- * @param {{ quiet?: boolean, windowsOver?: () => void }} [options]  quiet: a later cycle, which tells
- *   the CLI nothing; windowsOver: called when every window is over, before any result is asked for
+ * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
+ *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
+ *   any result is asked for, with the end of the last (hrtime ns)
  * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]> }}
  */
 function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
@@ -101,6 +102,8 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
   const results = [];
   let ready = 0;
   let over = 0;
+  /** @type {bigint | undefined} */
+  let lastEnd;
   /** @type {() => void} */
   let allReady = () => {};
   const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
@@ -131,8 +134,9 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
         if (!quiet) send({ type: 'ready' });
         allReady();
       }
+      if (message.type === 'done') lastEnd = laterEnd(lastEnd, message.end);
       if (message.type === 'done' && ++over === spec.k) {
-        windowsOver();
+        windowsOver(lastEnd);
         for (const one of workers) one.postMessage({ type: 'collect' });
       }
       if (message.type === 'result') {

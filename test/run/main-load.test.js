@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parentApp } from '../../src/run/main-load.js';
+import { laterEnd, parentApp } from '../../src/run/main-load.js';
 import { countOf } from '../../src/stats/histogram.js';
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,4 +41,51 @@ test('a request that blocks its thread longer than the interval makes every tick
   const lag = /** @type {NonNullable<typeof during.lag>} */ (during.lag);
   assert.ok(lag.ticks > 0);
   assert.ok(lag.p50Ns >= 3.5e6, `p50 ${lag.p50Ns} ns`);
+});
+
+/** The app's load on this thread, at once, with the default request. */
+async function app() {
+  const spec = /** @type {any} */ ({ params: {}, main: { everyMs: 2, size: 1024, aloneMs: 0, requestUrl: null } });
+  /** @type {unknown[]} */
+  const errors = [];
+  const started = await parentApp(spec, (error) => errors.push(error));
+  return { ...started, errors };
+}
+
+test('the stretch read beside the workers begins when they start: nothing the app did before counts', async () => {
+  const { release, read, errors } = await app();
+  // a start 80 ms ahead, as the procs parent's children are given one
+  const at = process.hrtime.bigint() + 80_000_000n;
+  release(String(at));
+  await pause(200);
+  const sinceStart = Number(process.hrtime.bigint() - at) / 1e6;
+  const during = read()?.during;
+  assert.deepEqual(errors, []);
+  assert.ok(during && during.lag);
+  assert.ok(during.ms <= sinceStart, `a ${during.ms} ms stretch, ${sinceStart} ms after the start`);
+  // one request per 2 ms at most, from the start on, and each tick's lag from a tick after it
+  assert.ok(during.requests <= during.ms / 2 + 1, `${during.requests} requests in ${during.ms} ms`);
+  assert.ok(during.lag.ticks < during.requests + 1);
+});
+
+test('the stretch ends with the last window: what the app did after it (the workers saying so) does not count', async () => {
+  const { release, read, errors } = await app();
+  const from = process.hrtime.bigint();
+  release(String(from));
+  await pause(200);
+  // the last window ended 50 ms after the start, and its worker said so only now
+  const during = read(String(from + 50_000_000n))?.during;
+  assert.deepEqual(errors, []);
+  assert.ok(during && during.lag);
+  assert.ok(Math.abs(during.ms - 50) < 1e-3, `${during.ms} ms`);
+  assert.ok(during.requests <= 26, `${during.requests} requests in 50 ms, one every 2 ms at most`);
+  assert.ok(during.lag.ticks <= during.requests);
+});
+
+test("a window's end is taken from a worker's message only as the decimal it sends, the latest of them", () => {
+  assert.equal(laterEnd(undefined, '12'), 12n);
+  assert.equal(laterEnd(12n, '7'), 12n);
+  assert.equal(laterEnd(12n, '30'), 30n);
+  for (const odd of [undefined, 30, '3e9', '-1', '', '1'.repeat(40), { toString: () => '5' }])
+    assert.equal(laterEnd(12n, odd), 12n, String(odd));
 });
