@@ -65,7 +65,8 @@ export { hostTimeline } from './set-up.js';
 
 /**
  * Warming up until steady: batches of `batch` ops (a tenth of the timed window, the slice the
- * regime is judged by) until the rate stops trending, or `maxBatches` or `capMs`, whichever first.
+ * regime is judged by) until the rate stops trending and V8 has stopped installing optimized
+ * code, or `maxBatches` or `capMs`, whichever first.
  * @typedef {{ batch: number, maxBatches: number, capMs: number }} SteadyWarmup
  */
 
@@ -73,6 +74,26 @@ export { hostTimeline } from './set-up.js';
 // the three before (median: one batch preempted on 2 CPUs must not end or prolong the warmup)
 const STEADY_WINDOW = 3;
 const STEADY_GAIN = 0.05;
+
+// V8 compiles a hot function with TurboFan on a helper thread, beside the worker, and the op's
+// rate hardly shows it: a warmup steady by its rate alone (2,500 readFileSync ops at 0.1 s
+// windows) left those jobs (readFileSync's own path, the harness's sampled loop) inside the
+// windows, where on 2 CPUs they kept the app's main thread from a CPU: its timer came 0.5 ms or
+// more late on 4-7% of its ticks, against 0.3-2.2% once the warmup waited for them
+// (docs/how-it-measures.md, "The loop lag beside the workers in 0.1 s windows"). Their code lands
+// on the heap when installed: the warmup goes on until the heap's code has not grown for this
+// many batches.
+const TIER_STILL = 3;
+
+/**
+ * Whether V8 is still installing optimized code: the heap's code grew within the last
+ * TIER_STILL batches.
+ * @param {number[]} codeSizes  the heap's code and metadata (bytes) after each batch so far
+ */
+export function stillTiering(codeSizes) {
+  if (codeSizes.length <= TIER_STILL) return true;
+  return codeSizes.at(-1) !== codeSizes.at(-1 - TIER_STILL);
+}
 
 /**
  * Whether a warmup's batches have stopped getting faster.
@@ -128,6 +149,9 @@ const median = (/** @type {number[]} */ values) => {
 const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
 // off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
 const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
+/** Whether a window of `iterations` ops times some of them: a built-in task's, cut in tenths. */
+const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
+  accounting() && spec.slices === true && iterations >= SLICES && sampling();
 
 /**
  * Loads the task and runs setup and warmup: everything that must not be timed.
@@ -157,12 +181,23 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.
   await allSetUp();
+  // The warmup runs the ops as the window will: through the sampler where the window times
+  // some, as often as the window will (from the last batch's time per op; until then, each op
+  // until one says how long an op takes), a sampler afresh for each batch as for each window. V8
+  // then optimizes the harness's loop (runSampled and what it calls) with the task's before the
+  // window, and a steady warmup waits for those compile jobs (stillTiering).
+  const sampled = sampledWindow(spec, spec.iterations);
   // how long an op took while warming up: how often the window can afford to time one
+  /** @type {number | undefined} */
   let opNs;
+  const warmRun = (/** @type {number} */ ops, /** @type {number | undefined} */ ns = opNs) =>
+    sampled
+      ? runSampled(task, ctx, ops, latencySampler(ns, spec.iterations, spec.parent === true))
+      : task.run(ctx, ops);
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) {
       const from = process.hrtime.bigint();
-      await task.run(ctx, spec.warmup);
+      await warmRun(spec.warmup);
       opNs = Number(process.hrtime.bigint() - from) / spec.warmup;
     }
   } else {
@@ -172,11 +207,11 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
     for (let done = 0, batch = 1; done < spec.warmup && performance.now() < until; done += batch, batch *= 2) {
       const ops = Math.min(batch, spec.warmup - done);
       const from = process.hrtime.bigint();
-      await task.run(ctx, ops);
+      await warmRun(ops);
       opNs = Number(process.hrtime.bigint() - from) / ops;
     }
   }
-  const warmup = spec.steady ? await warmUntilSteady(task, ctx, spec.steady) : undefined;
+  const warmup = spec.steady ? await warmUntilSteady(warmRun, spec.steady) : undefined;
   if (warmup) opNs = (warmup.ms * 1e6) / Math.max(warmup.ops, 1);
   return { task, ctx, spec, warmup, opNs, loaded, setUp, warm: process.hrtime.bigint() };
 }
@@ -215,24 +250,30 @@ export function loopOf(task) {
 
 /**
  * Runs the task in batches until its rate stops trending (a cold heap faulted in, V8 tiered up)
- * or the cap. Timed with the same clock as the window, between calls, never inside one.
- * @param {LoopedTask} task
- * @param {TaskContext} ctx
+ * and V8 has stopped installing optimized code, or the cap. Timed with the same clock as the
+ * window, between calls, never inside one; the heap's code read between them too.
+ * @param {(ops: number, opNs: number | undefined) => unknown} run  runs `ops` ops as the window
+ *   will, given the time per op so far
  * @param {SteadyWarmup} steady
  * @returns {Promise<WarmupDone>}
  */
-async function warmUntilSteady(task, ctx, { batch, maxBatches, capMs }) {
+async function warmUntilSteady(run, { batch, maxBatches, capMs }) {
   /** @type {number[]} */
   const perOp = [];
+  /** @type {number[]} */
+  const codeSizes = [];
+  // loaded here, not with the harness: not part of the worker's start-up
+  const { getHeapCodeStatistics } = await import('node:v8');
   const from = performance.now();
   for (;;) {
     const start = process.hrtime.bigint();
     /** @type {any} */
-    const called = task.run(ctx, batch);
-    if (called && typeof called.then === 'function') await called;
+    const called = run(batch, perOp.at(-1));
+    if (called && typeof (/** @type {any} */ (called).then) === 'function') await called;
     perOp.push(Number(process.hrtime.bigint() - start) / batch);
     const ms = performance.now() - from;
-    const trending = !stoppedTrending(perOp);
+    codeSizes.push(getHeapCodeStatistics().code_and_metadata_size);
+    const trending = !stoppedTrending(perOp) || stillTiering(codeSizes);
     if (!trending || perOp.length >= maxBatches || ms >= capMs)
       return { ops: perOp.length * batch, ms, capped: trending };
   }
@@ -258,7 +299,7 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
   // a task whose async ops never overlap (a round trip to the parent, a user's async op(ctx))
   // has each awaited between the two clock reads
   const awaits = spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
-  const sampler = slicing && sampling() ? latencySampler(opNs, iterations, awaits) : null;
+  const sampler = sampledWindow(spec, iterations) ? latencySampler(opNs, iterations, awaits) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */
@@ -319,6 +360,17 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
 // one recorder for every window of the thread, emptied for each: a window's allocations are the
 // task's alone, and the harness keeps its counts by bucket, not an array of times, in the thread
 const recorder = newRecorder();
+/** @type {Sampler} */
+const theSampler = {
+  every: 1,
+  guessed: true,
+  awaits: false,
+  iterations: 0,
+  counts: recorder,
+  limit: 0,
+  timed: 0,
+  untimed: null,
+};
 
 /**
  * How often a window can time an op: often enough that its p99 rests on many ops, seldom
@@ -332,20 +384,23 @@ const recorder = newRecorder();
  */
 export function latencySampler(opNs, iterations, awaits = false) {
   recorder.clear();
-  return {
-    every: opNs === undefined ? 1 : everyFor(opNs, iterations),
-    guessed: opNs === undefined,
-    awaits,
-    iterations,
-    counts: recorder,
-    limit: Math.min(iterations, MAX_TIMED),
-    timed: 0,
-    untimed: null,
-  };
+  // the one sampler, its fields stored afresh: a second object of the same shape, made after V8
+  // optimized the loop on the first, deoptimizes it (tested: even with equal fields), and the
+  // window would then recompile the harness's loop beside the app and the other workers
+  theSampler.every = opNs === undefined ? 1 : everyFor(opNs, iterations);
+  theSampler.guessed = opNs === undefined;
+  theSampler.awaits = awaits;
+  theSampler.iterations = iterations;
+  theSampler.limit = Math.min(iterations, MAX_TIMED);
+  theSampler.timed = 0;
+  theSampler.untimed = null;
+  return theSampler;
 }
 
+// a small integer (`| 0`), as the warmup's sampler holds: a field V8 has seen hold only those
+// and then a double would deoptimize the harness's loop at the window's start
 const everyFor = (/** @type {number} */ opNs, /** @type {number} */ iterations) =>
-  Math.max(1, Math.ceil(TIMED_OP_NS / (LATENCY_BUDGET * Math.max(opNs, 1))), Math.ceil(iterations / MAX_TIMED));
+  Math.max(1, Math.ceil(TIMED_OP_NS / (LATENCY_BUDGET * Math.max(opNs, 1))), Math.ceil(iterations / MAX_TIMED)) | 0;
 
 /**
  * Runs `ops` ops in runs of `every` on average, the last op of each run as a call of its own
@@ -367,7 +422,9 @@ export function runSampled(task, ctx, ops, sampler) {
   if (sampler.untimed !== null) return runOps(task, ctx, ops);
   for (let left = ops; left > 0;) {
     const run = runLength(sampler, left);
-    const first = run > 1 ? runOps(task, ctx, run - 1) : undefined;
+    // called even for no op: the loop then takes one path whatever `every` is, so the warmup's
+    // first ops (each timed until one says how long an op takes) optimize the code the window runs
+    const first = runOps(task, ctx, run - 1);
     if (first) return overlapped(task, ctx, first, left - run + 1, sampler);
     const from = performance.now();
     const called = runOps(task, ctx, 1);
@@ -383,8 +440,7 @@ export function runSampled(task, ctx, ops, sampler) {
  * @param {Sampler} sampler
  * @param {number} left
  */
-const runLength = ({ every }, left) =>
-  Math.min(every === 1 ? 1 : 1 + Math.floor(Math.random() * (2 * every - 1)), left);
+const runLength = ({ every }, left) => Math.min(1 + Math.floor(Math.random() * (2 * every - 1)), left);
 
 /**
  * Keeps a timed op's time; without a warmup to say how long an op takes, the first one timed

@@ -9,6 +9,7 @@ import {
   opTimesOf,
   prepare,
   runSampled,
+  stillTiering,
   stoppedTrending,
 } from '../../src/run/task-runner.js';
 import { fixture } from '../helpers.js';
@@ -148,6 +149,57 @@ test("a built-in task's window carries its sampled latency, and none with MMAPBE
   } finally {
     delete process.env.MMAPBENCH_LATENCY;
   }
+});
+
+test("a built-in task warms up through the window's own sampled loop, and each window's sampler starts afresh", async () => {
+  /** @type {number[]} */
+  const calls = [];
+  const task = { name: 'counting', run: (/** @type {any} */ _ctx, /** @type {number} */ n) => void calls.push(n) };
+  const set = { module: task, ctx: /** @type {any} */ ({ state: {} }), loaded: 0n, setUp: 0n };
+  const builtIn = { ...spec('warms-up.js', 2000), steady: undefined, warmup: 1000, slices: true };
+  await prepare(builtIn, 0, 'procs', undefined, undefined, /** @type {any} */ (set));
+  assert.equal(
+    calls.reduce((a, b) => a + b, 0),
+    1000,
+    'every warmup op run once',
+  );
+  // the window's loop: its first op timed alone (a call for no op before it, as the window
+  // makes), and that op's time says how often to time the rest
+  assert.deepEqual(calls.slice(0, 2), [0, 1]);
+  assert.ok(calls.length < 1000, `${calls.length} calls: the rest in runs, not one by one`);
+
+  /** @type {number[]} */
+  const calledWhole = [];
+  const user = { name: 'user', run: (/** @type {any} */ _ctx, /** @type {number} */ n) => void calledWhole.push(n) };
+  await prepare(
+    { ...builtIn, slices: undefined },
+    0,
+    'procs',
+    undefined,
+    undefined,
+    /** @type {any} */ ({ ...set, module: user }),
+  );
+  assert.deepEqual(calledWhole, [1000], "a user's task warms up as its window runs it: in one call");
+
+  // the same object each time (a second one would deoptimize the loop V8 optimized on the
+  // first), its counts emptied and its fields set again
+  const first = latencySampler(undefined, 100);
+  runSampled(task, set.ctx, 100, first);
+  assert.ok(first.timed > 0 && first.counts.size > 0);
+  const next = latencySampler(5000, 100);
+  assert.equal(next, first);
+  assert.equal(next.timed, 0);
+  assert.equal(next.counts.size, 0);
+  assert.equal(next.guessed, false);
+});
+
+test('a steady warmup waits while V8 installs optimized code: the code on the heap unchanged for 3 batches', () => {
+  assert.equal(stillTiering([]), true);
+  assert.equal(stillTiering([100, 100, 100]), true, 'too few batches to tell');
+  assert.equal(stillTiering([100, 100, 100, 100]), false);
+  assert.equal(stillTiering([100, 120, 120, 120, 120]), false);
+  assert.equal(stillTiering([100, 100, 100, 100, 140]), true, 'code installed in the last batch');
+  assert.equal(stillTiering([100, 100, 140, 140, 140]), true, 'and two batches ago');
 });
 
 test("a task's op(ctx) runs as a loop: sync while its ops are, each async op awaited before the next", async () => {
