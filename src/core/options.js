@@ -108,7 +108,7 @@ const WORK = {
     checked(positiveNumber)('duration'),
   ),
   warmup: value(
-    'untimed ops per worker before the barrier; steady: until the rate stops trending, in tenths of the timed ops, within ten timed windows or 5 s (default: steady)',
+    'untimed ops per worker before the barrier; steady: until the rate stops trending and V8 has stopped optimizing, in tenths of the timed ops, within ten timed windows or 5 s (default: steady)',
     checked(warmupCount)('warmup'),
   ),
 };
