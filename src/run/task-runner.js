@@ -190,10 +190,11 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   // how long an op took while warming up: how often the window can afford to time one
   /** @type {number | undefined} */
   let opNs;
+  // as measure() has it: a task whose async ops never overlap has each awaited (an op(ctx) task
+  // is known to be async from its first op on)
+  const awaits = () => spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
   const warmRun = (/** @type {number} */ ops, /** @type {number | undefined} */ ns = opNs) =>
-    sampled
-      ? runSampled(task, ctx, ops, latencySampler(ns, spec.iterations, spec.parent === true))
-      : task.run(ctx, ops);
+    sampled ? runSampled(task, ctx, ops, latencySampler(ns, spec.iterations, awaits())) : task.run(ctx, ops);
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) {
       const from = process.hrtime.bigint();

@@ -230,3 +230,24 @@ test("a task's op(ctx) runs as a loop: sync while its ops are, each async op awa
   const own = { run() {} };
   assert.equal(loopOf(own), own);
 });
+
+test('an op(ctx) task whose ops are async warms up as its window runs them: each op awaited and timed, once known async', async () => {
+  let ops = 0;
+  const task = loopOf(
+    /** @type {any} */ ({
+      name: 'async-op',
+      async op() {
+        await new Promise((resolve) => setImmediate(resolve));
+        ops++;
+      },
+    }),
+  );
+  const set = { module: task, ctx: /** @type {any} */ ({ state: {} }), loaded: 0n, setUp: 0n };
+  const sampler = latencySampler(undefined, 1); // the one sampler every window and warmup batch sets afresh
+  // batches of 1, 2, 4, ... 32 ops: the first says the ops are async
+  const warming = { ...spec('async-op.js', 200), steady: undefined, warmup: 63, warmupMs: 60_000, slices: true };
+  await prepare(warming, 0, 'procs', undefined, undefined, /** @type {any} */ (set));
+  assert.equal(ops, 63);
+  assert.equal(sampler.untimed, null, 'the last batch timed its ops, as the window will');
+  assert.ok(sampler.timed > 0);
+});
