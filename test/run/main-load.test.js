@@ -58,13 +58,15 @@ test('the stretch read beside the workers begins when they start: nothing the ap
   const at = process.hrtime.bigint() + 80_000_000n;
   release(String(at));
   await pause(200);
-  const sinceStart = Number(process.hrtime.bigint() - at) / 1e6;
   const during = read()?.during;
+  // read after the stretch was: at least as long since the start as the stretch (a µs of the
+  // two clocks' origins aside)
+  const sinceStart = Number(process.hrtime.bigint() - at) / 1e6 + 0.01;
   assert.deepEqual(errors, []);
   assert.ok(during && during.lag);
   assert.ok(during.ms <= sinceStart, `a ${during.ms} ms stretch, ${sinceStart} ms after the start`);
   // one request per 2 ms at most, from the start on, and each tick's lag from a tick after it
-  assert.ok(during.requests <= during.ms / 2 + 1, `${during.requests} requests in ${during.ms} ms`);
+  assert.ok(during.requests <= during.ms / 2 + 2, `${during.requests} requests in ${during.ms} ms`);
   assert.ok(during.lag.ticks < during.requests + 1);
 });
 
@@ -78,7 +80,7 @@ test('the stretch ends with the last window: what the app did after it (the work
   assert.deepEqual(errors, []);
   assert.ok(during && during.lag);
   assert.ok(Math.abs(during.ms - 50) < 1e-3, `${during.ms} ms`);
-  assert.ok(during.requests <= 26, `${during.requests} requests in 50 ms, one every 2 ms at most`);
+  assert.ok(during.requests <= 27, `${during.requests} requests in 50 ms, one every 2 ms (on a timer of whole ms)`);
   assert.ok(during.lag.ticks <= during.requests);
 });
 
