@@ -370,7 +370,9 @@ export function cyclesText(document, point) {
     if (!from || !to || !slopes.length) return [];
     const { mean: slope, ci95 } = meanInterval(slopes);
     const interval = ci95 ? ` (${signed(ci95[0], 2)} to ${signed(ci95[1], 2)})` : '';
-    return [`${mode} ${fixed(from.median, 1)} → ${last.format(to.median)}, ${signed(slope, 2)}${interval}`];
+    return [
+      `${mode} ${fixed(centreOf(from, first), 1)} → ${last.format(centreOf(to, last))}, ${signed(slope, 2)}${interval}`,
+    ];
   });
   return parts.length
     ? `recycling (${cycles} cycles a cell), kept per worker, first → last, and mean growth a cycle: ${parts.join('; ')}`
@@ -533,10 +535,10 @@ export function singleModel(document) {
     for (const measure of furtherMeasuresOf([point])) {
       const figures = /** @type {import('../stats/ratio.js').Summary} */ (figureOf(measure, point)[mode]);
       const over =
-        figures.pooled === undefined
-          ? `median over ${figures.samples.length} rounds`
-          : `every round's pooled, ${figures.samples.length} rounds`;
-      notes.push(`${measure.name}: ${measure.format(centreOf(figures))} (${over})`);
+        figures.pooled !== undefined
+          ? `every round's pooled, ${figures.samples.length} rounds`
+          : `${measure.contrast === 'difference' ? 'mean' : 'median'} over ${figures.samples.length} rounds`;
+      notes.push(`${measure.name}: ${measure.format(centreOf(figures, measure))} (${over})`);
     }
   }
   notes.push(...missingMeasures(document.rounds));

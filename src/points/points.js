@@ -153,10 +153,15 @@ export const furtherMeasuresOf = (points) =>
 
 /**
  * The figure a view shows of a mode's summary: a pooled measure's percentile of every round's
- * timings pooled (stats/pooled.js), any other's median over the rounds.
+ * timings pooled (stats/pooled.js); a measure read as a difference (what the app keeps) its mean
+ * over the rounds, the figures whose difference the verdict gives (an app's glibc arenas end in
+ * one of a few states, so a median of such rounds jumps from one state to the next); any
+ * other's median over the rounds.
  * @param {import('../stats/ratio.js').Summary} summary
+ * @param {Measure} [measure]
  */
-export const centreOf = (summary) => summary.pooled ?? summary.median;
+export const centreOf = (summary, measure) =>
+  summary.pooled ?? (measure?.contrast === 'difference' ? summary.mean : summary.median);
 
 /**
  * A mode's figure of a measure as a table cell (centreOf), `-` where it has none.
@@ -166,7 +171,7 @@ export const centreOf = (summary) => summary.pooled ?? summary.median;
  */
 export const medianCell = (measure, point, mode) => {
   const figure = figureOf(measure, point)[mode];
-  return figure ? measure.format(centreOf(figure)) : '-';
+  return figure ? measure.format(centreOf(figure, measure)) : '-';
 };
 
 /**

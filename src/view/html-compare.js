@@ -73,7 +73,7 @@ export async function compareSection({ path, document }, { facts, models }) {
         ),
         modes.flatMap((mode) => {
           const summary = figureOf(measure, point)[mode];
-          return summary ? [{ row: arm(mode), mode: arm(mode), median: centreOf(summary) }] : [];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: centreOf(summary, measure) }] : [];
         }),
         {
           series,

@@ -74,7 +74,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         document.points.flatMap((point) =>
           MODES.flatMap((mode) => {
             const summary = figureOf(measure, readOf(point))[mode];
-            return summary ? [{ row: label(point), mode, median: centreOf(summary) }] : [];
+            return summary ? [{ row: label(point), mode, median: centreOf(summary, measure) }] : [];
           }),
         ),
         {
@@ -143,7 +143,9 @@ export async function sweepSection({ path, document }, { facts, models }) {
       const byK = points.flatMap((point) =>
         MODES.flatMap((mode) => {
           const summary = figureOf(measure, readOf(point))[mode];
-          return summary ? [{ k: point.k, mode, median: centreOf(summary), min: summary.min, max: summary.max }] : [];
+          return summary
+            ? [{ k: point.k, mode, median: centreOf(summary, measure), min: summary.min, max: summary.max }]
+            : [];
         }),
       );
       if (new Set(byK.map((row) => row.k)).size > 1) charts.push(await measureByK(byK, { group: name, measure }));
