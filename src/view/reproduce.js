@@ -56,20 +56,16 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
   });
   const [min] = roundBounds(options);
   if (!names.length && !markdown) {
-    // a line each: its name, whether it runs here, its time, and the claim, shortened to fit
+    // a line each: its name, whether it runs here, its time, and the claim, wrapped between
+    // words under itself (as `tasks` lists them)
     const nameWidth = Math.max(...rows.map((row) => row[0].length));
-    const lines = rows.map(([name, claim, , here, time]) => {
+    const lines = rows.flatMap(([name, claim, , here, time]) => {
       const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
       const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
-      const room = width - [...head].length;
-      return `${head}${
-        [...claim].length > room
-          ? `${[...claim]
-              .slice(0, room - 1)
-              .join('')
-              .trimEnd()}…`
-          : claim
-      }`;
+      const indent = [...head].length;
+      return wrapText(claim, Math.max(20, width - indent))
+        .split('\n')
+        .map((line, i) => `${i === 0 ? head : ' '.repeat(indent)}${line}`);
     });
     return `${[
       `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,

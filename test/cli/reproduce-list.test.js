@@ -29,7 +29,8 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   assert.match(stdout, /Hypothesis 1, step 3: procs are at least/);
   assert.match(stdout, /libjemalloc/);
   assert.match(stdout, /~\d+ (s|min) \(--quick ~\d+ s\)/);
-  // in a terminal: a line each, in 80 columns; one in full by its name
+  // in a terminal: an experiment a line, its claim wrapped between words under itself, in 80
+  // columns; one in full by its name
   const table = await cli(['reproduce', '--list'], { env: npm.env });
   const lines = table.stdout.split('\n');
   for (const { name } of EXPERIMENTS)
@@ -37,6 +38,18 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   assert.match(table.stdout, /^node-fix +installs +~\d+ (s|min) +Node's fix/m);
   const widest = Math.max(...lines.map((line) => [...line].length));
   assert.ok(widest <= 80, `the terminal listing is ${widest} columns off a terminal`);
+  assert.doesNotMatch(table.stdout, /…/, 'a claim cut short');
+  const claimAt = lines[1].indexOf('Hypothesis 1');
+  const words = (/** @type {string} */ text) => text.split(/\s+/).filter(Boolean);
+  for (const { name, hypothesis, claim } of EXPERIMENTS) {
+    // the claim's lines: its own, then those indented under it until the next experiment
+    const from = lines.findIndex((line) => line.startsWith(`${name}  `));
+    const own = [lines[from].slice(claimAt)];
+    for (let i = from + 1; lines[i]?.startsWith(' '.repeat(claimAt)); i++) own.push(lines[i].slice(claimAt));
+    // (and what it rests on here, for some: the pool's size on this Node)
+    const expected = words(`${hypothesis}: ${claim}`);
+    assert.deepEqual(words(own.join(' ')).slice(0, expected.length), expected, `${name}: its claim whole`);
+  }
   const one = await cli(['reproduce', '--list', 'gap'], { env: npm.env });
   assert.equal(one.exitCode, 0, one.stderr);
   assert.match(one.stdout, /^│ gap +│ Hypothesis 1, step +│ nothing +│ runs +│/m);
