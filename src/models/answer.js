@@ -12,8 +12,9 @@ import { spreadText } from '../document/spread-words.js';
 import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 import { MODES } from '../words/modes.js';
 import { ops } from '../words/numbers.js';
+import { wrapText } from '../words/wrap.js';
 import { adviceModel } from './advice.js';
-import { appClause, appText, cyclesText, endClause, favouredMode } from './compare.js';
+import { appText, costsText, cyclesText, favouredMode } from './compare.js';
 import { sweepModel } from './sweep.js';
 import { traceModel } from './trace.js';
 import { plural } from '../words/lists.js';
@@ -27,6 +28,29 @@ import { accountWordsOf, nextWords, verdictWords } from './words.js';
 
 /** Where the rest is: the last line of every default output. */
 const MORE = 'more: --verbose prints every round; `report FILE --html page.html` draws them';
+
+// what a default compare's answer fits: a terminal's first screen
+const SCREEN = { columns: 80, lines: 24 };
+const linesOf = (/** @type {string} */ text) => wrapText(text, SCREEN.columns).split('\n').length;
+
+/**
+ * The notes that fit `room` lines at SCREEN's width, in their order: those of rank 0 always,
+ * then by rank (the lowest number first) while they fit.
+ * @param {Array<{ text: string, rank: number }>} notes
+ * @param {number} room
+ * @returns {string[]}
+ */
+function fitted(notes, room) {
+  const kept = new Set(notes.filter((note) => note.rank === 0));
+  let left = room - [...kept].reduce((sum, note) => sum + linesOf(note.text), 0);
+  for (const note of [...notes].filter((one) => one.rank > 0).sort((a, b) => a.rank - b.rank)) {
+    const lines = linesOf(note.text);
+    if (lines > left) continue;
+    kept.add(note);
+    left -= lines;
+  }
+  return notes.filter((note) => kept.has(note)).map((note) => note.text);
+}
 
 /**
  * The run in one line: what ran, where. `mmapbench compare: readfilesync, med (64 KiB), k=2 ·
@@ -58,7 +82,7 @@ function headerLine(document) {
  * How the run stopped, as a clause after the verdict: `known to ±4.8% after 91 rounds in 57 s`.
  * @param {ResultsDocument} document
  */
-function stoppedClause(document) {
+export function stoppedClause(document) {
   const { stop, ratio, config, seconds } = document;
   const n = ratio?.n ?? 0;
   const rounds = `${plural(n, 'round')}`;
@@ -82,6 +106,22 @@ function favours(ratio, better, name) {
   return favoured === null ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
 }
 
+// the rows of the default answer, after throughput, in this order: what adding the workers costs
+// the app (and, in a file saved before, the old figures of the same); teardown and the workers'
+// own op latency are --verbose's
+const ROWS = [
+  'addedMemory',
+  'memoryPerWorker',
+  'readyMs',
+  'startUpMs',
+  'mainRequestP99Us',
+  'lagP99Ms',
+  'loopDelayP99Ms',
+  'keptMemory',
+  'keptLastMemory',
+  'keptGrowthPerCycle',
+];
+
 /**
  * Every measure the compare had, per mode and as workers/procs with its interval, and which
  * mode it favours: the trade-off a user weighs.
@@ -90,23 +130,19 @@ function favours(ratio, better, name) {
  */
 function tradeOff(document, name) {
   const [point] = measurePoints(document);
-  const measures = [THROUGHPUT, ...furtherMeasuresOf([point])];
+  const rank = (/** @type {import('../points/measures.js').Measure} */ measure) => ROWS.indexOf(measure.key);
+  const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
+  const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
   const rows = measures.map((measure) => {
     const { ratio } = figureOf(measure, point);
     return [
-      measure === THROUGHPUT && document.config.task.parent ? 'round trips' : measure.name,
+      measure === THROUGHPUT && document.config.task.parent ? 'round trips' : (measure.short ?? measure.name),
       ...MODES.map((mode) => medianCell(measure, point, mode)),
       ratio ? contrastCell(ratio, measure) : '-',
       document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
     ];
   });
-  const head = [
-    'median',
-    name('workers'),
-    name('procs'),
-    `${name('workers')[0]}/${name('procs')[0]} (95% CI)`,
-    'better',
-  ];
+  const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (95% CI)`, 'better'];
   return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
 }
 
@@ -123,48 +159,55 @@ export function compareAnswer(document) {
       ? `; --protocol published: ${ops(document.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
       : '';
   // a --quick verdict says so already
-  const clause =
-    document.config.quick && verdictWords(document)?.includes('--quick') ? '' : `; ${stoppedClause(document)}`;
+  const stopped =
+    document.config.quick && verdictWords(document)?.includes('--quick')
+      ? null
+      : `${stoppedClause(document)}${protocol}`;
   const [point] = measurePoints(document);
-  // the app's main thread, where its interval lies off 1: part of the answer
-  const app = point ? appClause(document, point) : null;
-  // and what ending them returns to it, where that decides
-  const end = point ? endClause(document, point) : null;
-  const verdict = document.verdict
-    ? `${verdictWords(document)}${app ? `; ${app}` : ''}${end ? `; ${end}` : ''}${clause}${protocol}`
-    : `no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}; ${stoppedClause(document)}${protocol}`;
-  const notes = [];
-  // a run that did not finish: how to go on with it, first
-  const resume = resumeText(document);
-  if (resume) notes.push(resume);
-  // --quick's cells are too short to read: its reading says only that
-  const reading = document.config.quick ? null : accountWordsOf(document.account, document)?.reading;
-  if (reading) notes.push(reading);
-  // how to read the start-up row: what of the shell's environment a child pays and a thread not
-  const startup = startupEnvText(document);
-  if (startup) notes.push(startup);
-  const load = appText(document, point);
-  if (load) notes.push(load);
-  const recycling = point ? cyclesText(document, point) : null;
-  if (recycling) notes.push(recycling);
-  // when it did not decide: what would (a budget that ran out says how much more, or what to
-  // remove first); a decided run's interval is in its verdict
-  if (document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)) {
-    const stopped = stopText(document, { tables: false });
-    if (stopped) notes.push(stopped);
-  } else if (document.verdict && !document.verdict.significant) {
-    const disagree = spreadText(document);
-    if (disagree) notes.push(disagree);
-  }
-  const next = nextWords(document);
-  if (next) notes.push(next);
-  notes.push(MORE);
-  return {
-    title: headerLine(document),
-    lines: [verdict],
-    tables: document.workers && document.procs ? [tradeOff(document, name)] : [],
-    notes,
-  };
+  // line 2, the verdict alone; then what adding the workers costs the app, where that differs
+  // (what would tighten an undecided one, after its `;`, goes under the table)
+  const [verdict, ...tighten] = document.verdict
+    ? String(verdictWords(document)).split('; ')
+    : [`no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}`];
+  const costs = point ? costsText(document, point) : null;
+  // under the table, each with its rank: what fits the screen is shown, the lowest ranks left
+  // for --verbose first (how it stopped, how to go on and `more:` always)
+  /** @type {Array<[text: string | null | undefined, rank: number]>} */
+  const candidates = [
+    [stopped, 0],
+    [tighten.join('; '), 1],
+    // a run that did not finish: how to go on with it
+    [resumeText(document), 0],
+    // --quick's cells are too short to read: its reading says only that
+    [document.config.quick ? null : accountWordsOf(document.account, document)?.reading, 3],
+    // how to read the start-up row: what of the shell's environment a child pays and a thread not
+    [startupEnvText(document), 6],
+    [appText(document, point), 4],
+    [point ? cyclesText(document, point) : null, 7],
+    // when it did not decide: what would (a budget that ran out says how much more, or what to
+    // remove first); a decided run's interval is in its verdict
+    [
+      document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)
+        ? stopText(document, { tables: false })
+        : document.verdict && !document.verdict.significant
+          ? spreadText(document)
+          : null,
+      5,
+    ],
+    [nextWords(document), 2],
+    [MORE, 0],
+  ];
+  const lines = costs ? [verdict, costs] : [verdict];
+  const tables = document.workers && document.procs ? [tradeOff(document, name)] : [];
+  const used =
+    1 +
+    lines.reduce((sum, line) => sum + linesOf(line), 0) +
+    tables.reduce((sum, table) => sum + table.rows.length + 4, 0);
+  const notes = fitted(
+    candidates.flatMap(([text, rank]) => (text ? [{ text, rank }] : [])),
+    SCREEN.lines - used,
+  );
+  return { title: headerLine(document), lines, tables, notes };
 }
 
 /**

@@ -199,6 +199,69 @@ export function tradeOffText(document, point) {
   return parts.length ? `workers against procs: ${parts.join('; ')}` : null;
 }
 
+// What adding the workers costs the app, as a person says it: each measure's words for workers
+// against procs, from the ratio (or, kept memory, the difference in MiB a worker)
+/** @type {Record<string, (by: string, up: boolean) => string>} */
+const COST_WORDS = {
+  addedMemory: (by, up) => `each worker takes ${by} ${up ? 'more' : 'less'} memory`,
+  readyMs: (by, up) => (up ? `they take ${by} longer to start` : `they start ${by} sooner`),
+  mainRequestP99Us: (by, up) => `your app's requests are ${by} ${up ? 'slower' : 'faster'} at p99`,
+  lagP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
+  loopDelayP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
+  keptMemory: (by, up) => `it keeps ${by} ${up ? 'more' : 'less'} a worker once they end`,
+};
+
+/**
+ * How long the workers had worked when they were ended (their warmup and window, the mean over
+ * both modes' cells): what a thread leaves grows with it. Null without phases.
+ * @param {ResultsDocument} document
+ */
+const workSeconds = (document) => {
+  const modes = document.phases ? Object.values(document.phases.modes) : [];
+  return modes.length
+    ? modes.reduce((sum, mode) => sum + (mode.warmupNs + mode.windowNs) / 1e9, 0) / modes.length
+    : null;
+};
+// the most the costs take: two lines of 80 columns, wrapped between words
+const COSTS_CHARS = 150;
+
+/**
+ * The costs that differ, in plain words: what adding the workers does to the app beside adding
+ * processes, for each cost whose interval lies off no difference (`with workers, each worker
+ * takes 12% more memory, your app's requests are 15% faster at p99 and it keeps 20 MiB more a
+ * worker once they end`); the intervals are the table's. Null where none differs, and in an A/A
+ * run.
+ * @param {ResultsDocument} document
+ * @param {import('../points/points.js').Point} point  its one point (measurePoints)
+ * @returns {string | null}
+ */
+export function costsText(document, point) {
+  if (document.aa) return null;
+  const parts = MEASURES.filter((measure) => measure.key in COST_WORDS).flatMap((measure) => {
+    const { ratio } = figureOf(measure, point);
+    const favoured = favouredMode(ratio, measure.better);
+    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
+    const value = ratio.geomean;
+    const up = ratio.difference ? value > 0 : value > 1;
+    const by = ratio.difference
+      ? measure.format(Math.abs(value)).replace(/^−/, '')
+      : value >= 2
+        ? `${fixed(value, 1)}x`
+        : `${Math.round(Math.abs(value - 1) * 100)}%`;
+    const worked = workSeconds(document);
+    const after = measure.key === 'keptMemory' && worked !== null ? ` (after ${fixed(worked, 1)} s of work)` : '';
+    return [`${COST_WORDS[measure.key](by, up)}${after}`];
+  });
+  if (!parts.length) return null;
+  const said = (/** @type {string[]} */ some, more = false) =>
+    `with workers, ${some.length > 1 ? `${some.slice(0, -1).join(', ')} and ${some[some.length - 1]}` : some[0]}${more ? '; more in the table' : ''}`;
+  for (let n = parts.length; n > 1; n--) {
+    const text = said(parts.slice(0, n), n < parts.length);
+    if (text.length <= COSTS_CHARS) return text;
+  }
+  return said(parts.slice(0, 1), parts.length > 1);
+}
+
 /** The measures of the app's main thread while the workers ran: what the verdict may name. */
 const APP_MEASURES = MEASURES.filter((measure) =>
   ['mainRequestP99Us', 'lagP99Ms', 'loopDelayP99Ms'].includes(measure.key),
@@ -210,61 +273,6 @@ const APP_MEASURES = MEASURES.filter((measure) =>
  * @param {NonNullable<ResultsDocument['appAlone']>} alone
  */
 const aloneLag = (alone) => alone.lagP99Ns ?? alone.loopDelayP99Ns ?? 0;
-
-/** What the app keeps when its workers end: what the verdict may name (teardown, a few ms
- * either way, is the table's and the trade-off line's). */
-const END_MEASURES = MEASURES.filter((measure) => ['keptMemory', 'keptGrowthPerCycle'].includes(measure.key));
-
-/**
- * The measures among `measures` whose interval lies off no difference (1 for a ratio, 0 for a
- * difference), as a clause for the verdict line: `lead: request p99 1.42x with workers
- * (1.21-1.66), worse`; null where none does, and in an A/A run.
- * @param {ResultsDocument} document
- * @param {import('../points/points.js').Point} point
- * @param {import('../points/measures.js').Measure[]} measures
- * @param {string} lead
- * @returns {string | null}
- */
-function decidedClause(document, point, measures, lead) {
-  if (document.aa) return null;
-  const parts = measures.flatMap((measure) => {
-    const { ratio } = figureOf(measure, point);
-    const favoured = favouredMode(ratio, measure.better);
-    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
-    const by = ratio.difference ? contrastCell(ratio, measure) : `${fixed(ratio.geomean)}x`;
-    const interval = ratio.difference ? '' : ` (${formatCI(ratio.ci95)})`;
-    return [
-      `${measure.name.replace(/^app /, '')} ${by} with workers${interval}, ${favoured === 'workers' ? 'better' : 'worse'}`,
-    ];
-  });
-  return parts.length ? `${lead}: ${parts.join('; ')}` : null;
-}
-
-/**
- * The app's main thread where its interval lies off 1: a clause for the verdict line (`the app's
- * main thread: request p99 1.42x with workers (95% CI 1.21-1.66), worse`); null where none does.
- * @param {ResultsDocument} document
- * @param {import('../points/points.js').Point} point
- */
-export const appClause = (document, point) => decidedClause(document, point, APP_MEASURES, "the app's main thread");
-
-/**
- * What the app keeps once its workers end, where its interval lies off 0: a clause for the
- * verdict line (`ending them: kept after end +20.7 ±1.6 MiB with workers, worse`); null where
- * none does.
- * @param {ResultsDocument} document
- * @param {import('../points/points.js').Point} point
- */
-export const endClause = (document, point) => {
-  // how long the workers had worked when they were ended (their warmup and window, the mean over
-  // both modes' cells): what a thread leaves grows with it
-  const modes = document.phases ? Object.values(document.phases.modes) : [];
-  const seconds = modes.length
-    ? modes.reduce((sum, mode) => sum + (mode.warmupNs + mode.windowNs) / 1e9, 0) / modes.length
-    : null;
-  const after = seconds === null ? '' : ` after ${fixed(seconds, 1)} s of work`;
-  return decidedClause(document, point, END_MEASURES, `ending them${after}`);
-};
 
 /**
  * What the app rows measured: the load, the app alone beside it and what each mode's workers

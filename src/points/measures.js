@@ -17,6 +17,8 @@ import { fixed, ops } from '../words/numbers.js';
  *   not be had
  * @property {(cell: CellResult) => string | null} [why]  why a cell has no figure, in a few words
  * @property {(value: number) => string} format  a value with its unit, for a table
+ * @property {string} [short]  the row's name in the default answer's table, where `name` would
+ *   take a second line there
  * @property {string} axis  a chart's axis title, with which way is better
  * @property {number} digits  decimals a chart's axis shows
  * @property {'difference'} [contrast]  workers − procs rather than workers/procs: a figure a mode
@@ -80,6 +82,7 @@ export const MEASURES = [
   {
     key: 'addedMemory',
     name: 'memory per added worker',
+    short: 'memory per worker',
     unit: 'MiB',
     better: 'lower',
     // the anonymous memory (heaps, stacks, arenas) the K workers added to their parent, at the
@@ -244,6 +247,7 @@ const SAVED_BEFORE = [
   {
     key: 'memoryPerWorker',
     name: 'memory per worker (tree PSS / k, old)',
+    short: 'old memory/worker',
     unit: 'MiB',
     better: 'lower',
     of: ({ memory, workers }) =>
@@ -255,6 +259,7 @@ const SAVED_BEFORE = [
   {
     key: 'startUpMs',
     name: 'start-up (from spawn, old)',
+    short: 'old start-up',
     unit: 'ms',
     better: 'lower',
     of: ({ phases: p }) =>

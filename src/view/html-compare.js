@@ -1,5 +1,6 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from '../models/compare.js';
+import { compareAnswer, stoppedClause } from '../models/answer.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { summarize } from '../stats/ratio.js';
@@ -162,9 +163,12 @@ export async function compareSection({ path, document }, { facts, models }) {
             .map(([k, v]) => `${k}=${v}`)
             .join(' ') || 'none',
       },
+      // its first lines the terminal's, in the same words: the verdict, the costs, how it stopped
       answer: document.verdict
         ? [
-            verdictWords(document),
+            ...(compareAnswer(document).lines ?? []),
+            stoppedClause(document),
+            ...String(verdictWords(document)).split('; ').slice(1),
             tradeOffText(document, point),
             startupEnvText(document),
             accountWordsOf(document.account, document)?.reading,

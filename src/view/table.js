@@ -1,5 +1,7 @@
 import Table from 'cli-table3';
-import wrapAnsi from 'wrap-ansi';
+import { NBSP, NUMBER_UNIT, wrapText } from '../words/wrap.js';
+
+export { wrapText };
 
 /** @param {{ isTTY?: boolean }} [stream] */
 export const useColor = (stream = process.stdout, env = process.env) =>
@@ -62,9 +64,6 @@ const floorsOf = (/** @type {number[]} */ widths, /** @type {string[][]} */ cell
     return Math.min(width, Math.max(3, ...pieces.map((piece) => visible(piece.trimEnd()) + 2)));
   });
 
-// a number and its unit, kept on one line: `17.14 ms`, `54.8 MiB`, `20,552 ops/s`
-const NUMBER_UNIT = /(\d) (?=(?:ops\/s|[KMG]iB|B|µs|ms|ns|s|%|x|×)(?![\p{L}\d]))/gu;
-const NBSP = '\u00a0';
 // eslint-disable-next-line no-control-regex -- the escape that starts a color, which takes no column
 const visible = (/** @type {string} */ text) => [...text.replace(/\x1b\[[\d;]*m/g, '')].length;
 
@@ -185,15 +184,6 @@ export function renderTerminal(model, { color = false, width = 80 } = {}) {
   parts.push(...model.notes.map(wrap), ...(model.blocks ?? []));
   return `${parts.join('\n')}\n`;
 }
-
-/**
- * Text wrapped at spaces to `width`, a number kept with its unit; only a word longer than the
- * width is cut.
- * @param {string} text
- * @param {number} width
- */
-export const wrapText = (text, width) =>
-  wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');
 
 /**
  * A table too wide for the terminal, a row at a time: its first cell, then the others in one

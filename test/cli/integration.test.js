@@ -242,8 +242,8 @@ test('compare stops on width and says so; the JSON carries the half-width, the s
     await tableOf(result, '--verbose'),
     /^stopped: ±[\d.]+% reached \(target ±99\.0%\) after \d+ rounds in/m,
   );
-  // the answer says the same after its verdict
-  assert.match((await tableOf(result)).replace(/\n/g, ' '), /; known to ±[\d.]+% after \d+ rounds in [\d.]+ s/);
+  // the answer says the same on a line of its own, under its table
+  assert.match(await tableOf(result), /^└.*\nknown to ±[\d.]+% after \d+ rounds in [\d.]+ s$/m);
 });
 
 // slow.js calibrates fast and runs 0.4 s a cell, so its first round always resizes the cells: a
