@@ -209,6 +209,8 @@ const COST_WORDS = {
   lagP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
   loopDelayP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
   keptMemory: (by, up) => `it keeps ${by} ${up ? 'more' : 'less'} a worker once they end`,
+  keptLastMemory: (by, up) => `${by} ${up ? 'more' : 'less'} after the last cycle`,
+  keptGrowthPerCycle: (by, up) => `what it keeps grows ${by} ${up ? 'more' : 'less'} a cycle`,
 };
 
 /**
