@@ -109,7 +109,7 @@ function favours(ratio, better, name) {
 // the rows of the default answer, after throughput, in this order: what adding the workers costs
 // the app (and, in a file saved before, the old figures of the same); teardown and the workers'
 // own op latency are --verbose's
-const ROWS = [
+export const ANSWER_ROWS = [
   'addedMemory',
   'memoryPerWorker',
   'readyMs',
@@ -130,7 +130,7 @@ const ROWS = [
  */
 function tradeOff(document, name) {
   const [point] = measurePoints(document);
-  const rank = (/** @type {import('../points/measures.js').Measure} */ measure) => ROWS.indexOf(measure.key);
+  const rank = (/** @type {import('../points/measures.js').Measure} */ measure) => ANSWER_ROWS.indexOf(measure.key);
   const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
   const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
   const rows = measures.map((measure) => {

@@ -18,7 +18,7 @@ import { fixed, ops } from '../words/numbers.js';
  * @property {(cell: CellResult) => string | null} [why]  why a cell has no figure, in a few words
  * @property {(value: number) => string} format  a value with its unit, for a table
  * @property {string} [short]  the row's name in the default answer's table, where `name` would
- *   take a second line there
+ *   take a second line there (15 characters leave the figures room for 6-digit throughputs)
  * @property {string} axis  a chart's axis title, with which way is better
  * @property {number} digits  decimals a chart's axis shows
  * @property {'difference'} [contrast]  workers − procs rather than workers/procs: a figure a mode
@@ -82,7 +82,7 @@ export const MEASURES = [
   {
     key: 'addedMemory',
     name: 'memory per added worker',
-    short: 'memory per worker',
+    short: 'memory/worker',
     unit: 'MiB',
     better: 'lower',
     // the anonymous memory (heaps, stacks, arenas) the K workers added to their parent, at the
@@ -144,6 +144,7 @@ export const MEASURES = [
   {
     key: 'keptLastMemory',
     name: 'kept, last cycle',
+    short: 'kept after last',
     unit: 'MiB',
     better: 'lower',
     contrast: 'difference',
@@ -156,6 +157,7 @@ export const MEASURES = [
   {
     key: 'keptGrowthPerCycle',
     name: 'kept growth/cycle',
+    short: 'growth/cycle',
     unit: 'MiB',
     better: 'lower',
     contrast: 'difference',
@@ -215,6 +217,7 @@ export const MEASURES = [
   {
     key: 'lagP99Ms',
     name: 'app loop lag p99',
+    short: 'app lag p99',
     unit: 'ms',
     better: 'lower',
     // how much later than its interval the app's timer called each request (run/main-load.js),
@@ -247,7 +250,7 @@ const SAVED_BEFORE = [
   {
     key: 'memoryPerWorker',
     name: 'memory per worker (tree PSS / k, old)',
-    short: 'old memory/worker',
+    short: 'old memory',
     unit: 'MiB',
     better: 'lower',
     of: ({ memory, workers }) =>
@@ -281,6 +284,7 @@ const SAVED_BEFORE = [
   {
     key: 'loopDelayP99Ms',
     name: 'old loop lag p99',
+    short: 'old lag p99',
     unit: 'ms',
     better: 'lower',
     // Node's monitorEventLoopDelay on a 1 ms timer, the 1 ms included: each cell's own p99 over

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/kinds/index.js';
-import { compareAnswer } from '../../src/models/answer.js';
+import { ANSWER_ROWS, compareAnswer } from '../../src/models/answer.js';
 import { costsText } from '../../src/models/compare.js';
 import { measurePoints } from '../../src/document/points-of.js';
 import { figureOf } from '../../src/points/points.js';
@@ -48,4 +48,13 @@ test('the answer: the verdict alone, the costs under it, how it stopped under th
     undecided.notes.includes('more --rounds or a longer --duration would tighten it'),
     undecided.notes.join('\n'),
   );
+});
+
+test("the answer table's row names take one line beside 6-digit throughputs: 15 characters at most", () => {
+  // 80 columns less the borders, two figures like `201,637 ops/s`, an interval like
+  // `+0.91 ±11.44 MiB` and `workers` leave the name 15
+  for (const key of ['throughput', ...ANSWER_ROWS]) {
+    const { name, short } = measure(key);
+    assert.ok((short ?? name).length <= 15, `${key}: ${short ?? name}`);
+  }
 });

@@ -92,5 +92,11 @@ for (const file of FILES.filter(decides))
     assert.doesNotMatch(said, /;/, `more than the verdict: ${said}`);
     const table = lines.findIndex((line) => line.startsWith('┌'));
     if (table !== -1) assert.ok(table <= 4, `${table} lines before the table`);
+    // each row a line: no row name takes a second
+    const rows = lines.slice(
+      lines.findIndex((line) => line.startsWith('├')) + 1,
+      lines.findIndex((line) => line.startsWith('└')),
+    );
+    for (const row of rows) assert.doesNotMatch(row, /^│ +│/, `a row on two lines:\n${rows.join('\n')}`);
     assert.ok(lines.length <= 24, `${lines.length} lines:\n${lines.join('\n')}`);
   });
