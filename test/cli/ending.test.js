@@ -47,7 +47,7 @@ test('each cell ends its workers and reads what the app kept, once per --cycles;
   const file = join(out, readdirSync(out).find((name) => name.endsWith('.json')) ?? '');
   const text = (await cli(['report', file])).stdout;
   assert.match(text, /^│ kept after end +│ +−?[\d.]+ MiB │ +−?[\d.]+ MiB │ +[+−]?[\d.]+ MiB │/m);
-  assert.match(text, /^│ kept growth\/cycle +│ +−?[\d.]+ MiB │/m);
+  assert.match(text, /^│ growth\/cycle +│ +−?[\d.]+ MiB │/m);
   // --verbose: the teardown row, the harness's own share, with the ops this run timed
   const full = (await cli(['report', file, '--verbose'])).stdout;
   assert.match(full, /^│ teardown +│ +[\d.]+ ms │ +[\d.]+ ms │/m);

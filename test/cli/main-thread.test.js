@@ -67,7 +67,7 @@ test("a compare measures the app's main thread in both modes: each cell's reques
   assert.ok(Math.abs(document.measures.mainRequestP99Us.median / pooledRatio - 1) < 1e-9);
 
   assert.match(text, /^│ app request p99 +│ +[\d.,]+ µs │ +[\d.,]+ µs │/m);
-  assert.match(text, /^│ app loop lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
+  assert.match(text, /^│ app lag p99 +│ +[\d.]+ ms │ +[\d.]+ ms │/m);
   // the note as one line, however the terminal's width wrapped it
   assert.match(
     text.replace(/\s+/g, ' '),
