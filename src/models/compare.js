@@ -239,7 +239,9 @@ const COSTS_CHARS = 150;
  */
 export function costsText(document, point) {
   if (document.aa) return null;
-  const parts = MEASURES.filter((measure) => measure.key in COST_WORDS).flatMap((measure) => {
+  // in COST_WORDS' order: the app's own rows before what it keeps
+  const measures = Object.keys(COST_WORDS).flatMap((key) => MEASURES.filter((measure) => measure.key === key));
+  const parts = measures.flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     const favoured = favouredMode(ratio, measure.better);
     if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
