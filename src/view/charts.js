@@ -81,11 +81,9 @@ const escapeAttribute = (/** @type {string} */ text) =>
  * @param {Array<{ row: string, mode: string, median: number }>} medians
  * @param {{ subtitle?: string, series?: Series, measure?: import('../points/measures.js').Measure }} [options]
  */
-export function roundsChart(
-  dots,
-  medians,
-  { subtitle = 'one dot per round; the bar marks the median', series = MODE_SERIES, measure = THROUGHPUT } = {},
-) {
+export function roundsChart(dots, medians, { subtitle: asked, series = MODE_SERIES, measure = THROUGHPUT } = {}) {
+  const subtitle =
+    asked ?? `one dot per round; the bar marks the ${measure.contrast === 'difference' ? 'mean' : 'median'}`;
   const y = { field: 'row', type: 'nominal', title: null, sort: null, axis: { labelLimit: 260 } };
   // rows that are points hold both modes, side by side; rows that are the modes need no offset
   const byMode = dots.every((dot) => dot.row === dot.mode);

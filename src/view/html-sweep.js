@@ -80,7 +80,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         {
           subtitle: document.points.some((point) => pooledIn(measure, readOf(point)))
             ? `each point: one dot per round and mode; ${pooledBar(measure)}`
-            : 'each point: one dot per round and mode; the bar marks the median',
+            : `each point: one dot per round and mode; the bar marks the ${measure.contrast === 'difference' ? 'mean' : 'median'}`,
           measure,
         },
       ),
