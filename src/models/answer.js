@@ -1,6 +1,6 @@
 // What a run prints by default: the decision first. One header line, the verdict with its
-// interval and how the run stopped, the trade-off in one table, at most a few lines of why and
-// what to run next. The whole text (every round, the account, the warm-up, the sizing) is the
+// interval alone, what the workers cost the app where that differs, the trade-off in one table,
+// how the run stopped, and what of why and what to run next fits a first screen. The whole text (every round, the account, the warm-up, the sizing) is the
 // full models', printed with --verbose and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../system/cpus.js';
 import { envText } from '../points/point-name.js';
@@ -79,7 +79,8 @@ function headerLine(document) {
 }
 
 /**
- * How the run stopped, as a clause after the verdict: `known to ±4.8% after 91 rounds in 57 s`.
+ * How the run stopped, a line of its own under the answer's table (and the page's answer):
+ * `known to ±4.8% after 91 rounds in 57 s`.
  * @param {ResultsDocument} document
  */
 export function stoppedClause(document) {
@@ -123,8 +124,8 @@ export const ANSWER_ROWS = [
 ];
 
 /**
- * Every measure the compare had, per mode and as workers/procs with its interval, and which
- * mode it favours: the trade-off a user weighs.
+ * The answer's rows (ANSWER_ROWS) the compare had, per mode and as workers/procs with its
+ * interval, and which mode each favours: the trade-off a user weighs.
  * @param {ResultsDocument} document
  * @param {(mode: Mode) => string} name
  */
