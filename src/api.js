@@ -35,7 +35,12 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @typedef {import('./core/option-types.js').DiffOptions} DiffOptions
  * @typedef {import('./core/option-types.js').ReportOptions} ReportOptions
  *
- * @typedef {Record<string, any>} Document  what `--json` prints (docs/json.md, src/saved/results.schema.json)
+ * @typedef {import('./document/document.js').ResultsDocument} CompareDocument  what compare,
+ *   workers, procs and trace print with `--json` (docs/json.md)
+ * @typedef {import('./document/sweep.js').SweepDocument} SweepDocument  sweep's, and advise's with its `advice`
+ * @typedef {SweepDocument & { advice: import('./document/advice-types.js').Advice }} AdviseDocument
+ * @typedef {import('./document/diff.js').DiffDocument} DiffDocument
+ * @typedef {CompareDocument | SweepDocument | DiffDocument} Document  any document a function resolves with
  */
 
 /**
@@ -77,7 +82,7 @@ function optionsOf(given, command) {
  * failed after measuring (a cell, a full disk, a budget too short) rejects with its error, the
  * document of what finished attached as `error.document`. A gate is the caller's to read.
  * @param {Promise<import('./core/finish.js').Finished>} run
- * @returns {Promise<Document>}
+ * @returns {Promise<any>}  the command's document: each function below names its type
  */
 async function documentOf(run) {
   const [finished, { endingError }] = await Promise.all([run, import('./core/finish.js')]);
@@ -107,6 +112,7 @@ async function contained(call) {
  * compare, workers or procs.
  * @param {'compare'|'workers'|'procs'} command
  * @param {unknown} options
+ * @returns {Promise<CompareDocument>}
  */
 async function measure(command, options) {
   const { opts, context } = optionsOf(options, command);
@@ -119,28 +125,28 @@ async function measure(command, options) {
  * Threads against processes on one task: the workers/procs ratio with its 95% CI, a verdict,
  * and the trade-off (memory, start-up, latency).
  * @param {CompareOptions & RunOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<CompareDocument>}
  */
 export const compare = (options) => measure('compare', options);
 
 /**
  * K Worker threads alone, in one fresh process.
  * @param {WorkersOptions & RunOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<CompareDocument>}
  */
 export const workers = (options) => measure('workers', options);
 
 /**
  * K child processes alone.
  * @param {ProcsOptions & RunOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<CompareDocument>}
  */
 export const procs = (options) => measure('procs', options);
 
 /**
  * A compare at every point of a grid: each setting option takes a list (`k: [1, 2, 4]`).
  * @param {SweepOptions & RunOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<SweepDocument>}
  */
 export async function sweep(options) {
   const { opts, context } = optionsOf(options, 'sweep');
@@ -151,7 +157,7 @@ export async function sweep(options) {
 /**
  * The fixes for a task, measured beside it and ranked (the document's `advice`).
  * @param {AdviseOptions & RunOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<AdviseDocument>}
  */
 export async function advise(options) {
   const { opts, context } = optionsOf(options, 'advise');
@@ -162,7 +168,7 @@ export async function advise(options) {
 /**
  * compare (or `mode: 'workers' | 'procs'`) under bpftrace: the mmap_lock evidence. Needs root.
  * @param {TraceOptions & RunOptions & { mode?: 'compare'|'workers'|'procs' }} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<CompareDocument>}
  */
 export async function trace({ mode = 'compare', ...options } = {}) {
   if (!['compare', 'workers', 'procs'].includes(mode))
@@ -179,7 +185,7 @@ export async function trace({ mode = 'compare', ...options } = {}) {
  * @param {string} base  a results file
  * @param {string} next  a results file
  * @param {DiffOptions} [options]
- * @returns {Promise<Document>}
+ * @returns {Promise<DiffDocument>}
  */
 export async function diff(base, next, options = {}) {
   if (typeof base !== 'string' || typeof next !== 'string')
