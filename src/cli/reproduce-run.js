@@ -4,7 +4,7 @@ import { fileError, makeFolder } from '../system/safe-fs.js';
 import { listing } from '../view/reproduce.js';
 import { machine, select } from '../reproduce/machine.js';
 import { requestedOptions, resumeFlags } from '../reproduce/options.js';
-import { renderReproduce } from '../view/index.js';
+import { renderReproduce } from '../view/reproduce.js';
 import { commandLine } from '../words/command-line.js';
 import { measureReproduce } from '../core/reproduce.js';
 import { terminalReporter } from './terminal.js';

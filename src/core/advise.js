@@ -9,6 +9,7 @@ import { resolveNode } from '../system/node.js';
 import { adviceOf, raceScoreOf } from '../document/advice.js';
 import { fixesOf, loadTask } from '../tasks/index.js';
 import { runPlanned } from './sweep.js';
+import adviseKind from '../kinds/advise.js';
 import { measureOptions } from './typed-options.js';
 import { listOf, text } from '../words/vocabulary.js';
 
@@ -68,6 +69,7 @@ export async function adviseCommand(opts, output, context = {}) {
   const { planned, skipped } = await planCandidates([...chosen.slice(1), ...scaling], shared, planning, [baseline]);
   const measured = planned.map(({ candidate }) => candidate);
   return runPlanned(planned, null, output, context, {
+    kind: adviseKind,
     isolate: true,
     // a count of rounds is run whole; a budget is raced, by what the ranking is by (not with
     // --k-auto: the baseline's other k's are no candidates to drop)

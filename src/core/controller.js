@@ -72,14 +72,15 @@ export function controlRun(run, given) {
  * replaced after every round, then the gate and the saved file (keepRun).
  * @param {import('./typed-options.js').Output} output
  * @param {import('../saved/resume.js').Resumed | null} resumed
- * @param {{ fixedRounds: boolean }} run  a count of rounds, not a precision: what the gate says
+ * @param {{ fixedRounds: boolean, kind: import('../saved/load.js').FileKind }} run  fixedRounds: a
+ *   count of rounds, not a precision (what the gate says); kind: the kind of file it saves
  */
-export const keptAsResults = (output, resumed, { fixedRounds }) => ({
+export const keptAsResults = (output, resumed, { fixedRounds, kind }) => ({
   /** @type {Controlled<any, import('./finish.js').Finished>['hold']} */
   hold: (warn, body) => holdingResults(output.save, resumed, warn, body),
   /** @type {Controlled<any, import('./finish.js').Finished>['keep']} */
   keep: (document, { runError, reporter, journal }) => {
-    const gate = gateOf(document, output.gate, { fixedRounds });
-    return keepRun(gate ? { ...document, gate } : document, output, { runError, reporter, kept: journal });
+    const gate = gateOf(document, output.gate, { fixedRounds, kind });
+    return keepRun(gate ? { ...document, gate } : document, output, { runError, reporter, kept: journal, kind });
   },
 });

@@ -6,7 +6,6 @@ import { asSaved, saveDocument } from '../saved/save.js';
 import { ratioGate } from '../document/gate.js';
 import { shortBudgetText } from '../document/sentences.js';
 import { straysText } from '../document/measured.js';
-import { kindOf } from '../kinds/index.js';
 
 /** @typedef {import('./typed-options.js').Output} Output */
 
@@ -15,11 +14,12 @@ import { kindOf } from '../kinds/index.js';
  * or when the run failed or was interrupted (its error is the outcome then).
  * @param {any} document  the document, before it is printed and saved
  * @param {Output['gate']} request
- * @param {{ fixedRounds: boolean }} run
+ * @param {{ fixedRounds: boolean, kind: import('../saved/load.js').FileKind }} run  kind: the
+ *   kind of file the command saves, whose points the gate reads
  */
-export function gateOf(document, request, { fixedRounds }) {
+export function gateOf(document, request, { fixedRounds, kind }) {
   if (!request || document.status !== 'complete') return null;
-  const points = kindOf(document).points?.(document) ?? [];
+  const points = kind.points?.(document) ?? [];
   return ratioGate(
     points.map(({ id, label, ratio, seconds }) => ({
       id,
@@ -47,17 +47,18 @@ export function gateOf(document, request, { fixedRounds }) {
  * @param {any} measured  the document, with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, reporter: import('./reporter.js').Reporter & { warnings: import('./reporter.js').Warning[] },
- *   kept?: import('../saved/save.js').Keeper | null }} run  kept: the file the run kept as it went
+ *   kept?: import('../saved/save.js').Keeper | null, kind: import('../saved/load.js').FileKind }} run  kept: the file the run kept as
+ *   it went; kind: the kind of file the command saves
  * @returns {Finished}
  */
-export function keepRun(measured, output, { runError, reporter, kept = null }) {
+export function keepRun(measured, output, { runError, reporter, kept = null, kind }) {
   const strays = straysText(measured);
   if (strays) reporter.warn({ code: 'strays', text: strays });
   const withWarnings = { ...measured, warnings: reporter.warnings };
   const saved = saveDocument(withWarnings, output.save, runError, kept);
   const document = asSaved(withWarnings, saved, runError);
   const broken = runError || (saved && 'error' in saved);
-  const exported = broken ? [] : writeExports([{ kind: kindOf(document), path: 'this run', document }], output.exports);
+  const exported = broken ? [] : writeExports([{ kind, path: 'this run', document }], output.exports);
   return { document, saved, exported, runError: runError ?? null };
 }
 

@@ -4,6 +4,7 @@ import { estimateRun, windowOf } from '../run/estimate.js';
 import { describeEnvironment } from '../system/environment.js';
 import { buildDocument } from '../document/document.js';
 import { loadSaved } from '../kinds/index.js';
+import compareKind from '../kinds/compare.js';
 import {
   checkModules,
   keptDocument,
@@ -79,7 +80,7 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
   let soFar = null;
   return controlRun(
     {
-      ...keptAsResults(output, resumed, { fixedRounds: plan.stop.rounds !== null }),
+      ...keptAsResults(output, resumed, { fixedRounds: plan.stop.rounds !== null, kind: compareKind }),
       before: [
         ...(resumed ? [{ say: resumingLine(resumed, environment, kept.rounds.length) }] : []),
         ...(resumed?.warnings ?? []).map((warn) => ({ warn })),

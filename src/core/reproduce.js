@@ -15,7 +15,7 @@ import { appendRecord, createResultsFile } from '../saved/reproduce-file.js';
 import { writeExports } from '../saved/export.js';
 import { cellsPerRound, runExperiment } from '../reproduce/runner.js';
 import { roundBounds } from '../reproduce/bounds.js';
-import { renderReproduce } from '../view/index.js';
+import { renderReproduce } from '../view/reproduce.js';
 import reproduceKind from '../kinds/reproduce.js';
 import { controlRun } from './controller.js';
 

@@ -5,6 +5,7 @@ import { estimateRun, windowOf } from '../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from '../run/sweep.js';
 import { describeEnvironment } from '../system/environment.js';
 import { loadSaved } from '../kinds/index.js';
+import sweepKind from '../kinds/sweep.js';
 import {
   checkModules,
   keptDocument,
@@ -29,7 +30,7 @@ const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
 /**
  * sweep's command line as axes and shared options.
  * @param {Record<string, any>} opts  sweep's options, from readOptions
- * @returns {import('../run/sweep.js').SweepRequest}
+ * @returns {import('../run/plan.js').SweepRequest}
  */
 function sweepRequest(opts) {
   /** @type {Record<string, unknown[]>} */
@@ -86,7 +87,7 @@ export function sweepOrResume(opts, output, context) {
  * `mmapbench sweep`: plan every point, say how many and how long, run them interleaved, then
  * print and save whatever was measured before passing on an error. The document is kept on
  * disk after every point's round; `resumed` goes on from such a document.
- * @param {import('../run/sweep.js').SweepRequest} request
+ * @param {import('../run/plan.js').SweepRequest} request
  * @param {import('./typed-options.js').Output} output
  * @param {import('./reporter.js').Context} [context]
  * @param {import('../saved/resume.js').Resumed | null} [resumed]  a kept sweep
@@ -104,11 +105,12 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
  * fail alone).
  * @param {import('../run/sweep.js').PlannedSetting[]} points
- * @param {import('../run/sweep.js').SweepRequest | null} request  what a kept document resumes with
+ * @param {import('../run/plan.js').SweepRequest | null} request  what a kept document resumes with
  * @param {import('./typed-options.js').Output} output
  * @param {import('./reporter.js').Context} context
  * @param {{ resumed?: import('../saved/resume.js').Resumed | null, isolate?: boolean, race?: import('../run/race.js').RaceScore | false,
- *   shape?: (document: any) => any, opening?: string }} [how]  opening: the first line's start;
+ *   shape?: (document: any) => any, opening?: string, kind?: import('../saved/load.js').FileKind }} [how]  opening: the first
+ *   line's start; kind: the kind of file it saves (a sweep's, or advise's);
  *   race: advise's candidates race against the first point (run/race.js)
  * @returns {Promise<import('./finish.js').Finished>}
  */
@@ -117,7 +119,7 @@ export async function runPlanned(
   request,
   output,
   { interrupt, reporter: given },
-  { resumed = null, isolate = false, race = false, shape = (document) => document, opening } = {},
+  { resumed = null, isolate = false, race = false, shape = (document) => document, opening, kind = sweepKind } = {},
 ) {
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
@@ -140,7 +142,7 @@ export async function runPlanned(
   const left = budget - (kept?.seconds ?? 0);
   return controlRun(
     {
-      ...keptAsResults(output, resumed, { fixedRounds: fixedRounds !== null }),
+      ...keptAsResults(output, resumed, { fixedRounds: fixedRounds !== null, kind }),
       before: [
         ...(resumed ? [{ say: resumingLine(resumed, environment, kept.order.length) }] : []),
         ...(resumed?.warnings ?? []).map((warn) => ({ warn })),

@@ -6,7 +6,7 @@ import { MmapbenchError, usageError } from '../errors.js';
 import { findAllocators } from '../system/allocators.js';
 import { looksLikePath } from '../tasks/index.js';
 import { commandLine } from '../words/command-line.js';
-import { PUBLISHED } from '../reproduce/protocols.js';
+import { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node-release.js';
 import { checkDistinct } from '../system/safe-fs.js';
@@ -233,7 +233,7 @@ function confirmEnv(environments, given, path) {
  * compare's.
  * @param {unknown} request  `resume` of a kept sweep
  * @param {{ path: string, given: Record<string, any> }} where
- * @returns {import('../run/sweep.js').SweepRequest}
+ * @returns {import('../run/plan.js').SweepRequest}
  */
 export function keptSweep(request, { path, given }) {
   const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>

@@ -56,8 +56,8 @@ export const measurePoints = (document) => {
 };
 
 /**
- * The points of a sweep or advise document.
- * @param {import('../document/sweep.js').SweepDocument} document
+ * The points of a sweep or advise document (its points as the sweep's document saves them).
+ * @param {{ axes: { node: unknown[], variant: unknown[] }, points: any[] }} document
  * @returns {Point[]}
  */
 export const sweepPoints = ({ axes, points }) =>

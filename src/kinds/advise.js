@@ -1,5 +1,5 @@
 // An advise run: a sweep of its candidates, with its ranking beside the points.
-import { adviceAnswer } from '../models/answer.js';
+import { adviceAnswer } from '../models/advice.js';
 import { adviceModel } from '../models/advice.js';
 import { sweepModel } from '../models/sweep.js';
 import sweep from './sweep.js';

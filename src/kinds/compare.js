@@ -1,5 +1,6 @@
 // A compare, workers or procs run (a traced compare too): one point, its trade-off, its answer.
-import { compareAnswer, traceAnswer } from '../models/answer.js';
+import { compareAnswer } from '../models/compare-answer.js';
+import { traceAnswer } from '../models/trace.js';
 import { compareModel, singleModel } from '../models/compare.js';
 import { traceModel } from '../models/trace.js';
 import { measurePoints } from '../document/points-of.js';

@@ -1,7 +1,7 @@
 // A reproduce run's results file: its header, a record per cell and claim, and how it ended.
 import { reproducePoints } from '../saved/reproduce-file.js';
 import { savedReportModels } from '../reproduce/models.js';
-import { renderReproduce } from '../view/index.js';
+import { renderReproduce } from '../view/reproduce.js';
 
 /**
  * @typedef {Pick<import('../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'>} Document

@@ -1,5 +1,5 @@
 // A sweep: a compare at every point of its axes.
-import { sweepAnswer } from '../models/answer.js';
+import { sweepAnswer } from '../models/sweep.js';
 import { sweepModel } from '../models/sweep.js';
 import { sweepPoints } from '../document/points-of.js';
 

@@ -7,6 +7,7 @@ import { fixed } from '../words/numbers.js';
 import { modeOf, scoreIn } from '../document/advice.js';
 import { MODES } from '../words/modes.js';
 import { recommendedText } from './sweep.js';
+import { MORE } from './answer.js';
 
 /**
  * @typedef {import('../document/advice.js').Advice} Advice
@@ -248,4 +249,15 @@ function bestText(row, mode) {
   const also = row.gain[other] ? `, ${other} ${times(row.gain[other])}` : '';
   const memory = row.memory ? `; memory per worker ${percentCI(row.memory)}` : '';
   return `${row.name}: ${mode} ${fixed(gain.change)}× the baseline’s throughput (${formatCI(/** @type {[number, number]} */ (gain.ci95))})${also}${memory}`;
+}
+
+/**
+ * advise's answer: the best fix and the line that applies it, then the ranking.
+ * @param {import('../document/sweep.js').SweepDocument & { advice: import('../document/advice.js').Advice }} document
+ * @returns {import('../words/report-model.js').ReportModel}
+ */
+export function adviceAnswer(document) {
+  const full = adviceModel(document);
+  const [verdict, ...notes] = full.notes;
+  return { title: full.title, lines: [verdict], tables: full.tables, notes: [...notes, MORE] };
 }

@@ -1,6 +1,6 @@
 import { plot } from 'simple-ascii-chart';
 import { plural } from '../words/lists.js';
-import { cpusOf } from '../system/cpus.js';
+import { cpusOf, cpusText } from '../system/cpus.js';
 import { lineOf } from '../document/account.js';
 import { about, pct, resumeText, withCI, contrastCell } from '../document/sentences.js';
 import { UNIT } from './compare.js';
@@ -11,6 +11,8 @@ import { figureOf, furtherMeasuresOf, medianCell } from '../points/points.js';
 import { sweepPoints } from '../document/points-of.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { accountWordsOf } from './words.js';
+import { MORE } from './answer.js';
+import { INTERVAL_ROUNDS } from '../stats/stopping.js';
 
 /**
  * @typedef {import('../document/sweep.js').SweepDocument} SweepDocument
@@ -443,4 +445,44 @@ function charts(group, document, width) {
     xLabel: `k   ● median, - its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
   });
   return [throughput, ratio];
+}
+
+/**
+ * The verdicts of a sweep's points, counted: `workers faster at 2 of 8 points, procs at 1, no
+ * difference at 5`.
+ * @param {import('../document/sweep.js').SavedPoint[]} points
+ */
+function sweepVerdicts(points) {
+  const count = (/** @type {(point: import('../document/sweep.js').SavedPoint) => boolean} */ test) =>
+    points.filter(test).length;
+  const decided = (/** @type {'workers'|'procs'} */ mode) =>
+    count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);
+  const parts = [
+    `workers faster at ${decided('workers')} of ${plural(points.length, 'point')}`,
+    `procs at ${decided('procs')}`,
+    `no difference at ${count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster)}`,
+  ];
+  const undecided = count((point) => (point.ratio?.n ?? 0) < INTERVAL_ROUNDS);
+  if (undecided) parts.push(`too few rounds or not run at ${undecided}`);
+  return parts.join(', ');
+}
+
+/**
+ * sweep's answer: the verdicts counted, the points' table, the scaling reading.
+ * @param {import('../document/sweep.js').SweepDocument} document
+ * @returns {import('../words/report-model.js').ReportModel}
+ */
+export function sweepAnswer(document) {
+  const full = sweepModel(document, { answer: true });
+  return {
+    title: `${full.title} · ${cpusText(document.environment.cpu)}`,
+    // the verdicts counted and how the points stopped; then what names the rows (a variant's
+    // settings, a Node's binary), the machine's facts left to --verbose
+    lines: [
+      `${sweepVerdicts(document.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
+      ...(full.lines ?? []).slice(2),
+    ],
+    tables: full.tables,
+    notes: [...full.notes, MORE],
+  };
 }

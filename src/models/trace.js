@@ -284,3 +284,14 @@ function observerTable(trace, modes) {
     }),
   };
 }
+
+/**
+ * A traced compare's kernel evidence in a few lines: what the waits say, where the time on the
+ * lock went; the tables are --verbose's.
+ * @param {import('../document/document.js').ResultsDocument & { trace: TraceSection }} document
+ * @returns {import('../words/report-model.js').ReportModel}
+ */
+export function traceAnswer(document) {
+  const full = traceModel(document);
+  return { title: full.title, lines: [], tables: [], notes: full.notes };
+}

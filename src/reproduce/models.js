@@ -72,3 +72,23 @@ export function savedReportModels({ header, records, end, path }) {
     skipped: end?.skipped ?? [],
   });
 }
+
+/**
+ * reproduce's answer: every claim's verdict; the machine, the published figures and each
+ * experiment's tables are --verbose's.
+ * @param {import('../words/report-model.js').ReportModel[]} models  the whole report: the machine, the verdicts, a section each
+ * @returns {import('../words/report-model.js').ReportModel[]}
+ */
+export function reproduceAnswer([machine, verdicts]) {
+  const status = machine.tables[0]?.rows.find((row) => row[0] === 'status')?.[1];
+  return [
+    {
+      ...verdicts,
+      title: `${machine.title}${status && status !== 'complete' ? ` — ${status}` : ''}`,
+      notes: [
+        ...verdicts.notes,
+        'more: --verbose prints the machine, the published figures beside each experiment, and its rounds',
+      ],
+    },
+  ];
+}

@@ -7,7 +7,7 @@
  */
 /** @type {unknown[]} */
 export const PROTOCOL_CHOICES = ['steady', 'published', 'both'];
-export const PUBLISHED = { iterations: 2000, warmup: 0 };
+export { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 
 /** The protocols a run measures, in report order. */
 /**

@@ -12,6 +12,14 @@ import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 
 /**
+ * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian
+ * product) and the options every point shares.
+ * @typedef {object} SweepRequest
+ * @property {{ node: Array<string|undefined>, variant: Array<{ name: string, env: Record<string, string> }>, task: Array<string|undefined>, file: Array<string|undefined>, params: Record<string, unknown[]>, k: Array<number|undefined>, cycles?: Array<number|undefined> }} axes
+ * @property {MeasureOptions} shared  iterations, duration, rounds, env, ...
+ */
+
+/**
  * compare's default: rounds until the ratio is known to ±5% or a minute is spent. Short cells,
  * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
  * from longer cells (measured here: docs/how-it-measures.md).

@@ -7,13 +7,7 @@ import { MODES } from '../words/modes.js';
 /** The most points a sweep runs without --force: past it a typo costs hours. */
 export const MAX_POINTS = 64;
 
-/**
- * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian
- * product) and the options every point shares.
- * @typedef {object} SweepRequest
- * @property {{ node: Array<string|undefined>, variant: Array<{ name: string, env: Record<string, string> }>, task: Array<string|undefined>, file: Array<string|undefined>, params: Record<string, unknown[]>, k: Array<number|undefined>, cycles?: Array<number|undefined> }} axes
- * @property {import('./plan.js').MeasureOptions} shared  iterations, duration, rounds, env, ...
- */
+/** @typedef {import('./plan.js').SweepRequest} SweepRequest */
 
 /**
  * One setting of a sweep, where its axes cross: where it is and the compare it runs.

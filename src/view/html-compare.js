@@ -1,6 +1,6 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from '../models/compare.js';
-import { compareAnswer, stoppedClause } from '../models/answer.js';
+import { compareAnswer, stoppedClause } from '../models/compare-answer.js';
 import { startupEnvText } from '../document/sentences.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { summarize } from '../stats/ratio.js';

@@ -1,9 +1,7 @@
 // The one way from models to what the user sees: a format and a stream pick the renderer. Which
 // models a document makes is its kind's to say (src/kinds/); a live run and `mmapbench report
 // FILE` both come through here, so a saved file prints exactly as its run did.
-import { reproduceAnswer } from '../models/answer.js';
 import { renderMarkdown, renderTerminal, textWidth, useColor } from './table.js';
-import { renderReport } from './reproduce.js';
 
 /** @typedef {'terminal'|'markdown'|'json'} Format */
 /** What a text is drawn for: its width, and whether it takes color (a terminal's stdout, or none). @typedef {{ isTTY?: boolean, columns?: number }} Stream */
@@ -25,16 +23,3 @@ export function renderModels(document, modelsAt, format, stream = process.stdout
     )
     .join('\n');
 }
-
-/**
- * A reproduce run's report, live (its models) or from its results file.
- * @param {ReportModel[]} models
- * @param {'terminal'|'markdown'} format
- * @param {Stream} [stream]
- */
-export const renderReproduce = (models, format, stream = process.stdout, { verbose = false } = {}) =>
-  renderReport(verbose ? models : reproduceAnswer(models), {
-    markdown: format === 'markdown',
-    color: useColor(stream),
-    width: textWidth(stream),
-  });

@@ -1,5 +1,6 @@
 // The reproduce run's printed pieces: its report from its models, and --list.
-import { renderMarkdown, renderTerminal, wrapText } from './table.js';
+import { renderMarkdown, renderTerminal, textWidth, useColor, wrapText } from './table.js';
+import { reproduceAnswer } from '../reproduce/models.js';
 import { usageError } from '../errors.js';
 import { EXPERIMENTS } from '../reproduce/experiments.js';
 import { roundBounds } from '../reproduce/bounds.js';
@@ -90,3 +91,16 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
   };
   return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
 }
+
+/**
+ * A reproduce run's report, live (its models) or from its results file.
+ * @param {ReportModel[]} models
+ * @param {'terminal'|'markdown'} format
+ * @param {import('./index.js').Stream} [stream]
+ */
+export const renderReproduce = (models, format, stream = process.stdout, { verbose = false } = {}) =>
+  renderReport(verbose ? models : reproduceAnswer(models), {
+    markdown: format === 'markdown',
+    color: useColor(stream),
+    width: textWidth(stream),
+  });

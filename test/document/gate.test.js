@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSaved } from '../../src/kinds/index.js';
+import { kindOf, loadSaved } from '../../src/kinds/index.js';
 import { sameKind } from '../../src/saved/diff.js';
 import { gateOf } from '../../src/core/finish.js';
 import { changeGate } from '../../src/document/gate.js';
@@ -18,7 +18,7 @@ const compare = loadSaved(fixture('saved/compare.json')).document;
 const sweep = loadSaved(fixture('saved/sweep.json')).document;
 const gate = (document, threshold, { failInconclusive = false, fixedRounds = false } = {}) =>
   /** @type {import('../../src/document/gate.js').Gate} */ (
-    gateOf(document, { threshold, failInconclusive }, { fixedRounds })
+    gateOf(document, { threshold, failInconclusive }, { fixedRounds, kind: kindOf(document) })
   );
 
 test('compare: pass, fail and inconclusive against thresholds below, above and inside the interval', () => {
@@ -71,10 +71,14 @@ test('an A/A run gates A/B', () => {
 
 test('a run that failed or was interrupted has no gate: its error is its outcome', () => {
   assert.equal(
-    gateOf({ ...compare, status: 'interrupted' }, { threshold: 0.4, failInconclusive: false }, { fixedRounds: false }),
+    gateOf(
+      { ...compare, status: 'interrupted' },
+      { threshold: 0.4, failInconclusive: false },
+      { fixedRounds: false, kind: kindOf(compare) },
+    ),
     null,
   );
-  assert.equal(gateOf(compare, null, { fixedRounds: false }), null);
+  assert.equal(gateOf(compare, null, { fixedRounds: false, kind: kindOf(compare) }), null);
 });
 
 test('sweep: each point judged, the worst outcome decides, and the line names the points that decided it', () => {
@@ -185,7 +189,7 @@ test('a sweep gate names at most three deciding points and counts the rest', () 
   };
   const line = gateLine(
     /** @type {import('../../src/document/gate.js').Gate} */ (
-      gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true })
+      gateOf(many, { threshold: 1, failInconclusive: false }, { fixedRounds: true, kind: kindOf(many) })
     ),
   );
   assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/kinds/index.js';
-import { ANSWER_ROWS, compareAnswer } from '../../src/models/answer.js';
+import { ANSWER_ROWS, compareAnswer } from '../../src/models/compare-answer.js';
 import { costsText } from '../../src/models/compare.js';
 import { measurePoints } from '../../src/document/points-of.js';
 import { figureOf } from '../../src/points/points.js';

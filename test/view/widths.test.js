@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { piecesOf } from '../../src/view/table.js';
-import { reproduceAnswer } from '../../src/models/answer.js';
+import { reproduceAnswer } from '../../src/reproduce/models.js';
 import { savedReportModels } from '../../src/reproduce/models.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
