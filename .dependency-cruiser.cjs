@@ -1,17 +1,19 @@
 // The layers of src/, highest first: a module may import its own folder and any folder below
 // it, never one above (see docs/development.md for what lives where). `npm run lint` checks it.
 const LAYERS = [
-  ['cli'], // the shell: one module per command, parsing argv and printing what the core returns
-  ['core'], // each command as a function of typed options: plans, runs, saves, returns its document
-  ['kinds'], // one descriptor per kind of saved file: its loader, points, terminal models, HTML
-  ['view'], // documents to text, markdown, JSON and HTML: tables, charts, pages, progress
-  ['reproduce'], // the published experiments: settings, claims, verdicts, their runner
-  ['saved'], // files on disk: save, load and check, resume, diff, exports
-  ['models'], // what a view draws from a document: tables and sentences, one model per table
+  // the shell (argv to a command, what it prints, exit codes) and a folder a command (its core,
+  // document, tables and text, saved kind, HTML section): a command's folder may use another's
+  // (advise runs on sweep's, trace on compare's) and the shell's printing, without a cycle
+  ['cli', 'commands'],
+  ['core'], // what every command runs on: the option table, the run loop, the end of a run
+  ['view'], // models to text, markdown, JSON and HTML: tables, charts, the page, progress
+  ['saved'], // files on disk: save, load and check, resume, exports
+  ['models'], // what a view draws from a document that more than one command shows
   ['document'], // what a run saves: the document's builders and the sentences it keeps
   ['points'], // the one point model every reader shares, the measures, a point's name
   ['run'], // plan, rounds, cells, the hosts that run a task in a fresh process tree
-  ['tasks', 'stats', 'reference'], // what a cell runs; numbers in, numbers out; published figures
+  // what a cell runs; numbers in, numbers out; published figures; the kernel tracer (bpftrace)
+  ['tasks', 'stats', 'reference', 'trace'],
   ['system'], // outside Node: environment, THP, bpftrace, files, locks, child processes
   ['words', 'errors.js', 'version.js'], // how things are spelled; the one error class; versions
 ];

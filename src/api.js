@@ -37,9 +37,9 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  *
  * @typedef {import('./document/document.js').ResultsDocument} CompareDocument  what compare,
  *   workers, procs and trace print with `--json` (docs/json.md)
- * @typedef {import('./document/sweep.js').SweepDocument} SweepDocument  sweep's, and advise's with its `advice`
- * @typedef {SweepDocument & { advice: import('./document/advice-types.js').Advice }} AdviseDocument
- * @typedef {import('./document/diff.js').DiffDocument} DiffDocument
+ * @typedef {import('./commands/sweep/document.js').SweepDocument} SweepDocument  sweep's, and advise's with its `advice`
+ * @typedef {SweepDocument & { advice: import('./commands/advise/types.js').Advice }} AdviseDocument
+ * @typedef {import('./commands/diff/document.js').DiffDocument} DiffDocument
  * @typedef {CompareDocument | SweepDocument | DiffDocument} Document  any document a function resolves with
  */
 
@@ -117,7 +117,7 @@ async function contained(call) {
 async function measure(command, options) {
   const { opts, context } = optionsOf(options, command);
   // each command's core loads when it runs, as the CLI's does: importing mmapbench stays cheap
-  const { measureOrResume } = await import('./core/measure.js');
+  const { measureOrResume } = await import('./commands/compare/run.js');
   return contained(() => documentOf(measureOrResume(opts, command, output(opts, command), context)));
 }
 
@@ -150,7 +150,7 @@ export const procs = (options) => measure('procs', options);
  */
 export async function sweep(options) {
   const { opts, context } = optionsOf(options, 'sweep');
-  const { sweepOrResume } = await import('./core/sweep.js');
+  const { sweepOrResume } = await import('./commands/sweep/run.js');
   return contained(() => documentOf(sweepOrResume(opts, output(opts, 'sweep'), context)));
 }
 
@@ -161,7 +161,7 @@ export async function sweep(options) {
  */
 export async function advise(options) {
   const { opts, context } = optionsOf(options, 'advise');
-  const { adviseCommand } = await import('./core/advise.js');
+  const { adviseCommand } = await import('./commands/advise/run.js');
   return contained(() => documentOf(adviseCommand(opts, output(opts, 'advise'), context)));
 }
 
@@ -174,7 +174,7 @@ export async function trace({ mode = 'compare', ...options } = {}) {
   if (!['compare', 'workers', 'procs'].includes(mode))
     throw usageError(`mode ${String(mode)} is invalid: it must be one of compare, workers, procs`);
   const { opts, context } = optionsOf(options, 'trace');
-  const { measureCommand } = await import('./core/measure.js');
+  const { measureCommand } = await import('./commands/compare/run.js');
   return contained(() =>
     documentOf(measureCommand(measureOptions(opts, mode, { trace: true }), output(opts, 'trace'), context)),
   );
@@ -191,7 +191,7 @@ export async function diff(base, next, options = {}) {
   if (typeof base !== 'string' || typeof next !== 'string')
     throw usageError('diff takes the paths of two results files, as diff(base, next)');
   const { opts } = optionsOf(options, 'diff');
-  const { diffFiles } = await import('./core/diff.js');
+  const { diffFiles } = await import('./commands/diff/run.js');
   return diffFiles(base, next, opts);
 }
 
@@ -206,7 +206,7 @@ export async function diff(base, next, options = {}) {
  */
 export async function report(files, options = {}) {
   const { opts } = optionsOf(options, 'report');
-  const { checkDocument, documentText, reportFiles } = await import('./core/report.js');
+  const { checkDocument, documentText, reportFiles } = await import('./commands/report/run.js');
   if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
     if (typeof files.command !== 'string')
       throw usageError('report takes a document a function returned, or the path of a results file');

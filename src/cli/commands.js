@@ -3,7 +3,7 @@
 // imported only when it is the one run, so `mmapbench --help` costs little more than yargs.
 
 /**
- * @typedef {object} CommandModule  src/cli/<name>.js
+ * @typedef {object} CommandModule  src/commands/<name>/cli.js
  * @property {(yargs: import('yargs').Argv) => import('yargs').Argv} builder  its options
  * @property {(argv: any, context: import('./context.js').Context & { args: string[] }) => unknown} handler
  * @property {string[][]} [examples]
@@ -21,60 +21,60 @@ export const COMMANDS = [
   {
     command: 'compare',
     describe: 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI',
-    load: () => import('./compare.js'),
+    load: () => import('../commands/compare/cli.js'),
   },
   {
     command: 'sweep',
     describe:
       'Compare workers and procs at every point of a grid (k, files, tasks, variants, Node binaries), interleaved',
-    load: () => import('./sweep.js'),
+    load: () => import('../commands/sweep/cli.js'),
   },
   {
     command: 'advise',
     describe:
       "Rank the fixes for your task (glibc's heap settings, other allocators, the task's own fixes, processes) by measuring each beside it",
-    load: () => import('./advise.js'),
+    load: () => import('../commands/advise/cli.js'),
   },
   {
     command: 'workers',
     describe: "Run K Worker threads in one fresh process, released together; print each worker's throughput",
-    load: () => import('./workers.js'),
+    load: () => import('../commands/compare/cli-workers.js'),
   },
   {
     command: 'procs',
     describe: "Run K fresh child processes, released together; print each process's throughput",
-    load: () => import('./procs.js'),
+    load: () => import('../commands/compare/cli-procs.js'),
   },
   {
     command: 'trace [mode..]',
     describe:
       'Run workers, procs or compare under bpftrace: mmap_lock wait per acquisition, by system call, as a histogram; or audit any process (--pid, -- COMMAND)',
-    load: () => import('./trace.js'),
+    load: () => import('../commands/trace/cli.js'),
   },
   {
     command: 'reproduce [experiments..]',
     describe: "Re-check the investigation's published tables on this machine, with a verdict per claim",
-    load: () => import('./reproduce.js'),
+    load: () => import('../commands/reproduce/cli.js'),
   },
   {
     command: 'report <files..>',
     describe: 'Print saved results again as the run printed them, or as one self-contained HTML page',
-    load: () => import('./report.js'),
+    load: () => import('../commands/report/cli.js'),
   },
   {
     command: 'diff <base> <new>',
     describe: 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs',
-    load: () => import('./diff.js'),
+    load: () => import('../commands/diff/cli.js'),
   },
   {
     command: 'tasks [name]',
     describe: 'List the built-in tasks a line each; `tasks NAME` describes one, or your own module',
-    load: () => import('./tasks.js'),
+    load: () => import('../commands/tasks/cli.js'),
   },
   {
     command: 'init-task <name>',
     describe: 'Write NAME.mjs: a commented task module to start your own from',
-    load: () => import('./init-task.js'),
+    load: () => import('../commands/tasks/init-task.js'),
   },
   {
     command: 'fixtures',

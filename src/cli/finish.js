@@ -6,7 +6,7 @@ import { MmapbenchError } from '../errors.js';
 import { sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
 import { gateLine, stepSummary } from '../models/gate.js';
-import { kindOf, render } from '../kinds/index.js';
+import { kindOf, render } from '../commands/index.js';
 import { phaseLines, roundCost } from '../models/phases.js';
 import { endingError } from '../core/finish.js';
 import { terminalReporter } from './terminal.js';

@@ -1,7 +1,7 @@
 import { differenceStats, ratioStats, roundRatio, summarize, verdict } from '../stats/ratio.js';
 import { pooledPercentile, pooledRatioStats } from '../stats/pooled.js';
 import { completeRounds } from '../run/scheduler.js';
-import { traceResults } from '../stats/trace.js';
+import { traceResults } from '../trace/counts.js';
 import { accountResults } from '../stats/account.js';
 import { phasesSummary } from '../stats/phases.js';
 import { spreadAttribution } from '../stats/spread.js';

@@ -2,7 +2,7 @@
 import { BUFFER_OPTION, hasBufferOption } from '../reference/node-changes.js';
 import { sideOf } from '../stats/interval.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
-import { syscallMeaning } from '../system/trace/syscalls.js';
+import { syscallMeaning } from '../trace/syscalls.js';
 import { fixed, ops, seconds } from '../words/numbers.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
 import { listed, plural } from '../words/lists.js';

@@ -1,7 +1,7 @@
 // How a default output fits a first screen: the line that says where the rest is, and the notes
 // under an answer kept by rank while they fit 80 columns by 24 lines. Each command's answer (its
 // decision first, then what it costs) is drawn beside its whole text: compare-answer.js,
-// sweep.js, advice.js, trace.js, reproduce/models.js.
+// sweep.js, advice.js, trace.js, commands/reproduce/models.js.
 import { wrapText } from '../words/wrap.js';
 
 /** Where the rest is: the last line of every default output. */

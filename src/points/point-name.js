@@ -1,6 +1,6 @@
 // The full name a measured point goes by (`pointLabel`): what it ran, as the gate, the exports,
 // diff, --ci's log and --verbose name it, the same in every run of that setting. Within one
-// sweep, only the axes that tell its points apart name it (models/point-columns.js).
+// sweep, only the axes that tell its points apart name it (commands/sweep/columns.js).
 
 /**
  * `KEY=value` pairs sorted by key, space-separated: `MALLOC_ARENA_MAX=1 MALLOC_TOP_PAD_=0`. A

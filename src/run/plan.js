@@ -7,7 +7,7 @@ import { loadTask } from '../tasks/index.js';
 import { ALLOCATOR_VARS } from '../system/environment.js';
 import { preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
-import { preflight } from '../system/trace/preflight.js';
+import { preflight } from '../trace/preflight.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 
@@ -110,7 +110,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {number} timeout  seconds per cell
  * @property {'steady'|'published'} protocol
  * @property {boolean} quick
- * @property {(import('../system/trace/preflight.js').TraceSetup & { window: 'timed'|'cell' }) | null} trace
+ * @property {(import('../trace/preflight.js').TraceSetup & { window: 'timed'|'cell' }) | null} trace
  * @property {string | null} unavailable  why the task cannot run on this Node (sweep's points
  *   only: elsewhere that is an error)
  * @property {Array<{ code: string, text: string }>} warnings

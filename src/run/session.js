@@ -1,4 +1,4 @@
-import { startTrace } from '../system/trace/tracer.js';
+import { startTrace } from '../trace/tracer.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
 
 /**

@@ -10,8 +10,8 @@ import { envText } from '../points/point-name.js';
 import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js';
 
 /**
- * What every reader of a saved file asks of its kind, answered once per kind (src/kinds/, which
- * adds how each is shown). Every function takes the document as the command saved it (a
+ * What every reader of a saved file asks of its kind, answered once per kind (each command's
+ * `kind.js`, which adds how each is shown). Every function takes the document as the command saved it (a
  * reproduce run's: its header, records and end), from a live run or from its file alike.
  * @typedef {object} FileKind
  * @property {string} name
@@ -42,7 +42,7 @@ import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js
  * @param {string} path
  * @param {string} what  how the command names the file in its messages (e.g. `diff BASE`)
  * @template {FileKind} K
- * @param {K[]} kinds  the kinds of saved file there are (src/kinds/index.js)
+ * @param {K[]} kinds  the kinds of saved file there are (src/commands/index.js)
  * @returns {Saved<K>}
  */
 export function readSaved(path, what, kinds) {

@@ -116,7 +116,7 @@ export function readResultsFile(path) {
  * @param {string} text
  * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
  * @returns {ResultsFile}  its records as they were written: each checked for its type and
- *   experiment, the header's options checked by whoever runs them (reproduce/options.js)
+ *   experiment, the header's options checked by whoever runs them (commands/reproduce/options.js)
  */
 export function parseResultsFile(text, notOurs) {
   const lines = text.split('\n');

@@ -1,6 +1,6 @@
 // The one way from models to what the user sees: a format and a stream pick the renderer. Which
-// models a document makes is its kind's to say (src/kinds/); a live run and `mmapbench report
-// FILE` both come through here, so a saved file prints exactly as its run did.
+// models a document makes is its kind's to say (each command's `kind.js`); a live run and
+// `mmapbench report FILE` both come through here, so a saved file prints exactly as its run did.
 import { renderMarkdown, renderTerminal, textWidth, useColor } from './table.js';
 
 /** @typedef {'terminal'|'markdown'|'json'} Format */

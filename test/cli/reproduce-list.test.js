@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers.js';
-import { EXPERIMENTS } from '../../src/reproduce/experiments.js';
+import { EXPERIMENTS } from '../../src/commands/reproduce/experiments.js';
 
 /** An empty Node cache, and an npm on PATH that leaves a mark if anything runs it. */
 function noDownloads() {

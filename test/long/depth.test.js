@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, records, reproduceWorkspace as workspace, resultsFile, secondNode } from '../helpers.js';
-import { EXPERIMENTS } from '../../src/reproduce/experiments.js';
-import { ExperimentData } from '../../src/reproduce/data.js';
+import { EXPERIMENTS } from '../../src/commands/reproduce/experiments.js';
+import { ExperimentData } from '../../src/commands/reproduce/data.js';
 
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
 const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];

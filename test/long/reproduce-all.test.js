@@ -14,8 +14,8 @@ import {
   thpArgs,
   uniqueMark,
 } from '../helpers.js';
-import { EXPERIMENTS, variantModes } from '../../src/reproduce/experiments.js';
-import { ExperimentData } from '../../src/reproduce/data.js';
+import { EXPERIMENTS, variantModes } from '../../src/commands/reproduce/experiments.js';
+import { ExperimentData } from '../../src/commands/reproduce/data.js';
 import { findJemalloc } from '../../src/system/jemalloc.js';
 import { readChoice } from '../../src/system/environment.js';
 

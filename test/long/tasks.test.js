@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { compareModel } from '../../src/models/compare.js';
+import { compareModel } from '../../src/commands/compare/model.js';
 import { renderTerminal } from '../../src/view/table.js';
 import { cli } from '../helpers.js';
 

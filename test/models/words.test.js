@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSaved, renderSaved } from '../../src/kinds/index.js';
+import { loadSaved, renderSaved } from '../../src/commands/index.js';
 import { nextStep, verdictText } from '../../src/document/sentences.js';
 import { wordsOfAccount } from '../../src/document/account.js';
 

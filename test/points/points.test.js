@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSaved } from '../../src/kinds/index.js';
+import { loadSaved } from '../../src/commands/index.js';
 import { centreOf, figureOf, furtherMeasuresOf, valueOf } from '../../src/points/points.js';
 import { pointsOf } from '../../src/saved/load.js';
 import { savedPoint } from '../../src/document/document.js';

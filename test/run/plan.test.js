@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { STEADY_CAP, buildPlan, inheritedEnv, resolveParams, runnerSpec } from '../../src/run/plan.js';
-import { planVariant } from '../../src/reproduce/runner.js';
+import { planVariant } from '../../src/commands/reproduce/runner.js';
 import { loadTask } from '../../src/tasks/index.js';
 
 test('task parameters take defaults and given values typed as declared, and reject what the task lacks', async () => {

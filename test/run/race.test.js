@@ -105,7 +105,7 @@ test('a candidate for processes alone races in its own mode', () => {
 });
 
 test('raced by a cost where less is better and 0 is possible (what the app keeps): the one that keeps far more is dropped', async () => {
-  const { raceScoreOf } = await import('../../src/document/advice.js');
+  const { raceScoreOf } = await import('../../src/commands/advise/advice.js');
   const MiB = 2 ** 20;
   // a cell whose 2 workers left the app `kept` MiB each once they ended
   const cell = (/** @type {number} */ kept) => ({

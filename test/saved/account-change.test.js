@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accountChange } from '../../src/document/diff.js';
+import { accountChange } from '../../src/commands/diff/document.js';
 
 test('diff: the part of the difference that changed most between two runs, with page faults beside it', () => {
   const lines = (diffs) => ({

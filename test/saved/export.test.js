@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSaved } from '../../src/kinds/index.js';
+import { loadSaved } from '../../src/commands/index.js';
 import { exportOf, readExports, writeExports } from '../../src/saved/export.js';
 import { pointsOf } from '../../src/saved/load.js';
 import { assertActionBenchmark, assertBencher, fixture } from '../helpers.js';

@@ -32,7 +32,7 @@ for (const into of ['buffer', 'function']) {
 }
 
 test("`mmapbench tasks` puts Node's own fix first where the Node has it, and the upgrade where it has not", async () => {
-  const { fixNote } = await import('../../src/view/tasks.js');
+  const { fixNote } = await import('../../src/commands/tasks/list.js');
   assert.match(
     fixNote('v24.21.0'),
     /has readFileSync's buffer option: .*try readfilesync-into first, then reuse-buffer/,

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSaved } from '../../src/kinds/index.js';
-import { writeHtmlReport } from '../../src/view/html.js';
+import { loadSaved } from '../../src/commands/index.js';
+import { writeHtmlReport } from '../../src/commands/report/html.js';
 
 const saved = (name) => loadSaved(fileURLToPath(new URL(`../fixtures/saved/${name}`, import.meta.url)));
 const page = async (...names) => {

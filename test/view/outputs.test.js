@@ -4,18 +4,18 @@
 // are; a change meant to show something new updates them, and the diff of that commit shows
 // exactly what a user will see differently:
 //   MMAPBENCH_UPDATE_OUTPUTS=1 node --test test/view/outputs.test.js
-import { loadSaved, render, renderSaved } from '../../src/kinds/index.js';
+import { loadSaved, render, renderSaved } from '../../src/commands/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diffResults } from '../../src/saved/diff.js';
+import { diffResults } from '../../src/commands/diff/files.js';
 import { exportOf, FORMATS } from '../../src/saved/export.js';
-import { diffModel } from '../../src/models/diff.js';
+import { diffModel } from '../../src/commands/diff/model.js';
 import { renderMarkdown, renderTerminal } from '../../src/view/table.js';
-import { writeHtmlReport } from '../../src/view/html.js';
+import { writeHtmlReport } from '../../src/commands/report/html.js';
 import { assertActionBenchmark, assertBencher } from '../helpers.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));

@@ -1,6 +1,6 @@
 // The view layer from saved documents committed to the tests (test/fixtures/saved/, saved by real
 // runs on a 2-CPU VM): no process is started, so every kind and format is checked in-process.
-import { loadSaved, render, renderSaved } from '../../src/kinds/index.js';
+import { loadSaved, render, renderSaved } from '../../src/commands/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadSaved, renderSaved } from '../../src/kinds/index.js';
-import { taskListing } from '../../src/view/tasks.js';
+import { loadSaved, renderSaved } from '../../src/commands/index.js';
+import { taskListing } from '../../src/commands/tasks/list.js';
 import { BUILTIN_TASKS, loadTask } from '../../src/tasks/index.js';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));

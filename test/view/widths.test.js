@@ -1,14 +1,14 @@
 // Every kept output at 80 and 60 columns, the answer and the whole text: no line wider than the
 // terminal, and no word, number with its unit, or path broken inside (a cell wraps between
 // words, after a hyphen, a comma or `=`).
-import { loadSaved, modelsOf, renderSaved } from '../../src/kinds/index.js';
+import { loadSaved, modelsOf, renderSaved } from '../../src/commands/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { piecesOf } from '../../src/view/table.js';
-import { reproduceAnswer } from '../../src/reproduce/models.js';
-import { savedReportModels } from '../../src/reproduce/models.js';
+import { reproduceAnswer } from '../../src/commands/reproduce/models.js';
+import { savedReportModels } from '../../src/commands/reproduce/models.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 const FILES = readdirSync(SAVED).sort();

@@ -1,0 +1,183 @@
+// What a compare prints by default: the decision first. One header line, the verdict with its
+// interval alone, what the workers cost the app where that differs, the trade-off in one table,
+// how the run stopped, and what of why and what to run next fits a first screen. The whole text
+// (every round, the account, the warm-up, the sizing) is compare.js's, printed with --verbose
+// and kept in the saved file for `report FILE --verbose`.
+import { cpusText } from '../../system/cpus.js';
+import { envText } from '../../points/point-name.js';
+import { about, pct, resumeText, startupEnvText, stopText, contrastCell } from '../../document/sentences.js';
+import { THROUGHPUT } from '../../points/measures.js';
+import { figureOf, furtherMeasuresOf, medianCell } from '../../points/points.js';
+import { measurePoints } from '../../document/points-of.js';
+import { spreadText } from '../../document/spread-words.js';
+import { MODES } from '../../words/modes.js';
+import { ops } from '../../words/numbers.js';
+import { appText, costsText, cyclesText, favouredMode } from './model.js';
+import { plural } from '../../words/lists.js';
+import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
+import { fitted, linesOf, MORE, SCREEN } from '../../models/answer.js';
+
+/**
+ * @typedef {import('../../document/document.js').ResultsDocument} ResultsDocument
+ * @typedef {import('../../words/report-model.js').ReportModel} ReportModel
+ * @typedef {'workers'|'procs'} Mode
+ */
+
+/**
+ * The run in one line: what ran, where. `mmapbench compare: readfilesync, med (64 KiB), k=2 ·
+ * node v20.20.2 · 2 CPUs`, with the task's parameters and --env when given.
+ * @param {ResultsDocument} document
+ */
+function headerLine(document) {
+  const { config, environment, status } = document;
+  const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
+  const setting = [
+    config.task.name,
+    envText(config.params),
+    config.task.readsFile === false ? '' : config.file.label,
+    `k=${config.k}`,
+    config.semiSpaceMb ? `semi-space ${config.semiSpaceMb} MiB` : '',
+    envText(config.env),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const done = document.rounds.filter((round) => round.complete).length;
+  const state =
+    status === 'complete'
+      ? ''
+      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${cpusText(environment.cpu)}${state}`;
+}
+
+/**
+ * How the run stopped, a line of its own under the answer's table (and the page's answer):
+ * `known to ±4.8% after 91 rounds in 57 s`.
+ * @param {ResultsDocument} document
+ */
+export function stoppedClause(document) {
+  const { stop, ratio, config, seconds } = document;
+  const n = ratio?.n ?? 0;
+  const rounds = `${plural(n, 'round')}`;
+  if (config.quick) return '--quick: a smoke run, not a measurement';
+  if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
+  if (stop === 'max-time')
+    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${about(config.maxTime ?? seconds)} budget ran out, after ${rounds}`;
+  if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;
+  return `after ${rounds} in ${about(seconds)}`;
+}
+
+/**
+ * Which mode a measure favours, in a word: the one its interval says is better, `equal` where
+ * the interval spans 1, `-` without one.
+ * @param {import('../../stats/ratio.js').RatioStats | null | undefined} ratio  workers/procs
+ * @param {'higher'|'lower'} better
+ * @param {(mode: Mode) => string} name
+ */
+function favours(ratio, better, name) {
+  const favoured = favouredMode(ratio, better);
+  return favoured === null ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
+}
+
+// the rows of the default answer, after throughput, in this order: what adding the workers costs
+// the app (and, in a file saved before, the old figures of the same); teardown and the workers'
+// own op latency are --verbose's
+export const ANSWER_ROWS = [
+  'addedMemory',
+  'memoryPerWorker',
+  'readyMs',
+  'startUpMs',
+  'mainRequestP99Us',
+  'lagP99Ms',
+  'loopDelayP99Ms',
+  'keptMemory',
+  'keptLastMemory',
+  'keptGrowthPerCycle',
+];
+
+/**
+ * The answer's rows (ANSWER_ROWS) the compare had, per mode and as workers/procs with its
+ * interval, and which mode each favours: the trade-off a user weighs.
+ * @param {ResultsDocument} document
+ * @param {(mode: Mode) => string} name
+ */
+function tradeOff(document, name) {
+  const [point] = measurePoints(document);
+  const rank = (/** @type {import('../../points/measures.js').Measure} */ measure) => ANSWER_ROWS.indexOf(measure.key);
+  const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
+  const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
+  const rows = measures.map((measure) => {
+    const { ratio } = figureOf(measure, point);
+    return [
+      measure === THROUGHPUT && document.config.task.parent ? 'round trips' : (measure.short ?? measure.name),
+      ...MODES.map((mode) => medianCell(measure, point, mode)),
+      ratio ? contrastCell(ratio, measure) : '-',
+      document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
+    ];
+  });
+  const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (95% CI)`, 'better'];
+  return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
+}
+
+/**
+ * compare's answer (and a traced compare's, before its kernel evidence).
+ * @param {ResultsDocument} document
+ * @returns {ReportModel}
+ */
+export function compareAnswer(document) {
+  const name = (/** @type {Mode} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  // the investigation's protocol measures cold cells: a figure to read as such
+  const protocol =
+    document.config.protocol === 'published'
+      ? `; --protocol published: ${ops(document.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
+      : '';
+  // a --quick verdict says so already
+  const stopped =
+    document.config.quick && verdictWords(document)?.includes('--quick')
+      ? null
+      : `${stoppedClause(document)}${protocol}`;
+  const [point] = measurePoints(document);
+  // line 2, the verdict alone; then what adding the workers costs the app, where that differs
+  // (what would tighten an undecided one, after its `;`, goes under the table)
+  const [verdict, ...tighten] = document.verdict
+    ? String(verdictWords(document)).split('; ')
+    : [`no verdict: ${document.status === 'complete' ? 'too few rounds for an interval' : document.status}`];
+  const costs = point ? costsText(document, point) : null;
+  // under the table, each with its rank: what fits the screen is shown, the lowest ranks left
+  // for --verbose first (how it stopped, how to go on and `more:` always)
+  /** @type {Array<[text: string | null | undefined, rank: number]>} */
+  const candidates = [
+    [stopped, 0],
+    [tighten.join('; '), 1],
+    // a run that did not finish: how to go on with it
+    [resumeText(document), 0],
+    // --quick's cells are too short to read: its reading says only that
+    [document.config.quick ? null : accountWordsOf(document.account, document)?.reading, 3],
+    // how to read the start-up row: what of the shell's environment a child pays and a thread not
+    [startupEnvText(document), 6],
+    [appText(document, point), 4],
+    [point ? cyclesText(document, point) : null, 7],
+    // when it did not decide: what would (a budget that ran out says how much more, or what to
+    // remove first); a decided run's interval is in its verdict
+    [
+      document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)
+        ? stopText(document, { tables: false })
+        : document.verdict && !document.verdict.significant
+          ? spreadText(document)
+          : null,
+      5,
+    ],
+    [nextWords(document), 2],
+    [MORE, 0],
+  ];
+  const lines = costs ? [verdict, costs] : [verdict];
+  const tables = document.workers && document.procs ? [tradeOff(document, name)] : [];
+  const used =
+    1 +
+    lines.reduce((sum, line) => sum + linesOf(line), 0) +
+    tables.reduce((sum, table) => sum + table.rows.length + 4, 0);
+  const notes = fitted(
+    candidates.flatMap(([text, rank]) => (text ? [{ text, rank }] : [])),
+    SCREEN.lines - used,
+  );
+  return { title: headerLine(document), lines, tables, notes };
+}

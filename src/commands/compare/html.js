@@ -1,0 +1,217 @@
+// The report page's section for a compare, workers or procs run.
+import { tradeOffText } from './model.js';
+import { compareAnswer, stoppedClause } from './answer.js';
+import { startupEnvText } from '../../document/sentences.js';
+import { THROUGHPUT } from '../../points/measures.js';
+import { summarize } from '../../stats/ratio.js';
+import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
+import { measurePoints } from '../../document/points-of.js';
+import {
+  accountChart,
+  forestChart,
+  forestRow,
+  keptByCycleChart,
+  latencyChart,
+  MODE_SERIES,
+  roundsChart,
+  spreadChart,
+  pooledBar,
+} from '../../view/charts.js';
+import { syscallChart, waitHistogram } from '../trace/charts.js';
+import { MODES } from '../../words/modes.js';
+import { section } from '../../view/html-page.js';
+import { partsOf, perCellFigure, roundDots, spreadWords } from '../../view/html-figures.js';
+import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
+
+/**
+ * @typedef {import('../../saved/load.js').Saved} Saved
+ * @typedef {import('../../view/charts.js').Chart} Chart
+ * @typedef {import('../../words/report-model.js').ReportModel} ReportModel
+ * @typedef {import('../../view/html-page.js').Section} Section
+ */
+
+/**
+ * A compare, workers or procs run: its rounds, each further measure, latency, the ratio, the
+ * spread, the kernel's waits when traced, and the account.
+ * @param {{ path: string, document: import('../../document/document.js').ResultsDocument }} saved
+ * @param {{ facts: Record<string, string>, models: ReportModel[] }} shown  its facts, and its
+ *   tables as its kind draws them (each command's `kind.js`)
+ * @returns {Promise<Section>}
+ */
+export async function compareSection({ path, document }, { facts, models }) {
+  const [point] = measurePoints(document);
+  const modes = MODES.filter((mode) => document[mode] !== undefined);
+  // an A/A run's arms both ran one mode: they are A and B, as in its table
+  /** @type {import('../../view/charts.js').Series} */
+  const series = document.aa ? { names: /** @type {const} */ (['A', 'B']), title: 'arm' } : MODE_SERIES;
+  const arm = (/** @type {'workers'|'procs'} */ mode) => series.names[MODES.indexOf(mode)];
+  /** @type {Chart[]} */
+  const charts = [];
+  const dots = document.rounds.flatMap((round) =>
+    modes.flatMap((mode) => {
+      const cell = round[mode];
+      return cell ? [{ row: arm(mode), mode: arm(mode), throughput: cell.throughput }] : [];
+    }),
+  );
+  if (dots.length)
+    charts.push(
+      await roundsChart(
+        dots,
+        modes.flatMap((mode) => {
+          const summary = figureOf(THROUGHPUT, point)[mode];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
+        }),
+        { series },
+      ),
+    );
+  for (const measure of furtherMeasuresOf([point]))
+    charts.push(
+      await roundsChart(
+        roundDots(
+          document.rounds,
+          modes.map((mode) => ({ mode, row: arm(mode), name: arm(mode) })),
+          measure,
+        ),
+        modes.flatMap((mode) => {
+          const summary = figureOf(measure, point)[mode];
+          return summary ? [{ row: arm(mode), mode: arm(mode), median: centreOf(summary, measure) }] : [];
+        }),
+        {
+          series,
+          measure,
+          // a pooled measure's bar is every round's timings pooled, not the dots' median
+          ...(pooledIn(measure, point) ? { subtitle: `one dot per round; ${pooledBar(measure)}` } : {}),
+        },
+      ),
+    );
+  const latencies = modes.flatMap((mode) => {
+    const histogram = document[mode]?.latencyHistogram;
+    return histogram ? [{ mode: arm(mode), histogram }] : [];
+  });
+  if (latencies.length) charts.push(await latencyChart(latencies, { series }));
+  // the app's main thread: each mode's requests while its workers ran, and the app alone
+  const requests = [
+    ...modes.flatMap((mode) => {
+      const histogram = document[mode]?.mainHistogram;
+      return histogram ? [{ mode: arm(mode), histogram }] : [];
+    }),
+    ...(document.appAlone?.histogram ? [{ mode: 'alone', histogram: document.appAlone.histogram }] : []),
+  ];
+  if (requests.length)
+    charts.push(
+      await latencyChart(requests, {
+        series,
+        text: "The app's requests on its main thread, by percentile",
+        what: 'every request of the complete rounds, while the workers ran and alone before they started',
+        unit: 'requests',
+        alone: Boolean(document.appAlone?.histogram),
+      }),
+    );
+  // the app's memory across its workers' cycles, where the cells ended their workers
+  const kept = keptRows(document, modes, arm);
+  if (kept.length) charts.push(await keptByCycleChart(kept, { series }));
+  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
+  const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
+  if (spreadDots.length)
+    charts.push(
+      await spreadChart(spreadDots, {
+        figure: 'page faults',
+        subtitle: `one dot per cell; ${spreadWords(document.spread ?? {})}`,
+      }),
+    );
+  const { trace } = document;
+  const traced = trace
+    ? modes.flatMap((mode) => {
+        const modeTrace = trace.modes[mode];
+        return modeTrace ? [{ mode, trace: modeTrace }] : [];
+      })
+    : [];
+  if (traced.length)
+    charts.push(await waitHistogram(Object.fromEntries(traced.map(({ mode, trace: t }) => [mode, t.write.histogram]))));
+  // traces from before the by-syscall breakdown have none to draw
+  if (traced.length && traced.every(({ trace: t }) => t.bySyscall))
+    charts.push(
+      await syscallChart(
+        traced.flatMap(({ mode, trace: t }) =>
+          (t.bySyscall?.write ?? []).map((row) => ({
+            series: mode,
+            name: row.name,
+            // the mean per traced cell, as the terminal's table gives it
+            waitNs: row.totalNs / t.cells,
+            count: row.count / t.cells,
+          })),
+        ),
+        { per: 'per cell', over: 'the mean over the traced cells' },
+      ),
+    );
+  const { account } = document;
+  if (account)
+    charts.push(await accountChart(modes.map((mode) => ({ row: arm(mode), parts: partsOf(account, mode) }))));
+  const { config } = document;
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}${config.task.readsFile === false ? '' : `, ${config.file.label}`}, k=${config.k}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
+        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
+        env:
+          Object.entries(config.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'none',
+      },
+      // its first lines the terminal's, in the same words: the verdict, the costs, how it stopped
+      answer: document.verdict
+        ? [
+            ...(compareAnswer(document).lines ?? []),
+            stoppedClause(document),
+            ...String(verdictWords(document)).split('; ').slice(1),
+            tradeOffText(document, point),
+            startupEnvText(document),
+            accountWordsOf(document.account, document)?.reading,
+            nextWords(document),
+          ].filter(Boolean)
+        : [],
+      charts,
+      models,
+    }),
+  };
+}
+
+/**
+ * Each mode's parent's anonymous memory before its first worker (cycle 0) and after each cycle,
+ * in MiB, over the complete rounds' cells: median, least and most.
+ * @param {import('../../document/document.js').ResultsDocument} document
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {(mode: 'workers'|'procs') => string} arm
+ */
+function keptRows(document, modes, arm) {
+  const MiB = 2 ** 20;
+  return modes.flatMap((mode) => {
+    const ends = document.rounds.flatMap((round) => {
+      const end = round.complete ? round[mode]?.end : undefined;
+      return end &&
+        typeof end.beforeBytes === 'number' &&
+        end.cycles.every((cycle) => typeof cycle.anonBytes === 'number')
+        ? [[end.beforeBytes, ...end.cycles.map((cycle) => /** @type {number} */ (cycle.anonBytes))]]
+        : [];
+    });
+    if (!ends.length) return [];
+    const cycles = Math.min(...ends.map((values) => values.length));
+    return Array.from({ length: cycles }, (_, cycle) => {
+      const { median, min, max } = summarize(ends.map((one) => one[cycle] / MiB));
+      return { mode: arm(mode), cycle, median, min, max };
+    });
+  });
+}
+
+/**
+ * Whether a point's figure of a measure is its timings pooled (a file saved before keeps the
+ * median of its rounds).
+ * @param {import('../../points/measures.js').Measure} measure
+ * @param {import('../../points/points.js').Point} point
+ */
+export const pooledIn = (measure, point) => MODES.some((mode) => figureOf(measure, point)[mode]?.pooled !== undefined);

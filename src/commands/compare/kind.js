@@ -1,0 +1,38 @@
+// A compare, workers or procs run (a traced compare too): one point, its trade-off, its answer.
+import { compareAnswer } from './answer.js';
+import { traceAnswer } from '../trace/model.js';
+import { compareModel, singleModel } from './model.js';
+import { traceModel } from '../trace/model.js';
+import { measurePoints } from '../../document/points-of.js';
+
+/** @typedef {import('../../document/document.js').ResultsDocument} Document */
+
+/** @param {Document} document */
+const whole = (document) => [
+  document.command === 'compare' ? compareModel(document) : singleModel(/** @type {any} */ (document)),
+  ...(document.trace ? [traceModel(/** @type {any} */ (document))] : []),
+];
+
+/** @type {import('../../view/kind.js').Kind} */
+export default {
+  name: 'compare',
+  commands: ['compare', 'workers', 'procs'],
+  command: (/** @type {Document} */ document) => document.command,
+  environment: (/** @type {Document} */ document) => document.environment,
+  status: (/** @type {Document} */ document) => document.status,
+  settings: (/** @type {Document} */ document) => document.config,
+  nodes: (/** @type {Document} */ document) => document.environment.node.version,
+  tasks: (/** @type {Document} */ document) => document.config.task.name,
+  title: (/** @type {Document} */ document) =>
+    `${document.command} ${document.config.task.name}, k=${document.config.k}`,
+  resumeWith: () => null,
+  points: measurePoints,
+  noRounds: null,
+  // a workers or procs run has no answer of its own: its table is the answer
+  models: (/** @type {Document} */ document, { verbose }) =>
+    verbose || document.command !== 'compare'
+      ? whole(document)
+      : [compareAnswer(document), ...(document.trace ? [traceAnswer(/** @type {any} */ (document))] : [])],
+  // the page's code (and its chart library) loads only when a page is drawn
+  section: async (saved, shown) => (await import('./html.js')).compareSection(saved, shown),
+};

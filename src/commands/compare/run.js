@@ -1,0 +1,133 @@
+import { buildPlan } from '../../run/plan.js';
+import { runSession } from '../../run/session.js';
+import { estimateRun, windowOf } from '../../run/estimate.js';
+import { describeEnvironment } from '../../system/environment.js';
+import { buildDocument } from '../../document/document.js';
+import { loadSaved } from '../index.js';
+import compareKind from './kind.js';
+import {
+  checkModules,
+  keptDocument,
+  modulesOf,
+  resumable,
+  resumedFile,
+  resumingLine,
+  sessionOf,
+} from '../../saved/resume.js';
+import { keptOptions, measureOptions, resumeOnly } from '../../core/typed-options.js';
+import { usageError } from '../../errors.js';
+import { controlRun, keptAsResults } from '../../core/controller.js';
+import { MODES } from '../../words/modes.js';
+import { completeRounds } from '../../run/scheduler.js';
+import { ratioStats, roundRatio } from '../../stats/ratio.js';
+import { halfWidth } from '../../stats/stopping.js';
+
+/**
+ * The ratio of a compare's complete rounds so far, and its relative half-width from 3 rounds on;
+ * null for one mode, or before a complete round.
+ * @param {import('../../run/scheduler.js').Session} session
+ * @param {Array<'workers'|'procs'>} modes
+ * @returns {{ ratio: number, halfWidth: number | null } | null}
+ */
+function soFarOf(session, modes) {
+  if (modes.length !== 2) return null;
+  const ratios = completeRounds(session, modes).map(roundRatio);
+  if (!ratios.length) return null;
+  const stats = ratioStats(ratios);
+  return { ratio: stats.geomean, halfWidth: stats.ci95 && stats.n >= 3 ? halfWidth(stats.ci95) : null };
+}
+
+/**
+ * workers, procs and compare from their options: a new run, or with --resume the one a file kept.
+ * @param {Record<string, any>} opts  from readOptions
+ * @param {'workers'|'procs'|'compare'} command
+ * @param {import('../../core/typed-options.js').Output} output
+ * @param {import('../../core/reporter.js').Context} [context]
+ * @returns {Promise<import('../../core/finish.js').Finished>}
+ */
+export function measureOrResume(opts, command, output, context) {
+  if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
+  resumeOnly(opts);
+  const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);
+  const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
+  if (options.command !== command)
+    throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);
+  return measureCommand(options, output, context, {
+    ...kept,
+    warnings: checkModules(kept, Boolean(opts.force), [options.task], options.cwd),
+  });
+}
+
+/**
+ * The run behind workers, procs, compare and trace: plan, run, then keep whatever was measured,
+ * with the error that stopped it, so a failure in round 4 never costs rounds 1-3. The document
+ * is kept on disk after every round, so a kill costs at most the round under way; `resumed`
+ * goes on from such a document, with the options it was started with.
+ * @param {import('../../run/plan.js').MeasureOptions} options
+ * @param {import('../../core/typed-options.js').Output} output
+ * @param {import('../../core/reporter.js').Context} [context]
+ * @param {import('../../saved/resume.js').Resumed | null} [resumed]  a kept run
+ * @returns {Promise<import('../../core/finish.js').Finished>}
+ */
+export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
+  /** @type {Array<'workers'|'procs'>} */
+  const modes = options.command === 'compare' ? MODES : [options.command];
+  const plan = await buildPlan(options, { interrupt, say: reporter?.say });
+  const environment = describeEnvironment(plan);
+  const kept = resumed?.document;
+  // the ratio so far and its interval, for the progress after each cell
+  /** @type {ReturnType<typeof soFarOf>} */
+  let soFar = null;
+  return controlRun(
+    {
+      ...keptAsResults(output, resumed, { fixedRounds: plan.stop.rounds !== null, kind: compareKind }),
+      before: [
+        ...(resumed ? [{ say: resumingLine(resumed, environment, kept.rounds.length) }] : []),
+        ...(resumed?.warnings ?? []).map((warn) => ({ warn })),
+        ...(plan.trace?.mounted ? [{ say: `mounted tracefs at ${plan.trace.tracefs} (it stays mounted)` }] : []),
+        ...plan.warnings.map((warn) => ({ warn })),
+      ],
+      // --quick measures nothing, so it skips the check
+      checksMachine: !plan.quick,
+      expects: {
+        // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round
+        // runs each mode twice, once under bpftrace
+        estimate: () =>
+          estimateRun(
+            [
+              {
+                window: windowOf(plan),
+                k: plan.k,
+                cells: modes.length * (plan.trace ? 2 : 1),
+                traced: plan.trace ? modes.length : 0,
+                calibrates: !kept && plan.iterations === null,
+                cycles: plan.end.cycles,
+              },
+            ],
+            {
+              rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
+              budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
+              minRounds: plan.stop.minRounds,
+            },
+          ),
+        // an adaptive run never has more left than what remains of its budget
+        budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
+        aa: plan.aa,
+      },
+      rounds: ({ keep, reporter: told }) =>
+        runSession(plan, modes, {
+          interrupt,
+          onCell: (round, mode) => told.cell({ command: options.command, round: round.index, mode, soFar }, round),
+          onRound: (session) => {
+            soFar = soFarOf(session, modes);
+            keep?.(session);
+          },
+          resumed: kept ? sessionOf(kept, modes) : undefined,
+        }),
+      // the options ride along in any document that did not finish, for --resume
+      documentOf: (session, finished, machine) =>
+        keptDocument(buildDocument(plan, session, modes, environment, machine), options, finished, modulesOf([plan])),
+    },
+    reporter,
+  );
+}

@@ -1,0 +1,56 @@
+import { dirname } from 'node:path';
+import { textWidth } from '../../view/table.js';
+import { fileError, makeFolder } from '../../system/safe-fs.js';
+import { listing } from './list.js';
+import { machine, select } from './machine.js';
+import { requestedOptions, resumeFlags } from './options.js';
+import { renderReproduce } from './list.js';
+import { commandLine } from '../../words/command-line.js';
+import { measureReproduce } from './run.js';
+import { terminalReporter } from '../../cli/terminal.js';
+
+/**
+ * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it
+ * finishes, then REPORT.md; or, with `resume`, the cells that file is missing.
+ * @param {import('./options.js').ReproduceRequest} argv  what the command line asked for
+ * @param {import('../../cli/context.js').Context} [context]
+ */
+export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const { options, resumed } = requestedOptions(argv);
+  const ctx = await machine(options, argv, interrupt, {
+    install: !argv.list,
+    say: (line) => void stderr.write(`mmapbench: ${line}\n`),
+  });
+  if (argv.list) {
+    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown, names: argv.experiments }));
+    return;
+  }
+  const { runnable, skipped } = select(options, ctx);
+
+  const out = argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce');
+  try {
+    makeFolder(out);
+  } catch (error) {
+    throw fileError(error, out, '--out');
+  }
+  const kept = await measureReproduce(
+    { argv, options, ctx, runnable, skipped, resumed, out },
+    { interrupt, reporter: terminalReporter(stderr) },
+  );
+  stdout.write(
+    renderReproduce(kept.models, argv.markdown ? 'markdown' : 'terminal', stdout, { verbose: argv.verbose }),
+  );
+  if ('path' in kept.report) stderr.write(`mmapbench: wrote ${kept.report.path}; raw results in ${kept.file}\n`);
+  else
+    stderr.write(
+      `mmapbench: ${kept.report.error.message}; the report is the one printed above, raw results in ${kept.file}\n`,
+    );
+  const error = kept.error ?? ('error' in kept.report ? kept.report.error : null);
+  if (error) {
+    stderr.write(
+      `mmapbench: to finish the run: ${commandLine(['mmapbench', 'reproduce', '--resume', kept.file, ...resumeFlags(options)])}\n`,
+    );
+    throw error;
+  }
+  for (const written of kept.exported) stderr.write(`mmapbench: exported ${written}\n`);
+}

@@ -1,0 +1,106 @@
+// The reproduce run's printed pieces: its report from its models, and --list.
+import { renderMarkdown, renderTerminal, textWidth, useColor, wrapText } from '../../view/table.js';
+import { reproduceAnswer } from './models.js';
+import { usageError } from '../../errors.js';
+import { EXPERIMENTS } from './experiments.js';
+import { roundBounds } from './bounds.js';
+import { approxTime, estimate } from './estimate.js';
+
+/** @typedef {import('../../words/report-model.js').ReportModel} ReportModel */
+
+/**
+ * @param {ReportModel[]} models
+ * @param {{ markdown?: boolean, color?: boolean, width?: number }} how
+ */
+export function renderReport(models, { markdown, color = false, width = 80 }) {
+  if (markdown) return models.map((model, i) => renderMarkdown(model, { level: i === 0 ? 1 : 2 })).join('\n');
+  return models.map((model) => renderTerminal(model, { color, width })).join('\n');
+}
+
+/**
+ * @param {import('./experiments.js').Machine} ctx
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @param {{ width: number, markdown?: boolean, names?: string[] }} how  names: the experiments to
+ *   describe in full; none: every experiment, a line each
+ */
+export function listing(ctx, options, { width, markdown, names = [] }) {
+  // the time of what would run: a release not installed yet counts as the one a run installs
+  const wouldRun = {
+    ...ctx,
+    jemalloc: { path: ctx.jemalloc.path ?? 'libjemalloc.so.2' },
+    nodes: ctx.nodes?.map((node) =>
+      node.install ? { ...node, path: node.label, version: node.install, hasOption: true } : node,
+    ),
+  };
+  const unknown = names.filter((name) => !EXPERIMENTS.some((experiment) => experiment.name === name));
+  if (unknown.length)
+    throw usageError(
+      `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENTS.map((experiment) => experiment.name).join(', ')}`,
+    );
+  const chosen = names.length ? EXPERIMENTS.filter((experiment) => names.includes(experiment.name)) : EXPERIMENTS;
+  const rows = chosen.map((experiment) => {
+    const variants = experiment.variants(wouldRun);
+    const why = experiment.unavailable?.(ctx);
+    const installs = experiment.installs?.(ctx) ?? [];
+    const premise = experiment.premise?.(ctx);
+    return [
+      experiment.name,
+      `${experiment.hypothesis}: ${experiment.claim}${premise ? ` (${premise})` : ''}`,
+      experiment.needs,
+      why
+        ? `skipped: ${why}`
+        : installs.length
+          ? `runs; will install ${installs.join(' and ')} from the npm registry first`
+          : 'runs',
+      `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
+    ];
+  });
+  const [min] = roundBounds(options);
+  if (!names.length && !markdown) {
+    // a line each: its name, whether it runs here, its time, and the claim, wrapped between
+    // words under itself (as `tasks` lists them)
+    const nameWidth = Math.max(...rows.map((row) => row[0].length));
+    const lines = rows.flatMap(([name, claim, , here, time]) => {
+      const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
+      const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
+      const indent = [...head].length;
+      return wrapText(claim, Math.max(20, width - indent))
+        .split('\n')
+        .map((line, i) => `${i === 0 ? head : ' '.repeat(indent)}${line}`);
+    });
+    return `${[
+      `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
+      ...lines,
+      wrapText(
+        `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
+        width,
+      ),
+    ].join('\n')}\n`;
+  }
+  const model = {
+    title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
+    tables: [
+      {
+        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
+        rows,
+        align: ['left', 'left', 'left', 'left', 'left'],
+        widths: [16, 44, 26, 30, 24],
+      },
+    ],
+    notes: [],
+  };
+  return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
+}
+
+/**
+ * A reproduce run's report, live (its models) or from its results file.
+ * @param {ReportModel[]} models
+ * @param {'terminal'|'markdown'} format
+ * @param {import('../../view/index.js').Stream} [stream]
+ */
+export const renderReproduce = (models, format, stream = process.stdout, { verbose = false } = {}) =>
+  renderReport(verbose ? models : reproduceAnswer(models), {
+    markdown: format === 'markdown',
+    color: useColor(stream),
+    width: textWidth(stream),
+  });

@@ -1,0 +1,198 @@
+// What a reproduce run is asked for, checked once: a new run's flags, or the options a results
+// file stored for --resume, which get the same checks (a results file is data, and never
+// chooses what runs).
+import os from 'node:os';
+import { resolve } from 'node:path';
+import { usageError } from '../../errors.js';
+import { checkK, PRECISION } from '../../run/plan.js';
+import { THP_PATH } from '../../system/environment.js';
+import { commandLine } from '../../words/command-line.js';
+import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../../words/vocabulary.js';
+import { EXPERIMENT_NAMES } from './experiments.js';
+import { PROTOCOL_CHOICES } from './protocols.js';
+import { readResultsFile } from '../../saved/reproduce-file.js';
+import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
+
+/**
+ * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given
+ * (--resume takes those from the results file).
+ * @typedef {object} ReproduceRequest
+ * @property {string[]} experiments
+ * @property {boolean} [list]
+ * @property {boolean} [quick]
+ * @property {number} [k]
+ * @property {number} [rounds]
+ * @property {number} [maxRounds]
+ * @property {number} [duration]
+ * @property {number} [timeout]
+ * @property {boolean} [force]
+ * @property {string} [node]
+ * @property {string} [out]
+ * @property {string} [resume]
+ * @property {string} [jemalloc]
+ * @property {string} [thpPath]
+ * @property {string} [thpRestoreFile]
+ * @property {string} [fixturesDir]
+ * @property {boolean} [markdown]
+ * @property {boolean} [verbose]  the whole report rather than the verdicts
+ * @property {'steady'|'published'|'both'} [protocol]
+ * @property {import('../../saved/export.js').ExportRequest[]} [export]  written once the run is complete
+ */
+
+// Options that shape the measurement; --resume takes them from the results file instead.
+const MEASUREMENT_OPTIONS = [
+  'experiments',
+  'quick',
+  'k',
+  'rounds',
+  'maxRounds',
+  'precision',
+  'duration',
+  'timeout',
+  'fixturesDir',
+  'protocol',
+];
+
+/**
+ * What a new run is asked for, checked before anything starts.
+ * @param {ReproduceRequest & { precision?: number }} argv
+ */
+function newOptions(argv) {
+  const cores = os.availableParallelism();
+  return checkOptions(
+    {
+      experiments: [argv.experiments ?? []].flat(),
+      quick: Boolean(argv.quick),
+      k: argv.k ?? Math.min(8, cores),
+      rounds: argv.rounds ?? null,
+      maxRounds: argv.maxRounds ?? ROUNDS.max,
+      precision: argv.precision ?? PRECISION.precision,
+      duration: argv.duration ?? 1,
+      timeout: argv.timeout ?? (argv.quick ? QUICK_EXPERIMENTS.timeout : 300),
+      node: argv.node,
+      jemalloc: argv.jemalloc,
+      thpPath: argv.thpPath ?? THP_PATH,
+      fixturesDir: argv.fixturesDir,
+      protocol: argv.protocol ?? 'steady',
+    },
+    { force: argv.force },
+  );
+}
+
+const optionalString = (/** @type {string} */ name) => (/** @type {unknown} */ value) => {
+  if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
+  return value ?? undefined;
+};
+
+// The same checks a new run's flags get, applied to a stored header too: a results file is
+// data, and must never choose what runs, or run with values a user could not have typed.
+/** @type {Record<string, (value: any) => unknown>} */
+const OPTION_CHECKS = {
+  k: positiveInteger('-k'),
+  rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
+  maxRounds: positiveInteger('--max-rounds'),
+  // a results file from before --precision existed has none: the default then
+  precision: (value) => (value === undefined ? PRECISION.precision : percent('--precision')(value * 100)),
+  duration: positiveNumber('--duration'),
+  timeout: timeoutSeconds('--timeout'),
+  node: optionalString('--node'),
+  jemalloc: optionalString('--jemalloc'),
+  thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
+  fixturesDir: optionalString('--fixtures-dir'),
+  // a results file from before protocols existed measured steady cells
+  protocol: (value) => {
+    if (value === undefined) return 'steady';
+    if (!PROTOCOL_CHOICES.includes(value))
+      throw usageError(`--protocol ${value} is not one of ${PROTOCOL_CHOICES.join(', ')}`);
+    return value;
+  },
+};
+
+/**
+ * @param {Record<string, unknown>} options  a new run's, or a results file's header's
+ * @param {{ force?: boolean }} [flags]
+ * @returns {import('./runner.js').ReproduceOptions}
+ */
+function checkOptions(options, { force = false } = {}) {
+  const { experiments, quick } = options;
+  if (!Array.isArray(experiments) || typeof quick !== 'boolean')
+    throw usageError('the experiments and --quick are not as a run stores them');
+  /** @type {Record<string, unknown>} */
+  const checked = { experiments, quick };
+  const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
+  if (unknown.length)
+    throw usageError(
+      `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
+    );
+  for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
+  checkK(/** @type {number} */ (checked.k), { force, cores: os.availableParallelism() });
+  // every field checked above, each as its flag would be
+  return /** @type {import('./runner.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
+}
+
+// What a results file may not decide on its own: the programs and files root runs or writes.
+/** @type {Record<'node' | 'jemalloc' | 'thpPath', string | undefined>} */
+const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
+
+/**
+ * The stored options of a run to resume, checked like new ones, and the flags given with it.
+ * @param {ReproduceRequest} argv
+ * @param {{ options: object }} header
+ * @param {string} file
+ */
+function resumedOptions(argv, header, file) {
+  let options;
+  try {
+    options = checkOptions(/** @type {Record<string, unknown>} */ (header.options), { force: argv.force });
+  } catch (error) {
+    throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
+  }
+  for (const [key, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
+    const name = /** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key);
+    const flag = `--${kebab(name)}`;
+    const given = argv[name];
+    const stored = options[name];
+    if (given !== undefined && resolve(given) !== resolve(stored ?? '')) {
+      throw usageError(
+        `--resume ${file}: the run was started with ${flag} ${stored === undefined ? 'left out' : commandLine([stored])}, not ${commandLine([given])}; resume it with the same ${flag}`,
+      );
+    }
+    if (stored !== fallback && stored !== undefined && given === undefined) {
+      throw usageError(
+        `--resume ${file}: the run was started with ${flag} ${commandLine([stored])}; give it again (${flag} ${commandLine([stored])}) to resume: a results file never chooses what runs`,
+      );
+    }
+  }
+  return options;
+}
+
+/**
+ * The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN).
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @returns {string[]}
+ */
+export const resumeFlags = (options) =>
+  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([key, fallback]) => {
+    const value = options[/** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key)];
+    return value !== fallback ? [`--${kebab(key)}`, String(value)] : [];
+  });
+
+/**
+ * The options of the run a command line asks for: a new one's, checked, or with --resume those
+ * stored in the file it names (with the file read, for the run to continue).
+ * @param {ReproduceRequest} argv
+ */
+export function requestedOptions(argv) {
+  if (!argv.resume) return { options: newOptions(argv), resumed: null };
+  const given = MEASUREMENT_OPTIONS.filter(
+    (name) =>
+      /** @type {Record<string, unknown>} */ (argv)[name] !== undefined &&
+      !(name === 'experiments' && argv.experiments.length === 0),
+  );
+  if (given.length)
+    throw usageError(
+      `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,
+    );
+  const resumed = readResultsFile(argv.resume);
+  return { options: resumedOptions(argv, resumed.header, argv.resume), resumed };
+}

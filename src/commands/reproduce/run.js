@@ -1,0 +1,177 @@
+// `reproduce`'s run on the one run loop (controller.js): the published experiments' rounds, each
+// cell appended to the results file as it finishes (its journal), then REPORT.md. It holds its
+// --out folder (and a resumed file's) for the whole run, and keeps what finished whatever stops it.
+import { dirname, join } from 'node:path';
+import { sessionError } from '../../run/scheduler.js';
+import { inheritedEnv, oversubscribed } from '../../run/plan.js';
+import { usableCpus } from '../../system/cpus.js';
+import { describeEnvironment } from '../../system/environment.js';
+import { lockFolder } from '../../system/out-lock.js';
+import { fileError, writeFileAtomic } from '../../system/safe-fs.js';
+import { version } from '../../version.js';
+import { estimate } from './estimate.js';
+import { planOf, reportModels } from './models.js';
+import { appendRecord, createResultsFile } from '../../saved/reproduce-file.js';
+import { writeExports } from '../../saved/export.js';
+import { cellsPerRound, runExperiment } from './runner.js';
+import { roundBounds } from './bounds.js';
+import { renderReproduce } from './list.js';
+import reproduceKind from './kind.js';
+import { controlRun } from '../../core/controller.js';
+
+/**
+ * What a reproduce run kept: its report's models, where REPORT.md went (or why it could not),
+ * the results file, the exports written, and the error that stopped it.
+ * @typedef {object} Reproduced
+ * @property {import('../../words/report-model.js').ReportModel[]} models
+ * @property {{ path: string } | { error: Error }} report
+ * @property {string} file
+ * @property {string[]} exported
+ * @property {Error | null} error
+ */
+
+/**
+ * The run, with --out held: every cell appended as it finishes, then the report. A resumed run
+ * continues the file it read; a new one starts its own.
+ * @param {{ argv: import('./options.js').ReproduceRequest,
+ *   options: import('./runner.js').ReproduceOptions,
+ *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
+ *   runnable: import('./experiments.js').Experiment[],
+ *   skipped: Array<{ name: string, reason: string }>,
+ *   resumed: ReturnType<typeof import('./options.js').requestedOptions>['resumed'], out: string }} run
+ * @param {import('../../core/reporter.js').Context} context
+ * @returns {Promise<Reproduced>}
+ */
+export async function measureReproduce(
+  { argv, options, ctx, runnable, skipped, resumed, out },
+  { interrupt, reporter },
+) {
+  const folders = [...new Set([out, ...(argv.resume ? [dirname(argv.resume)] : [])])];
+  const reportFile = join(out, 'REPORT.md');
+  // node-fix runs on the Nodes found now, never on paths a results file names: a resumed run
+  // continues the settings whose versions are still the ones found
+  const plan = planOf(runnable, ctx, options);
+  const cores = usableCpus().usable;
+  /** @type {import('../../saved/reproduce-file.js').RunHeader} */
+  let header;
+  /** @type {string} */
+  let file;
+  const records = resumed?.records ?? [];
+  return controlRun(
+    {
+      hold: async (warn, body) => {
+        const releases = [];
+        try {
+          for (const folder of folders)
+            releases.push(
+              await lockFolder(folder, folder === out ? '--out' : '--resume', {
+                warn: (text) => warn({ code: 'unlocked', text }),
+              }),
+            );
+          if (resumed && argv.resume) {
+            header = resumed.header;
+            file = argv.resume;
+            resumed.mend();
+          } else {
+            header = {
+              mmapbench: version,
+              started: new Date().toISOString(),
+              options,
+              // what the cells inherit: each setting names its own allocator variables
+              environment: describeEnvironment({
+                node: ctx.node,
+                env: inheritedEnv(process.env, { allocator: false }),
+              }),
+              jemalloc: ctx.jemalloc.path,
+              nodes: ctx.nodes,
+            };
+            file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
+            createResultsFile(file, header);
+          }
+          return await body(null);
+        } finally {
+          for (const release of releases) release();
+        }
+      },
+      get before() {
+        return [
+          ...(resumed?.cutLines
+            ? [{ say: `skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again` }]
+            : []),
+          ...(options.k > cores ? [{ warn: { code: 'oversubscribed', text: oversubscribed(options.k, cores) } }] : []),
+          { say: `each cell is appended to ${file} as it finishes` },
+        ];
+      },
+      // the published protocols are what they are: no check of the machine before them
+      checksMachine: false,
+      expects: {
+        estimate: () => {
+          const [min] = roundBounds(options);
+          return {
+            cells: Math.max(
+              0,
+              plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) -
+                records.filter((r) => r.type === 'cell').length,
+            ),
+            seconds: plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0),
+          };
+        },
+        budgetSeconds: Infinity,
+      },
+      rounds: async ({ reporter: told }) => {
+        try {
+          for (const { experiment, variants } of plan)
+            await runExperiment(experiment, variants, {
+              options,
+              records,
+              file,
+              interrupt,
+              progress: {
+                tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),
+                grow: (cells) => told.grow?.(cells),
+              },
+              thp: ctx.thp,
+              trace: ctx.trace.setup,
+            });
+          return { error: null };
+        } catch (caught) {
+          // whatever stopped the run, what finished is reported before the error
+          return { error: sessionError(caught) };
+        }
+      },
+      documentOf: () => ({}),
+      keep: (_document, { runError }) => {
+        const error = runError ?? null;
+        const status = !error
+          ? 'complete'
+          : /** @type {any} */ (error).kind === 'interrupted'
+            ? 'interrupted: resume with --resume'
+            : `failed: ${error.message}`;
+        try {
+          appendRecord(file, { type: 'end', status, skipped });
+        } catch {
+          // a full disk: the report still prints, and says the same
+        }
+        const models = reportModels({ header, options, records, plan, status, file, skipped });
+        /** @type {Reproduced['report']} */
+        let report;
+        try {
+          // the report file is the whole text: the machine, the published figures, every experiment
+          writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }));
+          report = { path: reportFile };
+        } catch (writeError) {
+          report = { error: fileError(writeError, reportFile, '--out') };
+        }
+        // every setting's rounds, a resumed run's too, as `report` would read them from its file
+        const saved = {
+          kind: reproduceKind,
+          path: file,
+          document: { header, records, end: { type: /** @type {const} */ ('end'), status, skipped } },
+        };
+        const exported = error || 'error' in report ? [] : writeExports([saved], argv.export ?? []);
+        return { models, report, file, exported, error };
+      },
+    },
+    reporter,
+  );
+}

@@ -1,0 +1,200 @@
+import { buildPlan, PRECISION } from '../../run/plan.js';
+import { roundOrder } from '../../run/interleave.js';
+import { newSession, runRounds } from '../../run/scheduler.js';
+import { takeThp } from '../../system/thp.js';
+import { ExperimentData } from './data.js';
+import { variantModes } from './experiments.js';
+import { appendRecord } from '../../saved/reproduce-file.js';
+import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
+import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
+import { tracerFor } from '../../run/session.js';
+
+/**
+ * @typedef {import('../../saved/reproduce-file.js').ReproduceOptions} ReproduceOptions  what a run was asked for
+ *
+ * @typedef {import('../../saved/reproduce-file.js').CellRecord} CellRecord
+ */
+
+/**
+ * The plan of one setting: what `compare` would run with the equivalent flags, except that the
+ * allocator variables of the user's shell are dropped (a baseline is glibc's defaults).
+ * @param {import('./experiments.js').Variant} variant
+ * @param {ReproduceOptions} options
+ */
+export function planVariant(variant, options, /** @type {AbortSignal | undefined} */ interrupt) {
+  return buildPlan(
+    {
+      command: 'compare',
+      task: variant.task,
+      file: variant.file,
+      k: variant.k ?? options.k,
+      force: true, // the run's -k was checked, with the user's --force, when it started
+      node: variant.node ?? options.node,
+      fixturesDir: options.fixturesDir,
+      timeout: options.timeout, // --quick's shorter default was filled in when the run started
+      env: variant.env ?? {},
+      params: variant.params ?? {},
+      inheritAllocatorEnv: false,
+      // the investigation measured the workers, with no app serving on the parent's main thread
+      main: 'off',
+      ...work(variant, options),
+    },
+    { interrupt },
+  );
+}
+
+/**
+ * What a setting's cells do: fixed by --quick, the published protocol or the setting, or calibrated.
+ * @param {import('./experiments.js').Variant} variant
+ * @param {ReproduceOptions} options
+ * @returns {{ iterations?: number, warmup?: number, duration?: number }}
+ */
+function work(variant, options) {
+  const cold = variant.protocol === 'published';
+  if (options.quick) {
+    const iterations = variant.quickIterations ?? QUICK_EXPERIMENTS.iterations;
+    return { iterations, warmup: cold ? 0 : Math.min(QUICK_EXPERIMENTS.warmup, iterations) };
+  }
+  // the investigation's own experiments (no fixed k of their own) as its scripts ran them
+  if (cold && !variant.k) return { ...PUBLISHED };
+  const steady = variant.iterations ? { iterations: variant.iterations } : { duration: options.duration };
+  return cold ? { ...steady, warmup: 0 } : steady;
+}
+
+/**
+ * Every claim's interval within ±precision: the stop rule of compare (stats/stopping.js), so a
+ * claim's verdict keeps its 95% meaning. Stopping once the claims were decided would make
+ * "holds" and "does not hold" come out more often than they should.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {CellRecord[]} cells
+ * @param {{ precision: number, protocol?: ReproduceOptions['protocol'] }} options
+ */
+const narrowEnough = (experiment, cells, { precision, protocol }) =>
+  protocolsOf(protocol).every((under) =>
+    experiment
+      .verdicts(new ExperimentData(cellsUnder(cells, under)))
+      .every((v) => v.halfWidth !== null && v.halfWidth <= precision),
+  );
+
+/**
+ * Runs one experiment's cells that `records` do not hold yet, appending each to the results
+ * file as it finishes. Its settings are the points of one run of rounds (run/scheduler.js): every
+ * round runs every setting and mode, the settings' order rotating and the modes' alternating
+ * round by round, so slow drift on the machine spreads over all of them. The work of a setting
+ * is fixed by --quick, else calibrated once and kept in the results file, so a resumed run does
+ * the same work.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {{ options: ReproduceOptions, records: import('../../saved/reproduce-file.js').ResultRecord[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ *   trace: the checked bpftrace, for variants traced as the investigation traced them
+ */
+export async function runExperiment(
+  experiment,
+  variants,
+  { options, records, file, interrupt, progress = {}, thp, trace = null },
+) {
+  // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
+  const tracer = trace ? tracerFor({ bpftrace: trace.bpftrace, window: 'cell' }) : undefined;
+  const mine = records.filter((r) => r.experiment === experiment.name);
+  const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
+  const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
+  /** @type {import('../../run/scheduler.js').Measurement[]} */
+  const points = [];
+  for (const variant of variants) {
+    const plan = await planVariant(variant, options, interrupt);
+    const session = newSession(plan);
+    const saved = mine.flatMap((r) => (r.type === 'calibration' && r.variant === variant.id ? [r] : []))[0];
+    if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
+    const modes = variantModes(variant);
+    const point = {
+      id: variant.id,
+      plan,
+      arms: modes,
+      steps: (/** @type {number} */ index) =>
+        roundOrder(modes, index).map((mode) => ({ arm: mode, runs: mode, traced: Boolean(variant.trace) })),
+      tracer,
+      session,
+    };
+    points.push(point);
+  }
+  // a point is a setting: its id is the variant's
+  const variantOf = (/** @type {import('../../run/scheduler.js').Measurement} */ point) => {
+    const variant = variants.find((v) => v.id === point.id);
+    if (!variant) throw new Error(`runner: no setting ${point.id}`);
+    return variant;
+  };
+  const keep = (/** @type {import('../../saved/reproduce-file.js').ResultRecord} */ record) => {
+    appendRecord(file, record);
+    records.push(record);
+  };
+
+  /** @type {ReturnType<typeof takeThp> | null} */
+  let guard = null;
+  /** @type {import('../../run/scheduler.js').RoundsRun | undefined} */
+  let run;
+  try {
+    run = await runRounds(points, {
+      stop: stopWhenNarrow(experiment, cells, variants, { options, progress }),
+      interrupt,
+      onCalibrated: (point, calibration) => {
+        const work = /** @type {import('../../run/plan.js').Work} */ (point.session.work); // just calibrated
+        keep({ type: 'calibration', experiment: experiment.name, variant: point.id, ...work, calibration });
+      },
+      skip: (point, index, step) => done.has(`${point.id}|${index}|${step.arm}`),
+      beforeCell: (point) => {
+        const { thp: mode } = variantOf(point);
+        if (!mode) return;
+        guard ??= takeThp(thp);
+        guard.set(mode);
+      },
+      onCell: (point, round, step, cell) => {
+        /** @type {CellRecord} */
+        const record = {
+          type: 'cell',
+          experiment: experiment.name,
+          variant: point.id,
+          round: round.index,
+          mode: step.arm,
+          cell,
+        };
+        keep(record);
+        cells.push(record);
+        progress.tick?.({
+          label: `${experiment.name}: ${variantOf(point).label}, ${step.arm}, round ${round.index}`,
+        });
+      },
+    });
+  } finally {
+    /** @type {ReturnType<typeof takeThp> | null} */ (guard)?.restore();
+  }
+  if (run.error) throw run.error;
+}
+
+/**
+ * Reproduce's stop rule: at least the rounds' minimum, then more only while a claim's interval
+ * is wider than --precision, at most the maximum; every setting of the experiment stops at once.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {CellRecord[]} cells
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {{ options: ReproduceOptions, progress: { grow?: (cells: number) => void } }} run
+ * @returns {import('../../run/scheduler.js').StopRule}
+ */
+function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
+  const [min, max] = roundBounds(options);
+  const precision = options.precision ?? PRECISION.precision;
+  return ({ points, index }) => {
+    if (index < min) return;
+    const stop =
+      index >= max
+        ? 'rounds'
+        : narrowEnough(experiment, cells, { precision, protocol: options.protocol })
+          ? 'precision'
+          : null;
+    if (stop) for (const point of points) point.session.stop = stop;
+    else progress.grow?.(cellsPerRound(variants));
+  };
+}
+
+/** Cells per round of an experiment: what the progress bar and --list count. */
+export const cellsPerRound = (/** @type {import('./experiments.js').Variant[]} */ variants) =>
+  variants.reduce((n, v) => n + variantModes(v).length, 0);

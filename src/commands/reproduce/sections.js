@@ -1,0 +1,352 @@
+import { INVESTIGATION } from '../../reference/published.js';
+import { fixed } from '../../words/numbers.js';
+import { ExperimentData } from './data.js';
+import { variantModes } from './experiments.js';
+import { num, rate, withCi } from './tables.js';
+import { QUICK_EXPERIMENTS } from './bounds.js';
+import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
+import { accountResults } from '../../stats/account.js';
+import { accountWords } from '../../document/account.js';
+import { MODES } from '../../words/modes.js';
+import { plural } from '../../words/lists.js';
+
+const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
+const VERDICT_WIDTHS = [44, 15, 60];
+
+/**
+ * @typedef {import('./experiments.js').Variant} Variant
+ * @typedef {import('./experiments.js').ExperimentTable} ExperimentTable
+ * @typedef {import('./experiments.js').ClaimVerdict} ClaimVerdict
+ * @typedef {import('../../words/report-model.js').ReportModel} ReportModel
+ */
+
+const thousands = (/** @type {number | null | undefined} */ value) =>
+  value === null || value === undefined ? '-' : `${Math.round(value / 1000)}k`;
+
+/**
+ * `k=2 (published k=8; scaled to the 2 CPUs here)`
+ * @param {number} k
+ * @param {number} cores
+ */
+function kNote(k, cores) {
+  // more workers than CPUs measures CPU sharing as well as the lock: the report says so itself
+  const over = k > cores ? `; more than the ${cores} CPUs here, so they also share CPU time` : '';
+  if (k === 8) return `k=8 as published${over}`;
+  return cores < 8 && k === cores
+    ? `k=${k} (published k=8; scaled to the ${cores} CPUs here)`
+    : `k=${k} (published k=8; set by -k${over})`;
+}
+
+/** A verdict as printed: a --quick run's are labelled smoke in every row, never read as findings. */
+const shown = (/** @type {string} */ verdict, /** @type {boolean} */ quick) => (quick ? `${verdict} (smoke)` : verdict);
+
+/**
+ * @param {Variant[]} variants
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
+function rowsTable(variants, data) {
+  const rows = variants.map((variant) => {
+    const p = variant.published ?? {};
+    const measured = variantModes(variant);
+    return [
+      variant.label,
+      measured.includes('workers') ? rate(data.median(variant.id, 'workers')) : '-',
+      measured.includes('procs') ? rate(data.median(variant.id, 'procs')) : '-',
+      withCi(data.ratio(variant.id)),
+      rate(num(p.workers)),
+      rate(num(p.procs)),
+      typeof p.ratio === 'number' ? fixed(p.ratio) : '-',
+    ];
+  });
+  const head = [
+    'setting',
+    'workers ops/s',
+    'procs ops/s',
+    'workers/procs (95% CI)',
+    'published workers',
+    'published procs',
+    'published ratio',
+  ];
+  return {
+    head,
+    rows,
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    widths: [24, 11, 11, 18, 11, 11, 11],
+  };
+}
+
+/**
+ * @param {Variant[]} variants  each with its place in the grid
+ * @param {ExperimentData} data
+ * @returns {ExperimentTable}
+ */
+function gridTable(variants, data) {
+  const placed = variants.flatMap((variant) => (variant.grid ? [{ variant, grid: variant.grid }] : []));
+  const columns = [...new Set(placed.map(({ grid }) => grid.column))];
+  const sizes = [...new Set(placed.map(({ grid }) => grid.row))];
+  const rows = sizes.map((size) => {
+    const cells = columns.map((column) => {
+      const found = placed.find(({ grid }) => grid.row === size && grid.column === column);
+      if (!found) return '-';
+      const { variant } = found;
+      return `${thousands(data.median(variant.id, variantModes(variant)[0]))} / ${thousands(num(variant.published?.value))}`;
+    });
+    return [size, ...cells, withCi(data.relative(`${size}@256k`, `${size}@8k`, 'workers'))];
+  });
+  const head = [
+    'file',
+    ...columns.map((c) => (c === 'procs' ? 'procs (pool 8k)' : `pool ${c}`)),
+    'workers 256k / 8k (95% CI)',
+  ];
+  return {
+    head,
+    rows,
+    align: ['left', ...head.slice(1).map(() => 'right')],
+    widths: [8, ...head.slice(1).map(() => 13)],
+  };
+}
+
+const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean} */ quick) => ({
+  head: ['claim', 'verdict', 'evidence (per-round ratio, 95% CI)'],
+  rows: verdicts.map((v) => [v.claim, shown(v.verdict, quick), v.text]),
+  align: ['left', 'left', 'left'],
+  widths: VERDICT_WIDTHS,
+});
+
+/**
+ * One experiment's section: its table shaped like the published one, measured medians beside
+ * the published figures, then a verdict per claim. With two protocols, a table for each and
+ * both verdicts side by side, with a line saying whether the protocol changes the answer.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {Variant[]} variants
+ * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells
+ * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'>,
+ *   premise?: string | null }} run  premise: what upstream changed under its claim, said beside it
+ * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
+ */
+export function experimentSection(
+  experiment,
+  variants,
+  cells,
+  { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']), premise = null },
+) {
+  /** @type {Record<string, ClaimVerdict[]>} */
+  const byProtocol = {};
+  /** @type {ReportModel['tables']} */
+  const tables = [];
+  let measuredRounds = 0;
+  for (const protocol of protocols) {
+    const data = new ExperimentData(cellsUnder(cells, protocol));
+    measuredRounds = Math.max(measuredRounds, data.rounds.length);
+    byProtocol[protocol] = experiment.verdicts(data);
+    const settings = variantsUnder(variants, protocol);
+    const table = experiment.table
+      ? experiment.table(settings, data)
+      : experiment.shape === 'grid'
+        ? gridTable(settings, data)
+        : rowsTable(settings, data);
+    if (protocols.length > 1 || protocol !== 'steady')
+      table.head = [`${table.head[0]} (${protocol})`, ...table.head.slice(1)];
+    tables.push(table);
+  }
+  const verdicts = byProtocol[protocols[0]];
+  /** @type {string[]} */
+  const notes = [];
+  for (const protocol of protocols)
+    notes.push(
+      ...accountNotes(variantsUnder(variants, protocol), cellsUnder(cells, protocol), {
+        k,
+        protocol,
+        protocols,
+        quick,
+      }),
+    );
+  if (protocols.length > 1) {
+    tables.push(bothVerdictsTable(byProtocol, quick));
+    const changed = verdicts.filter((v, i) => v.verdict !== byProtocol.published[i].verdict);
+    notes.push(
+      changed.length
+        ? `the protocol changes the answer for ${changed.length} of ${plural(verdicts.length, 'claim')}: ${changed.map((v) => v.claim).join('; ')}`
+        : `the protocol changes no answer: every claim gets the same verdict steady and as published`,
+    );
+  } else tables.push(verdictTable(verdicts, quick));
+  return {
+    verdicts,
+    byProtocol,
+    model: {
+      title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${plural(measuredRounds, 'round')} measured`,
+      lines: [
+        `claim: ${experiment.claim}`,
+        ...(premise ? [`upstream since: ${premise}`] : []),
+        `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
+        ...(experiment.table
+          ? [
+              "figures are medians over rounds; a ratio with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+            ]
+          : experiment.shape === 'grid'
+            ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
+            : [
+                "ops/s are medians over rounds; workers/procs with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+              ]),
+        ...protocols.map((protocol) => `${protocol}: ${PROTOCOL_TEXT[protocol](experiment)}`),
+      ],
+      tables,
+      notes,
+    },
+  };
+}
+
+/**
+ * Where each two-mode setting's time per op went, in the account's words: a line per setting.
+ * @param {Variant[]} variants  under one protocol
+ * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells  the same protocol's
+ * @param {{ k: number, protocol: 'steady'|'published', protocols: string[], quick: boolean }} run
+ */
+function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
+  const modes = MODES;
+  return variants.flatMap((variant) => {
+    if (variantModes(variant).length !== 2) return [];
+    /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../../stats/cell.js').CellResult>> }>} */
+    const rounds = new Map();
+    for (const record of cells) {
+      if (record.variant !== variant.id) continue;
+      const round = rounds.get(record.round) ?? { cells: {} };
+      round.cells[record.mode] = record.cell;
+      rounds.set(record.round, round);
+    }
+    const complete = [...rounds.values()].filter((round) => modes.every((mode) => round.cells[mode]?.account));
+    if (!complete.length) return [];
+    const account = accountResults(complete, modes, variant.k ?? k);
+    const { reading } = accountWords(account, {
+      names: ['workers', 'procs'],
+      traced: Boolean(variant.trace),
+      protocol,
+      quick,
+    });
+    return reading ? [`account, ${variant.label}${protocols.length > 1 ? ` (${protocol})` : ''}: ${reading}`] : [];
+  });
+}
+
+/** @type {Record<'steady'|'published', (experiment: import('./experiments.js').Experiment) => string>} */
+const PROTOCOL_TEXT = {
+  steady: () => 'warm cells of about --duration seconds, iterations calibrated per setting',
+  published: (experiment) =>
+    experiment.k
+      ? 'the same work with no warmup, cold, as the source ran its benchmark'
+      : `${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker, no warmup, as the investigation ran them`,
+};
+
+const bothVerdictsTable = (/** @type {Record<string, ClaimVerdict[]>} */ byProtocol, /** @type {boolean} */ quick) => ({
+  head: ['claim', 'steady', 'published', 'evidence: steady; published'],
+  rows: byProtocol.steady.map((v, i) => {
+    const other = byProtocol.published[i];
+    return [v.claim, shown(v.verdict, quick), shown(other.verdict, quick), `${v.text}; published: ${other.text}`];
+  }),
+  align: ['left', 'left', 'left', 'left'],
+  widths: [34, 15, 15, 46],
+});
+
+/**
+ * The report's first block: what this run ran on and how.
+ * @param {{ header: import('../../saved/reproduce-file.js').RunHeader, status: string, file: string,
+ *   skipped: Array<{ name: string, reason: string }>, bounds: number[] }} run
+ * @returns {ReportModel}
+ */
+export function environmentModel({ header, status, file, skipped, bounds }) {
+  const { environment: env, options } = header;
+  const rows = [
+    ['status', status],
+    ['mmapbench', header.mmapbench],
+    ['started', header.started],
+    ['node', `${env.node.version} (${env.node.path})`],
+    ['kernel', `${env.kernel} (${env.platform})`],
+    ['glibc', env.glibc ?? 'n/a'],
+    ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
+    ['THP', env.thp ?? 'n/a'],
+    ['k', kNote(options.k, env.cpu.logicalCores)],
+    [
+      'cells',
+      options.quick
+        ? `--quick: ${QUICK_EXPERIMENTS.iterations} iterations per worker after ${QUICK_EXPERIMENTS.warmup} warmup (a smoke run; its figures decide little)`
+        : `~${options.duration} s each, iterations calibrated per setting`,
+    ],
+    [
+      'rounds',
+      options.quick
+        ? `${QUICK_EXPERIMENTS.rounds} (--quick)`
+        : options.rounds
+          ? `${options.rounds} (--rounds)`
+          : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
+    ],
+    [
+      'protocol',
+      {
+        steady: 'steady: warm cells, iterations calibrated per setting',
+        published: `published: ${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker and no warmup, as the investigation ran them`,
+        both: 'both: steady and published cells in the same interleaved rounds, a verdict under each',
+      }[options.protocol ?? 'steady'],
+    ],
+    ['jemalloc', header.jemalloc ?? 'not found'],
+    ['results file', file],
+  ];
+  for (const { name, reason } of skipped) rows.push([`skipped: ${name}`, reason]);
+  return {
+    title: "mmapbench reproduce: the investigation's tables re-checked on this machine",
+    lines: [
+      `Every ops/s and ratio below was measured in this run; published figures are quoted from ${INVESTIGATION} and labelled as such.`,
+    ],
+    tables: [{ head: ['', 'this run'], rows, align: ['left', 'left'], widths: [16, 100] }],
+    notes: [],
+  };
+}
+
+/**
+ * One line per claim, first in the report, so a reader sees every verdict at once.
+ * @param {Array<{ name: string, verdicts: ClaimVerdict[], byProtocol?: Record<string, ClaimVerdict[]> }>} sections
+ * @param {{ quick?: boolean, protocols?: string[] }} [run]
+ * @returns {ReportModel}
+ */
+export function summaryModel(sections, { quick = false, protocols = ['steady'] } = {}) {
+  const both = protocols.length > 1;
+  const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>
+    verdicts.map((v, i) => [
+      name,
+      v.claim,
+      ...protocols.map((protocol) => shown((byProtocol?.[protocol] ?? verdicts)[i].verdict, quick)),
+    ]),
+  );
+  const open = sections
+    .flatMap((s) => protocols.flatMap((protocol) => s.byProtocol?.[protocol] ?? s.verdicts))
+    .filter((v) => v.verdict === 'inconclusive').length;
+  const head = [
+    'experiment',
+    'claim',
+    ...(both ? protocols : [protocols[0] === 'steady' ? 'verdict' : `verdict (${protocols[0]})`]),
+  ];
+  return {
+    title: 'Verdicts',
+    lines: [],
+    tables: [
+      {
+        head,
+        rows,
+        align: head.map(() => 'left'),
+        widths: both ? [16, 56, 14, 14] : [16, 70, 15],
+      },
+    ],
+    notes: [
+      ...(quick
+        ? [
+            `--quick: cells of ${QUICK_EXPERIMENTS.iterations} iterations, mostly process startup, and ${QUICK_EXPERIMENTS.rounds} rounds; ` +
+              'these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.',
+          ]
+        : []),
+      ...(open
+        ? [
+            `${plural(open, 'verdict')} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
+          ]
+        : []),
+    ],
+  };
+}

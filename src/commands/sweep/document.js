@@ -1,0 +1,146 @@
+import { cpusOf } from '../../system/cpus.js';
+import { completeRounds } from '../../run/scheduler.js';
+import { armsOf } from './points.js';
+import { scaling } from '../../stats/scaling.js';
+import { sweepShortfall } from '../../stats/stopping.js';
+import { buildDocument, endOf, savedPoint } from '../../document/document.js';
+import { SCHEMA, version } from '../../version.js';
+
+/**
+ * The axes as measured: each a list of values, in the order the points walk them. Node is
+ * named by path and the version it reported; a file by its label and path.
+ * @typedef {{ k: number[], cycles?: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]>, readsFile?: false }} Axes
+ *   readsFile: false when no point's task reads the file (no header names it)
+ */
+
+/**
+ * The sweep's results document (docs/json.md): every point's compare, the rounds' order, and
+ * the scaling reading of a k axis. Every figure in it was measured in this run.
+ * @param {import('./points.js').SweepRun} run
+ * @param {{ environment: import('../../document/document.js').Environment, machine: import('../../system/machine-load.js').MachineCheck | null,
+ *   precision: number, rounds: number | null, quick: boolean }} context
+ */
+export function buildSweepDocument(run, { environment, machine, precision, rounds, quick }) {
+  const { error } = run;
+  // the CPUs the header names: read once, with the machine, not again after every round
+  const cores = cpusOf(environment.cpu);
+  const points = run.points.map((point) => {
+    const document = buildDocument(point.plan, point.session, armsOf(point.plan), environment, null);
+    const { plan } = point;
+    return {
+      id: point.id,
+      k: plan.k,
+      // how many times each cell's parent started, ran and ended its workers (--cycles)
+      cycles: plan.end.cycles,
+      file: plan.file,
+      task: plan.task.name,
+      metrics: plan.task.metrics ?? {},
+      params: plan.params,
+      variant: point.at.variant,
+      node: plan.node,
+      oversubscribed: plan.k > cores,
+      // a point whose task cannot run on its Node ran no cell: why, in the task's words
+      status: plan.unavailable ? 'unavailable' : document.status,
+      unavailable: plan.unavailable,
+      // a point that failed alone (an advise candidate): why
+      ...(document.error && document.status === 'failed' ? { error: document.error } : {}),
+      config: {
+        iterations: document.config.iterations,
+        ...(document.config.iterationsByMode ? { iterationsByMode: document.config.iterationsByMode } : {}),
+        warmup: document.config.warmup,
+        duration: document.config.duration,
+        env: document.config.env,
+        timeout: document.config.timeout,
+        ...(document.config.semiSpaceMb ? { semiSpaceMb: document.config.semiSpaceMb } : {}),
+      },
+      ...savedPoint(document),
+      // an advise candidate raced out: after which round, below which leader (run/race.js)
+      ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
+    };
+  });
+  const maxTime = rounds === null ? run.budget : null;
+  // as a compare's: a budget that ran out before a point had an interval says what would do
+  const short = sweepShortfall(points, { maxTime, seconds: run.seconds });
+  return {
+    mmapbench: version,
+    schema: SCHEMA,
+    command: 'sweep',
+    ...endOf(error),
+    axes: axesOf(run.points),
+    config: {
+      precision: rounds === null ? precision : null,
+      maxTime,
+      rounds,
+      quick,
+    },
+    seconds: run.seconds,
+    machine,
+    environment,
+    order: run.rounds,
+    points,
+    scaling: scalingGroups(run.points, points, cores),
+    ...(short ? { shortBudget: short } : {}),
+  };
+}
+
+/**
+ * @typedef {ReturnType<typeof buildSweepDocument> & { advice?: import('../advise/types.js').Advice }} SweepDocument
+ *   advice: an `advise` run's ranking (its command is then `advise`)
+ * @typedef {SweepDocument['points'][number]} SavedPoint
+ */
+
+/**
+ * Each axis's values, in the order the points first use them.
+ * @param {import('./points.js').SweepMeasurement[]} points
+ * @returns {Axes}
+ */
+function axesOf(points) {
+  /** @type {<T>(values: T[]) => T[]} */
+  const distinct = (values) => [...new Map(values.map((value) => [JSON.stringify(value), value])).values()];
+  /** @type {Record<string, unknown[]>} */
+  const params = {};
+  for (const name of Object.keys(points[0]?.at.params ?? {}))
+    params[name] = distinct(points.map((point) => point.plan.params[name]));
+  return {
+    k: distinct(points.map((point) => point.plan.k)),
+    cycles: distinct(points.map((point) => point.plan.end.cycles)),
+    file: distinct(points.map((point) => point.plan.file.label)),
+    task: distinct(points.map((point) => point.plan.task.name)),
+    variant: distinct(points.map((point) => point.at.variant)),
+    node: distinct(points.map((point) => ({ path: point.plan.node.path, version: point.plan.node.version }))),
+    params,
+    ...(points.length && points.every((point) => !point.plan.task.readsFile) ? { readsFile: false } : {}),
+  };
+}
+
+/**
+ * For a k axis, the scaling reading of each group of points that differ only in k.
+ * @param {import('./points.js').SweepMeasurement[]} measured
+ * @param {Array<{ id: string, k: number, ratio: import('../../document/document.js').ResultsDocument['ratio'] }>} points  the same, as saved
+ * @param {number} cpus  the CPUs this process may use: no K above is recommended
+ * @returns {Array<{ points: string[] } & import('../../stats/scaling.js').Scaling>}
+ */
+function scalingGroups(measured, points, cpus) {
+  /** @type {Map<string, Array<{ point: import('./points.js').SweepMeasurement, document: typeof points[number] }>>} */
+  const groups = new Map();
+  measured.forEach((point, i) => {
+    const { k, ...rest } = point.at;
+    const key = JSON.stringify(rest);
+    groups.set(key, [...(groups.get(key) ?? []), { point, document: points[i] }]);
+  });
+  return [...groups.values()]
+    .filter((group) => new Set(group.map(({ document }) => document.k)).size > 1)
+    .map((group) => ({
+      points: group.map(({ document }) => document.id),
+      ...scaling(
+        group.map(({ point, document }) => ({
+          k: document.k,
+          rounds: completeRounds(point.session, armsOf(point.plan)).flatMap(({ cells: { workers, procs } }) =>
+            workers && procs ? [{ workers, procs }] : [],
+          ),
+          ratio: document.ratio ?? null,
+        })),
+        { cpus },
+      ),
+    }));
+}

@@ -1,0 +1,488 @@
+import { plot } from 'simple-ascii-chart';
+import { plural } from '../../words/lists.js';
+import { cpusOf, cpusText } from '../../system/cpus.js';
+import { lineOf } from '../../document/account.js';
+import { about, pct, resumeText, withCI, contrastCell } from '../../document/sentences.js';
+import { UNIT } from '../compare/model.js';
+import { fixed, ops } from '../../words/numbers.js';
+import { nodeLabel, pointName, varying } from './columns.js';
+import { MODES } from '../../words/modes.js';
+import { figureOf, furtherMeasuresOf, medianCell } from '../../points/points.js';
+import { sweepPoints } from '../../document/points-of.js';
+import { THROUGHPUT } from '../../points/measures.js';
+import { accountWordsOf } from '../../models/words.js';
+import { MORE } from '../../models/answer.js';
+import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
+
+/**
+ * @typedef {import('./document.js').SweepDocument} SweepDocument
+ * @typedef {import('./document.js').SavedPoint} SavedPoint
+ * @typedef {SweepDocument['scaling'][number]} ScalingGroup
+ */
+
+/**
+ * A point's verdict in a few words, for its table cell.
+ * @param {SavedPoint} point
+ */
+function verdictCell(point) {
+  const { ratio, verdict } = point;
+  if (point.unavailable) return 'not available';
+  if (!ratio || !verdict) return '-';
+  if (ratio.n < 3) return 'too few rounds';
+  if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.geomean)}x faster`;
+  if (verdict.faster === 'workers') return `workers ${fixed(ratio.geomean)}x faster`;
+  return 'no difference';
+}
+
+/**
+ * Why a point stopped, in a few words.
+ * @param {SavedPoint} point
+ */
+function stopCell(point) {
+  if (point.unavailable) return '-';
+  const n = point.ratio?.n ?? 0;
+  const width = point.ratio?.halfWidth;
+  // the budget's figure under it, as a figure's interval is: never split at a comma
+  const reached = width === null || width === undefined ? '' : `\n${pct(width)}`;
+  if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
+  if (point.stop === 'max-time') return `budget${reached}`;
+  if (point.stop === 'rounds') return `${plural(n, 'round')}`;
+  // advise's race: out below the leader, or its place known
+  if (point.stop === 'dropped') return `raced out, ${n}`;
+  if (point.stop === 'ordered') return `placed in ${n}`;
+  return point.stop ?? '-';
+}
+
+/**
+ * `sweep`: a row per point, then the scaling reading and the charts of a k axis.
+ * @param {SweepDocument} document  from buildSweepDocument
+ * @param {{ width?: number, color?: boolean, answer?: boolean }} [options]  answer: the points' table
+ *   and the scaling reading alone (answer-model.js)
+ * @returns {import('../../words/report-model.js').ReportModel}
+ */
+export function sweepModel(document, { width = 80, answer = false } = {}) {
+  const { axes, points, config, environment } = document;
+  // an advise run's points are its candidates: their names say what varies
+  const columns = document.advice
+    ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
+    : varying(axes);
+  const cores = cpusOf(environment.cpu);
+  const read = sweepPoints(document);
+  const rows = points.map((point, i) => {
+    const { workers, procs, ratio } = figureOf(THROUGHPUT, read[i]);
+    return [
+      ...columns.map((column) => column.cell(point) + (column.head === 'k' && point.oversubscribed ? '*' : '')),
+      workers ? ops(workers.median) : '-',
+      procs ? ops(procs.median) : '-',
+      ratio ? withCI(ratio, '', { label: false }) : '-',
+      verdictCell(point),
+      stopCell(point),
+    ];
+  });
+  if (!columns.length) rows.forEach((row, i) => row.unshift(points[i].id));
+  const head = [
+    ...(columns.length ? columns.map((column) => column.head) : ['point']),
+    'workers ops/s',
+    'procs ops/s',
+    'workers/procs (95% CI)',
+    'verdict',
+    'stop',
+  ];
+
+  const state = document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`;
+  const fixedAxes = [
+    axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
+    axes.task.length === 1 ? `task ${axes.task[0]}` : null,
+    axes.variant.length === 1 && axes.variant[0].name !== 'default' ? `variant ${axes.variant[0].name}` : null,
+    axes.file.length === 1 && axes.readsFile !== false ? `file ${axes.file[0]}` : null,
+    axes.k.length === 1 ? `k=${axes.k[0]}` : null,
+    // --semi-space is the whole sweep's (an advise candidate's is in its name)
+    document.command === 'sweep' && points[0]?.config.semiSpaceMb
+      ? `semi-space ${points[0].config.semiSpaceMb} MiB`
+      : null,
+  ].filter((fact) => fact !== null);
+  const title = `mmapbench ${document.command}: ${plural(points.length, 'point')}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
+  const stopRule =
+    config.rounds === null
+      ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
+      : `${config.rounds} interleaved round${config.rounds === 1 ? '' : 's'} at every point`;
+  const facts = [
+    environment.kernel,
+    `glibc ${environment.glibc ?? 'n/a'}`,
+    plural(cores, 'CPU'),
+    `THP ${environment.thp ?? 'n/a'}`,
+  ];
+  const lines = [
+    `${stopRule}${config.quick ? ' (--quick: not a measurement)' : ''}; took ${about(document.seconds)}`,
+    facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
+  ];
+  for (const variant of axes.variant)
+    if (Object.keys(variant.env).length)
+      lines.push(
+        `variant ${variant.name}: ${Object.entries(variant.env)
+          .map(([key, value]) => `${key}=${value}`)
+          .join(' ')}`,
+      );
+  if (axes.node.length > 1) for (const node of axes.node) lines.push(`node ${nodeLabel(axes, node)}: ${node.path}`);
+
+  const notes = [];
+  if (points.some((point) => point.oversubscribed))
+    notes.push(
+      `* k above the ${plural(cores, 'CPU')} here: workers and processes also compete for CPU time, not only for the kernel lock`,
+    );
+  const outOfTime = points.filter((point) => point.stop === 'max-time').length;
+  if (outOfTime)
+    notes.push(
+      `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
+    );
+  for (const point of points)
+    if (point.unavailable) notes.push(`${pointName(point, columns)}: not run: ${point.unavailable}`);
+  // where the time went at each point whose modes differ: the account's reading
+  for (const point of points) {
+    const reading = accountWordsOf(point.account, document)?.reading;
+    if (reading && point.verdict?.significant && !answer) notes.push(`${pointName(point, columns)}: ${reading}`);
+  }
+  for (const group of document.scaling) notes.push(...scalingNotes(group, document));
+  const resume = resumeText(document);
+  if (resume) notes.push(resume);
+  const metrics = answer ? [] : metricsTable(points, columns);
+  const accounted = answer ? [] : accountTable(points, columns);
+  const measured = answer ? [] : measuresTable(document, read, columns);
+  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
+  return {
+    title,
+    lines,
+    tables: [
+      {
+        head,
+        rows,
+        align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
+        // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
+        widths: [
+          ...head
+            .slice(0, -5)
+            .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
+          10,
+          10,
+          18,
+          14,
+          13,
+        ],
+      },
+      ...measured,
+      ...accounted,
+      ...metrics,
+    ],
+    notes,
+    blocks,
+  };
+}
+
+/**
+ * Each measure beyond throughput (measures.js) at every point: each mode's median over its
+ * rounds and their ratio with its interval, a table per measure.
+ * @param {import('./document.js').SweepDocument} document
+ * @param {import('../../points/points.js').Point[]} read  its points, as every reader reads them
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('../../words/report-model.js').ReportModel['tables']}
+ */
+function measuresTable(document, read, columns) {
+  return furtherMeasuresOf(read).flatMap((measure) =>
+    figuresTable(
+      columns,
+      [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],
+      document.points.map((saved, i) => {
+        const { ratio } = figureOf(measure, read[i]);
+        return [
+          ...leadCells(saved, columns),
+          ...MODES.map((mode) => medianCell(measure, read[i], mode)),
+          ratio ? contrastCell(ratio, measure) : '-',
+        ];
+      }),
+    ),
+  );
+}
+
+/**
+ * What the account says at every point, the figures the k chart draws beside the ratio: page
+ * faults and blocked time per op, each mode's mean over its rounds.
+ * @param {SavedPoint[]} points
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('../../words/report-model.js').ReportModel['tables']}
+ */
+function accountTable(points, columns) {
+  const rows = points.flatMap((point) => {
+    const { account } = point;
+    if (!account) return [];
+    const cell = (
+      /** @type {import('../../stats/account.js').LineKey} */ key,
+      /** @type {(value: number) => string} */ format,
+    ) =>
+      MODES.map((mode) => {
+        const stats = lineOf(account, key)?.modes[mode];
+        return stats ? format(stats.mean) : '-';
+      });
+    return [
+      [
+        ...leadCells(point, columns),
+        ...cell('minflt', (faults) => fixed(faults, faults < 10 ? 2 : 1)),
+        ...cell('blockedNs', (ns) => fixed(Math.max(0, ns) / 1000, 1)),
+      ],
+    ];
+  });
+  return figuresTable(columns, ['page faults per op: workers', 'procs', 'blocked µs per op: workers', 'procs'], rows);
+}
+
+/**
+ * A point's own cells, as the sweep's table heads them (its id when no axis varies).
+ * @param {SavedPoint} point
+ * @param {ReturnType<typeof varying>} columns
+ */
+const leadCells = (point, columns) => (columns.length ? columns.map((column) => column.cell(point)) : [point.id]);
+
+/**
+ * A table of figures per point: the point's own cells on the left, then `heads`, of which the
+ * last `figures` are numbers, aligned right.
+ * @param {ReturnType<typeof varying>} columns
+ * @param {string[]} heads
+ * @param {string[][]} rows
+ * @returns {import('../../words/report-model.js').ReportModel['tables']}
+ */
+function figuresTable(columns, heads, rows, figures = heads.length) {
+  if (!rows.length) return [];
+  const head = [...(columns.length ? columns.map((column) => column.head) : ['point']), ...heads];
+  return [{ head, rows, align: head.map((_, i) => (i < head.length - figures ? 'left' : 'right')) }];
+}
+
+/**
+ * The tasks' own figures at every point (medians over its complete rounds), a row per metric.
+ * @param {SavedPoint[]} points
+ * @param {ReturnType<typeof varying>} columns
+ * @returns {import('../../words/report-model.js').ReportModel['tables']}
+ */
+function metricsTable(points, columns) {
+  const rows = points.flatMap((point) =>
+    Object.entries(point.metrics).map(([name, declared]) => {
+      const format = UNIT[declared.unit] ?? fixed;
+      const median = (/** @type {'workers'|'procs'} */ mode) => point[mode]?.metrics?.[name]?.median;
+      return [
+        ...leadCells(point, columns),
+        name,
+        ...MODES.map((mode) => {
+          const value = median(mode);
+          return value === undefined ? '-' : format(value);
+        }),
+      ];
+    }),
+  );
+  return figuresTable(columns, ['task metric (median)', 'workers', 'procs'], rows, 2);
+}
+
+/**
+ * What the other axes are set to in a group of points that differ only in k.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ */
+function groupName(group, document) {
+  const first = document.points.find((point) => point.id === group.points[0]);
+  const columns = varying(document.axes).filter((column) => column.head !== 'k');
+  return first && columns.length ? columns.map((column) => `${column.head} ${column.cell(first)}`).join(', ') : '';
+}
+
+const LIMIT_WORDS = /** @type {const} */ ({
+  share: (/** @type {number} */ k) => `k=${k} added less`,
+  cpus: () => 'no more CPUs',
+  measured: () => 'the largest k measured',
+});
+
+/**
+ * The K to run in each mode, the rule that chose it and the CPUs it was held to; null in a file
+ * saved before there was one.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ */
+export function recommendedText(group, document) {
+  const picks = MODES.flatMap((mode) => {
+    const recommended = group[mode].recommended;
+    if (!recommended) return [];
+    const stop = recommended.added.find((step) => step.k > recommended.k);
+    return [`${mode} k=${recommended.k} (${LIMIT_WORDS[recommended.limit](stop?.k ?? recommended.k)})`];
+  });
+  if (!picks.length) return null;
+  const { share, cpus } = /** @type {NonNullable<ScalingGroup['workers']['recommended']>} */ (
+    group.workers.recommended
+  );
+  const cpu = document.environment?.cpu;
+  const physical = cpu?.physicalCores ? `, ${plural(cpu.physicalCores, 'physical core')}` : '';
+  const held =
+    cpus === null ? '' : ` within the ${plural(cpus, 'CPU')} this process may use${cpuLimitText(cpu)}${physical}`;
+  return `- run ${picks.join(', ')}: the largest k at which each added worker still added at least ${Math.round(share * 100)}% of one worker's throughput${held}`;
+}
+
+/**
+ * What holds the CPUs down, where something does: `(a cgroup quota of 1.5 CPUs; 16 on the host)`.
+ * @param {any} cpu  a document's environment.cpu
+ */
+export function cpuLimitText(cpu) {
+  if (!cpu?.usable) return '';
+  const parts = [
+    ...(cpu.quota !== null && cpu.quota !== undefined
+      ? [`a cgroup quota of ${fixed(cpu.quota, 2).replace(/\.?0+$/, '')} CPUs`]
+      : []),
+    ...(cpu.affinity < cpu.host ? [`an affinity mask of ${cpu.affinity}`] : []),
+  ];
+  return parts.length ? ` (${parts.join(', ')}; ${cpu.host} on the host)` : '';
+}
+
+/**
+ * The scaling reading in sentences: efficiency by k, where each mode stops gaining, where the ratio leaves 1.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ */
+function scalingNotes(group, document) {
+  // one k with rounds (a sweep stopped early) says nothing of scaling
+  if (group.workers.steps.length < 2) return [];
+  const name = groupName(group, document);
+  const notes = [
+    `scaling${name ? ` (${name})` : ''}, efficiency = throughput(k) / (k/${group.k0} × throughput(${group.k0})):`,
+  ];
+  for (const mode of MODES) {
+    const { steps, stopsGaining, decided } = group[mode];
+    const efficiency = steps.map((step) => `k=${step.k} ${fixed(step.efficiency)}`).join(', ');
+    const gain = !decided
+      ? 'too few rounds to tell where it stops gaining (3 or more at every k)'
+      : stopsGaining
+        ? `stops gaining after k=${stopsGaining.after} (k=${stopsGaining.at}'s throughput interval does not lie above k=${stopsGaining.after}'s)`
+        : `still gaining at k=${steps[steps.length - 1].k}`;
+    notes.push(`- ${mode}: ${efficiency}; ${gain}`);
+  }
+  for (const mode of MODES) {
+    const { memory } = group[mode];
+    if (!memory) continue;
+    const trees = memory.steps.map((step) => fixed(step.treeMiB, 0)).join(', ');
+    const ks = memory.steps.map((step) => step.k).join(', ');
+    notes.push(
+      `- ${mode} memory: the tree's anonymous memory ${trees} MiB at k=${ks}: ${fixed(memory.perWorkerMiB, 1)} MiB per added worker by the slope over ${memory.cells} cells (${fixed(memory.interceptMiB, 0)} MiB at k=0)`,
+    );
+  }
+  const leaves = group.ratioLeaves1;
+  notes.push(
+    leaves
+      ? `- the ratio's interval first leaves 1 at k=${leaves.k} (${leaves.side === 'below' ? 'procs' : 'workers'} faster there)`
+      : "- the ratio's interval does not leave 1 at any k measured",
+  );
+  const run = recommendedText(group, document);
+  if (run) notes.push(run);
+  return notes;
+}
+
+/**
+ * Throughput against k for both modes, and the ratio with its interval: terminal charts drawn
+ * by simple-ascii-chart, k evenly spaced (1, 2, 4, 8 are steps, not distances).
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ * @param {number} width
+ */
+function charts(group, document, width) {
+  const name = groupName(group, document);
+  const ks = group.workers.steps.map((step) => step.k);
+  if (ks.length < 2) return [];
+  const plotWidth = Math.max(20, Math.min(60, width - 16));
+  const xTicks = ks.map((_, i) => i);
+  const format = (/** @type {number} */ y) =>
+    y >= 1e6 ? `${fixed(y / 1e6, 1)}M` : y >= 1e3 ? `${Math.round(y / 1e3)}k` : String(Math.round(y));
+  const axis =
+    (/** @type {(y: number) => string} */ formatY) =>
+    (/** @type {number} */ value, /** @type {{ axis: 'x' | 'y' }} */ { axis: which }) =>
+      which === 'x' ? String(ks[Math.round(value)] ?? '') : formatY(value);
+  const workers = group.workers.steps.map((step, i) => /** @type {[number, number]} */ ([i, step.throughput]));
+  const procs = group.procs.steps.map((step, i) => ({ x: i, y: step.throughput }));
+  const all = [...workers.map(([, y]) => y), ...procs.map(({ y }) => y)];
+  const throughput = plot([workers], {
+    width: plotWidth,
+    height: 10,
+    title: `ops/s against k${name ? ` (${name})` : ''}`,
+    mode: 'point',
+    lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: 'W' }),
+    points: procs,
+    symbols: { point: 'P' },
+    // from just below the lowest: the axis is labelled, and from 0 a 10% difference is one row
+    yRange: [Math.min(...all) * 0.95, Math.max(...all) * 1.05],
+    customYAxisTicks: [Math.min(...all), Math.max(...all)],
+    customXAxisTicks: xTicks,
+    formatter: axis(format),
+    xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
+  });
+  const ratioSteps = document.points
+    .flatMap(({ id, k, ratio }) => (group.points.includes(id) && ratio ? [{ k, ratio }] : []))
+    .sort((a, b) => a.k - b.k);
+  // beside its interval ends, the interval's centre (see withCI)
+  const centre = (/** @type {NonNullable<SavedPoint['ratio']>} */ ratio) =>
+    ratio.ci95 && ratio.n >= 3 ? ratio.geomean : ratio.median;
+  const medians = ratioSteps.map((point) => ({ x: ks.indexOf(point.k), y: centre(point.ratio) }));
+  const ends = ratioSteps.flatMap((point) =>
+    point.ratio.ci95 && point.ratio.n >= 3
+      ? point.ratio.ci95.map((y) => /** @type {[number, number]} */ ([ks.indexOf(point.k), y]))
+      : [],
+  );
+  const ys = [1, ...medians.map(({ y }) => y), ...ends.map(([, y]) => y)];
+  const low = Math.min(...ys);
+  const high = Math.max(...ys);
+  const pad = (high - low) * 0.1 || 0.1;
+  // the interval's ends are the series and the medians are drawn over them, so a median is never hidden
+  const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => /** @type {[number, number]} */ ([x, y]))], {
+    width: plotWidth,
+    height: 10,
+    title: `workers/procs against k${name ? ` (${name})` : ''}`,
+    mode: 'point',
+    lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: ends.length ? '-' : '●' }),
+    points: ends.length ? medians : [],
+    symbols: { point: '●' },
+    yRange: [Math.max(0, low - pad), high + pad],
+    customXAxisTicks: xTicks,
+    customYAxisTicks: [low, 1, high].filter((y, i, list) => list.indexOf(y) === i),
+    formatter: axis((y) => fixed(y)),
+    xLabel: `k   ● median, - its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
+  });
+  return [throughput, ratio];
+}
+
+/**
+ * The verdicts of a sweep's points, counted: `workers faster at 2 of 8 points, procs at 1, no
+ * difference at 5`.
+ * @param {import('./document.js').SavedPoint[]} points
+ */
+function sweepVerdicts(points) {
+  const count = (/** @type {(point: import('./document.js').SavedPoint) => boolean} */ test) =>
+    points.filter(test).length;
+  const decided = (/** @type {'workers'|'procs'} */ mode) =>
+    count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);
+  const parts = [
+    `workers faster at ${decided('workers')} of ${plural(points.length, 'point')}`,
+    `procs at ${decided('procs')}`,
+    `no difference at ${count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster)}`,
+  ];
+  const undecided = count((point) => (point.ratio?.n ?? 0) < INTERVAL_ROUNDS);
+  if (undecided) parts.push(`too few rounds or not run at ${undecided}`);
+  return parts.join(', ');
+}
+
+/**
+ * sweep's answer: the verdicts counted, the points' table, the scaling reading.
+ * @param {import('./document.js').SweepDocument} document
+ * @returns {import('../../words/report-model.js').ReportModel}
+ */
+export function sweepAnswer(document) {
+  const full = sweepModel(document, { answer: true });
+  return {
+    title: `${full.title} · ${cpusText(document.environment.cpu)}`,
+    // the verdicts counted and how the points stopped; then what names the rows (a variant's
+    // settings, a Node's binary), the machine's facts left to --verbose
+    lines: [
+      `${sweepVerdicts(document.points)}; ${/** @type {string[]} */ (full.lines)[0]}`,
+      ...(full.lines ?? []).slice(2),
+    ],
+    tables: full.tables,
+    notes: [...full.notes, MORE],
+  };
+}

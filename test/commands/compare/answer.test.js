@@ -1,0 +1,60 @@
+// compare's default answer: the verdict alone, then what adding the workers costs the app in
+// plain words, only where the interval says it differs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSaved } from '../../../src/commands/index.js';
+import { ANSWER_ROWS, compareAnswer } from '../../../src/commands/compare/answer.js';
+import { costsText } from '../../../src/commands/compare/model.js';
+import { measurePoints } from '../../../src/document/points-of.js';
+import { figureOf } from '../../../src/points/points.js';
+import { MEASURES } from '../../../src/points/measures.js';
+import { fixture } from '../../helpers.js';
+
+const documentOf = (/** @type {string} */ name) => loadSaved(fixture(`saved/${name}`)).document;
+const measure = (/** @type {string} */ key) =>
+  /** @type {import('../../../src/points/measures.js').Measure} */ (MEASURES.find((one) => one.key === key));
+
+test('the costs name each measure whose interval lies off no difference, and no other', () => {
+  const document = documentOf('compare-end.json');
+  const [point] = measurePoints(document);
+  const text = costsText(document, point);
+  // start-up 1.73 (1.60-1.86); kept +20.4 ±3.1 MiB (and after the last cycle +22.7 ±4.3 MiB:
+  // past two lines, so left to the table); memory 0.86 (0.70-1.04) and the app's request p99
+  // 0.91 (0.44-1.89) span no difference
+  assert.equal(
+    text,
+    'with workers, they take 73% longer to start and it keeps 20.4 MiB more a worker once they end (after 0.2 s of work); more in the table',
+  );
+  for (const key of ['addedMemory', 'mainRequestP99Us']) {
+    const { ratio } = figureOf(measure(key), point);
+    assert.ok(ratio?.ci95 && ratio.ci95[0] < 1 && ratio.ci95[1] > 1, key);
+  }
+  // an A/A run has no costs
+  assert.equal(costsText({ ...document, aa: 'workers' }, point), null);
+});
+
+test('the answer: the verdict alone, the costs under it, how it stopped under the table', () => {
+  const answer = compareAnswer(documentOf('compare-app.json'));
+  assert.deepEqual(answer.lines, [
+    'procs are 1.19x faster than workers (95% CI 1.04-1.37)',
+    "with workers, they start 11% sooner and your app's requests are 41% faster at p99",
+  ]);
+  assert.equal(answer.notes[0], '±14.8% when the 20 s budget ran out, after 21 rounds');
+  assert.match(answer.notes.at(-1) ?? '', /^more: /);
+  // an undecided verdict's way to tighten it goes under the table
+  const undecided = compareAnswer(documentOf('compare.json'));
+  assert.equal(undecided.lines[0], 'no significant difference: workers/procs ratio 0.91 (95% CI 0.47-1.77 spans 1)');
+  assert.ok(
+    undecided.notes.includes('more --rounds or a longer --duration would tighten it'),
+    undecided.notes.join('\n'),
+  );
+});
+
+test("the answer table's row names take one line beside 6-digit throughputs: 15 characters at most", () => {
+  // 80 columns less the borders, two figures like `201,637 ops/s`, an interval like
+  // `+0.91 ±11.44 MiB` and `workers` leave the name 15
+  for (const key of ['throughput', ...ANSWER_ROWS]) {
+    const { name, short } = measure(key);
+    assert.ok((short ?? name).length <= 15, `${key}: ${short ?? name}`);
+  }
+});
