@@ -6,7 +6,7 @@ import { MmapbenchError } from '../errors.js';
 import { sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
 import { gateLine, stepSummary } from '../models/gate.js';
-import { kindOf, render } from '../commands/index.js';
+import { renderKind } from '../view/index.js';
 import { phaseLines, roundCost } from '../models/phases.js';
 import { endingError } from '../core/finish.js';
 import { terminalReporter } from './terminal.js';
@@ -31,9 +31,8 @@ export async function runPrinted(run, output, { interrupt, stdout = process.stdo
  * @param {{ stdout: NodeJS.WritableStream & { columns?: number }, stderr: NodeJS.WritableStream }} streams
  */
 export function printRun(finished, output, { stdout, stderr }) {
-  const { document, saved, exported, runError } = finished;
-  const kind = kindOf(document);
-  stdout.write(render(document, output.format, stdout, { verbose: output.verbose }));
+  const { document, saved, exported, runError, kind } = finished;
+  stdout.write(renderKind(kind, document, output.format, stdout, { verbose: output.verbose }));
   if (output.verbose)
     for (const line of verboseLines(kind.points?.(document) ?? [], document)) stderr.write(`${line}\n`);
   // the path, then the run's own error (or the save's), whose line comes last
@@ -50,7 +49,7 @@ export function printRun(finished, output, { stdout, stderr }) {
         title: `mmapbench ${kind.title(document)}`,
         verdict: document.verdict ? verdictWords(document) : null,
         gate: document.gate ?? null,
-        tables: render(document, 'markdown'),
+        tables: renderKind(kind, document, 'markdown'),
       }),
       stderr,
     );

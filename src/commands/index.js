@@ -4,7 +4,7 @@
 // (docs/development.md, "Adding a command").
 import { usageError } from '../errors.js';
 import { checkedDocument, readSaved } from '../saved/load.js';
-import { renderModels } from '../view/index.js';
+import { renderKind } from '../view/index.js';
 import advise from './advise/kind.js';
 import audit from './trace/kind.js';
 import compare from './compare/kind.js';
@@ -64,7 +64,7 @@ export const modelsOf = (document, { verbose = false, width = 80 } = {}) =>
  * @param {{ verbose?: boolean }} [options]
  */
 export const render = (document, format, stream = process.stdout, { verbose = false } = {}) =>
-  renderModels(document, (width) => modelsOf(document, { verbose, width }), format, stream);
+  renderKind(kindOf(document), document, format, stream, { verbose });
 
 /**
  * One saved file as its run printed it.
@@ -75,5 +75,5 @@ export const render = (document, format, stream = process.stdout, { verbose = fa
  */
 export function renderSaved({ kind, path, document }, format, stream, { verbose = false } = {}) {
   if (kind.print) return kind.print(document, format, stream, { verbose, path });
-  return renderModels(document, (width) => kind.models(document, { verbose, width, path }), format, stream);
+  return renderKind(kind, document, format, stream, { verbose, path });
 }

@@ -72,7 +72,7 @@ export function controlRun(run, given) {
  * replaced after every round, then the gate and the saved file (keepRun).
  * @param {import('./typed-options.js').Output} output
  * @param {import('../saved/resume.js').Resumed | null} resumed
- * @param {{ fixedRounds: boolean, kind: import('../saved/load.js').FileKind }} run  fixedRounds: a
+ * @param {{ fixedRounds: boolean, kind: import('../view/kind.js').Kind }} run  fixedRounds: a
  *   count of rounds, not a precision (what the gate says); kind: the kind of file it saves
  */
 export const keptAsResults = (output, resumed, { fixedRounds, kind }) => ({

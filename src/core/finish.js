@@ -39,6 +39,7 @@ export function gateOf(document, request, { fixedRounds, kind }) {
  * @property {ReturnType<typeof saveDocument>} saved
  * @property {string[]} exported
  * @property {Error | null} runError
+ * @property {import('../view/kind.js').Kind} kind  the kind of file the command saves
  */
 
 /**
@@ -47,7 +48,7 @@ export function gateOf(document, request, { fixedRounds, kind }) {
  * @param {any} measured  the document, with `gate` from gateOf when one was asked for
  * @param {Output} output
  * @param {{ runError: Error | null | undefined, reporter: import('./reporter.js').Reporter & { warnings: import('./reporter.js').Warning[] },
- *   kept?: import('../saved/save.js').Keeper | null, kind: import('../saved/load.js').FileKind }} run  kept: the file the run kept as
+ *   kept?: import('../saved/save.js').Keeper | null, kind: import('../view/kind.js').Kind }} run  kept: the file the run kept as
  *   it went; kind: the kind of file the command saves
  * @returns {Finished}
  */
@@ -59,7 +60,7 @@ export function keepRun(measured, output, { runError, reporter, kept = null, kin
   const document = asSaved(withWarnings, saved, runError);
   const broken = runError || (saved && 'error' in saved);
   const exported = broken ? [] : writeExports([{ kind, path: 'this run', document }], output.exports);
-  return { document, saved, exported, runError: runError ?? null };
+  return { document, saved, exported, runError: runError ?? null, kind };
 }
 
 /**

@@ -23,3 +23,19 @@ export function renderModels(document, modelsAt, format, stream = process.stdout
     )
     .join('\n');
 }
+
+/**
+ * A document as its kind draws it: its answer, or with `verbose` its whole text.
+ * @param {{ models: (document: any, options: { verbose: boolean, width: number, path: string }) => ReportModel[] }} kind
+ * @param {unknown} document  as the run built it, or as it was saved
+ * @param {Format} format
+ * @param {Stream} [stream]  where it goes: its width and whether it takes color
+ * @param {{ verbose?: boolean, path?: string }} [options]  path: how its models name the file
+ */
+export const renderKind = (
+  kind,
+  document,
+  format,
+  stream = process.stdout,
+  { verbose = false, path = 'this run' } = {},
+) => renderModels(document, (width) => kind.models(document, { verbose, width, path }), format, stream);

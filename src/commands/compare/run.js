@@ -3,7 +3,6 @@ import { runSession } from '../../run/session.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { buildDocument } from '../../document/document.js';
-import { loadSaved } from '../index.js';
 import compareKind from './kind.js';
 import {
   checkModules,
@@ -45,9 +44,11 @@ function soFarOf(session, modes) {
  * @param {import('../../core/reporter.js').Context} [context]
  * @returns {Promise<import('../../core/finish.js').Finished>}
  */
-export function measureOrResume(opts, command, output, context) {
+export async function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
   resumeOnly(opts);
+  // any kind of saved file may be passed: the registry of every kind says which it is
+  const { loadSaved } = await import('../index.js');
   const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);
   const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
   if (options.command !== command)

@@ -4,7 +4,6 @@ import { PRECISION } from '../../run/plan.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from './points.js';
 import { describeEnvironment } from '../../system/environment.js';
-import { loadSaved } from '../index.js';
 import sweepKind from './kind.js';
 import {
   checkModules,
@@ -72,9 +71,11 @@ function sweepRequest(opts) {
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} [context]
  */
-export function sweepOrResume(opts, output, context) {
+export async function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
   resumeOnly(opts);
+  // any kind of saved file may be passed: the registry of every kind says which it is
+  const { loadSaved } = await import('../index.js');
   const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), 'sweep');
   const request = keptSweep(kept.request, { path: kept.path, given: opts });
   return sweepCommand(request, output, context, {
@@ -109,7 +110,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} context
  * @param {{ resumed?: import('../../saved/resume.js').Resumed | null, isolate?: boolean, race?: import('../../run/race.js').RaceScore | false,
- *   shape?: (document: any) => any, opening?: string, kind?: import('../../saved/load.js').FileKind }} [how]  opening: the first
+ *   shape?: (document: any) => any, opening?: string, kind?: import('../../view/kind.js').Kind }} [how]  opening: the first
  *   line's start; kind: the kind of file it saves (a sweep's, or advise's);
  *   race: advise's candidates race against the first point (run/race.js)
  * @returns {Promise<import('../../core/finish.js').Finished>}
