@@ -31,7 +31,7 @@ import { keepingWarnings } from './reporter.js';
  *   each cell
  * @property {(soFar: S, finished: boolean, machine: import('../system/machine-load.js').MachineCheck | null) => any} documentOf
  * @property {(document: any, run: { runError: Error | null | undefined, reporter: import('./reporter.js').Reporter & { warnings: import('./reporter.js').Warning[] },
- *   journal: import('../saved/save.js').Keeper | null }) => R} keep  keeps the run that ended
+ *   journal: import('../saved/save.js').Keeper | null }) => R | Promise<R>} keep  keeps the run that ended
  */
 
 /**

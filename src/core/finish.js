@@ -1,7 +1,6 @@
 // The end of compare, sweep and advise as data: the gate's outcome, the saved file, the exports.
 // The CLI prints what this returns (cli/finish.js); the API returns its document.
 import { MmapbenchError } from '../errors.js';
-import { writeExports } from '../saved/export.js';
 import { asSaved, saveDocument } from '../saved/save.js';
 import { ratioGate } from '../document/gate.js';
 import { shortBudgetText } from '../document/sentences.js';
@@ -50,16 +49,20 @@ export function gateOf(document, request, { fixedRounds, kind }) {
  * @param {{ runError: Error | null | undefined, reporter: import('./reporter.js').Reporter & { warnings: import('./reporter.js').Warning[] },
  *   kept?: import('../saved/save.js').Keeper | null, kind: import('../view/kind.js').Kind }} run  kept: the file the run kept as
  *   it went; kind: the kind of file the command saves
- * @returns {Finished}
+ * @returns {Promise<Finished>}
  */
-export function keepRun(measured, output, { runError, reporter, kept = null, kind }) {
+export async function keepRun(measured, output, { runError, reporter, kept = null, kind }) {
   const strays = straysText(measured);
   if (strays) reporter.warn({ code: 'strays', text: strays });
   const withWarnings = { ...measured, warnings: reporter.warnings };
   const saved = saveDocument(withWarnings, output.save, runError, kept);
   const document = asSaved(withWarnings, saved, runError);
   const broken = runError || (saved && 'error' in saved);
-  const exported = broken ? [] : writeExports([{ kind, path: 'this run', document }], output.exports);
+  // the exporters load only for a run that asked for one
+  const exported =
+    broken || !output.exports.length
+      ? []
+      : (await import('../saved/export.js')).writeExports([{ kind, path: 'this run', document }], output.exports);
   return { document, saved, exported, runError: runError ?? null, kind };
 }
 

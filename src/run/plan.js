@@ -7,7 +7,6 @@ import { loadTask } from '../tasks/index.js';
 import { ALLOCATOR_VARS } from '../system/environment.js';
 import { preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
-import { preflight } from '../trace/preflight.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 
@@ -189,17 +188,20 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push({ code: 'timeout', text: late });
   const bpftrace = options.trace?.bpftrace;
-  const trace = options.trace
-    ? {
-        ...(await preflight({
-          ...options.trace,
-          // a name is looked up on PATH, a path is the user's
-          bpftrace: bpftrace && /[/\\]/.test(bpftrace) ? resolve(cwd, bpftrace) : bpftrace,
-          interrupt,
-        })),
-        window: options.trace.window ?? 'timed',
-      }
-    : null;
+  // the tracer's checks load only for a traced run
+  const { preflight } = options.trace ? await import('../trace/preflight.js') : { preflight: null };
+  const trace =
+    options.trace && preflight
+      ? {
+          ...(await preflight({
+            ...options.trace,
+            // a name is looked up on PATH, a path is the user's
+            bpftrace: bpftrace && /[/\\]/.test(bpftrace) ? resolve(cwd, bpftrace) : bpftrace,
+            interrupt,
+          })),
+          window: options.trace.window ?? 'timed',
+        }
+      : null;
 
   return deepFreeze({
     command,

@@ -1,4 +1,3 @@
-import { startTrace } from '../trace/tracer.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
 
 /**
@@ -48,5 +47,6 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, resu
  */
 export const tracerFor = (trace) => ({
   window: trace.window,
-  start: () => startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
+  // bpftrace's runner loads with the first traced cell
+  start: async () => (await import('../trace/tracer.js')).startTrace({ bpftrace: trace.bpftrace, root: process.pid }),
 });
