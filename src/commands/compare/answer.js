@@ -5,14 +5,13 @@
 // and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
-import { about, pct, resumeText, startupEnvText, stopText, contrastCell } from '../../document/sentences.js';
+import { about, pct, resumeText, startupEnvText, stopText } from '../../document/sentences.js';
 import { THROUGHPUT } from '../../points/measures.js';
-import { figureOf, furtherMeasuresOf, medianCell } from '../../points/points.js';
+import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
-import { MODES } from '../../words/modes.js';
 import { ops } from '../../words/numbers.js';
-import { appText, costsText, cyclesText, favouredMode } from './model.js';
+import { appText, costsText, cyclesText, favouredMode, stateText, tradeOffRows } from './model.js';
 import { plural } from '../../words/lists.js';
 import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../models/answer.js';
@@ -29,7 +28,7 @@ import { fitted, linesOf, MORE, SCREEN } from '../../models/answer.js';
  * @param {ResultsDocument} document
  */
 function headerLine(document) {
-  const { config, environment, status } = document;
+  const { config, environment } = document;
   const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
   const setting = [
     config.task.name,
@@ -41,12 +40,7 @@ function headerLine(document) {
   ]
     .filter(Boolean)
     .join(', ');
-  const done = document.rounds.filter((round) => round.complete).length;
-  const state =
-    status === 'complete'
-      ? ''
-      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
-  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${cpusText(environment.cpu)}${state}`;
+  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${cpusText(environment.cpu)}${stateText(document)}`;
 }
 
 /**
@@ -105,15 +99,11 @@ function tradeOff(document, name) {
   const rank = (/** @type {import('../../points/measures.js').Measure} */ measure) => ANSWER_ROWS.indexOf(measure.key);
   const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
   const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
-  const rows = measures.map((measure) => {
-    const { ratio } = figureOf(measure, point);
-    return [
-      measure === THROUGHPUT && document.config.task.parent ? 'round trips' : (measure.short ?? measure.name),
-      ...MODES.map((mode) => medianCell(measure, point, mode)),
-      ratio ? contrastCell(ratio, measure) : '-',
-      document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
-    ];
-  });
+  const rows = tradeOffRows(point, measures).map(({ measure, ratio, cells }) => [
+    measure === THROUGHPUT && document.config.task.parent ? 'round trips' : (measure.short ?? measure.name),
+    ...cells,
+    document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
+  ]);
   const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (95% CI)`, 'better'];
   return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
 }

@@ -32,15 +32,21 @@ import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
 // a cell's tree getting less CPU than this share of what its workers asked for was competing
 const LOW_CPU_SHARE = 0.5;
 
+/**
+ * What a run that did not complete says after its title: ` — INTERRUPTED after 3 of 10 rounds`.
+ * @param {ResultsDocument} document
+ */
+export function stateText({ config, status, rounds }) {
+  if (status === 'complete') return '';
+  const done = rounds.filter((round) => round.complete).length;
+  return ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+}
+
 /** @param {ResultsDocument} document */
 function header(document) {
-  const { config, environment, status } = document;
+  const { config, environment } = document;
   const work = config.iterations ? `${ops(config.iterations)} iterations per worker` : 'no iterations chosen';
-  const done = document.rounds.filter((round) => round.complete).length;
-  const state =
-    status === 'complete'
-      ? ''
-      : ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
+  const state = stateText(document);
   // the table lists a pilot round too: the count says so, so the two agree
   const pilot = document.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
   const rounds =
@@ -134,6 +140,22 @@ function metricsTable(document, modes) {
 }
 
 /**
+ * A row a measure, after its name: each mode's median over rounds, and workers/procs with its
+ * interval; the answer's trade-off (answer.js) and --verbose's alike.
+ * @param {import('../../points/points.js').Point} point  the compare's one
+ * @param {import('../../points/measures.js').Measure[]} measures
+ */
+export const tradeOffRows = (point, measures) =>
+  measures.map((measure) => {
+    const { ratio } = figureOf(measure, point);
+    const cells = [
+      ...MODES.map((mode) => medianCell(measure, point, mode)),
+      ratio ? contrastCell(ratio, measure) : '-',
+    ];
+    return { measure, ratio, cells };
+  });
+
+/**
  * Each measure a compare had, per mode and as a workers/procs ratio with its interval: the
  * trade-off table, shown once there is more than throughput to weigh.
  * @param {import('../../points/points.js').Point} point  the compare's one
@@ -143,14 +165,7 @@ function metricsTable(document, modes) {
 function tradeOffTable(point, name) {
   const measures = furtherMeasuresOf([point]);
   if (!measures.length) return [];
-  const rows = [THROUGHPUT, ...measures].map((measure) => {
-    const { ratio } = figureOf(measure, point);
-    return [
-      measure.name,
-      ...MODES.map((mode) => medianCell(measure, point, mode)),
-      ratio ? contrastCell(ratio, measure) : '-',
-    ];
-  });
+  const rows = tradeOffRows(point, [THROUGHPUT, ...measures]).map(({ measure, cells }) => [measure.name, ...cells]);
   const head = ['median over rounds', name('workers'), name('procs'), `${name('workers')}/${name('procs')} (95% CI)`];
   return [{ head, rows, align: ['left', 'right', 'right', 'right'] }];
 }
