@@ -21,7 +21,7 @@ export const COMMANDS = [
   {
     command: 'compare',
     describe: 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI',
-    load: () => import('../commands/compare/cli.js'),
+    load: async () => (await import('../commands/compare/cli.js')).compare,
   },
   {
     command: 'sweep',
@@ -38,12 +38,12 @@ export const COMMANDS = [
   {
     command: 'workers',
     describe: "Run K Worker threads in one fresh process, released together; print each worker's throughput",
-    load: () => import('../commands/compare/cli-workers.js'),
+    load: async () => (await import('../commands/compare/cli.js')).workers,
   },
   {
     command: 'procs',
     describe: "Run K fresh child processes, released together; print each process's throughput",
-    load: () => import('../commands/compare/cli-procs.js'),
+    load: async () => (await import('../commands/compare/cli.js')).procs,
   },
   {
     command: 'trace [mode..]',

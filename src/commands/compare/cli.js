@@ -1,23 +1,49 @@
+// compare, workers and procs on the command line: one module a command, their options from the
+// option table (core/options.js); each runs its core (run.js) and prints what it kept.
 import { SPECS_OF } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { output } from '../../core/typed-options.js';
 
-const SPECS = SPECS_OF.compare();
+/**
+ * The yargs module of compare, workers or procs.
+ * @param {'compare'|'workers'|'procs'} command
+ * @param {string[][]} examples
+ * @returns {import('../../cli/commands.js').CommandModule}
+ */
+function measuring(command, examples) {
+  const specs = SPECS_OF[command]();
+  return {
+    builder: (yargs) => declare(yargs, specs),
+    examples,
+    /**
+     * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
+     * @param {import('../../cli/context.js').Context} [context]
+     */
+    async handler(argv, context) {
+      const opts = readOptions(argv, specs, command);
+      const out = output(opts, command, { summary: process.env.GITHUB_STEP_SUMMARY });
+      const [{ measureOrResume }, { runPrinted }] = await Promise.all([
+        import('./run.js'),
+        import('../../cli/finish.js'),
+      ]);
+      return runPrinted((core) => measureOrResume(opts, command, out, core), out, context);
+    },
+  };
+}
 
-export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
-export const examples = [
+export const compare = measuring('compare', [
   ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, rounds until the ratio is known to ±5% (or 60 s)'],
   ['mmapbench compare --task reuse-buffer --file 1m --rounds 10', 'the buffer-reuse mitigation at 1 MiB'],
   ['mmapbench compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator setting, as JSON'],
   ['mmapbench compare --ci --fail-below 0.8', 'a CI job: 30 s, exit 4 when threads are surely more than 20% behind'],
-];
-/**
- * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
- */
-export async function handler(argv, context) {
-  const opts = readOptions(argv, SPECS, 'compare');
-  const out = output(opts, 'compare', { summary: process.env.GITHUB_STEP_SUMMARY });
-  const [{ measureOrResume }, { runPrinted }] = await Promise.all([import('./run.js'), import('../../cli/finish.js')]);
-  return runPrinted((core) => measureOrResume(opts, 'compare', out, core), out, context);
-}
+]);
+
+export const workers = measuring('workers', [
+  ['mmapbench workers -k 2 --file 1m', 'two threads reading a 1 MiB file'],
+  ['mmapbench workers --task ./my-task.mjs --json', 'your own task, as JSON'],
+]);
+
+export const procs = measuring('procs', [
+  ['mmapbench procs -k 2 --env MALLOC_ARENA_MAX=1', 'two processes with one glibc arena each'],
+  ['mmapbench procs --quick', 'a tiny run that proves every path works'],
+]);
