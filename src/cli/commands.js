@@ -2,12 +2,7 @@
 // command runs. A command's own module (its options, its handler and what that runs) is
 // imported only when it is the one run, so `mmapbench --help` costs little more than yargs.
 
-/**
- * @typedef {object} CommandModule  src/commands/<name>/cli.js
- * @property {(yargs: import('yargs').Argv) => import('yargs').Argv} builder  its options
- * @property {(argv: any, context: import('./context.js').Context & { args: string[] }) => unknown} handler
- * @property {string[][]} [examples]
- */
+/** @typedef {import('./context.js').CommandModule} CommandModule */
 
 /**
  * @typedef {object} Command

@@ -11,4 +11,12 @@
  *   arguments no longer say
  */
 
+/**
+ * A command's yargs module (src/commands/NAME/cli.js).
+ * @typedef {object} CommandModule
+ * @property {(yargs: import('yargs').Argv) => import('yargs').Argv} builder  its options
+ * @property {(argv: any, context: Context & { args: string[] }) => unknown} handler
+ * @property {string[][]} [examples]
+ */
+
 export {};

@@ -8,7 +8,7 @@ import { output } from '../../core/typed-options.js';
  * The yargs module of compare, workers or procs.
  * @param {'compare'|'workers'|'procs'} command
  * @param {string[][]} examples
- * @returns {import('../../cli/commands.js').CommandModule}
+ * @returns {import('../../cli/context.js').CommandModule}
  */
 function measuring(command, examples) {
   const specs = SPECS_OF[command]();
