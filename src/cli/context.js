@@ -1,5 +1,6 @@
-// What a command of the CLI runs with besides its options, kept apart from the parser that
-// passes it (index.js), so a command module names it without importing the parser.
+// What a command of the CLI runs with besides its options, and what a command's module exports,
+// kept apart from the parser (index.js, commands.js), so a command module names them without
+// importing the parser.
 
 /**
  * What a command runs with besides its options: Ctrl-C, and where it writes (tests pass streams).
