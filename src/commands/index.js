@@ -1,7 +1,8 @@
-// The kinds of saved file, one descriptor each, found by one lookup: what the command that wrote
+// A folder a command (compare/, sweep/, advise/, trace/, reproduce/, report/, diff/, tasks/), and
+// here the kinds of saved file they write, found by one lookup: each command's kind.js says what
 // it saved, how every reader reads it, its points, the tables it prints as, and its section of
-// the report page. A command that saves a new kind adds a file here and a line to KINDS
-// (docs/development.md, "Adding a command").
+// the report page. A command that saves a new kind adds a line to KINDS (docs/development.md,
+// "Adding a command"). Only what reads any kind of file loads this: report, diff, --resume.
 import { usageError } from '../errors.js';
 import { checkedDocument, readSaved } from '../saved/load.js';
 import { renderKind } from '../view/index.js';

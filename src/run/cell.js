@@ -38,7 +38,7 @@ const EXIT_GRACE_MS = 2000;
 
 /**
  * How a cell is traced: the window, and how to start the tracer.
- * @typedef {{ window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<import('../trace/parse.js').TraceSummary>, cancel: () => Promise<void> }> }} Tracer
+ * @typedef {{ window: 'timed'|'cell', start: () => Promise<{ stop: () => Promise<import('../stats/samples.js').TraceSummary>, cancel: () => Promise<void> }> }} Tracer
  * @typedef {import('./task-runner.js').ResultMessage} ResultMessage
  * @typedef {import('./task-runner.js').FailedMessage} FailedMessage
  * @typedef {import('./task-runner.js').HostMessage} HostMessage

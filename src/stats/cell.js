@@ -24,7 +24,7 @@ import { cellLatency } from './latency.js';
  * @property {number} spread       slowest / fastest worker ops/s (1 = even)
  * @property {WorkerSample[]} workers
  * @property {Record<string, number | null>} [metrics]  the task's own figures, combined across workers
- * @property {import('../trace/parse.js').TraceSummary} [trace]  with --trace: the cell's
+ * @property {import('./samples.js').TraceSummary} [trace]  with --trace: the cell's
  *   mmap_lock waits
  * @property {MachineShare} [machine]  what the tree got of the machine while it ran
  * @property {import('./latency.js').CellLatency | import('./latency.js').NoLatency} [latency]  per-op

@@ -4,7 +4,7 @@ import { syscallName } from './syscalls.js';
 
 /**
  * @typedef {import('./parse.js').LockWaits} LockWaits
- * @typedef {import('./parse.js').TraceSummary} TraceSummary
+ * @typedef {import('../stats/samples.js').TraceSummary} TraceSummary
  * @typedef {import('./parse.js').Bucket} Bucket
  * @typedef {import('../stats/cell.js').CellResult} CellResult
  * @typedef {import('../stats/cell.js').Mode} Mode

@@ -7,7 +7,7 @@ import { syscallNumber, syscallOfKernelStack } from './syscalls.js';
  * buckets left out (the lowest, negative bucket has no `min`). A map that was never written is
  * absent, except count maps, which bpftrace 0.17 prints as 0.
  *
- * @typedef {{ lowNs: number | null, highNs: number, count: number }} Bucket  lowNs null: below 0
+ * @typedef {import('../stats/samples.js').Bucket} Bucket
  * @typedef {object} BpftraceOutput
  * @property {number | null} attachedProbes
  * @property {string[]} printf   lines the script printed
@@ -84,43 +84,10 @@ function histogram(raw, type) {
 }
 
 /**
- * @typedef {object} LockWaits
- * @property {number} count     successful acquisitions
- * @property {number} totalNs   summed wait, start_locking -> acquire_returned
- * @property {number | null} avgNs  null without acquisitions
- * @property {number | null} maxNs
- * @property {Bucket[]} histogram
- */
-
-/**
- * @typedef {object} TraceSummary  one traced cell, as mmap-lock.bt measured it
- * @property {LockWaits} write
- * @property {LockWaits} read
- * @property {number} trylockFailed
- * @property {number} writeHoldNs  summed time the lock was held for write
- * @property {{ pid: number, comm: string, writes: number, writeNs: number, writeMaxNs: number, reads: number, readNs: number,
- *   main: ThreadWaits }[]} processes  per process with write acquisitions, most writes first;
- *   comm: its names, most writes first (a process that exec'd has two); main: its main thread's
- *   share (its thread id is its pid)
- * @property {{ frames: string[], count: number }[]} writeStacks  the kernel call chains of the
- *   write acquisitions (with the script's third argument), most frequent first
- * @property {{ frames: Array<{ symbol: string | null, object: string | null }>, count: number }[]} writeUserStacks
- *   their user call chains (third argument 2): each frame's symbol and the object it is in
- *   (libc, libnode, an addon's .node, a perf map's JIT code), null where unresolved
- * @property {number} writeUserStacksMissing  writes whose user stack bpftrace printed empty
- * @property {{ write: BySyscall[], read: BySyscall[] }} bySyscall  most acquisitions first
- * @property {number} [windowNs]  how long the trace ran, added by the cell
- */
-
-/**
- * One thread's mmap_lock acquisitions and their summed waits.
- * @typedef {{ writes: number, writeNs: number, reads: number, readNs: number }} ThreadWaits
- */
-
-/**
- * The acquisitions of one kind under one system call in flight on the thread.
- * @typedef {{ syscall: number | null, count: number, totalNs: number }} BySyscall  syscall null:
- *   none in flight (a page fault taken in user mode, or kernel work such as a thread's exit)
+ * @typedef {import('../stats/samples.js').LockWaits} LockWaits
+ * @typedef {import('../stats/samples.js').TraceSummary} TraceSummary
+ * @typedef {import('../stats/samples.js').ThreadWaits} ThreadWaits
+ * @typedef {import('../stats/samples.js').BySyscall} BySyscall
  */
 
 /** @param {BpftraceOutput} output  of mmap-lock.bt @returns {TraceSummary} */

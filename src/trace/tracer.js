@@ -35,7 +35,7 @@ const HARMLESS = /couldn't set RLIMIT_MEMLOCK/;
  *   its kernel and user stacks; stderr: where a slow stop is announced, after stopNoteMs;
  *   stopTimeoutMs: how long stop() waits for the maps before it gives them up; resignalMs: how
  *   often it repeats the signal meanwhile
- * @returns {Promise<{ stop: () => Promise<import('./parse.js').TraceSummary>, cancel: () => Promise<void> }>}
+ * @returns {Promise<{ stop: () => Promise<import('../stats/samples.js').TraceSummary>, cancel: () => Promise<void> }>}
  */
 export async function startTrace({
   bpftrace,
