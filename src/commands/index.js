@@ -2,7 +2,8 @@
 // here the kinds of saved file they write, found by one lookup: each command's kind.js says what
 // it saved, how every reader reads it, its points, the tables it prints as, and its section of
 // the report page. A command that saves a new kind adds a line to KINDS (docs/development.md,
-// "Adding a command"). Only what reads any kind of file loads this: report, diff, --resume.
+// "Adding a command"). Only what reads any kind of file loads this: report, diff, --resume and
+// trace --pid.
 import { usageError } from '../errors.js';
 import { checkedDocument, readSaved } from '../saved/load.js';
 import { renderKind } from '../view/index.js';
