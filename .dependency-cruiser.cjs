@@ -6,10 +6,9 @@ const LAYERS = [
   // (advise runs on sweep's, trace on compare's) and the shell's printing, without a cycle
   ['cli', 'commands'],
   ['core'], // what every command runs on: the option table, the run loop, the end of a run
-  ['view'], // models to text, markdown, JSON and HTML: tables, charts, the page, progress
+  ['view'], // models to text, markdown, JSON and HTML: tables and a first screen's fit, charts, the page, progress
   ['saved'], // files on disk: save, load and check, resume, exports
-  ['models'], // what a view draws from a document that more than one command shows
-  ['document'], // what a run saves: the document's builders and the sentences it keeps
+  ['document'], // what a run saves: the document's builders, and the sentences its figures make
   ['points'], // the one point model every reader shares, the measures, a point's name
   ['run'], // plan, rounds, cells, the hosts that run a task in a fresh process tree
   // what a cell runs; numbers in, numbers out; published figures; the kernel tracer (bpftrace)

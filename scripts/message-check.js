@@ -14,7 +14,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { objectOf } from '../src/tasks/message.js';
-import { parseSize } from '../src/words/sizes.js';
+import { parseSize } from '../src/words/spelling.js';
 
 const { values } = parseArgs({
   options: {

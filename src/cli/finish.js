@@ -5,12 +5,12 @@ import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
 import { sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
-import { gateLine, stepSummary } from '../models/gate.js';
 import { renderKind } from '../view/index.js';
-import { phaseLines, roundCost } from '../models/phases.js';
 import { endingError } from '../core/finish.js';
 import { terminalReporter } from './terminal.js';
-import { verdictWords } from '../models/words.js';
+import { verdictWords, about, formatCI } from '../document/sentences.js';
+import { plural, fixed, seconds } from '../words/spelling.js';
+import { PHASES } from '../stats/phases.js';
 
 /**
  * Runs a command's core with the terminal's reporter, then prints what it kept.
@@ -122,4 +122,137 @@ function verboseLines(points, document) {
   const [{ phases }] = points;
   if (!phases) return [];
   return phaseLines(phases, document.aa ? ['A', 'B'] : Object.keys(phases.modes));
+}
+
+// The CI gate in words, drawn from the document's figures (document/gate.js): the line a job's
+// log ends with, and the markdown appended to GitHub's step summary (--ci).
+
+/** @typedef {import('../document/gate.js').Gate} Gate */
+/** @typedef {import('../document/gate.js').PointJudgement} PointJudgement */
+
+// Beyond this, "run longer" is no advice: the ratio is within noise of the threshold.
+const PRACTICAL_SECONDS = 3600;
+
+const OUTCOME_WORDS = /** @type {const} */ ({ pass: 'passed', fail: 'failed', inconclusive: 'inconclusive' });
+
+/**
+ * One point's judgement in words: `0.62 (95% CI 0.55-0.70) is below 0.8`.
+ * @param {PointJudgement} point
+ * @param {{ fixedRounds: boolean, single: boolean }} options  single: the run's only point, so
+ *   the suggestion can name the option that gives it the time
+ */
+function judgementText(point, { fixedRounds, single }) {
+  const canRunLonger = point.rounds !== null;
+  if (!point.ci95 || point.estimate === null)
+    return `${point.estimate === null ? 'no figure' : fixed(point.estimate)}: one round gives no interval${canRunLonger ? '; run at least 2 rounds' : ''}`;
+  const figure = `${fixed(point.estimate)} (${formatCI(point.ci95)})`;
+  if (point.outcome === 'pass') return `${figure} is at or above ${point.threshold}`;
+  if (point.outcome === 'fail') return `${figure} is below ${point.threshold}`;
+  if (point.onThreshold) return `${figure} sits on ${point.threshold}: no run length decides it`;
+  if (point.moreSeconds === null || !point.rounds || !point.seconds) return `${figure} straddles ${point.threshold}`;
+  if (point.moreSeconds > PRACTICAL_SECONDS)
+    return `${figure} straddles ${point.threshold}, so close to it that no practical run decides it (about ${Math.round(point.moreSeconds / 3600)} h more); choose a threshold further from the ratio`;
+  const moreRounds = Math.max(1, Math.round(point.moreSeconds / (point.seconds / point.rounds)));
+  const option = !single
+    ? ''
+    : fixedRounds
+      ? ` (--rounds ${point.rounds + moreRounds})`
+      : ` (--max-time ${Math.ceil(point.seconds + point.moreSeconds)})`;
+  return `${figure} straddles ${point.threshold}; about ${about(point.moreSeconds)} more would decide it${option}`;
+}
+
+/**
+ * The last line of a gated run: the outcome, the rule, and the points that decided it; a file
+ * saved with its line keeps that one.
+ * @param {Gate} gate
+ */
+export function gateLine(gate) {
+  if (gate.line !== undefined) return gate.line;
+  // a change's points have no rounds to add: which option would decide it is not asked
+  const fixedRounds = gate.fixedRounds ?? true;
+  const note = gate.differences?.length
+    ? ` (the runs differ in ${gate.differences.join(', ')}: the change may be theirs, not the code's)`
+    : '';
+  const head = `gate ${OUTCOME_WORDS[gate.outcome]} (${gate.subject}, ${gate.rule})`;
+  const tail =
+    gate.outcome === 'inconclusive'
+      ? gate.failInconclusive
+        ? '; failing the job (--fail-inconclusive)'
+        : '; not failing the job (--fail-inconclusive would)'
+      : '';
+  if (gate.points.length === 1) {
+    const [point] = gate.points;
+    return `${head}: ${gate.kind === 'change' ? `${point.label} ` : ''}${judgementText(point, { fixedRounds, single: true })}${note}${tail}`;
+  }
+  const deciding = gate.points.filter((point) => point.outcome === gate.outcome);
+  const counts = /** @type {const} */ (['pass', 'fail', 'inconclusive'])
+    .map((outcome) => ({ outcome, n: gate.points.filter((point) => point.outcome === outcome).length }))
+    .filter(({ n }) => n)
+    .map(({ outcome, n }) => `${n} ${OUTCOME_WORDS[outcome]}`)
+    .join(', ');
+  const shown = gate.outcome === 'pass' ? [] : deciding.slice(0, 3);
+  const detail = shown.map((point) => `${point.label}: ${judgementText(point, { fixedRounds, single: false })}`);
+  if (deciding.length > shown.length && shown.length) detail.push(`${deciding.length - shown.length} more`);
+  return `${head}: ${plural(gate.points.length, gate.kind === 'change' ? 'change' : 'point')}, ${counts}${detail.length ? `; ${detail.join('; ')}` : ''}${note}${tail}`;
+}
+
+/**
+ * What GitHub shows for a step (appended to $GITHUB_STEP_SUMMARY): the command and its verdict,
+ * the gate's outcome, and the tables as `--markdown` prints them, folded (a run's rounds make a
+ * long table).
+ * @param {{ title: string, verdict: string | null, gate: Gate | null, tables: string }} parts
+ */
+export function stepSummary({ title, verdict, gate, tables }) {
+  const icon = gate ? { pass: '✅', fail: '❌', inconclusive: '⚠️' }[gate.outcome] : '';
+  return [
+    `**${title}**${verdict ? `: ${verdict}` : ''}`,
+    '',
+    ...(gate ? [`${icon} **${gateLine(gate)}**`, ''] : []),
+    "<details><summary>the run's tables</summary>",
+    '',
+    tables.trimEnd(),
+    '',
+    '</details>',
+    '',
+    '',
+  ].join('\n');
+}
+
+// The --verbose breakdown of a round's time: each phase of a cell, mean over the run, and how
+// much of a round the timed windows were.
+
+const HEADINGS = [...PHASES, 'between', 'cell'];
+
+/**
+ * A row per phase and a column per mode, so it fits 80 columns whatever the names.
+ * @param {import('../stats/phases.js').PhasesSummary} summary
+ * @param {string[]} names  what the modes are called (workers, procs; A, B), in the summary's order
+ * @returns {string[]}  lines, each starting `mmapbench:`
+ */
+export function phaseLines(summary, names) {
+  const modes = Object.keys(summary.modes);
+  const keys = [...PHASES.map((name) => `${name}Ns`), 'betweenNs', 'totalNs'];
+  const ms = (/** @type {number} */ ns) => (ns / 1e6).toFixed(ns < 1e7 ? 1 : 0);
+  const rows = [
+    ['phase', ...modes.map((mode, i) => names[i] ?? mode)],
+    ...keys.map((key, row) => [HEADINGS[row], ...modes.map((mode) => ms(summary.modes[mode][key]))]),
+  ];
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return [
+    `mmapbench: where a round's time went (ms per cell, mean of ${plural(summary.rounds, 'round')}):`,
+    ...rows.map(
+      (row) =>
+        `mmapbench:   ${row.map((cell, i) => (i ? cell.padStart(Math.max(widths[i], 7)) : cell.padEnd(widths[i]))).join('  ')}`,
+    ),
+    `mmapbench:   ${roundCost(summary)}`,
+  ];
+}
+
+/**
+ * What a round took, and how much of it the timed windows were.
+ * @param {import('../stats/phases.js').PhasesSummary} summary
+ */
+export function roundCost(summary) {
+  const share = Math.round((100 * summary.windowsNs) / summary.roundNs);
+  return `a round took ${seconds(summary.roundNs)}: timed windows ${seconds(summary.windowsNs)} (${share}%), the rest ${seconds(summary.overheadNs)}`;
 }

@@ -1,5 +1,5 @@
 import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
-import { formatSize } from '../words/sizes.js';
+import { formatSize } from '../words/spelling.js';
 import { COMMON } from '../core/options.js';
 import { declare, readOptions } from '../core/option-spec.js';
 

@@ -3,8 +3,7 @@ import leven from 'leven';
 import { MmapbenchError, usageError } from '../errors.js';
 import { version } from '../version.js';
 import { COMMANDS, nameOf } from './commands.js';
-import { COMMON, COMPARE_ONLY } from '../core/common-options.js';
-import { declare, examplesText, flagName } from '../core/option-spec.js';
+import { COMMON, COMPARE_ONLY, declare, examplesText, flagName } from '../core/option-spec.js';
 import { camel } from '../words/vocabulary.js';
 
 const NAMES = COMMANDS.map(nameOf);

@@ -3,8 +3,7 @@
 import { MmapbenchError } from '../errors.js';
 import { asSaved, saveDocument } from '../saved/save.js';
 import { ratioGate } from '../document/gate.js';
-import { shortBudgetText } from '../document/sentences.js';
-import { straysText } from '../document/measured.js';
+import { shortBudgetText, straysText } from '../document/sentences.js';
 
 /** @typedef {import('./typed-options.js').Output} Output */
 

@@ -229,3 +229,16 @@ const typed = (/** @type {string} */ name, /** @type {unknown} */ raw) => {
   if (typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw))) return String(raw);
   throw usageError(`${name} takes a ${PLACEHOLDERS[name] ?? 'value'}, not ${raw === null ? 'null' : typeof raw}`);
 };
+
+// What the CLI declares before it knows which command runs (`mmapbench --help` loads this file
+// alone of the options): the option every command takes, and the names of compare's own, for
+// the error that says which command takes one.
+
+/** What compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate. */
+export const COMPARE_ONLY = ['aa', 'precision', 'maxTime', 'failBelow', 'failInconclusive', 'ci'];
+
+export const COMMON = {
+  verbose: flag(
+    'the whole text: every round, the account, the warm-up and the sizing after the answer; stack traces and task output on failure',
+  ),
+};

@@ -21,8 +21,7 @@ import {
 } from '../words/vocabulary.js';
 import { DEFAULT_OUT } from '../saved/out.js';
 import { FORMATS, readExports } from '../saved/export-request.js';
-import { checked, flag, flagName, repeat, value } from './option-spec.js';
-import { COMMON, COMPARE_ONLY } from './common-options.js';
+import { checked, flag, flagName, repeat, value, COMMON, COMPARE_ONLY } from './option-spec.js';
 
 export { COMMON, COMPARE_ONLY };
 

@@ -8,7 +8,7 @@ import { looksLikePath } from '../tasks/index.js';
 import { commandLine } from '../words/command-line.js';
 import { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 import { defaultOut } from '../saved/out.js';
-import { parseVersionSpec } from '../system/node-release.js';
+import { parseVersionSpec } from '../system/node.js';
 import { checkDistinct } from '../system/safe-fs.js';
 import { quoted } from '../saved/validate.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';

@@ -2,9 +2,7 @@
 // stats/account.js for each mode with their intervals, the difference between the modes, a
 // sentence that names what differs and what to try, and each mode's regime.
 import { STEADY_CAP } from '../run/plan.js';
-import { fixed } from '../words/numbers.js';
-import { listed, plural } from '../words/lists.js';
-import { MODES } from '../words/modes.js';
+import { fixed, listed, plural, MODES } from '../words/spelling.js';
 
 /**
  * @typedef {ReturnType<typeof import('../stats/account.js').accountResults>} AccountData

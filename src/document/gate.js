@@ -1,8 +1,8 @@
 // The CI gate of compare, sweep and diff as data for the saved document: what was asked, each
 // point's judgement, and what its line needs to say which option would decide it. The line a
-// job's log ends with is drawn from it (models/gate.js).
+// job's log ends with is drawn from it (cli/finish.js).
 import { judge, worstOutcome } from '../stats/gate.js';
-import { MODES } from '../words/modes.js';
+import { MODES } from '../words/spelling.js';
 
 /**
  * @typedef {import('../stats/gate.js').Judgement & { id: string, label: string, rounds: number | null,
@@ -20,7 +20,7 @@ import { MODES } from '../words/modes.js';
  *   would decide it
  * @property {string[]} [differences]  a change gate's: the facts the two runs differ in
  * @property {string} [line]  the sentence the run ended with, as files saved before the gate kept
- *   figures only had it (models/gate.js draws it now)
+ *   figures only had it (cli/finish.js draws it now)
  */
 
 /** A fraction as the user typed it: 0.1 is `10%`. */

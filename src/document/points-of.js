@@ -1,6 +1,6 @@
 // The points of a compare's and a sweep's document (points/points.js: the one model every reader
 // shares), read the same way from a run that has just finished and from its saved file.
-import { MODES } from '../words/modes.js';
+import { MODES } from '../words/spelling.js';
 import { pointOf } from '../points/points.js';
 
 /** @typedef {import('../points/points.js').Point} Point @typedef {import('../points/points.js').Round} Round */

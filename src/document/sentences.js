@@ -1,12 +1,10 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { BUFFER_OPTION, hasBufferOption } from '../reference/node-changes.js';
-import { sideOf } from '../stats/interval.js';
+import { sideOf } from '../stats/ratio.js';
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { syscallMeaning } from '../trace/syscalls.js';
-import { fixed, ops, seconds } from '../words/numbers.js';
+import { fixed, ops, seconds, listed, plural } from '../words/spelling.js';
 import { remedyOf, spreadCause, spreadNext, stoppedShort } from './spread-words.js';
-import { listed, plural } from '../words/lists.js';
-import { measuredIn } from './measured.js';
 import { wordsOfAccount } from './account.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
@@ -355,4 +353,74 @@ export function timeShareReading(trace, modes, ratio) {
         : `; workers were not slower (workers/procs ${fixed(ratio.geomean)}), so the waits explain no gap`;
   }
   return `time on the lock (total wait / (k × traced window), median over cells): ${parts.join('; ')}${gap}; an upper bound on what the lock costs`;
+}
+
+/**
+ * Every cell a run finished: a compare's rounds', or a sweep's points' rounds'.
+ * @param {object} document  a results document, or one being built
+ * @returns {Array<Record<string, any>>}
+ */
+const cellsIn = (document) =>
+  /** @type {Array<{ rounds?: Array<Record<string, any>> }>} */ (
+    'points' in document && Array.isArray(document.points) ? document.points : [document]
+  )
+    .flatMap((part) => part.rounds ?? [])
+    .flatMap((round) => [round.workers, round.procs].filter(Boolean));
+
+/**
+ * Whether any cell of a run finished. A run that measured nothing is not saved, so nothing says
+ * how to go on with it.
+ * @param {object} document
+ */
+export const measuredIn = (document) => cellsIn(document).length > 0;
+
+/**
+ * What a run's task left running when its cells ended (and mmapbench killed), in a line; null
+ * when it left nothing.
+ * @param {object} document
+ * @returns {string | null}
+ */
+export function straysText(document) {
+  const cells = cellsIn(document).filter((cell) => cell.strays);
+  if (!cells.length) return null;
+  const processes = cells.reduce((sum, cell) => sum + cell.strays, 0);
+  return `the task left ${processes} process${processes === 1 ? '' : 'es'} running when ${cells.length === 1 ? 'its cell' : `${cells.length} of its cells`} ended; mmapbench killed them: end the processes a task starts in its teardown`;
+}
+
+// The sentences a document's figures make, drawn when it is shown: the verdict, the account in
+// words, what to try next. A run saves the figures, kinds and codes; these are made from them,
+// for a live run and a saved file alike. A file saved before kept the sentences themselves
+// (`verdict.text`, `account.words`, `next`): those are read as they were saved.
+
+/**
+ * The verdict in a sentence: `procs are 1.16x faster than workers (95% CI 1.08-1.26)`.
+ * @param {any} document  a compare's
+ * @returns {string | null}
+ */
+export function verdictWords(document) {
+  const { verdict, ratio } = document;
+  if (!verdict || !ratio) return null;
+  return typeof verdict.text === 'string' ? verdict.text : verdictText(ratio, verdict, document);
+}
+
+/**
+ * The account in words: what differs between the modes' time per op, what is left unexplained,
+ * whether the cells were still warming up, what to try.
+ * @param {any} account  a compare's or a sweep point's
+ * @param {any} document  the run it is of (its arms, whether it was traced, its protocol)
+ * @returns {import('./account.js').AccountWords | null}
+ */
+export function accountWordsOf(account, document) {
+  if (!account) return null;
+  return account.words ?? wordsOfAccount(account, document);
+}
+
+/**
+ * What to run next, after the verdict: null for a run of one mode, or without a ratio.
+ * @param {any} document  a compare's
+ * @returns {string | null}
+ */
+export function nextWords(document) {
+  if ('next' in document) return document.next ?? null;
+  return document.ratio ? nextStep(document) : null;
 }

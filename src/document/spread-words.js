@@ -2,9 +2,8 @@
 // (stats/spread.js), the groups its cells fall into, and what would remove it, for the note under
 // the verdict, the stop line and `next:`.
 import { fileURLToPath } from 'node:url';
-import { fixed, ops } from '../words/numbers.js';
+import { fixed, ops, MODES } from '../words/spelling.js';
 import { commandLine } from '../words/command-line.js';
-import { MODES } from '../words/modes.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument

@@ -4,7 +4,7 @@
 // pick it up from this list (docs/development.md, "Adding a statistic").
 import { linearRegression } from 'simple-statistics';
 import { SAVED_BITS } from '../stats/histogram.js';
-import { fixed, ops } from '../words/numbers.js';
+import { fixed, ops } from '../words/spelling.js';
 
 /**
  * @typedef {import('../stats/cell.js').CellResult} CellResult

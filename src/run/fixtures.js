@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { ensurePrivateDir, fileError, temporaryBeside } from '../system/safe-fs.js';
-import { formatSize, parseSize } from '../words/sizes.js';
+import { formatSize, parseSize } from '../words/spelling.js';
 
 /** The investigation's four files (its /tmp/fs-contention-files). */
 export const NAMED_FILES = { small: 128, med: 64 * 1024, large: 1024 * 1024, huge: 8 * 1024 * 1024 };

@@ -1,11 +1,10 @@
 import { usableCpus } from '../system/cpus.js';
-import { plural } from '../words/lists.js';
+import { plural } from '../words/spelling.js';
 import { resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
 import { loadTask } from '../tasks/index.js';
 import { ALLOCATOR_VARS } from '../system/environment.js';
-import { preloadProblem } from '../system/jemalloc.js';
 import { resolveNode } from '../system/node.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
@@ -151,6 +150,8 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   if (envOverrides.LD_PRELOAD) {
     // The dynamic loader skips a library it cannot load with a warning only: check, or the
     // report would name an allocator the cells never ran with.
+    // (the check loads only when a library is preloaded)
+    const { preloadProblem } = await import('../system/jemalloc.js');
     const problem = preloadProblem(node.path, envOverrides.LD_PRELOAD, { ...process.env, ...envOverrides });
     if (problem)
       throw usageError(

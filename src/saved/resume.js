@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
 import { looksLikePath, moduleSha256 } from '../tasks/index.js';
-import { plural } from '../words/lists.js';
+import { plural } from '../words/spelling.js';
 
 /** The environment facts a resumed run must share with its first part, as the reader names them. */
 const SAME = /** @type {const} */ ([

@@ -15,7 +15,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
-import { measuredIn } from '../document/measured.js';
+import { measuredIn } from '../document/sentences.js';
 import { endOf } from '../document/document.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 

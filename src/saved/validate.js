@@ -5,7 +5,7 @@
 // measures.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { plural } from '../words/lists.js';
+import { plural } from '../words/spelling.js';
 
 /** @type {import('ajv').ValidateFunction | undefined} */
 let validate;

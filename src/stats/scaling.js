@@ -1,6 +1,5 @@
 import { linearRegression, median } from 'simple-statistics';
-import { ratioStats } from './ratio.js';
-import { sideOf } from './interval.js';
+import { ratioStats, sideOf } from './ratio.js';
 
 /**
  * @typedef {object} ScalingStep  one k of one mode

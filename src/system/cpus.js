@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { plural } from '../words/lists.js';
+import { plural } from '../words/spelling.js';
 
 /**
  * @typedef {object} UsableCpus

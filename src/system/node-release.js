@@ -5,10 +5,14 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { environmentError, MmapbenchError, usageError } from '../errors.js';
-import { alive } from './alive.js';
-import { adopt } from './children.js';
+import { alive, adopt } from './children.js';
 import { diesWithParentBoxed } from './containment.js';
 import { ensurePrivateDir, fileError } from './safe-fs.js';
+
+/**
+ * @typedef {{ major: number, minor: number | null, patch: number | null }} VersionSpec
+ *   a release line (24), a minor line (24.19) or one release (24.19.0): system/node.js reads it
+ */
 
 /** The oldest major `--node VERSION` installs: the oldest mmapbench is tested on. */
 const MIN_INSTALL_MAJOR = 20;
@@ -17,27 +21,6 @@ const MIN_INSTALL_MAJOR = 20;
 export const PACKAGE = `node-${process.platform}-${process.arch}`;
 
 export const nodeCacheDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'node');
-
-/**
- * @typedef {{ major: number, minor: number | null, patch: number | null }} VersionSpec
- *   a release line (24), a minor line (24.19) or one release (24.19.0)
- */
-
-/**
- * `26`, `v24.19`, `24.19.0`: the release asked for; null when `spec` is not a version (a path).
- * @param {string} spec
- * @returns {VersionSpec | null}
- */
-export function parseVersionSpec(spec) {
-  const match = /^v?(\d{1,4})(?:\.(\d{1,4}))?(?:\.(\d{1,4}))?$/.exec(spec);
-  if (!match) return null;
-  const [, major, minor, patch] = match;
-  return {
-    major: Number(major),
-    minor: minor === undefined ? null : Number(minor),
-    patch: patch === undefined ? null : Number(patch),
-  };
-}
 
 /** @param {VersionSpec} spec */
 const specText = ({ major, minor, patch }) => [major, minor, patch].filter((n) => n !== null).join('.');
@@ -110,10 +93,11 @@ export function cachedBinary(spec, cache = nodeCacheDir()) {
  * the registry, installed first (with a line on stderr, as it takes a while).
  * @param {string} given  the option's value, for messages
  * @param {VersionSpec} spec
- * @param {{ interrupt?: AbortSignal, cache?: string, say?: (line: string) => void }} [context]
+ * @param {{ interrupt?: AbortSignal, cache?: string, say?: (line: string) => void }} [context]  say: how
+ *   the install is told (default: not at all; the CLI's stderr through resolveNode)
  * @returns {Promise<string>}
  */
-export async function releaseBinary(given, spec, { interrupt, cache = nodeCacheDir(), say = stderrLine } = {}) {
+export async function releaseBinary(given, spec, { interrupt, cache = nodeCacheDir(), say = () => {} } = {}) {
   if (spec.major < MIN_INSTALL_MAJOR)
     throw usageError(
       `--node ${given}: mmapbench installs Node ${MIN_INSTALL_MAJOR} or newer, the oldest it is tested on; to run an older Node anyway, pass its binary's path`,
@@ -124,8 +108,6 @@ export async function releaseBinary(given, spec, { interrupt, cache = nodeCacheD
   const version = await newestInRegistry(given, spec, { interrupt, cache });
   return install(version, { interrupt, cache, say });
 }
-
-export const stderrLine = (/** @type {string} */ line) => void process.stderr.write(`mmapbench: ${line}\n`);
 
 // npm retries a failed request for a minute by default; one attempt says "offline" at once
 const NPM_FLAGS = ['--fetch-retries=0', '--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error'];

@@ -2,9 +2,27 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { usageError } from '../errors.js';
-import { cachedBinary, parseVersionSpec, releaseBinary, stderrLine } from './node-release.js';
 
 const MIN_MAJOR = 18;
+
+/**
+ * `26`, `v24.19`, `24.19.0`: the release asked for; null when `spec` is not a version (a path).
+ * @param {string} spec
+ * @returns {import('./node-release.js').VersionSpec | null}
+ */
+export function parseVersionSpec(spec) {
+  const match = /^v?(\d{1,4})(?:\.(\d{1,4}))?(?:\.(\d{1,4}))?$/.exec(spec);
+  if (!match) return null;
+  const [, major, minor, patch] = match;
+  return {
+    major: Number(major),
+    minor: minor === undefined ? null : Number(minor),
+    patch: patch === undefined ? null : Number(patch),
+  };
+}
+
+/** A line on stderr, as the CLI says what it does (a release being installed). */
+export const stderrLine = (/** @type {string} */ line) => void process.stderr.write(`mmapbench: ${line}\n`);
 
 /**
  * A Node that runs the cells: its binary, its version, and what of its defaults the tasks depend
@@ -34,8 +52,11 @@ export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd
   const release = parseVersionSpec(spec);
   const key = release ? `version ${spec.replace(/^v/, '')}` : resolve(cwd, spec);
   if (!checked.has(key)) {
+    // the installer loads only when a release is asked for
     const found = release
-      ? releaseBinary(spec, release, { interrupt, say }).then((path) => check(spec, path, interrupt))
+      ? import('./node-release.js')
+          .then(({ releaseBinary }) => releaseBinary(spec, release, { interrupt, say }))
+          .then((path) => check(spec, path, interrupt))
       : check(spec, key, interrupt);
     checked.set(key, found);
     // a failed install may succeed on the next ask (a sweep plans each point)
@@ -53,7 +74,7 @@ export function resolveNode(spec, interrupt, say = stderrLine, cwd = process.cwd
  */
 export async function cachedNode(spec, interrupt) {
   const release = parseVersionSpec(spec);
-  const path = release ? cachedBinary(release) : null;
+  const path = release ? (await import('./node-release.js')).cachedBinary(release) : null;
   return path ? resolveNode(spec, interrupt) : null;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { usageError } from '../errors.js';
-import { alive } from './alive.js';
+import { alive } from './children.js';
 import { fileError, writeFileAtomic } from './safe-fs.js';
 
 // proper-lockfile keeps the lock's mtime fresh while we hold it; one older than this belongs

@@ -20,7 +20,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
-import { formatSize } from '../words/sizes.js';
+import { formatSize } from '../words/spelling.js';
 
 /** A name no one can have created beforehand, beside `path`. */
 export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { environmentError, usageError } from '../errors.js';
-import { alive } from './alive.js';
+import { alive } from './children.js';
 import { readChoice, THP_PATH } from './environment.js';
 import { readUserFile } from './safe-fs.js';
 import { commandLine } from '../words/command-line.js';

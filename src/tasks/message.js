@@ -1,5 +1,5 @@
 import { readUserFile } from '../system/safe-fs.js';
-import { formatSize } from '../words/sizes.js';
+import { formatSize } from '../words/spelling.js';
 
 /**
  * One round trip per op: the worker sends a message to its parent, whose main thread sends it

@@ -3,7 +3,7 @@
 // library), no browser and no network needed to draw them, and the page needs no script.
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
-import { MODES } from '../words/modes.js';
+import { MODES } from '../words/spelling.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { middleOf } from '../stats/histogram.js';
 

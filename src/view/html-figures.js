@@ -3,7 +3,7 @@
 // account, and the account's lines against k.
 import { lineOf } from '../document/account.js';
 import { valueOf } from '../points/points.js';
-import { MODES } from '../words/modes.js';
+import { MODES } from '../words/spelling.js';
 
 /** @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account */
 

@@ -2,7 +2,7 @@
 // (its facts, its answer, its charts, and the tables as the run printed them), escaped text.
 import { version } from '../version.js';
 import { MODE_COLORS } from './charts.js';
-import { plural } from '../words/lists.js';
+import { plural } from '../words/spelling.js';
 
 /**
  * @typedef {import('./charts.js').Chart} Chart

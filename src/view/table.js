@@ -1,7 +1,5 @@
 import Table from 'cli-table3';
-import { NBSP, NUMBER_UNIT, wrapText } from '../words/wrap.js';
-
-export { wrapText };
+import wrapAnsi from 'wrap-ansi';
 
 /** @param {{ isTTY?: boolean }} [stream] */
 export const useColor = (stream = process.stdout, env = process.env) =>
@@ -246,3 +244,50 @@ export function renderMarkdown(model, { level = 3 } = {}) {
   for (const block of model.blocks ?? []) parts.push('', '```', block.replace(/\n$/, ''), '```');
   return `${parts.join('\n')}\n`;
 }
+
+// How a default output fits a first screen: the line that says where the rest is, and the notes
+// under an answer kept by rank while they fit 80 columns by 24 lines. Each command's answer (its
+// decision first, then what it costs) is drawn beside its whole text, in its folder
+// (src/commands/*/answer.js or model.js).
+
+/** Where the rest is: the last line of every default output. */
+export const MORE = 'more: --verbose prints every round; `report FILE --html page.html` draws them';
+
+// what a default compare's answer fits: a terminal's first screen
+export const SCREEN = { columns: 80, lines: 24 };
+export const linesOf = (/** @type {string} */ text) => wrapText(text, SCREEN.columns).split('\n').length;
+
+/**
+ * The notes that fit `room` lines at SCREEN's width, in their order: those of rank 0 always,
+ * then by rank (the lowest number first) while they fit.
+ * @param {Array<{ text: string, rank: number }>} notes
+ * @param {number} room
+ * @returns {string[]}
+ */
+export function fitted(notes, room) {
+  const kept = new Set(notes.filter((note) => note.rank === 0));
+  let left = room - [...kept].reduce((sum, note) => sum + linesOf(note.text), 0);
+  for (const note of [...notes].filter((one) => one.rank > 0).sort((a, b) => a.rank - b.rank)) {
+    const lines = linesOf(note.text);
+    if (lines > left) continue;
+    kept.add(note);
+    left -= lines;
+  }
+  return notes.filter((note) => kept.has(note)).map((note) => note.text);
+}
+
+// Text wrapped for a terminal: the one rule the tables, the notes and the default answer's line
+// budget share.
+
+// a number and its unit, kept on one line: `17.14 ms`, `54.8 MiB`, `20,552 ops/s`
+export const NUMBER_UNIT = /(\d) (?=(?:ops\/s|[KMG]iB|B|µs|ms|ns|s|%|x|×)(?![\p{L}\d]))/gu;
+export const NBSP = '\u00a0';
+
+/**
+ * Text wrapped at spaces to `width`, a number kept with its unit; only a word longer than the
+ * width is cut.
+ * @param {string} text
+ * @param {number} width
+ */
+export const wrapText = (text, width) =>
+  wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');

@@ -1,4 +1,4 @@
-// What every table the tool prints is drawn from, as data: models/ build it, view/ renders it
+// What every table the tool prints is drawn from, as data: each command's model.js builds it, view/ renders it
 // (terminal, markdown, HTML). Kept here, below both, so a layer that builds one imports nothing
 // above it.
 

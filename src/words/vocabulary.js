@@ -2,7 +2,7 @@
 // task parameters. One place, so every message names an option the way the user typed it.
 import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
-import { parseSize } from './sizes.js';
+import { parseSize } from './spelling.js';
 
 /** `maxTime` as typed: `max-time`. @param {string} name */
 export const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cli } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
 import { PHASES } from '../../src/stats/phases.js';
-import { accountWordsOf } from '../../src/models/words.js';
+import { accountWordsOf } from '../../src/document/sentences.js';
 
 const lineOf = (doc, key) => doc.account.lines.find((line) => line.key === key);
 const mean = (doc, key, mode) => lineOf(doc, key)?.modes[mode]?.mean;

@@ -87,7 +87,7 @@ test('--help loads no command: their names and descriptions only, yargs through 
   const files = await loaded(['--help']);
   assert.ok(files.includes('src/cli/commands.js'), files.join(' '));
   for (const file of files) {
-    assert.ok(!/^src\/(cli\/(?!index|commands)|run\/|core\/(?!common-options|option-spec))/.test(file), file);
+    assert.ok(!/^src\/(cli\/(?!index|commands)|run\/|core\/(?!option-spec))/.test(file), file);
     assert.ok(!/node_modules\/execa\//.test(file), file);
   }
   // its ES module entry scans the CommonJS build it wraps for exports, 12 ms of the 76 --help took
@@ -102,4 +102,15 @@ test("a command's --help loads that command's module and no other command's", as
     files.filter((file) => /^src\/commands\/[^/]+\//.test(file) && !file.startsWith('src/commands/tasks/')),
     [],
   );
+});
+
+test('compare --quick loads its own folder and what its run uses: no other command, installer or exporter', async () => {
+  const files = await loaded(['compare', '--quick', '--no-save']);
+  assert.ok(files.includes('src/commands/compare/run.js'), files.join(' '));
+  const unasked = files.filter((file) =>
+    /^src\/(commands\/(?!compare\/|trace\/model\.js)|system\/(node-release|jemalloc)\.js|saved\/export\.js|trace\/(preflight|tracer)\.js)/.test(
+      file,
+    ),
+  );
+  assert.deepEqual(unasked, []);
 });

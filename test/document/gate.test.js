@@ -9,7 +9,7 @@ import { kindOf, loadSaved } from '../../src/commands/index.js';
 import { sameKind } from '../../src/commands/diff/files.js';
 import { gateOf } from '../../src/core/finish.js';
 import { changeGate } from '../../src/document/gate.js';
-import { gateLine, stepSummary } from '../../src/models/gate.js';
+import { gateLine, stepSummary } from '../../src/cli/finish.js';
 import { fixture } from '../helpers.js';
 
 // workers/procs 0.91 (95% CI 0.47-1.77) over 4 rounds in 3.07 s

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, fixture } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
-import { accountWordsOf } from '../../src/models/words.js';
+import { accountWordsOf } from '../../src/document/sentences.js';
 
 test("a built-in task's cells say their regime: the window's last tenth against its first", async () => {
   const result = await cli([

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { defaultFixturesDir, resolveFile } from '../../src/run/fixtures.js';
-import { formatSize, parseSize } from '../../src/words/sizes.js';
+import { formatSize, parseSize } from '../../src/words/spelling.js';
 import { MmapbenchError } from '../../src/errors.js';
 import { asNobody, asRoot, sharedTmp, victim } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PHASES, cellPhases, phasesSummary } from '../../src/stats/phases.js';
-import { phaseLines } from '../../src/models/phases.js';
+import { phaseLines } from '../../src/cli/finish.js';
 
 const ms = (/** @type {number} */ n) => String(BigInt(Math.round(n * 1e6)));
 

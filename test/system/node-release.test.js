@@ -10,12 +10,12 @@ import {
   installedReleases,
   newestFirst,
   PACKAGE,
-  parseVersionSpec,
   releaseBinary,
   releaseDir,
   removeAbandoned,
   satisfies,
 } from '../../src/system/node-release.js';
+import { parseVersionSpec } from '../../src/system/node.js';
 import { hasBufferOption } from '../../src/reference/node-changes.js';
 
 test('a version is a major, a minor line or one release, with or without v; anything else is a path', () => {

@@ -10,7 +10,7 @@ import { THROUGHPUT_RACE } from '../../run/race.js';
 import { changeBetween, differenceBetween, holm } from '../../stats/ratio.js';
 import { pooledChange } from '../../stats/pooled.js';
 import { MEASURES } from '../../points/measures.js';
-import { MODES } from '../../words/modes.js';
+import { MODES } from '../../words/spelling.js';
 
 /**
  * @typedef {import('./types.js').Candidate} Candidate

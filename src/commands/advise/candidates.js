@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPlan } from '../../run/plan.js';
 import { MmapbenchError } from '../../errors.js';
-import { formatSize, parseSize } from '../../words/sizes.js';
+import { formatSize, parseSize } from '../../words/spelling.js';
 
 /**
  * @typedef {object} Candidate

@@ -3,11 +3,10 @@
 // the task, labelled with its source.
 import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
-import { fixed } from '../../words/numbers.js';
+import { fixed, MODES } from '../../words/spelling.js';
 import { modeOf, scoreIn } from './advice.js';
-import { MODES } from '../../words/modes.js';
 import { recommendedText } from '../sweep/model.js';
-import { MORE } from '../../models/answer.js';
+import { MORE } from '../../view/table.js';
 
 /**
  * @typedef {import('./advice.js').Advice} Advice

@@ -5,16 +5,23 @@
 // and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
-import { about, pct, resumeText, startupEnvText, stopText } from '../../document/sentences.js';
+import {
+  about,
+  pct,
+  resumeText,
+  startupEnvText,
+  stopText,
+  accountWordsOf,
+  nextWords,
+  verdictWords,
+} from '../../document/sentences.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
-import { ops } from '../../words/numbers.js';
+import { ops, plural } from '../../words/spelling.js';
 import { appText, costsText, cyclesText, favouredMode, stateText, tradeOffRows } from './model.js';
-import { plural } from '../../words/lists.js';
-import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
-import { fitted, linesOf, MORE, SCREEN } from '../../models/answer.js';
+import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
 /**
  * @typedef {import('../../document/document.js').ResultsDocument} ResultsDocument

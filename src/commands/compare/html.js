@@ -1,7 +1,7 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from './model.js';
 import { compareAnswer, stoppedClause } from './answer.js';
-import { startupEnvText } from '../../document/sentences.js';
+import { startupEnvText, accountWordsOf, nextWords, verdictWords } from '../../document/sentences.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -18,10 +18,9 @@ import {
   pooledBar,
 } from '../../view/charts.js';
 import { syscallChart, waitHistogram } from '../trace/charts.js';
-import { MODES } from '../../words/modes.js';
+import { MODES } from '../../words/spelling.js';
 import { section } from '../../view/html-page.js';
 import { partsOf, perCellFigure, roundDots, spreadWords } from '../../view/html-figures.js';
-import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
 
 /**
  * @typedef {import('../../saved/load.js').Saved} Saved

@@ -6,22 +6,20 @@ import {
   stopText,
   withCI,
   contrastCell,
+  accountWordsOf,
+  nextWords,
+  verdictWords,
 } from '../../document/sentences.js';
-import { plural } from '../../words/lists.js';
+import { plural, duration, fixed, ops, formatSize, MODES } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
-import { duration, fixed, ops } from '../../words/numbers.js';
 import { accountTable, sourcesNote } from '../../document/account.js';
-import { MODES } from '../../words/modes.js';
-import { sideOf } from '../../stats/interval.js';
-import { meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
+import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../../points/measures.js';
-import { formatSize } from '../../words/sizes.js';
 import { percentileOf } from '../../stats/histogram.js';
 import { centreOf, figureOf, furtherMeasuresOf, medianCell, missingMeasures } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
-import { accountWordsOf, nextWords, verdictWords } from '../../models/words.js';
 
 /**
  * @typedef {import('../../document/document.js').ResultsDocument} ResultsDocument

@@ -16,7 +16,7 @@ import {
 import { keptOptions, measureOptions, resumeOnly } from '../../core/typed-options.js';
 import { usageError } from '../../errors.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
-import { MODES } from '../../words/modes.js';
+import { MODES } from '../../words/spelling.js';
 import { completeRounds } from '../../run/scheduler.js';
 import { ratioStats, roundRatio } from '../../stats/ratio.js';
 import { halfWidth } from '../../stats/stopping.js';

@@ -2,8 +2,7 @@
 // figure: the diff document, from each run's points and machine facts (files.js reads them from
 // the two files).
 import { usageError } from '../../errors.js';
-import { changeBetween } from '../../stats/ratio.js';
-import { sideOf } from '../../stats/interval.js';
+import { changeBetween, sideOf } from '../../stats/ratio.js';
 import { SCHEMA, version } from '../../version.js';
 import { roundCount } from '../../points/points.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';

@@ -1,7 +1,6 @@
 import { withCI } from '../../document/sentences.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';
-import { fixed } from '../../words/numbers.js';
-import { plural } from '../../words/lists.js';
+import { fixed, plural } from '../../words/spelling.js';
 
 /**
  * @param {{ base: number, new: number }} rounds

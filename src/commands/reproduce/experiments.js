@@ -12,7 +12,7 @@ import {
   promisesTable,
   throttleTable,
 } from './tables.js';
-import { MODES } from '../../words/modes.js';
+import { MODES } from '../../words/spelling.js';
 
 /**
  * @typedef {import('./variant.js').Variant} Variant  one setting an experiment measures

@@ -1,5 +1,5 @@
 // The report page's section for a reproduce run: its published tables beside the measured ones.
-import { plural } from '../../words/lists.js';
+import { plural } from '../../words/spelling.js';
 import { reproducePoints } from '../../saved/reproduce-file.js';
 import { forestChart, forestRow } from '../../view/charts.js';
 import { section } from '../../view/html-page.js';

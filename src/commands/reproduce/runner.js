@@ -1,6 +1,5 @@
 import { buildPlan, PRECISION } from '../../run/plan.js';
-import { roundOrder } from '../../run/interleave.js';
-import { newSession, runRounds } from '../../run/scheduler.js';
+import { roundOrder, newSession, runRounds } from '../../run/scheduler.js';
 import { takeThp } from '../../system/thp.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';

@@ -1,5 +1,5 @@
 import { INVESTIGATION } from '../../reference/published.js';
-import { fixed } from '../../words/numbers.js';
+import { fixed, plural, MODES } from '../../words/spelling.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
@@ -7,8 +7,6 @@ import { QUICK_EXPERIMENTS } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../../stats/account.js';
 import { accountWords } from '../../document/account.js';
-import { MODES } from '../../words/modes.js';
-import { plural } from '../../words/lists.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];

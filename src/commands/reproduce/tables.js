@@ -3,8 +3,7 @@
 // workers / procs columns. The cell formats every reproduce table shares live here too.
 import { TABLES } from '../../reference/published.js';
 import { withCI } from '../../document/sentences.js';
-import { duration, fixed, ops } from '../../words/numbers.js';
-import { MODES } from '../../words/modes.js';
+import { duration, fixed, ops, MODES } from '../../words/spelling.js';
 
 /**
  * @typedef {import('./variant.js').Variant} Variant

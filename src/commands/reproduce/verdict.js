@@ -1,7 +1,7 @@
-import { bandOf, sideOf } from '../../stats/interval.js';
+import { bandOf, sideOf } from '../../stats/ratio.js';
 import { formatCI, withCI } from '../../document/sentences.js';
 import { halfWidth, roundsUntilHalfWidth } from '../../stats/stopping.js';
-import { fixed } from '../../words/numbers.js';
+import { fixed } from '../../words/spelling.js';
 
 /**
  * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured

@@ -1,5 +1,5 @@
 // The report page's section for a sweep or an advise run.
-import { plural } from '../../words/lists.js';
+import { plural, MODES } from '../../words/spelling.js';
 import { pointName, varying } from './columns.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -7,7 +7,6 @@ import { sweepPoints } from '../../document/points-of.js';
 import { accountChart, forestChart, forestRow, roundsChart, pooledBar } from '../../view/charts.js';
 import { pooledIn } from '../compare/html.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts.js';
-import { MODES } from '../../words/modes.js';
 import { kebab } from '../../words/vocabulary.js';
 import { section } from '../../view/html-page.js';
 import { byK, partsOf, roundDots } from '../../view/html-figures.js';

@@ -1,17 +1,14 @@
 import { plot } from 'simple-ascii-chart';
-import { plural } from '../../words/lists.js';
+import { plural, fixed, ops, MODES } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
 import { lineOf } from '../../document/account.js';
-import { about, pct, resumeText, withCI, contrastCell } from '../../document/sentences.js';
+import { about, pct, resumeText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { UNIT } from '../compare/model.js';
-import { fixed, ops } from '../../words/numbers.js';
 import { nodeLabel, pointName, varying } from './columns.js';
-import { MODES } from '../../words/modes.js';
 import { figureOf, furtherMeasuresOf, medianCell } from '../../points/points.js';
 import { sweepPoints } from '../../document/points-of.js';
 import { THROUGHPUT } from '../../points/measures.js';
-import { accountWordsOf } from '../../models/words.js';
-import { MORE } from '../../models/answer.js';
+import { MORE } from '../../view/table.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
 
 /**

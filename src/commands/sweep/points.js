@@ -2,7 +2,7 @@ import { environmentError, usageError } from '../../errors.js';
 import { buildPlan } from '../../run/plan.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from '../../run/scheduler.js';
 import { raceOrTime } from '../../run/race.js';
-import { MODES } from '../../words/modes.js';
+import { MODES } from '../../words/spelling.js';
 
 /** The most points a sweep runs without --force: past it a typo costs hours. */
 export const MAX_POINTS = 64;

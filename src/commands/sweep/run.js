@@ -20,8 +20,7 @@ import { about } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
 import { listOf, pairs, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
-import { MODES } from '../../words/modes.js';
-import { plural } from '../../words/lists.js';
+import { MODES, plural } from '../../words/spelling.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];

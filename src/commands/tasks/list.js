@@ -1,6 +1,6 @@
 // `mmapbench tasks`: the built-in tasks a line each, or one task in full.
 import { BUFFER_OPTION, hasBufferOption, NODE_CHANGES, sinceText } from '../../reference/node-changes.js';
-import { formatSize } from '../../words/sizes.js';
+import { formatSize } from '../../words/spelling.js';
 import { kebab, paramSetting } from '../../words/vocabulary.js';
 import { wrapText } from '../../view/table.js';
 

@@ -1,7 +1,7 @@
 import { sumBySyscall } from '../../trace/counts.js';
 import { syscallReading } from '../../document/sentences.js';
 import { histogramTable } from './model.js';
-import { duration, ops } from '../../words/numbers.js';
+import { duration, ops } from '../../words/spelling.js';
 import { SCHEMA, version } from '../../version.js';
 import { basename } from 'node:path';
 

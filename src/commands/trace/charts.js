@@ -1,6 +1,6 @@
 // The charts of a traced run or an audit: mmap_lock write waits per acquisition as a histogram,
 // and the waits by system call.
-import { duration, ops } from '../../words/numbers.js';
+import { duration, ops } from '../../words/spelling.js';
 import { draw, INK, MODE_COLORS, modeColor } from '../../view/charts.js';
 
 /**

@@ -1,5 +1,5 @@
 import { syscallReading, timeShareReading, traceReading, withCI } from '../../document/sentences.js';
-import { duration, fixed, ops } from '../../words/numbers.js';
+import { duration, fixed, ops } from '../../words/spelling.js';
 
 /**
  * @typedef {import('../../document/document.js').TraceSection} TraceSection

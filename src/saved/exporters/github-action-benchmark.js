@@ -1,7 +1,7 @@
 // github-action-benchmark's custom JSON (customBiggerIsBetter): an array of
 // { name, unit, value, range, extra }, an entry per point and series.
 import { environmentLine, seriesOf } from './series.js';
-import { plural } from '../../words/lists.js';
+import { plural } from '../../words/spelling.js';
 
 const digits = (/** @type {number} */ value) => Number(value.toPrecision(4));
 const rangeOf = (/** @type {import('./series.js').Figure} */ { ci95 }) =>

@@ -1,5 +1,5 @@
 // A run saves figures, not sentences: the verdict, the account's words and `next` are drawn
-// when the document is shown (models/words.js). A file saved before kept its sentences, and
+// when the document is shown (document/sentences.js). A file saved before kept its sentences, and
 // prints them as it did (test/view/outputs.test.js: every kept output unchanged). Here: every
 // fixture with its sentences taken out prints exactly as it does with the sentences this code
 // would have saved put in their place, so no reader still looks for a saved sentence.
