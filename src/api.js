@@ -210,10 +210,10 @@ export async function report(files, options = {}) {
   if (files !== null && typeof files === 'object' && !Array.isArray(files)) {
     if (typeof files.command !== 'string')
       throw usageError('report takes a document a function returned, or the path of a results file');
-    checkDocument(files, 'report(document)');
+    const { document } = checkDocument(files, 'report(document)');
     if (opts.html !== undefined || opts.export !== undefined)
       throw usageError('html and export are for saved files: give report() their paths');
-    return documentText(files, { markdown: Boolean(opts.markdown), verbose: Boolean(opts.verbose) });
+    return documentText(document, { markdown: Boolean(opts.markdown), verbose: Boolean(opts.verbose) });
   }
   const list = /** @type {string[]} */ ([files].flat());
   if (!list.length || list.some((file) => typeof file !== 'string'))

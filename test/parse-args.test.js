@@ -275,7 +275,15 @@ test('--help and --version print and return; every command has examples, and no 
 test("a kept sweep's axes and shared settings pass the checks their options get; a binary it names must be given again", async () => {
   const { keptSweep } = await import('../src/core/typed-options.js');
   const good = {
-    axes: { node: [null], task: [null], variant: [{ name: 'default', env: {} }], file: [null], params: {}, k: [1, 2] },
+    axes: {
+      node: [null],
+      task: [null],
+      variant: [{ name: 'default', env: {} }],
+      file: [null],
+      params: {},
+      k: [1, 2],
+      cycles: [null],
+    },
     shared: { command: 'compare', rounds: 3, env: {}, params: {} },
   };
   const where = { path: 'kept.json', given: {} };

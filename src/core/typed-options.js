@@ -294,8 +294,7 @@ export function keptSweep(request, { path, given }) {
       file: list('file', axes.file, KEPT.file),
       params,
       k: list('k', axes.k, KEPT.k),
-      // a sweep kept before --cycles was an axis: the default
-      cycles: axes.cycles === undefined ? [undefined] : list('cycles', axes.cycles, KEPT.cycles),
+      cycles: list('cycles', axes.cycles, KEPT.cycles),
     },
     shared,
   };

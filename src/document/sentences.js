@@ -188,8 +188,8 @@ export function startupEnvText({ environment, workers, procs }) {
 
 /**
  * A document kept after a round of a run that did not finish (killed, or still going), or one
- * stopped early: how to go on with it. Null for a finished run, one saved before --resume, or
- * one that measured nothing (and so was not saved).
+ * stopped early: how to go on with it. Null for a finished run, one that kept no settings to go
+ * on with, or one that measured nothing (and so was not saved).
  * @param {{ command: string, status: string, resume?: unknown }} document
  * @returns {string | null}
  */

@@ -4,10 +4,10 @@
 import { usageError } from '../errors.js';
 import { readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
-import { SCHEMA } from '../version.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
 import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js';
+import { checkSchema, upgraded } from './migrate.js';
 
 /**
  * What every reader of a saved file asks of its kind, answered once per kind (each command's
@@ -71,18 +71,19 @@ export function readSaved(path, what, kinds) {
         )
       : notOurs('not JSON');
   }
-  return { kind: checkedDocument(document, what, kinds, notOurs), path, document };
+  return { ...checkedDocument(document, what, kinds, notOurs), path };
 }
 
 /**
  * Checks a document (parsed from a file, or given to the API) as a results file's is checked
- * before anything reads it, and returns its kind.
+ * before anything reads it, and returns its kind and the document in this mmapbench's layout
+ * (a copy, when it was saved by an earlier one: migrate.js).
  * @template {FileKind} K
  * @param {any} document
  * @param {string} what  how the command names it in its messages
  * @param {K[]} kinds
  * @param {(why: string) => Error} notOurs
- * @returns {K}
+ * @returns {{ kind: K, document: any }}
  */
 export function checkedDocument(document, what, kinds, notOurs) {
   if (nestsDeeperThan(document)) throw notOurs(`nested more than ${MAX_DEPTH} deep`);
@@ -95,7 +96,7 @@ export function checkedDocument(document, what, kinds, notOurs) {
     throw usageError(
       `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
     );
-  return kind;
+  return { kind, document: upgraded(document) };
 }
 
 /**
@@ -104,20 +105,6 @@ export function checkedDocument(document, what, kinds, notOurs) {
  * @param {string} name
  */
 const kindNamed = (kinds, name) => /** @type {K} */ (kinds.find((kind) => kind.name === name));
-
-/**
- * @param {{ schema?: unknown, mmapbench?: unknown }} document
- * @param {string} what
- */
-function checkSchema(document, what) {
-  // documents from before the field existed have the first layout
-  const schema = /** @type {number} */ (document.schema ?? 1); // checked next
-  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${quoted(schema)})`);
-  if (schema > SCHEMA)
-    throw usageError(
-      `${what} is from a newer mmapbench (${document.mmapbench}, results schema ${schema}; this one reads schema ${SCHEMA}); upgrade mmapbench to read it`,
-    );
-}
 
 /**
  * A reproduce results file: its header, its whole records, and how the run ended, if it did.

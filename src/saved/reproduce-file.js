@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { checkSchema, upgradedHeader } from './migrate.js';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
@@ -31,9 +32,9 @@ import { pointOf } from '../points/points.js';
 
 /**
  * What a results file holds: a header, then records, and an `end` per run that got that far.
- * @typedef {{ mmapbench: string, started: string, options: ReproduceOptions,
+ * @typedef {{ mmapbench: string, schema: number, started: string, options: ReproduceOptions,
  *   environment: import('../document/document.js').Environment, jemalloc: string | null,
- *   nodes?: FixNode[] }} RunHeader  nodes: what node-fix ran on
+ *   nodes: FixNode[] }} RunHeader  nodes: what node-fix ran on (none without --node)
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
  *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
  * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
@@ -107,6 +108,7 @@ export function readResultsFile(path) {
   const parsed = parseResultsFile(text, (why) =>
     usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
   );
+  checkSchema(parsed.header, `--resume ${path}`);
   return { ...parsed, mend: () => !text.endsWith('\n') && appendLine(path, '\n') };
 }
 
@@ -157,7 +159,7 @@ export function parseResultsFile(text, notOurs) {
       throw notOurs(`line ${index + 2} is not a record`);
     records.push(record);
   }
-  return { header, records, cutLines, end };
+  return { header: upgradedHeader(header), records, cutLines, end };
 }
 
 /**

@@ -54,7 +54,7 @@ export const PHASES = /** @type {const} */ ([
  *   timeline?: import('./samples.js').ThreadTimeline }>} moments.samples  one per worker
  * @param {bigint[]} moments.received  when the CLI had each process's result
  * @param {bigint} moments.exited  when every process had exited
- * @returns {Phases | null}  null when a host did not say (a host of an older mmapbench)
+ * @returns {Phases | null}  null when a host did not say
  */
 export function cellPhases({ spawned, hosts, released: children = [], samples, received, exited }) {
   const timelines = samples.map((sample) => sample.timeline);

@@ -18,8 +18,7 @@ import { ratioStats, sideOf } from './ratio.js';
  * @property {boolean} decided  every step has an interval (else stopsGaining cannot be read)
  * @property {TreeMemory | null} [memory]  the tree's anonymous memory against k, where the cells
  *   read it
- * @property {Recommended | null} [recommended]  the K to run (recommendK); absent from files
- *   saved before it
+ * @property {Recommended | null} recommended  the K to run (recommendK)
  *
  * @typedef {object} Recommended  the K to run in one mode, the rule and what it read
  * @property {number} k  the largest measured k up to which every added worker still added at

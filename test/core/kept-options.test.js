@@ -82,6 +82,7 @@ test("a kept sweep's variants and shared environment are checked the same way", 
       file: [null],
       params: {},
       k: [1],
+      cycles: [null],
     },
     shared: { command: 'compare', ...shared },
   });

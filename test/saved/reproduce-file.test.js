@@ -8,16 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appendRecord, createResultsFile, readResultsFile } from '../../src/saved/reproduce-file.js';
 import { victim } from '../helpers.js';
+import { SCHEMA } from '../../src/version.js';
 
 const temp = () => join(mkdtempSync(join(tmpdir(), 'mmapbench-results-')), 'out', 'results.jsonl');
 
 test('header, then records in the order appended', () => {
   const file = temp();
-  createResultsFile(file, { options: { quick: true } });
+  createResultsFile(file, { schema: SCHEMA, options: { quick: true } });
   appendRecord(file, { type: 'cell', experiment: 'gap', round: 1 });
   appendRecord(file, { type: 'cell', experiment: 'gap', round: 2 });
   const { header, records } = readResultsFile(file);
-  assert.deepEqual(header, { type: 'run', options: { quick: true } });
+  assert.deepEqual(header, { type: 'run', schema: SCHEMA, options: { quick: true } });
   assert.equal(statSync(file).mode & 0o777, 0o644);
   assert.deepEqual(
     records.map((r) => r.round),

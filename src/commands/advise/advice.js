@@ -273,11 +273,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
 }
 
 /**
- * A row's score in the mode that ranks it (a file saved before rows had a mode: the workers'; one
- * saved before rows had a score: its throughput gain).
+ * A row's score in the mode that ranks it.
  * @param {AdviceRow} row
  */
-export const scoreIn = (row) => (row.score ?? row.gain)[modeOf(row)];
-
-/** @param {AdviceRow} row */
-export const modeOf = (row) => row.mode ?? 'workers';
+export const scoreIn = (row) => row.score[row.mode];

@@ -4,7 +4,7 @@
 import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
 import { fixed, MODES } from '../../words/spelling.js';
-import { modeOf, scoreIn } from './advice.js';
+import { scoreIn } from './advice.js';
 import { recommendedText } from '../sweep/model.js';
 import { MORE } from '../../view/table.js';
 
@@ -87,7 +87,8 @@ const STATUS = /** @type {const} */ ({
 
 /**
  * @param {AdviceRow} row
- * @param {number | string} rank  its place by order, for a row saved before ranks were ranges
+ * @param {number | string} rank  its place by order, for a row without a range (no interval, or a
+ *   file from before ranks were ranges)
  */
 function readingOf(row, rank, objective = 'throughput') {
   if (row.kind === 'baseline') return 'baseline';
@@ -97,7 +98,7 @@ function readingOf(row, rank, objective = 'throughput') {
   // a fix for processes alone is ranked among those, by the procs' gain
   const dropped = row.dropped ? `, out r${row.dropped.round}` : '';
   const words = objective === 'throughput' ? READING : LESS;
-  return `${rank}. ${row.verdict ? words[row.verdict] : 'no interval'}${modeOf(row) === 'procs' ? ' (procs)' : ''}${dropped}`;
+  return `${rank}. ${row.verdict ? words[row.verdict] : 'no interval'}${row.mode === 'procs' ? ' (procs)' : ''}${dropped}`;
 }
 
 /**
@@ -106,12 +107,12 @@ function readingOf(row, rank, objective = 'throughput') {
  */
 export function adviceModel(document) {
   const { advice } = document;
-  const objective = advice.for ?? 'throughput';
+  const objective = advice.for;
   const words = OBJECTIVE_WORDS[objective];
   const ranks = { workers: 0, procs: 0 };
   const rows = advice.rows.map((row) => {
-    if (row.kind !== 'baseline' && row.status === 'measured') ranks[modeOf(row)]++;
-    const reading = readingOf(row, ranks[modeOf(row)], objective);
+    if (row.kind !== 'baseline' && row.status === 'measured') ranks[row.mode]++;
+    const reading = readingOf(row, ranks[row.mode], objective);
     const spread = row.spread === null ? '-' : fixed(row.spread);
     if (objective === 'throughput')
       return [
@@ -174,7 +175,7 @@ export function adviceModel(document) {
         .join('; ')}`,
     );
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
-  for (const one of advice.defaults ?? []) notes.push(`${one.name} is no fix here, so it was not measured: ${one.why}`);
+  for (const one of advice.defaults) notes.push(`${one.name} is no fix here, so it was not measured: ${one.why}`);
   const compared = advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length;
   const scored = objective === 'throughput' ? '' : `${words.head}: ${words.legend}; `;
   notes.push(
@@ -183,7 +184,7 @@ export function adviceModel(document) {
         ? `the workers’ ${objective === 'throughput' ? 'gain' : words.head} is known to lie ${objective === 'kept-memory' ? 'below 0 or above it' : 'above 1 or below it'}, Holm-corrected over the ${compared} comparisons (each interval shown is 95% alone); 2-4: its interval overlaps others’, so its place lies somewhere there`
         : `the workers’ interval lies ${objective === 'kept-memory' ? 'below 0 or above it' : 'above 1 or below it'}`
     }${
-      advice.rows.some((row) => modeOf(row) === 'procs' && row.kind !== 'procs')
+      advice.rows.some((row) => row.mode === 'procs' && row.kind !== 'procs')
         ? '; (procs): a fix for processes alone, measured in procs alone and ranked among those by the procs’ interval, its memory and spread the procs’'
         : ''
     }`,
@@ -208,7 +209,7 @@ export function adviceModel(document) {
  * @param {Advice} advice
  */
 export function adviceVerdictText(advice) {
-  const objective = advice.for ?? 'throughput';
+  const objective = advice.for;
   const best = advice.rows.find((row) => row.name === advice.best);
   const forProcs = advice.rows.find((row) => row.name === advice.bestProcs);
   const procsPart = forProcs ? `; for processes: ${bestText(forProcs, 'procs')}` : '';

@@ -18,10 +18,9 @@
  * @property {'measured'|'unavailable'|'failed'|'too few rounds'} status
  * @property {string | null} why  why it has no figures
  * @property {Record<'workers'|'procs', Change | null>} gain  its throughput over the baseline's
- * @property {Record<'workers'|'procs', Change | null>} [score]  what ranks it (`Advice.for`)
+ * @property {Record<'workers'|'procs', Change | null>} score  what ranks it (`Advice.for`)
  *   against the baseline's: its throughput (then the same as `gain`), its memory per added
- *   worker, the app's request p99 (ratios) or what the app kept (a difference in MiB); absent
- *   from files saved before advise ranked by anything but throughput
+ *   worker, the app's request p99 (ratios) or what the app kept (a difference in MiB)
  * @property {import('../../stats/ratio.js').RatioStats | null} ratio  its workers/procs
  * @property {Change | null} memory  its workers' memory per worker over the baseline's
  * @property {number | null} spread  the standard deviation of its workers' cells' log ops/s
@@ -36,17 +35,16 @@
  *
  * @typedef {object} Advice  the document's `advice` (docs/json.md)
  * @property {string} baseline  the baseline's point id
- * @property {Objective} [for]  what the rows are ranked by (absent: throughput, in files saved
- *   before there was a choice)
+ * @property {Objective} for  what the rows are ranked by
  * @property {AdviceRow[]} rows  ranked: measured candidates by workers gain, then the rest
  * @property {Array<{ name: string, install: string }>} missing  allocators not found, never installed
  * @property {Array<{ name: string, reason: string }>} skipped  candidates that could not be planned
- * @property {Array<{ name: string, why: string }>} [defaults]  fixes that are the cells' Node's own
- *   default (a pool size it has already), not measured; absent in files from before
+ * @property {Array<{ name: string, why: string }>} defaults  fixes that are the cells' Node's own
+ *   default (a pool size it has already), not measured
  * @property {string | null} best  the name of the best candidate whose score is known to be
  *   better than the baseline's
- * @property {string | null} [bestProcs]  the same among the fixes for processes alone (a
- *   message's serialization); absent from files saved before they existed
+ * @property {string | null} bestProcs  the same among the fixes for processes alone (a
+ *   message's serialization)
  */
 
 export {};

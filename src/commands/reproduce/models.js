@@ -55,16 +55,14 @@ export function reportModels({ header, options, records, plan, status, file, ski
  */
 export function savedReportModels({ header, records, end, path }) {
   const names = new Set(records.map((record) => record.experiment));
-  // a file from before protocols existed measured steady cells
-  const options = { ...header.options, protocol: header.options.protocol ?? 'steady' };
   const plan = planOf(
     EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
-    { jemalloc: { path: header.jemalloc }, nodes: header.nodes ?? [], node: header.environment.node },
-    options,
+    { jemalloc: { path: header.jemalloc }, nodes: header.nodes, node: header.environment.node },
+    header.options,
   );
   return reportModels({
     header,
-    options,
+    options: header.options,
     records,
     plan,
     status: end?.status ?? 'ended without a report (killed): resume with --resume',

@@ -91,17 +91,14 @@ const OPTION_CHECKS = {
   k: positiveInteger('-k'),
   rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
   maxRounds: positiveInteger('--max-rounds'),
-  // a results file from before --precision existed has none: the default then
-  precision: (value) => (value === undefined ? PRECISION.precision : percent('--precision')(value * 100)),
+  precision: (value) => percent('--precision')(value * 100),
   duration: positiveNumber('--duration'),
   timeout: timeoutSeconds('--timeout'),
   node: optionalString('--node'),
   jemalloc: optionalString('--jemalloc'),
   thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
   fixturesDir: optionalString('--fixtures-dir'),
-  // a results file from before protocols existed measured steady cells
   protocol: (value) => {
-    if (value === undefined) return 'steady';
     if (!PROTOCOL_CHOICES.includes(value))
       throw usageError(`--protocol ${value} is not one of ${PROTOCOL_CHOICES.join(', ')}`);
     return value;

@@ -8,7 +8,7 @@ import { usableCpus } from '../../system/cpus.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { lockFolder } from '../../system/out-lock.js';
 import { fileError, writeFileAtomic } from '../../system/safe-fs.js';
-import { version } from '../../version.js';
+import { SCHEMA, version } from '../../version.js';
 import { estimate } from './estimate.js';
 import { planOf, reportModels } from './models.js';
 import { appendRecord, createResultsFile } from '../../saved/reproduce-file.js';
@@ -75,6 +75,7 @@ export async function measureReproduce(
           } else {
             header = {
               mmapbench: version,
+              schema: SCHEMA,
               started: new Date().toISOString(),
               options,
               // what the cells inherit: each setting names its own allocator variables

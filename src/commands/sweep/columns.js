@@ -21,8 +21,7 @@ export function varying(axes) {
   if (axes.file.length > 1) columns.push({ head: 'file', cell: (p) => p.file.label });
   for (const [name, values] of Object.entries(axes.params))
     if (values.length > 1) columns.push({ head: kebab(name), cell: (p) => String(p.params[name]) });
-  // a sweep saved before --cycles was an axis has none
-  if ((axes.cycles?.length ?? 0) > 1) columns.push({ head: 'cycles', cell: (p) => String(p.cycles ?? 1) });
+  if (axes.cycles.length > 1) columns.push({ head: 'cycles', cell: (p) => String(p.cycles) });
   if (axes.k.length > 1) columns.push({ head: 'k', cell: (p) => String(p.k) });
   return columns;
 }

@@ -9,7 +9,7 @@ import { SCHEMA, version } from '../../version.js';
 /**
  * The axes as measured: each a list of values, in the order the points walk them. Node is
  * named by path and the version it reported; a file by its label and path.
- * @typedef {{ k: number[], cycles?: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]>, readsFile?: false }} Axes
+ * @typedef {{ k: number[], cycles: number[], file: string[], task: string[], variant: Array<{ name: string, env: Record<string, string> }>, node: Array<{ path: string, version: string }>, params: Record<string, unknown[]>, readsFile?: false }} Axes
  *   readsFile: false when no point's task reads the file (no header names it)
  */
 

@@ -293,8 +293,8 @@ const LIMIT_WORDS = /** @type {const} */ ({
 });
 
 /**
- * The K to run in each mode, the rule that chose it and the CPUs it was held to; null in a file
- * saved before there was one.
+ * The K to run in each mode, the rule that chose it and the CPUs it was held to; null where no
+ * mode has one.
  * @param {ScalingGroup} group
  * @param {SweepDocument} document
  */

@@ -1,0 +1,108 @@
+// A document saved by an earlier mmapbench, brought to the layout this one writes (SCHEMA) one
+// step at a time, when it is loaded: every reader after this sees one layout. A step fills what
+// a later mmapbench always writes with the value that says what the earlier one did (advise
+// ranked by throughput, a sweep ran one cycle); it never turns a figure into one that means
+// something else. Such figures, and the sentences early files kept, stay under their own names:
+// points/measures.js shows the figures apart, document/sentences.js and cli/finish.js print the
+// sentences as they were saved.
+import { usageError } from '../errors.js';
+import { SCHEMA } from '../version.js';
+import { quoted } from './validate.js';
+
+/**
+ * Refuses a document (or reproduce header) whose schema this mmapbench cannot read: not one, or
+ * a newer one's.
+ * @param {{ schema?: unknown, mmapbench?: unknown }} document
+ * @param {string} what
+ */
+export function checkSchema(document, what) {
+  // documents from before the field existed have the first layout
+  const schema = /** @type {number} */ (document.schema ?? 1); // checked next
+  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${quoted(schema)})`);
+  if (schema > SCHEMA)
+    throw usageError(
+      `${what} is from a newer mmapbench (${document.mmapbench}, results schema ${schema}; this one reads schema ${SCHEMA}); upgrade mmapbench to read it`,
+    );
+}
+
+/**
+ * Schema 1 to 2. Schema 1 is every file from before 2026-11-27, whose layout grew by optional
+ * fields: here each gets what its absence meant.
+ * @param {any} document  a copy, changed in place
+ */
+function toSchema2(document) {
+  // a sweep (and advise, which is one) from before --cycles was an axis ran each cell once
+  if (document.axes && !document.axes.cycles) {
+    document.axes.cycles = [1];
+    for (const point of document.points ?? []) point.cycles ??= 1;
+  }
+  // and a kept sweep goes on with the default (JSON keeps "the default" as null)
+  if (document.resume?.axes && !document.resume.axes.cycles) document.resume.axes.cycles = [null];
+  // sweep's K to run, from before there was one
+  for (const group of document.scaling ?? [])
+    for (const mode of ['workers', 'procs']) if (group[mode]) group[mode].recommended ??= null;
+  const { advice } = document;
+  if (advice) {
+    // before advise had a choice it ranked by throughput, every fix in both modes (ranked by the
+    // workers'); before fixes for processes alone, none was; before defaults, none was left out
+    advice.for ??= 'throughput';
+    advice.bestProcs ??= null;
+    advice.defaults ??= [];
+    for (const row of advice.rows) {
+      row.mode ??= 'workers';
+      row.score ??= row.gain;
+      // no range: a file from before ranks were ranges is shown by its order, as then
+      row.rank ??= null;
+    }
+  }
+  document.schema = 2;
+}
+
+/**
+ * The same step for a reproduce run's header (its results file's first line).
+ * @param {any} header  a copy, changed in place
+ */
+function headerToSchema2(header) {
+  // before --precision a reproduce run stopped at 5%; before protocols its cells were steady;
+  // before --node it ran on the CLI's node alone
+  header.options.precision ??= 0.05;
+  header.options.protocol ??= 'steady';
+  header.nodes ??= [];
+  header.schema = 2;
+}
+
+/** Each step, by the schema it upgrades from: a results document's, a reproduce header's. */
+const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2 });
+const HEADER_STEPS = /** @type {Record<number, (header: any) => void>} */ ({ 1: headerToSchema2 });
+
+/**
+ * The document in this mmapbench's layout: itself when it is in it, else an upgraded copy (the
+ * caller's object, an API user's, is never changed). Its schema is checked before (load.js).
+ * @template {{ schema?: number }} D
+ * @param {D} document
+ * @returns {D}
+ */
+export const upgraded = (document) => upgrade(document, STEPS);
+
+/**
+ * A reproduce run's header in this mmapbench's layout, as `upgraded` brings a document.
+ * @template {{ schema?: number }} H
+ * @param {H} header
+ * @returns {H}
+ */
+export const upgradedHeader = (header) => upgrade(header, HEADER_STEPS);
+
+/**
+ * @template {{ schema?: number }} D
+ * @param {D} document
+ * @param {Record<number, (document: any) => void>} steps
+ * @returns {D}
+ */
+function upgrade(document, steps) {
+  let schema = document.schema ?? 1;
+  // a newer one's, or none (checkSchema refuses both)
+  if (!Number.isInteger(schema) || schema < 1 || schema >= SCHEMA) return document;
+  const copy = structuredClone(document);
+  for (; schema < SCHEMA; schema++) steps[schema](copy);
+  return copy;
+}
