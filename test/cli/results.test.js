@@ -27,7 +27,7 @@ test('compare saves the --json document, says where last, and report prints it e
   const json = await cli(['compare', '--smoke', '--json', '--out', out]);
   const document = JSON.parse(json.stdout);
   assert.deepEqual(JSON.parse(readFileSync(savedPath(json), 'utf8')), document);
-  assert.equal(document.schema, 1);
+  assert.equal(document.schema, 2);
 });
 
 test('an --out that cannot take the results stops the run before it measures anything', async () => {
