@@ -6,7 +6,7 @@
 // unless `out` says where (or `resume` names the file to go on with). A run's warnings are in
 // its document (`warnings`) and reach `onWarning` as they happen.
 import { MmapbenchError, usageError } from './errors.js';
-import { NOT_IN_API, SPECS_OF } from './core/options.js';
+import { optionsOf as specsOf } from './core/options.js';
 import { readObject } from './core/option-spec.js';
 import { measureOptions, output } from './core/typed-options.js';
 import { SILENT } from './core/reporter.js';
@@ -26,14 +26,14 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @property {(warning: Warning) => void} [onWarning]  as each warning happens (they are also in
  *   the document's `warnings`)
  *
- * @typedef {import('./core/option-types.js').CompareOptions} CompareOptions  compare's flags in camelCase
- * @typedef {import('./core/option-types.js').WorkersOptions} WorkersOptions
- * @typedef {import('./core/option-types.js').ProcsOptions} ProcsOptions
- * @typedef {import('./core/option-types.js').SweepOptions} SweepOptions  an axis takes a value or a list
- * @typedef {import('./core/option-types.js').AdviseOptions} AdviseOptions
- * @typedef {import('./core/option-types.js').TraceOptions} TraceOptions
- * @typedef {import('./core/option-types.js').DiffOptions} DiffOptions
- * @typedef {import('./core/option-types.js').ReportOptions} ReportOptions
+ * @typedef {import('./core/options.js').CompareOptions} CompareOptions  compare's flags in camelCase
+ * @typedef {import('./core/options.js').WorkersOptions} WorkersOptions
+ * @typedef {import('./core/options.js').ProcsOptions} ProcsOptions
+ * @typedef {import('./core/options.js').SweepOptions} SweepOptions  an axis takes a value or a list
+ * @typedef {import('./core/options.js').AdviseOptions} AdviseOptions
+ * @typedef {import('./core/options.js').TraceOptions} TraceOptions
+ * @typedef {import('./core/options.js').DiffOptions} DiffOptions
+ * @typedef {import('./core/options.js').ReportOptions} ReportOptions
  *
  * @typedef {import('./document/document.js').ResultsDocument} CompareDocument  what compare,
  *   workers, procs and trace print with `--json` (docs/json.md)
@@ -58,10 +58,10 @@ function optionsOf(given, command) {
     throw usageError('signal must be an AbortSignal, as AbortSignal.timeout(60_000) or an AbortController gives');
   for (const [name, callback] of Object.entries({ onProgress, onWarning }))
     if (callback !== undefined && typeof callback !== 'function') throw usageError(`${name} must be a function`);
-  const refused = Object.keys(NOT_IN_API[command]).find((name) => rest[name] !== undefined);
-  if (refused) throw usageError(`${refused} is the command line's: ${NOT_IN_API[command][refused]}`);
+  const { specs, notInApi } = specsOf(command);
+  const refused = Object.keys(notInApi).find((name) => rest[name] !== undefined);
+  if (refused) throw usageError(`${refused} is the command line's: ${notInApi[refused]}`);
   // nothing is saved unless `out` says where; a resumed run goes on in its own file
-  const specs = SPECS_OF[command]();
   const saves = !specs.save || rest.out !== undefined || rest.resume !== undefined || rest.save !== undefined;
   const opts = readObject(saves ? rest : { ...rest, save: false }, specs, command);
   /** @type {import('./core/reporter.js').Context} */

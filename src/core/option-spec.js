@@ -1,5 +1,6 @@
 // How an option is declared and read: a value, a repeated value or a flag, the placeholder its
-// help shows, how yargs is told of it, and how what was typed is checked and converted once.
+// help shows, how yargs is told of it, how what was typed is checked and converted once, and
+// the type the API takes it as (OptionsOf: made by TypeScript from the same declarations).
 import leven from 'leven';
 import { usageError } from '../errors.js';
 import { kebab } from '../words/vocabulary.js';
@@ -12,17 +13,16 @@ import { kebab } from '../words/vocabulary.js';
  * @property {'value'|'repeat'|'flag'} [kind]  default: value
  * @property {(value: any) => any} [read]  checks and converts what was typed; a usage error
  *   names the option as typed
- * @property {string[]} [choices]
+ * @property {readonly string[]} [choices]
  * @property {boolean} [list]  a comma-separated list (sweep's axes), as its help says
- * @property {string[]} [conflicts]  options that may not be given with it
+ * @property {readonly string[]} [conflicts]  options that may not be given with it
  * @property {boolean} [hidden]
  */
 
 /** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
 
-// What a value option takes, as its help shows it.
-/** @type {Record<string, string>} */
-const PLACEHOLDERS = {
+// What a value option takes, as its help shows it (and, by InputOf, as the API takes it).
+const PLACEHOLDERS = /** @type {const} */ ({
   k: 'count',
   iterations: 'count',
   warmup: 'count|steady',
@@ -70,37 +70,73 @@ const PLACEHOLDERS = {
   thpPath: 'path',
   bpftrace: 'path',
   jemalloc: 'path',
-};
+});
+
+/**
+ * What the API takes for a placeholder, where it is more than a string: a number, or what the
+ * command line would read (a size, a percentage, `steady`), or an object of NAME: value.
+ * @typedef {{ count: number, seconds: number, ms: number, MiB: number, ratio: number, pid: number,
+ *   bytes: number | `${number}${'k' | 'm' | 'g' | 'K' | 'M' | 'G'}`, percent: number | `${number}%`,
+ *   'count|steady': number | 'steady', 'KEY=VALUE': Record<string, string | number> }} InputOf
+ */
+
+/**
+ * One option's type in an options object: a switch a boolean; a value one of its choices, or
+ * what its placeholder takes (InputOf), else a string; a repeated value or a sweep's axis that
+ * or a list of it (env and param: an object).
+ * @template {string} N
+ * @template S
+ * @typedef {S extends { kind: 'flag' } ? boolean
+ *   : Many<S, S extends { choices: readonly (infer C)[] } ? C
+ *     : N extends keyof typeof PLACEHOLDERS ? (typeof PLACEHOLDERS)[N] extends keyof InputOf
+ *       ? InputOf[(typeof PLACEHOLDERS)[N]] : string
+ *     : string>} InputType
+ */
+/**
+ * @template S
+ * @template T
+ * @typedef {[T] extends [Record<string, unknown>] ? T
+ *   : S extends { kind: 'repeat' } | { list: true } ? T | T[] : T} Many
+ */
+
+/**
+ * A command's options as the API takes them, from its specs: every option but the hidden ones
+ * and those in `Left` (what only the command line does), each optional.
+ * @template S
+ * @template {PropertyKey} [Left=never]
+ * @typedef {{ [N in keyof S as N extends Left ? never : S[N] extends { hidden: true } ? never : N]?:
+ *   InputType<N & string, S[N]> }} OptionsOf
+ */
+
+/** @type {Record<string, string | undefined>} each option's placeholder, by any name */
+const placeholderOf = PLACEHOLDERS;
 
 /** How an option is typed on the command line. */
 export const flagName = (/** @type {string} */ name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
 
+// Each keeps what it is given as written (its choices, `list: true`), for OptionsOf to read.
 /** @typedef {Omit<OptionSpec, 'describe' | 'kind'>} More */
-/** @returns {OptionSpec} */
-export const value = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+/** @template {More} const M @param {string} describe @param {M} [more] @returns {Omit<{ describe: string, kind: 'value' }, keyof M> & M} */
+export const value = (describe, more) => ({
   describe,
-  kind: 'value',
-  ...more,
+  kind: /** @type {const} */ ('value'),
+  .../** @type {M} */ (more),
 });
-/** @returns {OptionSpec} */
-export const repeat = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
+/** @template {More} const M @param {string} describe @param {M} [more] @returns {Omit<{ describe: string, kind: 'repeat' }, keyof M> & M} */
+export const repeat = (describe, more) => ({
   describe,
-  kind: 'repeat',
-  ...more,
+  kind: /** @type {const} */ ('repeat'),
+  .../** @type {M} */ (more),
 });
-/** @returns {OptionSpec} */
-export const flag = (/** @type {string} */ describe, /** @type {More} */ more = {}) => ({
-  describe,
-  kind: 'flag',
-  ...more,
-});
+/** @template {More} const M @param {string} describe @param {M} [more] @returns {Omit<{ describe: string, kind: 'flag' }, keyof M> & M} */
+export const flag = (describe, more) => ({ describe, kind: /** @type {const} */ ('flag'), .../** @type {M} */ (more) });
 /** @param {(name: string) => (raw: any) => unknown} check */
 export const checked = (check) => (/** @type {string} */ name) => ({ read: check(flagName(name)) });
 
 /**
  * A value that must be one of `choices`.
  * @param {string} name
- * @param {string[]} choices
+ * @param {readonly string[]} choices
  */
 const oneOf = (name, choices) => (/** @type {string} */ typed) => {
   if (!choices.includes(typed))
@@ -117,8 +153,8 @@ const oneOf = (name, choices) => (/** @type {string} */ typed) => {
 export function declare(yargs, specs) {
   for (const [name, spec] of Object.entries(specs)) {
     const kind = spec.kind ?? 'value';
-    if (kind !== 'flag' && !PLACEHOLDERS[name]) throw new Error(`--${kebab(name)} has no placeholder in PLACEHOLDERS`);
-    const takes = kind === 'flag' ? '' : `<${PLACEHOLDERS[name]}${spec.list ? ',...' : ''}> `;
+    if (kind !== 'flag' && !placeholderOf[name]) throw new Error(`--${kebab(name)} has no placeholder in PLACEHOLDERS`);
+    const takes = kind === 'flag' ? '' : `<${placeholderOf[name]}${spec.list ? ',...' : ''}> `;
     // the choices, unless the description already names each
     const named = spec.choices?.every((choice) => spec.describe.includes(choice)) ?? true;
     yargs.option(kebab(name), {
@@ -227,7 +263,7 @@ export function readObject(given, specs, command) {
 /** One value of an options object, as the command line would have it typed. */
 const typed = (/** @type {string} */ name, /** @type {unknown} */ raw) => {
   if (typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw))) return String(raw);
-  throw usageError(`${name} takes a ${PLACEHOLDERS[name] ?? 'value'}, not ${raw === null ? 'null' : typeof raw}`);
+  throw usageError(`${name} takes a ${placeholderOf[name] ?? 'value'}, not ${raw === null ? 'null' : typeof raw}`);
 };
 
 // What the CLI declares before it knows which command runs (`mmapbench --help` loads this file

@@ -38,26 +38,37 @@ export const nodeOption = value(
 );
 
 /**
+ * @typedef {{ kind: 'repeat', list: true, read: (values: string[]) => unknown[] | undefined }} Axis
+ *   a sweep's axis: comma-separated lists, repeatable, read into one list
+ */
+
+/**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
  * each takes a comma-separated list, repeatable (sweep's axes).
- * @returns {Specs}
+ * @template {boolean} [L=false]
+ * @param {{ list?: L }} [options]
  */
-function settingSpecs({ list = false } = {}) {
+function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
   const s = list ? 's' : '';
-  /** @param {string} name @param {(name: string) => (raw: any) => any} item @param {string} example */
-  const one = (name, item, example) =>
-    list
-      ? {
-          kind: /** @type {const} */ ('repeat'),
-          list: true,
-          read: (/** @type {string[]} */ values) =>
-            values.reduce(
-              (/** @type {unknown[] | undefined} */ previous, raw) =>
-                listOf(flagName(name), item, example)(raw, previous),
-              undefined,
-            ),
-        }
-      : { read: item(flagName(name)) };
+  /** @returns {Axis} */
+  const axis = (/** @type {string} */ name, /** @type {any} */ item, /** @type {string} */ example) => ({
+    kind: 'repeat',
+    list: true,
+    read: (values) =>
+      values.reduce(
+        (/** @type {unknown[] | undefined} */ previous, raw) => listOf(flagName(name), item, example)(raw, previous),
+        undefined,
+      ),
+  });
+  // an axis in a sweep; one value, checked by `item`, elsewhere (or as typed, without one)
+  /**
+   * @template [O={ read: (raw: any) => any }]
+   * @param {string} name @param {(name: string) => (raw: any) => any} item @param {string} example
+   * @param {O} [single]
+   * @returns {L extends true ? Axis : O}
+   */
+  const one = (name, item, example, single = /** @type {O} */ ({ read: item(flagName(name)) })) =>
+    /** @type {any} */ (list ? axis(name, item, example) : single);
   return {
     k: value(
       `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
@@ -65,11 +76,11 @@ function settingSpecs({ list = false } = {}) {
     ),
     task: value(
       `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
-      list ? one('task', text, 'readfilesync,reuse-buffer') : {},
+      one('task', text, 'readfilesync,reuse-buffer', {}),
     ),
     file: value(
       'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
-      list ? one('file', text, '4k,64k,1m') : {},
+      one('file', text, '4k,64k,1m', {}),
     ),
     concurrency: value('task parameter: operations in flight per worker', one('concurrency', positiveInteger, '1,8')),
     poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', bytes, '8k,256k,1m')),
@@ -112,14 +123,22 @@ const WORK = {
   ),
 };
 
-/** Where the cells run: their environment, node, limits and fixtures. */
-const runSpecs = ({ sweep = false } = {}) => ({
-  env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
-  inheritEnv: flag(
-    'give the cells the variables Node reads at every process start (NODE_EXTRA_CA_CERTS), which they do not get otherwise: start-up then shows what each child process pays for them',
-  ),
-  node: sweep
-    ? repeat(
+/**
+ * Where the cells run: their environment, node, limits and fixtures; in a sweep (and advise)
+ * --node and --cycles are axes.
+ * @template {boolean} [W=false]
+ * @param {{ sweep?: W }} [options]
+ */
+const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
+  /** @type {<A, B>(axis: A, single: B) => W extends true ? A : B} */
+  const either = (axis, single) => /** @type {any} */ (sweep ? axis : single);
+  return {
+    env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
+    inheritEnv: flag(
+      'give the cells the variables Node reads at every process start (NODE_EXTRA_CA_CERTS), which they do not get otherwise: start-up then shows what each child process pays for them',
+    ),
+    node: either(
+      repeat(
         'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',
         {
           read: (/** @type {string[]} */ values) =>
@@ -128,26 +147,27 @@ const runSpecs = ({ sweep = false } = {}) => ({
               undefined,
             ),
         },
-      )
-    : nodeOption,
-  main: value(
-    "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
-    { choices: ['on', 'off'] },
-  ),
-  requestEvery: value(
-    "ms between the app's requests on its main thread (default: 2)",
-    checked(requestEveryMs)('requestEvery'),
-  ),
-  requestSize: value(
-    "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
-    checked(requestBytes)('requestSize'),
-  ),
-  settle: value(
-    'ms the app waits after its workers have ended before it reads what it kept (default: 10)',
-    checked(settleMs)('settle'),
-  ),
-  cycles: sweep
-    ? repeat(
+      ),
+      nodeOption,
+    ),
+    main: value(
+      "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
+      { choices: ['on', 'off'] },
+    ),
+    requestEvery: value(
+      "ms between the app's requests on its main thread (default: 2)",
+      checked(requestEveryMs)('requestEvery'),
+    ),
+    requestSize: value(
+      "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
+      checked(requestBytes)('requestSize'),
+    ),
+    settle: value(
+      'ms the app waits after its workers have ended before it reads what it kept (default: 10)',
+      checked(settleMs)('settle'),
+    ),
+    cycles: either(
+      repeat(
         'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
         {
           read: (/** @type {string[]} */ values) =>
@@ -157,19 +177,21 @@ const runSpecs = ({ sweep = false } = {}) => ({
               undefined,
             ),
         },
-      )
-    : value(
+      ),
+      value(
         "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
         checked(cycleCount)('cycles'),
       ),
-  semiSpace: value(
-    "MiB of V8's semi-space (half of its new space) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
-    checked(semiSpaceMiB)('semiSpace'),
-  ),
-  timeout: timeoutOption,
-  force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
-  fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),
-});
+    ),
+    semiSpace: value(
+      "MiB of V8's semi-space (half of its new space) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
+      checked(semiSpaceMiB)('semiSpace'),
+    ),
+    timeout: timeoutOption,
+    force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
+    fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),
+  };
+};
 
 const OUTPUT = {
   json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
@@ -239,32 +261,37 @@ const stopSpecs = (describe) => ({
 
 /**
  * Options of workers, procs, compare and trace.
- * @returns {Specs}
+ * @template {boolean} [C=false]
+ * @param {{ compare?: C }} [options]
  */
-export function measurementSpecs({ compare = false } = {}) {
+export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
+  /** @type {<A, B>(yes: A, no: B) => C extends true ? A : B} */
+  const either = (yes, no) => /** @type {any} */ (compare ? yes : no);
   return {
     ...COMMON,
     ...settingSpecs(),
     ...WORK,
-    ...(compare
-      ? stopSpecs({
-          rounds: 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)',
-          precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
-          maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
-        })
-      : {
-          rounds: value(
-            'cells to run one after another (default: 1; 2 with --quick)',
-            checked(positiveInteger)('rounds'),
-          ),
+    ...either(
+      stopSpecs({
+        rounds: 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)',
+        precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
+        maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
+      }),
+      {
+        rounds: value(
+          'cells to run one after another (default: 1; 2 with --quick)',
+          checked(positiveInteger)('rounds'),
+        ),
+      },
+    ),
+    ...either(
+      {
+        aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
+          choices: ['workers', 'procs'],
         }),
-    ...(compare
-      ? {
-          aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
-            choices: ['workers', 'procs'],
-          }),
-        }
-      : {}),
+      },
+      {},
+    ),
     protocol: value(
       'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
       { choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
@@ -273,7 +300,7 @@ export function measurementSpecs({ compare = false } = {}) {
     ...OUTPUT,
     ...EXPORT,
     // a gate on the workers/procs ratio: compare's (and trace compare's)
-    ...(compare ? GATE : {}),
+    ...either(GATE, {}),
     trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
     mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
     traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
@@ -286,7 +313,6 @@ export function measurementSpecs({ compare = false } = {}) {
 /**
  * sweep's options: every setting option takes a list, and --variant and --node repeat; the
  * points are their cartesian product.
- * @returns {Specs}
  */
 export function sweepSpecs() {
   return {
@@ -314,7 +340,6 @@ export function sweepSpecs() {
 
 /**
  * advise's options: one setting (the baseline), how long, and which candidates.
- * @returns {Specs}
  */
 export function adviseSpecs() {
   return {
@@ -363,8 +388,7 @@ const TRACE = {
 
 /**
  * Every command's options, by command: what yargs declares for it, what the API checks an
- * options object against, and what docs/options.md lists.
- * @type {Record<string, () => Specs>}
+ * options object against (and types it as: OptionsOf), and what docs/options.md lists.
  */
 export const SPECS_OF = {
   compare: () => ({ ...measurementSpecs({ compare: true }), ...RESUME }),
@@ -388,14 +412,21 @@ export const SPECS_OF = {
 };
 
 // what only says how the command line prints: a function returns the document
+/** @typedef {'json' | 'markdown' | 'verbose'} Printing */
+/** @type {Record<Printing, string>} */
 const PRINTING = {
   json: 'the API returns the document',
   markdown: 'the API returns the document (report() prints one)',
   verbose: 'the API returns the document (report() prints one)',
 };
+const AUDIT = 'an audit of another process is `mmapbench trace --pid`';
 /**
- * What the API refuses of each command's options, and why: what only the command line does.
- * @type {Record<string, Record<string, string>>}
+ * What the API refuses of each command's options, and why: what only the command line does
+ * (its type names them, for the API's types below: the checker holds the two together).
+ * @type {{ compare: Record<Printing, string>, workers: Record<Printing, string>,
+ *   procs: Record<Printing, string>, sweep: Record<Printing, string>, advise: Record<Printing, string>,
+ *   trace: Record<Printing | 'pid' | 'stacks' | 'seconds', string>, diff: Record<Printing | 'ci', string>,
+ *   report: {} }}
  */
 export const NOT_IN_API = {
   compare: PRINTING,
@@ -403,12 +434,33 @@ export const NOT_IN_API = {
   procs: PRINTING,
   sweep: PRINTING,
   advise: PRINTING,
-  trace: {
-    ...PRINTING,
-    ...Object.fromEntries(
-      ['pid', 'stacks', 'seconds'].map((name) => [name, 'an audit of another process is `mmapbench trace --pid`']),
-    ),
-  },
+  trace: { ...PRINTING, pid: AUDIT, stacks: AUDIT, seconds: AUDIT },
   diff: { ...PRINTING, ci: "the step summary is the command line's (--ci)" },
   report: {},
 };
+
+/**
+ * A command's specs and what the API refuses of them, by its name as a string (the CLI's and the
+ * API's dispatch).
+ * @param {string} command
+ * @returns {{ specs: import('./option-spec.js').Specs, notInApi: Record<string, string> }}
+ */
+export const optionsOf = (command) => ({
+  specs: /** @type {Record<string, () => Specs>} */ (SPECS_OF)[command](),
+  notInApi: /** @type {Record<string, Record<string, string>>} */ (NOT_IN_API)[command],
+});
+
+/**
+ * Each command's options as the API takes them (docs/api.md): made by TypeScript from the specs
+ * above, so a new or changed option cannot leave its type behind.
+ * @template {keyof typeof SPECS_OF} C
+ * @typedef {import('./option-spec.js').OptionsOf<ReturnType<(typeof SPECS_OF)[C]>, keyof (typeof NOT_IN_API)[C]>} ApiOptions
+ */
+/** @typedef {ApiOptions<'compare'>} CompareOptions */
+/** @typedef {ApiOptions<'workers'>} WorkersOptions */
+/** @typedef {ApiOptions<'procs'>} ProcsOptions */
+/** @typedef {ApiOptions<'sweep'>} SweepOptions */
+/** @typedef {ApiOptions<'advise'>} AdviseOptions */
+/** @typedef {ApiOptions<'trace'>} TraceOptions */
+/** @typedef {ApiOptions<'diff'>} DiffOptions */
+/** @typedef {ApiOptions<'report'>} ReportOptions */

@@ -39,6 +39,7 @@ export function resumeOnly(opts) {
 }
 
 /** The options as the command line declares them: what a kept setting is checked by. */
+/** @type {import('./option-spec.js').Specs} */
 const SPECS = measurementSpecs({ compare: true });
 
 /** @type {(value: unknown) => value is Record<string, any>} */

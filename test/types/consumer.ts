@@ -1,6 +1,16 @@
 // A project that uses mmapbench, as TypeScript sees it: compiled against the declarations
 // `npm pack` ships (dist/types), through the package's own name. Never run.
-import { compare, sweep, advise, report, MmapbenchError, type Task, type ProgressEvent } from 'mmapbench';
+import {
+  compare,
+  workers,
+  trace,
+  sweep,
+  advise,
+  report,
+  MmapbenchError,
+  type Task,
+  type ProgressEvent,
+} from 'mmapbench';
 
 export const task: Task = {
   name: 'parse-body',
@@ -62,3 +72,16 @@ compare({
 });
 // @ts-expect-error a task's op is a function
 export const notATask: Task = { name: 'nothing', op: 5 };
+// each command's own options: workers has no A/A nor a list of k; trace's audit is the CLI's
+// @ts-expect-error workers runs one mode: no A/A
+workers({ aa: 'workers' });
+// @ts-expect-error only a sweep takes a list of k
+workers({ k: [1, 2] });
+// @ts-expect-error an audit of another process is `mmapbench trace --pid`
+trace({ pid: 3 });
+// @ts-expect-error a hidden option is no option of the API
+compare({ smoke: true });
+// @ts-expect-error main is on or off
+compare({ main: 'maybe' });
+sweep({ node: ['24', '26'], cycles: [1, 2], poolSize: ['8k', 65536] });
+compare({ main: 'off', poolSize: '64k', failBelow: 0.8, export: 'bencher=x.json' });

@@ -1,6 +1,6 @@
 // compare, workers and procs on the command line: one module a command, their options from the
 // option table (core/options.js); each runs its core (run.js) and prints what it kept.
-import { SPECS_OF } from '../../core/options.js';
+import { optionsOf } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { output } from '../../core/typed-options.js';
 
@@ -11,7 +11,7 @@ import { output } from '../../core/typed-options.js';
  * @returns {import('../../cli/context.js').CommandModule}
  */
 function measuring(command, examples) {
-  const specs = SPECS_OF[command]();
+  const { specs } = optionsOf(command);
   return {
     builder: (yargs) => declare(yargs, specs),
     examples,
