@@ -72,24 +72,3 @@ test('--cycles and --settle out of range are usage errors (exit 2) naming the op
     assert.equal(result.stderr.trim().split('\n').at(-1), `mmapbench: ${words}`);
   }
 });
-
-test('sweep --cycles 1,2 is an axis: a point per count, named by it, each cell ending its workers that many times', async () => {
-  const out = mkdtempSync(join(tmpdir(), 'mmapbench-ending-'));
-  const result = await cli(['sweep', '--quick', '--main', 'off', '-k', '2', '--cycles', '1,2', '--json', '--out', out]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
-  assert.deepEqual(document.axes.cycles, [1, 2]);
-  assert.deepEqual(
-    document.points.map((/** @type {any} */ point) => point.cycles),
-    [1, 2],
-  );
-  for (const point of document.points)
-    for (const round of point.rounds)
-      for (const mode of ['workers', 'procs']) assert.equal(round[mode].end.cycles.length, point.cycles);
-  // the growth is read only where a cell had two cycles or more
-  assert.equal(document.points[0].workers.keptGrowthPerCycle, undefined);
-  assert.equal(typeof document.points[1].workers.keptGrowthPerCycle.median, 'number');
-  const file = join(out, readdirSync(out).find((name) => name.endsWith('.json')) ?? '');
-  const text = (await cli(['report', file])).stdout;
-  assert.match(text, /│ cycles │/);
-});

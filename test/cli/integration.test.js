@@ -287,18 +287,3 @@ test('a budget that ends before any round counts: one line, exit 6, the run save
     assert.equal(JSON.parse(readFileSync(join(out, /** @type {string} */ (saved)), 'utf8')).shortBudget.counted, 0);
   }
 });
-
-test("the start-up line names what of the shell's environment changes a Node start, given to the cells or not", async () => {
-  const env = { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', NODE_OPTIONS: '' };
-  const withheld = await cli(['compare', '--quick', '--no-save', '--json'], { env });
-  assert.equal(withheld.exitCode, 0, withheld.stderr);
-  assert.deepEqual(json(withheld).environment.startupEnv, { given: [], withheld: ['NODE_EXTRA_CA_CERTS'] });
-  const text = await cli(['compare', '--quick', '--no-save'], { env });
-  assert.match(
-    text.stdout.replace(/\n/g, ' '),
-    /start-up ran without NODE_EXTRA_CA_CERTS from your environment, which each child process would pay at its start and a thread would not: --inherit-env measures with it/,
-  );
-  const given = await cli(['compare', '--quick', '--no-save', '--inherit-env', '--json'], { env });
-  assert.equal(given.exitCode, 0, given.stderr);
-  assert.deepEqual(json(given).environment.startupEnv, { given: ['NODE_EXTRA_CA_CERTS'], withheld: [] });
-});

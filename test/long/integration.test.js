@@ -227,3 +227,21 @@ test('a task module of named exports, op and request, runs as a default export w
   assert.equal(document.config.main.request, 'task');
   assert.ok(document.rounds.every((round) => round.workers.main.during.requests > 0));
 });
+
+test("the start-up line names what of the shell's environment changes a Node start, given to the cells or not", async () => {
+  const env = { NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', NODE_OPTIONS: '' };
+  const withheld = await cli(['compare', '--quick', '--no-save', '--json'], { env });
+  assert.equal(withheld.exitCode, 0, withheld.stderr);
+  assert.deepEqual(JSON.parse(withheld.stdout).environment.startupEnv, {
+    given: [],
+    withheld: ['NODE_EXTRA_CA_CERTS'],
+  });
+  const text = await cli(['compare', '--quick', '--no-save'], { env });
+  assert.match(
+    text.stdout.replace(/\n/g, ' '),
+    /start-up ran without NODE_EXTRA_CA_CERTS from your environment, which each child process would pay at its start and a thread would not: --inherit-env measures with it/,
+  );
+  const given = await cli(['compare', '--quick', '--no-save', '--inherit-env', '--json'], { env });
+  assert.equal(given.exitCode, 0, given.stderr);
+  assert.deepEqual(JSON.parse(given.stdout).environment.startupEnv, { given: ['NODE_EXTRA_CA_CERTS'], withheld: [] });
+});
