@@ -8,7 +8,8 @@ import { savedLine, shown } from '../saved/save.js';
 import { renderKind } from '../view/index.js';
 import { endingError } from '../core/finish.js';
 import { terminalReporter } from './terminal.js';
-import { verdictWords, about, formatCI } from '../document/sentences.js';
+import { about, formatCI } from '../document/sentences.js';
+import { verdictWords } from '../commands/compare/model.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
 import { PHASES } from '../stats/phases.js';
 

@@ -90,7 +90,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text?: string }) | null} [verdict]  compare only;
- *   text: its sentence, in files saved before the sentences were drawn when shown (document/sentences.js)
+ *   text: its sentence, in files saved before the sentences were drawn when shown (commands/compare/model.js)
  * @property {AppAlone} [appAlone]  the app alone, before its workers started (appAlone)
  * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
  *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key
@@ -203,7 +203,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
     document.ratio = ratio;
-    // the verdict as data; its sentence is drawn when it is shown (document/sentences.js)
+    // the verdict as data; its sentence is drawn when it is shown (commands/compare/model.js)
     const decided = ratio ? verdict(ratio) : null;
     document.verdict = ratio && decided ? decided : null;
   }

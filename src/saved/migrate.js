@@ -3,7 +3,7 @@
 // a later mmapbench always writes with the value that says what the earlier one did (advise
 // ranked by throughput, a sweep ran one cycle); it never turns a figure into one that means
 // something else. Such figures, and the sentences early files kept, stay under their own names:
-// points/measures.js shows the figures apart, document/sentences.js and cli/finish.js print the
+// points/measures.js shows the figures apart, commands/compare/model.js, document/sentences.js (the account's words) and cli/finish.js (the gate's line) print the
 // sentences as they were saved.
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';

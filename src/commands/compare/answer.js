@@ -5,22 +5,23 @@
 // and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
+import { about, pct, resumeText, stopText, accountWordsOf } from '../../document/sentences.js';
 import {
-  about,
-  pct,
-  resumeText,
   startupEnvText,
-  stopText,
-  accountWordsOf,
   nextWords,
   verdictWords,
-} from '../../document/sentences.js';
+  appText,
+  costsText,
+  cyclesText,
+  favouredMode,
+  stateText,
+  tradeOffRows,
+} from './model.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
 import { ops, plural } from '../../words/spelling.js';
-import { appText, costsText, cyclesText, favouredMode, stateText, tradeOffRows } from './model.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
 /**

@@ -1,7 +1,7 @@
 // The report page's section for a compare, workers or procs run.
-import { tradeOffText } from './model.js';
+import { tradeOffText, startupEnvText, nextWords, verdictWords } from './model.js';
 import { compareAnswer, stoppedClause } from './answer.js';
-import { startupEnvText, accountWordsOf, nextWords, verdictWords } from '../../document/sentences.js';
+import { accountWordsOf } from '../../document/sentences.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';

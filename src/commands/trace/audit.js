@@ -1,6 +1,5 @@
 import { sumBySyscall } from '../../trace/counts.js';
-import { syscallReading } from '../../document/sentences.js';
-import { histogramTable } from './model.js';
+import { histogramTable, syscallReading } from './model.js';
 import { duration, ops } from '../../words/spelling.js';
 import { SCHEMA, version } from '../../version.js';
 import { basename } from 'node:path';

@@ -1,4 +1,6 @@
-import { syscallReading, timeShareReading, traceReading, withCI } from '../../document/sentences.js';
+import { formatCI, withCI } from '../../document/sentences.js';
+import { sideOf } from '../../stats/ratio.js';
+import { syscallMeaning } from '../../trace/syscalls.js';
 import { duration, fixed, ops } from '../../words/spelling.js';
 
 /**
@@ -294,4 +296,74 @@ function observerTable(trace, modes) {
 export function traceAnswer(document) {
   const full = traceModel(document);
   return { title: full.title, lines: [], tables: [], notes: full.notes };
+}
+
+// The trace's sentences, beside the tables they head.
+
+/**
+ * One sentence on the per-acquisition wait, the figure that tells contention from volume.
+ * @param {NonNullable<import('../../document/document.js').TraceSection['ratios']>} ratios
+ */
+export function traceReading({ avgWrite, totalWrite }) {
+  if (!avgWrite) return 'no write acquisitions in one of the modes: nothing to compare';
+  // beside an interval, its centre (see withCI)
+  const centre = (/** @type {import('../../stats/ratio.js').RatioStats} */ stats) =>
+    stats.ci95 ? stats.geomean : stats.median;
+  const total = totalWrite ? `; in total ${fixed(centre(totalWrite))}x` : '';
+  const side = sideOf(avgWrite.ci95, 1);
+  const avg = fixed(centre(avgWrite));
+  if (side === null || !avgWrite.ci95)
+    return `workers waited ${avg}x as long as procs per write acquisition${total} (one round: run --rounds 3 or more for an interval)`;
+  if (side === 'above')
+    return `workers waited ${avg}x longer than procs per write acquisition (${formatCI(avgWrite.ci95)})${total}: they queue on one shared mmap_lock`;
+  if (side === 'below')
+    return `workers waited less than procs per write acquisition (${avg}x, ${formatCI(avgWrite.ci95)})${total}: no sign of a contended mmap_lock`;
+  return `no significant difference in wait per write acquisition: ${avg}x (${formatCI(avgWrite.ci95)} spans 1)${total}; more --rounds would tighten it`;
+}
+
+/**
+ * Which system call most of a mode's write waits came under, and what it means:
+ * `workers: 71% of write waits are under mprotect (glibc growing a thread arena's heap)`.
+ * @param {string} mode
+ * @param {Array<{ name: string, count: number, totalNs: number }>} rows  by syscall, summed
+ */
+export function syscallReading(mode, rows) {
+  const total = rows.reduce((sum, row) => sum + row.totalNs, 0);
+  if (!total) return null;
+  const top = rows.reduce((a, b) => (b.totalNs > a.totalNs ? b : a));
+  const meaning = syscallMeaning(top.name);
+  const acquisitions = rows.reduce((sum, row) => sum + row.count, 0);
+  return `${mode}: ${Math.round((top.totalNs / total) * 100)}% of the write wait (${Math.round((top.count / acquisitions) * 100)}% of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
+}
+
+const share = (/** @type {number} */ fraction) =>
+  `${fraction < 0.001 ? (fraction * 100).toFixed(3) : (fraction * 100).toFixed(2)}%`;
+
+/**
+ * How much of the threads' time the lock took, beside the throughput gap it might explain: an
+ * upper bound, since a thread that stops waiting may still not run.
+ * @param {Pick<import('../../document/document.js').TraceSection, 'modes'>} trace  the results' trace section
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {{ geomean: number } | null | undefined} ratio  the untraced workers/procs ratio
+ */
+export function timeShareReading(trace, modes, ratio) {
+  const shares = modes.flatMap((mode) => {
+    const timeShare = trace.modes[mode]?.timeShare;
+    return timeShare ? [{ mode, ...timeShare }] : [];
+  });
+  if (!shares.length) return null;
+  const parts = shares.map(
+    ({ mode, write, read }) =>
+      `${mode} waited ${share(write)} of their time on mmap_lock for write, ${share(read)} for read`,
+  );
+  let gap = '';
+  if (ratio && trace.modes.workers?.timeShare) {
+    const { write, read } = trace.modes.workers.timeShare;
+    const points = (write + read) * 100;
+    gap =
+      ratio.geomean < 1
+        ? `; throughput gap ${((1 - ratio.geomean) * 100).toFixed(1)}% (workers/procs ${fixed(ratio.geomean)}): removing every wait could win the workers at most ~${points < 0.1 ? points.toFixed(3) : points.toFixed(1)} points of it`
+        : `; workers were not slower (workers/procs ${fixed(ratio.geomean)}), so the waits explain no gap`;
+  }
+  return `time on the lock (total wait / (k × traced window), median over cells): ${parts.join('; ')}${gap}; an upper bound on what the lock costs`;
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bucketLabel } from '../../../src/commands/trace/model.js';
-import { syscallReading, timeShareReading, traceReading as reading } from '../../../src/document/sentences.js';
+import { syscallReading, timeShareReading, traceReading as reading } from '../../../src/commands/trace/model.js';
 import { traceModel } from '../../../src/commands/trace/model.js';
 
 test("bucket labels read like bpftrace's log2 histogram", () => {
