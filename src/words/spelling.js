@@ -33,8 +33,11 @@ export function formatSize(bytes) {
 
 // Numbers as every output spells them: whole numbers grouped, fixed decimals, a duration in the
 // unit that reads best.
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-export const ops = (/** @type {number} */ value) => integer.format(value);
+// made on first use: building it starts ICU, about 20 ms that `mmapbench --help` never needs
+/** @type {Intl.NumberFormat | undefined} */
+let integer;
+export const ops = (/** @type {number} */ value) =>
+  (integer ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(value);
 export const fixed = (/** @type {number} */ value, digits = 2) => value.toFixed(digits);
 /** Seconds to two decimals, as the round and cell lengths are told: `0.10 s`. */
 export const seconds = (/** @type {number} */ ns) => `${fixed(ns / 1e9)} s`;
