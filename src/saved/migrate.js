@@ -1,10 +1,11 @@
 // A document saved by an earlier mmapbench, brought to the layout this one writes (SCHEMA) one
-// step at a time, when it is loaded: every reader after this sees one layout. A step fills what
-// a later mmapbench always writes with the value that says what the earlier one did (advise
-// ranked by throughput, a sweep ran one cycle); it never turns a figure into one that means
-// something else. Such figures, and the sentences early files kept, stay under their own names:
-// points/measures.js shows the figures apart, commands/compare/model.js, document/sentences.js (the account's words) and cli/finish.js (the gate's line) print the
-// sentences as they were saved.
+// step at a time, when it is loaded (after the results schema has checked its shape): every
+// reader after this sees one layout. A step fills what a later mmapbench always writes with the
+// value that says what the earlier one did (advise ranked by throughput, a sweep ran one cycle);
+// it never turns a figure into one that means something else. Such figures, and the sentences
+// early files kept, stay under their own names: points/measures.js shows the figures apart;
+// commands/compare/model.js (the verdict, what next), document/sentences.js (the account's
+// words) and cli/finish.js (the gate's line) print the sentences as they were saved.
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
 import { quoted } from './validate.js';
@@ -40,7 +41,8 @@ function toSchema2(document) {
   if (document.resume?.axes && !document.resume.axes.cycles) document.resume.axes.cycles = [null];
   // sweep's K to run, from before there was one
   for (const group of document.scaling ?? [])
-    for (const mode of ['workers', 'procs']) if (group[mode]) group[mode].recommended ??= null;
+    for (const mode of ['workers', 'procs'])
+      if (typeof group[mode] === 'object' && group[mode]) group[mode].recommended ??= null;
   const { advice } = document;
   if (advice) {
     // before advise had a choice it ranked by throughput, every fix in both modes (ranked by the

@@ -324,3 +324,34 @@ test('every figure a view draws is checked to its range, and every string to a l
     message: /must be a number \(it is Infinity\)/,
   });
 });
+
+test('an advise file whose ranking is not what advise saved is refused naming the field, never a crash inside a reader', () => {
+  const dir = folder();
+  const saved = () => JSON.parse(readFileSync(fixture('saved/advise.json'), 'utf8'));
+  const row = { name: 'x', kind: 'task', status: 'measured', gain: { workers: null, procs: null } };
+  for (const [edit, words] of /** @type {Array<[(d: any) => void, string]>} */ ([
+    [(d) => (d.advice = 5), 'advice must be an object (it is 5)'],
+    [(d) => (d.advice.rows = 5), 'advice.rows must be an array (it is 5)'],
+    [(d) => (d.advice.rows = [5]), 'advice.rows[0] must be an object (it is 5)'],
+    [(d) => (d.advice.rows = [{ ...row, gain: { workers: 5, procs: null } }]), 'advice.rows[0].gain.workers'],
+    [(d) => (d.advice.rows = [{ ...row, mode: 'threads' }]), 'advice.rows[0].mode'],
+    [(d) => (d.advice.for = 'speed'), 'advice.for'],
+    [(d) => (d.scaling = [5]), 'scaling[0] must be an object (it is 5)'],
+    [(d) => (d.resume = { axes: 5 }), 'resume.axes must be an object (it is 5)'],
+  ])) {
+    const document = saved();
+    edit(document);
+    const path = join(dir, 'edited.json');
+    writeFileSync(path, JSON.stringify(document));
+    assert.throws(
+      () => loadSaved(path, 'report FILE'),
+      (error) =>
+        error.kind === 'usage' &&
+        error.message.startsWith(`report FILE: ${words}`) &&
+        error.message.endsWith(
+          'the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)',
+        ),
+      words,
+    );
+  }
+});
