@@ -81,11 +81,11 @@ function optionsOf(given, command) {
  * The document a run kept. A run stopped by the signal resolves with what finished; one that
  * failed after measuring (a cell, a full disk, a budget too short) rejects with its error, the
  * document of what finished attached as `error.document`. A gate is the caller's to read.
- * @param {Promise<import('./core/finish.js').Finished>} run
+ * @param {Promise<import('./core/controller.js').Finished>} run
  * @returns {Promise<any>}  the command's document: each function below names its type
  */
 async function documentOf(run) {
-  const [finished, { endingError }] = await Promise.all([run, import('./core/finish.js')]);
+  const [finished, { endingError }] = await Promise.all([run, import('./core/controller.js')]);
   const error = endingError(finished);
   if (error && !(error instanceof MmapbenchError && error.kind === 'interrupted')) throw error;
   return finished.document;

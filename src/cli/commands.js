@@ -74,12 +74,12 @@ export const COMMANDS = [
   {
     command: 'fixtures',
     describe: 'Create the small, med, large and huge files (random bytes)',
-    load: () => import('./fixtures.js'),
+    load: () => import('../commands/tasks/fixtures.js'),
   },
   {
     command: 'restore',
     describe: 'Put back the transparent hugepage mode a killed reproduce run left changed',
-    load: () => import('./restore.js'),
+    load: () => import('../commands/reproduce/restore.js'),
   },
 ];
 

@@ -1,12 +1,12 @@
 // What the CLI prints at the end of compare, sweep and advise, in the order a CI log wants it:
 // the tables, the saved file, the exports, GitHub's step summary (with --ci), and last the gate's
-// outcome, which sets the exit code. What it prints is what the core returned (core/finish.js).
+// outcome, which sets the exit code. What it prints is what the core returned (core/controller.js).
 import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
 import { sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
 import { renderKind } from '../view/index.js';
-import { endingError } from '../core/finish.js';
+import { endingError } from '../core/controller.js';
 import { terminalReporter } from './terminal.js';
 import { about, formatCI } from '../document/sentences.js';
 import { verdictWords } from '../commands/compare/model.js';
@@ -15,7 +15,7 @@ import { PHASES } from '../stats/phases.js';
 
 /**
  * Runs a command's core with the terminal's reporter, then prints what it kept.
- * @param {(context: import('../core/reporter.js').Context) => Promise<import('../core/finish.js').Finished>} run
+ * @param {(context: import('../core/reporter.js').Context) => Promise<import('../core/controller.js').Finished>} run
  * @param {import('../core/typed-options.js').Output} output
  * @param {import('./context.js').Context} [context]
  */
@@ -27,7 +27,7 @@ export async function runPrinted(run, output, { interrupt, stdout = process.stdo
 
 /**
  * Prints a run the core kept, then ends it as its error or its gate says.
- * @param {import('../core/finish.js').Finished} finished
+ * @param {import('../core/controller.js').Finished} finished
  * @param {import('../core/typed-options.js').Output} output
  * @param {{ stdout: NodeJS.WritableStream & { columns?: number }, stderr: NodeJS.WritableStream }} streams
  */

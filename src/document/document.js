@@ -14,7 +14,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
 
 /**
  * @typedef {import('../stats/ratio.js').Summary} Summary
- * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('../stats/cell-summary.js').CellResult} CellResult
  * @typedef {import('../stats/histogram.js').Histogram} Histogram
  */
 
@@ -99,7 +99,7 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../stats/his
  *   --max-time budget ran out before an interval (fewer than 3 rounds counted); with none
  *   counted the ratio is null and the command exits 6
  * @property {import('./gate.js').Gate} [gate]  with --fail-below, on a complete run
- * @property {ReturnType<typeof accountResults> & { words?: import('./account.js').AccountWords }} [account]
+ * @property {ReturnType<typeof accountResults> & { words?: import('./account-text.js').AccountWords }} [account]
  *   where each mode's time per op went (words: what that says, in files saved before it was
  *   drawn when shown)
  * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
@@ -291,7 +291,7 @@ export const savedPoint = (document) => ({
  * Each measure beyond throughput as a workers/procs ratio, round by round over the complete
  * rounds whose cells both have it, with its interval as the throughput ratio's; null when no
  * measure beyond throughput was had.
- * @param {import('../stats/cell.js').RoundCells[]} complete
+ * @param {import('../stats/cell-summary.js').RoundCells[]} complete
  * @returns {Record<string, import('../stats/ratio.js').RatioStats> | null}
  */
 function measureRatios(complete) {

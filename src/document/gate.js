@@ -1,11 +1,12 @@
-// The CI gate of compare, sweep and diff as data for the saved document: what was asked, each
-// point's judgement, and what its line needs to say which option would decide it. The line a
-// job's log ends with is drawn from it (cli/finish.js).
-import { judge, worstOutcome } from '../stats/gate.js';
+// The CI gate of compare, sweep and diff: a threshold and an interval give one of three outcomes
+// (never the point estimate: on a shared runner a gate that fails on noise is switched off within
+// a week), and the gate as data for the saved document: what was asked, each point's judgement,
+// and what its line needs to say which option would decide it. The line a job's log ends with is
+// drawn from it (cli/finish.js).
 import { MODES } from '../words/spelling.js';
 
 /**
- * @typedef {import('../stats/gate.js').Judgement & { id: string, label: string, rounds: number | null,
+ * @typedef {Judgement & { id: string, label: string, rounds: number | null,
  *   seconds: number | null }} PointJudgement  rounds, seconds: what the interval cost (null in a diff)
  *
  * @typedef {object} Gate  the document's `gate` (docs/json.md)
@@ -13,7 +14,7 @@ import { MODES } from '../words/spelling.js';
  *   threshold); change: diff (new / base at or above 1 − the allowed worsening)
  * @property {string} rule  what was asked, as typed: `--fail-below 0.8`
  * @property {string} subject  what is judged: `workers/procs`, `A/B`, or a change's name
- * @property {import('../stats/gate.js').Outcome} outcome  the worst of the points'
+ * @property {Outcome} outcome  the worst of the points'
  * @property {boolean} failInconclusive  whether inconclusive exits 5 (else 0)
  * @property {PointJudgement[]} points
  * @property {boolean} [fixedRounds]  a ratio gate's run had --rounds: more rounds, not more time,
@@ -99,3 +100,65 @@ export function changeGate(points, { maxWorsening, maxSlowdown, failInconclusive
     differences,
   };
 }
+
+/**
+ * @typedef {'pass'|'fail'|'inconclusive'} Outcome
+ *
+ * @typedef {object} Judgement
+ * @property {Outcome} outcome  pass: the whole interval is at or above the threshold; fail: the
+ *   whole interval is below it; inconclusive: it straddles the threshold, or there is none
+ * @property {number} threshold
+ * @property {number | null} estimate  the geometric mean the interval is around
+ * @property {[number, number] | null} ci95
+ * @property {number | null} moreSeconds  inconclusive, from a run that can go on: about how much
+ *   longer would decide it (the interval narrows as 1/sqrt(rounds)); null when not known (fewer
+ *   than 2 rounds, a diff of saved runs) or never (onThreshold)
+ * @property {boolean} onThreshold  the estimate is the threshold: no run length decides it
+ */
+
+/**
+ * Judges an interval against a threshold it must stay at or above. A bound exactly on the
+ * threshold: a low bound there passes (at or above); a high bound there is not below it.
+ * @param {{ estimate: number | null, ci95: [number, number] | null, threshold: number,
+ *   rounds?: number, seconds?: number }} measured  rounds and seconds: what the interval cost,
+ *   for the estimate of how much more would decide it
+ * @returns {Judgement}
+ */
+export function judge({ estimate, ci95, threshold, rounds, seconds }) {
+  const base = { threshold, estimate, ci95, moreSeconds: null, onThreshold: false };
+  if (!ci95 || estimate === null) return { ...base, outcome: 'inconclusive' };
+  if (ci95[0] >= threshold) return { ...base, outcome: 'pass' };
+  if (ci95[1] < threshold) return { ...base, outcome: 'fail' };
+  if (estimate === threshold) return { ...base, outcome: 'inconclusive', onThreshold: true };
+  return {
+    ...base,
+    outcome: 'inconclusive',
+    moreSeconds: moreSecondsToDecide(estimate, ci95, threshold, rounds, seconds),
+  };
+}
+
+/**
+ * Rounds needed for the interval's half-width (in logs) to shrink to the estimate's distance
+ * from the threshold, at the cost per round so far. A rough guide: the t quantile also shrinks
+ * with more rounds, and the estimate moves.
+ * @param {number} estimate
+ * @param {[number, number]} ci95
+ * @param {number} threshold
+ * @param {number} [rounds]
+ * @param {number} [seconds]
+ */
+function moreSecondsToDecide(estimate, [low, high], threshold, rounds, seconds) {
+  if (!rounds || !seconds) return null;
+  const distance = Math.abs(Math.log(estimate) - Math.log(threshold));
+  const half = (Math.log(high) - Math.log(low)) / 2;
+  const needed = rounds * (half / distance) ** 2;
+  return Math.max(1, Math.ceil(needed - rounds)) * (seconds / rounds);
+}
+
+/**
+ * The outcome that decides a gate over several points: any fail, else any inconclusive.
+ * @param {Outcome[]} outcomes
+ * @returns {Outcome}
+ */
+export const worstOutcome = (outcomes) =>
+  outcomes.includes('fail') ? 'fail' : outcomes.includes('inconclusive') ? 'inconclusive' : 'pass';

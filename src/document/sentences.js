@@ -2,7 +2,7 @@
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { fixed, plural } from '../words/spelling.js';
 import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
-import { wordsOfAccount } from './account.js';
+import { wordsOfAccount } from './account-text.js';
 
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
@@ -172,7 +172,7 @@ export function straysText(document) {
  * whether the cells were still warming up, what to try.
  * @param {any} account  a compare's or a sweep point's
  * @param {any} document  the run it is of (its arms, whether it was traced, its protocol)
- * @returns {import('./account.js').AccountWords | null}
+ * @returns {import('./account-text.js').AccountWords | null}
  */
 export function accountWordsOf(account, document) {
   if (!account) return null;

@@ -7,7 +7,7 @@ import { SAVED_BITS } from '../stats/histogram.js';
 import { fixed, ops } from '../words/spelling.js';
 
 /**
- * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('../stats/cell-summary.js').CellResult} CellResult
  * @typedef {object} Measure
  * @property {string} key  its name in a mode's summary (`results.workers[key]`) and in exports
  * @property {string} name  in words, as a table's row and a chart's title say it

@@ -9,7 +9,7 @@ import { envText, pointLabel } from './point-name.js';
 import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
 
 /**
- * @typedef {import('../stats/cell.js').CellResult} CellResult
+ * @typedef {import('../stats/cell-summary.js').CellResult} CellResult
  * @typedef {ReturnType<typeof import('../stats/account.js').accountResults> & { words?: unknown }} Account
  *   where each mode's time per op went (words: a file saved before kept them, document/sentences.js)
  * @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells

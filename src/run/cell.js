@@ -9,7 +9,7 @@ import { diesWithParentBoxed } from '../system/containment.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { pidsLimit } from '../system/limits.js';
 import { treeMemory } from '../system/memory.js';
-import { summarizeCell } from '../stats/cell.js';
+import { summarizeCell } from '../stats/cell-summary.js';
 import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './plan.js';
 import { describeExit, describeFailure, KILL_GRACE_MS } from './host-failure.js';
@@ -186,10 +186,10 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
  * hypervisor stole meanwhile. A low share flags competition; the cell is still kept, since
  * lock stalls are bursty and real.
  * @param {ResultMessage} message  the host's: its usage covers its workers (threads or children)
- * @param {import('../stats/cell.js').CellResult} cell
+ * @param {import('../stats/cell-summary.js').CellResult} cell
  * @param {number} k
  * @param {number | null} stealBefore
- * @returns {import('../stats/cell.js').MachineShare}
+ * @returns {import('../stats/cell-summary.js').MachineShare}
  */
 function machineShare(message, cell, k, stealBefore) {
   const cpuUs = message.usage?.cpuUs ?? 0;

@@ -14,7 +14,7 @@ export const RACE_ROUNDS = 3;
  * compare with the baseline's, as a 95% interval on a scale where higher is better and
  * `neutral` is no change.
  * @typedef {object} RaceScore
- * @property {(cell: import('../stats/cell.js').CellResult) => number | null} of
+ * @property {(cell: import('../stats/cell-summary.js').CellResult) => number | null} of
  * @property {(base: number[], mine: number[]) => [number, number] | null} better
  * @property {number} neutral
  */

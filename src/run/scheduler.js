@@ -27,7 +27,7 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
  * one mode), and whether it runs under the tracer.
  * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
  *
- * @typedef {import('../stats/cell.js').RoundCells & { order: Mode[], pilot?: true }} Round  order:
+ * @typedef {import('../stats/cell-summary.js').RoundCells & { order: Mode[], pilot?: true }} Round  order:
  *   the order its arms ran in; pilot: its cells ran the calibration's work, which missed the
  *   window by more than SIZE_TOLERANCE: it sized the cells after it and counts in no figure
  *
@@ -112,7 +112,7 @@ const SPLIT_MODES = 4;
 function sizeByPilot(point, round) {
   const work = /** @type {import('./plan.js').Work} */ (point.session.work);
   const windows = point.arms.map(
-    (arm) => /** @type {import('../stats/cell.js').CellResult} */ (round.cells[arm]).elapsedNs,
+    (arm) => /** @type {import('../stats/cell-summary.js').CellResult} */ (round.cells[arm]).elapsedNs,
   );
   const pilotWindowNs = windows.reduce((a, b) => a + b, 0) / windows.length;
   const targetNs = /** @type {number} */ (point.plan.duration) * 1e9;

@@ -36,7 +36,7 @@ import { pointOf } from '../points/points.js';
  *   environment: import('../document/document.js').Environment, jemalloc: string | null,
  *   nodes: FixNode[] }} RunHeader  nodes: what node-fix ran on (none without --node)
  * @typedef {{ type: 'cell', experiment: string, variant: string, round: number,
- *   mode: 'workers'|'procs', cell: import('../stats/cell.js').CellResult }} CellRecord
+ *   mode: 'workers'|'procs', cell: import('../stats/cell-summary.js').CellResult }} CellRecord
  * @typedef {{ type: 'calibration', experiment: string, variant: string, iterations: number,
  *   warmup: import('../run/plan.js').Warmup, calibration: import('../run/calibrate.js').Calibration }} CalibrationRecord
  * @typedef {CellRecord | CalibrationRecord} ResultRecord

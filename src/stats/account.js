@@ -200,7 +200,7 @@ export function regimeOf(accounts) {
 }
 
 /**
- * What the account reads of a cell (stats/cell.js's CellResult has it all): its workers' account
+ * What the account reads of a cell (stats/cell-summary.js's CellResult has it all): its workers' account
  * and warm-up, its processes' CPU time, its parent's, its throughput, and a traced cell's waits.
  * @typedef {{ throughput: number, totalOps: number, account?: CellAccount,
  *   machine?: { cpuMs: number }, parentCpuNs?: number,

@@ -101,7 +101,7 @@ export function cellPhases({ spawned, hosts, released: children = [], samples, r
  * round cost (all its cells, traced ones too, and the CLI's work between them) next to its timed
  * windows (the untraced cells': the ones the ratio is taken from). Means, not medians: they are
  * shares of the run's time, and add up as the phases do.
- * @param {import('./cell.js').RoundCells[]} rounds  complete rounds
+ * @param {import('./cell-summary.js').RoundCells[]} rounds  complete rounds
  * @param {Array<'workers'|'procs'>} modes
  * @returns {PhasesSummary | null}  null when no cell carried its phases
  *
@@ -116,7 +116,7 @@ export function cellPhases({ spawned, hosts, released: children = [], samples, r
 export function phasesSummary(rounds, modes) {
   const measured = rounds.filter((round) => modes.every((mode) => round.cells[mode]?.phases));
   if (!measured.length) return null;
-  const cellsOf = (/** @type {import('./cell.js').RoundCells} */ round) =>
+  const cellsOf = (/** @type {import('./cell-summary.js').RoundCells} */ round) =>
     [...Object.values(round.cells), ...Object.values(round.traced ?? {})].flatMap((cell) =>
       cell?.phases ? [cell.phases] : [],
     );

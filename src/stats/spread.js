@@ -37,7 +37,7 @@ const SPREAD_FIGURES = /** @type {const} */ ([
 
 /**
  * A cell's figure per op, or null where it was not counted.
- * @param {NonNullable<import('./cell.js').CellResult['account']>} account
+ * @param {NonNullable<import('./cell-summary.js').CellResult['account']>} account
  * @param {string} key
  */
 function perOp(account, key) {
@@ -50,7 +50,7 @@ function perOp(account, key) {
 }
 
 /**
- * @param {import('./cell.js').CellResult[]} cells  one mode's, of the rounds that count
+ * @param {import('./cell-summary.js').CellResult[]} cells  one mode's, of the rounds that count
  * @returns {SpreadAttribution | null}  null with fewer than MIN_CELLS cells with an account
  */
 export function spreadAttribution(cells) {
@@ -77,7 +77,7 @@ export function spreadAttribution(cells) {
 /**
  * The two groups the cells fall into: by their log throughput, else by the log of the figure
  * their throughput goes with most; null when neither falls apart (stats/groups.js).
- * @param {import('./cell.js').CellResult[]} cells  each with an account
+ * @param {import('./cell-summary.js').CellResult[]} cells  each with an account
  * @param {number[]} logs  their log throughputs
  * @param {string | null} top  the key of the figure that goes with most of the spread
  * @returns {CellGroups | null}

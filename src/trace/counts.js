@@ -6,8 +6,8 @@ import { syscallName } from './syscalls.js';
  * @typedef {import('./parse.js').LockWaits} LockWaits
  * @typedef {import('../stats/samples.js').TraceSummary} TraceSummary
  * @typedef {import('./parse.js').Bucket} Bucket
- * @typedef {import('../stats/cell.js').CellResult} CellResult
- * @typedef {import('../stats/cell.js').Mode} Mode
+ * @typedef {import('../stats/cell-summary.js').CellResult} CellResult
+ * @typedef {import('../stats/cell-summary.js').Mode} Mode
  * @typedef {import('../stats/ratio.js').RatioStats} RatioStats
  * @typedef {CellResult & { trace: TraceSummary }} TracedCell
  */
@@ -52,7 +52,7 @@ export function sumHistograms(histograms) {
  * The trace section of the document: per mode, its traced cells combined and the observer
  * effect (traced / untraced throughput); for compare, per-round workers/procs ratios of total
  * and of average write wait, with the same interval as the throughput ratio.
- * @param {import('../stats/cell.js').RoundCells[]} rounds
+ * @param {import('../stats/cell-summary.js').RoundCells[]} rounds
  * @param {Mode[]} modes
  * @param {number} [k]  workers side by side: the time waits are shares of is k × the window
  */

@@ -1,7 +1,7 @@
 // The figures the report page's charts draw, read from a results document: each mode's parts
 // of its time per op, a measure's dots per round, each cell's throughput beside a figure of its
 // account, and the account's lines against k.
-import { lineOf } from '../document/account.js';
+import { lineOf } from '../document/account-text.js';
 import { valueOf } from '../points/points.js';
 import { MODES } from '../words/spelling.js';
 

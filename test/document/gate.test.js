@@ -1,5 +1,6 @@
-// The gate of saved runs whose intervals are known, as the document carries it and as the job's
-// last line and GitHub's step summary say it.
+// The gate's decision (the interval against the threshold, never the point estimate), and the
+// gate of saved runs whose intervals are known, as the document carries it and as the job's last
+// line and GitHub's step summary say it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -7,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kindOf, loadSaved } from '../../src/commands/index.js';
 import { sameKind } from '../../src/commands/diff/files.js';
-import { gateOf } from '../../src/core/finish.js';
-import { changeGate } from '../../src/document/gate.js';
+import { gateOf } from '../../src/core/controller.js';
+import { changeGate, judge, worstOutcome } from '../../src/document/gate.js';
 import { gateLine, stepSummary } from '../../src/cli/finish.js';
 import { fixture } from '../helpers.js';
 
@@ -193,4 +194,48 @@ test('a sweep gate names at most three deciding points and counts the rest', () 
     ),
   );
   assert.match(line, /5 points, 5 failed; (.*is below 1; ){3}2 more$/);
+});
+
+const measured = (ci95, threshold, more = {}) =>
+  judge({ estimate: Math.sqrt(ci95[0] * ci95[1]), ci95, threshold, ...more });
+
+test('pass when the whole interval is at or above the threshold, fail when it is all below', () => {
+  assert.equal(measured([0.85, 0.95], 0.8).outcome, 'pass');
+  assert.equal(measured([0.6, 0.75], 0.8).outcome, 'fail');
+  assert.equal(measured([0.7, 0.9], 0.8).outcome, 'inconclusive');
+});
+
+test('a bound exactly on the threshold: a low bound there passes, a high bound there is not below', () => {
+  assert.equal(measured([0.8, 0.9], 0.8).outcome, 'pass');
+  assert.equal(measured([0.7, 0.8], 0.8).outcome, 'inconclusive');
+});
+
+test('the point estimate alone decides nothing: an estimate below the threshold with a straddling interval is inconclusive', () => {
+  const result = judge({ estimate: 0.78, ci95: [0.6, 1.01], threshold: 0.8 });
+  assert.equal(result.outcome, 'inconclusive');
+});
+
+test('no interval (one round) is inconclusive, with no estimate of the time it needs', () => {
+  const result = judge({ estimate: 0.5, ci95: null, threshold: 0.8, rounds: 1, seconds: 3 });
+  assert.equal(result.outcome, 'inconclusive');
+  assert.equal(result.moreSeconds, null);
+});
+
+test('an inconclusive run says how much longer would decide it: the interval narrows as 1/sqrt(rounds)', () => {
+  // log half-width 0.2 around exp(0.1) above 1: (0.2 / 0.1)^2 = 4 times the rounds, so 3 x 10 more
+  const ci95 = /** @type {[number, number]} */ ([Math.exp(-0.1), Math.exp(0.3)]);
+  const result = judge({ estimate: Math.exp(0.1), ci95, threshold: 1, rounds: 10, seconds: 20 });
+  assert.equal(result.outcome, 'inconclusive');
+  assert.ok(Math.abs(/** @type {number} */ (result.moreSeconds) - 60) < 1e-6, String(result.moreSeconds));
+});
+
+test('an estimate exactly on the threshold is never decided by running longer', () => {
+  const result = judge({ estimate: 1, ci95: [0.9, 1.1], threshold: 1, rounds: 10, seconds: 20 });
+  assert.deepEqual([result.outcome, result.onThreshold, result.moreSeconds], ['inconclusive', true, null]);
+});
+
+test('over several points, any fail fails the gate, else any inconclusive', () => {
+  assert.equal(worstOutcome(['pass', 'inconclusive', 'fail']), 'fail');
+  assert.equal(worstOutcome(['pass', 'inconclusive']), 'inconclusive');
+  assert.equal(worstOutcome(['pass', 'pass']), 'pass');
 });

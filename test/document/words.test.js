@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadSaved, renderSaved } from '../../src/commands/index.js';
 import { nextStep, verdictText } from '../../src/commands/compare/model.js';
-import { wordsOfAccount } from '../../src/document/account.js';
+import { wordsOfAccount } from '../../src/document/account-text.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 const pipe = { columns: undefined, isTTY: false };

@@ -20,7 +20,7 @@ const ADVISE_SECONDS = 60;
  * @param {Record<string, any>} opts  from readOptions
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} [context]
- * @returns {Promise<import('../../core/finish.js').Finished>}
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
 export async function adviseCommand(opts, output, context = {}) {
   if (opts.for === 'main-latency' && opts.main === 'off')

@@ -1,7 +1,7 @@
 import { formatCI, resumeText, stopText, withCI, contrastCell, accountWordsOf, pct } from '../../document/sentences.js';
 import { plural, duration, fixed, ops, formatSize, MODES, seconds, listed } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
-import { accountTable, sourcesNote, wordsOfAccount } from '../../document/account.js';
+import { accountTable, sourcesNote, wordsOfAccount } from '../../document/account-text.js';
 import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../../points/measures.js';

@@ -42,7 +42,7 @@ function soFarOf(session, modes) {
  * @param {'workers'|'procs'|'compare'} command
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} [context]
- * @returns {Promise<import('../../core/finish.js').Finished>}
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
 export async function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
@@ -68,7 +68,7 @@ export async function measureOrResume(opts, command, output, context) {
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} [context]
  * @param {import('../../saved/resume.js').Resumed | null} [resumed]  a kept run
- * @returns {Promise<import('../../core/finish.js').Finished>}
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
 export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */

@@ -10,7 +10,7 @@ import { ratioStats } from '../../stats/ratio.js';
 /** @typedef {'workers'|'procs'} Mode */
 
 export class ExperimentData {
-  /** @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../../stats/cell.js').CellResult }>} cells */
+  /** @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../../stats/cell-summary.js').CellResult }>} cells */
   constructor(cells) {
     this.cells = new Map(cells.map((c) => [key(c.variant, c.round, c.mode), c.cell]));
     this.rounds = [...new Set(cells.map((c) => c.round))].sort((a, b) => a - b);

@@ -6,7 +6,7 @@ import { num, rate, withCi } from './tables.js';
 import { QUICK_EXPERIMENTS } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../../stats/account.js';
-import { accountWords } from '../../document/account.js';
+import { accountWords } from '../../document/account-text.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -205,7 +205,7 @@ function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
   const modes = MODES;
   return variants.flatMap((variant) => {
     if (variantModes(variant).length !== 2) return [];
-    /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../../stats/cell.js').CellResult>> }>} */
+    /** @type {Map<number, { cells: Partial<Record<'workers'|'procs', import('../../stats/cell-summary.js').CellResult>> }>} */
     const rounds = new Map();
     for (const record of cells) {
       if (record.variant !== variant.id) continue;

@@ -1,7 +1,7 @@
 import { plot } from 'simple-ascii-chart';
 import { plural, fixed, ops, MODES } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
-import { lineOf } from '../../document/account.js';
+import { lineOf } from '../../document/account-text.js';
 import { about, pct, resumeText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { UNIT } from '../compare/model.js';
 import { nodeLabel, pointName, varying } from './columns.js';

@@ -112,7 +112,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  *   shape?: (document: any) => any, opening?: string, kind?: import('../../view/kind.js').Kind }} [how]  opening: the first
  *   line's start; kind: the kind of file it saves (a sweep's, or advise's);
  *   race: advise's candidates race against the first point (run/race.js)
- * @returns {Promise<import('../../core/finish.js').Finished>}
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
 export async function runPlanned(
   points,

@@ -1,4 +1,4 @@
-import { audit } from '../../trace/audit.js';
+import { audit } from './audit-trace.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { buildAuditResults } from './audit.js';
 import { render } from '../index.js';
@@ -7,7 +7,7 @@ import { holdingResults } from '../../saved/claim.js';
 
 /**
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
- * @param {import('../../trace/audit.js').AuditRequest} request
+ * @param {import('./audit-trace.js').AuditRequest} request
  * @param {ReturnType<typeof import('../../core/typed-options.js').output>} output
  * @param {import('../../cli/context.js').Context} [context]
  */

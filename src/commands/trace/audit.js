@@ -11,7 +11,7 @@ const ENTRY = /^(entry_SYSCALL|do_syscall_64|x64_sys_call)/;
 
 /**
  * The results document of an audit (`trace --pid` or `trace -- COMMAND`), docs/json.md.
- * @param {Awaited<ReturnType<typeof import('../../trace/audit.js').audit>>} run
+ * @param {Awaited<ReturnType<typeof import('./audit-trace.js').audit>>} run
  * @param {import('../../document/document.js').Environment} environment
  */
 export function buildAuditResults(run, environment) {

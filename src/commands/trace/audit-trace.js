@@ -4,12 +4,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { usageError } from '../errors.js';
-import { adopt } from '../system/children.js';
-import { diesWithParentBoxed } from '../system/containment.js';
-import { which } from '../system/which.js';
-import { preflight } from './preflight.js';
-import { startTrace } from './tracer.js';
+import { usageError } from '../../errors.js';
+import { adopt } from '../../system/children.js';
+import { diesWithParentBoxed } from '../../system/containment.js';
+import { which } from '../../system/which.js';
+import { preflight } from '../../trace/preflight.js';
+import { startTrace } from '../../trace/tracer.js';
 
 const POLL_MS = 200;
 

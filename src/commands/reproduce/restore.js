@@ -1,7 +1,7 @@
-import { THP_PATH } from '../system/environment.js';
-import { defaultRestoreFile } from '../system/thp-file.js';
-import { COMMON } from '../core/options.js';
-import { declare, readOptions } from '../core/option-spec.js';
+import { THP_PATH } from '../../system/environment.js';
+import { defaultRestoreFile } from '../../system/thp-file.js';
+import { COMMON } from '../../core/options.js';
+import { declare, readOptions } from '../../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,
@@ -15,12 +15,12 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('./context.js').Context} [context]
+ * @param {import('../../cli/context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'restore');
   const out = context.stdout ?? process.stdout;
-  const { restoreThp } = await import('../system/thp.js');
+  const { restoreThp } = await import('../../system/thp.js');
   const done = restoreThp({ restoreFile: opts.thpRestoreFile, thpPath: opts.thpPath });
   out.write(
     done

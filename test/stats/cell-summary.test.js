@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combineMetrics, summarizeCell } from '../../src/stats/cell.js';
+import { combineMetrics, summarizeCell } from '../../src/stats/cell-summary.js';
 
 const base = 10n ** 15n; // hrtime values are large; the summary must not lose precision
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { accountTable, accountWords } from '../../src/document/account.js';
+import { accountTable, accountWords } from '../../src/document/account-text.js';
 import { renderTerminal } from '../../src/view/table.js';
 
 const stats = (mean, half = null, n = 6) => ({ mean, ci95: half === null ? null : [mean - half, mean + half], n });
