@@ -48,36 +48,45 @@ const isRecord = (value) => typeof value === 'object' && value !== null && !Arra
 const isText = (value) => typeof value === 'string' && value !== '' && !value.includes('\0');
 
 /**
- * How each field of a kept run's options is checked: by the option that sets it, as the command
- * line reads what was typed (a usage error naming the option), or, for what the command line
- * converts (`--env` pairs into an object, a percentage into a fraction), by its shape.
+ * The fields of a kept run's options that an option sets as it was typed: each is checked, and
+ * read, as the command line checks and reads that option (a usage error naming it).
+ */
+const AS_TYPED = [
+  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'main'],
+  ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
+  ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
+];
+
+/**
+ * How a field an option sets is checked: a switch is true or false, a value one value (a string
+ * where the option takes any text), through the option's own check where it has one.
+ * @param {string} name
+ * @returns {(value: unknown) => string | null}  what is wrong with it, or null
+ */
+const asTyped = (name) => {
+  const spec = SPECS[name];
+  if (spec.kind === 'flag') return (value) => (typeof value === 'boolean' ? null : 'must be true or false');
+  if (!spec.read && !spec.choices)
+    return (value) => (isText(value) ? null : `must be text, as ${flagName(name)} takes`);
+  return (value) =>
+    value !== null && typeof value === 'object'
+      ? 'must be one value, as its option takes'
+      : refusal(() => readValue(name, spec, value));
+};
+
+/**
+ * How each field of a kept run's options is checked: by the option that sets it, or, for what
+ * the command line converts (`--env` pairs into an object, a percentage into a fraction) and what
+ * no option sets, by its shape.
  * @type {Record<string, (value: any) => string | null>}  what is wrong with it, or null
  */
 const KEPT = {
+  ...Object.fromEntries(AS_TYPED.map((name) => [name, asTyped(name)])),
   command: (value) => (['compare', 'workers', 'procs'].includes(value) ? null : 'must be compare, workers or procs'),
-  task: (value) => (isText(value) ? null : 'must be a task name or a path'),
-  file: (value) => (isText(value) ? null : 'must be a name, a size or a path'),
-  node: (value) => (isText(value) ? null : 'must be a Node version or a path'),
-  fixturesDir: (value) => (isText(value) ? null : 'must be a path'),
   cwd: (value) => (isText(value) && isAbsolute(value) ? null : 'must be an absolute path'),
-  ...Object.fromEntries(
-    [
-      ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'protocol', 'aa'],
-      ...['main', 'requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
-    ].map((name) => [
-      name,
-      (/** @type {unknown} */ value) =>
-        value !== null && typeof value === 'object'
-          ? 'must be one value, as its option takes'
-          : refusal(() => readValue(name, SPECS[name], value)),
-    ]),
-  ),
   // kept as the fraction the command line makes of --precision 5%
   precision: (value) =>
     refusal(() => readValue('precision', SPECS.precision, typeof value === 'number' ? value * 100 : value)),
-  force: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
-  quick: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
-  inheritEnv: (value) => (typeof value === 'boolean' ? null : 'must be true or false'),
   env: (value) =>
     isRecord(value) && Object.entries(value).every(([name, setting]) => name && typeof setting === 'string')
       ? null
@@ -136,11 +145,9 @@ export function keptOptions(options, { path, field, given }) {
   // what the command line converts, as it would: the typed values
   /** @type {Record<string, unknown>} */
   const read = {};
-  for (const name of /** @type {const} */ ([
-    ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
-    ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
-  ]))
-    if (kept[name] !== undefined) read[name] = readValue(name, SPECS[name], kept[name]);
+  for (const name of AS_TYPED)
+    if (SPECS[name].read && kept[/** @type {keyof typeof kept} */ (name)] !== undefined)
+      read[name] = readValue(name, SPECS[name], kept[/** @type {keyof typeof kept} */ (name)]);
   return { ...kept, ...read };
 }
 

@@ -112,3 +112,23 @@ test("a kept sweep's variants and shared environment are checked the same way", 
     /runs \S+t\.mjs \(--task\)/,
   );
 });
+
+test('each kept field an option sets is checked as that option is typed; a field none sets is refused', () => {
+  const base = { command: 'compare', task: 'json' };
+  for (const [field, value, message] of [
+    [
+      'fixturesDir',
+      5,
+      /^--resume \/tmp\/kept\.json: resume\.fixturesDir \(5\) must be text, as --fixtures-dir takes; start a new run$/,
+    ],
+    ['force', 'yes', /resume\.force \("yes"\) must be true or false/],
+    ['main', 'sideways', /resume\.main is refused as the command line would refuse it: --main sideways is invalid/],
+    ['k', 0, /resume\.k is refused as the command line would refuse it: -k/],
+    ['requestSize', '64q', /resume\.requestSize is refused as the command line would refuse it: --request-size/],
+    ['json', true, /resume\.json is no setting mmapbench keeps/],
+  ])
+    refused(() => compare({ ...base, [field]: value }), message);
+  // read as the command line reads it: a size with its unit, a count from its digits
+  const kept = compare({ ...base, requestSize: '64k', k: '2', main: 'on', force: true });
+  assert.deepEqual([kept.requestSize, kept.k, kept.main, kept.force], [65536, 2, 'on', true]);
+});
