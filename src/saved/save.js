@@ -16,7 +16,6 @@ import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
 import { measuredIn } from '../document/sentences.js';
-import { endOf } from '../document/document.js';
 import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
 
 // the default folder (MMAPBENCH_RESULTS moves it), in a module of its own for the command line
@@ -233,3 +232,13 @@ export const asSaved = (document, saved, runError) =>
   saved && 'error' in saved && !runError
     ? /** @type {D} */ ({ .../** @type {object} */ (document), ...endOf(/** @type {any} */ (saved.error)) })
     : document;
+
+/**
+ * How a run ended, as its document says it: complete, or its error and whether it was stopped.
+ * @param {{ kind: string, message: string, worker?: number | null } | null | undefined} error
+ * @returns {Pick<import('../document/document.js').ResultsDocument, 'status' | 'error'>}
+ */
+export const endOf = (error) => ({
+  status: error ? (error.kind === 'interrupted' ? 'interrupted' : 'failed') : 'complete',
+  error: error ? { kind: error.kind, message: error.message, worker: error.worker ?? null } : null,
+});

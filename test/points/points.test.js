@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/commands/index.js';
 import { centreOf, figureOf, furtherMeasuresOf, valueOf } from '../../src/points/points.js';
 import { pointsOf } from '../../src/saved/load.js';
-import { savedPoint } from '../../src/document/document.js';
+import { savedPoint } from '../../src/commands/compare/document.js';
 import { MEASURES } from '../../src/points/measures.js';
 import { ratioStats, summarize } from '../../src/stats/ratio.js';
 import { fixture } from '../helpers.js';

@@ -2,7 +2,7 @@ import { buildPlan } from '../../run/plan.js';
 import { runSession } from '../../run/session.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
-import { buildDocument } from '../../document/document.js';
+import { buildDocument } from './document.js';
 import compareKind from './kind.js';
 import {
   checkModules,

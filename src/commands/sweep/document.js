@@ -3,7 +3,8 @@ import { completeRounds } from '../../run/scheduler.js';
 import { armsOf } from './points.js';
 import { scaling } from '../../stats/scaling.js';
 import { sweepShortfall } from '../../stats/stopping.js';
-import { buildDocument, endOf, savedPoint } from '../../document/document.js';
+import { endOf } from '../../saved/save.js';
+import { buildDocument, savedPoint } from '../compare/document.js';
 import { SCHEMA, version } from '../../version.js';
 
 /**
