@@ -1,9 +1,8 @@
 // What the CLI prints at the end of compare, sweep and advise, in the order a CI log wants it:
 // the tables, the saved file, the exports, GitHub's step summary (with --ci), and last the gate's
 // outcome, which sets the exit code. What it prints is what the core returned (core/controller.js).
-import { appendFileSync } from 'node:fs';
 import { MmapbenchError } from '../errors.js';
-import { sameFiles } from '../system/safe-fs.js';
+import { appendRegularFile, sameFiles } from '../system/safe-fs.js';
 import { savedLine, shown } from '../saved/save.js';
 import { renderKind } from '../view/index.js';
 import { endingError } from '../core/controller.js';
@@ -102,7 +101,11 @@ export function appendSummary(file, files, parts, stderr) {
     return;
   }
   try {
-    appendFileSync(file, stepSummary(parts()));
+    const refused = appendRegularFile(file, stepSummary(parts()));
+    if (refused)
+      stderr.write(
+        `mmapbench: warning: not appended to $GITHUB_STEP_SUMMARY ${file}: ${refused}; point it at a file\n`,
+      );
   } catch (error) {
     stderr.write(
       `mmapbench: warning: could not append to $GITHUB_STEP_SUMMARY ${file} (${error.code ?? error.message})\n`,

@@ -1,6 +1,6 @@
 // What `--export FORMAT=FILE` may name, checked when the command line is read: the formats'
 // names and the request, with none of the exporters, which load only when a run exports.
-import { lstatSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 
@@ -11,7 +11,7 @@ export const FORMATS = ['github-action-benchmark', 'bencher'];
 /** @typedef {{ format: Format, file: string }} ExportRequest */
 /**
  * `--export FORMAT=FILE`, checked before anything is measured: a known format, and a file whose
- * folder exists and which is not itself a folder.
+ * folder exists and which, when it exists, is a regular file.
  * @param {string[]} values  as typed, in order
  * @returns {ExportRequest[]}
  */
@@ -34,11 +34,14 @@ export function readExports(values) {
       throw usageError(`--export ${typed}: ${folder} is not a folder; export into a folder`);
     let fileStats = null;
     try {
-      fileStats = lstatSync(file);
+      fileStats = statSync(file);
     } catch {
       // not there yet: written at the end
     }
     if (fileStats?.isDirectory()) throw usageError(`--export ${typed}: ${file} is a folder; name a file in it`);
+    // a device or a FIFO would be replaced by the rename that writes the file (as root, /dev/full)
+    if (fileStats && !fileStats.isFile())
+      throw usageError(`--export ${typed}: ${file} is not a regular file (a device or a FIFO); name a file`);
     return { format: /** @type {Format} */ (format), file };
   });
 }

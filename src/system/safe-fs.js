@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { environmentError, usageError } from '../errors.js';
+import { environmentError, MmapbenchError, usageError } from '../errors.js';
 import { formatSize } from '../words/spelling.js';
 
 /** A name no one can have created beforehand, beside `path`. */
@@ -34,6 +34,8 @@ export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
  * @param {string | NodeJS.ArrayBufferView} data
  */
 export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
+  const special = specialFile(path);
+  if (special) throw usageError(`${path} is ${special}; mmapbench replaces only regular files: pass a file name`);
   const temporary = temporaryBeside(path);
   const fd = openSync(temporary, 'wx', mode);
   try {
@@ -50,6 +52,60 @@ export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
+  }
+}
+
+/**
+ * What `path` is when it exists and is not a regular file (through a symbolic link: /dev/stdout
+ * is one), else null. A device, a FIFO or a folder named as an output is refused: as root, the
+ * rename that writes a file would replace /dev/full itself.
+ * @param {string} path
+ * @returns {string | null}  `a character device`, `a FIFO (named pipe)`, ...
+ */
+export function specialFile(path) {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    return null; // not there (or a link to nothing): written anew
+  }
+  return stats.isFile() ? null : kindOf(stats);
+}
+
+/**
+ * Refuses an output the user named that exists and is not a regular file, before anything runs.
+ * @param {string} path
+ * @param {string} as  how the user named it: `--html page.html`, `--export bencher=FILE`
+ */
+export function checkOutput(path, as) {
+  const special = specialFile(path);
+  if (special)
+    throw usageError(`${as} is ${special}, not a regular file; mmapbench writes only regular files: pass a file name`);
+}
+
+/**
+ * Appends to a file someone else may have made (GitHub's step summary): opened without blocking
+ * (a FIFO with no reader would block the open, and no signal handler runs meanwhile), and
+ * written only when it is a regular file.
+ * @param {string} path
+ * @param {string} data
+ * @returns {string | null}  what is wrong with it, when nothing was written
+ */
+export function appendRegularFile(path, data) {
+  const special = specialFile(path);
+  if (special) return `it is ${special}, not a regular file`;
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOCTTY,
+    0o644,
+  );
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return `it is ${kindOf(stats)}, not a regular file`;
+    writeFileSync(fd, data);
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -135,6 +191,7 @@ export function ensurePrivateDir(dir, what, fix = `pass ${what} a folder of your
  * @param {string} [fix]  how a user names another place: `pass --out` by default
  */
 export function fileError(error, path, what, fix = `pass ${what}`) {
+  if (error instanceof MmapbenchError) return error;
   const code = error.code ?? '';
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return environmentError(
@@ -171,12 +228,12 @@ const KINDS = /** @type {const} */ ([
  * @param {number} limit
  */
 export function notAFile(stats, limit = Infinity) {
-  if (!stats.isFile()) {
-    const kind = KINDS.find(([test]) => stats[test]())?.[1] ?? 'not a regular file';
-    return `${kind}, not a regular file`;
-  }
+  if (!stats.isFile()) return `${kindOf(stats)}, not a regular file`;
   return stats.size > limit ? `${formatSize(stats.size)}, more than the ${formatSize(limit)} it may be` : null;
 }
+
+/** @param {import('node:fs').Stats} stats */
+const kindOf = (stats) => KINDS.find(([test]) => stats[test]())?.[1] ?? 'not a regular file';
 
 const CHUNK = 64 * 1024;
 

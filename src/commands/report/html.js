@@ -1,10 +1,10 @@
 // `mmapbench report FILE... --html OUT`: one self-contained page. The charts are inline SVG
 // drawn here, the style is inline, and there is no script and no link to fetch: the page
 // opens from disk, offline, and can be mailed.
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../../errors.js';
-import { fileError, writeFileAtomic } from '../../system/safe-fs.js';
+import { checkOutput, fileError, writeFileAtomic } from '../../system/safe-fs.js';
 import { factsOf } from '../../saved/load.js';
 import { page } from '../../view/html-page.js';
 
@@ -28,8 +28,9 @@ function checkTarget(path) {
   const folder = dirname(resolve(path));
   if (!existsSync(folder))
     throw usageError(`--html ${path}: the folder ${folder} does not exist; create it or pass another path`);
-  if (existsSync(path) && lstatSync(path).isDirectory())
+  if (existsSync(path) && statSync(path).isDirectory())
     throw usageError(`--html ${path} is a folder; pass a file name, e.g. ${path}/report.html`);
+  checkOutput(path, `--html ${path}`);
 }
 
 /**
