@@ -17,13 +17,13 @@ import { flagName, readValue } from './option-spec.js';
 
 /**
  * What may be given with --resume: how to print, save, export and gate, not what to measure;
- * --force to go on with a task module that changed; what the file names to run or load (a Node
- * or bpftrace binary, a task module, an environment for the cells) given again, as the user's
- * word that it may.
+ * --force to go on with a task module that changed or a k above the cap; what the file names to
+ * run, load or write in (a Node or bpftrace binary, a task module, an environment for the cells,
+ * the fixtures' folder) given again, as the user's word that it may.
  */
 const WITH_RESUME = [
   ...['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'],
-  ...['force', 'node', 'bpftrace', 'task', 'env'],
+  ...['force', 'node', 'bpftrace', 'task', 'env', 'fixturesDir'],
 ];
 
 /**
@@ -120,23 +120,30 @@ function refusal(read) {
  * names (a Node, bpftrace) runs only when the user names it again (`--node PATH`), and a kept
  * run's folder (`cwd`) stands for the one its relative paths were typed in.
  * @param {unknown} options  `resume`, or a sweep's `resume.shared`
- * @param {{ path: string, field: string, given: Record<string, any> }} where  the file, the
- *   field the options are in (`resume`), and the options given with --resume
+ * @param {{ path: string, field: string, given: Record<string, any>, k?: number }} where  the
+ *   file, the field the options are in (`resume`), the options given with --resume, and the k
+ *   its rounds ran at, where the file has rounds (`config.k`)
  * @returns {import('../run/plan.js').MeasureOptions}
  */
-export function keptOptions(options, { path, field, given }) {
+export function keptOptions(options, { path, field, given, k }) {
   const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>
     usageError(`--resume ${path}: ${field}${name ? `.${name}` : ''} ${why}; start a new run`);
   if (!isRecord(options)) throw refuse('', 'must be the options the run was started with');
   for (const [name, value] of Object.entries(/** @type {Record<string, unknown>} */ (options))) {
     if (value === undefined) continue;
-    const check = KEPT[name];
+    // own keys only: a file's "__proto__" or "constructor" is a name like any other
+    const check = Object.hasOwn(KEPT, name) ? KEPT[name] : undefined;
     if (!check) throw refuse(name, 'is no setting mmapbench keeps');
     const why = check(value);
     if (why) throw refuse(name, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
   }
   const kept = /** @type {import('../run/plan.js').MeasureOptions} */ (options);
+  // new rounds at another k would be averaged with the kept ones into one ratio
+  if (k !== undefined && kept.k !== undefined && Number(kept.k) !== k)
+    throw refuse('k', `(${quoted(kept.k)}) is not the k its rounds ran at (config.k ${k})`);
   confirmBinary('--node', kept.node && !parseVersionSpec(kept.node) ? kept.node : undefined, given.node, path);
+  // a folder the run writes fixtures in, like a binary, is the user's to name
+  confirmBinary('--fixtures-dir', kept.fixturesDir, given.fixturesDir, path);
   confirmBinary('--bpftrace', kept.trace?.bpftrace, given.bpftrace, path);
   if (field === 'resume') {
     confirmModules([kept.task], kept.cwd, given, path);
@@ -148,7 +155,8 @@ export function keptOptions(options, { path, field, given }) {
   for (const name of AS_TYPED)
     if (SPECS[name].read && kept[/** @type {keyof typeof kept} */ (name)] !== undefined)
       read[name] = readValue(name, SPECS[name], kept[/** @type {keyof typeof kept} */ (name)]);
-  return { ...kept, ...read };
+  // --force is the user's word, typed now: a file's own `force` would lift the cap on k for it
+  return { ...kept, ...read, ...(k === undefined ? {} : { k }), force: Boolean(given.force) };
 }
 
 /**

@@ -279,12 +279,13 @@ const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 
 /**
  * @param {number} k
- * @param {{ force?: boolean, cores: number }} machine
+ * @param {{ force?: boolean, cores: number, as?: string, fix?: string }} machine  as: how the k
+ *   was given (`-k 300`, a resumed file's `resume.k 300`), and the fix that lifts the cap for it
  */
-export function checkK(k, { force = false, cores }) {
+export function checkK(k, { force = false, cores, as = `-k ${k}`, fix = 'pass --force to run it anyway' }) {
   if (k > maxK(cores) && !force) {
     throw usageError(
-      `-k ${k} is more than ${maxK(cores)} (4 × the ${cores} CPUs here, or 256, whichever is larger); pass --force to run it anyway`,
+      `${as} is more than ${maxK(cores)} (4 × the ${cores} CPUs here, or 256, whichever is larger); ${fix}`,
     );
   }
   return k;

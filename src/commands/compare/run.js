@@ -1,4 +1,5 @@
-import { buildPlan } from '../../run/plan.js';
+import { buildPlan, checkK } from '../../run/plan.js';
+import { usableCpus } from '../../system/cpus.js';
 import { runSession } from '../../run/session.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
@@ -50,9 +51,21 @@ export async function measureOrResume(opts, command, output, context) {
   // any kind of saved file may be passed: the registry of every kind says which it is
   const { loadSaved } = await import('../index.js');
   const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);
-  const options = keptOptions(kept.request, { path: kept.path, field: 'resume', given: opts });
+  const options = keptOptions(kept.request, {
+    path: kept.path,
+    field: 'resume',
+    given: opts,
+    k: kept.document.config?.k,
+  });
   if (options.command !== command)
     throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);
+  if (options.k !== undefined)
+    checkK(options.k, {
+      force: options.force,
+      cores: usableCpus().usable,
+      as: `--resume ${kept.path}: resume.k ${options.k}`,
+      fix: 'add --force to go on at this k, or start a new run',
+    });
   return measureCommand(options, output, context, {
     ...kept,
     warnings: checkModules(kept, Boolean(opts.force), [options.task], options.cwd),

@@ -49,7 +49,6 @@ const MEASUREMENT_OPTIONS = [
   'precision',
   'duration',
   'timeout',
-  'fixturesDir',
   'protocol',
 ];
 
@@ -127,9 +126,10 @@ function checkOptions(options, { force = false } = {}) {
   return /** @type {import('./runner.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
 }
 
-// What a results file may not decide on its own: the programs and files root runs or writes.
-/** @type {Record<'node' | 'jemalloc' | 'thpPath', string | undefined>} */
-const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH };
+// What a results file may not decide on its own: the programs and files root runs or writes,
+// and the folder it writes fixtures in.
+/** @type {Record<'node' | 'jemalloc' | 'thpPath' | 'fixturesDir', string | undefined>} */
+const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH, fixturesDir: undefined };
 
 /**
  * The stored options of a run to resume, checked like new ones, and the flags given with it.
