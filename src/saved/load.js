@@ -6,7 +6,7 @@ import { readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
-import { firstBadField, MAX_DEPTH, nestsDeeperThan, quoted } from './validate.js';
+import { changedFile, firstBadField, MAX_DEPTH, nestsDeeperThan, printable, quoted } from './validate.js';
 import { checkSchema, upgraded } from './migrate.js';
 
 /**
@@ -59,7 +59,7 @@ export function readSaved(path, what, kinds) {
     reproduceHeader = JSON.parse(firstLine);
   } catch {}
   if (reproduceHeader?.type === 'run')
-    return { kind: kindNamed(kinds, 'reproduce'), path, document: reproduceFile(path, text, notOurs) };
+    return { kind: kindNamed(kinds, 'reproduce'), path, document: reproduceFile(what, text, notOurs) };
 
   let document;
   try {
@@ -92,11 +92,12 @@ export function checkedDocument(document, what, kinds, notOurs) {
   const kind = kinds.find((one) => one.commands.includes(document.command));
   if (!kind) throw notOurs(`"command" is ${quoted(document.command)}`);
   const bad = firstBadField(document);
-  if (bad)
-    throw usageError(
-      `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
-    );
-  return { kind, document: upgraded(document) };
+  if (bad) throw changedFile(what, bad);
+  // what the layout of today always has, checked again once an earlier file is brought to it
+  const today = upgraded(document);
+  const missing = today === document ? null : firstBadField(today);
+  if (missing) throw changedFile(what, missing);
+  return { kind, document: printable(today) };
 }
 
 /**
@@ -108,15 +109,15 @@ const kindNamed = (kinds, name) => /** @type {K} */ (kinds.find((kind) => kind.n
 
 /**
  * A reproduce results file: its header, its whole records, and how the run ended, if it did.
- * @param {string} path
+ * @param {string} what  how the command names the file
  * @param {string} text
  * @param {(why: string) => Error} notOurs
  * @returns {Pick<ResultsFile, 'header' | 'records' | 'end'>}
  */
-function reproduceFile(path, text, notOurs) {
-  const { header, records, end } = parseResultsFile(text, notOurs);
+function reproduceFile(what, text, notOurs) {
+  const { header, records, end } = parseResultsFile(text, notOurs, what);
   if (typeof header.environment !== 'object') throw notOurs('a run header without its environment');
-  checkSchema(header, path);
+  checkSchema(header, what);
   return { header, records, end };
 }
 

@@ -19,7 +19,10 @@ import { quoted } from './validate.js';
 export function checkSchema(document, what) {
   // documents from before the field existed have the first layout
   const schema = /** @type {number} */ (document.schema ?? 1); // checked next
-  if (!Number.isInteger(schema) || schema < 1) throw usageError(`${what} has an invalid "schema" (${quoted(schema)})`);
+  if (!Number.isInteger(schema) || schema < 1)
+    throw usageError(
+      `${what} has an invalid "schema" (${quoted(schema)}): mmapbench writes a whole number from 1 to ${SCHEMA}; pass the file as mmapbench saved it`,
+    );
   if (schema > SCHEMA)
     throw usageError(
       `${what} is from a newer mmapbench (${document.mmapbench}, results schema ${schema}; this one reads schema ${SCHEMA}); upgrade mmapbench to read it`,

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
 import { appendOwnFile, fileError, makeFolder, readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
-import { longString, MAX_DEPTH, nestsDeeperThan } from './validate.js';
+import { changedFile, firstBadField, longString, printable, MAX_DEPTH, nestsDeeperThan } from './validate.js';
 import { pointOf } from '../points/points.js';
 
 /**
@@ -105,8 +105,10 @@ export function readResultsFile(path) {
   const text = readUserFile(path, MAX_RESULTS_BYTES, (problem, cause) =>
     usageError(`--resume ${path}: ${problem}; pass the results file a reproduce run wrote`, cause),
   );
-  const parsed = parseResultsFile(text, (why) =>
-    usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
+  const parsed = parseResultsFile(
+    text,
+    (why) => usageError(`--resume ${path}: ${why}; the file is not one mmapbench reproduce wrote`),
+    `--resume ${path}`,
   );
   checkSchema(parsed.header, `--resume ${path}`);
   return { ...parsed, mend: () => !text.endsWith('\n') && appendLine(path, '\n') };
@@ -117,10 +119,11 @@ export function readResultsFile(path) {
  * the run ended (its last `end` record), for --resume and for `report` and `diff`.
  * @param {string} text
  * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
+ * @param {string} [what]  how the command names the file in its messages (`report FILE`)
  * @returns {ResultsFile}  its records as they were written: each checked for its type and
  *   experiment, the header's options checked by whoever runs them (commands/reproduce/options.js)
  */
-export function parseResultsFile(text, notOurs) {
+export function parseResultsFile(text, notOurs, what = 'the results file') {
   const lines = text.split('\n');
   let header;
   try {
@@ -133,6 +136,8 @@ export function parseResultsFile(text, notOurs) {
   if (long) throw notOurs(`line 1's ${long.field} is ${long.length} characters long`);
   if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
     throw notOurs('no run header on line 1');
+  const badHeader = firstBadField(header, 'reproduceHeader');
+  if (badHeader) throw changedFile(what, `line 1's ${badHeader}`);
 
   /** @type {ResultRecord[]} */
   const records = [];
@@ -157,9 +162,13 @@ export function parseResultsFile(text, notOurs) {
     }
     if (!RECORD_TYPES.includes(record?.type) || typeof record.experiment !== 'string')
       throw notOurs(`line ${index + 2} is not a record`);
+    // every figure a reader computes from, as the schema has it
+    const bad = firstBadField(record, 'reproduceRecord');
+    if (bad) throw changedFile(what, `line ${index + 2}'s ${bad}`);
     records.push(record);
   }
-  return { header: upgradedHeader(header), records, cutLines, end };
+  // what a file says is printed, never obeyed by the terminal
+  return printable({ header: upgradedHeader(header), records, cutLines, end });
 }
 
 /**

@@ -5,30 +5,53 @@
 // measures.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { usageError } from '../errors.js';
 import { plural } from '../words/spelling.js';
 
-/** @type {import('ajv').ValidateFunction | undefined} */
-let validate;
+/**
+ * The error for a file a reader refuses by a field: the file as the command names it
+ * (`report a.json`), the field and its rule.
+ * @param {string} what
+ * @param {string} bad  from firstBadField
+ */
+export const changedFile = (what, bad) =>
+  usageError(
+    `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+  );
 
-const compiled = () => {
-  if (validate) return validate;
-  const { Ajv } = /** @type {typeof import('ajv')} */ (createRequire(import.meta.url)('ajv'));
-  const schema = JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
-  validate = new Ajv().compile(schema);
-  return validate;
+/** @type {import('ajv').default | undefined} */
+let ajv;
+
+/**
+ * The check of a whole document, or of one of the schema's definitions (a reproduce record).
+ * @param {string} [definition]
+ * @returns {import('ajv').ValidateFunction}
+ */
+const compiled = (definition) => {
+  if (!ajv) {
+    const { Ajv } = /** @type {typeof import('ajv')} */ (createRequire(import.meta.url)('ajv'));
+    const schema = JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
+    ajv = new Ajv();
+    ajv.addSchema(schema, 'results');
+  }
+  return /** @type {import('ajv').ValidateFunction} */ (
+    ajv.getSchema(definition ? `results#/definitions/${definition}` : 'results')
+  );
 };
 
 /**
  * The first field of `document` the schema refuses, in words (`rounds[3].workers.throughput
  * must be a number >= 0 (it is "fast")`), or null when it has none.
  * @param {unknown} document
+ * @param {string} [definition]  the schema's definition it is, when it is not a whole document
+ *   (`reproduceRecord`, a line of a reproduce run's results file)
  * @returns {string | null}
  */
-export function firstBadField(document) {
+export function firstBadField(document, definition) {
   const long = longString(document);
   if (long)
     return `${long.field} is ${long.length} characters long; mmapbench saves at most ${MAX_STRING_CHARS} in a field`;
-  const check = compiled();
+  const check = compiled(definition);
   if (check(document)) return null;
   const errors = check.errors ?? [];
   // the deepest error that names a rule of its own: an anyOf's branches (null, or a number)
@@ -121,6 +144,36 @@ export function longString(value, max = MAX_STRING_CHARS) {
     }
   }
   return null;
+}
+
+// Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides:
+// from a file, each could retitle a terminal, clear it, colour it or forge a line of output.
+// eslint-disable-next-line no-control-regex -- these are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+const NAMED = /** @type {Record<string, string>} */ ({ '\n': '\\n', '\t': '\\t', '\r': '\\r' });
+
+/**
+ * A loaded document with every control character of its strings and keys shown escaped (`\n`,
+ * `\u001b`), as JSON writes them: what a file says is printed, never obeyed by the terminal.
+ * Itself when it has none.
+ * @template T
+ * @param {T} value  a document of at most MAX_DEPTH levels (checked before)
+ * @returns {T}
+ */
+export function printable(value) {
+  if (typeof value === 'string')
+    return /** @type {T} */ (
+      CONTROL.test(value)
+        ? value.replace(CONTROLS, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        : value
+    );
+  if (!value || typeof value !== 'object') return value;
+  // a copy only where something changed: a clean document is returned as it is
+  const entries = Object.entries(value);
+  const shown = entries.map(([key, child]) => [printable(key), printable(child)]);
+  if (shown.every(([key, child], i) => key === entries[i][0] && child === entries[i][1])) return value;
+  return /** @type {T} */ (Array.isArray(value) ? shown.map(([, child]) => child) : Object.fromEntries(shown));
 }
 
 /** @param {string} step  a JSON Pointer step */
