@@ -4,7 +4,7 @@ import { MmapbenchError, usageError } from '../errors.js';
 import { version } from '../version.js';
 import { COMMANDS, nameOf } from './commands.js';
 import { COMMON, COMPARE_ONLY, declare, examplesText, flagName } from '../core/option-spec.js';
-import { camel } from '../words/vocabulary.js';
+import { camel, kebab } from '../words/vocabulary.js';
 
 const NAMES = COMMANDS.map(nameOf);
 
@@ -132,7 +132,10 @@ function parseProblem(message, args, parser) {
     const names = unknown[1].split(', ');
     // strip-dashed leaves the camelCase spelling beside the typed one: report what was typed
     const typed = names.map(
-      (name) => args.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`) ?? name,
+      (name) =>
+        args.find((arg) =>
+          [`--${name}`, `--${kebab(name)}`, `-${name}`].some((flag) => arg === flag || arg.startsWith(`${flag}=`)),
+        ) ?? name,
     );
     const option = typed.find((arg) => arg.startsWith('-'));
     if (option) {

@@ -6,7 +6,7 @@ import { usageError } from '../errors.js';
 import { kebab } from '../words/vocabulary.js';
 
 /**
- * One option. A value option takes one value (the last, if given twice); a repeated one keeps
+ * One option. A value option takes one value (given twice, it is refused); a repeated one keeps
  * every value, in order; a flag is a switch (`--no-save` for `save`).
  * @typedef {object} OptionSpec
  * @property {string} describe
@@ -188,6 +188,16 @@ export function readOptions(argv, specs, command) {
     const spec = specs[name];
     const raw = argv[name];
     const kind = spec.kind ?? 'value';
+    // a value given twice (`-k 2 -k 3`) would silently be the last: which one was meant is the user's
+    if (kind === 'value' && !spec.list && Array.isArray(raw) && raw.length > 1)
+      throw usageError(
+        `${typed(name)} is given ${raw.length} times (${raw.join(', ')}); give it once; see \`mmapbench ${command} --help\``,
+      );
+    // an empty value (`--out ''`, a variable that was not set) is never the default
+    if (kind !== 'flag' && [raw].flat().some((item) => String(item) === ''))
+      throw usageError(
+        `${typed(name)} is given an empty value; give it a <${placeholderOf[name] ?? 'value'}>, or leave it out for the default`,
+      );
     options[name] = readValue(
       name,
       spec,

@@ -256,7 +256,8 @@ export const DIFF_GATE = {
 const stopSpecs = (describe) => ({
   rounds: value(describe.rounds, checked(positiveInteger)('rounds')),
   precision: value(describe.precision, { ...checked(percent)('precision'), conflicts: ['rounds'] }),
-  maxTime: value(describe.maxTime, checked(positiveNumber)('maxTime')),
+  // a fixed count runs every round asked for, so a budget beside it would go unheeded
+  maxTime: value(describe.maxTime, { ...checked(positiveNumber)('maxTime'), conflicts: ['rounds'] }),
 });
 
 /**

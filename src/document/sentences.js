@@ -61,6 +61,13 @@ export const about = (/** @type {number} */ seconds) =>
       : `${Math.round(seconds / 60)} min`;
 
 /**
+ * A --max-time as the user gave it (1.5 s, not about 2 s), in minutes when it is whole minutes.
+ * @param {number} seconds
+ */
+export const budgetOf = (seconds) =>
+  seconds >= 90 && seconds % 60 === 0 ? `${seconds / 60} min` : `${Number(seconds.toPrecision(6))} s`;
+
+/**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
  * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} document
@@ -91,7 +98,7 @@ export function stopText(document, { tables = true } = {}) {
     const why = cause
       ? `; the cells disagree with their ${cause.words} per op${tables ? ' (above)' : ''}${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
       : '';
-    return `stopped: the ${about(config.maxTime ?? seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}`;
+    return `stopped: the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}`;
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;
@@ -106,13 +113,13 @@ export function stopText(document, { tables = true } = {}) {
 export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggestMaxTime }, seconds) {
   const give = `give --max-time ${suggestMaxTime} or more`;
   if (roundSeconds === null)
-    return `no round ran within the ${about(maxTime)} budget: calibrating took ${about(seconds)}; ${give}`;
+    return `no round ran within the ${budgetOf(maxTime)} budget: calibrating took ${about(seconds)}; ${give}`;
   if (counted === 0) {
     const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
-    return `no round counted within the ${about(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
+    return `no round counted within the ${budgetOf(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
   }
   const rounds = `${plural(counted, 'round')}`;
-  return `the ${about(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds ?? 0)}; ${give}`;
+  return `the ${budgetOf(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds ?? 0)}; ${give}`;
 }
 
 /**

@@ -1,9 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { usageError } from '../errors.js';
 
 const MIN_MAJOR = 18;
+
+/** A module of the harness every cell loads, for the check that a binary runs it. */
+const HARNESS = fileURLToPath(new URL('../version.js', import.meta.url));
+/** What a Node given by --node runs: its version, its Buffer.poolSize, and proof it ran JavaScript. */
+const PROBE = `import(require('node:url').pathToFileURL(process.argv[1]).href).then(() => console.log(
+  process.version, Buffer.poolSize, require('node:crypto').createHash('sha256').update(process.argv[2]).digest('hex')))`;
 
 /**
  * `26`, `v24.19`, `24.19.0`: the release asked for; null when `spec` is not a version (a path).
@@ -95,13 +103,17 @@ async function check(spec, path, interrupt) {
   }
   let version;
   let poolSize;
+  let proof;
+  // A script that prints a version is not a Node: the binary must load a module of the harness
+  // the cells run and answer a question only a JavaScript runtime can (the SHA-256 of a nonce).
+  const nonce = randomBytes(8).toString('hex');
   try {
-    const { stdout } = await execa(path, ['-p', "process.version + ' ' + Buffer.poolSize"], {
+    const { stdout } = await execa(path, ['-e', PROBE, HARNESS, nonce], {
       timeout: 15000,
       env: { NODE_OPTIONS: '' },
       cancelSignal: interrupt,
     });
-    [version = '', poolSize] = stdout.trim().split(' ');
+    [version = '', poolSize, proof] = stdout.trim().split(' ');
   } catch (error) {
     throw usageError(
       `--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`,
@@ -119,5 +131,9 @@ async function check(spec, path, interrupt) {
     );
   if (!(Number(poolSize) > 0))
     throw usageError(`--node ${spec} did not say its Buffer.poolSize; pass the path of a node binary`);
+  if (proof !== createHash('sha256').update(nonce).digest('hex'))
+    throw usageError(
+      `--node ${spec} printed a version but did not run mmapbench's harness (${HARNESS}) as Node.js does; pass the path of a node binary`,
+    );
   return { path, version: version.trim(), poolSize: Number(poolSize) };
 }

@@ -29,6 +29,9 @@ export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(na
  */
 export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.includes(name) ? ' ' : ''}${value}`;
 
+/** A decimal number as typed: `2`, `-0.5`, `.5`, `1e9`. */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
 /** @param {unknown} value */
 const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
 
@@ -40,7 +43,9 @@ const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
 const checked = (test, expectation) => (name) => (raw) => {
   const value = last(raw);
   const number = typeof value === 'number' ? value : Number(value);
-  if (value === '' || value === null || value === undefined || typeof value === 'boolean' || !test(number)) {
+  // a number as people write it: Number() would also read 0x2, 0b10, ' 2 ' and Infinity
+  const written = typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value));
+  if (!written || !test(number)) {
     throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
   }
   return number;

@@ -5,7 +5,7 @@
 // and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
-import { about, pct, resumeText, stopText, accountWordsOf } from '../../document/sentences.js';
+import { about, budgetOf, pct, resumeText, stopText, accountWordsOf } from '../../document/sentences.js';
 import {
   startupEnvText,
   nextWords,
@@ -63,7 +63,7 @@ export function stoppedClause(document) {
   if (config.quick) return '--quick: a smoke run, not a measurement';
   if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
   if (stop === 'max-time')
-    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${about(config.maxTime ?? seconds)} budget ran out, after ${rounds}`;
+    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}`;
   if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;
   return `after ${rounds} in ${about(seconds)}`;
 }
