@@ -17,6 +17,14 @@ const REPEAT_MS = 300;
 // has not happened by then, leave anyway.
 const LAST_CHANCE_MS = 5000;
 
+// A reader that stops early (`mmapbench report ... | head -1`) closes the pipe: as Unix tools
+// do, write nothing more there and finish as if it had read all (a run's results are saved
+// whatever happens to its output).
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+
 let firstAt = 0;
 let done = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

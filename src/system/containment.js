@@ -81,8 +81,18 @@ function runGroup() {
   const own = ownCgroup();
   let dir = null;
   let why = own.why;
-  if (own.dir) {
-    const candidate = join(own.dir, `mmapbench-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const candidate = own.dir ? join(own.dir, `mmapbench-${process.pid}-${randomBytes(4).toString('hex')}`) : null;
+  // the watcher first, told the group's name before it exists: a kill between the mkdir and a
+  // later spawn would leave the group for good
+  const watcher = spawn('/bin/sh', [WATCHER, candidate ?? ''], {
+    // a session of its own: a terminal's Ctrl-C or hang-up, which stop the CLI, must not stop it
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
+  watcher.stdin?.on('error', () => {}); // a watcher killed by hand: the cells still end with their cell
+  watcher.unref();
+  if (own.dir && candidate) {
     try {
       mkdirSync(candidate);
       const probe = join(candidate, 'probe');
@@ -100,14 +110,6 @@ function runGroup() {
       why = `cannot make a cgroup in ${own.dir} (${/** @type {NodeJS.ErrnoException} */ (error).code})`;
     }
   }
-  const watcher = spawn('/bin/sh', [WATCHER, dir ?? ''], {
-    // a session of its own: a terminal's Ctrl-C or hang-up, which stop the CLI, must not stop it
-    detached: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-  });
-  watcher.stdin?.on('error', () => {}); // a watcher killed by hand: the cells still end with their cell
-  watcher.unref();
   run = { dir, why, watcher };
   return run;
 }

@@ -4,7 +4,7 @@
 # process group and `-PGID` once the cell is over, and `=TREE` when a tree is started with
 # MMAPBENCH_TREE=TREE in its environment and `~TREE` once it has ended: those groups, and the
 # processes that carry those markers however they detached, are what it kills.
-# $1: the run's cgroup (a leaf per started tree in it), or empty.
+# $1: the run's cgroup (a leaf per started tree in it), or empty; it may not have been made.
 groups=' '
 trees=' '
 while read -r line; do
@@ -38,7 +38,8 @@ while :; do
   case $groups$trees in *[!\ ]*) [ $passes -lt 40 ] || break ;; *) break ;; esac
   sleep 0.05
 done
-[ -n "$1" ] || exit 0
+# $1 is named before it is made: a CLI killed before it made it, or that could not, left none
+[ -n "$1" ] && [ -d "$1" ] || exit 0
 # The kernel kills the group and every leaf in it at once (Linux 5.14 and later), and again on
 # every pass: a tree the CLI spawned just before it died places itself in its leaf (a shell
 # writing its own pid, then exec) and may land there after a first kill, its parent-death signal
