@@ -227,6 +227,26 @@ const usage = [
     ['diff', fixture('saved/compare.json'), fixture('saved/sweep.json'), '--max-worsening', '10'],
     /^a diff gate needs two runs of one command: .*compare\.json is a compare, .*sweep\.json a sweep; gate two sweep runs$/,
   ],
+  // a budget beside a fixed count would go unheeded
+  [
+    ['compare', '--quick', '--rounds', '50', '--max-time', '2'],
+    /^--max-time cannot be used with --rounds; see `mmapbench compare --help`$/,
+  ],
+  [
+    ['compare', '--node', fixture('prints-a-version.sh')],
+    /^--node \S+prints-a-version\.sh printed a version but did not run mmapbench's harness \(\S+version\.js\) as Node\.js does; pass the path of a node binary$/,
+  ],
+  [['compare', '--out', ''], /^--out is given an empty value; give it a <dir>, or leave it out for the default$/],
+  [['compare', '--node='], /^--node is given an empty value; give it a <version\|path>, or leave it out/],
+  [['compare', '--fixtures-dir', ''], /^--fixtures-dir is given an empty value/],
+  [['sweep', '--task', ''], /^--task is given an empty value/],
+  [
+    ['compare', '--max-tim', '5'],
+    /^unknown option '--max-tim' \(Did you mean --max-time\?\); see `mmapbench compare --help`$/,
+  ],
+  [['compare', '-k', '0x2'], /^-k 0x2 is invalid: it must be a whole number of 1 or more$/],
+  [['compare', '--duration', 'Infinity'], /^--duration Infinity is invalid/],
+  [['compare', '-k', '2', '-k', '3'], /^-k is given 2 times \(2, 3\); give it once; see `mmapbench compare --help`$/],
 ];
 for (const [args, message] of usage) {
   test(`usage error: mmapbench ${args.join(' ')}`, async () => {

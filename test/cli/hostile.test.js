@@ -14,9 +14,12 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { ownCgroup } from '../../src/system/containment.js';
 import {
   BIN,
   childrenOf,
@@ -335,5 +338,70 @@ test(
     assert.equal(readFileSync(results, 'utf8'), text);
     assert.ok(!existsSync(join(dir, 'p.html')));
     assert.deepEqual(readdirSync(join(dir, 'exo')), []);
+  },
+);
+
+test('a reader that closes the pipe early ends the CLI quietly, exit 0, no stack', LIMIT, async () => {
+  const files = readdirSync(fixture('saved'))
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => fixture(`saved/${name}`));
+  // more than a pipe holds, so the CLI is still writing when `head` goes
+  const result = await execa(
+    'bash',
+    [
+      '-c',
+      '"$@" | head -c 10 > /dev/null; echo "${PIPESTATUS[0]}"',
+      'bash',
+      process.execPath,
+      BIN,
+      'report',
+      ...files,
+      '--verbose',
+    ],
+    { reject: false, env: ENV },
+  );
+  assert.equal(result.stderr, '');
+  assert.equal(result.stdout, '0', 'the exit code of mmapbench');
+});
+
+test('a step summary that is a FIFO never blocks the CLI: a warning, and SIGTERM still ends it', LIMIT, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-summary-'));
+  const fifo = join(dir, 'summary');
+  await execa('mkfifo', [fifo]);
+  const file = fixture('saved/compare.json');
+  // before, the open of a FIFO with no reader blocked the main thread, deaf to signals
+  const result = await execa(process.execPath, [BIN, 'diff', file, file, '--ci'], {
+    reject: false,
+    env: { ...ENV, GITHUB_STEP_SUMMARY: fifo },
+    timeout: 15000,
+    killSignal: 'SIGTERM',
+  });
+  assert.equal(result.timedOut, false, 'it ended by itself');
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(
+    result.stderr,
+    /^mmapbench: warning: not appended to \$GITHUB_STEP_SUMMARY \S+summary: it is a FIFO \(named pipe\), not a regular file; point it at a file$/m,
+  );
+});
+
+test(
+  "a SIGKILL just after the run's cgroup is made leaves nothing of it behind",
+  { ...LIMIT, ...(ownCgroup().dir || process.env.CI ? {} : { skip: 'no cgroup v2 this user can write here' }) },
+  async () => {
+    const root = /** @type {string} */ (ownCgroup().dir);
+    const ours = (/** @type {number} */ pid) =>
+      readdirSync(root).filter((name) => name.startsWith(`mmapbench-${pid}-`));
+    for (let tries = 0; tries < 3; tries++) {
+      const child = spawn(process.execPath, [BIN, 'compare', '--quick', '--no-save'], {
+        env: { ...process.env, ...ENV },
+        stdio: 'ignore',
+      });
+      const pid = /** @type {number} */ (child.pid);
+      // the moment the group exists, before anything else of the run
+      for (const end = Date.now() + 20000; !ours(pid).length && Date.now() < end;);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      assert.ok(await until(() => ours(pid).length === 0, 15000), `${ours(pid).join(', ')} left in ${root}`);
+    }
   },
 );

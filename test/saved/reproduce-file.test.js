@@ -10,13 +10,23 @@ import { appendRecord, createResultsFile, readResultsFile } from '../../src/save
 import { victim } from '../helpers.js';
 import { SCHEMA } from '../../src/version.js';
 
+/** A cell record as a run appends it. */
+const cell = (/** @type {number} */ round) => ({
+  type: 'cell',
+  experiment: 'gap',
+  variant: 'default',
+  round,
+  mode: 'workers',
+  cell: { throughput: 1000 },
+});
+
 const temp = () => join(mkdtempSync(join(tmpdir(), 'mmapbench-results-')), 'out', 'results.jsonl');
 
 test('header, then records in the order appended', () => {
   const file = temp();
   createResultsFile(file, { schema: SCHEMA, options: { quick: true } });
-  appendRecord(file, { type: 'cell', experiment: 'gap', round: 1 });
-  appendRecord(file, { type: 'cell', experiment: 'gap', round: 2 });
+  appendRecord(file, cell(1));
+  appendRecord(file, cell(2));
   const { header, records } = readResultsFile(file);
   assert.deepEqual(header, { type: 'run', schema: SCHEMA, options: { quick: true } });
   assert.equal(statSync(file).mode & 0o777, 0o644);
@@ -38,7 +48,7 @@ test('a new run never overwrites an existing results file', () => {
 test('a last line cut off by a kill is kept, ended with a newline by mend(), and skipped', () => {
   const file = temp();
   createResultsFile(file, { options: {} });
-  appendRecord(file, { type: 'cell', experiment: 'gap', round: 1 });
+  appendRecord(file, cell(1));
   appendFileSync(file, '{"type":"cell","rou');
   const before = readFileSync(file, 'utf8');
   const read = readResultsFile(file);
@@ -47,7 +57,7 @@ test('a last line cut off by a kill is kept, ended with a newline by mend(), and
   assert.equal(readFileSync(file, 'utf8'), before, 'reading writes nothing');
   read.mend();
   assert.equal(readFileSync(file, 'utf8'), `${before}\n`, 'nothing truncated: a newline added');
-  appendRecord(file, { type: 'cell', experiment: 'gap', round: 2 });
+  appendRecord(file, cell(2));
   assert.deepEqual(
     readResultsFile(file).records.map((r) => r.round),
     [1, 2],

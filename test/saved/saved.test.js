@@ -42,7 +42,12 @@ function compareDocument({ workers, procs, node = 'v20.20.2', k = 2, file = 6553
       allocatorEnv: {},
       date: '2026-11-22T00:00:00.000Z',
     },
-    rounds: workers.map((w, i) => ({ index: i + 1, workers: { throughput: w }, procs: { throughput: procs[i] } })),
+    rounds: workers.map((w, i) => ({
+      index: i + 1,
+      order: ['workers', 'procs'],
+      workers: { throughput: w },
+      procs: { throughput: procs[i] },
+    })),
   };
 }
 
@@ -204,7 +209,7 @@ test('diff: points are matched by task, file size, k and environment; the rest i
     status: 'complete',
     config: { quick: false },
     environment: compareDocument({ workers: [], procs: [] }).environment,
-    axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }] },
+    axes: { node: [{ version: 'v20.20.2' }], variant: [{ name: 'default' }], cycles: [1] },
     points: [2, 4].map((k) => ({
       id: `p${k}`,
       task: 'readfilesync',
@@ -214,7 +219,12 @@ test('diff: points are matched by task, file size, k and environment; the rest i
       config: { env: {} },
       node: { version: 'v20.20.2' },
       variant: { name: 'default' },
-      rounds: [1, 2, 3].map((index) => ({ index, workers: { throughput: 1 }, procs: { throughput: 1 } })),
+      rounds: [1, 2, 3].map((index) => ({
+        index,
+        order: ['workers', 'procs'],
+        workers: { throughput: 1 },
+        procs: { throughput: 1 },
+      })),
     })),
   };
   const diff = diffResults(base, saved(sweep));
