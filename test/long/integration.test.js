@@ -1,13 +1,19 @@
 // More of the real bin, as a user runs it (test/cli/integration.test.js keeps one run of each
 // command and path): calibration, the A/A and published protocols, CommonJS tasks, the
 // environment the cells inherit, --markdown, the fault variants of procs and calibration, and an
-// app's request that stalls or blocks, and a task module of named exports.
+// app's request that stalls or blocks, and a task module of named exports; compare's stop on
+// width, and a gate far above the ratio failing with exit 4 after its save, exports and summary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
 import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
+const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-ci-test-'));
+const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
 const tableOf = async (result, ...options) =>
   (await cli(['report', result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], ...options])).stdout;
@@ -244,4 +250,100 @@ test("the start-up line names what of the shell's environment changes a Node sta
   const given = await cli(['compare', '--quick', '--no-save', '--inherit-env', '--json'], { env });
   assert.equal(given.exitCode, 0, given.stderr);
   assert.deepEqual(JSON.parse(given.stdout).environment.startupEnv, { given: ['NODE_EXTRA_CA_CERTS'], withheld: [] });
+});
+
+// How many rounds fit in a budget is the machine's: each stop below is one the run cannot miss.
+// Ops that sleep 2 ms take as long in either mode however busy the machine is, so a ±99% target
+// is met at the first chance (the minimum rounds).
+test('compare stops on width and says so; the JSON carries the half-width, the stop and the machine check', async () => {
+  const sleeps = ['--task', fixture('account-probe.js'), '--param', 'kind=sleep', '--iterations', '20'];
+  const result = await cli(['compare', ...sleeps, '--precision', '99%', '-k', '1', '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const doc = json(result);
+  assert.equal(doc.config.rounds, null);
+  assert.equal(doc.config.precision, 0.99);
+  assert.equal(doc.stop, 'precision');
+  assert.ok(doc.seconds > 0);
+  assert.equal(doc.ratio.n, doc.rounds.filter((round) => round.complete).length);
+  assert.equal(doc.ratio.halfWidth, Math.sqrt(doc.ratio.ci95[1] / doc.ratio.ci95[0]) - 1);
+  assert.equal(doc.shortBudget, undefined);
+  assert.deepEqual(Object.keys(doc.machine).sort(), ['cpus', 'load1', 'runnable', 'warning']);
+  for (const round of doc.rounds.filter((r) => r.complete)) {
+    for (const mode of ['workers', 'procs']) {
+      const { machine } = round[mode];
+      assert.ok(machine.cpuMs >= 0 && machine.involuntarySwitches >= 0, 'CPU time and preemptions per cell');
+    }
+  }
+  assert.match(
+    await tableOf(result, '--verbose'),
+    /^stopped: ±[\d.]+% reached \(target ±99\.0%\) after \d+ rounds in/m,
+  );
+  // the answer says the same on a line of its own, under its table
+  assert.match(await tableOf(result), /^└.*\nknown to ±[\d.]+% after \d+ rounds in [\d.]+ s$/m);
+});
+
+test('a gate far above the ratio fails with exit 4, after saving, exporting and summarising the run; --ci logs each round', async () => {
+  const dir = folder();
+  const out = join(dir, 'results');
+  const summary = join(dir, 'summary.md');
+  writeFileSync(summary, '# earlier steps\n');
+  const result = await cli(
+    [
+      'compare',
+      '--quick',
+      // two rounds' interval can span 0.00-10^6 (t = 12.7); four rounds' cannot reach 10^6
+      '--rounds',
+      '4',
+      '--ci',
+      '--out',
+      out,
+      '--fail-below',
+      '1000000',
+      '--export',
+      `github-action-benchmark=${join(dir, 'gab.json')}`,
+      '--export',
+      `bencher=${join(dir, 'bmf.json')}`,
+    ],
+    { env: { GITHUB_STEP_SUMMARY: summary } },
+  );
+  assert.equal(result.exitCode, 4, result.stderr);
+  assert.match(
+    lastLine(result.stderr),
+    /^mmapbench: gate failed \(workers\/procs, --fail-below 1000000\): \d+\.\d\d \(95% CI \S+-\S+\) is below 1000000$/,
+  );
+  const log = result.stderr.split('\n');
+  assert.deepEqual(
+    log.filter((line) => line.startsWith('mmapbench: round')).map((line) => line.split(':')[1]),
+    [' round 1', ' round 2', ' round 3', ' round 4'],
+    'a line per round',
+  );
+  assert.ok(log.includes(`mmapbench: saved ${join(out, 'compare-ci.json')}`));
+  assert.deepEqual(readdirSync(out), ['compare-ci.json']);
+  const saved = JSON.parse(readFileSync(join(out, 'compare-ci.json'), 'utf8'));
+  assert.equal(saved.gate.outcome, 'fail');
+  assert.equal(saved.gate.threshold, undefined, 'the threshold is per point');
+  assert.equal(saved.gate.points[0].threshold, 1000000);
+
+  const gab = JSON.parse(readFileSync(join(dir, 'gab.json'), 'utf8'));
+  assert.deepEqual(
+    gab.map((entry) => entry.unit),
+    ['ops/s', 'ops/s', 'ratio'],
+  );
+  assert.ok(gab.every((entry) => typeof entry.range === 'string' && /Node v\d+/.test(entry.extra)));
+  const bmf = JSON.parse(readFileSync(join(dir, 'bmf.json'), 'utf8'));
+  assert.equal(Object.keys(bmf).length, 3);
+  const markdown = readFileSync(summary, 'utf8');
+  assert.ok(markdown.startsWith('# earlier steps\n**mmapbench compare readfilesync, k=2**: '), 'appended');
+  assert.match(markdown, /^❌ \*\*gate failed \(workers\/procs, --fail-below 1000000\): .*\*\*$/m);
+  assert.match(markdown, /^\| .* \|$/m, 'the tables');
+
+  // again: the file keeps its name, replaced
+  const again = await cli(['compare', '--quick', '--rounds', '4', '--ci', '--out', out, '--fail-below', '0.000001']);
+  assert.equal(again.exitCode, 0, again.stderr);
+  assert.match(
+    lastLine(again.stderr),
+    /^mmapbench: gate passed \(workers\/procs, --fail-below 0\.000001\): .* is at or above 0\.000001$/,
+  );
+  assert.deepEqual(readdirSync(out), ['compare-ci.json']);
+  assert.equal(JSON.parse(readFileSync(join(out, 'compare-ci.json'), 'utf8')).gate.outcome, 'pass');
 });

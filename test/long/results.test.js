@@ -12,6 +12,7 @@ import { cli, fixture } from '../helpers.js';
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-results-test-'));
 const savedFixture = (name) => fixture(`saved/${name}`);
 const savedPath = (result) => result.stderr.match(/^mmapbench: saved (\S+)$/m)?.[1];
+const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 
 test('diff of two real runs: the shared point with the change of its ratio and each mode, and what differs', async () => {
   const dir = folder();
@@ -201,4 +202,22 @@ test('--no-save writes nothing', async () => {
   assert.equal(skipped.exitCode, 0, skipped.stderr);
   assert.equal(savedPath(skipped), undefined);
   assert.deepEqual(readdirSync(out), []);
+});
+
+test('compare saves the --json document, says where last, and report prints it exactly as the run did', async () => {
+  const out = folder();
+  // the same with --markdown: test/long/results.test.js
+  const live = await cli(['compare', '--smoke', '--out', out]);
+  assert.equal(live.exitCode, 0, live.stderr);
+  const path = savedPath(live);
+  assert.equal(lastLine(live.stderr), `mmapbench: saved ${path}`);
+  assert.match(path, new RegExp(`^${out}/compare-\\d{8}T\\d{6}\\.\\d{3}Z\\.json$`));
+  const again = await cli(['report', path]);
+  assert.equal(again.exitCode, 0, again.stderr);
+  assert.equal(again.stdout, live.stdout);
+  assert.equal(readdirSync(out).length, 1, 'one file per run, nothing else left in --out');
+  const json = await cli(['compare', '--smoke', '--json', '--out', out]);
+  const document = JSON.parse(json.stdout);
+  assert.deepEqual(JSON.parse(readFileSync(savedPath(json), 'utf8')), document);
+  assert.equal(document.schema, 2);
 });
