@@ -80,6 +80,33 @@ export const MEASURES = [
     digits: 0,
   },
   {
+    key: 'firstThroughput',
+    name: 'first 2,000 ops',
+    short: 'first 2k ops',
+    unit: 'ops/s',
+    better: 'higher',
+    // K fresh workers' first 2,000 ops each, timed in their warmup from the first worker's first
+    // op to the last one's 2,000th: what a worker spawned per job does (stats/ramp.js)
+    of: ({ ramp }) => ramp?.firstThroughput ?? null,
+    format: (value) => `${ops(value)} ops/s`,
+    axis: "ops/s of fresh workers' first 2,000 ops (higher is faster)",
+    digits: 0,
+  },
+  {
+    key: 'toFullSpeedMs',
+    name: 'to full speed',
+    unit: 'ms',
+    better: 'lower',
+    // from a fresh worker's first op until its rate stays within a fifth of its window's (the
+    // median worker of the cell; stats/ramp.js)
+    // workers − procs: a mode may take no time at all to it
+    contrast: 'difference',
+    of: ({ ramp }) => ramp?.toFullMs ?? null,
+    format: (value) => `${fixed(value, 0)} ms`,
+    axis: 'ms from the first op to full speed (lower is sooner)',
+    digits: 0,
+  },
+  {
     key: 'addedMemory',
     name: 'memory per added worker',
     short: 'memory/worker',

@@ -266,17 +266,23 @@ async function warmUntilSteady(run, { batch, maxBatches, capMs }) {
   // loaded here, not with the harness: not part of the worker's start-up
   const { getHeapCodeStatistics } = await import('node:v8');
   const from = performance.now();
+  // the ramp: when each batch ended, in µs from the first op, one clock read a batch
+  /** @type {number[]} */
+  const atUs = [];
+  const first = process.hrtime.bigint();
   for (;;) {
     const start = process.hrtime.bigint();
     /** @type {any} */
     const called = run(batch, perOp.at(-1));
     if (called && typeof (/** @type {any} */ (called).then) === 'function') await called;
-    perOp.push(Number(process.hrtime.bigint() - start) / batch);
+    const end = process.hrtime.bigint();
+    perOp.push(Number(end - start) / batch);
+    atUs.push(Math.round(Number(end - first) / 1e3));
     const ms = performance.now() - from;
     codeSizes.push(getHeapCodeStatistics().code_and_metadata_size);
     const trending = !stoppedTrending(perOp) || stillTiering(codeSizes);
     if (!trending || perOp.length >= maxBatches || ms >= capMs)
-      return { ops: perOp.length * batch, ms, capped: trending };
+      return { ops: perOp.length * batch, ms, capped: trending, ramp: { from: String(first), batch, atUs } };
   }
 }
 

@@ -1,5 +1,6 @@
 import { cellAccount } from './account.js';
 import { cellLatency } from './latency.js';
+import { cellRamp } from './ramp.js';
 
 /**
  * @typedef {object} WorkerSample  one worker or process of one cell
@@ -32,6 +33,8 @@ import { cellLatency } from './latency.js';
  * @property {import('../system/memory.js').TreeMemory} [memory]  what the tree held at the end of
  *   its timed windows
  * @property {import('./account.js').CellAccount} [account]  where its workers' time went
+ * @property {import('./ramp.js').CellRamp} [ramp]  its fresh workers' first ops, from their warmups
+ *   until steady: the first FIRST_OPS ops' throughput and the time to full speed
  * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
  * @property {number} [strays]  processes the task started and left running, killed when the cell
  *   ended
@@ -82,6 +85,9 @@ export function summarizeCell(mode, samples, declared = {}) {
   const last = ends.reduce((a, b) => (b > a ? b : a));
   const latestStart = starts.reduce((a, b) => (b > a ? b : a));
   const elapsedNs = Number(last - origin);
+  // each fresh worker's first op after the cell's first one's: their warmups side by side
+  const warmStarts = samples.flatMap((s) => (s.warmup?.ramp?.from ? [BigInt(s.warmup.ramp.from)] : []));
+  const warmOrigin = warmStarts.length ? warmStarts.reduce((a, b) => (b < a ? b : a)) : 0n;
   const workers = samples
     .map((s, i) => {
       const startNs = Number(starts[i] - origin);
@@ -96,7 +102,15 @@ export function summarizeCell(mode, samples, declared = {}) {
         opsPerSec: (s.ops * 1e9) / Math.max(endNs - startNs, 1),
       };
       if (s.metrics) worker.metrics = s.metrics;
-      if (s.warmup) worker.warmup = s.warmup;
+      if (s.warmup) {
+        const { ramp, ...warmup } = s.warmup;
+        worker.warmup = ramp?.from
+          ? {
+              ...warmup,
+              ramp: { startNs: Number(BigInt(ramp.from) - warmOrigin), batch: ramp.batch, atUs: ramp.atUs },
+            }
+          : s.warmup;
+      }
       return worker;
     })
     .sort((a, b) => a.index - b.index);
@@ -104,6 +118,7 @@ export function summarizeCell(mode, samples, declared = {}) {
   const rates = workers.map((w) => w.opsPerSec);
   const account = cellAccount(samples);
   const latency = cellLatency(samples);
+  const ramp = cellRamp(workers);
   return {
     mode,
     throughput: (totalOps * 1e9) / Math.max(elapsedNs, 1),
@@ -115,6 +130,7 @@ export function summarizeCell(mode, samples, declared = {}) {
     ...(Object.keys(declared).length ? { metrics: combineMetrics(workers, declared) } : {}),
     ...(account ? { account } : {}),
     ...(latency ? { latency } : {}),
+    ...(ramp ? { ramp } : {}),
   };
 }
 

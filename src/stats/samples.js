@@ -49,8 +49,12 @@
  */
 
 /**
- * @typedef {{ ops: number, ms: number, capped: boolean }} WarmupDone  what a worker's warmup took;
- *   capped: stopped at the cap while still getting faster
+ * @typedef {{ ops: number, ms: number, capped: boolean, ramp?: Ramp }} WarmupDone  what a worker's
+ *   warmup took; capped: stopped at the cap while still getting faster; ramp: its batches' times
+ * @typedef {{ from?: string, startNs?: number, batch: number, atUs: number[] }} Ramp  a fresh
+ *   worker's rate over time: `batch` ops a batch, each batch's end in µs from its first op;
+ *   from: the first op's time (process.hrtime.bigint() as text), as the worker sends it;
+ *   startNs: once the cell is summarized, its first op after the cell's first worker's
  * @typedef {{ every: number, ops: number, histogram: import('./histogram.js').Histogram }
  *   | { untimed: string }} OpTimes  one op in every `every` timed across the window (built-in
  *   tasks): how many, and their ns as a histogram; untimed: why none was timed

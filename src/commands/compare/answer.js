@@ -80,10 +80,12 @@ function favours(ratio, better, name) {
   return favoured === null ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
 }
 
-// the rows of the default answer, after throughput, in this order: what adding the workers costs
-// the app (and, in a file saved before, the old figures of the same); teardown and the workers'
-// own op latency are --verbose's
+// the rows of the default answer, after throughput, in this order: what fresh workers do (a
+// worker spawned per job), then what adding the workers costs the app (and, in a file saved
+// before, the old figures of the same); teardown and the workers' own op latency are --verbose's
 export const ANSWER_ROWS = [
+  'firstThroughput',
+  'toFullSpeedMs',
   'addedMemory',
   'memoryPerWorker',
   'readyMs',

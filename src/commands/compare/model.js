@@ -206,6 +206,8 @@ export function tradeOffText(document, point) {
 // against procs, from the ratio (or, kept memory, the difference in MiB a worker)
 /** @type {Record<string, (by: string, up: boolean) => string>} */
 const COST_WORDS = {
+  firstThroughput: (by, up) => `fresh ones do their first 2,000 ops ${by} ${up ? 'faster' : 'slower'}`,
+  toFullSpeedMs: (by, up) => (up ? `they take ${by} longer to reach full speed` : `they reach full speed ${by} sooner`),
   addedMemory: (by, up) => `each worker takes ${by} ${up ? 'more' : 'less'} memory`,
   readyMs: (by, up) => (up ? `they take ${by} longer to start` : `they start ${by} sooner`),
   mainRequestP99Us: (by, up) => `your app's requests are ${by} ${up ? 'slower' : 'faster'} at p99`,
@@ -250,11 +252,13 @@ export function costsText(document, point) {
     if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
     const value = ratio.geomean;
     const up = ratio.difference ? value > 0 : value > 1;
+    // a rate workers have less of is said as how many times slower (0.47: 2.1x slower)
+    const times = measure.better === 'higher' && value < 1 ? 1 / value : value;
     const by = ratio.difference
       ? measure.format(Math.abs(value)).replace(/^−/, '')
-      : value >= 2
-        ? `${fixed(value, 1)}x`
-        : `${Math.round(Math.abs(value - 1) * 100)}%`;
+      : times >= 2
+        ? `${fixed(times, 1)}x`
+        : `${Math.round(Math.abs(times - 1) * 100)}%`;
     const worked = workSeconds(document);
     const after = measure.key === 'keptMemory' && worked !== null ? ` (after ${fixed(worked, 1)} s of work)` : '';
     return [`${COST_WORDS[measure.key](by, up)}${after}`];
