@@ -47,6 +47,7 @@ const FILES = [
   'compare-spread.json',
   'compare-app.json',
   'compare-end.json',
+  'compare-ramp.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',

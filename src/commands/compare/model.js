@@ -252,11 +252,12 @@ export function costsText(document, point) {
     if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
     const value = ratio.geomean;
     const up = ratio.difference ? value > 0 : value > 1;
-    // a rate workers have less of is said as how many times slower (0.47: 2.1x slower)
-    const times = measure.better === 'higher' && value < 1 ? 1 / value : value;
+    // a rate is said as how many times slower or faster (0.59: 1.7x slower)
+    const rate = measure.better === 'higher';
+    const times = rate && value < 1 ? 1 / value : value;
     const by = ratio.difference
       ? measure.format(Math.abs(value)).replace(/^−/, '')
-      : times >= 2
+      : times >= 2 || rate
         ? `${fixed(times, 1)}x`
         : `${Math.round(Math.abs(times - 1) * 100)}%`;
     const worked = workSeconds(document);
@@ -692,6 +693,20 @@ const MITIGATIONS = ['--task reuse-buffer', '--task pool-size', '--env MALLOC_AR
  * @returns {string | null}
  */
 export function nextStep(document) {
+  const next = steadyNext(document);
+  // fresh workers slower than fresh processes: what a user who spawns one per job can do
+  const fresh = /** @type {any} */ (document).measures?.firstThroughput?.ci95;
+  if (document.aa || !fresh || fresh[1] >= 1) return next;
+  const pool = 'fresh workers are slow: keep them in a pool, or use processes for per-job work';
+  return next ? `next: ${pool}; ${next.replace(/^next: /, '')}` : `next: ${pool}`;
+}
+
+/**
+ * What to run next, from the steady verdict and the account.
+ * @param {Parameters<typeof nextStep>[0]} document
+ * @returns {string | null}
+ */
+function steadyNext(document) {
   const { verdict, ratio, aa } = document;
   if (aa) {
     return ratio?.halfWidth

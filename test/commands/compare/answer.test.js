@@ -58,3 +58,25 @@ test("the answer table's row names take one line beside 6-digit throughputs: 15 
     assert.ok((short ?? name).length <= 15, `${key}: ${short ?? name}`);
   }
 });
+
+test("fresh workers' rows follow throughput, the costs say them in words, and next names a pool", () => {
+  // k=8 on 16 CPUs: the first 2,000 ops 0.59 (0.56-0.63), to full speed +86 ±41 ms
+  const document = documentOf('compare-ramp.json');
+  const [point] = measurePoints(document);
+  const answer = compareAnswer(document);
+  assert.deepEqual(
+    answer.tables[0].rows.slice(0, 3).map((row) => row[0]),
+    ['throughput', 'first 2k ops', 'to full speed'],
+  );
+  assert.match(
+    String(costsText(document, point)),
+    /^with workers, fresh ones do their first 2,000 ops 1\.7x slower and they take 86 ms longer to reach full speed/,
+  );
+  assert.ok(
+    answer.notes.some((note) => note.startsWith('next: fresh workers are slow: keep them in a pool, or use processes')),
+  );
+  // a file from before the ramp has neither row, and its next is its own
+  const before = compareAnswer(documentOf('compare-end.json'));
+  assert.ok(!before.tables[0].rows.some((row) => ['first 2k ops', 'to full speed'].includes(row[0])));
+  assert.ok(!before.notes.some((note) => note.includes('keep them in a pool')));
+});
