@@ -4,7 +4,7 @@
 // table (the figure, the script's, the target, whether it holds) and always exits 0. The scripts
 // use nothing of mmapbench's: each is a fresh Node process started here with a role (below), in
 // the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
-//   node scripts/self-check.js [--only startup,memory,kept,main,loop,help,json,advise]
+//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise]
 import { fork, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+// the rule by which the tool reads full speed, applied to the bare script's chunks alike
+import { fullSpeedAt } from '../src/stats/ramp.js';
 
 const me = fileURLToPath(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
@@ -237,7 +239,7 @@ async function main() {
       figure,
       tool: show(tool),
       script: `${show(script)} (${off >= 0 ? '+' : ''}${(off * 100).toFixed(0)}%)`,
-      target: `±${within * 100}%${near ? ` or ${show(near)}` : ''}`,
+      target: `±${Math.round(within * 100)}%${near ? ` or ${show(near)}` : ''}`,
       holds: Math.abs(tool - script) <= near || (Number.isFinite(off) ? Math.abs(off) <= within : null),
     });
   };
@@ -466,6 +468,59 @@ async function main() {
         (x) => `${(x / 1000).toFixed(1)}k ops/s`,
       );
     }
+  }
+
+  if (wants('fresh')) {
+    say('fresh and warm at k=2: a default compare, and bare scripts (scripts/fresh-warm.js) 5 times a mode, in turn');
+    const bareScript = fileURLToPath(new URL('./fresh-warm.js', import.meta.url));
+    const bareRun = (/** @type {string} */ mode, /** @type {string[]} */ args) => {
+      const run = spawnSync(process.execPath, [bareScript, '--mode', mode, '-k', '2', '--file', file, ...args], {
+        encoding: 'utf8',
+        env,
+      });
+      if (run.status !== 0) throw new Error(`scripts/fresh-warm.js failed: ${run.stderr}`);
+      return JSON.parse(run.stdout);
+    };
+    // the bare scripts run no app beside their workers: nor does the tool here
+    const { document } = mmapbench(['compare', '-k', '2', '--file', file, '--max-time', '20', '--main', 'off']);
+    /** @type {Record<string, number[]>} */
+    const pairs = { fresh: [], warm: [] };
+    /** @type {Record<'workers'|'procs', number[]>} */
+    const toFull = { workers: [], procs: [] };
+    for (let run = 0; run < 5; run++) {
+      const [fw, fp] = modes.map((mode) => bareRun(mode, ['--ops', '2000']).throughput);
+      pairs.fresh.push(fw / fp);
+      const [ww, wp] = modes.map((mode) => bareRun(mode, ['--ops', '8000', '--warm', '16000']).throughput);
+      pairs.warm.push(ww / wp);
+      // a fresh worker's chunks through 8,000 ops, read by the tool's rule against its last half's rate
+      for (const mode of modes) {
+        const { chunks, chunk } = bareRun(mode, ['--ops', '8000', '--chunk', '400']);
+        for (let worker = 0; worker < 2; worker++) {
+          const rates = chunks.map((/** @type {number[]} */ each) => each[worker]);
+          /** @type {number[]} */
+          const atUs = [];
+          rates.reduce((at, rate) => (atUs.push(at + (chunk / rate) * 1e6), at + (chunk / rate) * 1e6), 0);
+          toFull[mode].push(fullSpeedAt({ batch: chunk, atUs }, median(rates.slice(rates.length >> 1))).ms);
+        }
+      }
+    }
+    // the script's own spread that minute: half the range of its pairs, over their median
+    const spreadOf = (/** @type {number[]} */ xs) => (Math.max(...xs) - Math.min(...xs)) / 2 / median(xs);
+    const ratio = (/** @type {number} */ x) => x.toFixed(2);
+    for (const [name, tool, script] of /** @type {Array<[string, number, number[]]>} */ ([
+      ['fresh w/p, k=2 (first 2,000 ops)', document.measures?.firstThroughput?.geomean, pairs.fresh],
+      ['warm w/p, k=2 (throughput)', document.ratio.geomean, pairs.warm],
+    ]))
+      beside(name, tool, median(script), Math.max(0.15, spreadOf(script)), ratio);
+    for (const mode of modes)
+      beside(
+        `time to full speed, k=2 ${label[mode]}`,
+        document[mode].toFullSpeedMs?.mean ?? NaN,
+        median(toFull[mode]),
+        Math.max(0.15, spreadOf(toFull[mode])),
+        ms,
+        20,
+      );
   }
 
   if (wants('json')) {

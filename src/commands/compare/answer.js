@@ -38,17 +38,29 @@ import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 function headerLine(document) {
   const { config, environment } = document;
   const aa = document.aa ? ` (A/A: both arms ${document.aa})` : '';
-  const setting = [
-    config.task.name,
-    envText(config.params),
-    config.task.readsFile === false ? '' : config.file.label,
-    `k=${config.k}`,
-    config.semiSpaceMb ? `semi-space ${config.semiSpaceMb} MiB` : '',
-    envText(config.env),
-  ]
-    .filter(Boolean)
-    .join(', ');
-  return `mmapbench ${document.command}${aa}: ${setting} · node ${environment.node.version} · ${cpusText(environment.cpu)}${stateText(document)}`;
+  const line = (/** @type {string} */ file) =>
+    `mmapbench ${document.command}${aa}: ${[
+      config.task.name,
+      envText(config.params),
+      config.task.readsFile === false ? '' : file,
+      `k=${config.k}`,
+      config.semiSpaceMb ? `semi-space ${config.semiSpaceMb} MiB` : '',
+      envText(config.env),
+    ]
+      .filter(Boolean)
+      .join(', ')} · node ${environment.node.version} · ${cpusText(environment.cpu)}${stateText(document)}`;
+  // one line, so the verdict stays on line 2: a file given by its path is named by its name, and
+  // that cut in the middle if it is still too long (the whole path is in --verbose and the JSON)
+  const label = String(config.file?.label ?? '');
+  const whole = line(label);
+  if (whole.length <= SCREEN.columns || !label.includes('/')) return whole;
+  const name = label.slice(label.lastIndexOf('/') + 1);
+  const room = name.length - (line(name).length - SCREEN.columns);
+  return line(
+    room >= name.length
+      ? name
+      : `${name.slice(0, Math.max(1, room - 1) >> 1)}…${name.slice(-(Math.max(1, room - 1) >> 1))}`,
+  );
 }
 
 /**

@@ -80,3 +80,17 @@ test("fresh workers' rows follow throughput, the costs say them in words, and ne
   assert.ok(!before.tables[0].rows.some((row) => ['first 2k ops', 'to full speed'].includes(row[0])));
   assert.ok(!before.notes.some((note) => note.includes('keep them in a pool')));
 });
+
+test('the title is one line however long the --file path: its name, cut in the middle if need be', () => {
+  const document = structuredClone(documentOf('compare.json'));
+  for (const label of [
+    '/srv/data/uploads/2026/november/customer-exports/batch-0042.bin',
+    `/x/${'n'.repeat(120)}.bin`,
+  ]) {
+    document.config.file.label = label;
+    const { title } = compareAnswer(document);
+    assert.ok(title.length <= 80, title);
+    assert.match(title, /^mmapbench compare: readfilesync, \S+, k=2 · node v20\.20\.2 · 2 CPUs$/);
+  }
+  assert.match(compareAnswer(document).title, /, n+…n+\.bin, /);
+});
