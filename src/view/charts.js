@@ -352,3 +352,44 @@ export function keptByCycleChart(rows, { series = MODE_SERIES } = {}) {
     ],
   });
 }
+
+/**
+ * A fresh worker's rate over its first ops, per mode: each batch's rate against when it ended,
+ * the mean over a cell's workers and the median over the cells; the rule from the least cell to
+ * the most. A thread that starts slow beside a process that does not is a gap that closes.
+ * @param {Array<{ mode: string, ms: number, median: number, min: number, max: number }>} rows  ops/s a worker
+ * @param {{ series?: Series }} [options]
+ */
+export function rampChart(rows, { series = MODE_SERIES } = {}) {
+  const x = { field: 'ms', type: 'quantitative', title: 'ms from the first op' };
+  const color = pairColor(series);
+  return draw({
+    title: {
+      text: 'Fresh workers: the rate of their first ops',
+      subtitle:
+        "each warmup batch's ops/s a worker, at its end: the mean over a cell's workers, median over the cells, the rule min to max",
+    },
+    width: 560,
+    height: 240,
+    data: { values: rows },
+    layer: [
+      {
+        mark: { type: 'rule', opacity: 0.35 },
+        encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color },
+      },
+      {
+        mark: { type: 'line', point: { filled: true, size: 30 } },
+        encoding: {
+          x,
+          y: {
+            field: 'median',
+            type: 'quantitative',
+            title: 'ops/s a worker (higher is faster)',
+            axis: { format: ',.0f' },
+          },
+          color,
+        },
+      },
+    ],
+  });
+}

@@ -1,6 +1,7 @@
 // The figures the report page's charts draw, read from a results document: each mode's parts
 // of its time per op, a measure's dots per round, each cell's throughput beside a figure of its
-// account, and the account's lines against k.
+// account, the account's lines against k, and fresh workers' rate over their first ops.
+import { mean, median } from 'simple-statistics';
 import { lineOf } from '../document/account-text.js';
 import { valueOf } from '../points/points.js';
 import { MODES } from '../words/spelling.js';
@@ -105,3 +106,48 @@ export const byK = (k, account) =>
       ];
     });
   });
+
+/**
+ * The rows of rampChart: for each mode and warmup batch, the batch's end (ms) and its rate a
+ * worker, the mean over a cell's workers, then the median (and least and most) over the
+ * complete rounds' cells; a batch only while at least half the cells reached it.
+ * @param {Array<Partial<Record<'workers'|'procs', any>> & { complete?: boolean }>} rounds
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {(mode: 'workers'|'procs') => string} arm  how the chart names a mode
+ */
+export function rampRows(rounds, modes, arm) {
+  return modes.flatMap((mode) => {
+    /** @type {Array<Array<{ ms: number, rate: number }>>} */
+    const cells = rounds.flatMap((round) => {
+      /** @type {import('../stats/samples.js').Ramp[]} */
+      const ramps = (round.complete === false ? [] : (round[mode]?.workers ?? [])).flatMap(
+        (/** @type {any} */ worker) => (worker.warmup?.ramp?.atUs?.length ? [worker.warmup.ramp] : []),
+      );
+      if (!ramps.length) return [];
+      const batches = Math.min(...ramps.map((ramp) => ramp.atUs.length));
+      return [
+        Array.from({ length: batches }, (_, i) => {
+          /** @type {Array<{ ms: number, rate: number }>} */
+          const each = ramps.map((ramp) => ({
+            ms: ramp.atUs[i] / 1e3,
+            rate: (ramp.batch * 1e6) / Math.max(ramp.atUs[i] - (i ? ramp.atUs[i - 1] : 0), 1),
+          }));
+          return { ms: mean(each.map((one) => one.ms)), rate: mean(each.map((one) => one.rate)) };
+        }),
+      ];
+    });
+    const rows = [];
+    for (let i = 0; cells.filter((cell) => cell.length > i).length * 2 >= cells.length && cells.length; i++) {
+      const at = cells.flatMap((cell) => (cell[i] ? [cell[i]] : []));
+      const rates = at.map((one) => one.rate);
+      rows.push({
+        mode: arm(mode),
+        ms: median(at.map((one) => one.ms)),
+        median: median(rates),
+        min: Math.min(...rates),
+        max: Math.max(...rates),
+      });
+    }
+    return rows;
+  });
+}

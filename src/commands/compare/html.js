@@ -12,6 +12,7 @@ import {
   forestRow,
   keptByCycleChart,
   latencyChart,
+  rampChart,
   MODE_SERIES,
   roundsChart,
   spreadChart,
@@ -20,7 +21,7 @@ import {
 import { syscallChart, waitHistogram } from '../trace/charts.js';
 import { MODES } from '../../words/spelling.js';
 import { section } from '../../view/html-page.js';
-import { partsOf, perCellFigure, roundDots, spreadWords } from '../../view/html-figures.js';
+import { partsOf, perCellFigure, rampRows, roundDots, spreadWords } from '../../view/html-figures.js';
 
 /**
  * @typedef {import('../../saved/load.js').Saved} Saved
@@ -109,6 +110,9 @@ export async function compareSection({ path, document }, { facts, models }) {
   // the app's memory across its workers' cycles, where the cells ended their workers
   const kept = keptRows(document, modes, arm);
   if (kept.length) charts.push(await keptByCycleChart(kept, { series }));
+  // fresh workers' first ops, from the warmups
+  const ramp = rampRows(document.rounds, modes, arm);
+  if (ramp.length) charts.push(await rampChart(ramp, { series }));
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)
