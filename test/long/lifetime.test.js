@@ -10,6 +10,7 @@ import {
   cli,
   fixture,
   goneWithin,
+  noneLeft,
   processCounter,
   processesMarked,
   startMarked,
@@ -144,3 +145,28 @@ test('without a cgroup (MMAPBENCH_CGROUP=0), what a task leaves running, an orph
   assert.match(result.stderr, /^mmapbench: warning: the task left \d+ processes running when/m);
   assert.deepEqual(processesMarked(mark), []);
 });
+
+test(
+  'processes a task starts end with its cell, whether they ignore SIGTERM or leave its process group, and the run says so',
+  { timeout: 30000 },
+  async () => {
+    for (const args of [['--quick'], ['--max-time', '2', '--duration', '0.05']]) {
+      const mark = uniqueMark();
+      const result = await cli([
+        'compare',
+        '--task',
+        fixture('spawns-children.js'),
+        ...args,
+        '--no-save',
+        '--env',
+        `MMAPBENCH_TEST_MARK=${mark}`,
+      ]);
+      assert.ok([0, 6].includes(result.exitCode), result.stderr);
+      assert.match(
+        result.stderr,
+        /^mmapbench: warning: the task left \d+ processes running when (its cell|\d+ of its cells) ended; mmapbench killed them: end the processes a task starts in its teardown$/m,
+      );
+      await noneLeft(mark);
+    }
+  },
+);

@@ -3,12 +3,25 @@
 // file on a read-only disk is refused before anything is measured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { compare, MmapbenchError } from 'mmapbench';
-import { asRoot, cli, keptIn, killedCompare, namedAgain, processesMarked, tmpfs, uniqueMark } from '../helpers.js';
+import {
+  asRoot,
+  BIN,
+  cli,
+  ENV,
+  keptIn,
+  killedCompare,
+  namedAgain,
+  processesMarked,
+  SLEEPS,
+  tmpfs,
+  uniqueMark,
+  until,
+} from '../helpers.js';
 
 test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
   const dir = await tmpfs(t, 'ro,size=1m');
@@ -135,3 +148,60 @@ test(
     );
   },
 );
+
+test(
+  'two runs on one --out folder, or on one --resume file: the second is refused (exit 2) and no round is lost',
+  { timeout: 90000 },
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mmapbench-shared-out-'));
+    const { run: first } = await holding(
+      ['compare', ...SLEEPS, '--rounds', '200', '--out', out],
+      join(out, '.mmapbench.lock'),
+    );
+    const second = await cli(['compare', ...SLEEPS, '--rounds', '2', '--out', out]);
+    assert.equal(second.exitCode, 2);
+    assert.match(
+      second.stderr,
+      new RegExp(
+        `^mmapbench: --out ${out} is in use by another mmapbench run \\(pid ${first.pid}, started [^)]+\\); wait for it to finish or pass another folder$`,
+      ),
+    );
+    // a round kept before the interrupt, so there is a file to resume (not a race with the first)
+    assert.ok(await until(() => keptIn(out) !== null, 20000), 'the first run kept a round');
+    first.kill('SIGINT');
+    assert.equal((await first).exitCode, 130);
+
+    // the interrupted run's file, resumed twice at once
+    const { path, document: kept } = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+    const { run: resumed } = await holding(['compare', '--resume', path, ...namedAgain(kept)], `${path}.lock`);
+    const again = await cli(['compare', '--resume', path, ...namedAgain(kept)]);
+    assert.equal(again.exitCode, 2);
+    assert.match(
+      again.stderr,
+      new RegExp(`^mmapbench: --resume ${path} is in use by another mmapbench run \\(pid ${resumed.pid}, `),
+    );
+    assert.ok(await until(() => JSON.parse(readFileSync(path, 'utf8')).rounds.length > kept.rounds.length, 20000));
+    resumed.kill('SIGINT');
+    assert.equal((await resumed).exitCode, 130);
+    const rounds = JSON.parse(readFileSync(path, 'utf8')).rounds.map((round) => round.index);
+    assert.deepEqual(
+      rounds.slice(0, kept.rounds.length),
+      kept.rounds.map((round) => round.index),
+      "the first run's rounds are kept",
+    );
+    assert.deepEqual(
+      rounds,
+      rounds.map((_, i) => i + 1),
+      'numbered on, none repeated',
+    );
+    assert.ok(!existsSync(`${path}.lock`) && !existsSync(join(out, '.mmapbench.lock')), 'both locks released');
+  },
+);
+
+/** Starts the CLI and waits until the lock at `lock` is taken; the subprocess, wrapped. */
+async function holding(args, lock) {
+  const run = execa(process.execPath, [BIN, ...args], { reject: false, env: ENV });
+  assert.ok(await until(() => existsSync(lock) || run.exitCode !== null, 20000), 'the first run took its lock');
+  assert.equal(run.exitCode, null, 'the first run is still measuring');
+  return { run };
+}
