@@ -15,7 +15,7 @@ const { values } = parseArgs({
   args: split === -1 ? process.argv.slice(2) : process.argv.slice(2, split),
   options: {
     runs: { type: 'string', default: '5' },
-    'max-time': { type: 'string', default: '15' },
+    'max-time': { type: 'string' },
     tasks: { type: 'string', default: 'reuse-buffer,readfilesync' },
     // another tree's CLI, to set this one's beside it
     bin: { type: 'string', default: fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url)) },
@@ -23,17 +23,19 @@ const { values } = parseArgs({
 });
 const extra = split === -1 ? [] : process.argv.slice(split + 1);
 const tasks = values.tasks.split(',');
+// a fixed count of rounds (`-- --rounds 2`) runs every round asked for: no budget beside it
+const budget = extra.includes('--rounds') ? [] : ['--max-time', values['max-time'] ?? '15'];
 
-console.log(`${values.runs} compare(s) per task, --max-time ${values['max-time']}, ${values.bin}:`);
+console.log(`${values.runs} compare(s) per task, ${[...budget, ...extra].join(' ')}, ${values.bin}:`);
 /** @type {Record<string, number[]>} */
 const firsts = {};
 for (let run = 0; run < Number(values.runs); run++) {
   for (const task of tasks) {
-    const out = execFileSync(
-      process.execPath,
-      [values.bin, 'compare', '--task', task, '--max-time', values['max-time'], '--json', ...extra],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 },
-    );
+    const out = execFileSync(process.execPath, [values.bin, 'compare', '--task', task, ...budget, '--json', ...extra], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 1 << 28,
+    });
     const document = JSON.parse(out);
     for (const mode of ['workers', 'procs']) {
       /** @type {number[] | undefined} */
