@@ -324,34 +324,19 @@ export function accountChart(
  * @param {Array<{ mode: string, cycle: number, median: number, min: number, max: number }>} rows  MiB
  * @param {{ series?: Series }} [options]
  */
-export function keptByCycleChart(rows, { series = MODE_SERIES } = {}) {
-  const x = { field: 'cycle', type: 'ordinal', title: 'cycle (0: before the first worker)', axis: { labelAngle: 0 } };
-  const color = pairColor(series);
-  return draw({
+export const keptByCycleChart = (rows, { series = MODE_SERIES } = {}) =>
+  rangeLines(rows, series, {
     title: {
       text: "The app's memory as it starts and ends its workers",
       subtitle:
         "the parent's anonymous memory, before its first worker and after each cycle's workers ended; median over the cells, the rule min to max",
     },
+    x: { field: 'cycle', type: 'ordinal', title: 'cycle (0: before the first worker)', axis: { labelAngle: 0 } },
+    y: { title: 'MiB anonymous', axis: { format: ',.1f' } },
     width: 420,
-    height: 240,
-    data: { values: rows },
-    layer: [
-      {
-        mark: { type: 'rule', opacity: 0.5 },
-        encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color },
-      },
-      {
-        mark: { type: 'line', point: { filled: true, size: 50 } },
-        encoding: {
-          x,
-          y: { field: 'median', type: 'quantitative', title: 'MiB anonymous', axis: { format: ',.1f' } },
-          color,
-        },
-      },
-    ],
+    point: 50,
+    rule: 0.5,
   });
-}
 
 /**
  * A fresh worker's rate over its first ops, per mode: each batch's rate against when it ended,
@@ -360,35 +345,43 @@ export function keptByCycleChart(rows, { series = MODE_SERIES } = {}) {
  * @param {Array<{ mode: string, ms: number, median: number, min: number, max: number }>} rows  ops/s a worker
  * @param {{ series?: Series }} [options]
  */
-export function rampChart(rows, { series = MODE_SERIES } = {}) {
-  const x = { field: 'ms', type: 'quantitative', title: 'ms from the first op' };
-  const color = pairColor(series);
-  return draw({
+export const rampChart = (rows, { series = MODE_SERIES } = {}) =>
+  rangeLines(rows, series, {
     title: {
       text: 'Fresh workers: the rate of their first ops',
       subtitle:
         "each warmup batch's ops/s a worker, at its end: the mean over a cell's workers, median over the cells, the rule min to max",
     },
+    x: { field: 'ms', type: 'quantitative', title: 'ms from the first op' },
+    y: { title: 'ops/s a worker (higher is faster)', axis: { format: ',.0f' } },
     width: 560,
+    point: 30,
+    rule: 0.35,
+  });
+
+/**
+ * A line per mode through each row's median, with a rule from its min to its max.
+ * @param {Array<{ mode: string, median: number, min: number, max: number }>} rows
+ * @param {Series} series
+ * @param {{ title: { text: string, subtitle: string }, x: Record<string, unknown>, y: Record<string, unknown>,
+ *   width: number, point: number, rule: number }} chart  the x field's encoding, the y axis's
+ *   title and format, the points' size and the rules' opacity
+ */
+function rangeLines(rows, series, { title, x, y, width, point, rule }) {
+  const color = pairColor(series);
+  return draw({
+    title,
+    width,
     height: 240,
     data: { values: rows },
     layer: [
       {
-        mark: { type: 'rule', opacity: 0.35 },
+        mark: { type: 'rule', opacity: rule },
         encoding: { x, y: { field: 'min', type: 'quantitative' }, y2: { field: 'max' }, color },
       },
       {
-        mark: { type: 'line', point: { filled: true, size: 30 } },
-        encoding: {
-          x,
-          y: {
-            field: 'median',
-            type: 'quantitative',
-            title: 'ops/s a worker (higher is faster)',
-            axis: { format: ',.0f' },
-          },
-          color,
-        },
+        mark: { type: 'line', point: { filled: true, size: point } },
+        encoding: { x, y: { field: 'median', type: 'quantitative', ...y }, color },
       },
     ],
   });
