@@ -41,8 +41,8 @@ const SPECS = {
   duration: { describe: 'target seconds per cell (default: 1)', read: positiveNumber('--duration') },
   protocol: {
     describe:
-      'steady: warm cells of --duration; published: 2,000 iterations, no warmup, as the investigation ran them; both: each claim under each, side by side (default: steady)',
-    choices: ['steady', 'published', 'both'],
+      "fresh: warm cells of --duration, the investigation's claims decided on each worker's first 2,000 ops and shown once warm beside; steady: warm only; published: 2,000 iterations, no warmup, as the investigation ran them; both: published and steady cells, each claim under each (default: fresh)",
+    choices: ['fresh', 'steady', 'published', 'both'],
   },
   timeout: timeoutOption,
   force: forceOption(),

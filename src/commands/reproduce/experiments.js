@@ -32,6 +32,8 @@ import { MODES } from '../../words/spelling.js';
  * @property {(variants: Variant[], data: import('./data.js').ExperimentData) => ExperimentTable} [table]  its own
  *   table (the task's metrics beside the published figures), instead of workers / procs
  * @property {number} [k]  the k every variant runs at (a single process, as published), not -k
+ * @property {boolean} [windowOnly]  its claims read what its timed windows traced, which a fresh
+ *   worker's first ops (protocols.js, `fresh`) have no reading of
  * @property {(ctx: Machine) => string | null} [premise]  what upstream changed under its claim,
  *   on the Node the cells run on (said beside the claim in --list and the report)
  *
@@ -493,6 +495,7 @@ export const EXPERIMENTS = [
   {
     name: 'locks',
     hypothesis: 'Hypothesis 8',
+    windowOnly: true,
     needs: 'root, bpftrace, tracefs (as `mmapbench trace`)',
     unavailable: (ctx) => ctx.trace?.why ?? null,
     table: locksTable,

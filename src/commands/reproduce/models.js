@@ -3,13 +3,13 @@
 import { EXPERIMENTS } from './experiments.js';
 import { environmentModel, experimentSection, summaryModel } from './sections.js';
 import { roundBounds } from './bounds.js';
-import { protocolsOf, underProtocol } from './protocols.js';
+import { protocolsOf, readingsOf, underProtocol } from './protocols.js';
 
 /**
  * Each experiment's settings, once per protocol, to run in the same interleaved rounds.
  * @param {import('./experiments.js').Experiment[]} experiments
  * @param {import('./experiments.js').Machine} ctx
- * @param {{ protocol?: 'steady'|'published'|'both' }} options
+ * @param {{ protocol?: import('./protocols.js').ProtocolChoice }} options
  */
 export const planOf = (experiments, ctx, options) =>
   experiments.map((experiment) => ({
@@ -35,7 +35,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
         k: options.k,
         cores: header.environment.cpu.logicalCores,
         quick: options.quick,
-        protocols: protocolsOf(options.protocol),
+        protocols: readingsOf(options.protocol, experiment, options),
         // what upstream changed under its claim, on the Node the cells ran on
         premise: experiment.premise?.({ jemalloc: { path: null }, node: header.environment.node }) ?? null,
       },
@@ -43,7 +43,7 @@ export function reportModels({ header, options, records, plan, status, file, ski
   }));
   return [
     environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
-    summaryModel(sections, { quick: options.quick, protocols: protocolsOf(options.protocol) }),
+    summaryModel(sections, { quick: options.quick }),
     ...sections.map((s) => s.model),
   ];
 }

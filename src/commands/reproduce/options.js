@@ -35,7 +35,7 @@ import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
  * @property {string} [fixturesDir]
  * @property {boolean} [markdown]
  * @property {boolean} [verbose]  the whole report rather than the verdicts
- * @property {'steady'|'published'|'both'} [protocol]
+ * @property {import('./protocols.js').ProtocolChoice} [protocol]
  * @property {import('../../saved/export.js').ExportRequest[]} [export]  written once the run is complete
  */
 
@@ -72,7 +72,7 @@ function newOptions(argv) {
       jemalloc: argv.jemalloc,
       thpPath: argv.thpPath ?? THP_PATH,
       fixturesDir: argv.fixturesDir,
-      protocol: argv.protocol ?? 'steady',
+      protocol: argv.protocol ?? 'fresh',
     },
     { force: argv.force },
   );

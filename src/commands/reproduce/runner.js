@@ -5,7 +5,7 @@ import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
 import { appendRecord } from '../../saved/reproduce-file.js';
 import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
-import { cellsUnder, protocolsOf, PUBLISHED } from './protocols.js';
+import { cellsUnder, PUBLISHED, readingsOf } from './protocols.js';
 import { tracerFor } from '../../run/session.js';
 
 /**
@@ -66,10 +66,10 @@ function work(variant, options) {
  * "holds" and "does not hold" come out more often than they should.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {CellRecord[]} cells
- * @param {{ precision: number, protocol?: ReproduceOptions['protocol'] }} options
+ * @param {{ precision: number, protocol?: ReproduceOptions['protocol'], quick: boolean }} options
  */
-const narrowEnough = (experiment, cells, { precision, protocol }) =>
-  protocolsOf(protocol).every((under) =>
+const narrowEnough = (experiment, cells, { precision, protocol, quick }) =>
+  readingsOf(protocol, experiment, { quick }).every((under) =>
     experiment
       .verdicts(new ExperimentData(cellsUnder(cells, under)))
       .every((v) => v.halfWidth !== null && v.halfWidth <= precision),
@@ -186,7 +186,7 @@ function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
     const stop =
       index >= max
         ? 'rounds'
-        : narrowEnough(experiment, cells, { precision, protocol: options.protocol })
+        : narrowEnough(experiment, cells, { precision, protocol: options.protocol, quick: options.quick })
           ? 'precision'
           : null;
     if (stop) for (const point of points) point.session.stop = stop;

@@ -114,12 +114,13 @@ const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean
 
 /**
  * One experiment's section: its table shaped like the published one, measured medians beside
- * the published figures, then a verdict per claim. With two protocols, a table for each and
- * both verdicts side by side, with a line saying whether the protocol changes the answer.
+ * the published figures, then a verdict per claim. With two readings (fresh and steady, or
+ * published and steady), a table for each and both verdicts side by side, the deciding one
+ * first, with a line saying whether they differ.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {Variant[]} variants
  * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells
- * @param {{ k: number, cores: number, quick?: boolean, protocols?: Array<'steady'|'published'>,
+ * @param {{ k: number, cores: number, quick?: boolean, protocols?: import('./protocols.js').Reading[],
  *   premise?: string | null }} run  premise: what upstream changed under its claim, said beside it
  * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
  */
@@ -127,7 +128,7 @@ export function experimentSection(
   experiment,
   variants,
   cells,
-  { k, cores, quick = false, protocols = /** @type {Array<'steady'|'published'>} */ (['steady']), premise = null },
+  { k, cores, quick = false, protocols = /** @type {import('./protocols.js').Reading[]} */ (['steady']), premise = null },
 ) {
   /** @type {Record<string, ClaimVerdict[]>} */
   const byProtocol = {};
@@ -151,7 +152,8 @@ export function experimentSection(
   const verdicts = byProtocol[protocols[0]];
   /** @type {string[]} */
   const notes = [];
-  for (const protocol of protocols)
+  // the account is of the timed windows: a steady or published reading's
+  for (const protocol of protocols.filter((p) => p !== 'fresh'))
     notes.push(
       ...accountNotes(variantsUnder(variants, protocol), cellsUnder(cells, protocol), {
         k,
@@ -161,12 +163,14 @@ export function experimentSection(
       }),
     );
   if (protocols.length > 1) {
-    tables.push(bothVerdictsTable(byProtocol, quick));
-    const changed = verdicts.filter((v, i) => v.verdict !== byProtocol.published[i].verdict);
+    tables.push(bothVerdictsTable(protocols, byProtocol, quick));
+    const other = byProtocol[protocols[1]];
+    const changed = verdicts.filter((v, i) => v.verdict !== other[i].verdict);
+    const [first, then] = protocols.map((p) => READING_NAMES[p]);
     notes.push(
       changed.length
-        ? `the protocol changes the answer for ${changed.length} of ${plural(verdicts.length, 'claim')}: ${changed.map((v) => v.claim).join('; ')}`
-        : `the protocol changes no answer: every claim gets the same verdict steady and as published`,
+        ? `${first} and ${then} get different verdicts on ${changed.length} of ${plural(verdicts.length, 'claim')} (${protocols[0]} decides): ${changed.map((v) => v.claim).join('; ')}`
+        : `${first} and ${then} agree: every claim gets the same verdict both ways`,
     );
   } else tables.push(verdictTable(verdicts, quick));
   return {
@@ -226,8 +230,19 @@ function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
   });
 }
 
-/** @type {Record<'steady'|'published', (experiment: import('./experiments.js').Experiment) => string>} */
+/** What the summary's first column means, where a second is beside it. */
+const DECIDES = {
+  fresh: `fresh decides: each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as the investigation timed them; steady: the same cells once warm`,
+  published: `published decides: cells of ${PUBLISHED.iterations.toLocaleString('en-US')} iterations and no warmup, as the investigation ran them; steady: warm cells`,
+};
+
+/** How each reading is said where two are compared. */
+const READING_NAMES = { fresh: 'fresh workers', steady: 'warm workers', published: 'the published protocol' };
+
+/** @type {Record<import('./protocols.js').Reading, (experiment: import('./experiments.js').Experiment) => string>} */
 const PROTOCOL_TEXT = {
+  fresh: () =>
+    `each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, read from its cell's warm-up (the K start together), as the investigation timed fresh workers`,
   steady: () => 'warm cells of about --duration seconds, iterations calibrated per setting',
   published: (experiment) =>
     experiment.k
@@ -235,11 +250,17 @@ const PROTOCOL_TEXT = {
       : `${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker, no warmup, as the investigation ran them`,
 };
 
-const bothVerdictsTable = (/** @type {Record<string, ClaimVerdict[]>} */ byProtocol, /** @type {boolean} */ quick) => ({
-  head: ['claim', 'steady', 'published', 'evidence: steady; published'],
-  rows: byProtocol.steady.map((v, i) => {
-    const other = byProtocol.published[i];
-    return [v.claim, shown(v.verdict, quick), shown(other.verdict, quick), `${v.text}; published: ${other.text}`];
+/**
+ * Both readings' verdicts side by side, the deciding one first.
+ * @param {string[]} protocols
+ * @param {Record<string, ClaimVerdict[]>} byProtocol
+ * @param {boolean} quick
+ */
+const bothVerdictsTable = ([first, then], byProtocol, quick) => ({
+  head: ['claim', first, then, `evidence: ${first}; ${then}`],
+  rows: byProtocol[first].map((v, i) => {
+    const other = byProtocol[then][i];
+    return [v.claim, shown(v.verdict, quick), shown(other.verdict, quick), `${v.text}; ${then}: ${other.text}`];
   }),
   align: ['left', 'left', 'left', 'left'],
   widths: [34, 15, 15, 46],
@@ -280,9 +301,10 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
     [
       'protocol',
       {
+        fresh: `fresh: warm cells, iterations calibrated per setting; the investigation's claims decided on each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as it timed them, and shown once warm beside`,
         steady: 'steady: warm cells, iterations calibrated per setting',
         published: `published: ${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker and no warmup, as the investigation ran them`,
-        both: 'both: steady and published cells in the same interleaved rounds, a verdict under each',
+        both: 'both: published and steady cells in the same interleaved rounds, a verdict under each; the published one decides',
       }[options.protocol ?? 'steady'],
     ],
     ['jemalloc', header.jemalloc ?? 'not found'],
@@ -300,22 +322,29 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
 }
 
 /**
- * One line per claim, first in the report, so a reader sees every verdict at once.
+ * One line per claim, first in the report, so a reader sees every verdict at once: a column per
+ * reading any experiment was judged on, the deciding one first; `-` where an experiment has no
+ * such reading (a claim on its window's trace, or a related source's own benchmark, read warm).
  * @param {Array<{ name: string, verdicts: ClaimVerdict[], byProtocol?: Record<string, ClaimVerdict[]> }>} sections
- * @param {{ quick?: boolean, protocols?: string[] }} [run]
+ * @param {{ quick?: boolean }} [run]
  * @returns {ReportModel}
  */
-export function summaryModel(sections, { quick = false, protocols = ['steady'] } = {}) {
+export function summaryModel(sections, { quick = false } = {}) {
+  const protocols = [...new Set(sections.flatMap((s) => Object.keys(s.byProtocol ?? { steady: true })))];
+  if (!protocols.length) protocols.push('steady');
   const both = protocols.length > 1;
   const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>
     verdicts.map((v, i) => [
       name,
       v.claim,
-      ...protocols.map((protocol) => shown((byProtocol?.[protocol] ?? verdicts)[i].verdict, quick)),
+      ...protocols.map((protocol) => {
+        const under = byProtocol ? byProtocol[protocol] : verdicts;
+        return under ? shown(under[i].verdict, quick) : '-';
+      }),
     ]),
   );
   const open = sections
-    .flatMap((s) => protocols.flatMap((protocol) => s.byProtocol?.[protocol] ?? s.verdicts))
+    .flatMap((s) => protocols.flatMap((protocol) => (s.byProtocol ? (s.byProtocol[protocol] ?? []) : s.verdicts)))
     .filter((v) => v.verdict === 'inconclusive').length;
   const head = [
     'experiment',
@@ -334,6 +363,10 @@ export function summaryModel(sections, { quick = false, protocols = ['steady'] }
       },
     ],
     notes: [
+      ...(both ? [`${DECIDES[protocols[0]] ?? ''} (--verbose: each experiment's tables)`] : []),
+      ...(rows.some((row) => row.includes('-'))
+        ? ["-: a claim read once warm only: on what its windows traced, or a related source's benchmark of its own k"]
+        : []),
       ...(quick
         ? [
             `--quick: cells of ${QUICK_EXPERIMENTS.iterations} iterations, mostly process startup, and ${QUICK_EXPERIMENTS.rounds} rounds; ` +
