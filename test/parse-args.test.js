@@ -186,7 +186,7 @@ const usage = [
   [['compare', '--warmup', '-1'], /^--warmup -1 is invalid: it must be a whole number of 0 or more, or steady$/],
   [
     ['reproduce', '--protocol', 'both-ways'],
-    /^--protocol both-ways is invalid: it must be one of steady, published, both$/,
+    /^--protocol both-ways is invalid: it must be one of fresh, steady, published, both$/,
   ],
   [[], /^no command given; run `mmapbench compare`, or see `mmapbench --help` for the list$/],
   [['compare', '--rounds'], /^--rounds needs a value; see `mmapbench compare --help`$/],

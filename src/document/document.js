@@ -15,6 +15,7 @@
  * @property {Record<string, any>} params
  * @property {{ path: string, size: number, label: string }} file
  * @property {number} k
+ * @property {boolean} [kDefault]  k was the default, one per usable CPU (absent when -k gave it)
  * @property {number | null} iterations  per worker, calibrated or given
  * @property {Partial<Record<'workers'|'procs', number>>} [iterationsByMode]  a task that talks to its
  *   parent, sized mode by mode: each mode's ops per worker

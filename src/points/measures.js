@@ -33,16 +33,35 @@ import { fixed, ops } from '../words/spelling.js';
 const MiB = 2 ** 20;
 
 /**
- * What the app kept per worker after a cycle's workers ended: its anonymous memory then, less
- * before its first worker (both read with its garbage collected), over K; null without an end.
+ * The app's anonymous memory before its first worker and after each cycle (bytes, its garbage
+ * collected), each less what its own main malloc heap grew by since the first reading: its
+ * requests' Buffers grow that heap by themselves, by 0 or 20 MiB as the heap's top happens to be
+ * free at a reading, while a worker thread's mallocs go to arenas of their own (run/ending.js).
+ * A file from before the heap was read gives the readings as they are. Null without an end.
+ * @param {CellResult['end']} end
+ * @returns {Array<number | null> | null}
+ */
+export function appMemoryByCycle(end) {
+  if (!end || typeof end.beforeBytes !== 'number') return null;
+  const heapFrom = end.beforeHeapBytes;
+  const less = (/** @type {number | null | undefined} */ heap) =>
+    typeof heapFrom === 'number' && typeof heap === 'number' ? heap - heapFrom : 0;
+  return [
+    end.beforeBytes,
+    ...end.cycles.map((cycle) => (typeof cycle.anonBytes === 'number' ? cycle.anonBytes - less(cycle.heapBytes) : null)),
+  ];
+}
+
+/**
+ * What the workers left the app per worker once a cycle's had ended: the app's memory then, less
+ * before its first worker, its own heap's growth out of both (appMemoryByCycle), over K.
  * @param {CellResult} cell
  * @param {number} cycle  0 the first, -1 the last
  */
 const keptAfter = ({ end, workers }, cycle) => {
-  const after = end?.cycles.at(cycle)?.anonBytes;
-  return typeof after === 'number' && typeof end?.beforeBytes === 'number'
-    ? (after - end.beforeBytes) / workers.length / MiB
-    : null;
+  const memory = appMemoryByCycle(end);
+  const after = memory?.slice(1).at(cycle);
+  return memory && typeof after === 'number' ? (after - /** @type {number} */ (memory[0])) / workers.length / MiB : null;
 };
 
 /**
@@ -151,7 +170,8 @@ export const MEASURES = [
     better: 'lower',
     contrast: 'difference',
     // the app's anonymous memory once it has ended its K workers (terminate, kill) and waited
-    // --settle, less before its first worker, over K: what it never gets back (run/ending.js)
+    // --settle, less before its first worker, over K, its main heap's own growth out of it: what
+    // the workers leave it (run/ending.js, appMemoryByCycle)
     of: (cell) => keptAfter(cell, 0),
     format: (value) => signedMiB(value),
     axis: 'MiB per worker the app keeps after they end (lower keeps less)',

@@ -131,7 +131,13 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     if (strays.length) cell.strays = strays.length;
     if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
     if (message.main) cell.main = message.main;
-    if (ended) cell.end = { settleMs: ended.settleMs, beforeBytes: ended.beforeBytes, cycles: ended.cycles };
+    if (ended)
+      cell.end = {
+        settleMs: ended.settleMs,
+        beforeBytes: ended.beforeBytes,
+        beforeHeapBytes: ended.beforeHeapBytes,
+        cycles: ended.cycles,
+      };
     const phases = cellPhases({
       spawned,
       hosts: message.host ? [message.host] : [],

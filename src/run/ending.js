@@ -3,7 +3,7 @@
 // times the teardown (the request to the last `exit` event), waits the settle time and reads its
 // own anonymous memory (docs/how-it-measures.md, "What ending a worker returns").
 import { measureMemory } from 'node:vm';
-import { anonymousBytes } from '../system/memory.js';
+import { anonymousBytes, mainHeapBytes } from '../system/memory.js';
 
 // A worker that has not exited this long after it was asked to is the task's fault (a native
 // module that blocks its thread's exit, a child that ignores SIGTERM): the cell fails, naming it.
@@ -14,8 +14,9 @@ export const END_GRACE_MS = 5000;
  *   end its workers, wait settleMs, read its memory; with cycles > 1 start, run and end K
  *   workers again, that many times in all
  * @typedef {import('../stats/samples.js').EndCycle} EndCycle  one cycle's end
- * @typedef {{ type: 'ended', settleMs: number, beforeBytes: number | null, cycles: EndCycle[] }} EndedMessage
- *   beforeBytes: the host's anonymous memory before its first worker, read as each cycle's is
+ * @typedef {{ type: 'ended', settleMs: number, beforeBytes: number | null, beforeHeapBytes: number | null,
+ *   cycles: EndCycle[] }} EndedMessage  beforeBytes, beforeHeapBytes: the host's anonymous memory
+ *   and its main malloc heap's before its first worker, read as each cycle's are
  */
 
 // The app's garbage (its requests' Buffers, the harness's messages) is collected before each
@@ -35,10 +36,16 @@ async function collect() {
   }
 }
 
-/** The host's anonymous memory, its garbage collected first. */
+/**
+ * The host's anonymous memory, its garbage collected first, and of it its main malloc heap's:
+ * the app's requests grow that heap by themselves (by 0 or 20 MiB between two readings, as the
+ * heap's top happens to be free or not), so what the workers leave is read without its growth
+ * (points/measures.js, keptAfter).
+ * @returns {Promise<{ anonBytes: number | null, heapBytes: number | null }>}
+ */
 export async function collectedAnonymous() {
   await collect();
-  return anonymousBytes(process.pid);
+  return { anonBytes: anonymousBytes(process.pid), heapBytes: mainHeapBytes(process.pid) };
 }
 
 /**
@@ -67,7 +74,7 @@ export async function endAll(workers, end, settleMs) {
   await Promise.all(exited);
   const teardownNs = Number(process.hrtime.bigint() - from);
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return { teardownNs, anonBytes: await collectedAnonymous() };
+  return { teardownNs, ...(await collectedAnonymous()) };
 }
 
 /**
@@ -82,9 +89,10 @@ export async function endAll(workers, end, settleMs) {
  * The end of a cell: ends the first cycle's workers, and with more cycles starts, runs and ends
  * K again each time, then tells the CLI what the host kept after each.
  * @param {{ spec: EndSpec, first: Pick<Cycle, 'members'>, start: () => Cycle, end: (worker: any) => void,
- *   beforeBytes: number | null, failed: () => boolean, send: (message: EndedMessage) => void }} host
+ *   before: { anonBytes: number | null, heapBytes: number | null } | null, failed: () => boolean,
+ *   send: (message: EndedMessage) => void }} host
  */
-export async function endCycles({ spec, first, start, end, beforeBytes, failed, send }) {
+export async function endCycles({ spec, first, start, end, before, failed, send }) {
   const ended = [await endAll(first.members, end, spec.settleMs)];
   for (let cycle = 1; cycle < spec.cycles && !failed(); cycle++) {
     const next = start();
@@ -93,5 +101,12 @@ export async function endCycles({ spec, first, start, end, beforeBytes, failed, 
     await next.finished;
     ended.push(await endAll(next.members, end, spec.settleMs));
   }
-  if (!failed()) send({ type: 'ended', settleMs: spec.settleMs, beforeBytes, cycles: ended });
+  if (!failed())
+    send({
+      type: 'ended',
+      settleMs: spec.settleMs,
+      beforeBytes: before?.anonBytes ?? null,
+      beforeHeapBytes: before?.heapBytes ?? null,
+      cycles: ended,
+    });
 }

@@ -92,6 +92,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {import('../system/node.js').NodeBinary} node
  * @property {Record<string, any>} params
  * @property {number} k
+ * @property {boolean} kDefault  k was the default, one per usable CPU
  * @property {number|null} iterations  per worker; null: calibrated from `duration` by the session
  * @property {number|null} duration    seconds per cell (approximate), when calibrating
  * @property {Warmup} warmup
@@ -211,6 +212,8 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     node,
     params,
     k,
+    // k chosen by the default, one per CPU: the answer says so, and how to ask for another
+    kDefault: options.k === undefined && !quick,
     iterations,
     duration,
     warmup,

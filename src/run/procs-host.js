@@ -54,7 +54,7 @@ const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error)
 // what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
 // and collected, for what it keeps once they have ended (ending.js)
-const beforeBytes = spec.end ? await collectedAnonymous() : null;
+const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
@@ -180,7 +180,7 @@ process.on('message', (/** @type {any} */ message) => {
       first,
       start: () => startChildren({ quiet: true }),
       end: (/** @type {import('node:child_process').ChildProcess} */ subprocess) => subprocess.kill(),
-      beforeBytes,
+      before: memoryBefore,
       failed: () => failed,
       send,
     }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));

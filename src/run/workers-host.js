@@ -46,7 +46,7 @@ process.on('message', (/** @type {any} */ message) => {
       first,
       start: () => startWorkers({ quiet: true }),
       end: (/** @type {Worker} */ worker) => worker.terminate(),
-      beforeBytes,
+      before: memoryBefore,
       failed: () => failed,
       send,
     }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));
@@ -73,7 +73,7 @@ const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error)
 // what the app held before it added any worker: the baseline of the memory they add
 const anonymousBefore = anonymousBytes(process.pid);
 // and collected, for what it keeps once they have ended (ending.js)
-const beforeBytes = spec.end ? await collectedAnonymous() : null;
+const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;

@@ -42,7 +42,7 @@ import { cellRamp } from './ramp.js';
  *   CPU time from the release to the last result (answering the workers)
  * @property {import('./samples.js').CellMain} [main]  the app's own work on the parent's
  *   main thread: its requests' times and its event loop's delay, alone and while the workers ran
- * @property {{ settleMs: number, beforeBytes: number | null, cycles: import('./samples.js').EndCycle[] }} [end]
+ * @property {{ settleMs: number, beforeBytes: number | null, beforeHeapBytes?: number | null, cycles: import('./samples.js').EndCycle[] }} [end]
  *   the app ending its workers after the windows: its anonymous memory before its first worker,
  *   and each cycle's teardown and its anonymous memory after (garbage collected before each)
  */

@@ -73,8 +73,9 @@
  *   alone: the app before its workers started (in the cells that read it); during: from the
  *   release to the last result; buffersAdded: bytes of ArrayBuffers the main thread held then
  *   beyond what it held before its workers started (its load's, not yet collected)
- * @typedef {{ teardownNs: number, anonBytes: number | null }} EndCycle  one cycle's end: from the
- *   request to the last exit event, and the host's anonymous memory settleMs after it
+ * @typedef {{ teardownNs: number, anonBytes: number | null, heapBytes?: number | null }} EndCycle
+ *   one cycle's end: from the request to the last exit event, and the host's anonymous memory and
+ *   its main malloc heap's settleMs after it (heapBytes absent in files from before it was read)
  */
 
 export {};

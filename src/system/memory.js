@@ -80,6 +80,27 @@ export function treeMemory(pids, read = (path) => readFileSync(path, 'utf8')) {
 }
 
 /**
+ * The anonymous memory of a process's main malloc heap (glibc's main arena, `[heap]` in smaps,
+ * grown with brk): where its main thread's mallocs go, an app's request Buffers among them; a
+ * thread's go to an arena of its own (up to 8 per CPU). Null where /proc does not say; 0 where the
+ * process has none (an allocator that maps all it uses).
+ * @param {number} pid
+ * @param {(path: string) => string} [read]  for tests
+ * @returns {number | null}
+ */
+export function mainHeapBytes(pid, read = (path) => readFileSync(path, 'utf8')) {
+  let smaps;
+  try {
+    smaps = read(`/proc/${pid}/smaps`);
+  } catch {
+    return null;
+  }
+  const at = smaps.search(/ \[heap\]\n/);
+  if (at < 0) return 0;
+  return kbField(smaps.slice(at, smaps.indexOf('VmFlags:', at)), 'Anonymous');
+}
+
+/**
  * A process's anonymous memory (its heaps, stacks, the allocator's arenas), proportional:
  * what it adds to the machine, whatever else maps the same files. Older kernels without
  * `Pss_Anon` give `Anonymous`.

@@ -35,6 +35,28 @@ test('kept after the workers end is (after the first cycle − before the first 
   assert.ok(Math.abs(/** @type {number} */ (measure('keptMemory').of(cell(8, [7.6]))) + 0.2) < 1e-9);
 });
 
+test("the app's own main-heap growth is not the workers': a child's parent that grew its heap by 20 MiB keeps about 0", () => {
+  // 2 children; the app's requests grew its main malloc heap from 6 to 26 MiB over the cell,
+  // and its anonymous memory from 40 to 60.4: the workers left it 0.2 MiB each
+  const procs = cell(40, [60.4, 40.6]);
+  procs.end.beforeHeapBytes = 6 * MiB;
+  procs.end.cycles[0].heapBytes = 26 * MiB;
+  // the heap's top came free by the second reading: the app's memory is back where it was
+  procs.end.cycles[1].heapBytes = 6 * MiB;
+  assert.ok(Math.abs(/** @type {number} */ (measure('keptMemory').of(procs)) - 0.2) < 1e-9);
+  assert.ok(Math.abs(/** @type {number} */ (measure('keptLastMemory').of(procs)) - 0.3) < 1e-9);
+  // a thread's arena is outside that heap: kept whatever the heap did
+  const threads = cell(40, [90]);
+  threads.end.beforeHeapBytes = 6 * MiB;
+  threads.end.cycles[0].heapBytes = 6 * MiB;
+  assert.equal(measure('keptMemory').of(threads), 25);
+  // a heap not read (a file from before, an allocator that maps all it uses) takes nothing out
+  const unread = cell(40, [60.4]);
+  unread.end.beforeHeapBytes = null;
+  unread.end.cycles[0].heapBytes = 26 * MiB;
+  assert.ok(Math.abs(/** @type {number} */ (measure('keptMemory').of(unread)) - 10.2) < 1e-9);
+});
+
 test('one cycle gives no last-cycle row and no growth; a cell from before the end was measured gives none', () => {
   assert.equal(measure('keptLastMemory').of(cell(8, [58])), null);
   assert.equal(measure('keptGrowthPerCycle').of(cell(8, [58])), null);

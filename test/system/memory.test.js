@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { anonymousBytes, treeMemory } from '../../src/system/memory.js';
+import { anonymousBytes, mainHeapBytes, treeMemory } from '../../src/system/memory.js';
 
 const rollup = (pss, anon = pss - 8, file = 8) =>
   `55d0c0000000-7ffd00000000 ---p 00000000 00:00 0 [rollup]\nRss: 9000 kB\nPss: ${pss} kB\nPss_Anon: ${anon} kB\nPss_File: ${file} kB\n`;
@@ -40,6 +40,27 @@ test("a tree's PSS, anonymous and file-backed memory are the sums of its process
     70 * 1024,
   );
   assert.equal(anonymousBytes(13, files({})), null);
+});
+
+test("a process's main malloc heap is its [heap] mapping's Anonymous; 0 without one, null unread", () => {
+  const smaps = [
+    '00400000-00500000 r-xp 00000000 fd:00 1 /usr/bin/node',
+    'Anonymous:             4 kB',
+    'VmFlags: rd ex',
+    '05000000-07000000 rw-p 00000000 00:00 0                                  [heap]',
+    'Rss:               30000 kB',
+    'Anonymous:         28672 kB',
+    'VmFlags: rd wr',
+    '7f0000000000-7f0004000000 rw-p 00000000 00:00 0 ',
+    'Anonymous:         65536 kB',
+    'VmFlags: rd wr',
+    '',
+  ].join('\n');
+  assert.equal(mainHeapBytes(12, files({ '/proc/12/smaps': smaps })), 28 * 2 ** 20);
+  assert.equal(mainHeapBytes(12, files({ '/proc/12/smaps': smaps.replace(' [heap]', '') })), 0);
+  assert.equal(mainHeapBytes(13, files({})), null);
+  // this process's own, read from /proc
+  assert.ok(/** @type {number} */ (mainHeapBytes(process.pid)) > 0);
 });
 
 test('where the kernel does not say, the figure is null and the reason is a few words', () => {

@@ -64,6 +64,20 @@ function headerLine(document) {
 }
 
 /**
+ * Which k the default chose and why, and where the k a user deploys is measured:
+ * `k=16 is the default, one per CPU; your own k: mmapbench sweep -k 1,2,4,8,16`: one line, after
+ * `next:`, as the answer differs by k (on 16 CPUs, k=8 and k=16 read opposite ways). Null where -k
+ * gave it.
+ * @param {ResultsDocument} document
+ */
+export function kChosenText({ config, aa }) {
+  if (!config.kDefault || aa || config.k < 2) return null;
+  const ks = [];
+  for (let k = 1; k < config.k; k *= 2) ks.push(k);
+  return `k=${config.k} is the default, one per CPU; your own k: \`mmapbench sweep -k ${[...ks, config.k].join(',')}\``;
+}
+
+/**
  * How the run stopped, a line of its own under the answer's table (and the page's answer):
  * `known to ±4.8% after 91 rounds in 57 s`.
  * @param {ResultsDocument} document
@@ -179,6 +193,7 @@ export function compareAnswer(document) {
       5,
     ],
     [nextWords(document), 2],
+    [kChosenText(document), 2],
     [MORE, 0],
   ];
   const lines = costs ? [verdict, costs] : [verdict];

@@ -58,6 +58,8 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
       params: plan.params,
       file: plan.file,
       k: plan.k,
+      // one per CPU, as no -k asked otherwise (absent when -k gave it)
+      ...(plan.kDefault ? { kDefault: true } : {}),
       // what the cells did: fixed by the plan, or calibrated by the session
       iterations: session.work?.iterations ?? plan.iterations,
       // a task that talks to its parent, sized mode by mode: each mode's ops per worker

@@ -2,7 +2,7 @@
 import { tradeOffText, startupEnvText, nextWords, verdictWords } from './model.js';
 import { compareAnswer, stoppedClause } from './answer.js';
 import { accountWordsOf } from '../../document/sentences.js';
-import { THROUGHPUT } from '../../points/measures.js';
+import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
@@ -186,7 +186,8 @@ export async function compareSection({ path, document }, { facts, models }) {
 
 /**
  * Each mode's parent's anonymous memory before its first worker (cycle 0) and after each cycle,
- * in MiB, over the complete rounds' cells: median, least and most.
+ * its own heap's growth out of it (appMemoryByCycle), in MiB, over the complete rounds' cells:
+ * median, least and most.
  * @param {import('../../document/document.js').ResultsDocument} document
  * @param {Array<'workers'|'procs'>} modes
  * @param {(mode: 'workers'|'procs') => string} arm
@@ -195,12 +196,8 @@ function keptRows(document, modes, arm) {
   const MiB = 2 ** 20;
   return modes.flatMap((mode) => {
     const ends = document.rounds.flatMap((round) => {
-      const end = round.complete ? round[mode]?.end : undefined;
-      return end &&
-        typeof end.beforeBytes === 'number' &&
-        end.cycles.every((cycle) => typeof cycle.anonBytes === 'number')
-        ? [[end.beforeBytes, ...end.cycles.map((cycle) => /** @type {number} */ (cycle.anonBytes))]]
-        : [];
+      const memory = appMemoryByCycle(round.complete ? round[mode]?.end : undefined);
+      return memory?.every((bytes) => typeof bytes === 'number') ? [/** @type {number[]} */ (memory)] : [];
     });
     if (!ends.length) return [];
     const cycles = Math.min(...ends.map((values) => values.length));

@@ -230,7 +230,7 @@ function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
   });
 }
 
-/** What the summary's first column means, where a second is beside it. */
+/** What the summary's first column means, where a second is beside it. @type {Record<string, string>} */
 const DECIDES = {
   fresh: `fresh decides: each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as the investigation timed them; steady: the same cells once warm`,
   published: `published decides: cells of ${PUBLISHED.iterations.toLocaleString('en-US')} iterations and no warmup, as the investigation ran them; steady: warm cells`,

@@ -94,3 +94,23 @@ test('the title is one line however long the --file path: its name, cut in the m
   }
   assert.match(compareAnswer(document).title, /, n+…n+\.bin, /);
 });
+
+test('a k the default chose is said, with the sweep that measures the k a user deploys; a k given with -k is not', () => {
+  // the k=8 run on 16 CPUs gave -k 8
+  const given = documentOf('compare-ramp.json');
+  assert.ok(!compareAnswer(given).notes.some((note) => note.includes('one per CPU')));
+  const chosen = structuredClone(given);
+  chosen.config.k = 16;
+  chosen.config.kDefault = true;
+  assert.ok(
+    compareAnswer(chosen).notes.includes(
+      'k=16 is the default, one per CPU; your own k: `mmapbench sweep -k 1,2,4,8,16`',
+    ),
+    compareAnswer(chosen).notes.join('\n'),
+  );
+  // the screen holds it
+  const { lines, tables, notes } = compareAnswer(chosen);
+  assert.ok(1 + lines.length + tables[0].rows.length + 4 + notes.length <= 24);
+  // an A/A run has no k to choose between
+  assert.ok(!compareAnswer({ ...chosen, aa: 'workers' }).notes.some((note) => note.includes('one per CPU')));
+});
