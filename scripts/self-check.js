@@ -349,17 +349,7 @@ async function main() {
     const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
     const worked = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
     for (let run = 0; run < 16; run++) {
-      const { document } = mmapbench([
-        'compare',
-        '-k',
-        '2',
-        '--file',
-        file,
-        '--duration',
-        '0.1',
-        '--rounds',
-        '1',
-      ]);
+      const { document } = mmapbench(['compare', '-k', '2', '--file', file, '--duration', '0.1', '--rounds', '1']);
       const { everyMs: every, size } = document.config.main;
       for (const mode of modes) {
         // the same work time as the cell's: its warm-up and window

@@ -48,7 +48,9 @@ export function appMemoryByCycle(end) {
     typeof heapFrom === 'number' && typeof heap === 'number' ? heap - heapFrom : 0;
   return [
     end.beforeBytes,
-    ...end.cycles.map((cycle) => (typeof cycle.anonBytes === 'number' ? cycle.anonBytes - less(cycle.heapBytes) : null)),
+    ...end.cycles.map((cycle) =>
+      typeof cycle.anonBytes === 'number' ? cycle.anonBytes - less(cycle.heapBytes) : null,
+    ),
   ];
 }
 
@@ -61,7 +63,9 @@ export function appMemoryByCycle(end) {
 const keptAfter = ({ end, workers }, cycle) => {
   const memory = appMemoryByCycle(end);
   const after = memory?.slice(1).at(cycle);
-  return memory && typeof after === 'number' ? (after - /** @type {number} */ (memory[0])) / workers.length / MiB : null;
+  return memory && typeof after === 'number'
+    ? (after - /** @type {number} */ (memory[0])) / workers.length / MiB
+    : null;
 };
 
 /**

@@ -133,7 +133,10 @@ test('--protocol both --quick: every experiment measured both ways in the same r
       ),
     ];
     assert.equal(rows.length, claimsOf(experiment, w.out), `${experiment.name}: both verdicts per claim`);
-    assert.match(section, /^the published protocol and warm workers (agree|get different verdicts on \d+ of \d+ claims?)/m);
+    assert.match(
+      section,
+      /^the published protocol and warm workers (agree|get different verdicts on \d+ of \d+ claims?)/m,
+    );
   }
   const cells = records(resultsFile(w.out)).filter((r) => r.type === 'cell');
   const published = cells.filter((r) => r.variant.endsWith('@published'));

@@ -53,6 +53,7 @@ const FILES = [
   'sweep.json',
   'sweep-quick.json',
   'sweep-tradeoff.json',
+  'sweep-ramp.json',
   'advise.json',
   'advise-message.json',
   'audit.json',

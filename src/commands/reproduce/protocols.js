@@ -72,7 +72,9 @@ export const cellsUnder = (cells, reading) =>
     : cells
         .filter((cell) => !cell.variant.endsWith(SUFFIX))
         .map((cell) =>
-          reading === 'fresh' ? { ...cell, cell: { ...cell.cell, throughput: cell.cell.ramp?.firstThroughput ?? undefined } } : cell,
+          reading === 'fresh'
+            ? { ...cell, cell: { ...cell.cell, throughput: cell.cell.ramp?.firstThroughput ?? undefined } }
+            : cell,
         );
 
 /**

@@ -128,7 +128,13 @@ export function experimentSection(
   experiment,
   variants,
   cells,
-  { k, cores, quick = false, protocols = /** @type {import('./protocols.js').Reading[]} */ (['steady']), premise = null },
+  {
+    k,
+    cores,
+    quick = false,
+    protocols = /** @type {import('./protocols.js').Reading[]} */ (['steady']),
+    premise = null,
+  },
 ) {
   /** @type {Record<string, ClaimVerdict[]>} */
   const byProtocol = {};

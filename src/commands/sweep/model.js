@@ -144,7 +144,9 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   if (resume) notes.push(resume);
   const metrics = answer ? [] : metricsTable(points, columns);
   const accounted = answer ? [] : accountTable(points, columns);
-  const measured = answer ? [] : measuresTable(document, read, columns);
+  // the answer shows, beside the steady ratio, what fresh workers do at each point: their first
+  // 2,000 ops (docs/how-it-measures.md, "Fresh and warm"); --verbose every measure
+  const measured = measuresTable(document, read, columns, answer ? ['firstThroughput'] : null);
   const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
   return {
     title,
@@ -181,10 +183,12 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
  * @param {import('./document.js').SweepDocument} document
  * @param {import('../../points/points.js').Point[]} read  its points, as every reader reads them
  * @param {ReturnType<typeof varying>} columns
+ * @param {string[] | null} only  these measures' keys alone; null: every one
  * @returns {import('../../words/report-model.js').ReportModel['tables']}
  */
-function measuresTable(document, read, columns) {
-  return furtherMeasuresOf(read).flatMap((measure) =>
+function measuresTable(document, read, columns, only) {
+  const measures = furtherMeasuresOf(read).filter((measure) => !only || only.includes(measure.key));
+  return measures.flatMap((measure) =>
     figuresTable(
       columns,
       [`${measure.name}: workers`, 'procs', 'workers/procs (95% CI)'],

@@ -51,7 +51,9 @@ function gapCells({ ramp = true } = {}) {
 }
 
 test('fresh cells are the steady ones with the throughput of their first 2,000 ops', () => {
-  assert.ok(cellsUnder(gapCells(), 'fresh').every((c, i) => c.cell.throughput === gapCells()[i].cell.ramp?.firstThroughput));
+  assert.ok(
+    cellsUnder(gapCells(), 'fresh').every((c, i) => c.cell.throughput === gapCells()[i].cell.ramp?.firstThroughput),
+  );
   // a cell whose warm-up was not timed has no fresh throughput, never its window's
   assert.ok(cellsUnder(gapCells({ ramp: false }), 'fresh').every((c) => c.cell.throughput === undefined));
 });
@@ -71,7 +73,10 @@ test('gap decided fresh: procs twice as fast for their first 2,000 ops holds, th
     section.byProtocol.steady.map((v) => v.verdict),
     ['does not hold', 'does not hold'],
   );
-  assert.match(section.model.notes.join('\n'), /fresh workers and warm workers get different verdicts on 2 of 2 claims \(fresh decides\)/);
+  assert.match(
+    section.model.notes.join('\n'),
+    /fresh workers and warm workers get different verdicts on 2 of 2 claims \(fresh decides\)/,
+  );
   // the fresh table's medians are the first 2,000 ops' rates
   assert.match(JSON.stringify(section.model.tables[0]), /10,000/);
   // untimed warm-ups decide nothing fresh
