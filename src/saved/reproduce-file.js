@@ -22,7 +22,7 @@ import { pointOf } from '../points/points.js';
  * @property {string|undefined} jemalloc
  * @property {string} thpPath
  * @property {string[]} experiments
- * @property {'steady'|'published'|'both'} [protocol]  how cells are measured (protocols.js)
+ * @property {'fresh'|'steady'|'published'|'both'} [protocol]  how cells are measured and read (protocols.js)
  *
  * @typedef {{ label: string, path: string | null, version: string | null, hasOption: boolean,
  *   why: string | null, install?: string }} FixNode  a Node node-fix runs on: why it has no path

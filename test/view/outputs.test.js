@@ -59,6 +59,7 @@ const FILES = [
   'audit.json',
   'audit-idle.json',
   'reproduce.jsonl',
+  'reproduce-fresh.jsonl',
 ];
 
 for (const file of FILES) {

@@ -3,6 +3,7 @@ import { plural } from '../../words/spelling.js';
 import { reproducePoints } from '../../saved/reproduce-file.js';
 import { forestChart, forestRow } from '../../view/charts.js';
 import { section } from '../../view/html-page.js';
+import { cellsUnder } from './protocols.js';
 
 /**
  * @typedef {import('../../saved/load.js').Saved} Saved
@@ -20,9 +21,24 @@ import { section } from '../../view/html-page.js';
  */
 export async function reproduceSection(saved, { facts, models }) {
   const { header, records, end } = saved.document;
-  const rows = reproducePoints(saved.document).flatMap((point) =>
-    point.ratio ? [forestRow(point.label, point.ratio)] : [],
+  // under --protocol fresh each setting's fresh workers' first 2,000 ops too, which decide the
+  // investigation's claims, above its ratio once warm
+  // (a cell whose warm-up timed no batch has no first 2,000 ops: a --quick run's, a related
+  // source's)
+  const cells = records.flatMap((record) => (record.type === 'cell' ? [record] : []));
+  const timed = cellsUnder(cells, 'fresh').filter((record) => typeof record.cell.throughput === 'number');
+  const fresh = new Map(
+    header.options.protocol === 'fresh'
+      ? reproducePoints({ header, records: timed }).map((point) => [point.id, point.ratio])
+      : [],
   );
+  const rows = reproducePoints(saved.document).flatMap((point) => {
+    const first = fresh.get(point.id);
+    return [
+      ...(first ? [forestRow(`${point.label} · first 2k ops`, first)] : []),
+      ...(point.ratio ? [forestRow(first ? `${point.label} · warm` : point.label, point.ratio)] : []),
+    ];
+  });
   const charts = rows.length
     ? [await forestChart(rows, { title: 'workers/procs of every setting, with its 95% CI' })]
     : [];

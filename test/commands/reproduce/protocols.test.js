@@ -2,6 +2,12 @@
 // ops (each cell's warm-up) by default, with the same cells once warm beside them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSaved } from '../../../src/commands/index.js';
+import { writeHtmlReport } from '../../../src/commands/report/html.js';
+import { fixture } from '../../helpers.js';
 import { EXPERIMENTS } from '../../../src/commands/reproduce/experiments.js';
 import { cellsUnder, protocolsOf, readingsOf } from '../../../src/commands/reproduce/protocols.js';
 import { experimentSection, summaryModel } from '../../../src/commands/reproduce/sections.js';
@@ -114,4 +120,19 @@ test('the summary gives a column per reading, the deciding one first, and - wher
   ]);
   assert.match(model.notes[0], /^fresh decides: each worker's first 2,000 ops/);
   assert.match(model.notes[1], /^-: a claim read once warm only/);
+});
+
+test("a fresh-protocol run's page draws each setting's first 2,000 ops above its ratio once warm", async () => {
+  // reproduce gap, k=2 on 2 CPUs, 12 rounds: the default protocol
+  const one = { ...loadSaved(fixture('saved/reproduce-fresh.jsonl')), path: 'reproduce-fresh.jsonl' };
+  const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-fresh-')), 'page.html');
+  await writeHtmlReport([one], page);
+  const html = readFileSync(page, 'utf8');
+  const first = html.indexOf('gap · default · k=2 · first 2k ops');
+  const warm = html.indexOf('gap · default · k=2 · warm');
+  assert.ok(first > 0 && warm > first, 'both rows, fresh first');
+  // a run read warm only draws each setting once, by its name alone
+  const steady = { ...loadSaved(fixture('saved/reproduce.jsonl')), path: 'reproduce.jsonl' };
+  await writeHtmlReport([steady], page);
+  assert.ok(!readFileSync(page, 'utf8').includes('first 2k ops'));
 });
