@@ -1,8 +1,8 @@
 // Where each mode's time per op went: the threads' own counters (run/thread-counters.js), summed
 // over a cell's workers, then per op and per round, with a 95% interval over the rounds, and the
 // workers − procs difference round by round. Data only; report/ words it.
-import jstat from 'jstat';
-import { mean, median, sampleStandardDeviation } from 'simple-statistics';
+import { median } from 'simple-statistics';
+import { meanInterval } from './ratio.js';
 
 /**
  * @typedef {import('./samples.js').WindowAccount} WindowAccount
@@ -147,14 +147,7 @@ export function perOp(account, machine, parentCpuNs) {
  * @param {number[]} values
  * @returns {MeanStats | null}
  */
-export function meanStats(values) {
-  const n = values.length;
-  if (!n) return null;
-  const centre = mean(values);
-  if (n < 2) return { mean: centre, ci95: null, n };
-  const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(values)) / Math.sqrt(n);
-  return { mean: centre, ci95: [centre - half, centre + half], n };
-}
+export const meanStats = (values) => (values.length ? meanInterval(values) : null);
 
 /**
  * The regime of one mode's cells: how the last tenth of the timed window ran against the first

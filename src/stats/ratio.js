@@ -49,19 +49,11 @@ export function roundRatio({ cells: { workers, procs } }) {
  * @returns {RatioStats}
  */
 export function ratioStats(ratios) {
-  const n = ratios.length;
-  const logs = ratios.map(Math.log);
-  const centre = mean(logs);
-  /** @type {[number, number] | null} */
-  let ci95 = null;
-  if (n >= 2) {
-    const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(logs)) / Math.sqrt(n);
-    ci95 = [Math.exp(centre - half), Math.exp(centre + half)];
-  }
+  const { mean: centre, ci95: logs, n } = meanInterval(ratios.map(Math.log));
   return {
     median: median(ratios),
     geomean: Math.exp(centre),
-    ci95,
+    ci95: logs && [Math.exp(logs[0]), Math.exp(logs[1])],
     n,
     method: 'Student t interval on log ratios',
     samples: ratios,
@@ -76,14 +68,7 @@ export function ratioStats(ratios) {
  * @returns {RatioStats}
  */
 export function differenceStats(differences) {
-  const n = differences.length;
-  const centre = mean(differences);
-  /** @type {[number, number] | null} */
-  let ci95 = null;
-  if (n >= 2) {
-    const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(differences)) / Math.sqrt(n);
-    ci95 = [centre - half, centre + half];
-  }
+  const { mean: centre, ci95, n } = meanInterval(differences);
   return {
     median: median(differences),
     geomean: centre,
@@ -96,7 +81,8 @@ export function differenceStats(differences) {
 }
 
 /**
- * The mean of some values with its 95% Student t interval; null interval with fewer than 2.
+ * The mean of some values with its 95% Student t interval; null interval with fewer than 2: the
+ * one t interval every contrast and row rests on (ratios on their logs).
  * @param {number[]} values
  * @returns {{ mean: number, ci95: [number, number] | null, n: number }}
  */
