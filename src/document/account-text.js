@@ -159,6 +159,15 @@ export function accountWords(account, { names, traced, protocol, quick = false }
   };
 }
 
+/** A part of the time per op, in words: what the account's readings and diff's name. */
+export const PART_WORDS = /** @type {Record<string, string>} */ ({
+  userNs: 'user time',
+  systemNs: 'system time',
+  cpuNs: 'time on a CPU',
+  runqNs: 'time waiting for a CPU',
+  blockedNs: 'blocked time',
+});
+
 /**
  * @param {AccountData} account
  * @param {[string, string]} names
@@ -185,13 +194,7 @@ function difference(account, [a, b], traced) {
   const parts = /** @type {LineKey[]} */ (
     account.split === null ? ['cpuNs', 'runqNs', 'blockedNs'] : ['userNs', 'systemNs', 'runqNs', 'blockedNs']
   );
-  const words = {
-    userNs: 'user time',
-    systemNs: 'system time',
-    cpuNs: 'time on a CPU',
-    runqNs: 'time waiting for a CPU',
-    blockedNs: 'blocked time',
-  };
+  const words = PART_WORDS;
   const named = parts
     .map((key) => ({ key, stats: lineOf(account, key)?.diff }))
     .filter(({ stats }) => decided(stats) && Math.sign(/** @type {MeanStats} */ (stats).mean) === sign)

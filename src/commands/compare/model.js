@@ -5,6 +5,7 @@ import { accountTable, sourcesNote, wordsOfAccount } from '../../document/accoun
 import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
 import { MEASURES, THROUGHPUT } from '../../points/measures.js';
+import { median } from 'simple-statistics';
 import { percentileOf } from '../../stats/histogram.js';
 import { centreOf, figureOf, furtherMeasuresOf, medianCell, missingMeasures } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
@@ -90,9 +91,7 @@ function medianCellSeconds(document) {
   const times = document.rounds.flatMap((round) =>
     MODES.flatMap((mode) => round[mode]?.elapsedNs ?? []).filter(Number.isFinite),
   );
-  if (!times.length) return null;
-  times.sort((a, b) => a - b);
-  return times[Math.floor((times.length - 1) / 2)] / 1e9;
+  return times.length ? median(times) / 1e9 : null;
 }
 
 /**

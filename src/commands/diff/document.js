@@ -6,6 +6,7 @@ import { changeBetween, sideOf } from '../../stats/ratio.js';
 import { SCHEMA, version } from '../../version.js';
 import { roundCount } from '../../points/points.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';
+import { PART_WORDS } from '../../document/account-text.js';
 
 /**
  * @typedef {import('../../points/points.js').Account} Account
@@ -116,14 +117,6 @@ function measureChanges(base, next) {
   });
   return changes.length ? { measures: Object.fromEntries(changes) } : {};
 }
-
-const PART_WORDS = /** @type {Record<string, string>} */ ({
-  userNs: 'user time',
-  systemNs: 'system time',
-  cpuNs: 'time on a CPU',
-  runqNs: 'time waiting for a CPU',
-  blockedNs: 'blocked time',
-});
 
 /**
  * Which part of the workers − procs difference in time per op changed between two runs: for
