@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { ExperimentData } from '../../../src/commands/reproduce/data.js';
 import { EXPERIMENTS, variantModes } from '../../../src/commands/reproduce/experiments.js';
 import { TABLES } from '../../../src/reference/published.js';
+import { experimentSection } from '../../../src/commands/reproduce/sections.js';
 
 // node-fix's Nodes: the run's, without the option, and one with it
 const nodes = [
@@ -72,7 +73,9 @@ test("the investigation's eleven experiments and one per sibling source, each wi
     ],
   );
   for (const experiment of EXPERIMENTS) {
-    assert.equal(experiment.claim, TABLES[experiment.name].claim);
+    // the report states each published claim as published, before its verdicts
+    const section = experimentSection(experiment, experiment.variants(ctx), [], { k: 2, cores: 2 });
+    assert.equal(section.model.lines[0], `claim: ${TABLES[experiment.name].claim}`, experiment.name);
     assert.match(experiment.source, experiment.k ? /nodejs\/node|Momtchev/ : /Hypothesis|step/);
     const ids = experiment.variants(ctx).map((v) => v.id);
     assert.equal(new Set(ids).size, ids.length, `${experiment.name}: variant ids are unique`);
