@@ -1,22 +1,12 @@
 // Every measuring command keeps what it measured: the document `--json` prints, written to
 // `--out` as `<command>-<UTC timestamp>.json`. Minutes of measurement are never only on a
 // screen that scrolls away.
-import {
-  accessSync,
-  closeSync,
-  constants,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { accessSync, constants, linkSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
 import { measuredIn } from '../document/sentences.js';
-import { fileError, makeFolder, temporaryBeside, writeFileAtomic } from '../system/safe-fs.js';
+import { fileError, makeFolder, writeFileAtomic, writtenBeside } from '../system/safe-fs.js';
 
 // the default folder (MMAPBENCH_RESULTS moves it), in a module of its own for the command line
 export { DEFAULT_OUT, defaultOut } from './out.js';
@@ -69,15 +59,10 @@ const documentText = (document) => `${stringify(document, { maxLength: 100 })}\n
 export function saveResults(document, dir, { name: command = document.command, now = new Date() } = {}) {
   const name = `${command}-${stamp(now)}`;
   const data = documentText(document);
-  const temporary = temporaryBeside(join(dir, `${name}.json`));
+  /** @type {string | undefined} */
+  let temporary;
   try {
-    const fd = openSync(temporary, 'wx', 0o644);
-    try {
-      writeFileSync(fd, data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    temporary = writtenBeside(join(dir, `${name}.json`), data);
     for (let n = 1; ; n++) {
       const path = join(dir, n === 1 ? `${name}.json` : `${name}-${n}.json`);
       try {
@@ -90,7 +75,7 @@ export function saveResults(document, dir, { name: command = document.command, n
   } catch (error) {
     throw fileError(error, dir, '--out');
   } finally {
-    rmSync(temporary, { force: true });
+    if (temporary) rmSync(temporary, { force: true });
   }
 }
 

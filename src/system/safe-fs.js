@@ -36,23 +36,36 @@ export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
 export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
   const special = specialFile(path);
   if (special) throw usageError(`${path} is ${special}; mmapbench replaces only regular files: pass a file name`);
-  const temporary = temporaryBeside(path);
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeFileSync(fd, data);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-  closeSync(fd);
+  const temporary = writtenBeside(path, data, mode);
   try {
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/**
+ * `data` in a new file beside `path` (`wx`: created here, so never a planted link), flushed and
+ * closed: what writeFileAtomic renames over a file and saveResults links to a new name. Removed
+ * again if the write fails.
+ * @param {string} path
+ * @param {string | NodeJS.ArrayBufferView} data
+ * @returns {string} the temporary file's path
+ */
+export function writtenBeside(path, data, mode = 0o644) {
+  const temporary = temporaryBeside(path);
+  const fd = openSync(temporary, 'wx', mode);
+  try {
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return temporary;
 }
 
 /**
