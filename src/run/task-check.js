@@ -1,7 +1,4 @@
-import { execa } from 'execa';
-import { MmapbenchError } from '../errors.js';
-import { adopt } from '../system/children.js';
-import { diesWithParentBoxed } from '../system/containment.js';
+import { runBoxed } from '../system/containment.js';
 
 // Asks a task, on the Node its cells will run on, whether it can run there (Task.unavailable).
 // A user's module, and any on a different Node, is asked in a process of its own; the answer is
@@ -58,19 +55,11 @@ async function ask(task, node, params, interrupt) {
     const module = await import(task.url);
     return (await (module.default ?? module).unavailable(params)) ?? null;
   }
-  const {
-    command: [file, args],
-    box,
-  } = diesWithParentBoxed(node.path, ['-e', PROBE, task.url, JSON.stringify(params)]);
-  const result = await adopt(
-    execa(file, args, {
-      reject: false,
-      cancelSignal: interrupt,
-      timeout: 30000,
-      env: { NODE_OPTIONS: '', ...box.env },
-    }),
-  ).finally(() => box.end());
-  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  const result = await runBoxed(node.path, ['-e', PROBE, task.url, JSON.stringify(params)], {
+    interrupt,
+    timeout: 30000,
+    env: { NODE_OPTIONS: '' },
+  });
   try {
     return JSON.parse(String(result.stdout).split('\n').at(-1) ?? 'null');
   } catch {

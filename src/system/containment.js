@@ -13,7 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diesWithParent } from './children.js';
+import { adopt, diesWithParent } from './children.js';
+import { MmapbenchError } from '../errors.js';
 
 // the watcher's script: a POSIX shell is on every machine the cells run on, and costs little
 const WATCHER = fileURLToPath(new URL('./watcher.sh', import.meta.url));
@@ -168,6 +169,36 @@ export function containment() {
 export function diesWithParentBoxed(file, fileArgs, signal) {
   const [command, args] = diesWithParent(file, fileArgs, signal);
   return boxed(command, args);
+}
+
+/**
+ * A short command run to its end in a box (diesWithParentBoxed): a Node probe of a user's module
+ * (what its top level starts ends with it), npm installing a Node. Ctrl-C (`interrupt`) ends it
+ * as an interruption. Resolves with execa's result, never rejecting on the command's own
+ * failure: each caller reads its answer. execa loads only here, where such a command runs.
+ * @param {string} file
+ * @param {string[]} args
+ * @param {{ interrupt?: AbortSignal, signal?: string, env?: Record<string, string> } & Record<string, unknown>} options
+ *   signal: what the kernel sends it if the CLI dies; env: beside the box's (the CLI's
+ *   environment is inherited); more of execa's (timeout, killSignal, maxBuffer)
+ */
+export async function runBoxed(file, args, { interrupt, signal, env = {}, ...options }) {
+  const { execa } = await import('execa');
+  const {
+    command: [command, commandArgs],
+    box,
+  } = diesWithParentBoxed(file, args, signal);
+  const result = await adopt(
+    execa(command, commandArgs, {
+      reject: false,
+      cancelSignal: interrupt,
+      stdin: 'ignore',
+      ...options,
+      env: { ...env, ...box.env },
+    }),
+  ).finally(() => box.end());
+  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  return result;
 }
 
 /**

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { environmentError, MmapbenchError, usageError } from '../errors.js';
-import { alive, adopt } from './children.js';
-import { diesWithParentBoxed } from './containment.js';
+import { environmentError, usageError } from '../errors.js';
+import { alive } from './children.js';
+import { runBoxed } from './containment.js';
 import { ensurePrivateDir, fileError } from './safe-fs.js';
 
 /**
@@ -208,16 +208,7 @@ export function removeAbandoned(/** @type {string} */ cache) {
  */
 async function npm(args, { given, cache, interrupt }) {
   // npm dies with the CLI, as every process mmapbench starts does (system/children.js)
-  const {
-    command: [file, fileArgs],
-    box,
-  } = diesWithParentBoxed('npm', args, 'SIGTERM');
-  // execa only where npm runs: the command line's option checks import this module, --help among them
-  const { execa } = await import('execa');
-  const result = await adopt(
-    execa(file, fileArgs, { reject: false, cancelSignal: interrupt, stdin: 'ignore', env: box.env }),
-  ).finally(() => box.end());
-  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  const result = await runBoxed('npm', args, { interrupt, signal: 'SIGTERM' });
   if (result.failed && result.exitCode === undefined)
     throw environmentError(
       `--node ${given} installs Node with npm, which could not be started (${result.code ?? result.shortMessage}); install npm, or pass a binary's path (the cache is ${cache})`,

@@ -1,9 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MmapbenchError, usageError } from '../errors.js';
-import { adopt } from '../system/children.js';
-import { diesWithParentBoxed } from '../system/containment.js';
+import { usageError } from '../errors.js';
+import { runBoxed } from '../system/containment.js';
 import { notAFile, sha256Of } from '../system/safe-fs.js';
 import { describeExport, MARK } from './declared.js';
 
@@ -320,27 +319,16 @@ async function loadHere(url) {
  * @returns {Promise<import('./declared.js').Described>}
  */
 async function loadInChild(url, spec, seconds, interrupt) {
-  // execa only where a user's module is loaded: listing the built-in tasks does not pay for it
-  const { execa } = await import('execa');
   const probe = fileURLToPath(new URL('./load-probe.js', import.meta.url));
   // what the module's top level starts ends with the probe (its box)
-  const {
-    command: [file, args],
-    box,
-  } = diesWithParentBoxed(process.execPath, [probe, url]);
-  const result = await adopt(
-    execa(file, args, {
-      reject: false,
-      cancelSignal: interrupt,
-      timeout: seconds * 1000,
-      // nothing to clean up in a probe, and a module spinning at load never runs a SIGTERM handler
-      killSignal: 'SIGKILL',
-      env: { NODE_OPTIONS: '', ...box.env },
-      stdin: 'ignore',
-      maxBuffer: 1024 * 1024,
-    }),
-  ).finally(() => box.end());
-  if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
+  const result = await runBoxed(process.execPath, [probe, url], {
+    interrupt,
+    env: { NODE_OPTIONS: '' },
+    timeout: seconds * 1000,
+    // nothing to clean up in a probe, and a module spinning at load never runs a SIGTERM handler
+    killSignal: 'SIGKILL',
+    maxBuffer: 1024 * 1024,
+  });
   const fix = `check that \`node ${spec}\` runs and ends`;
   if (result.timedOut)
     throw usageError(
