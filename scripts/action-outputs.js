@@ -4,7 +4,7 @@
 // figure the verdict quotes: the geometric mean over rounds, the interval's centre; with fewer
 // than 3 rounds there is no interval, and the verdict quotes the rounds' median.
 import { readFileSync } from 'node:fs';
-import { verdictWords } from '../src/commands/compare/model.js';
+import { verdictWords } from '../src/commands/compare/words.js';
 
 const [file] = process.argv.slice(2);
 const document = JSON.parse(readFileSync(file, 'utf8'));

@@ -8,7 +8,7 @@ import { renderKind } from '../view/index.js';
 import { endingError } from '../core/controller.js';
 import { terminalReporter } from './terminal.js';
 import { about, formatCI } from '../document/sentences.js';
-import { verdictWords } from '../commands/compare/model.js';
+import { verdictWords } from '../commands/compare/words.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
 import { PHASES } from '../stats/phases.js';
 

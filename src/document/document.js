@@ -80,7 +80,7 @@
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
  * @property {(import('../stats/ratio.js').Verdict & { text?: string }) | null} [verdict]  compare only;
- *   text: its sentence, in files saved before the sentences were drawn when shown (commands/compare/model.js)
+ *   text: its sentence, in files saved before the sentences were drawn when shown (commands/compare/words.js)
  * @property {AppAlone} [appAlone]  the app alone, before its workers started (appAlone)
  * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each
  *   measure beyond throughput (measures.js) as a workers/procs ratio, by its key

@@ -171,7 +171,7 @@ export function straysText(document) {
 }
 
 // The account in words is drawn when a document is shown, for a live run and a saved file alike
-// (compare's verdict and what to try next: commands/compare/model.js); a file saved before kept
+// (compare's verdict and what to try next: commands/compare/words.js); a file saved before kept
 // its words (`account.words`), which are read as they were saved.
 
 /**

@@ -4,7 +4,7 @@
 // value that says what the earlier one did (advise ranked by throughput, a sweep ran one cycle);
 // it never turns a figure into one that means something else. Such figures, and the sentences
 // early files kept, stay under their own names: points/measures.js shows the figures apart;
-// commands/compare/model.js (the verdict, what next), document/sentences.js (the account's
+// commands/compare/words.js (the verdict, what next), document/sentences.js (the account's
 // words) and cli/finish.js (the gate's line) print the sentences as they were saved.
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers.js';
-import { nextWords } from '../../src/commands/compare/model.js';
+import { nextWords } from '../../src/commands/compare/words.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmapbench-message-cli-'));
 

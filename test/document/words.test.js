@@ -1,5 +1,5 @@
 // A run saves figures, not sentences: the verdict, the account's words and `next` are drawn
-// when the document is shown (commands/compare/model.js, document/sentences.js). A file saved before kept its sentences, and
+// when the document is shown (commands/compare/words.js, document/sentences.js). A file saved before kept its sentences, and
 // prints them as it did (test/view/outputs.test.js: every kept output unchanged). Here: every
 // fixture with its sentences taken out prints exactly as it does with the sentences this code
 // would have saved put in their place, so no reader still looks for a saved sentence.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadSaved, renderSaved } from '../../src/commands/index.js';
-import { nextStep, verdictText } from '../../src/commands/compare/model.js';
+import { nextStep, verdictText } from '../../src/commands/compare/words.js';
 import { wordsOfAccount } from '../../src/document/account-text.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));

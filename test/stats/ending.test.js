@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { differenceStats, meanInterval, neutralOf, ratioStats } from '../../src/stats/ratio.js';
 import { MEASURES } from '../../src/points/measures.js';
 import { contrastCell } from '../../src/document/sentences.js';
-import { favouredMode } from '../../src/commands/compare/model.js';
+import { favouredMode } from '../../src/commands/compare/costs.js';
 
 const MiB = 2 ** 20;
 const measure = (/** @type {string} */ key) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratioStats, verdict as decide } from '../../src/stats/ratio.js';
-import { nextStep, verdictText } from '../../src/commands/compare/model.js';
+import { nextStep, verdictText } from '../../src/commands/compare/words.js';
 
 // the decision (stats/) and its sentence (report/), as the document carries them
 const verdict = (stats) => ({ ...decide(stats), text: verdictText(stats, decide(stats)) });

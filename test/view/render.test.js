@@ -145,7 +145,7 @@ test("a current run's spread names the two groups its cells fall in, and the sto
 });
 
 test('next: a run that did not decide, on cells that disagree with their page faults, is pointed at advise for its task', async () => {
-  const { nextStep } = await import('../../src/commands/compare/model.js');
+  const { nextStep } = await import('../../src/commands/compare/words.js');
   const document = /** @type {any} */ (saved('compare-spread.json').document);
   assert.equal(document.verdict.significant, false);
   assert.equal(

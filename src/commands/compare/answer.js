@@ -6,17 +6,9 @@
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
 import { about, budgetOf, pct, resumeText, stopText, accountWordsOf } from '../../document/sentences.js';
-import {
-  startupEnvText,
-  nextWords,
-  verdictWords,
-  appText,
-  costsText,
-  cyclesText,
-  favouredMode,
-  stateText,
-  tradeOffRows,
-} from './model.js';
+import { startupEnvText, nextWords, verdictWords } from './words.js';
+import { appText, costsText, cyclesText, favouredMode } from './costs.js';
+import { stateText, tradeOffRows } from './model.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';

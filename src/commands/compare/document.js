@@ -123,7 +123,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
     document.ratio = ratio;
-    // the verdict as data; its sentence is drawn when it is shown (commands/compare/model.js)
+    // the verdict as data; its sentence is drawn when it is shown (commands/compare/words.js)
     const decided = ratio ? verdict(ratio) : null;
     document.verdict = ratio && decided ? decided : null;
   }

@@ -1,5 +1,6 @@
 // The report page's section for a compare, workers or procs run.
-import { tradeOffText, startupEnvText, nextWords, verdictWords } from './model.js';
+import { tradeOffText } from './costs.js';
+import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { compareAnswer, stoppedClause } from './answer.js';
 import { accountWordsOf } from '../../document/sentences.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSaved } from '../../../src/commands/index.js';
 import { ANSWER_ROWS, compareAnswer } from '../../../src/commands/compare/answer.js';
-import { costsText } from '../../../src/commands/compare/model.js';
+import { costsText } from '../../../src/commands/compare/costs.js';
 import { measurePoints } from '../../../src/document/points-of.js';
 import { figureOf } from '../../../src/points/points.js';
 import { MEASURES } from '../../../src/points/measures.js';

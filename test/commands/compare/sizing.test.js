@@ -2,7 +2,7 @@
 // --ci line of a pilot round.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sizingText } from '../../../src/commands/compare/model.js';
+import { sizingText } from '../../../src/commands/compare/words.js';
 import { roundLines } from '../../../src/cli/terminal.js';
 
 const sizing = { targetNs: 1e8, calibrated: 6360, pilotWindowNs: 1.62e8, iterations: 3926, resized: true };
