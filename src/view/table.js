@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import wrapAnsi from 'wrap-ansi';
+import stringWidth from 'string-width';
 
 /** @param {{ isTTY?: boolean }} [stream] */
 export const useColor = (stream = process.stdout, env = process.env) =>
@@ -62,8 +63,9 @@ const floorsOf = (/** @type {number[]} */ widths, /** @type {string[][]} */ cell
     return Math.min(width, Math.max(3, ...pieces.map((piece) => visible(piece.trimEnd()) + 2)));
   });
 
-// eslint-disable-next-line no-control-regex -- the escape that starts a color, which takes no column
-const visible = (/** @type {string} */ text) => [...text.replace(/\x1b\[[\d;]*m/g, '')].length;
+// the columns a text takes on a terminal, as cli-table3 counts them: a color's escape takes none,
+// a wide character (CJK, most emoji) two, a combining mark none
+const visible = (/** @type {string} */ text) => stringWidth(text);
 
 /**
  * A cell's text as the pieces a line may end after: a word with the space after it, or a part of
@@ -120,8 +122,12 @@ function wrapCell(text, width) {
         }
         line += line || !/^\s+$/.test(piece) ? piece : '';
         while (visible(line.trimEnd()) > width) {
-          lines.push([...line].slice(0, width).join(''));
-          line = [...line].slice(width).join('');
+          // the most of it that fits the width, in columns (at least one character)
+          const chars = [...line];
+          let fits = 1;
+          while (fits < chars.length && visible(chars.slice(0, fits + 1).join('')) <= width) fits++;
+          lines.push(chars.slice(0, fits).join(''));
+          line = chars.slice(fits).join('');
         }
       }
       lines.push(line.trimEnd());

@@ -41,3 +41,24 @@ test('given widths shrink in proportion, never below the longest word', () => {
   assert.deepEqual(fitWidths([10, 10], 80), [10, 10]);
   assert.deepEqual(fitWidths([40, 40], 23, [['a b', 'difference']]), [8, 12]);
 });
+
+test('a cell is measured in terminal columns: a wide character takes two, so a cell of them wraps whole, never cut', async () => {
+  const { default: stringWidth } = await import('string-width');
+  // a task named in CJK and a long path of wide characters, in a table narrower than they are
+  const head = ['task', 'workers', 'procs'];
+  const rows = [
+    ['読み込み 読み込み 読み込み', '1,234', '5,678'],
+    ['読読読読読 '.repeat(8).trim(), '1', '2'],
+  ];
+  const text = renderTerminal({ title: 't', tables: [{ head, rows }], notes: [] }, { width: 50 });
+  const lines = text.split('\n').filter((line) => /[│┌└├]/.test(line));
+  const columns = lines.map((line) => stringWidth(line));
+  assert.ok(
+    columns.every((width) => width === columns[0]),
+    `${columns.join(' ')}\n${text}`,
+  );
+  assert.ok(lines.length > 4 && columns[0] <= 50, text);
+  // wrapped by the columns it takes, the cell is whole: none of it cut off with an ellipsis
+  assert.equal(text.match(/読読読読読/g)?.length, 8, text);
+  assert.ok(!text.includes('…'), text);
+});
