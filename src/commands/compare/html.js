@@ -1,7 +1,7 @@
 // The report page's section for a compare, workers or procs run.
 import { tradeOffText } from './costs.js';
 import { startupEnvText, nextWords, verdictWords } from './words.js';
-import { compareAnswer, stoppedClause } from './answer.js';
+import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
 import { accountWordsOf } from '../../document/sentences.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
@@ -177,6 +177,7 @@ export async function compareSection({ path, document }, { facts, models }) {
             startupEnvText(document),
             accountWordsOf(document.account, document)?.reading,
             nextWords(document),
+            kChosenText(document),
           ].filter(Boolean)
         : [],
       charts,

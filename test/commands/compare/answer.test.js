@@ -2,6 +2,10 @@
 // plain words, only where the interval says it differs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHtmlReport } from '../../../src/commands/report/html.js';
 import { loadSaved } from '../../../src/commands/index.js';
 import { ANSWER_ROWS, compareAnswer } from '../../../src/commands/compare/answer.js';
 import { costsText } from '../../../src/commands/compare/costs.js';
@@ -113,4 +117,15 @@ test('a k the default chose is said, with the sweep that measures the k a user d
   assert.ok(1 + lines.length + tables[0].rows.length + 4 + notes.length <= 24);
   // an A/A run has no k to choose between
   assert.ok(!compareAnswer({ ...chosen, aa: 'workers' }).notes.some((note) => note.includes('one per CPU')));
+});
+
+test("the page's answer says the default k as the terminal's does", async () => {
+  const chosen = structuredClone(documentOf('compare-ramp.json'));
+  chosen.config.kDefault = true;
+  const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-k-')), 'page.html');
+  const saved = loadSaved(fixture('saved/compare-ramp.json'));
+  await writeHtmlReport([{ ...saved, document: chosen }], page);
+  assert.ok(
+    readFileSync(page, 'utf8').includes('k=8 is the default, one per CPU; your own k: `mmapbench sweep -k 1,2,4,8`'),
+  );
 });
