@@ -256,11 +256,12 @@ async function main() {
     /** @type {(x: number) => string} */ show,
     near = 0,
     extra = '',
+    toolExtra = '',
   ) => {
     const off = (tool - script) / script;
     rows.push({
       figure,
-      tool: show(tool),
+      tool: `${show(tool)}${toolExtra}`,
       script: `${show(script)} (${off >= 0 ? '+' : ''}${(off * 100).toFixed(0)}%)${extra}`,
       target: `±${Math.round(within * 100)}%${near ? ` or ${show(near)}` : ''}`,
       holds: Math.abs(tool - script) <= near || (Number.isFinite(off) ? Math.abs(off) <= within : null),
@@ -468,10 +469,28 @@ async function main() {
       const pooledCi = (/** @type {any} */ summary) => summary?.pooledCi95 ?? null;
       // the 1 MiB requests' p99 falls on one side of 1 ms or the other (a request that waits for a
       // young-generation collection), so their share over 1 ms is shown beside it
+      const share = (/** @type {number} */ n, /** @type {number} */ of) =>
+        `${((100 * n) / Math.max(of, 1)).toFixed(0)}% > 1 ms`;
       const over = (/** @type {number[]} */ times) =>
-        size === MiB
-          ? ` (${((100 * times.filter((t) => t > 1000).length) / Math.max(times.length, 1)).toFixed(0)}% > 1 ms)`
-          : '';
+        size === MiB ? ` (${share(times.filter((t) => t > 1000).length, times.length)})` : '';
+      // the tool's: its complete cells' request histograms ([lower bound ns, count]) pooled, alone
+      // where a cell read the app alone
+      const toolOver = (/** @type {'alone'|'workers'|'procs'} */ mode) => {
+        if (size !== MiB) return '';
+        /** @type {Array<[number, number]>} */
+        const pairs = document.rounds
+          .filter((/** @type {any} */ round) => round.complete && !round.pilot)
+          .flatMap((/** @type {any} */ round) =>
+            mode === 'alone'
+              ? modes.flatMap((arm) => round[arm]?.main?.alone?.histogram ?? [])
+              : (round[mode]?.main?.during?.histogram ?? []),
+          );
+        const all = pairs.reduce((sum, [, count]) => sum + count, 0);
+        return ` (${share(
+          pairs.filter(([at]) => at >= 1e6).reduce((sum, [, count]) => sum + count, 0),
+          all,
+        )})`;
+      };
       beside(
         `app request p99 alone, ${text}`,
         document.appAlone.p99Ns / 1000,
@@ -480,6 +499,7 @@ async function main() {
         us,
         spreadOf(byHand.alone.apps, 'times'),
         over(byHand.alone.times),
+        toolOver('alone'),
       );
       for (const mode of modes)
         beside(
@@ -490,6 +510,7 @@ async function main() {
           us,
           both(spreadOf(byHand[mode].apps, 'times'), pooledCi(document[mode].mainRequestP99Us)),
           over(byHand[mode].times),
+          toolOver(mode),
         );
       if (size === MiB) continue;
       // a lag of a tenth of a millisecond either way holds whatever its share
