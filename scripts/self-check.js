@@ -12,9 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-// the rule by which the tool reads full speed, applied to the bare script's chunks alike
-import { fullSpeedAt } from '../src/stats/ramp.js';
-import jstat from 'jstat';
 
 const me = fileURLToPath(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
@@ -346,6 +343,13 @@ async function main() {
         mib,
       );
   }
+
+  // What the checker alone uses is loaded here, never at the top: this file is also every
+  // script's worker (a thread loads it whole), whose start-up and memory the rows set beside the
+  // tool's (jstat there, loaded by each thread, doubled a script's start-up to 150 ms)
+  const { default: jstat } = await import('jstat');
+  // the rule by which the tool reads full speed, applied to the bare script's chunks alike
+  const { fullSpeedAt } = await import('../src/stats/ramp.js');
 
   if (wants('kept')) {
     // What a thread leaves falls on a few levels (one glibc arena grown or two), and how often
