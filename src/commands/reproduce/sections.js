@@ -336,7 +336,9 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
  * @returns {ReportModel}
  */
 export function summaryModel(sections, { quick = false } = {}) {
-  const protocols = [...new Set(sections.flatMap((s) => Object.keys(s.byProtocol ?? { steady: true })))];
+  // the deciding readings first, whichever experiment came first
+  const read = new Set(sections.flatMap((s) => Object.keys(s.byProtocol ?? { steady: true })));
+  const protocols = ['fresh', 'published', 'steady'].filter((protocol) => read.has(protocol));
   if (!protocols.length) protocols.push('steady');
   const both = protocols.length > 1;
   const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>

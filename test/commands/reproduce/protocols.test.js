@@ -98,7 +98,7 @@ test('gap decided fresh: procs twice as fast for their first 2,000 ops holds, th
 });
 
 test('the summary gives a column per reading, the deciding one first, and - where an experiment has no such reading', () => {
-  const model = summaryModel([
+  const sections = [
     {
       name: 'gap',
       verdicts: [{ claim: 'a', verdict: 'holds', text: '', halfWidth: 0.01 }],
@@ -112,7 +112,8 @@ test('the summary gives a column per reading, the deciding one first, and - wher
       verdicts: [{ claim: 'b', verdict: 'holds', text: '', halfWidth: 0.01 }],
       byProtocol: { steady: [{ claim: 'b', verdict: 'holds', text: '', halfWidth: 0.01 }] },
     },
-  ]);
+  ];
+  const model = summaryModel(sections);
   assert.deepEqual(model.tables[0].head, ['experiment', 'claim', 'fresh', 'steady']);
   assert.deepEqual(model.tables[0].rows, [
     ['gap', 'a', 'holds', 'does not hold'],
@@ -120,6 +121,11 @@ test('the summary gives a column per reading, the deciding one first, and - wher
   ]);
   assert.match(model.notes[0], /^fresh decides: each worker's first 2,000 ops/);
   assert.match(model.notes[1], /^-: a claim read once warm only/);
+  // a warm-only experiment first (`reproduce locks gap` runs them in the list's order, but a
+  // report may hold any) leaves the deciding column first
+  const reordered = summaryModel([...sections].reverse());
+  assert.deepEqual(reordered.tables[0].head, ['experiment', 'claim', 'fresh', 'steady']);
+  assert.match(reordered.notes[0], /^fresh decides/);
 });
 
 test("a fresh-protocol run's page draws each setting's first 2,000 ops above its ratio once warm", async () => {
