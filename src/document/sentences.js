@@ -1,6 +1,6 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
-import { fixed, plural } from '../words/spelling.js';
+import { estimate, plural } from '../words/spelling.js';
 import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
 import { wordsOfAccount } from './account-text.js';
 
@@ -11,7 +11,8 @@ import { wordsOfAccount } from './account-text.js';
  * already says it.
  * @param {[number, number]} ci
  */
-export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% CI ' : ''}${fixed(low)}-${fixed(high)}`;
+export const formatCI = ([low, high], { label = true } = {}) =>
+  `${label ? '95% CI ' : ''}${estimate(low)}-${estimate(high)}`;
 
 /**
  * `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the
@@ -23,7 +24,7 @@ export const formatCI = ([low, high], { label = true } = {}) => `${label ? '95% 
  */
 export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}) =>
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
-  ci95 && n >= 3 ? `${fixed(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${fixed(median)}${unit}`;
+  ci95 && n >= 3 ? `${estimate(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${estimate(median)}${unit}`;
 
 /**
  * A measure's workers/procs contrast as a table cell: the ratio with its interval, or, for a

@@ -83,12 +83,13 @@ export function piecesOf(text) {
     const next = chars[i + 1] ?? '';
     piece += char;
     const space = char === ' ' || char === '\t';
-    // a line may end after spaces, a hyphen inside a word (not a flag's `--`) or `=`, or a comma
+    // a line may end after spaces, a hyphen inside a word (not a flag's `--`) or a name's `=`, or a comma
     // that does not group digits
     const breaks = space
       ? next !== ' ' && next !== '\t'
       : ((char === '-' && /[\p{L}\d]/u.test(piece) && !(/\d-$/.test(piece) && /\d/.test(next))) ||
-          char === '=' ||
+          // after a variable's name, not inside `k=2`
+          (char === '=' && /[\p{L}\d_]{4}=$/u.test(piece)) ||
           (char === ',' && !/\d/.test(next))) &&
         next !== ' ' &&
         next !== '';

@@ -39,6 +39,13 @@ let integer;
 export const ops = (/** @type {number} */ value) =>
   (integer ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(value);
 export const fixed = (/** @type {number} */ value, digits = 2) => value.toFixed(digits);
+/**
+ * An estimate or an interval's bound: two decimals, but from 10,000 the whole number and from a
+ * million three significant figures (`2.66e+9`), so a bound of an interval that three rounds
+ * leave open (0.00-2664579178.68) reads as what it is and stays as narrow as a table's column.
+ */
+export const estimate = (/** @type {number} */ value) =>
+  Math.abs(value) < 1e4 ? value.toFixed(2) : Math.abs(value) < 1e6 ? value.toFixed(0) : value.toExponential(2);
 /** Seconds to two decimals, as the round and cell lengths are told: `0.10 s`. */
 export const seconds = (/** @type {number} */ ns) => `${fixed(ns / 1e9)} s`;
 /** @param {number} ns */

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { resultsFolder, saveResults } from '../../src/saved/save.js';
 import { loadSaved } from '../../src/commands/index.js';
 import { diffResults } from '../../src/commands/diff/files.js';
+import { diffModel } from '../../src/commands/diff/model.js';
+import { renderTerminal } from '../../src/view/table.js';
 import { changeBetween } from '../../src/stats/ratio.js';
 import { fixture } from '../helpers.js';
 import { SCHEMA } from '../../src/version.js';
@@ -193,6 +195,18 @@ test('diff: the gap widens when the ratio moves away from 1, either way, and noi
     'no significant change',
   );
   assert.equal(diffResults(at([900, 910]), at([700, 720])).points[0].verdict, 'too few rounds');
+});
+
+test('diff of three rounds a side whose ratio interval is all but open: still a table in 80 columns, its bounds short, k=2 whole', () => {
+  const base = saved(compareDocument({ workers: [1, 1000, 3], procs: [1000, 1, 500] }));
+  const next = saved(compareDocument({ workers: [900, 2, 800], procs: [3, 1000, 2] }));
+  const diff = diffResults(base, next);
+  assert.ok(diff.points[0].ratioChange.ci95[1] > 1e6, 'the case: an upper bound past a million');
+  const text = renderTerminal(diffModel(diff), { width: 80 });
+  assert.ok(Math.max(...text.split('\n').map((line) => [...line].length)) <= 80, text);
+  assert.match(text, /│ point +│ +ratio( change)? +│/, text);
+  assert.match(text, /\d\.\d\de\+\d+\)/, 'a bound past a million in three significant figures');
+  assert.match(text, /k=2/, text);
 });
 
 test('diff: points are matched by task, file size, k and environment; the rest is listed, and none in common is an error', () => {
