@@ -270,10 +270,21 @@ export function readObject(given, specs, command) {
   return readOptions(argv, specs, command);
 }
 
+// What the API takes as a number alone (InputOf), as tsc does: a number's text is refused, so
+// `{ k: '2' }` is an error naming k. A size, a percentage and `warmup` also take the command
+// line's text, which the option's own check reads as it reads what was typed.
+const NUMBERS = ['count', 'seconds', 'ms', 'MiB', 'ratio', 'pid'];
+
 /** One value of an options object, as the command line would have it typed. */
 const typed = (/** @type {string} */ name, /** @type {unknown} */ raw) => {
-  if (typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw))) return String(raw);
-  throw usageError(`${name} takes a ${placeholderOf[name] ?? 'value'}, not ${raw === null ? 'null' : typeof raw}`);
+  const takes = placeholderOf[name] ?? 'value';
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  if (typeof raw === 'string' && !NUMBERS.includes(takes)) return raw;
+  const what =
+    raw === null || typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? `string '${raw}'` : typeof raw;
+  throw usageError(
+    `${name} takes ${NUMBERS.includes(takes) ? `a number, as { ${name}: 2 }` : `a ${takes}`}, not ${what}`,
+  );
 };
 
 // What the CLI declares before it knows which command runs (`mmapbench --help` loads this file

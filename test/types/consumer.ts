@@ -51,6 +51,8 @@ export async function gate(): Promise<boolean> {
 
 // @ts-expect-error k is a number
 compare({ k: 'two' });
+// @ts-expect-error k is a number, not a number's text (refused at run time too, naming k)
+compare({ k: '2' });
 // @ts-expect-error maxTime is seconds, a number
 compare({ maxTime: 'abc' });
 // @ts-expect-error a sweep's k is a number or a list of numbers
