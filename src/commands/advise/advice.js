@@ -112,13 +112,12 @@ export function raceScoreOf(objective) {
 }
 
 /**
- * @param {import('../sweep/document.js').SweepDocument} document  the sweep of the candidates, its points
- *   in candidate order
- * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
- * @param {{ missing: Advice['missing'], skipped: Advice['skipped'], defaults?: Advice['defaults'], objective?: Objective }} found
- * @returns {Advice}
+ * How each candidate's figures are read against the baseline's (the sweep's first point): its
+ * per-round change from the baseline, in throughput and in the objective's score.
+ * @param {import('../sweep/document.js').SweepDocument} document
+ * @param {Objective} objective
  */
-export function adviceOf(document, candidates, { missing, skipped, defaults = [], objective = 'throughput' }) {
+function scoring(document, objective) {
   const { difference } = OBJECTIVES[objective];
   const { points } = document;
   // each point's figures as every reader reads them
@@ -152,6 +151,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
       pooled && before.length && after.length ? pooledChange(before, after, pooled.percentile, pooled.bits) : null;
     return one && (one.ci95 || !perRound?.ci95) ? one : perRound;
   };
+  /** a candidate's score in each mode against the baseline's */
   const scoreOf = (/** @type {number} */ i) =>
     /** @type {AdviceRow['gain']} */ (
       Object.fromEntries(
@@ -165,8 +165,26 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
         ]),
       )
     );
+  // processes instead of threads: the baseline's procs against its workers
+  const procsScore = pooledOr(
+    changeOf(baseScore.workers, baseScore.procs, difference),
+    timings(points[0], 'workers'),
+    timings(points[0], 'procs'),
+  );
+  return { read, base, baseline, change, scoreOf, procsScore };
+}
+
+/**
+ * @param {import('../sweep/document.js').SweepDocument} document  the sweep of the candidates, its points
+ *   in candidate order
+ * @param {Array<Pick<Candidate, 'name' | 'kind' | 'apply'> & Partial<Pick<Candidate, 'mode'>>>} candidates  the same order, the baseline first
+ * @param {{ missing: Advice['missing'], skipped: Advice['skipped'], defaults?: Advice['defaults'], objective?: Objective }} found
+ * @returns {Advice}
+ */
+export function adviceOf(document, candidates, { missing, skipped, defaults = [], objective = 'throughput' }) {
+  const { read, base, baseline, change, scoreOf, procsScore } = scoring(document, objective);
   /** @type {AdviceRow[]} */
-  const rows = points.flatMap((point, i) => {
+  const rows = document.points.flatMap((point, i) => {
     const candidate = candidates[i];
     // the baseline at another k (--k-auto) gives the K to run, and is ranked with no fix
     if (candidate.kind === 'k') return [];
@@ -174,14 +192,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     const mode = candidate.mode ?? 'workers';
     const logs = perRound(read[i], mode).map(Math.log);
     const score = scoreOf(i);
-    const status =
-      point.status === 'unavailable'
-        ? 'unavailable'
-        : point.status === 'failed'
-          ? 'failed'
-          : score[mode]
-            ? 'measured'
-            : 'too few rounds';
+    const failed = point.status === 'failed';
     /** @type {AdviceRow} */
     const row = {
       id: point.id,
@@ -189,8 +200,15 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
       kind: candidate.kind,
       apply: candidate.apply,
       mode,
-      status,
-      why: point.unavailable ?? (point.status === 'failed' ? (point.error?.message ?? 'it failed') : null),
+      status:
+        point.status === 'unavailable'
+          ? 'unavailable'
+          : failed
+            ? 'failed'
+            : score[mode]
+              ? 'measured'
+              : 'too few rounds',
+      why: point.unavailable ?? (failed ? (point.error?.message ?? 'it failed') : null),
       gain: /** @type {AdviceRow['gain']} */ (gain),
       score,
       ratio: point.ratio ?? null,
@@ -202,13 +220,6 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     };
     return [row];
   });
-  // processes instead of threads: the baseline's procs against its workers
-  const procs = change(baseline.workers, baseline.procs);
-  const procsScore = pooledOr(
-    changeOf(baseScore.workers, baseScore.procs, difference),
-    timings(points[0], 'workers'),
-    timings(points[0], 'procs'),
-  );
   rows.push({
     id: base.id,
     name: 'processes instead of threads',
@@ -217,7 +228,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     mode: 'workers',
     status: procsScore ? 'measured' : 'too few rounds',
     why: null,
-    gain: { workers: procs, procs: null },
+    gain: { workers: change(baseline.workers, baseline.procs), procs: null },
     score: { workers: procsScore, procs: null },
     ratio: null,
     memory: change(perRound(base, 'workers', 'memory'), perRound(base, 'procs', 'memory')),
@@ -226,7 +237,29 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     rank: null,
     dropped: null,
   });
-  // the verdicts of all the comparisons at once: a family of ten, not ten at 5% each
+  judge(rows, objective);
+  const [baseRow, ...others] = rows;
+  const measured = ranked(others, objective);
+  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
+    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
+  return {
+    baseline: base.id,
+    for: objective,
+    rows: [baseRow, ...measured, ...others.filter((row) => row.status !== 'measured')],
+    missing,
+    skipped,
+    defaults,
+    best: bestIn('workers'),
+    bestProcs: bestIn('procs'),
+  };
+}
+
+/**
+ * Each row's verdict, all the comparisons at once: a family of ten, not ten at 5% each (Holm).
+ * @param {AdviceRow[]} rows  the baseline first
+ * @param {Objective} objective
+ */
+function judge(rows, objective) {
   const tested = rows.map((row, i) => (i === 0 || row.status !== 'measured' ? null : (scoreIn(row)?.p ?? null)));
   const known = holm(tested);
   rows.forEach((row, i) => {
@@ -235,10 +268,17 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     if (!score?.ci95) return;
     row.verdict = known[i] ? (improves(score, objective) ? 'better' : 'worse') : 'unclear';
   });
-  // the best first: the most throughput, the least of anything else
+}
+
+/**
+ * The measured rows, the best first (the most throughput, the least of anything else), ranked
+ * within their mode: the workers' first, then the fixes for processes alone. A rank is a range
+ * where intervals overlap: which rows of its mode lie wholly above its own, and which wholly below.
+ * @param {AdviceRow[]} others  every row but the baseline's
+ * @param {Objective} objective
+ */
+function ranked(others, objective) {
   const sign = OBJECTIVES[objective].better === 'higher' ? -1 : 1;
-  const [baseRow, ...others] = rows;
-  // ranked within their mode: the workers' first, then the fixes for processes alone
   const measured = others
     .filter((row) => row.status === 'measured')
     .sort(
@@ -246,8 +286,6 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
         Number(a.mode === 'procs') - Number(b.mode === 'procs') ||
         sign * ((scoreIn(a)?.change ?? 0) - (scoreIn(b)?.change ?? 0)),
     );
-  // a rank is a range where intervals overlap: which rows of its mode lie wholly above its own,
-  // and which wholly below
   for (const row of measured) {
     const mine = scoreIn(row)?.ci95;
     const group = measured.filter((other) => other.mode === row.mode);
@@ -257,19 +295,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     const [better, worse] = sign < 0 ? [higher, lower] : [lower, higher];
     row.rank = mine ? [better + 1, group.length - worse] : null;
   }
-  const rest = others.filter((row) => row.status !== 'measured');
-  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
-    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
-  return {
-    baseline: base.id,
-    for: objective,
-    rows: [baseRow, ...measured, ...rest],
-    missing,
-    skipped,
-    defaults,
-    best: bestIn('workers'),
-    bestProcs: bestIn('procs'),
-  };
+  return measured;
 }
 
 /**
