@@ -31,14 +31,57 @@ export async function sweepSection({ path, document }, { facts, models }) {
   const read = new Map(sweepPoints(document).map((point) => [point.id, point]));
   const readOf = (/** @type {{ id: string }} */ point) =>
     /** @type {import('../../points/points.js').Point} */ (read.get(point.id));
-  /** @type {Chart[]} */
-  const charts = [];
   // a point by the axes that tell the points apart, as the sweep's table heads them; an advise
   // run's by its candidate, and its ranking first
   const columns = varying(document.axes);
   const label = (/** @type {import('./document.js').SavedPoint} */ point, except = '') =>
     document.advice ? point.variant.name : pointName(point, columns, { separator: ' · ', except });
-  if (document.advice) charts.push(...(await adviceCharts(document.advice)));
+  const drawn = { document, readOf, label, columns };
+  /** @type {Chart[]} */
+  const charts = [
+    ...(document.advice ? await adviceCharts(document.advice) : []),
+    ...(await pointCharts(drawn, [...read.values()])),
+    ...(await paramCharts(drawn)),
+  ];
+  for (const group of document.scaling) charts.push(...(await scalingCharts(drawn, group)));
+  return {
+    charts: charts.length,
+    html: section({
+      heading: document.advice
+        ? `advise: ${document.axes.task[0]}, ${plural(document.advice.rows.length - 1, 'candidate')}`
+        : `sweep: ${plural(document.points.length, 'point')}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: document.config.rounds
+          ? `${document.config.rounds} at every point`
+          : `until ±${(document.config.precision ?? 0) * 100}% or ${document.config.maxTime} s`,
+      },
+      answer: [],
+      charts,
+      // the terminal's charts are drawn as the page's own
+      models: models.map((model) => ({ ...model, blocks: [] })),
+    }),
+  };
+}
+
+/**
+ * @typedef {{ document: import('./document.js').SweepDocument,
+ *   readOf: (point: { id: string }) => import('../../points/points.js').Point,
+ *   label: (point: import('./document.js').SavedPoint, except?: string) => string,
+ *   columns: ReturnType<typeof varying> }} Drawn  a sweep as its charts read it
+ */
+
+/**
+ * Each point's rounds, its further measures, where a round's time went, and its ratio.
+ * @param {Drawn} drawn
+ * @param {import('../../points/points.js').Point[]} read  every point as every reader reads it
+ * @returns {Promise<Chart[]>}
+ */
+async function pointCharts({ document, readOf, label }, read) {
+  /** @type {Chart[]} */
+  const charts = [];
   const dots = document.points.flatMap((point) =>
     point.rounds.flatMap((round) =>
       MODES.flatMap((mode) => {
@@ -60,7 +103,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         { subtitle: 'each point: one dot per round and mode; the bar marks the median' },
       ),
     );
-  for (const measure of furtherMeasuresOf([...read.values()]))
+  for (const measure of furtherMeasuresOf(read))
     charts.push(
       await roundsChart(
         document.points.flatMap((point) =>
@@ -101,8 +144,18 @@ export async function sweepSection({ path, document }, { facts, models }) {
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
   if (measured.length)
     charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
-  // a numeric task parameter swept (the message task's --size): where the modes cross, one line
-  // for each setting of the other axes
+  return charts;
+}
+
+/**
+ * A numeric task parameter swept (the message task's --size): where the modes cross, one line
+ * for each setting of the other axes.
+ * @param {Drawn} drawn
+ * @returns {Promise<Chart[]>}
+ */
+async function paramCharts({ document, columns }) {
+  /** @type {Chart[]} */
+  const charts = [];
   const numeric = document.advice
     ? []
     : Object.entries(document.axes.params).filter(
@@ -126,54 +179,46 @@ export async function sweepSection({ path, document }, { facts, models }) {
         await ratioByParam(rows, { name: kebab(name), series: others.map((column) => column.head).join(' · ') }),
       );
   }
-  for (const group of document.scaling) {
-    const points = group.points.flatMap((id) => document.points.find((point) => point.id === id) ?? []);
-    const name = document.scaling.length > 1 && points.length ? label(points[0], 'k') : '';
-    const rows = points.flatMap((point) =>
+  return charts;
+}
+
+/**
+ * One group of points that differ in k alone: each mode's throughput and further measures by
+ * k, the ratio by k, and where the time went by k.
+ * @param {Drawn} drawn
+ * @param {import('./document.js').SweepDocument['scaling'][number]} group
+ * @returns {Promise<Chart[]>}
+ */
+async function scalingCharts({ document, readOf, label }, group) {
+  /** @type {Chart[]} */
+  const charts = [];
+  const points = group.points.flatMap((id) => document.points.find((point) => point.id === id) ?? []);
+  const name = document.scaling.length > 1 && points.length ? label(points[0], 'k') : '';
+  const rows = points.flatMap((point) =>
+    MODES.flatMap((mode) => {
+      const summary = point[mode];
+      if (!summary) return [];
+      const { median, min, max } = summary.throughput;
+      return [{ k: point.k, mode, median, min, max }];
+    }),
+  );
+  if (rows.length) charts.push(await measureByK(rows, { group: name }));
+  for (const measure of furtherMeasuresOf(points.map(readOf))) {
+    const byK = points.flatMap((point) =>
       MODES.flatMap((mode) => {
-        const summary = point[mode];
-        if (!summary) return [];
-        const { median, min, max } = summary.throughput;
-        return [{ k: point.k, mode, median, min, max }];
+        const summary = figureOf(measure, readOf(point))[mode];
+        return summary
+          ? [{ k: point.k, mode, median: centreOf(summary, measure), min: summary.min, max: summary.max }]
+          : [];
       }),
     );
-    if (rows.length) charts.push(await measureByK(rows, { group: name }));
-    for (const measure of furtherMeasuresOf(points.map(readOf))) {
-      const byK = points.flatMap((point) =>
-        MODES.flatMap((mode) => {
-          const summary = figureOf(measure, readOf(point))[mode];
-          return summary
-            ? [{ k: point.k, mode, median: centreOf(summary, measure), min: summary.min, max: summary.max }]
-            : [];
-        }),
-      );
-      if (new Set(byK.map((row) => row.k)).size > 1) charts.push(await measureByK(byK, { group: name, measure }));
-    }
-    const ratios = points.flatMap((point) => (point.ratio ? [{ k: point.k, ...forestRow('', point.ratio) }] : []));
-    if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
-    const accounted = points.flatMap((point) => (point.account ? byK(point.k, point.account) : []));
-    if (new Set(accounted.map((row) => row.k)).size > 1) charts.push(await accountByK(accounted, { group: name }));
+    if (new Set(byK.map((row) => row.k)).size > 1) charts.push(await measureByK(byK, { group: name, measure }));
   }
-  return {
-    charts: charts.length,
-    html: section({
-      heading: document.advice
-        ? `advise: ${document.axes.task[0]}, ${plural(document.advice.rows.length - 1, 'candidate')}`
-        : `sweep: ${plural(document.points.length, 'point')}`,
-      path,
-      document,
-      facts: {
-        ...facts,
-        rounds: document.config.rounds
-          ? `${document.config.rounds} at every point`
-          : `until ±${(document.config.precision ?? 0) * 100}% or ${document.config.maxTime} s`,
-      },
-      answer: [],
-      charts,
-      // the terminal's charts are drawn as the page's own
-      models: models.map((model) => ({ ...model, blocks: [] })),
-    }),
-  };
+  const ratios = points.flatMap((point) => (point.ratio ? [{ k: point.k, ...forestRow('', point.ratio) }] : []));
+  if (ratios.length) charts.push(await ratioByK(ratios, { group: name }));
+  const accounted = points.flatMap((point) => (point.account ? byK(point.k, point.account) : []));
+  if (new Set(accounted.map((row) => row.k)).size > 1) charts.push(await accountByK(accounted, { group: name }));
+  return charts;
 }
 
 /**
