@@ -46,6 +46,57 @@ export async function compareSection({ path, document }, { facts, models }) {
   /** @type {import('../../view/charts.js').Series} */
   const series = document.aa ? { names: /** @type {const} */ (['A', 'B']), title: 'arm' } : MODE_SERIES;
   const arm = (/** @type {'workers'|'procs'} */ mode) => series.names[MODES.indexOf(mode)];
+  const drawn = { document, point, modes, series, arm };
+  /** @type {Chart[]} */
+  const charts = [...(await roundCharts(drawn)), ...(await appCharts(drawn)), ...(await kernelCharts(drawn))];
+  const { config } = document;
+  return {
+    charts: charts.length,
+    html: section({
+      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}${config.task.readsFile === false ? '' : `, ${config.file.label}`}, k=${config.k}`,
+      path,
+      document,
+      facts: {
+        ...facts,
+        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
+        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
+        env:
+          Object.entries(config.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ') || 'none',
+      },
+      // its first lines the terminal's, in the same words: the verdict, the costs, how it stopped
+      answer: document.verdict
+        ? [
+            ...(compareAnswer(document).lines ?? []),
+            stoppedClause(document),
+            ...String(verdictWords(document)).split('; ').slice(1),
+            tradeOffText(document, point),
+            startupEnvText(document),
+            accountWordsOf(document.account, document)?.reading,
+            nextWords(document),
+            kChosenText(document),
+          ].filter(Boolean)
+        : [],
+      charts,
+      models,
+    }),
+  };
+}
+
+/**
+ * @typedef {{ document: import('../../document/document.js').ResultsDocument,
+ *   point: import('../../points/points.js').Point, modes: Array<'workers'|'procs'>,
+ *   series: import('../../view/charts.js').Series, arm: (mode: 'workers'|'procs') => string }} Drawn
+ *   a run as its charts read it: its point, the modes it ran and how its arms are named
+ */
+
+/**
+ * Each round's throughput per mode, then each further measure's.
+ * @param {Drawn} drawn
+ * @returns {Promise<Chart[]>}
+ */
+async function roundCharts({ document, point, modes, series, arm }) {
   /** @type {Chart[]} */
   const charts = [];
   const dots = document.rounds.flatMap((round) =>
@@ -85,6 +136,18 @@ export async function compareSection({ path, document }, { facts, models }) {
         },
       ),
     );
+  return charts;
+}
+
+/**
+ * The latencies of the ops and of the app's requests, what the app keeps across its workers'
+ * cycles, and fresh workers' first ops.
+ * @param {Drawn} drawn
+ * @returns {Promise<Chart[]>}
+ */
+async function appCharts({ document, modes, series, arm }) {
+  /** @type {Chart[]} */
+  const charts = [];
   const latencies = modes.flatMap((mode) => {
     const histogram = document[mode]?.latencyHistogram;
     return histogram ? [{ mode: arm(mode), histogram }] : [];
@@ -114,6 +177,17 @@ export async function compareSection({ path, document }, { facts, models }) {
   // fresh workers' first ops, from the warmups
   const ramp = rampRows(document.rounds, modes, arm);
   if (ramp.length) charts.push(await rampChart(ramp, { series }));
+  return charts;
+}
+
+/**
+ * The ratio, the spread of page faults, the kernel's waits where traced, and the account.
+ * @param {Drawn} drawn
+ * @returns {Promise<Chart[]>}
+ */
+async function kernelCharts({ document, modes, series, arm }) {
+  /** @type {Chart[]} */
+  const charts = [];
   if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)
@@ -151,39 +225,7 @@ export async function compareSection({ path, document }, { facts, models }) {
   const { account } = document;
   if (account)
     charts.push(await accountChart(modes.map((mode) => ({ row: arm(mode), parts: partsOf(account, mode) }))));
-  const { config } = document;
-  return {
-    charts: charts.length,
-    html: section({
-      heading: `${document.config.trace ? 'trace ' : ''}${document.command}: ${config.task.name}${config.task.readsFile === false ? '' : `, ${config.file.label}`}, k=${config.k}`,
-      path,
-      document,
-      facts: {
-        ...facts,
-        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
-        'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
-        env:
-          Object.entries(config.env)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(' ') || 'none',
-      },
-      // its first lines the terminal's, in the same words: the verdict, the costs, how it stopped
-      answer: document.verdict
-        ? [
-            ...(compareAnswer(document).lines ?? []),
-            stoppedClause(document),
-            ...String(verdictWords(document)).split('; ').slice(1),
-            tradeOffText(document, point),
-            startupEnvText(document),
-            accountWordsOf(document.account, document)?.reading,
-            nextWords(document),
-            kChosenText(document),
-          ].filter(Boolean)
-        : [],
-      charts,
-      models,
-    }),
-  };
+  return charts;
 }
 
 /**
