@@ -27,6 +27,93 @@ import { endOf } from '../../saved/save.js';
  */
 
 /**
+ * What the run was asked and what its cells did: the plan, with the session's calibration.
+ * @param {import('../../run/plan.js').Plan} plan
+ * @param {import('../../run/scheduler.js').Session} session
+ * @returns {ResultsDocument['config']}
+ */
+function configOf(plan, session) {
+  return {
+    task: {
+      name: plan.task.name,
+      builtin: plan.task.builtin,
+      module: plan.task.builtin ? null : plan.task.url,
+      metrics: plan.task.metrics,
+      // its ops are round trips to the workers' parent (the message task)
+      ...(plan.task.parent ? { parent: true } : {}),
+      // its ops read no file: no header names one
+      ...(plan.task.readsFile ? {} : { readsFile: false }),
+    },
+    params: plan.params,
+    file: plan.file,
+    k: plan.k,
+    // one per CPU, as no -k asked otherwise (absent when -k gave it)
+    ...(plan.kDefault ? { kDefault: true } : {}),
+    // what the cells did: fixed by the plan, or calibrated by the session
+    iterations: session.work?.iterations ?? plan.iterations,
+    // a task that talks to its parent, sized mode by mode: each mode's ops per worker
+    ...(session.work?.byMode ? { iterationsByMode: session.work.byMode } : {}),
+    duration: plan.duration,
+    warmup: session.work?.warmup ?? plan.warmup,
+    rounds: plan.stop.rounds, // null: stop on --precision or --max-time
+    precision: plan.stop.rounds === null ? plan.stop.precision : null,
+    maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
+    env: plan.envOverrides,
+    node: plan.node.path,
+    timeout: plan.timeout,
+    protocol: plan.protocol,
+    quick: plan.quick,
+    // each worker's semi-space, where --semi-space set one
+    ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
+    trace: Boolean(plan.trace),
+    main: plan.main
+      ? {
+          everyMs: plan.main.everyMs,
+          size: plan.main.size,
+          aloneMs: plan.main.aloneMs,
+          request: plan.main.requestUrl ? 'task' : 'default',
+        }
+      : null,
+    end: { settleMs: plan.end.settleMs, cycles: plan.end.cycles },
+  };
+}
+
+/**
+ * The kernel's waits over the traced cells, beside the published ones.
+ * @param {NonNullable<import('../../run/plan.js').Plan['trace']>} trace
+ * @param {import('../../run/scheduler.js').Session} session
+ * @param {Mode[]} modes
+ * @param {number} k
+ */
+const traceOf = (trace, session, modes, k) => ({
+  bpftrace: { path: trace.bpftrace, version: trace.version },
+  script: 'mmap-lock.bt',
+  window: trace.window,
+  // a pilot round ran other work: in no figure, traced or not
+  ...traceResults(
+    session.rounds.filter((round) => !round.pilot),
+    modes,
+    k,
+  ),
+  published: MMAP_LOCK_WAITS,
+});
+
+/**
+ * Where each mode's spread between cells came from, where it was found.
+ * @param {import('../../run/scheduler.js').Round[]} complete
+ * @param {Mode[]} modes
+ */
+function spreadOf(complete, modes) {
+  const attribution = Object.fromEntries(
+    modes.flatMap((mode) => {
+      const found = spreadAttribution(complete.flatMap((round) => round.cells[mode] ?? []));
+      return found ? [[mode, found]] : [];
+    }),
+  );
+  return Object.keys(attribution).length ? attribution : null;
+}
+
+/**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../../run/plan.js').Plan} plan
  * @param {import('../../run/scheduler.js').Session} session
@@ -44,49 +131,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     schema: SCHEMA,
     command: plan.command,
     ...endOf(error),
-    config: {
-      task: {
-        name: plan.task.name,
-        builtin: plan.task.builtin,
-        module: plan.task.builtin ? null : plan.task.url,
-        metrics: plan.task.metrics,
-        // its ops are round trips to the workers' parent (the message task)
-        ...(plan.task.parent ? { parent: true } : {}),
-        // its ops read no file: no header names one
-        ...(plan.task.readsFile ? {} : { readsFile: false }),
-      },
-      params: plan.params,
-      file: plan.file,
-      k: plan.k,
-      // one per CPU, as no -k asked otherwise (absent when -k gave it)
-      ...(plan.kDefault ? { kDefault: true } : {}),
-      // what the cells did: fixed by the plan, or calibrated by the session
-      iterations: session.work?.iterations ?? plan.iterations,
-      // a task that talks to its parent, sized mode by mode: each mode's ops per worker
-      ...(session.work?.byMode ? { iterationsByMode: session.work.byMode } : {}),
-      duration: plan.duration,
-      warmup: session.work?.warmup ?? plan.warmup,
-      rounds: plan.stop.rounds, // null: stop on --precision or --max-time
-      precision: plan.stop.rounds === null ? plan.stop.precision : null,
-      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
-      env: plan.envOverrides,
-      node: plan.node.path,
-      timeout: plan.timeout,
-      protocol: plan.protocol,
-      quick: plan.quick,
-      // each worker's semi-space, where --semi-space set one
-      ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
-      trace: Boolean(plan.trace),
-      main: plan.main
-        ? {
-            everyMs: plan.main.everyMs,
-            size: plan.main.size,
-            aloneMs: plan.main.aloneMs,
-            request: plan.main.requestUrl ? 'task' : 'default',
-          }
-        : null,
-      end: { settleMs: plan.end.settleMs, cycles: plan.end.cycles },
-    },
+    config: configOf(plan, session),
     aa: plan.aa,
     stop: session.stop,
     seconds: session.seconds,
@@ -126,8 +171,6 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     // the verdict as data; its sentence is drawn when it is shown (commands/compare/words.js)
     const decided = ratio ? verdict(ratio) : null;
     document.verdict = ratio && decided ? decided : null;
-  }
-  if (modes.length === 2) {
     const measures = measureRatios(complete);
     if (measures) document.measures = measures;
   }
@@ -148,29 +191,11 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
     document.account = accountResults(complete, modes, plan.k);
   }
-  const attribution = Object.fromEntries(
-    modes.flatMap((mode) => {
-      const found = spreadAttribution(complete.flatMap((round) => round.cells[mode] ?? []));
-      return found ? [[mode, found]] : [];
-    }),
-  );
-  if (Object.keys(attribution).length) document.spread = attribution;
+  const attribution = spreadOf(complete, modes);
+  if (attribution) document.spread = attribution;
   const phases = phasesSummary(complete, modes);
   if (phases) document.phases = phases;
-  if (plan.trace) {
-    document.trace = {
-      bpftrace: { path: plan.trace.bpftrace, version: plan.trace.version },
-      script: 'mmap-lock.bt',
-      window: plan.trace.window,
-      // a pilot round ran other work: in no figure, traced or not
-      ...traceResults(
-        session.rounds.filter((round) => !round.pilot),
-        modes,
-        plan.k,
-      ),
-      published: MMAP_LOCK_WAITS,
-    };
-  }
+  if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
   return document;
 }
 
