@@ -58,7 +58,7 @@ function stopCell(point) {
  * @returns {import('../../words/report-model.js').ReportModel}
  */
 export function sweepModel(document, { width = 80, answer = false } = {}) {
-  const { axes, points, config, environment } = document;
+  const { axes, points, environment } = document;
   // an advise run's points are its candidates: their names say what varies
   const columns = document.advice
     ? [{ head: 'candidate', cell: (/** @type {SavedPoint} */ point) => point.variant.name }]
@@ -86,6 +86,51 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     'stop',
   ];
 
+  const { title, lines } = headerOf(document, cores);
+  const notes = sweepNotes(document, columns, cores, answer);
+  const metrics = answer ? [] : metricsTable(points, columns);
+  const accounted = answer ? [] : accountTable(points, columns);
+  // the answer shows, beside the steady ratio, what fresh workers do at each point: their first
+  // 2,000 ops (docs/how-it-measures.md, "Fresh and warm"); --verbose every measure
+  const measured = measuresTable(document, read, columns, answer ? ['firstThroughput'] : null);
+  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
+  return {
+    title,
+    lines,
+    tables: [
+      {
+        head,
+        rows,
+        align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
+        // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
+        widths: [
+          ...head
+            .slice(0, -5)
+            .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
+          10,
+          10,
+          18,
+          14,
+          13,
+        ],
+      },
+      ...measured,
+      ...accounted,
+      ...metrics,
+    ],
+    notes,
+    blocks,
+  };
+}
+
+/**
+ * A sweep's title (what every point shares) and the lines under it: how it stopped, the
+ * machine, each variant's environment and each Node's path.
+ * @param {SweepDocument} document
+ * @param {number} cores
+ */
+function headerOf(document, cores) {
+  const { axes, points, config, environment } = document;
   const state = document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`;
   const fixedAxes = [
     axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
@@ -121,7 +166,19 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
           .join(' ')}`,
       );
   if (axes.node.length > 1) for (const node of axes.node) lines.push(`node ${nodeLabel(axes, node)}: ${node.path}`);
+  return { title, lines };
+}
 
+/**
+ * The notes under a sweep's tables: oversubscribed points, points out of budget or not run,
+ * where the time went, how the ratio scales with k, and how to go on.
+ * @param {SweepDocument} document
+ * @param {ReturnType<typeof varying>} columns
+ * @param {number} cores
+ * @param {boolean} answer  the answer alone, without the account's readings
+ */
+function sweepNotes(document, columns, cores, answer) {
+  const { points, config } = document;
   const notes = [];
   if (points.some((point) => point.oversubscribed))
     notes.push(
@@ -142,39 +199,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
   for (const group of document.scaling) notes.push(...scalingNotes(group, document));
   const resume = resumeText(document);
   if (resume) notes.push(resume);
-  const metrics = answer ? [] : metricsTable(points, columns);
-  const accounted = answer ? [] : accountTable(points, columns);
-  // the answer shows, beside the steady ratio, what fresh workers do at each point: their first
-  // 2,000 ops (docs/how-it-measures.md, "Fresh and warm"); --verbose every measure
-  const measured = measuresTable(document, read, columns, answer ? ['firstThroughput'] : null);
-  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
-  return {
-    title,
-    lines,
-    tables: [
-      {
-        head,
-        rows,
-        align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
-        // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
-        widths: [
-          ...head
-            .slice(0, -5)
-            .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
-          10,
-          10,
-          18,
-          14,
-          13,
-        ],
-      },
-      ...measured,
-      ...accounted,
-      ...metrics,
-    ],
-    notes,
-    blocks,
-  };
+  return notes;
 }
 
 /**
