@@ -135,7 +135,6 @@ export function adviceModel(document) {
       spread,
     ];
   });
-  const notes = [adviceVerdictText(advice)];
   const head =
     objective === 'throughput'
       ? ['candidate', 'reading', 'workers ×', 'procs ×', 'w/p', 'memory', 'spread']
@@ -148,6 +147,26 @@ export function adviceModel(document) {
           ...(objective === 'memory' ? [] : ['memory']),
           'spread',
         ];
+  const task = document.axes.task[0];
+  const notes = adviceNotes(document);
+  return {
+    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${objective === 'throughput' ? '' : `, ranked by ${words.ranked}`}${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
+    tables: [{ head, rows }],
+    notes,
+  };
+}
+
+/**
+ * The notes under the ranking: the verdict, how to apply the best, the K to run (--k-auto), what
+ * was not tried and why, what raced out, how to read the columns, and the published ranking.
+ * @param {import('../sweep/document.js').SweepDocument & { advice: Advice }} document
+ */
+function adviceNotes(document) {
+  const { advice } = document;
+  const objective = advice.for;
+  const words = OBJECTIVE_WORDS[objective];
+  const task = document.axes.task[0];
+  const notes = [adviceVerdictText(advice)];
   const bests = [advice.best, advice.bestProcs].flatMap((name) => advice.rows.filter((row) => row.name === name));
   for (const best of bests) notes.push(`apply ${bests.length > 1 ? best.name : 'it'}: ${best.apply}`);
   // --k-auto: the baseline at every k, and the K to run
@@ -189,18 +208,13 @@ export function adviceModel(document) {
         : ''
     }`,
   );
-  const task = document.axes.task[0];
   if (MITIGATION_RANKING.tasks.includes(task))
     notes.push(
       `published, not measured here: ${MITIGATION_RANKING.source}: ${MITIGATION_RANKING.rows
         .map((row, i) => `${i + 1}. ${row.fix}: ${row.effect}`)
         .join('; ')}`,
     );
-  return {
-    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${objective === 'throughput' ? '' : `, ranked by ${words.ranked}`}${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
-    tables: [{ head, rows }],
-    notes,
-  };
+  return notes;
 }
 
 /**
