@@ -108,27 +108,8 @@ export function auditModel(document) {
       ]),
     };
   });
-  const stacks = {
-    head: ['writes', 'kernel call chain of the write acquisitions (innermost first)'],
-    rows: trace.writeStacks.slice(0, TOP_STACKS).map(({ frames, count }) => [
-      ops(count),
-      frames
-        .filter((f) => !ENTRY.test(f))
-        .slice(0, 5)
-        .join(' < '),
-    ]),
-    align: ['right', 'left'],
-    widths: [8, 90],
-  };
   const users = trace.writeUserStacks ?? [];
-  const frame = (/** @type {{ symbol: string | null, object: string | null }} */ { symbol, object }) =>
-    `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
-  const userTable = {
-    head: ['writes', 'user call chain of the write acquisitions (innermost first)'],
-    rows: users.slice(0, TOP_STACKS).map(({ frames, count }) => [ops(count), frames.map(frame).join(' < ')]),
-    align: ['right', 'left'],
-    widths: [8, 90],
-  };
+  const { stacks, userTable } = stackTables(trace);
   const reading = syscallReading('the target', trace.bySyscall.write);
   if (reading) notes.push(reading);
   notes.push(...userStackNotes(users, trace.userStacksResolved));
@@ -150,6 +131,35 @@ export function auditModel(document) {
     ],
     notes,
   };
+}
+
+/**
+ * The kernel's and the user's call chains of the write acquisitions, the most frequent first.
+ * @param {AuditDocument['trace']} trace
+ */
+function stackTables(trace) {
+  const users = trace.writeUserStacks ?? [];
+  const stacks = {
+    head: ['writes', 'kernel call chain of the write acquisitions (innermost first)'],
+    rows: trace.writeStacks.slice(0, TOP_STACKS).map(({ frames, count }) => [
+      ops(count),
+      frames
+        .filter((f) => !ENTRY.test(f))
+        .slice(0, 5)
+        .join(' < '),
+    ]),
+    align: ['right', 'left'],
+    widths: [8, 90],
+  };
+  const frame = (/** @type {{ symbol: string | null, object: string | null }} */ { symbol, object }) =>
+    `${symbol ?? '?'} (${object ? basename(object) : 'unknown object'})`;
+  const userTable = {
+    head: ['writes', 'user call chain of the write acquisitions (innermost first)'],
+    rows: users.slice(0, TOP_STACKS).map(({ frames, count }) => [ops(count), frames.map(frame).join(' < ')]),
+    align: ['right', 'left'],
+    widths: [8, 90],
+  };
+  return { stacks, userTable };
 }
 
 /** @param {number | null} ns */
