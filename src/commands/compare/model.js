@@ -161,6 +161,36 @@ function tradeOffTable(point, name) {
 const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
 
 /**
+ * Cells that got less than half the CPU their workers asked for: something else ran. A task that
+ * talks to its parent waits on it by design: its cells' CPU share says nothing of the machine.
+ * @param {ResultsDocument} document
+ */
+function machineNote(document) {
+  const short = (document.config?.task?.parent ? [] : (document.rounds ?? []))
+    .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
+    .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
+  return short
+    ? `machine: ${plural(short, 'cell')} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`
+    : null;
+}
+
+/**
+ * How far each mode's slowest worker lay from its fastest, and the barrier's release skew.
+ * @param {ResultsDocument} document
+ * @param {(mode: Mode) => string} name
+ */
+function workersNote(document, name) {
+  const measured = MODES.flatMap((mode) => {
+    const summary = document[mode];
+    return summary ? [{ mode, summary }] : [];
+  });
+  if (!measured.length) return null;
+  const spreads = measured.map(({ mode, summary }) => `${name(mode)} ${fixed(summary.spread.median)}`).join(', ');
+  const skews = measured.map(({ mode, summary }) => `${name(mode)} ${duration(summary.releaseSkewNs.max)}`).join(', ');
+  return `spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`;
+}
+
+/**
  * `compare`: one row per round, then the medians, the ratio with its CI and the verdict.
  * @param {ResultsDocument} document
  * @returns {ReportModel}
@@ -179,54 +209,28 @@ export function compareModel(document) {
   const { workers, procs, ratio } = figureOf(THROUGHPUT, point);
   if (workers && procs && ratio)
     rows.push(['median', '', ops(workers.median), ops(procs.median), withCI(ratio, '', { label: false })]);
-  const notes = [];
-  const said = verdictWords(document);
-  if (said) notes.push(said);
-  const tradeOff = tradeOffText(document, point);
-  if (tradeOff) notes.push(tradeOff);
-  const app = appText(document, point, { verbose: true });
-  const recycling = cyclesText(document, point);
-  if (app) notes.push(app);
-  if (recycling) notes.push(recycling);
-  const harness = harnessText(document);
-  if (harness) notes.push(harness);
-  const startup = startupEnvText(document);
-  if (startup) notes.push(startup);
-  notes.push(...missingMeasures(document.rounds));
   const words = accountWordsOf(document.account, document);
-  if (words?.reading) notes.push(words.reading);
-  if (words?.unexplained) notes.push(words.unexplained);
-  if (words?.regime) notes.push(words.regime);
-  const disagree = spreadText(document);
-  if (disagree) notes.push(disagree);
-  const stopped = stopText(document);
-  if (stopped) notes.push(stopped);
-  const resume = resumeText(document);
-  if (resume) notes.push(resume);
-  const sized = sizingText(document);
-  if (sized) notes.push(sized);
-  const next = nextWords(document);
-  if (next) notes.push(next);
-  // a task that talks to its parent waits on it by design: its cells' CPU share says nothing of
-  // the machine
-  const short = (document.config?.task?.parent ? [] : (document.rounds ?? []))
-    .flatMap((round) => MODES.map((mode) => round[mode]?.machine?.cpuShare))
-    .filter((share) => typeof share === 'number' && Number.isFinite(share) && share < LOW_CPU_SHARE).length;
-  if (short)
-    notes.push(
-      `machine: ${plural(short, 'cell')} got less than half the CPU ${short === 1 ? 'its' : 'their'} workers asked for: something else was running (kept: see machine in --json)`,
-    );
-  const measured = MODES.flatMap((mode) => {
-    const summary = document[mode];
-    return summary ? [{ mode, summary }] : [];
-  });
-  if (measured.length) {
-    const spreads = measured.map(({ mode, summary }) => `${name(mode)} ${fixed(summary.spread.median)}`).join(', ');
-    const skews = measured
-      .map(({ mode, summary }) => `${name(mode)} ${duration(summary.releaseSkewNs.max)}`)
-      .join(', ');
-    notes.push(`spread (slowest / fastest worker, median): ${spreads}; barrier release skew (max): ${skews}`);
-  }
+  const notes = /** @type {string[]} */ (
+    [
+      verdictWords(document),
+      tradeOffText(document, point),
+      appText(document, point, { verbose: true }),
+      cyclesText(document, point),
+      harnessText(document),
+      startupEnvText(document),
+      ...missingMeasures(document.rounds),
+      words?.reading,
+      words?.unexplained,
+      words?.regime,
+      spreadText(document),
+      stopText(document),
+      resumeText(document),
+      sizingText(document),
+      nextWords(document),
+      machineNote(document),
+      workersNote(document, name),
+    ].filter(Boolean)
+  );
   return {
     ...header(document),
     tables: [
