@@ -217,53 +217,11 @@ export async function runRounds(
   /** @type {RoundsRun} */
   const run = { points, rounds: [...(resumed?.rounds ?? [])], error: null, seconds: 0 };
   const done = Math.max(0, ...points.flatMap((point) => point.session.rounds.map((round) => round.index)));
-  // when the last cell ended: the CLI's own work between cells is a phase of the next one
-  let lastCellEnded = performance.now();
-  // a point's own time: its calibration and its cells, not the other points' in between
-  /**
-   * @template T
-   * @param {Measurement} point
-   * @param {() => Promise<T>} work
-   */
-  const timed = async (point, work) => {
-    const from = performance.now();
-    try {
-      return await work();
-    } finally {
-      point.session.seconds += (performance.now() - from) / 1000;
-    }
-  };
-  /**
-   * Runs one point's part; with `isolate`, a failure that is not Ctrl-C stops that point alone.
-   * @param {Measurement} point
-   * @param {() => Promise<void>} work
-   */
-  const alone = async (point, work) => {
-    if (!isolate) return work();
-    try {
-      await work();
-    } catch (caught) {
-      const error = sessionError(caught);
-      if (error.kind === 'interrupted' || interrupt?.aborted) throw caught;
-      point.session.error = error;
-      point.session.stop = 'failed';
-    }
-  };
+  const alone = isolated(isolate, interrupt);
   try {
-    for (const point of points) {
-      if (point.session.work) continue;
-      if (spent()) break;
-      await alone(point, async () => {
-        const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
-        point.session.calibration = calibration;
-        point.session.work = {
-          iterations: calibration.iterations,
-          warmup: point.plan.warmup,
-        };
-        onCalibrated?.(point, calibration);
-      });
-    }
-    lastCellEnded = performance.now();
+    await calibrateAll(points, { cells, interrupt, onCalibrated, spent, alone });
+    // when the last cell ended: the CLI's own work between cells is a phase of the next one
+    const clock = { lastCellEnded: performance.now() };
     for (let index = done + 1; ; index++) {
       const running = points.filter((point) => !point.session.stop);
       if (!running.length) break;
@@ -280,31 +238,7 @@ export async function runRounds(
         /** @type {Round} */
         const round = { index, order: [...new Set(steps.map((step) => step.arm))], cells: {} };
         point.session.rounds.push(round);
-        // calibrated above, if the plan did not fix it
-        const work = /** @type {import('./plan.js').Work} */ (point.session.work);
-        await alone(point, async () => {
-          for (const step of steps) {
-            if (skip?.(point, index, step)) continue;
-            beforeCell?.(point, step);
-            const betweenNs = Math.round((performance.now() - lastCellEnded) * 1e6);
-            // a mode sized alone runs its own ops (sizeByPilot)
-            const ops = work.byMode?.[step.arm];
-            const cell = await timed(point, () =>
-              cells.runCell(point.plan, ops ? { ...work, iterations: ops } : work, step.runs, interrupt, {
-                ...(step.traced ? { trace: point.tracer } : {}),
-                alone: aloneRound(point.plan, index),
-              }),
-            );
-            lastCellEnded = performance.now();
-            if (cell.phases) cell.phases.betweenNs = betweenNs;
-            if (step.traced) (round.traced ??= {})[step.arm] = cell;
-            else round.cells[step.arm] = cell;
-            // before the round is reported: a pilot is shown as one
-            const sized = point.pilot && point.session.calibration && point.session.sizing === null;
-            if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
-            onCell?.(point, round, step, cell);
-          }
-        });
+        await alone(point, () => runSteps(point, round, steps, { cells, interrupt, skip, beforeCell, onCell, clock }));
         onRound?.(point, round, elapsed(), run);
       }
       if (outOfTime) {
@@ -320,14 +254,104 @@ export async function runRounds(
       });
     }
   } catch (caught) {
-    run.error = sessionError(caught);
-    for (const point of points.filter((p) => !p.session.stop)) {
-      point.session.error = run.error;
-      point.session.stop = run.error.kind === 'interrupted' ? 'interrupted' : 'failed';
-    }
+    // the points still running get the error
+    const error = (run.error = sessionError(caught));
+    for (const point of points.filter((p) => !p.session.stop))
+      Object.assign(point.session, { error, stop: error.kind === 'interrupted' ? 'interrupted' : 'failed' });
   }
   run.seconds = elapsed();
   return run;
+}
+
+/**
+ * Each point's calibration, unless its plan or the caller fixed its work, while the budget lasts.
+ * @param {Measurement[]} points
+ * @param {{ cells: { calibrate: typeof calibrate }, interrupt?: AbortSignal, spent: () => boolean,
+ *   onCalibrated?: (point: Measurement, calibration: import('./calibrate.js').Calibration) => void,
+ *   alone: ReturnType<typeof isolated> }} run
+ */
+async function calibrateAll(points, { cells, interrupt, onCalibrated, spent, alone }) {
+  for (const point of points) {
+    if (point.session.work) continue;
+    if (spent()) break;
+    await alone(point, async () => {
+      const calibration = await timed(point, () => cells.calibrate(point.plan, interrupt));
+      point.session.calibration = calibration;
+      point.session.work = { iterations: calibration.iterations, warmup: point.plan.warmup };
+      onCalibrated?.(point, calibration);
+    });
+  }
+}
+
+/**
+ * A point's own time: its calibration and its cells, not the other points' in between.
+ * @template T
+ * @param {Measurement} point
+ * @param {() => Promise<T>} work
+ */
+async function timed(point, work) {
+  const from = performance.now();
+  try {
+    return await work();
+  } finally {
+    point.session.seconds += (performance.now() - from) / 1000;
+  }
+}
+
+/**
+ * What runs one point's part: with `isolate`, a failure that is not Ctrl-C stops that point
+ * alone.
+ * @param {boolean} isolate
+ * @param {AbortSignal | undefined} interrupt
+ */
+const isolated =
+  (isolate, interrupt) => async (/** @type {Measurement} */ point, /** @type {() => Promise<void>} */ work) => {
+    if (!isolate) return work();
+    try {
+      await work();
+    } catch (caught) {
+      const error = sessionError(caught);
+      if (error.kind === 'interrupted' || interrupt?.aborted) throw caught;
+      point.session.error = error;
+      point.session.stop = 'failed';
+    }
+  };
+
+/**
+ * One point's round: each of its steps a cell, its work as calibrated (or fixed by the plan).
+ * @param {Measurement} point
+ * @param {Round} round
+ * @param {Step[]} steps
+ * @param {{ cells: { runCell: typeof runCell }, interrupt?: AbortSignal,
+ *   skip?: (point: Measurement, index: number, step: Step) => boolean,
+ *   beforeCell?: (point: Measurement, step: Step) => void,
+ *   onCell?: (point: Measurement, round: Round, step: Step, cell: any) => void,
+ *   clock: { lastCellEnded: number } }} run  the hooks of runRounds, and when the last cell ended
+ */
+async function runSteps(point, round, steps, { cells, interrupt, skip, beforeCell, onCell, clock }) {
+  const { index } = round;
+  const work = /** @type {import('./plan.js').Work} */ (point.session.work);
+  for (const step of steps) {
+    if (skip?.(point, index, step)) continue;
+    beforeCell?.(point, step);
+    const betweenNs = Math.round((performance.now() - clock.lastCellEnded) * 1e6);
+    // a mode sized alone runs its own ops (sizeByPilot)
+    const ops = work.byMode?.[step.arm];
+    const cell = await timed(point, () =>
+      cells.runCell(point.plan, ops ? { ...work, iterations: ops } : work, step.runs, interrupt, {
+        ...(step.traced ? { trace: point.tracer } : {}),
+        alone: aloneRound(point.plan, index),
+      }),
+    );
+    clock.lastCellEnded = performance.now();
+    if (cell.phases) cell.phases.betweenNs = betweenNs;
+    if (step.traced) (round.traced ??= {})[step.arm] = cell;
+    else round.cells[step.arm] = cell;
+    // before the round is reported: a pilot is shown as one
+    const sized = point.pilot && point.session.calibration && point.session.sizing === null;
+    if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
+    onCell?.(point, round, step, cell);
+  }
 }
 
 /**
