@@ -19,6 +19,8 @@ import { renderReproduce } from './list.js';
 import reproduceKind from './kind.js';
 import { controlRun } from '../../core/controller.js';
 
+/** @typedef {import('../../saved/reproduce-file.js').RunHeader} RunHeader */
+
 /**
  * What a reproduce run kept: its report's models, where REPORT.md went (or why it could not),
  * the results file, the exports written, and the error that stopped it.
@@ -52,55 +54,19 @@ export async function measureReproduce(
   // continues the settings whose versions are still the ones found
   const plan = planOf(runnable, ctx, options);
   const cores = usableCpus().usable;
-  /** @type {import('../../saved/reproduce-file.js').RunHeader} */
-  let header;
-  /** @type {string} */
-  let file;
+  // the run's header and results file, once --out is held: a resumed run's, or a new one's
+  const run = /** @type {{ header: RunHeader, file: string }} */ ({});
   const records = resumed?.records ?? [];
   return controlRun(
     {
-      hold: async (warn, body) => {
-        const releases = [];
-        try {
-          for (const folder of folders)
-            releases.push(
-              await lockFolder(folder, folder === out ? '--out' : '--resume', {
-                warn: (text) => warn({ code: 'unlocked', text }),
-              }),
-            );
-          if (resumed && argv.resume) {
-            header = resumed.header;
-            file = argv.resume;
-            resumed.mend();
-          } else {
-            header = {
-              mmapbench: version,
-              schema: SCHEMA,
-              started: new Date().toISOString(),
-              options,
-              // what the cells inherit: each setting names its own allocator variables
-              environment: describeEnvironment({
-                node: ctx.node,
-                env: inheritedEnv(process.env, { allocator: false }),
-              }),
-              jemalloc: ctx.jemalloc.path,
-              nodes: ctx.nodes,
-            };
-            file = join(out, `results-${header.started.replace(/[:.]/g, '-')}.jsonl`);
-            createResultsFile(file, header);
-          }
-          return await body(null);
-        } finally {
-          for (const release of releases) release();
-        }
-      },
+      hold: (warn, body) => holding(warn, body, { folders, out, argv, resumed, options, ctx, run }),
       get before() {
         return [
           ...(resumed?.cutLines
-            ? [{ say: `skipped ${resumed.cutLines} line(s) of ${file} cut off by a kill; those cells run again` }]
+            ? [{ say: `skipped ${resumed.cutLines} line(s) of ${run.file} cut off by a kill; those cells run again` }]
             : []),
           ...(options.k > cores ? [{ warn: { code: 'oversubscribed', text: oversubscribed(options.k, cores) } }] : []),
-          { say: `each cell is appended to ${file} as it finishes` },
+          { say: `each cell is appended to ${run.file} as it finishes` },
         ];
       },
       // the published protocols are what they are: no check of the machine before them
@@ -125,7 +91,7 @@ export async function measureReproduce(
             await runExperiment(experiment, variants, {
               options,
               records,
-              file,
+              file: run.file,
               interrupt,
               progress: {
                 tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),
@@ -141,38 +107,95 @@ export async function measureReproduce(
         }
       },
       documentOf: () => ({}),
-      keep: (_document, { runError }) => {
-        const error = runError ?? null;
-        const status = !error
-          ? 'complete'
-          : /** @type {any} */ (error).kind === 'interrupted'
-            ? 'interrupted: resume with --resume'
-            : `failed: ${error.message}`;
-        try {
-          appendRecord(file, { type: 'end', status, skipped });
-        } catch {
-          // a full disk: the report still prints, and says the same
-        }
-        const models = reportModels({ header, options, records, plan, status, file, skipped });
-        /** @type {Reproduced['report']} */
-        let report;
-        try {
-          // the report file is the whole text: the machine, the published figures, every experiment
-          writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }));
-          report = { path: reportFile };
-        } catch (writeError) {
-          report = { error: fileError(writeError, reportFile, '--out') };
-        }
-        // every setting's rounds, a resumed run's too, as `report` would read them from its file
-        const saved = {
-          kind: reproduceKind,
-          path: file,
-          document: { header, records, end: { type: /** @type {const} */ ('end'), status, skipped } },
-        };
-        const exported = error || 'error' in report ? [] : writeExports([saved], argv.export ?? []);
-        return { models, report, file, exported, error };
-      },
+      keep: (_document, { runError }) =>
+        kept(runError ?? null, { ...run, argv, options, records, plan, skipped, reportFile }),
     },
     reporter,
   );
+}
+
+/**
+ * Holds --out (and a resumed file's folder) while `body` runs, and names the run's results file:
+ * the resumed one, mended where a kill cut it, or a new one with its header.
+ * @param {(warning: { code: string, text: string }) => void} warn
+ * @param {(value: null) => Promise<any>} body
+ * @param {{ folders: string[], out: string, argv: import('./options.js').ReproduceRequest,
+ *   resumed: ReturnType<typeof import('./options.js').requestedOptions>['resumed'],
+ *   options: import('./runner.js').ReproduceOptions,
+ *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
+ *   run: { header: RunHeader, file: string } }} held  `run` is filled in
+ */
+async function holding(warn, body, { folders, out, argv, resumed, options, ctx, run }) {
+  const releases = [];
+  try {
+    for (const folder of folders)
+      releases.push(
+        await lockFolder(folder, folder === out ? '--out' : '--resume', {
+          warn: (text) => warn({ code: 'unlocked', text }),
+        }),
+      );
+    if (resumed && argv.resume) {
+      run.header = resumed.header;
+      run.file = argv.resume;
+      resumed.mend();
+    } else {
+      run.header = {
+        mmapbench: version,
+        schema: SCHEMA,
+        started: new Date().toISOString(),
+        options,
+        // what the cells inherit: each setting names its own allocator variables
+        environment: describeEnvironment({
+          node: ctx.node,
+          env: inheritedEnv(process.env, { allocator: false }),
+        }),
+        jemalloc: ctx.jemalloc.path,
+        nodes: ctx.nodes,
+      };
+      run.file = join(out, `results-${run.header.started.replace(/[:.]/g, '-')}.jsonl`);
+      createResultsFile(run.file, run.header);
+    }
+    return await body(null);
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+/**
+ * What the run keeps however it ended: the end record, REPORT.md, the exports.
+ * @param {Error | null} error  what stopped it
+ * @param {{ header: RunHeader, file: string, argv: import('./options.js').ReproduceRequest,
+ *   options: import('./runner.js').ReproduceOptions, records: any[], plan: ReturnType<typeof planOf>,
+ *   skipped: Array<{ name: string, reason: string }>, reportFile: string }} run
+ * @returns {Reproduced}
+ */
+function kept(error, { header, file, argv, options, records, plan, skipped, reportFile }) {
+  const status = !error
+    ? 'complete'
+    : /** @type {any} */ (error).kind === 'interrupted'
+      ? 'interrupted: resume with --resume'
+      : `failed: ${error.message}`;
+  try {
+    appendRecord(file, { type: 'end', status, skipped });
+  } catch {
+    // a full disk: the report still prints, and says the same
+  }
+  const models = reportModels({ header, options, records, plan, status, file, skipped });
+  /** @type {Reproduced['report']} */
+  let report;
+  try {
+    // the report file is the whole text: the machine, the published figures, every experiment
+    writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }));
+    report = { path: reportFile };
+  } catch (writeError) {
+    report = { error: fileError(writeError, reportFile, '--out') };
+  }
+  // every setting's rounds, a resumed run's too, as `report` would read them from its file
+  const saved = {
+    kind: reproduceKind,
+    path: file,
+    document: { header, records, end: { type: /** @type {const} */ ('end'), status, skipped } },
+  };
+  const exported = error || 'error' in report ? [] : writeExports([saved], argv.export ?? []);
+  return { models, report, file, exported, error };
 }
