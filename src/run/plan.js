@@ -133,32 +133,13 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   );
   const node = await resolveNode(options.node, interrupt, say, cwd);
   const params = resolveParams(task, options.params ?? {}, cwd);
-  if (task.builtin) {
-    // a built-in's own check of its parameters against the modes that will run (message: a
-    // shape a process cannot carry, a file of messages that is not one)
-    const { default: module } = await import(task.url);
-    const problem = module.checkParams?.(
-      params,
-      modesOf({ command, aa: options.aa ?? null, only: options.only ?? null }),
-    );
-    if (problem) throw usageError(problem);
-  }
+  await checkParams(task, params, modesOf({ command, aa: options.aa ?? null, only: options.only ?? null }));
   // a task that cannot run on this Node says so before any cell (sweep: the point is marked)
   const unavailable = await taskUnavailable(task, node, params, interrupt);
   if (unavailable && !options.keepUnavailable)
     throw environmentError(`task ${task.name} cannot run on Node ${node.version}: ${unavailable}`);
   const envOverrides = { ...options.env };
-  if (envOverrides.LD_PRELOAD) {
-    // The dynamic loader skips a library it cannot load with a warning only: check, or the
-    // report would name an allocator the cells never ran with.
-    // (the check loads only when a library is preloaded)
-    const { preloadProblem } = await import('../system/jemalloc.js');
-    const problem = preloadProblem(node.path, envOverrides.LD_PRELOAD, { ...process.env, ...envOverrides });
-    if (problem)
-      throw usageError(
-        `--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`,
-      );
-  }
+  if (envOverrides.LD_PRELOAD) await checkPreload(node.path, envOverrides);
   // the CPUs this process may use: its affinity mask and its cgroup's quota, not the host's
   const cores = usableCpus().usable;
 
@@ -166,44 +147,11 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   const warnings = [];
   if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });
 
-  // compare stops on width unless --rounds (or --quick) fixes the count
-  const adaptive = command === 'compare' && options.rounds === undefined && !quick;
-  let iterations = options.iterations ?? null;
-  let duration = null;
-  if (iterations === null) {
-    if (quick && options.duration === undefined) iterations = SMOKE_CELLS.iterations;
-    else duration = options.duration ?? (adaptive && !task.parent ? PRECISION.duration : DEFAULTS.duration);
-  }
-  /** @type {Warmup} */
-  const warmup = options.warmup ?? (quick ? SMOKE_CELLS.warmup : 'steady');
-  const fixedRounds =
-    options.rounds ?? (quick ? SMOKE_CELLS.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
-  /** @type {import('../stats/stopping.js').StopRule} */
-  const stop = {
-    rounds: fixedRounds,
-    minRounds: PRECISION.minRounds,
-    precision: options.precision ?? PRECISION.precision,
-    maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
-  };
-  const rounds = fixedRounds ?? MAX_ROUNDS;
+  const { iterations, duration, warmup, stop, rounds } = workOf(options, task, quick);
   const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push({ code: 'timeout', text: late });
-  const bpftrace = options.trace?.bpftrace;
-  // the tracer's checks load only for a traced run
-  const { preflight } = options.trace ? await import('../trace/preflight.js') : { preflight: null };
-  const trace =
-    options.trace && preflight
-      ? {
-          ...(await preflight({
-            ...options.trace,
-            // a name is looked up on PATH, a path is the user's
-            bpftrace: bpftrace && /[/\\]/.test(bpftrace) ? resolve(cwd, bpftrace) : bpftrace,
-            interrupt,
-          })),
-          window: options.trace.window ?? 'timed',
-        }
-      : null;
+  const trace = options.trace ? await traceSetup(options.trace, cwd, interrupt) : null;
 
   return deepFreeze({
     command,
@@ -241,6 +189,86 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     unavailable,
     warnings,
   });
+}
+
+/**
+ * What each cell does and when the rounds stop: a fixed count of ops or a window's seconds, the
+ * warm-up, and the stop rule (compare stops on width unless --rounds or --quick fixes the count).
+ * @param {MeasureOptions} options
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {boolean} quick
+ */
+function workOf(options, task, quick) {
+  const { command } = options;
+  const adaptive = command === 'compare' && options.rounds === undefined && !quick;
+  let iterations = options.iterations ?? null;
+  let duration = null;
+  if (iterations === null) {
+    if (quick && options.duration === undefined) iterations = SMOKE_CELLS.iterations;
+    else duration = options.duration ?? (adaptive && !task.parent ? PRECISION.duration : DEFAULTS.duration);
+  }
+  /** @type {Warmup} */
+  const warmup = options.warmup ?? (quick ? SMOKE_CELLS.warmup : 'steady');
+  const fixedRounds =
+    options.rounds ?? (quick ? SMOKE_CELLS.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
+  /** @type {import('../stats/stopping.js').StopRule} */
+  const stop = {
+    rounds: fixedRounds,
+    minRounds: PRECISION.minRounds,
+    precision: options.precision ?? PRECISION.precision,
+    maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
+  };
+  const rounds = fixedRounds ?? MAX_ROUNDS;
+  return { iterations, duration, warmup, stop, rounds };
+}
+
+/**
+ * A built-in's own check of its parameters against the modes that will run (message: a shape a
+ * process cannot carry, a file of messages that is not one).
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {Record<string, unknown>} params
+ * @param {Array<'workers'|'procs'>} modes
+ */
+async function checkParams(task, params, modes) {
+  if (!task.builtin) return;
+  const { default: module } = await import(task.url);
+  const problem = module.checkParams?.(params, modes);
+  if (problem) throw usageError(problem);
+}
+
+/**
+ * The dynamic loader skips a library it cannot load with a warning only: check, or the report
+ * would name an allocator the cells never ran with (the check loads only when one is preloaded).
+ * @param {string} nodePath
+ * @param {Record<string, string>} envOverrides  with LD_PRELOAD
+ */
+async function checkPreload(nodePath, envOverrides) {
+  const { preloadProblem } = await import('../system/jemalloc.js');
+  const problem = preloadProblem(nodePath, envOverrides.LD_PRELOAD, { ...process.env, ...envOverrides });
+  if (problem)
+    throw usageError(
+      `--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`,
+    );
+}
+
+/**
+ * The tracer, checked before any cell (its checks load only for a traced run).
+ * @param {NonNullable<MeasureOptions['trace']>} asked
+ * @param {string} cwd
+ * @param {AbortSignal | undefined} interrupt
+ */
+async function traceSetup(asked, cwd, interrupt) {
+  const { preflight } = await import('../trace/preflight.js');
+  const { bpftrace } = asked;
+  return {
+    ...(await preflight({
+      ...asked,
+      // a name is looked up on PATH, a path is the user's
+      bpftrace: bpftrace && /[/\\]/.test(bpftrace) ? resolve(cwd, bpftrace) : bpftrace,
+      interrupt,
+    })),
+    window: asked.window ?? 'timed',
+  };
 }
 
 /**
