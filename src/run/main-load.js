@@ -124,31 +124,15 @@ async function limited(request, index) {
 function startMainLoad(spec, request, onError) {
   let from = performance.now();
   let counters = readCounters();
-  // one array each, grown by doubling: nothing of the harness's allocated per request; each
-  // request's and tick's time and when it was called
-  let times = new Float64Array(1024);
-  let timesAt = new Float64Array(1024);
-  let count = 0;
-  let lags = new Float64Array(1024);
-  let lagsAt = new Float64Array(1024);
-  let lagCount = 0;
+  // each request's time and each tick's lag, with when it was called
+  const times = timedSeries();
+  const lags = timedSeries();
   /** @type {number | null} */
   let lastCall = null;
   let busy = false;
   let stopped = false;
-  const grown = (/** @type {Float64Array} */ array) => {
-    const more = new Float64Array(array.length * 2);
-    more.set(array);
-    return more;
-  };
   const record = (/** @type {number} */ ns, /** @type {number} */ called) => {
-    if (called < from) return;
-    if (count === times.length) {
-      times = grown(times);
-      timesAt = grown(timesAt);
-    }
-    timesAt[count] = called;
-    times[count++] = ns;
+    if (called >= from) times.push(ns, called);
   };
   // The timer's lag: how much later than `everyMs` after its last call it called again, which is
   // what the app's event loop, busy or kept from a CPU, makes every timer and callback wait. Read
@@ -156,14 +140,7 @@ function startMainLoad(spec, request, onError) {
   // over rounds, and a stretch of a round holds too few ticks for a 99th percentile of its own).
   const lag = (/** @type {number} */ now) => {
     if (now < from) return;
-    if (lastCall !== null) {
-      if (lagCount === lags.length) {
-        lags = grown(lags);
-        lagsAt = grown(lagsAt);
-      }
-      lagsAt[lagCount] = now;
-      lags[lagCount++] = Math.max(0, now - lastCall - spec.everyMs) * 1e6;
-    }
+    if (lastCall !== null) lags.push(Math.max(0, now - lastCall - spec.everyMs) * 1e6, now);
     lastCall = now;
   };
   const serve = () => {
@@ -171,33 +148,26 @@ function startMainLoad(spec, request, onError) {
     const called = performance.now();
     lag(called);
     if (busy) return;
-    let result;
-    try {
-      result = request(count);
-    } catch (error) {
-      stopped = true;
-      onError(error);
-      return;
-    }
     const fail = (/** @type {unknown} */ error) => {
       if (stopped) return;
       stopped = true;
       onError(error);
     };
+    let result;
+    try {
+      result = request(times.count);
+    } catch (error) {
+      return fail(error);
+    }
     if (result && typeof (/** @type {any} */ (result).then) === 'function') {
       busy = true;
       const stall = setTimeout(() => fail(slowRequest(null)), REQUEST_LIMIT_MS);
-      /** @type {Promise<unknown>} */ (result).then(
-        () => {
-          clearTimeout(stall);
+      /** @type {Promise<unknown>} */ (result)
+        .then(() => {
           busy = false;
           if (!stopped) record((performance.now() - called) * 1e6, called);
-        },
-        (error) => {
-          clearTimeout(stall);
-          fail(error);
-        },
-      );
+        }, fail)
+        .finally(() => clearTimeout(stall));
     } else {
       const ns = (performance.now() - called) * 1e6;
       if (ns > REQUEST_LIMIT_MS * 1e6) fail(slowRequest(ns / 1e6));
@@ -205,31 +175,11 @@ function startMainLoad(spec, request, onError) {
     }
   };
   const timer = setInterval(serve, spec.everyMs);
-  /** how many of the first `n` entries were called by `until` (they are in the order called) */
-  const upTo = (/** @type {Float64Array} */ at, /** @type {number} */ n, /** @type {number} */ until) => {
-    while (n > 0 && at[n - 1] > until) n--;
-    return n;
-  };
-  /** @returns {MainStretch | null} */
-  const read = (until = performance.now()) => {
-    // what it could not count is the workers' account's to say
-    const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
-    const requests = upTo(timesAt, count, until);
-    if (!requests) return null;
-    const histogram = histogramOf(times, requests);
-    return {
-      ms: until - from,
-      requests,
-      ...percentiles(histogram),
-      histogram: coarsen(histogram, SAVED_BITS),
-      lag: lagOf(lags, upTo(lagsAt, lagCount, until)),
-      account,
-    };
-  };
+  const read = (until = performance.now()) => stretchOf({ from, counters, times, lags }, until);
   return {
     begin(fromMs = performance.now()) {
-      count = 0;
-      lagCount = 0;
+      times.clear();
+      lags.clear();
       lastCall = null;
       from = fromMs;
       counters = readCounters();
@@ -239,6 +189,67 @@ function startMainLoad(spec, request, onError) {
       stopped = true;
       clearInterval(timer);
       return read(untilMs);
+    },
+  };
+}
+
+/**
+ * A stretch of the load as read at `until`: its requests' times, the timer's lag and the thread's
+ * account since it began; null when no request ran in it.
+ * @param {{ from: number, counters: ReturnType<typeof readCounters>, times: ReturnType<typeof timedSeries>,
+ *   lags: ReturnType<typeof timedSeries> }} load
+ * @param {number} until
+ * @returns {MainStretch | null}
+ */
+function stretchOf({ from, counters, times, lags }, until) {
+  // what it could not count is the workers' account's to say
+  const { missing: _, ...account } = windowAccount(counters, readCounters(), null);
+  const requests = times.upTo(until);
+  if (!requests) return null;
+  const histogram = histogramOf(times.values, requests);
+  return {
+    ms: until - from,
+    requests,
+    ...percentiles(histogram),
+    histogram: coarsen(histogram, SAVED_BITS),
+    lag: lagOf(lags.values, lags.upTo(until)),
+    account,
+  };
+}
+
+/**
+ * Values, each with when it was called, in the order called: two arrays grown by doubling, so
+ * nothing of the harness's is allocated per request.
+ */
+function timedSeries() {
+  let values = new Float64Array(1024);
+  let at = new Float64Array(1024);
+  let count = 0;
+  const grown = (/** @type {Float64Array} */ array) => {
+    const more = new Float64Array(array.length * 2);
+    more.set(array);
+    return more;
+  };
+  return {
+    push(/** @type {number} */ value, /** @type {number} */ when) {
+      if (count === values.length) [values, at] = [grown(values), grown(at)];
+      at[count] = when;
+      values[count++] = value;
+    },
+    /** how many were called by `until` */
+    upTo(/** @type {number} */ until) {
+      let n = count;
+      while (n > 0 && at[n - 1] > until) n--;
+      return n;
+    },
+    clear() {
+      count = 0;
+    },
+    get values() {
+      return values;
+    },
+    get count() {
+      return count;
     },
   };
 }
