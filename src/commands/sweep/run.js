@@ -123,16 +123,7 @@ export async function runPlanned(
 ) {
   const kept = resumed?.document;
   const environment = describeEnvironment(points[0].plan);
-  // --node 24 and --node 24.21 (or a path) can be the same binary
-  const binaries = new Map();
-  for (const { at, plan } of points) {
-    const other = binaries.get(plan.node.path);
-    if (other !== undefined && other !== at.node)
-      throw usageError(
-        `--node ${other ?? process.version} and --node ${at.node ?? process.version} are the same Node (${plan.node.version}, ${plan.node.path}); give each Node once`,
-      );
-    binaries.set(plan.node.path, at.node);
-  }
+  checkNodesDistinct(points);
   const [{ plan: first }] = points;
   const fixedRounds = first.stop.rounds;
   // the budget is the whole sweep's: a minute a point unless --max-time says otherwise
@@ -149,36 +140,8 @@ export async function runPlanned(
         ...points.flatMap((point) => point.plan.warnings).map((warn) => ({ warn })),
       ],
       checksMachine: !first.quick,
-      expects: {
-        estimate: () => {
-          const { cells, seconds } = estimateRun(
-            points.map(({ plan }) => ({
-              window: windowOf(plan),
-              k: plan.k,
-              cells: armsOf(plan).length,
-              calibrates: !kept && plan.iterations === null,
-              cycles: plan.end.cycles,
-            })),
-            {
-              rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,
-              budget: left,
-              minRounds: first.stop.minRounds,
-            },
-          );
-          return { cells, seconds: fixedRounds !== null ? seconds : left };
-        },
-        budgetSeconds: left,
-        labels: labelsOf(points),
-      },
-      opening: ({ seconds }) =>
-        `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
-        (fixedRounds !== null
-          ? `, ${plural(fixedRounds, 'round')} each: about ${about(seconds)}`
-          : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
-            (maxTime === undefined
-              ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
-              : ` (--max-time, shared by the ${points.length} points)`)) +
-        (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : ''),
+      expects: expected(points, { kept, left, fixedRounds }),
+      opening: ({ seconds }) => openingLine(points, seconds, { opening, budget }),
       rounds: ({ keep, reporter }) =>
         runSweep(points, {
           budget,
@@ -224,6 +187,75 @@ export async function runPlanned(
         ),
     },
     given,
+  );
+}
+
+/**
+ * --node 24 and --node 24.21 (or a path) can be the same binary: each Node once.
+ * @param {import('./points.js').PlannedSetting[]} points
+ */
+function checkNodesDistinct(points) {
+  const binaries = new Map();
+  for (const { at, plan } of points) {
+    const other = binaries.get(plan.node.path);
+    if (other !== undefined && other !== at.node)
+      throw usageError(
+        `--node ${other ?? process.version} and --node ${at.node ?? process.version} are the same Node (${plan.node.version}, ${plan.node.path}); give each Node once`,
+      );
+    binaries.set(plan.node.path, at.node);
+  }
+}
+
+/**
+ * What the sweep is expected to run: its cells and seconds, its budget, and its points' labels.
+ * @param {import('./points.js').PlannedSetting[]} points
+ * @param {{ kept: any, left: number, fixedRounds: number | null }} run  kept: a resumed
+ *   sweep's document; left: its budget's seconds still to spend
+ */
+function expected(points, { kept, left, fixedRounds }) {
+  const [{ plan: first }] = points;
+  return {
+    estimate: () => {
+      const { cells, seconds } = estimateRun(
+        points.map(({ plan }) => ({
+          window: windowOf(plan),
+          k: plan.k,
+          cells: armsOf(plan).length,
+          calibrates: !kept && plan.iterations === null,
+          cycles: plan.end.cycles,
+        })),
+        {
+          rounds: fixedRounds !== null ? Math.max(0, fixedRounds - (kept?.order.length ?? 0)) : null,
+          budget: left,
+          minRounds: first.stop.minRounds,
+        },
+      );
+      return { cells, seconds: fixedRounds !== null ? seconds : left };
+    },
+    budgetSeconds: left,
+    labels: labelsOf(points),
+  };
+}
+
+/**
+ * The first line: how many points, and how long at most.
+ * @param {import('./points.js').PlannedSetting[]} points
+ * @param {number} seconds  the estimate
+ * @param {{ opening?: string, budget: number }} how
+ */
+function openingLine(points, seconds, { opening, budget }) {
+  const [{ plan: first }] = points;
+  const fixedRounds = first.stop.rounds;
+  const maxTime = points[0].options.maxTime;
+  return (
+    `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
+    (fixedRounds !== null
+      ? `, ${plural(fixedRounds, 'round')} each: about ${about(seconds)}`
+      : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
+        (maxTime === undefined
+          ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
+          : ` (--max-time, shared by the ${points.length} points)`)) +
+    (points.length > MAX_POINTS ? ` (--force: more than ${MAX_POINTS})` : '')
   );
 }
 
