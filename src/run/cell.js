@@ -111,42 +111,17 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
       ...treeMemory([...hostPids, ...(message.children ?? []).flatMap((child) => child.pid ?? [])]),
       anonymousBefore: message.anonymousBefore ?? null,
     };
-    // what the task started, found while the host lives (a child outlives its parent's exit)
-    const taskChildren = descendantsOf(hostPids);
-    // the app ends its workers and reads what it kept (ending.js); its failure is the cell's
-    await subprocess.sendMessage({ type: 'end' }).catch(() => {});
-    const ended = await Promise.race([tracked.ended, tracked.done.then(() => null)]);
-    tracked.dismiss();
-    await tracked.done;
-    const strays = killStrays(hostPids, taskChildren);
-    await gone(strays);
-    // and whatever escaped both (it left the group, and was started after the last look)
-    const boxed = await subprocess.box.end();
-    for (const pid of boxed) if (!strays.includes(pid)) strays.push(pid);
+    const { ended, strays } = await endTree(subprocess, tracked, hostPids);
     const exited = process.hrtime.bigint();
-    const samples = message.samples ?? [];
-    const cell = summarizeCell(mode, samples, plan.task.metrics);
-    cell.machine = machineShare(message, cell, plan.k, steal);
-    cell.memory = memory;
-    if (strays.length) cell.strays = strays.length;
-    if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
-    if (message.main) cell.main = message.main;
-    if (ended)
-      cell.end = {
-        settleMs: ended.settleMs,
-        beforeBytes: ended.beforeBytes,
-        beforeHeapBytes: ended.beforeHeapBytes,
-        cycles: ended.cycles,
-      };
-    const phases = cellPhases({
+    const cell = cellOf(mode, plan, message, {
+      steal,
+      memory,
+      strays,
+      ended,
       spawned,
-      hosts: message.host ? [message.host] : [],
-      released: message.children ?? [],
-      samples,
-      received: [tracked.received() ?? exited],
       exited,
+      received: tracked.received(),
     });
-    if (phases) cell.phases = phases;
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
@@ -156,23 +131,90 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     }
     return cell;
   } catch (error) {
-    // What failed first, before stopping the tree makes the other processes fail too.
-    const cause = firstFailure ?? error;
-    // The first failure stops the rest of the tree; wait until every process has exited so
-    // none outlives the CLI, the task's own children included.
-    const hostPids = host?.subprocess.pid ? [host.subprocess.pid] : [];
-    const taskChildren = descendantsOf(hostPids);
-    stop.abort();
-    await Promise.allSettled([host?.subprocess, host?.done, tracer?.cancel()]);
-    await gone(killStrays(hostPids, taskChildren));
-    await host?.subprocess.box.end();
-    // Not a child's failure but ours, or the IPC channel's: still one that keeps what finished.
-    const failure =
-      cause instanceof MmapbenchError
-        ? cause
-        : new MmapbenchError(`internal error in a ${mode} cell: ${/** @type {Error} */ (cause).message}`, { cause });
-    throw interrupted(atLimit(failure, limitBefore), interrupt);
+    // what failed first, before stopping the tree makes the other processes fail too
+    throw await stoppedTree(firstFailure ?? error, { host, stop, tracer, mode, limitBefore, interrupt });
   }
+}
+
+/**
+ * The app ends its workers and reads what it kept (ending.js; its failure is the cell's); then
+ * the tree is gone: what the task started (found while the host lives, as a child outlives its
+ * parent's exit), and whatever escaped both (it left the group, and was started after the last
+ * look).
+ * @param {Host} subprocess
+ * @param {ReturnType<typeof track>} tracked
+ * @param {number[]} hostPids
+ */
+async function endTree(subprocess, tracked, hostPids) {
+  const taskChildren = descendantsOf(hostPids);
+  await subprocess.sendMessage({ type: 'end' }).catch(() => {});
+  const ended = await Promise.race([tracked.ended, tracked.done.then(() => null)]);
+  tracked.dismiss();
+  await tracked.done;
+  const strays = killStrays(hostPids, taskChildren);
+  await gone(strays);
+  const boxed = await subprocess.box.end();
+  for (const pid of boxed) if (!strays.includes(pid)) strays.push(pid);
+  return { ended, strays };
+}
+
+/**
+ * A cell that failed: the first failure stops the rest of the tree; every process has exited
+ * before it returns, so none outlives the CLI, the task's own children included. Not a child's
+ * failure but ours, or the IPC channel's, is still one that keeps what finished.
+ * @param {unknown} cause
+ * @param {{ host: { subprocess: Host, done: Promise<unknown> } | null, stop: AbortController,
+ *   tracer: { cancel: () => Promise<void> } | null, mode: 'workers'|'procs',
+ *   limitBefore: ReturnType<typeof pidsLimit>, interrupt?: AbortSignal }} cell
+ */
+async function stoppedTree(cause, { host, stop, tracer, mode, limitBefore, interrupt }) {
+  const hostPids = host?.subprocess.pid ? [host.subprocess.pid] : [];
+  const taskChildren = descendantsOf(hostPids);
+  stop.abort();
+  await Promise.allSettled([host?.subprocess, host?.done, tracer?.cancel()]);
+  await gone(killStrays(hostPids, taskChildren));
+  await host?.subprocess.box.end();
+  const failure =
+    cause instanceof MmapbenchError
+      ? cause
+      : new MmapbenchError(`internal error in a ${mode} cell: ${/** @type {Error} */ (cause).message}`, { cause });
+  return interrupted(atLimit(failure, limitBefore), interrupt);
+}
+
+/**
+ * A cell's figures from its host's result: each worker's samples summarized, with what the
+ * machine gave it, the tree's memory, what the app kept at the end and where its time went.
+ * @param {'workers'|'procs'} mode
+ * @param {import('./plan.js').Plan} plan
+ * @param {ResultMessage} message
+ * @param {{ steal: number | null, memory: any, strays: number[], ended: any, spawned: bigint,
+ *   exited: bigint, received: bigint | null | undefined }} read  what the CLI read around it
+ */
+function cellOf(mode, plan, message, { steal, memory, strays, ended, spawned, exited, received }) {
+  const samples = message.samples ?? [];
+  const cell = summarizeCell(mode, samples, plan.task.metrics);
+  cell.machine = machineShare(message, cell, plan.k, steal);
+  cell.memory = memory;
+  if (strays.length) cell.strays = strays.length;
+  if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
+  if (message.main) cell.main = message.main;
+  if (ended)
+    cell.end = {
+      settleMs: ended.settleMs,
+      beforeBytes: ended.beforeBytes,
+      beforeHeapBytes: ended.beforeHeapBytes,
+      cycles: ended.cycles,
+    };
+  const phases = cellPhases({
+    spawned,
+    hosts: message.host ? [message.host] : [],
+    released: message.children ?? [],
+    samples,
+    received: [received ?? exited],
+    exited,
+  });
+  if (phases) cell.phases = phases;
+  return cell;
 }
 
 /** CPU time stolen from this VM by its hypervisor so far, in clock ticks (/proc/stat). */
