@@ -89,6 +89,55 @@ function checkAudit({ pid, command, seconds }) {
 }
 
 /**
+ * A command to trace from its first instruction: a shell that waits for one line before it
+ * execs the command, so its pid, which the command keeps, is known before the command runs and
+ * the trace misses none of its start. The command's output goes to stderr, so stdout keeps only
+ * the report. It dies with the CLI, and what it started and left running with it (its box).
+ * @param {string[]} command
+ */
+function startCommand(command) {
+  const {
+    command: [file, args],
+    box,
+  } = diesWithParentBoxed('sh', ['-c', 'read _ && exec "$@"', 'sh', ...command], 'SIGTERM');
+  const child = adopt(spawn(file, args, { stdio: ['pipe', 2, 2], env: { ...process.env, ...box.env } }));
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => box.end().finally(() => resolve({ code, signal }))),
+  );
+  return { child, exited };
+}
+
+/** @typedef {'exited'|'time'|'interrupted'} Stop */
+
+/**
+ * What ends the trace: the target's exit (its family's command lines read while it runs), the
+ * seconds asked, or Ctrl-C.
+ * @param {{ child: import('node:child_process').ChildProcess | null, root: number,
+ *   names: Map<number, string>, seconds?: number, interrupt?: AbortSignal, signal: AbortSignal }} target
+ * @returns {Array<Promise<Stop>>}
+ */
+function stopsOf({ child, root, names, seconds, interrupt, signal }) {
+  const gone = (async () => {
+    while (
+      !signal.aborted &&
+      (child ? child.exitCode === null && child.signalCode === null : existsSync(`/proc/${root}`))
+    ) {
+      for (const [member, line] of family(root)) names.set(member, line);
+      await delay(POLL_MS, undefined, { signal }).catch(() => {});
+    }
+  })();
+  /** @type {Array<Promise<Stop>>} */
+  const waits = [gone.then(() => /** @type {Stop} */ ('exited'))];
+  if (seconds) waits.push(delay(seconds * 1000, /** @type {Stop} */ ('time'), { signal }).catch(() => 'exited'));
+  if (interrupt)
+    waits.push(
+      new Promise((resolve) => interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true })),
+    );
+  return waits;
+}
+
+/**
  * Traces the target until it exits, `seconds` pass, or `interrupt` fires, and returns what
  * mmap-lock.bt saw with the command lines of the processes it saw.
  * @param {AuditRequest} request
@@ -97,27 +146,8 @@ function checkAudit({ pid, command, seconds }) {
 export async function audit(request, { interrupt, stderr = process.stderr } = {}) {
   checkAudit(request);
   const setup = await preflight({ bpftrace: request.bpftrace, mountTracefs: request.mountTracefs, interrupt });
-  /** @type {import('node:child_process').ChildProcess | null} */
-  let child = null;
-  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }> | null} */
-  let exited = null;
-  let pid = request.pid;
-  if (request.command) {
-    // a shell that waits for one line before it execs the command: its pid, which the command
-    // keeps, is known before the command runs, so the trace misses none of its start. The
-    // command's output goes to stderr, so stdout keeps only the report. It dies with the CLI,
-    // and what it started and left running with it (its box).
-    const {
-      command: [file, args],
-      box,
-    } = diesWithParentBoxed('sh', ['-c', 'read _ && exec "$@"', 'sh', ...request.command], 'SIGTERM');
-    const shell = adopt(spawn(file, args, { stdio: ['pipe', 2, 2], env: { ...process.env, ...box.env } }));
-    exited = new Promise((resolve) =>
-      shell.once('exit', (code, signal) => box.end().finally(() => resolve({ code, signal }))),
-    );
-    child = shell;
-    pid = shell.pid;
-  }
+  const { child, exited } = request.command ? startCommand(request.command) : { child: null, exited: null };
+  const pid = child ? child.pid : request.pid;
   if (pid === undefined) throw usageError('nothing to trace: give --pid PID or a command after --');
   const root = pid;
   const names = new Map(family(root));
@@ -143,26 +173,7 @@ export async function audit(request, { interrupt, stderr = process.stderr } = {}
   child?.stdin?.end('\n');
 
   const stop = new AbortController();
-  const gone = (async () => {
-    while (
-      !stop.signal.aborted &&
-      (child ? child.exitCode === null && child.signalCode === null : existsSync(`/proc/${root}`))
-    ) {
-      for (const [member, line] of family(root)) names.set(member, line);
-      await delay(POLL_MS, undefined, { signal: stop.signal }).catch(() => {});
-    }
-  })();
-  /** @typedef {'exited'|'time'|'interrupted'} Stop */
-  /** @type {Array<Promise<Stop>>} */
-  const waits = [gone.then(() => /** @type {Stop} */ ('exited'))];
-  if (request.seconds)
-    waits.push(
-      delay(request.seconds * 1000, /** @type {Stop} */ ('time'), { signal: stop.signal }).catch(() => 'exited'),
-    );
-  if (interrupt)
-    waits.push(
-      new Promise((resolve) => interrupt.addEventListener('abort', () => resolve('interrupted'), { once: true })),
-    );
+  const waits = stopsOf({ child, root, names, seconds: request.seconds, interrupt, signal: stop.signal });
   const status = interrupt?.aborted ? 'interrupted' : await Promise.race(waits);
   stop.abort();
   const windowNs = Number(process.hrtime.bigint() - started);
