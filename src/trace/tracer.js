@@ -68,15 +68,6 @@ export async function startTrace({
   subprocess.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stderr += chunk));
   const exited = subprocess; // reject: false, so it resolves with the result whatever happens
 
-  const failure = (/** @type {string} */ what) => {
-    const line =
-      stderr
-        .split('\n')
-        .filter((l) => l.trim() && !HARMLESS.test(l))
-        .at(0) ?? 'no message';
-    return new MmapbenchError(`bpftrace ${what}: ${line.trim()} (script ${SCRIPT})`);
-  };
-
   const started = await orUndefinedAfter(Promise.race([ready, exited.then(() => false)]), START_TIMEOUT_MS);
   if (started !== true) {
     subprocess.kill('SIGKILL');
@@ -85,41 +76,66 @@ export async function startTrace({
       ? new MmapbenchError(
           `bpftrace did not attach its probes within ${START_TIMEOUT_MS / 1000} s; is the machine overloaded?`,
         )
-      : failure('exited before tracing');
+      : failure(stderr, 'exited before tracing');
   }
 
   return {
     /** SIGTERM, then the maps bpftrace prints; SIGKILL and an error if they do not come in time. */
-    async stop() {
-      subprocess.kill('SIGTERM');
-      const resignal = setInterval(() => subprocess.kill('SIGTERM'), resignalMs);
-      const note = setTimeout(() => {
-        notes.write(
-          `mmapbench: bpftrace is still printing its maps after ${stopNoteMs / 1000} s (it resolves their ` +
-            `stacks first); waiting up to ${stopTimeoutMs / 1000} s, Ctrl-C again gives them up\n`,
-        );
-      }, stopNoteMs);
-      const result = await orUndefinedAfter(exited, stopTimeoutMs);
-      clearTimeout(note);
-      clearInterval(resignal);
-      if (!result) {
-        subprocess.kill('SIGKILL');
-        await exited;
-        throw new MmapbenchError(
-          `bpftrace did not print its maps within ${stopTimeoutMs / 1000} s of SIGTERM; they are lost`,
-        );
-      }
-      if (result.exitCode !== 0) throw failure(`exited with ${result.exitCode ?? result.signal}`);
-      const output = parseBpftraceJson(stdout);
-      if (output.errors.length) throw new MmapbenchError(`bpftrace reported: ${output.errors[0]}`);
-      return summarizeTrace(output);
-    },
+    stop: () => stopped(subprocess, () => ({ stdout, stderr }), { notes, stopNoteMs, stopTimeoutMs, resignalMs }),
     /** Detaches without the maps: the run they belonged to failed. */
     async cancel() {
       subprocess.kill('SIGKILL');
       await exited;
     },
   };
+}
+
+/**
+ * bpftrace's failure, in its first line that is not noise.
+ * @param {string} stderr
+ * @param {string} what
+ */
+const failure = (stderr, what) => {
+  const line =
+    stderr
+      .split('\n')
+      .filter((l) => l.trim() && !HARMLESS.test(l))
+      .at(0) ?? 'no message';
+  return new MmapbenchError(`bpftrace ${what}: ${line.trim()} (script ${SCRIPT})`);
+};
+
+/**
+ * Stops bpftrace and reads the maps it prints: SIGTERM (repeated), a note where they are slow
+ * to come, SIGKILL and an error if they do not come in time.
+ * @param {import('execa').ResultPromise<{ reject: false }>} subprocess
+ * @param {() => { stdout: string, stderr: string }} printed  what it printed so far
+ * @param {{ notes: NodeJS.WritableStream, stopNoteMs: number, stopTimeoutMs: number, resignalMs: number }} options
+ * @returns {Promise<import('../stats/samples.js').TraceSummary>}
+ */
+async function stopped(subprocess, printed, { notes, stopNoteMs, stopTimeoutMs, resignalMs }) {
+  subprocess.kill('SIGTERM');
+  const resignal = setInterval(() => subprocess.kill('SIGTERM'), resignalMs);
+  const note = setTimeout(() => {
+    notes.write(
+      `mmapbench: bpftrace is still printing its maps after ${stopNoteMs / 1000} s (it resolves their ` +
+        `stacks first); waiting up to ${stopTimeoutMs / 1000} s, Ctrl-C again gives them up\n`,
+    );
+  }, stopNoteMs);
+  const result = await orUndefinedAfter(subprocess, stopTimeoutMs);
+  clearTimeout(note);
+  clearInterval(resignal);
+  if (!result) {
+    subprocess.kill('SIGKILL');
+    await subprocess;
+    throw new MmapbenchError(
+      `bpftrace did not print its maps within ${stopTimeoutMs / 1000} s of SIGTERM; they are lost`,
+    );
+  }
+  const { stdout, stderr } = printed();
+  if (result.exitCode !== 0) throw failure(stderr, `exited with ${result.exitCode ?? result.signal}`);
+  const maps = parseBpftraceJson(stdout);
+  if (maps.errors.length) throw new MmapbenchError(`bpftrace reported: ${maps.errors[0]}`);
+  return summarizeTrace(maps);
 }
 
 /**
