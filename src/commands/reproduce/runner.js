@@ -97,25 +97,7 @@ export async function runExperiment(
   const mine = records.filter((r) => r.experiment === experiment.name);
   const cells = mine.flatMap((r) => (r.type === 'cell' ? [r] : []));
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
-  /** @type {import('../../run/scheduler.js').Measurement[]} */
-  const points = [];
-  for (const variant of variants) {
-    const plan = await planVariant(variant, options, interrupt);
-    const session = newSession(plan);
-    const saved = mine.flatMap((r) => (r.type === 'calibration' && r.variant === variant.id ? [r] : []))[0];
-    if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
-    const modes = variantModes(variant);
-    const point = {
-      id: variant.id,
-      plan,
-      arms: modes,
-      steps: (/** @type {number} */ index) =>
-        roundOrder(modes, index).map((mode) => ({ arm: mode, runs: mode, traced: Boolean(variant.trace) })),
-      tracer,
-      session,
-    };
-    points.push(point);
-  }
+  const points = await pointsOf(variants, { options, interrupt, mine, tracer });
   // a point is a setting: its id is the variant's
   const variantOf = (/** @type {import('../../run/scheduler.js').Measurement} */ point) => {
     const variant = variants.find((v) => v.id === point.id);
@@ -167,6 +149,37 @@ export async function runExperiment(
     /** @type {ReturnType<typeof takeThp> | null} */ (guard)?.restore();
   }
   if (run.error) throw run.error;
+}
+
+/**
+ * Each setting as a point of the rounds: its plan, and its work as a resumed run kept it.
+ * @param {import('./experiments.js').Variant[]} variants
+ * @param {{ options: ReproduceOptions, interrupt?: AbortSignal,
+ *   mine: import('../../saved/reproduce-file.js').ResultRecord[],
+ *   tracer: import('../../run/cell.js').Tracer | undefined }} run  mine: the experiment's records so far
+ * @returns {Promise<import('../../run/scheduler.js').Measurement[]>}
+ */
+async function pointsOf(variants, { options, interrupt, mine, tracer }) {
+  /** @type {import('../../run/scheduler.js').Measurement[]} */
+  const points = [];
+  for (const variant of variants) {
+    const plan = await planVariant(variant, options, interrupt);
+    const session = newSession(plan);
+    const saved = mine.flatMap((r) => (r.type === 'calibration' && r.variant === variant.id ? [r] : []))[0];
+    if (!session.work && saved) session.work = { iterations: saved.iterations, warmup: saved.warmup };
+    const modes = variantModes(variant);
+    const point = {
+      id: variant.id,
+      plan,
+      arms: modes,
+      steps: (/** @type {number} */ index) =>
+        roundOrder(modes, index).map((mode) => ({ arm: mode, runs: mode, traced: Boolean(variant.trace) })),
+      tracer,
+      session,
+    };
+    points.push(point);
+  }
+  return points;
 }
 
 /**
