@@ -31,6 +31,57 @@ const ORIGIN_NS = process.hrtime.bigint() - BigInt(Math.round(performance.now() 
  */
 export const laterEnd = (last, end) =>
   typeof end === 'string' && /^\d{1,30}$/.test(end) && (last === undefined || BigInt(end) > last) ? BigInt(end) : last;
+/**
+ * The K members of one cycle (threads or processes), counted as they report: once all are ready
+ * the CLI is told (unless `quiet`: a later cycle); once every window is over, `windowsOver` gets
+ * the last end and each member is asked for its result (`collect`); once every result is in,
+ * `finished` has them, by member.
+ * @template R
+ * @param {number} k
+ * @param {{ quiet: boolean, windowsOver: (end: bigint | undefined) => void, collect: () => void,
+ *   say: (message: object) => void }} how
+ */
+export function membersCount(k, { quiet, windowsOver, collect, say }) {
+  let ready = 0;
+  let over = 0;
+  let got = 0;
+  /** @type {bigint | undefined} */
+  let lastEnd;
+  /** @type {R[]} */
+  const results = [];
+  /** @type {() => void} */
+  let allReady = () => {};
+  /** @type {(results: R[]) => void} */
+  let done = () => {};
+  return {
+    ready: new Promise((resolve) => (allReady = () => resolve(undefined))),
+    finished: /** @type {Promise<R[]>} */ (new Promise((resolve) => (done = resolve))),
+    /**
+     * A member's message: true when it was its result.
+     * @param {any} message
+     * @param {number} index  the member
+     * @param {R} result  what its result keeps
+     */
+    heard(message, index, result) {
+      if (message?.type === 'ready' && ++ready === k) {
+        if (!quiet) say({ type: 'ready' });
+        allReady();
+      } else if (message?.type === 'done') {
+        lastEnd = laterEnd(lastEnd, message.end);
+        if (++over === k) {
+          windowsOver(lastEnd);
+          collect();
+        }
+      } else if (message?.type === 'result') {
+        const first = !(index in results);
+        results[index] = result;
+        if (first && ++got === k) done(results);
+        return true;
+      }
+      return false;
+    },
+  };
+}
 /** A moment on hrtime's clock (ns, as a string or bigint), in this thread's performance.now() ms. */
 export const hereMs = (/** @type {string | bigint} */ ns) => Number(BigInt(ns) - ORIGIN_NS) / 1e6;
 

@@ -10,7 +10,7 @@ import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { laterEnd, parentApp } from './main-load.js';
+import { membersCount, parentApp } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -87,21 +87,10 @@ first.finished.then(report);
 function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const cycle = [];
-  /** @type {import('./task-runner.js').ResultMessage[]} */
-  const results = [];
-  let ready = 0;
   let setUp = 0;
-  let over = 0;
-  /** @type {bigint | undefined} */
-  let lastEnd;
-  /** @type {() => void} */
-  let allReady = () => {};
-  const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
-  /** @type {(results: import('./task-runner.js').ResultMessage[]) => void} */
-  let done = () => {};
-  /** @type {Promise<import('./task-runner.js').ResultMessage[]>} */
-  const allFinished = new Promise((resolve) => (done = resolve));
   const tell = (/** @type {object} */ message) => cycle.forEach((subprocess) => subprocess.send(message, ignore));
+  /** @type {ReturnType<typeof membersCount<import('./task-runner.js').ResultMessage>>} */
+  const members = membersCount(spec.k, { quiet, windowsOver, collect: () => tell({ type: 'collect' }), say: send });
   for (let index = 0; index < spec.k && !failed; index++) {
     const subprocess = fork(child, [process.argv[2], String(index)], {
       execPath,
@@ -123,23 +112,10 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
         });
       }
       if (message?.type === 'set-up' && ++setUp === spec.k) tell({ type: 'set-up' });
-      else if (message?.type === 'done') {
-        lastEnd = laterEnd(lastEnd, message.end);
-        if (++over === spec.k) {
-          windowsOver(lastEnd);
-          tell({ type: 'collect' });
-        }
-      } else if (message?.type === 'ready' && ++ready === spec.k) {
-        if (!quiet) send({ type: 'ready' });
-        allReady();
-      } else if (message?.type === 'failed') {
+      else if (message?.type === 'failed') {
         const { type, worker, ...details } = message;
         fail(index, details);
-      } else if (message?.type === 'result') {
-        finished = true;
-        results[index] = message;
-        if (results.filter(Boolean).length === spec.k) done(results);
-      }
+      } else if (members.heard(message, index, message)) finished = true;
     });
     // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
     subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
@@ -163,7 +139,7 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
     });
   }
   const release = () => tell({ type: 'go', at: String(process.hrtime.bigint() + RELEASE_LEAD_NS) });
-  return { members: cycle, ready: readyNow, finished: allFinished, release, tell };
+  return { members: cycle, ready: members.ready, finished: members.finished, release, tell };
 }
 
 process.on('message', (/** @type {any} */ message) => {

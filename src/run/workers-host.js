@@ -7,7 +7,7 @@ import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
-import { laterEnd, parentApp } from './main-load.js';
+import { membersCount, parentApp } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -98,19 +98,13 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
   const gate = new SharedArrayBuffer(8);
   /** @type {Worker[]} */
   const workers = [];
-  /** @type {import('./task-runner.js').Sample[]} */
-  const results = [];
-  let ready = 0;
-  let over = 0;
-  /** @type {bigint | undefined} */
-  let lastEnd;
-  /** @type {() => void} */
-  let allReady = () => {};
-  const readyNow = new Promise((resolve) => (allReady = () => resolve(undefined)));
-  /** @type {(samples: import('./task-runner.js').Sample[]) => void} */
-  let done = () => {};
-  /** @type {Promise<import('./task-runner.js').Sample[]>} */
-  const allFinished = new Promise((resolve) => (done = resolve));
+  /** @type {ReturnType<typeof membersCount<import('./task-runner.js').Sample>>} */
+  const members = membersCount(spec.k, {
+    quiet,
+    windowsOver,
+    collect: () => workers.forEach((one) => one.postMessage({ type: 'collect' })),
+    say: send,
+  });
   for (let index = 0; index < spec.k && !failed; index++) {
     let worker;
     try {
@@ -130,20 +124,7 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
     workers.push(worker);
     let finished = false;
     worker.on('message', (message) => {
-      if (message.type === 'ready' && ++ready === spec.k) {
-        if (!quiet) send({ type: 'ready' });
-        allReady();
-      }
-      if (message.type === 'done') lastEnd = laterEnd(lastEnd, message.end);
-      if (message.type === 'done' && ++over === spec.k) {
-        windowsOver(lastEnd);
-        for (const one of workers) one.postMessage({ type: 'collect' });
-      }
-      if (message.type === 'result') {
-        finished = true;
-        results.push(message.sample);
-        if (results.length === spec.k) done(results);
-      }
+      if (members.heard(message, index, message?.sample)) finished = true;
     });
     worker.on('error', (/** @type {Error & { code?: string }} */ error) =>
       error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error)),
@@ -154,8 +135,8 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
   }
   return {
     members: workers,
-    ready: readyNow,
-    finished: allFinished,
+    ready: members.ready,
+    finished: members.finished,
     release() {
       Atomics.store(new Int32Array(gate), 0, 1);
       Atomics.notify(new Int32Array(gate), 0);
