@@ -136,25 +136,7 @@ export function experimentSection(
     premise = null,
   },
 ) {
-  /** @type {Record<string, ClaimVerdict[]>} */
-  const byProtocol = {};
-  /** @type {ReportModel['tables']} */
-  const tables = [];
-  let measuredRounds = 0;
-  for (const protocol of protocols) {
-    const data = new ExperimentData(cellsUnder(cells, protocol));
-    measuredRounds = Math.max(measuredRounds, data.rounds.length);
-    byProtocol[protocol] = experiment.verdicts(data);
-    const settings = variantsUnder(variants, protocol);
-    const table = experiment.table
-      ? experiment.table(settings, data)
-      : experiment.shape === 'grid'
-        ? gridTable(settings, data)
-        : rowsTable(settings, data);
-    if (protocols.length > 1 || protocol !== 'steady')
-      table.head = [`${table.head[0]} (${protocol})`, ...table.head.slice(1)];
-    tables.push(table);
-  }
+  const { byProtocol, tables, measuredRounds } = readings(experiment, variants, cells, protocols);
   const verdicts = byProtocol[protocols[0]];
   /** @type {string[]} */
   const notes = [];
@@ -184,25 +166,66 @@ export function experimentSection(
     byProtocol,
     model: {
       title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${plural(measuredRounds, 'round')} measured`,
-      lines: [
-        `claim: ${experiment.claim}`,
-        ...(premise ? [`upstream since: ${premise}`] : []),
-        `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
-        ...(experiment.table
-          ? [
-              "figures are medians over rounds; a ratio with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
-            ]
-          : experiment.shape === 'grid'
-            ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
-            : [
-                "ops/s are medians over rounds; workers/procs with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
-              ]),
-        ...protocols.map((protocol) => `${protocol}: ${PROTOCOL_TEXT[protocol](experiment)}`),
-      ],
+      lines: headLines(experiment, protocols, premise),
       tables,
       notes,
     },
   };
+}
+
+/**
+ * Each reading's verdicts and table, and the most rounds any measured.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {Variant[]} variants
+ * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells
+ * @param {import('./protocols.js').Reading[]} protocols
+ */
+function readings(experiment, variants, cells, protocols) {
+  /** @type {Record<string, ClaimVerdict[]>} */
+  const byProtocol = {};
+  /** @type {ReportModel['tables']} */
+  const tables = [];
+  let measuredRounds = 0;
+  for (const protocol of protocols) {
+    const data = new ExperimentData(cellsUnder(cells, protocol));
+    measuredRounds = Math.max(measuredRounds, data.rounds.length);
+    byProtocol[protocol] = experiment.verdicts(data);
+    const settings = variantsUnder(variants, protocol);
+    const table = experiment.table
+      ? experiment.table(settings, data)
+      : experiment.shape === 'grid'
+        ? gridTable(settings, data)
+        : rowsTable(settings, data);
+    if (protocols.length > 1 || protocol !== 'steady')
+      table.head = [`${table.head[0]} (${protocol})`, ...table.head.slice(1)];
+    tables.push(table);
+  }
+  return { byProtocol, tables, measuredRounds };
+}
+
+/**
+ * The lines under an experiment's title: its claim, what changed upstream, where the published
+ * figures come from, how its table reads, and what each reading is.
+ * @param {import('./experiments.js').Experiment} experiment
+ * @param {import('./protocols.js').Reading[]} protocols
+ * @param {string | null} premise
+ */
+function headLines(experiment, protocols, premise) {
+  return [
+    `claim: ${experiment.claim}`,
+    ...(premise ? [`upstream since: ${premise}`] : []),
+    `published figures (quoted, not measured here): ${experiment.source}; ${experiment.setup ?? PUBLISHED_SETUP}`,
+    ...(experiment.table
+      ? [
+          "figures are medians over rounds; a ratio with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+        ]
+      : experiment.shape === 'grid'
+        ? ['cells: workers ops/s measured / published; the procs column is procs ops/s']
+        : [
+            "ops/s are medians over rounds; workers/procs with its 95% CI is the geometric mean of the per-round ratios, the interval's centre (the median with fewer than 3 rounds)",
+          ]),
+    ...protocols.map((protocol) => `${protocol}: ${PROTOCOL_TEXT[protocol](experiment)}`),
+  ];
 }
 
 /**
