@@ -1,3 +1,4 @@
+import { deferred } from '../system/deferred.js';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -329,6 +330,23 @@ const started = (/** @type {Host} */ subprocess) =>
   });
 
 /**
+ * The error with what the task printed, for --verbose: the first failure's own host's.
+ * @param {MmapbenchError} error
+ * @param {Host} subprocess
+ * @param {HostContext} context
+ */
+function withTaskOutput(error, subprocess, context) {
+  error.taskOutput ??= outputText(subprocess.output, context.label) || undefined;
+  return error;
+}
+
+/** A host that exited with no result and no failure. @param {HostContext} context */
+const noResult = (context) =>
+  new MmapbenchError(
+    `${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`,
+  );
+
+/**
  * Follows one host process: `ready` resolves on its ready message, `result` on its result,
  * `done` with its result once it has exited, or rejects with an MmapbenchError that names who
  * failed and how.
@@ -336,19 +354,13 @@ const started = (/** @type {Host} */ subprocess) =>
  * @param {HostContext} context
  */
 export function track(subprocess, context) {
-  /** @type {(value?: unknown) => void} */
-  let markReady = () => {};
-  /** @type {(message: ResultMessage) => void} */
-  let markResult = () => {};
-  /** @type {(message: import('./ending.js').EndedMessage) => void} */
-  let markEnded = () => {};
-  /** @type {Promise<import('./ending.js').EndedMessage>} */
-  const ended = new Promise((resolve) => (markEnded = resolve));
+  const ready = deferred();
+  /** @type {ReturnType<typeof deferred<ResultMessage>>} */
+  const resulted = deferred();
+  /** @type {ReturnType<typeof deferred<import('./ending.js').EndedMessage>>} */
+  const ended = deferred();
   /** @type {bigint | null} */
   let receivedAt = null;
-  const ready = new Promise((resolve) => (markReady = resolve));
-  /** @type {Promise<ResultMessage>} */
-  const resulted = new Promise((resolve) => (markResult = resolve));
   /** @type {NodeJS.Timeout | undefined} */
   let lingering;
   let killedAfterResult = false;
@@ -358,11 +370,7 @@ export function track(subprocess, context) {
       killedAfterResult = true;
       subprocess.kill('SIGKILL');
     }, EXIT_GRACE_MS));
-  // what the task printed, for --verbose: the first failure's own host's
-  const withOutput = (/** @type {MmapbenchError} */ error) => {
-    error.taskOutput ??= outputText(subprocess.output, context.label) || undefined;
-    return error;
-  };
+  const withOutput = (/** @type {MmapbenchError} */ error) => withTaskOutput(error, subprocess, context);
   /** @type {Promise<ResultMessage>} */
   const done = (async () => {
     /** @type {ResultMessage | undefined} */
@@ -379,13 +387,13 @@ export function track(subprocess, context) {
             `${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`,
           );
         }
-        if (message?.type === 'ready') markReady();
-        else if (message?.type === 'ended') markEnded(message);
+        if (message?.type === 'ready') ready.resolve();
+        else if (message?.type === 'ended') ended.resolve(message);
         else if (message?.type === 'failed') failure = message;
         else if (message?.type === 'result') {
           result = message;
           receivedAt ??= process.hrtime.bigint();
-          markResult(message);
+          resulted.resolve(message);
           // a cell's host waits to be dismissed (its memory is read first); the calibration's exits
           if (!context.dismissed) linger();
         }
@@ -398,13 +406,7 @@ export function track(subprocess, context) {
       clearTimeout(lingering);
     }
     if (failure) throw withOutput(describeFailure(failure, context));
-    if (!result) {
-      throw withOutput(
-        new MmapbenchError(
-          `${context.label} exited before reporting a result (task ${context.plan.task.name}); a task must not exit the thread or process it runs in`,
-        ),
-      );
-    }
+    if (!result) throw withOutput(noResult(context));
     return result;
   })();
   // once a result came: tell the host to exit, and kill it if it does not
@@ -412,5 +414,12 @@ export function track(subprocess, context) {
     subprocess.sendMessage({ type: 'exit' }).catch(() => {});
     linger();
   };
-  return { ready, result: resulted, ended, done, received: () => receivedAt, dismiss };
+  return {
+    ready: ready.promise,
+    result: resulted.promise,
+    ended: ended.promise,
+    done,
+    received: () => receivedAt,
+    dismiss,
+  };
 }

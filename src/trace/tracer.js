@@ -1,3 +1,4 @@
+import { deferred } from '../system/deferred.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -56,19 +57,17 @@ export async function startTrace({
   const subprocess = adopt(execa(file, args, { stdin: 'ignore', buffer: false, reject: false, detached: true }));
   let stdout = '';
   let stderr = '';
-  /** @type {(value: boolean) => void} */
-  let markReady = () => {};
-  /** @type {Promise<boolean>} */
-  const ready = new Promise((resolve) => (markReady = resolve));
+  /** @type {ReturnType<typeof deferred<boolean>>} */
+  const ready = deferred();
   // execa gives piped streams when stdout and stderr are not redirected, as here
   subprocess.stdout?.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => {
     stdout += chunk;
-    if (stdout.includes(READY_LINE)) markReady(true);
+    if (stdout.includes(READY_LINE)) ready.resolve(true);
   });
   subprocess.stderr?.setEncoding('utf8').on('data', (/** @type {string} */ chunk) => (stderr += chunk));
   const exited = subprocess; // reject: false, so it resolves with the result whatever happens
 
-  const started = await orUndefinedAfter(Promise.race([ready, exited.then(() => false)]), START_TIMEOUT_MS);
+  const started = await orUndefinedAfter(Promise.race([ready.promise, exited.then(() => false)]), START_TIMEOUT_MS);
   if (started !== true) {
     subprocess.kill('SIGKILL');
     await exited;
