@@ -181,17 +181,7 @@ export function appText(document, point, { verbose = false } = {}) {
     alone && lagAlone !== null
       ? `; alone, before its workers started, request p99 ${fixed(alone.p99Ns / 1e3, 0)} µs and loop lag p99 ${fixed(lagAlone / 1e6, 2)} ms (${ops(alone.requests)} requests in ${alone.cells} cells, one round in 3)${added.length ? `; beside them, ${added.join(', ')}` : ''}`
       : '';
-  // where the main thread's time went, per request it served, in each mode
-  const accounts = document.aa
-    ? []
-    : MODES.flatMap((mode) => {
-        const account = document[mode]?.mainAccount;
-        if (!account || account.cpuUs === null) return [];
-        const system = account.systemUs === null ? '' : ` (${fixed(account.systemUs, 0)} µs in the kernel)`;
-        const waiting = account.runqUs === null ? '' : `, ${fixed(account.runqUs, 0)} µs waiting for a CPU`;
-        const faults = account.minflt === null ? '' : `, ${fixed(account.minflt, 1)} page faults`;
-        return [`${mode} ${fixed(account.cpuUs, 0)} µs on a CPU${system}${waiting}${faults}`];
-      });
+  const accounts = document.aa ? [] : mainAccounts(document);
   const why = accounts.length ? `; its main thread per request: ${accounts.join('; ')}` : '';
   const cpus = document.environment?.cpu ? cpusOf(document.environment.cpu) : undefined;
   const k = document.config.k;
@@ -199,17 +189,7 @@ export function appText(document, point, { verbose = false } = {}) {
     typeof cpus === 'number' && k + 1 > cpus
       ? `; with k=${k} workers beside it on ${plural(cpus, 'CPU')}, the main thread also waits for a CPU (\`sweep -k\` shows how that grows)`
       : '';
-  // the middle of the requests, every one of the complete cells pooled: --verbose's
-  const p50s = verbose
-    ? [
-        ...MODES.flatMap((mode) => {
-          const histogram = document[mode]?.mainHistogram;
-          const p50 = histogram ? percentileOf(histogram.ns, 50, histogram.bits) : null;
-          return p50 === null ? [] : [`${mode} ${fixed(p50 / 1e3, 0)} µs`];
-        }),
-        ...(alone ? [`alone ${fixed(alone.p50Ns / 1e3, 0)} µs`] : []),
-      ]
-    : [];
+  const p50s = verbose ? pooledMedians(document, alone) : [];
   const middle = p50s.length ? `; request p50, every request pooled: ${p50s.join(', ')}` : '';
   if (!verbose) {
     // the answer's: what ran, the app alone, and the CPUs; the rest is --verbose's
@@ -223,6 +203,34 @@ export function appText(document, point, { verbose = false } = {}) {
   }
   return `app: the parent's main thread served a request every ${main.everyMs} ms while the workers ran (${request})${aloneText}${middle}${why}; --main off for none${crowded}`;
 }
+
+/**
+ * Where the main thread's time went, per request it served, in each mode.
+ * @param {ResultsDocument} document
+ */
+const mainAccounts = (document) =>
+  MODES.flatMap((mode) => {
+    const account = document[mode]?.mainAccount;
+    if (!account || account.cpuUs === null) return [];
+    const system = account.systemUs === null ? '' : ` (${fixed(account.systemUs, 0)} µs in the kernel)`;
+    const waiting = account.runqUs === null ? '' : `, ${fixed(account.runqUs, 0)} µs waiting for a CPU`;
+    const faults = account.minflt === null ? '' : `, ${fixed(account.minflt, 1)} page faults`;
+    return [`${mode} ${fixed(account.cpuUs, 0)} µs on a CPU${system}${waiting}${faults}`];
+  });
+
+/**
+ * The middle of the requests, every one of the complete cells pooled, in each mode and alone.
+ * @param {ResultsDocument} document
+ * @param {ResultsDocument['appAlone']} alone
+ */
+const pooledMedians = (document, alone) => [
+  ...MODES.flatMap((mode) => {
+    const histogram = document[mode]?.mainHistogram;
+    const p50 = histogram ? percentileOf(histogram.ns, 50, histogram.bits) : null;
+    return p50 === null ? [] : [`${mode} ${fixed(p50 / 1e3, 0)} µs`];
+  }),
+  ...(alone ? [`alone ${fixed(alone.p50Ns / 1e3, 0)} µs`] : []),
+];
 
 /**
  * A recycling run (--cycles N): what the app kept per worker after the first and the last cycle
