@@ -56,27 +56,7 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
     ];
   });
   const [min] = roundBounds(options);
-  if (!names.length && !markdown) {
-    // a line each: its name, whether it runs here, its time, and the claim, wrapped between
-    // words under itself (as `tasks` lists them)
-    const nameWidth = Math.max(...rows.map((row) => row[0].length));
-    const lines = rows.flatMap(([name, claim, , here, time]) => {
-      const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
-      const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
-      const indent = [...head].length;
-      return wrapText(claim, Math.max(20, width - indent))
-        .split('\n')
-        .map((line, i) => `${i === 0 ? head : ' '.repeat(indent)}${line}`);
-    });
-    return `${[
-      `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
-      ...lines,
-      wrapText(
-        `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
-        width,
-      ),
-    ].join('\n')}\n`;
-  }
+  if (!names.length && !markdown) return lineEach(rows, options, width);
   const model = {
     title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
     tables: [
@@ -104,3 +84,31 @@ export const renderReproduce = (models, format, stream = process.stdout, { verbo
     color: useColor(stream),
     width: textWidth(stream),
   });
+
+/**
+ * Every experiment a line: its name, whether it runs here, its time, and the claim, wrapped
+ * between words under itself (as `tasks` lists them).
+ * @param {string[][]} rows  the listing's rows
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @param {number} width
+ */
+function lineEach(rows, options, width) {
+  const [min] = roundBounds(options);
+  const nameWidth = Math.max(...rows.map((row) => row[0].length));
+  const lines = rows.flatMap(([name, claim, , here, time]) => {
+    const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
+    const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
+    const indent = [...head].length;
+    return wrapText(claim, Math.max(20, width - indent))
+      .split('\n')
+      .map((line, i) => `${i === 0 ? head : ' '.repeat(indent)}${line}`);
+  });
+  return `${[
+    `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
+    ...lines,
+    wrapText(
+      `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
+      width,
+    ),
+  ].join('\n')}\n`;
+}
