@@ -235,17 +235,7 @@ export function accountResults(rounds, modes, k) {
   /** @type {Partial<Record<Mode, Array<number>>>} */
   const seen = {};
   for (const mode of modes) {
-    perRound[mode] = rounds.map((round) => {
-      const cell = round.cells[mode];
-      const values = cell?.account ? perOp(cell.account, cell.machine, cell.parentCpuNs) : null;
-      if (!values || !cell) return emptyLine();
-      const traced = round.traced?.[mode];
-      if (traced?.trace && traced.totalOps) {
-        values.lockWriteNs = traced.trace.write.totalNs / traced.totalOps;
-        values.lockReadNs = traced.trace.read.totalNs / traced.totalOps;
-      }
-      return values;
-    });
+    perRound[mode] = rounds.map((round) => roundLine(round, mode));
     // what the ratio sees: k workers' elapsed time per op, from throughput
     seen[mode] = rounds.flatMap((round) => {
       const cell = round.cells[mode];
@@ -272,12 +262,12 @@ export function accountResults(rounds, modes, k) {
     modes.length === 2
       ? meanStats(rounds.map((_, i) => (seen.workers?.[i] ?? NaN) - (seen.procs?.[i] ?? NaN)).filter(Number.isFinite))
       : null;
+  const byMode = (/** @type {(cells: AccountedCell[]) => any} */ of) =>
+    Object.fromEntries(modes.map((mode) => [mode, of(rounds.flatMap((round) => round.cells[mode] ?? []))]));
   /** @type {Partial<Record<Mode, Regime | null>>} */
-  const regime = {};
-  for (const mode of modes) regime[mode] = regimeOf(rounds.flatMap((round) => round.cells[mode]?.account ?? []));
+  const regime = byMode((cells) => regimeOf(cells.flatMap((cell) => cell.account ?? [])));
   /** @type {Partial<Record<Mode, WarmupSummary | null>>} */
-  const warmup = {};
-  for (const mode of modes) warmup[mode] = warmupOf(rounds.flatMap((round) => round.cells[mode] ?? []));
+  const warmup = byMode(warmupOf);
   const split = modes
     .flatMap((mode) => rounds.map((round) => round.cells[mode]?.account?.split))
     .find((value) => value !== undefined);
@@ -295,6 +285,24 @@ export function accountResults(rounds, modes, k) {
     split: split ?? null,
     missing,
   };
+}
+
+/**
+ * One round's time per op in a mode, line by line, with the traced cell's lock waits.
+ * @param {{ cells: Partial<Record<Mode, AccountedCell>>, traced?: Partial<Record<Mode, AccountedCell>> }} round
+ * @param {Mode} mode
+ * @returns {Record<LineKey, number | null>}
+ */
+function roundLine(round, mode) {
+  const cell = round.cells[mode];
+  const values = cell?.account ? perOp(cell.account, cell.machine, cell.parentCpuNs) : null;
+  if (!values || !cell) return emptyLine();
+  const traced = round.traced?.[mode];
+  if (traced?.trace && traced.totalOps) {
+    values.lockWriteNs = traced.trace.write.totalNs / traced.totalOps;
+    values.lockReadNs = traced.trace.read.totalNs / traced.totalOps;
+  }
+  return values;
 }
 
 /** @returns {Record<LineKey, number | null>} */
