@@ -114,6 +114,46 @@ function spreadOf(complete, modes) {
 }
 
 /**
+ * Every round as saved: its order, whether it is complete, each mode's cell, its ratio where it
+ * counts, and the traced cells.
+ * @param {import('../../run/scheduler.js').Session} session
+ * @param {Mode[]} modes
+ * @param {import('../../run/scheduler.js').Round[]} complete
+ * @param {boolean} traced
+ * @returns {ResultsDocument['rounds']}
+ */
+function roundsOf(session, modes, complete, traced) {
+  return session.rounds.map((round) => ({
+    index: round.index,
+    order: round.order,
+    complete: !round.pilot && modes.every((mode) => round.cells[mode]),
+    ...(round.pilot ? { pilot: /** @type {const} */ (true) } : {}),
+    ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
+    ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
+    ...(traced ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
+  }));
+}
+
+/**
+ * A mode's figures over its complete rounds' cells; null with none.
+ * @param {any[]} cells
+ * @param {import('../../run/plan.js').Plan} plan
+ */
+function modeSummary(cells, plan) {
+  return cells.length === 0
+    ? null
+    : {
+        throughput: summarize(cells.map((cell) => cell.throughput)),
+        spread: summarize(cells.map((cell) => cell.spread)),
+        releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
+        ...measureSummaries(cells),
+        ...metricSummaries(cells, plan.task.metrics),
+        ...latencyHistogram(cells),
+        ...mainAccount(cells),
+      };
+}
+
+/**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../../run/plan.js').Plan} plan
  * @param {import('../../run/scheduler.js').Session} session
@@ -139,31 +179,13 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     environment,
     calibration: session.calibration,
     sizing: session.sizing,
-    rounds: session.rounds.map((round) => ({
-      index: round.index,
-      order: round.order,
-      complete: !round.pilot && modes.every((mode) => round.cells[mode]),
-      ...(round.pilot ? { pilot: true } : {}),
-      ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
-      ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
-      ...(plan.trace ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
-    })),
+    rounds: roundsOf(session, modes, complete, Boolean(plan.trace)),
   };
-  for (const mode of modes) {
-    const cells = complete.flatMap((round) => round.cells[mode] ?? []);
-    document[mode] =
-      cells.length === 0
-        ? null
-        : {
-            throughput: summarize(cells.map((cell) => cell.throughput)),
-            spread: summarize(cells.map((cell) => cell.spread)),
-            releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
-            ...measureSummaries(cells),
-            ...metricSummaries(cells, plan.task.metrics),
-            ...latencyHistogram(cells),
-            ...mainAccount(cells),
-          };
-  }
+  for (const mode of modes)
+    document[mode] = modeSummary(
+      complete.flatMap((round) => round.cells[mode] ?? []),
+      plan,
+    );
   if (modes.length === 2) {
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
