@@ -106,7 +106,7 @@ const failure = (stderr, what) => {
 /**
  * Stops bpftrace and reads the maps it prints: SIGTERM (repeated), a note where they are slow
  * to come, SIGKILL and an error if they do not come in time.
- * @param {import('execa').ResultPromise<{ reject: false }>} subprocess
+ * @param {import('execa').ResultPromise<{ stdin: 'ignore', buffer: false, reject: false, detached: true }>} subprocess
  * @param {() => { stdout: string, stderr: string }} printed  what it printed so far
  * @param {{ notes: NodeJS.WritableStream, stopNoteMs: number, stopTimeoutMs: number, resignalMs: number }} options
  * @returns {Promise<import('../stats/samples.js').TraceSummary>}

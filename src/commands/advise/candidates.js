@@ -81,20 +81,7 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
   // a task that talks to its parent spends its time sending, not allocating: its candidates are
   // the other ways to send (its fixes), not the heap's settings
   const heap = !task.parent;
-  if (glibc && heap) {
-    for (const [key, value, name] of GLIBC)
-      add({ name, kind: 'glibc', env: { [key]: value }, apply: environmentLine({ [key]: value }) });
-    if (fileSize >= MMAP_THRESHOLD) {
-      // above the reads' size, so they come from the heap rather than from mmap and munmap
-      const value = String(Math.min(MMAP_THRESHOLD_MAX, 2 ** Math.ceil(Math.log2(fileSize * 2))));
-      add({
-        name: `MMAP_THRESHOLD ${formatSize(Number(value))}`,
-        kind: 'glibc',
-        env: { MALLOC_MMAP_THRESHOLD_: value },
-        apply: environmentLine({ MALLOC_MMAP_THRESHOLD_: value }),
-      });
-    }
-  }
+  if (glibc && heap) glibcCandidates(fileSize).forEach(add);
   for (const allocator of heap ? allocators : [])
     if (allocator.path)
       add({
@@ -139,6 +126,27 @@ export function candidatesFor({ task, fixes = task.fixes, glibc, fileSize, alloc
     ),
     defaults,
   };
+}
+
+/**
+ * glibc's settings, each alone, and, above the mmap threshold, a threshold above the reads' size,
+ * so they come from the heap rather than from mmap and munmap.
+ * @param {number} fileSize
+ */
+function glibcCandidates(fileSize) {
+  const candidates = [];
+  for (const [key, value, name] of GLIBC)
+    candidates.push({ name, kind: 'glibc', env: { [key]: value }, apply: environmentLine({ [key]: value }) });
+  if (fileSize >= MMAP_THRESHOLD) {
+    const value = String(Math.min(MMAP_THRESHOLD_MAX, 2 ** Math.ceil(Math.log2(fileSize * 2))));
+    candidates.push({
+      name: `MMAP_THRESHOLD ${formatSize(Number(value))}`,
+      kind: 'glibc',
+      env: { MALLOC_MMAP_THRESHOLD_: value },
+      apply: environmentLine({ MALLOC_MMAP_THRESHOLD_: value }),
+    });
+  }
+  return candidates;
 }
 
 /**
