@@ -16,6 +16,32 @@ const run = (/** @type {{ command: string, date?: string | null, status?: string
 const ratio = (/** @type {number | null} */ value) => (value === null ? '-' : fixed(value));
 
 /**
+ * The notes under a diff: how a change reads, the drift between runs, the further measures,
+ * where each change came from, and the points in one run only.
+ * @param {import('./document.js').DiffDocument} diff
+ */
+function diffNotes(diff) {
+  const notes = [
+    "Each change is new / base (1.00: no change) with its 95% CI, a Welch t interval on the per-round logs of both runs: of the workers/procs ratio, and of each mode's ops/s. The gap is how far the ratio lies from 1.",
+  ];
+  // a machine drifts between runs by more than either run's interval (docs/how-it-measures.md, "Figures behind the defaults");
+  // rounds interleaved in one run cancel that drift
+  notes.push(
+    'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
+  );
+  const further = FURTHER_MEASURES.filter((measure) => diff.points.some((point) => point.measures?.[measure.key]));
+  if (further.length)
+    notes.push(
+      `Under a point, each mode's change of ${further.map((measure) => measure.name).join(', ')}: new / base, as above.`,
+    );
+  // where the change came from, for points whose runs both kept the account
+  for (const point of diff.points) if (point.account?.reading) notes.push(`${point.label}: ${point.account.reading}`);
+  if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
+  if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
+  return notes;
+}
+
+/**
  * The diff as a report: the facts that differ, then a row per shared point.
  * @param {import('./document.js').DiffDocument} diff
  * @returns {import('../../words/report-model.js').ReportModel}
@@ -38,23 +64,7 @@ export function diffModel(diff) {
       }),
     ];
   });
-  const notes = [
-    "Each change is new / base (1.00: no change) with its 95% CI, a Welch t interval on the per-round logs of both runs: of the workers/procs ratio, and of each mode's ops/s. The gap is how far the ratio lies from 1.",
-  ];
-  // a machine drifts between runs by more than either run's interval (docs/how-it-measures.md, "Figures behind the defaults");
-  // rounds interleaved in one run cancel that drift
-  notes.push(
-    'The two runs were measured at different times, so drift of the machine between them counts as change here; to compare two Nodes or settings on one machine, `mmapbench sweep` interleaves them in the same rounds (--node A --node B, --variant).',
-  );
-  const further = FURTHER_MEASURES.filter((measure) => diff.points.some((point) => point.measures?.[measure.key]));
-  if (further.length)
-    notes.push(
-      `Under a point, each mode's change of ${further.map((measure) => measure.name).join(', ')}: new / base, as above.`,
-    );
-  // where the change came from, for points whose runs both kept the account
-  for (const point of diff.points) if (point.account?.reading) notes.push(`${point.label}: ${point.account.reading}`);
-  if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
-  if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
+  const notes = diffNotes(diff);
   return {
     title: `mmapbench diff: ${plural(diff.points.length, 'point')} in common`,
     lines: [
