@@ -67,22 +67,7 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, i
     );
   }
 
-  let mounted = false;
-  let tracefs = [TRACEFS, LEGACY_TRACEFS].find((dir) => host.exists(path.join(dir, 'events')));
-  if (!tracefs && mountTracefs) {
-    try {
-      await host.mountTracefs(interrupt);
-    } catch (error) {
-      throw environmentError(`\`${MOUNT_COMMAND}\` failed: ${error.shortMessage ?? error.message}`, error);
-    }
-    mounted = true;
-    tracefs = host.exists(path.join(TRACEFS, 'events')) ? TRACEFS : undefined;
-  }
-  if (!tracefs) {
-    throw environmentError(
-      `tracefs is not mounted at ${TRACEFS}, so no tracepoint can be attached: run \`${MOUNT_COMMAND}\` or pass --mount-tracefs`,
-    );
-  }
+  const { tracefs, mounted } = await tracefsOf(host, mountTracefs, interrupt);
 
   const kernel = host.kernel();
   const missing = TRACEPOINTS.filter((name) => !host.exists(path.join(tracefs, 'events', 'mmap_lock', name)));
@@ -107,6 +92,33 @@ export async function preflight({ bpftrace = 'bpftrace', mountTracefs = false, i
     }
   }
   return { bpftrace: binary, version: `${parsed[0].replace(/^v/, '')}`, tracefs, mounted };
+}
+
+/**
+ * Where tracefs is mounted, mounting it where asked (--mount-tracefs).
+ * @param {typeof realHost} host
+ * @param {boolean} mountTracefs
+ * @param {AbortSignal | undefined} interrupt
+ * @returns {Promise<{ tracefs: string, mounted: boolean }>}
+ */
+async function tracefsOf(host, mountTracefs, interrupt) {
+  let mounted = false;
+  let tracefs = [TRACEFS, LEGACY_TRACEFS].find((dir) => host.exists(path.join(dir, 'events')));
+  if (!tracefs && mountTracefs) {
+    try {
+      await host.mountTracefs(interrupt);
+    } catch (error) {
+      throw environmentError(`\`${MOUNT_COMMAND}\` failed: ${error.shortMessage ?? error.message}`, error);
+    }
+    mounted = true;
+    tracefs = host.exists(path.join(TRACEFS, 'events')) ? TRACEFS : undefined;
+  }
+  if (!tracefs) {
+    throw environmentError(
+      `tracefs is not mounted at ${TRACEFS}, so no tracepoint can be attached: run \`${MOUNT_COMMAND}\` or pass --mount-tracefs`,
+    );
+  }
+  return { tracefs, mounted };
 }
 
 /** @param {number[]} version @param {number[]} wanted */
