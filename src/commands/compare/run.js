@@ -103,31 +103,7 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
       ],
       // --quick measures nothing, so it skips the check
       checksMachine: !plan.quick,
-      expects: {
-        // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round
-        // runs each mode twice, once under bpftrace
-        estimate: () =>
-          estimateRun(
-            [
-              {
-                window: windowOf(plan),
-                k: plan.k,
-                cells: modes.length * (plan.trace ? 2 : 1),
-                traced: plan.trace ? modes.length : 0,
-                calibrates: !kept && plan.iterations === null,
-                cycles: plan.end.cycles,
-              },
-            ],
-            {
-              rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
-              budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
-              minRounds: plan.stop.minRounds,
-            },
-          ),
-        // an adaptive run never has more left than what remains of its budget
-        budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
-        aa: plan.aa,
-      },
+      expects: expected(plan, modes, kept),
       rounds: ({ keep, reporter: told }) =>
         runSession(plan, modes, {
           interrupt,
@@ -144,4 +120,38 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
     },
     reporter,
   );
+}
+
+/**
+ * What the run is expected to take: its cells and seconds, and its budget.
+ * @param {import('../../run/plan.js').Plan} plan
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {any} kept  a resumed run's document
+ */
+function expected(plan, modes, kept) {
+  return {
+    // an adaptive run is bounded by its budget, not its (huge) round limit; a traced round
+    // runs each mode twice, once under bpftrace
+    estimate: () =>
+      estimateRun(
+        [
+          {
+            window: windowOf(plan),
+            k: plan.k,
+            cells: modes.length * (plan.trace ? 2 : 1),
+            traced: plan.trace ? modes.length : 0,
+            calibrates: !kept && plan.iterations === null,
+            cycles: plan.end.cycles,
+          },
+        ],
+        {
+          rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
+          budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
+          minRounds: plan.stop.minRounds,
+        },
+      ),
+    // an adaptive run never has more left than what remains of its budget
+    budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
+    aa: plan.aa,
+  };
 }
