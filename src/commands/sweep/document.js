@@ -45,15 +45,7 @@ export function buildSweepDocument(run, { environment, machine, precision, round
       unavailable: plan.unavailable,
       // a point that failed alone (an advise candidate): why
       ...(document.error && document.status === 'failed' ? { error: document.error } : {}),
-      config: {
-        iterations: document.config.iterations,
-        ...(document.config.iterationsByMode ? { iterationsByMode: document.config.iterationsByMode } : {}),
-        warmup: document.config.warmup,
-        duration: document.config.duration,
-        env: document.config.env,
-        timeout: document.config.timeout,
-        ...(document.config.semiSpaceMb ? { semiSpaceMb: document.config.semiSpaceMb } : {}),
-      },
+      config: pointConfig(document.config),
       ...savedPoint(document),
       // an advise candidate raced out: after which round, below which leader (run/race.js)
       ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
@@ -83,6 +75,20 @@ export function buildSweepDocument(run, { environment, machine, precision, round
     ...(short ? { shortBudget: short } : {}),
   };
 }
+
+/**
+ * What a point's cells did that the sweep's axes do not say: its work, its environment.
+ * @param {import('../../document/document.js').ResultsDocument['config']} config  its compare document's
+ */
+const pointConfig = (config) => ({
+  iterations: config.iterations,
+  ...(config.iterationsByMode ? { iterationsByMode: config.iterationsByMode } : {}),
+  warmup: config.warmup,
+  duration: config.duration,
+  env: config.env,
+  timeout: config.timeout,
+  ...(config.semiSpaceMb ? { semiSpaceMb: config.semiSpaceMb } : {}),
+});
 
 /**
  * @typedef {ReturnType<typeof buildSweepDocument> & { advice?: import('../advise/types.js').Advice }} SweepDocument
