@@ -65,6 +65,31 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     : varying(axes);
   const cores = cpusOf(environment.cpu);
   const read = sweepPoints(document);
+  const { title, lines } = headerOf(document, cores);
+  const notes = sweepNotes(document, columns, cores, answer);
+  const metrics = answer ? [] : metricsTable(points, columns);
+  const accounted = answer ? [] : accountTable(points, columns);
+  // the answer shows, beside the steady ratio, what fresh workers do at each point: their first
+  // 2,000 ops (docs/how-it-measures.md, "Fresh and warm"); --verbose every measure
+  const measured = measuresTable(document, read, columns, answer ? ['firstThroughput'] : null);
+  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
+  return {
+    title,
+    lines,
+    tables: [pointsTable(points, read, columns), ...measured, ...accounted, ...metrics],
+    notes,
+    blocks,
+  };
+}
+
+/**
+ * The points' table: a row per point, by the axes that tell them apart, with each mode's ops/s,
+ * the ratio with its interval, the verdict and why it stopped.
+ * @param {SavedPoint[]} points
+ * @param {import('../../points/points.js').Point[]} read  the same, as every reader reads them
+ * @param {ReturnType<typeof varying>} columns
+ */
+function pointsTable(points, read, columns) {
   const rows = points.map((point, i) => {
     const { workers, procs, ratio } = figureOf(THROUGHPUT, read[i]);
     return [
@@ -85,41 +110,17 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     'verdict',
     'stop',
   ];
-
-  const { title, lines } = headerOf(document, cores);
-  const notes = sweepNotes(document, columns, cores, answer);
-  const metrics = answer ? [] : metricsTable(points, columns);
-  const accounted = answer ? [] : accountTable(points, columns);
-  // the answer shows, beside the steady ratio, what fresh workers do at each point: their first
-  // 2,000 ops (docs/how-it-measures.md, "Fresh and warm"); --verbose every measure
-  const measured = measuresTable(document, read, columns, answer ? ['firstThroughput'] : null);
-  const blocks = answer ? [] : document.scaling.flatMap((group) => charts(group, document, width));
   return {
-    title,
-    lines,
-    tables: [
-      {
-        head,
-        rows,
-        align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
-        // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
-        widths: [
-          ...head
-            .slice(0, -5)
-            .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
-          10,
-          10,
-          18,
-          14,
-          13,
-        ],
-      },
-      ...measured,
-      ...accounted,
-      ...metrics,
+    head,
+    rows,
+    align: head.map((_, i) => (i < Math.max(columns.length, 1) ? 'left' : 'right')),
+    // long cells (a path, a verdict) wrap at words rather than push the table past the terminal
+    widths: [
+      ...head
+        .slice(0, -5)
+        .map((name, i) => Math.min(19, Math.max(name.length, ...rows.map((row) => row[i].length)) + 2)),
+      ...[10, 10, 18, 14, 13],
     ],
-    notes,
-    blocks,
   };
 }
 
