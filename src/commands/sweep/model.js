@@ -440,6 +440,23 @@ function charts(group, document, width) {
     formatter: axis(format),
     xLabel: 'k     W workers, P procs (P drawn over W where they meet)',
   });
+  const ratio = ratioChart(group, document, {
+    title: `workers/procs against k${name ? ` (${name})` : ''}`,
+    ks,
+    plotWidth,
+    axis,
+  });
+  return [throughput, ratio];
+}
+
+/**
+ * The ratio against k: each point's interval ends, its centre drawn over them.
+ * @param {ScalingGroup} group
+ * @param {SweepDocument} document
+ * @param {{ title: string, ks: number[], plotWidth: number,
+ *   axis: (formatY: (y: number) => string) => (value: number, options: { axis: 'x' | 'y' }) => string }} how
+ */
+function ratioChart(group, document, { title, ks, plotWidth, axis }) {
   const ratioSteps = document.points
     .flatMap(({ id, k, ratio }) => (group.points.includes(id) && ratio ? [{ k, ratio }] : []))
     .sort((a, b) => a.k - b.k);
@@ -460,18 +477,18 @@ function charts(group, document, width) {
   const ratio = plot([ends.length ? ends : medians.map(({ x, y }) => /** @type {[number, number]} */ ([x, y]))], {
     width: plotWidth,
     height: 10,
-    title: `workers/procs against k${name ? ` (${name})` : ''}`,
+    title,
     mode: 'point',
     lineFormatter: ({ plotX, plotY }) => ({ x: plotX, y: plotY, symbol: ends.length ? '-' : '●' }),
     points: ends.length ? medians : [],
     symbols: { point: '●' },
     yRange: [Math.max(0, low - pad), high + pad],
-    customXAxisTicks: xTicks,
+    customXAxisTicks: ks.map((_, i) => i),
     customYAxisTicks: [low, 1, high].filter((y, i, list) => list.indexOf(y) === i),
     formatter: axis((y) => fixed(y)),
     xLabel: `k   ● median, - its 95% CI${ends.length ? '' : ' (none: under 3 rounds)'}; 1 = as fast`,
   });
-  return [throughput, ratio];
+  return ratio;
 }
 
 /**
