@@ -99,11 +99,8 @@ export async function runExperiment(
   const done = new Set(cells.map((r) => `${r.variant}|${r.round}|${r.mode}`));
   const points = await pointsOf(variants, { options, interrupt, mine, tracer });
   // a point is a setting: its id is the variant's
-  const variantOf = (/** @type {import('../../run/scheduler.js').Measurement} */ point) => {
-    const variant = variants.find((v) => v.id === point.id);
-    if (!variant) throw new Error(`runner: no setting ${point.id}`);
-    return variant;
-  };
+  const variantOf = (/** @type {{ id: string }} */ point) =>
+    /** @type {import('./experiments.js').Variant} */ (variants.find((v) => v.id === point.id));
   const keep = (/** @type {import('../../saved/reproduce-file.js').ResultRecord} */ record) => {
     appendRecord(file, record);
     records.push(record);
@@ -111,10 +108,8 @@ export async function runExperiment(
 
   /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
-  /** @type {import('../../run/scheduler.js').RoundsRun | undefined} */
-  let run;
   try {
-    run = await runRounds(points, {
+    const run = await runRounds(points, {
       stop: stopWhenNarrow(experiment, cells, variants, { options, progress }),
       interrupt,
       onCalibrated: (point, calibration) => {
@@ -145,10 +140,10 @@ export async function runExperiment(
         });
       },
     });
+    if (run.error) throw run.error;
   } finally {
     /** @type {ReturnType<typeof takeThp> | null} */ (guard)?.restore();
   }
-  if (run.error) throw run.error;
 }
 
 /**
