@@ -127,6 +127,19 @@ async function pointCharts({ document, readOf, label }, read) {
         },
       ),
     );
+  charts.push(...(await accountAndRatio(document, label)));
+  return charts;
+}
+
+/**
+ * Where each point's time went, per mode, and each point's ratio with its interval.
+ * @param {import('./document.js').SweepDocument} document
+ * @param {Drawn['label']} label
+ * @returns {Promise<Chart[]>}
+ */
+async function accountAndRatio(document, label) {
+  /** @type {Chart[]} */
+  const charts = [];
   const accounted = document.points.flatMap((point) =>
     point.account
       ? MODES.map((mode) => ({
