@@ -245,6 +245,23 @@ function confirmEnv(environments, given, path) {
 }
 
 /**
+ * How a kept sweep's axis is read: a list of one value or more, each checked by `item`; JSON
+ * keeps an axis's "the default" (undefined) as null.
+ * @param {(name: string, why: string) => Error} refuse
+ */
+const axisList =
+  (refuse) =>
+  (/** @type {string} */ name, /** @type {unknown} */ values, /** @type {(value: any) => string | null} */ item) => {
+    if (!Array.isArray(values) || !values.length) throw refuse(`axes.${name}`, 'must be a list of one value or more');
+    return values.map((value, i) => {
+      if (value === null) return undefined;
+      const why = item(value);
+      if (why) throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
+      return value;
+    });
+  };
+
+/**
  * A kept sweep's request: its axes and shared options, checked as keptOptions checks one
  * compare's.
  * @param {unknown} request  `resume` of a kept sweep
@@ -256,17 +273,7 @@ export function keptSweep(request, { path, given }) {
     usageError(`--resume ${path}: resume.${name} ${why}; start a new run`);
   const { axes } = /** @type {{ axes?: Record<string, unknown> }} */ (isRecord(request) ? request : {});
   if (!isRecord(axes)) throw refuse('axes', 'must be the axes the sweep was started with');
-  /** @param {string} name @param {unknown} values @param {(value: any) => string | null} item */
-  const list = (name, values, item) => {
-    if (!Array.isArray(values) || !values.length) throw refuse(`axes.${name}`, 'must be a list of one value or more');
-    // JSON keeps an axis's "the default" (undefined) as null
-    return values.map((value, i) => {
-      if (value === null) return undefined;
-      const why = item(value);
-      if (why) throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
-      return value;
-    });
-  };
+  const list = axisList(refuse);
   const nodes = list('node', axes.node, KEPT.node);
   const binaries = nodes.filter((node) => node !== undefined && !parseVersionSpec(node));
   if (binaries.length)
