@@ -43,6 +43,18 @@ export const nodeOption = value(
  */
 
 /**
+ * A repeated option's comma-separated lists, each value checked by `item`, read into one list.
+ * @param {string} name
+ * @param {any} item
+ * @param {string} example
+ */
+const listsOf = (name, item, example) => (/** @type {string[]} */ values) =>
+  values.reduce(
+    (/** @type {unknown[] | undefined} */ previous, raw) => listOf(flagName(name), item, example)(raw, previous),
+    undefined,
+  );
+
+/**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
  * each takes a comma-separated list, repeatable (sweep's axes).
  * @template {boolean} [L=false]
@@ -54,11 +66,7 @@ function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
   const axis = (/** @type {string} */ name, /** @type {any} */ item, /** @type {string} */ example) => ({
     kind: 'repeat',
     list: true,
-    read: (values) =>
-      values.reduce(
-        (/** @type {unknown[] | undefined} */ previous, raw) => listOf(flagName(name), item, example)(raw, previous),
-        undefined,
-      ),
+    read: listsOf(name, item, example),
   });
   // an axis in a sweep; one value, checked by `item`, elsewhere (or as typed, without one)
   /**
@@ -140,13 +148,7 @@ const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
     node: either(
       repeat(
         'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',
-        {
-          read: (/** @type {string[]} */ values) =>
-            values.reduce(
-              (/** @type {unknown[] | undefined} */ previous, raw) => listOf('--node', text, '20,24,26')(raw, previous),
-              undefined,
-            ),
-        },
+        { read: listsOf('node', text, '20,24,26') },
       ),
       nodeOption,
     ),
@@ -169,14 +171,7 @@ const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
     cycles: either(
       repeat(
         'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
-        {
-          read: (/** @type {string[]} */ values) =>
-            values.reduce(
-              (/** @type {number[] | undefined} */ previous, raw) =>
-                listOf('--cycles', cycleCount, '1,2,4,8')(raw, previous),
-              undefined,
-            ),
-        },
+        { read: listsOf('cycles', cycleCount, '1,2,4,8') },
       ),
       value(
         "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
