@@ -220,7 +220,34 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     };
     return [row];
   });
-  rows.push({
+  rows.push(procsRow(base, baseline, change, procsScore));
+  judge(rows, objective);
+  const [baseRow, ...others] = rows;
+  const measured = ranked(others, objective);
+  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
+    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
+  return {
+    baseline: base.id,
+    for: objective,
+    rows: [baseRow, ...measured, ...others.filter((row) => row.status !== 'measured')],
+    missing,
+    skipped,
+    defaults,
+    best: bestIn('workers'),
+    bestProcs: bestIn('procs'),
+  };
+}
+
+/**
+ * Processes instead of threads: the baseline's procs against its workers, as one more row.
+ * @param {ReturnType<typeof scoring>['base']} base
+ * @param {ReturnType<typeof scoring>['baseline']} baseline
+ * @param {ReturnType<typeof scoring>['change']} change
+ * @param {Change | null} procsScore
+ * @returns {AdviceRow}
+ */
+function procsRow(base, baseline, change, procsScore) {
+  return {
     id: base.id,
     name: 'processes instead of threads',
     kind: 'procs',
@@ -236,21 +263,6 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     verdict: null,
     rank: null,
     dropped: null,
-  });
-  judge(rows, objective);
-  const [baseRow, ...others] = rows;
-  const measured = ranked(others, objective);
-  const bestIn = (/** @type {'workers'|'procs'} */ mode) =>
-    measured.find((row) => row.mode === mode && row.verdict === 'better')?.name ?? null;
-  return {
-    baseline: base.id,
-    for: objective,
-    rows: [baseRow, ...measured, ...others.filter((row) => row.status !== 'measured')],
-    missing,
-    skipped,
-    defaults,
-    best: bestIn('workers'),
-    bestProcs: bestIn('procs'),
   };
 }
 
