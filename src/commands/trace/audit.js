@@ -71,21 +71,7 @@ export function auditModel(document) {
   if (!trace.write.count && !trace.read.count) {
     notes.push('no mmap_lock acquisition by the target or what it started: was it idle?');
   }
-  const perProcess = {
-    head: ['process', 'command', 'writes', 'write wait', 'avg', 'max', 'reads', 'read wait'],
-    rows: trace.processes.map((p) => [
-      String(p.pid),
-      clip(p.commandLine ?? p.comm),
-      ops(p.writes),
-      duration(p.writeNs),
-      p.writes ? duration(p.writeNs / p.writes) : '-',
-      duration(p.writeMaxNs),
-      ops(p.reads),
-      duration(p.readNs),
-    ]),
-    align: ['right', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
-    widths: [9, 28, 8, 11, 9, 9, 8, 11],
-  };
+  const perProcess = processTable(trace);
   const total = {
     head: ['all processes', 'acquisitions', 'wait', 'avg', 'max'],
     rows: /** @type {const} */ (['write', 'read']).map((kind) => [
@@ -130,6 +116,28 @@ export function auditModel(document) {
       ...[stacks, userTable].filter((table) => table.rows.length),
     ],
     notes,
+  };
+}
+
+/**
+ * Each process the trace saw: its command, its writes and their wait, its reads.
+ * @param {AuditDocument['trace']} trace
+ */
+function processTable(trace) {
+  return {
+    head: ['process', 'command', 'writes', 'write wait', 'avg', 'max', 'reads', 'read wait'],
+    rows: trace.processes.map((p) => [
+      String(p.pid),
+      clip(p.commandLine ?? p.comm),
+      ops(p.writes),
+      duration(p.writeNs),
+      p.writes ? duration(p.writeNs / p.writes) : '-',
+      duration(p.writeMaxNs),
+      ops(p.reads),
+      duration(p.readNs),
+    ]),
+    align: ['right', 'left', 'right', 'right', 'right', 'right', 'right', 'right'],
+    widths: [9, 28, 8, 11, 9, 9, 8, 11],
   };
 }
 
