@@ -71,20 +71,7 @@ export async function measureReproduce(
       },
       // the published protocols are what they are: no check of the machine before them
       checksMachine: false,
-      expects: {
-        estimate: () => {
-          const [min] = roundBounds(options);
-          return {
-            cells: Math.max(
-              0,
-              plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) -
-                records.filter((r) => r.type === 'cell').length,
-            ),
-            seconds: plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0),
-          };
-        },
-        budgetSeconds: Infinity,
-      },
+      expects: expected(plan, options, records),
       rounds: async ({ reporter: told }) => {
         try {
           for (const { experiment, variants } of plan)
@@ -112,6 +99,29 @@ export async function measureReproduce(
     },
     reporter,
   );
+}
+
+/**
+ * What the run is expected to take: the cells of its least rounds not run yet, and its seconds.
+ * @param {ReturnType<typeof planOf>} plan
+ * @param {import('./runner.js').ReproduceOptions} options
+ * @param {import('../../saved/reproduce-file.js').ResultRecord[]} records  a resumed run's
+ */
+function expected(plan, options, records) {
+  return {
+    estimate: () => {
+      const [min] = roundBounds(options);
+      return {
+        cells: Math.max(
+          0,
+          plan.reduce((n, { variants }) => n + cellsPerRound(variants) * min, 0) -
+            records.filter((r) => r.type === 'cell').length,
+        ),
+        seconds: plan.reduce((n, { variants }) => n + estimate(variants, options, options.quick), 0),
+      };
+    },
+    budgetSeconds: Infinity,
+  };
 }
 
 /**
