@@ -126,11 +126,8 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   const quick = Boolean(options.quick);
   const cwd = options.cwd ?? process.cwd();
   const task = await loadTask(options.task ?? DEFAULTS.task, { cwd, timeout: options.timeout, interrupt });
-  const file = resolveFile(
-    options.file ?? task.defaultFile ?? DEFAULTS.file,
-    options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir),
-    cwd,
-  );
+  const fixtures = options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir);
+  const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, fixtures, cwd);
   const node = await resolveNode(options.node, interrupt, say, cwd);
   const params = resolveParams(task, options.params ?? {}, cwd);
   await checkParams(task, params, modesOf({ command, aa: options.aa ?? null, only: options.only ?? null }));
@@ -175,13 +172,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     // each worker's young generation, as an app sets it (workers-host.js, procs-host.js)
     semiSpaceMb: options.semiSpace ?? null,
     envOverrides,
-    env: {
-      ...inheritedEnv(process.env, {
-        allocator: options.inheritAllocatorEnv !== false,
-        startup: Boolean(options.inheritEnv),
-      }),
-      ...envOverrides,
-    },
+    env: { ...inheritedEnv(process.env, inheriting(options)), ...envOverrides },
     timeout,
     protocol: options.protocol ?? 'steady',
     quick,
@@ -190,6 +181,16 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     warnings,
   });
 }
+
+/**
+ * What the cells inherit of this process's environment: the allocator's variables unless a
+ * setting names its own, and what Node reads at start only with --inherit-env.
+ * @param {MeasureOptions} options
+ */
+const inheriting = (options) => ({
+  allocator: options.inheritAllocatorEnv !== false,
+  startup: Boolean(options.inheritEnv),
+});
 
 /**
  * What each cell does and when the rounds stop: a fixed count of ops or a window's seconds, the
