@@ -5,7 +5,7 @@ import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
 import { fixed, MODES } from '../../words/spelling.js';
 import { scoreIn } from './advice.js';
-import { recommendedText } from '../sweep/model.js';
+import { recommendedText } from '../sweep/scaling-text.js';
 import { MORE } from '../../view/table.js';
 
 /**
