@@ -1,19 +1,23 @@
 // compare's results document, built from its session: every figure measured in the run (a sweep
 // builds each point's with it). What the document is: document/document.js.
-import { differenceStats, ratioStats, roundRatio, summarize, verdict } from '../../stats/ratio.js';
-import { pooledPercentile, pooledRatioStats } from '../../stats/pooled.js';
+import { ratioStats, roundRatio, summarize, verdict } from '../../stats/ratio.js';
 import { completeRounds } from '../../run/scheduler.js';
 import { traceResults } from '../../trace/counts.js';
 import { accountResults } from '../../stats/account.js';
 import { phasesSummary } from '../../stats/phases.js';
 import { spreadAttribution } from '../../stats/spread.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
-import { FURTHER_MEASURES } from '../../points/measures.js';
-import { valueOf } from '../../points/points.js';
 import { budgetShortfall, halfWidth } from '../../stats/stopping.js';
 import { SCHEMA, version } from '../../version.js';
-import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../../stats/histogram.js';
 import { endOf } from '../../saved/save.js';
+import {
+  appAlone,
+  latencyHistogram,
+  mainAccount,
+  measureRatios,
+  measureSummaries,
+  metricSummaries,
+} from './summaries.js';
 
 /**
  * @typedef {import('../../document/document.js').ResultsDocument} ResultsDocument
@@ -219,182 +223,6 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   if (phases) document.phases = phases;
   if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
   return document;
-}
-
-/**
- * Each measure beyond throughput as a workers/procs ratio, round by round over the complete
- * rounds whose cells both have it, with its interval as the throughput ratio's; null when no
- * measure beyond throughput was had.
- * @param {import('../../stats/cell-summary.js').RoundCells[]} complete
- * @returns {Record<string, import('../../stats/ratio.js').RatioStats> | null}
- */
-function measureRatios(complete) {
-  const ratios = FURTHER_MEASURES.flatMap((measure) => {
-    const difference = measure.contrast === 'difference';
-    const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
-      const [w, p] = [workers, procs].map((cell) => valueOf(measure, cell));
-      if (difference) return w !== null && p !== null ? [w - p] : [];
-      return w && p ? [w / p] : [];
-    });
-    if (!perRound.length) return [];
-    if (measure.pooled) {
-      const { histogram, percentile, bits } = measure.pooled;
-      const pairs = complete.flatMap(({ cells: { workers, procs } }) => {
-        const [w, p] = [workers, procs].map((cell) => (cell ? histogram(cell) : null));
-        return w?.length && p?.length ? [/** @type {[Histogram, Histogram]} */ ([w, p])] : [];
-      });
-      const pooled = pooledRatioStats(pairs, percentile, bits);
-      return pooled ? [[measure.key, pooled]] : [];
-    }
-    return [[measure.key, difference ? differenceStats(perRound) : ratioStats(perRound)]];
-  });
-  return ratios.length ? Object.fromEntries(ratios) : null;
-}
-
-/**
- * A pooled measure's figure over a mode's cells (one a round) and its interval, in the measure's
- * unit; nothing when no cell timed any.
- * @param {NonNullable<import('../../points/measures.js').Measure['pooled']>} pooled
- * @param {CellResult[]} cells
- * @returns {{ pooled?: number, pooledCi95?: [number, number] | null }}
- */
-function pooledOf({ histogram, percentile, bits, scale }, cells) {
-  const rounds = cells.flatMap((cell) => {
-    const timed = histogram(cell);
-    return timed?.length ? [timed] : [];
-  });
-  const read = pooledPercentile(rounds, percentile, bits);
-  if (!read) return {};
-  return {
-    pooled: read.value * scale,
-    pooledCi95: read.ci95 ? [read.ci95[0] * scale, read.ci95[1] * scale] : null,
-  };
-}
-
-/**
- * Each measure beyond throughput over the cells that have it (FURTHER_MEASURES); one no cell has is left
- * out, and each cell says why it has none.
- * @param {CellResult[]} cells
- * @returns {Record<string, Summary>}
- */
-function measureSummaries(cells) {
-  return Object.fromEntries(
-    FURTHER_MEASURES.flatMap((measure) => {
-      const values = cells.flatMap((cell) => {
-        const value = valueOf(measure, cell);
-        return value === null ? [] : [value];
-      });
-      if (!values.length) return [];
-      return [[measure.key, { ...summarize(values), ...(measure.pooled ? pooledOf(measure.pooled, cells) : {}) }]];
-    }),
-  );
-}
-
-/**
- * The app alone: its requests before the workers started, over every cell that read it (a
- * pilot round's too), in both modes (the same app, before either mode's workers): the requests' times pooled into one
- * histogram, whose percentiles are read, and the median over cells of the event loop's p99.
- * A cell reads only about 50 requests alone, too few for a p99 of its own.
- * @param {CellResult[]} cells
- * @returns {AppAlone | null}
- */
-function appAlone(cells) {
-  const stretches = cells.flatMap((cell) => (cell.main?.alone ? [cell.main.alone] : []));
-  if (!stretches.length) return null;
-  const histogram = mergeHistograms(stretches.map((stretch) => stretch.histogram));
-  return {
-    cells: stretches.length,
-    requests: countOf(histogram),
-    p50Ns: /** @type {number} */ (percentileOf(histogram, 50, SAVED_BITS)),
-    p99Ns: /** @type {number} */ (percentileOf(histogram, 99, SAVED_BITS)),
-    ...aloneLagOf(stretches),
-    // for the page's percentile plot, as a mode's histograms are kept
-    histogram: { cells: stretches.length, ops: countOf(histogram), bits: SAVED_BITS, ns: histogram },
-  };
-}
-
-/**
- * The app alone's timer lag, every stretch's ticks pooled (in a run before the timer's lag was
- * kept: the median of each stretch's loop delay p99).
- * @param {import('../../stats/samples.js').MainStretch[]} stretches
- * @returns {{ lagP99Ns: number } | { loopDelayP99Ns: number } | {}}
- */
-function aloneLagOf(stretches) {
-  const lags = stretches.flatMap((stretch) => (stretch.lag ? [stretch.lag.histogram] : []));
-  if (lags.length) return { lagP99Ns: /** @type {number} */ (percentileOf(mergeHistograms(lags), 99, SAVED_BITS)) };
-  const old = stretches.flatMap((stretch) => (stretch.loopDelay ? [stretch.loopDelay.p99Ns] : []));
-  return old.length ? { loopDelayP99Ns: summarize(old).median } : {};
-}
-
-/**
- * Where the app's main thread's time went while the workers ran, per request it served: its own
- * counters over the stretch (on a CPU, of that in the kernel, waiting for a CPU, page faults),
- * each the median over the cells; nothing where no cell read them.
- * @param {CellResult[]} cells
- * @returns {{ mainAccount?: MainAccount }}
-
- * @typedef {import('../../points/points.js').MainAccount} MainAccount
- */
-function mainAccount(cells) {
-  const stretches = cells.flatMap((cell) =>
-    cell.main?.during?.account && cell.main.during.requests ? [cell.main.during] : [],
-  );
-  if (!stretches.length) return {};
-  /** @param {(account: import('../../run/thread-counters.js').WindowAccount) => number | null} of  @param {number} scale */
-  const perRequest = (of, scale) => {
-    const values = stretches.flatMap((stretch) => {
-      const value = of(/** @type {any} */ (stretch.account));
-      return value === null ? [] : [value / scale / stretch.requests];
-    });
-    return values.length ? summarize(values).median : null;
-  };
-  return {
-    mainAccount: {
-      cells: stretches.length,
-      cpuUs: perRequest((account) => account.cpuNs, 1e3),
-      // a split into user and system from /proc's 10 ms ticks means nothing over a window of
-      // tenths of a second: only Node's own per-thread CPU usage (24 and later) gives one
-      systemUs: perRequest((account) => (account.split === 'thread-cpu-usage' ? account.systemNs : null), 1e3),
-      runqUs: perRequest((account) => account.runqNs, 1e3),
-      minflt: perRequest((account) => account.minflt, 1),
-    },
-  };
-}
-
-/**
- * Each task metric over the cells, as medians and ranges like throughput.
- * @param {CellResult[]} cells
- * @param {Record<string, unknown>} declared
- */
-function metricSummaries(cells, declared) {
-  const names = Object.keys(declared ?? {});
-  if (!names.length) return {};
-  return {
-    metrics: Object.fromEntries(
-      names.map((name) => {
-        const values = cells.map((cell) => cell.metrics?.[name]).filter((v) => typeof v === 'number');
-        return [name, values.length ? summarize(values) : null];
-      }),
-    ),
-  };
-}
-
-/**
- * The ops a mode's cells timed, merged into one histogram for the distribution chart; nothing
- * where no cell timed any (a user's task, or cells saved before cells kept their histogram).
- * @param {CellResult[]} cells
- * @returns {{ latencyHistogram?: ModeHistogram }}
- */
-function latencyHistogram(cells) {
-  const kept = cells.flatMap(({ latency }) => (latency && 'histogram' in latency ? [latency.histogram] : []));
-  const requests = cells.flatMap(({ main }) => (main?.during?.histogram ? [main.during.histogram] : []));
-  const ns = kept.length ? mergeHistograms(kept) : null;
-  const main = requests.length ? mergeHistograms(requests) : null;
-  return {
-    ...(ns ? { latencyHistogram: { cells: kept.length, ops: countOf(ns), bits: SAVED_BITS, ns } } : {}),
-    // the app's requests on the main thread while the workers ran, merged likewise
-    ...(main ? { mainHistogram: { cells: requests.length, ops: countOf(main), bits: SAVED_BITS, ns: main } } : {}),
-  };
 }
 
 /**
