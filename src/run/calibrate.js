@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { spawnHost, track } from './cell.js';
+import { spawnHost, track } from './host-process.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { fewestOps, modesOf, runnerSpec } from './plan.js';
 
