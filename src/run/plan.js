@@ -341,7 +341,7 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
 /**
  * The work one cell does: fixed by the plan, or learned by the session's calibration.
  * @typedef {{ iterations: number, warmup: Warmup, byMode?: Partial<Record<'workers'|'procs', number>> }} Work
- *   byMode: a task that talks to its parent, each mode's own iterations (scheduler.js sizeByPilot)
+ *   byMode: a task that talks to its parent, each mode's own iterations (pilot.js, sizeByPilot)
  * @typedef {number | 'steady'} Warmup  untimed ops per worker before the barrier: a fixed count,
  *   or until the rate stops trending (task-runner.js, stoppedTrending), within STEADY_CAP
  */
