@@ -1,7 +1,8 @@
 // The report of a reproduce run, as models: from its results file's header and records, so a
 // live run and `mmapbench report` of its file show the same.
 import { EXPERIMENTS } from './experiments.js';
-import { environmentModel, experimentSection, summaryModel } from './sections.js';
+import { experimentSection } from './sections.js';
+import { environmentModel, summaryModel } from './summary.js';
 import { roundBounds } from './bounds.js';
 import { protocolsOf, readingsOf, underProtocol } from './protocols.js';
 

@@ -1,9 +1,7 @@
-import { INVESTIGATION } from '../../reference/published.js';
 import { fixed, plural, MODES } from '../../words/spelling.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
 import { num, rate, withCi } from './tables.js';
-import { QUICK_EXPERIMENTS } from './bounds.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../../stats/account.js';
 import { accountWords } from '../../document/account-text.js';
@@ -26,7 +24,7 @@ const thousands = (/** @type {number | null | undefined} */ value) =>
  * @param {number} k
  * @param {number} cores
  */
-function kNote(k, cores) {
+export function kNote(k, cores) {
   // more workers than CPUs measures CPU sharing as well as the lock: the report says so itself
   const over = k > cores ? `; more than the ${cores} CPUs here, so they also share CPU time` : '';
   if (k === 8) return `k=8 as published${over}`;
@@ -36,7 +34,8 @@ function kNote(k, cores) {
 }
 
 /** A verdict as printed: a --quick run's are labelled smoke in every row, never read as findings. */
-const shown = (/** @type {string} */ verdict, /** @type {boolean} */ quick) => (quick ? `${verdict} (smoke)` : verdict);
+export const shown = (/** @type {string} */ verdict, /** @type {boolean} */ quick) =>
+  quick ? `${verdict} (smoke)` : verdict;
 
 /**
  * @param {Variant[]} variants
@@ -260,7 +259,7 @@ function accountNotes(variants, cells, { k, protocol, protocols, quick }) {
 }
 
 /** What the summary's first column means, where a second is beside it. @type {Record<string, string>} */
-const DECIDES = {
+export const DECIDES = {
   fresh: `fresh decides: each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as the investigation timed them; steady: the same cells once warm`,
   published: `published decides: cells of ${PUBLISHED.iterations.toLocaleString('en-US')} iterations and no warmup, as the investigation ran them; steady: warm cells`,
 };
@@ -294,121 +293,3 @@ const bothVerdictsTable = ([first, then], byProtocol, quick) => ({
   align: ['left', 'left', 'left', 'left'],
   widths: [34, 15, 15, 46],
 });
-
-/**
- * The report's first block: what this run ran on and how.
- * @param {{ header: import('../../saved/reproduce-file.js').RunHeader, status: string, file: string,
- *   skipped: Array<{ name: string, reason: string }>, bounds: number[] }} run
- * @returns {ReportModel}
- */
-export function environmentModel({ header, status, file, skipped, bounds }) {
-  const { environment: env, options } = header;
-  const rows = [
-    ['status', status],
-    ['mmapbench', header.mmapbench],
-    ['started', header.started],
-    ['node', `${env.node.version} (${env.node.path})`],
-    ['kernel', `${env.kernel} (${env.platform})`],
-    ['glibc', env.glibc ?? 'n/a'],
-    ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
-    ['THP', env.thp ?? 'n/a'],
-    ['k', kNote(options.k, env.cpu.logicalCores)],
-    [
-      'cells',
-      options.quick
-        ? `--quick: ${QUICK_EXPERIMENTS.iterations} iterations per worker after ${QUICK_EXPERIMENTS.warmup} warmup (a smoke run; its figures decide little)`
-        : `~${options.duration} s each, iterations calibrated per setting`,
-    ],
-    [
-      'rounds',
-      options.quick
-        ? `${QUICK_EXPERIMENTS.rounds} (--quick)`
-        : options.rounds
-          ? `${options.rounds} (--rounds)`
-          : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
-    ],
-    [
-      'protocol',
-      {
-        fresh: `fresh: warm cells, iterations calibrated per setting; the investigation's claims decided on each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as it timed them, and shown once warm beside`,
-        steady: 'steady: warm cells, iterations calibrated per setting',
-        published: `published: ${PUBLISHED.iterations.toLocaleString('en-US')} iterations per worker and no warmup, as the investigation ran them`,
-        both: 'both: published and steady cells in the same interleaved rounds, a verdict under each; the published one decides',
-      }[options.protocol ?? 'steady'],
-    ],
-    ['jemalloc', header.jemalloc ?? 'not found'],
-    ['results file', file],
-  ];
-  for (const { name, reason } of skipped) rows.push([`skipped: ${name}`, reason]);
-  return {
-    title: "mmapbench reproduce: the investigation's tables re-checked on this machine",
-    lines: [
-      `Every ops/s and ratio below was measured in this run; published figures are quoted from ${INVESTIGATION} and labelled as such.`,
-    ],
-    tables: [{ head: ['', 'this run'], rows, align: ['left', 'left'], widths: [16, 100] }],
-    notes: [],
-  };
-}
-
-/**
- * One line per claim, first in the report, so a reader sees every verdict at once: a column per
- * reading any experiment was judged on, the deciding one first; `-` where an experiment has no
- * such reading (a claim on its window's trace, or a related source's own benchmark, read warm).
- * @param {Array<{ name: string, verdicts: ClaimVerdict[], byProtocol?: Record<string, ClaimVerdict[]> }>} sections
- * @param {{ quick?: boolean }} [run]
- * @returns {ReportModel}
- */
-export function summaryModel(sections, { quick = false } = {}) {
-  // the deciding readings first, whichever experiment came first
-  const read = new Set(sections.flatMap((s) => Object.keys(s.byProtocol ?? { steady: true })));
-  const protocols = ['fresh', 'published', 'steady'].filter((protocol) => read.has(protocol));
-  if (!protocols.length) protocols.push('steady');
-  const both = protocols.length > 1;
-  const rows = sections.flatMap(({ name, verdicts, byProtocol }) =>
-    verdicts.map((v, i) => [
-      name,
-      v.claim,
-      ...protocols.map((protocol) => {
-        const under = byProtocol ? byProtocol[protocol] : verdicts;
-        return under ? shown(under[i].verdict, quick) : '-';
-      }),
-    ]),
-  );
-  const open = sections
-    .flatMap((s) => protocols.flatMap((protocol) => (s.byProtocol ? (s.byProtocol[protocol] ?? []) : s.verdicts)))
-    .filter((v) => v.verdict === 'inconclusive').length;
-  const head = [
-    'experiment',
-    'claim',
-    ...(both ? protocols : [protocols[0] === 'steady' ? 'verdict' : `verdict (${protocols[0]})`]),
-  ];
-  return {
-    title: 'Verdicts',
-    lines: [],
-    tables: [
-      {
-        head,
-        rows,
-        align: head.map(() => 'left'),
-        widths: both ? [16, 56, 14, 14] : [16, 70, 15],
-      },
-    ],
-    notes: [
-      ...(both ? [`${DECIDES[protocols[0]] ?? ''} (--verbose: each experiment's tables)`] : []),
-      ...(rows.some((row) => row.includes('-'))
-        ? ["-: a claim read once warm only: on what its windows traced, or a related source's benchmark of its own k"]
-        : []),
-      ...(quick
-        ? [
-            `--quick: cells of ${QUICK_EXPERIMENTS.iterations} iterations, mostly process startup, and ${QUICK_EXPERIMENTS.rounds} rounds; ` +
-              'these verdicts show the suite runs, they are not findings. Run without --quick to decide the claims.',
-          ]
-        : []),
-      ...(open
-        ? [
-            `${plural(open, 'verdict')} stayed inconclusive: the interval straddles the threshold (see each section for how many rounds would decide it).`,
-          ]
-        : []),
-    ],
-  };
-}

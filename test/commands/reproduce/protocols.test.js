@@ -10,7 +10,8 @@ import { writeHtmlReport } from '../../../src/commands/report/html.js';
 import { fixture } from '../../helpers.js';
 import { EXPERIMENTS } from '../../../src/commands/reproduce/experiments.js';
 import { cellsUnder, protocolsOf, readingsOf } from '../../../src/commands/reproduce/protocols.js';
-import { experimentSection, summaryModel } from '../../../src/commands/reproduce/sections.js';
+import { experimentSection } from '../../../src/commands/reproduce/sections.js';
+import { summaryModel } from '../../../src/commands/reproduce/summary.js';
 
 const byName = Object.fromEntries(EXPERIMENTS.map((e) => [e.name, e]));
 
