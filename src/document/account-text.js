@@ -1,7 +1,7 @@
 // The account of where each mode's time per op went, in words and as a table: the lines of
 // stats/account.js for each mode with their intervals, the difference between the modes, a
 // sentence that names what differs and what to try, and each mode's regime.
-import { STEADY_CAP } from '../run/plan.js';
+import { STEADY_CAP } from '../run/work.js';
 import { fixed, listed, plural, MODES } from '../words/spelling.js';
 
 /**

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { spawnHost, track } from './host-process.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
-import { fewestOps, modesOf, runnerSpec } from './plan.js';
+import { modesOf } from './plan.js';
+import { fewestOps, runnerSpec } from './work.js';
 
 const host = fileURLToPath(new URL('./calibrate-host.js', import.meta.url));
 

@@ -8,7 +8,7 @@ import { pidsLimit } from '../system/limits.js';
 import { treeMemory } from '../system/memory.js';
 import { summarizeCell } from '../stats/cell-summary.js';
 import { cellPhases } from '../stats/phases.js';
-import { runnerSpec } from './plan.js';
+import { runnerSpec } from './work.js';
 import { spawnHost, started, track } from './host-process.js';
 
 const hosts = {

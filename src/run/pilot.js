@@ -1,5 +1,5 @@
 // A calibrated point's first round as its pilot: the cells resized to the window asked for.
-import { fewestOps } from './plan.js';
+import { fewestOps } from './work.js';
 
 /**
  * How the first round sized a calibrated point's cells.

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { PARAM_VALUE, paramFlag, paramSetting } from '../words/vocabulary.js';
 import { loadTask } from '../tasks/index.js';
-import { ALLOCATOR_VARS } from '../system/environment.js';
+import { checkPreload, inheritedEnv, inheriting } from './cell-env.js';
 import { resolveNode } from '../system/node.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
@@ -183,16 +183,6 @@ export async function buildPlan(options, { interrupt, say } = {}) {
 }
 
 /**
- * What the cells inherit of this process's environment: the allocator's variables unless a
- * setting names its own, and what Node reads at start only with --inherit-env.
- * @param {MeasureOptions} options
- */
-const inheriting = (options) => ({
-  allocator: options.inheritAllocatorEnv !== false,
-  startup: Boolean(options.inheritEnv),
-});
-
-/**
  * What each cell does and when the rounds stop: a fixed count of ops or a window's seconds, the
  * warm-up, and the stop rule (compare stops on width unless --rounds or --quick fixes the count).
  * @param {MeasureOptions} options
@@ -238,21 +228,6 @@ async function checkParams(task, params, modes) {
 }
 
 /**
- * The dynamic loader skips a library it cannot load with a warning only: check, or the report
- * would name an allocator the cells never ran with (the check loads only when one is preloaded).
- * @param {string} nodePath
- * @param {Record<string, string>} envOverrides  with LD_PRELOAD
- */
-async function checkPreload(nodePath, envOverrides) {
-  const { preloadProblem } = await import('../system/jemalloc.js');
-  const problem = preloadProblem(nodePath, envOverrides.LD_PRELOAD, { ...process.env, ...envOverrides });
-  if (problem)
-    throw usageError(
-      `--env LD_PRELOAD=${envOverrides.LD_PRELOAD}: ${problem}; pass the path of a shared library, e.g. --env LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`,
-    );
-}
-
-/**
  * The tracer, checked before any cell (its checks load only for a traced run).
  * @param {NonNullable<MeasureOptions['trace']>} asked
  * @param {string} cwd
@@ -271,29 +246,6 @@ async function traceSetup(asked, cwd, interrupt) {
     window: asked.window ?? 'timed',
   };
 }
-
-/**
- * Variables the cells do not inherit: read by Node at every process start and by no task.
- * NODE_EXTRA_CA_CERTS has each process parse a CA bundle at start (most of Node's start, for
- * every process of every cell), into the heap a procs cell then measures.
- * `--env NAME=VALUE` sets one in the cells all the same.
- */
-const STARTUP_ONLY_VARS = ['NODE_EXTRA_CA_CERTS'];
-
-/**
- * What the cells inherit of the CLI's environment, before --env: all of it but the variables
- * read only at Node's start, and, for reproduce (whose settings each name their allocator),
- * without MALLOC_*, GLIBC_TUNABLES and LD_PRELOAD.
- * @param {NodeJS.ProcessEnv} env
- * @param {{ allocator: boolean, startup?: boolean }} keep  startup: keep STARTUP_ONLY_VARS too
- *   (--inherit-env)
- */
-export const inheritedEnv = (env, { allocator, startup = false }) =>
-  Object.fromEntries(
-    Object.entries(env).filter(
-      ([name]) => (startup || !STARTUP_ONLY_VARS.includes(name)) && (allocator || !ALLOCATOR_VARS.test(name)),
-    ),
-  );
 
 /**
  * @template {object} T
@@ -346,23 +298,6 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
  *   or until the rate stops trending (task-runner.js, stoppedTrending), within STEADY_CAP
  */
 
-/**
- * The cap of a warmup until steady: ten timed windows' worth of ops, or 5 s, whichever first.
- * A task whose rate still improves then is measured as it is, and the report says the cap was hit.
- */
-export const STEADY_CAP = { windows: 10, seconds: 5 };
-
-// A task that gives op(ctx) gets its ops timed one by one, and its p99 rows rest on each
-// window's: a window holds at least this many ops however slow they are (an 8 ms op: 0.8 s)
-const MIN_TIMED_OPS = 100;
-
-/**
- * The fewest ops a window of this plan may hold: MIN_TIMED_OPS for a task that gives op(ctx),
- * whose p99 is read from each window's ops; 1 otherwise.
- * @param {Readonly<Plan>} plan
- */
-export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
-
 // What an app has left once its workers ended is read this long after their last exit event: by
 // hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most,
 // and every cell pays the wait (docs/how-it-measures.md, "What ending a worker returns", and
@@ -391,53 +326,6 @@ function mainOf(options, task) {
     requestUrl: task.request ? task.url : null,
   };
 }
-
-/**
- * What each worker or process is handed.
- * @param {Plan} plan
- * @param {Work} work
- * @param {{ alone?: boolean }} [cell]  alone: the cell also reads the app alone
- * @returns {import('./task-runner.js').RunnerSpec}
- */
-export const runnerSpec = (plan, work, { alone = false } = {}) => ({
-  taskUrl: plan.task.url,
-  file: plan.file.path,
-  fileSize: plan.file.size,
-  params: plan.params,
-  k: plan.k,
-  warmup: work.warmup === 'steady' ? 0 : work.warmup,
-  ...(work.warmup === 'steady' ? { steady: steadyWarmup(work.iterations) } : {}),
-  iterations: work.iterations,
-  metrics: Object.keys(plan.task.metrics),
-  // a built-in task's run() is a plain loop over its ops, as the harness's loop over a task's
-  // op(ctx) is, so its window can be run in tenths and its ops timed; a task with run() of its
-  // own is promised one call per cell, and gets one
-  slices: (plan.task.builtin || plan.task.op) && Object.keys(plan.task.metrics).length === 0,
-  ...(plan.task.parent ? { parent: true } : {}),
-  main: plan.main && { ...plan.main, alone },
-  end: plan.end,
-  ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
-});
-
-/**
- * Batches of a tenth of the timed ops (the slices the regime is judged by: a warmup that ends
- * steady by its batches should give a window steady by its tenths).
- * @param {number} iterations
- * @returns {import('./task-runner.js').SteadyWarmup}
- */
-const steadyWarmup = (iterations) => ({
-  batch: Math.max(1, Math.floor(iterations / 10)),
-  maxBatches: STEADY_CAP.windows * 10,
-  capMs: STEADY_CAP.seconds * 1000,
-});
-
-/**
- * The plan's work when it fixes iterations; null when the session must calibrate.
- * @param {Readonly<Plan>} plan
- * @returns {Work | null}
- */
-export const fixedWork = (plan) =>
-  plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup };
 
 /**
  * The modes a plan's cells run: compare's two, an A/A run's one, a compare's one mode alone, or

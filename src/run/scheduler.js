@@ -4,7 +4,7 @@
 import { MmapbenchError } from '../errors.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
-import { fixedWork } from './plan.js';
+import { fixedWork } from './work.js';
 import { sizeByPilot } from './pilot.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { STEADY_CAP, buildPlan, inheritedEnv, resolveParams, runnerSpec } from '../../src/run/plan.js';
+import { buildPlan, resolveParams } from '../../src/run/plan.js';
+import { inheritedEnv } from '../../src/run/cell-env.js';
+import { STEADY_CAP, runnerSpec } from '../../src/run/work.js';
 import { planVariant } from '../../src/commands/reproduce/runner.js';
 import { loadTask } from '../../src/tasks/index.js';
 

@@ -3,7 +3,8 @@
 // --out folder (and a resumed file's) for the whole run, and keeps what finished whatever stops it.
 import { dirname, join } from 'node:path';
 import { sessionError } from '../../run/scheduler.js';
-import { inheritedEnv, oversubscribed } from '../../run/plan.js';
+import { oversubscribed } from '../../run/plan.js';
+import { inheritedEnv } from '../../run/cell-env.js';
 import { usableCpus } from '../../system/cpus.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { lockFolder } from '../../system/out-lock.js';

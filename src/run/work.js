@@ -1,0 +1,71 @@
+// What each worker or process of a cell is handed: the task, its file and parameters, its work
+// (a fixed warm-up or one until steady, capped) and the app's load beside it.
+
+/**
+ * @typedef {import('./plan.js').Plan} Plan
+ * @typedef {import('./plan.js').Work} Work
+ */
+
+/**
+ * The cap of a warmup until steady: ten timed windows' worth of ops, or 5 s, whichever first.
+ * A task whose rate still improves then is measured as it is, and the report says the cap was hit.
+ */
+export const STEADY_CAP = { windows: 10, seconds: 5 };
+
+// A task that gives op(ctx) gets its ops timed one by one, and its p99 rows rest on each
+// window's: a window holds at least this many ops however slow they are (an 8 ms op: 0.8 s)
+const MIN_TIMED_OPS = 100;
+
+/**
+ * The fewest ops a window of this plan may hold: MIN_TIMED_OPS for a task that gives op(ctx),
+ * whose p99 is read from each window's ops; 1 otherwise.
+ * @param {Readonly<Plan>} plan
+ */
+export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
+
+/**
+ * What each worker or process is handed.
+ * @param {Plan} plan
+ * @param {Work} work
+ * @param {{ alone?: boolean }} [cell]  alone: the cell also reads the app alone
+ * @returns {import('./task-runner.js').RunnerSpec}
+ */
+export const runnerSpec = (plan, work, { alone = false } = {}) => ({
+  taskUrl: plan.task.url,
+  file: plan.file.path,
+  fileSize: plan.file.size,
+  params: plan.params,
+  k: plan.k,
+  warmup: work.warmup === 'steady' ? 0 : work.warmup,
+  ...(work.warmup === 'steady' ? { steady: steadyWarmup(work.iterations) } : {}),
+  iterations: work.iterations,
+  metrics: Object.keys(plan.task.metrics),
+  // a built-in task's run() is a plain loop over its ops, as the harness's loop over a task's
+  // op(ctx) is, so its window can be run in tenths and its ops timed; a task with run() of its
+  // own is promised one call per cell, and gets one
+  slices: (plan.task.builtin || plan.task.op) && Object.keys(plan.task.metrics).length === 0,
+  ...(plan.task.parent ? { parent: true } : {}),
+  main: plan.main && { ...plan.main, alone },
+  end: plan.end,
+  ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
+});
+
+/**
+ * Batches of a tenth of the timed ops (the slices the regime is judged by: a warmup that ends
+ * steady by its batches should give a window steady by its tenths).
+ * @param {number} iterations
+ * @returns {import('./task-runner.js').SteadyWarmup}
+ */
+const steadyWarmup = (iterations) => ({
+  batch: Math.max(1, Math.floor(iterations / 10)),
+  maxBatches: STEADY_CAP.windows * 10,
+  capMs: STEADY_CAP.seconds * 1000,
+});
+
+/**
+ * The plan's work when it fixes iterations; null when the session must calibrate.
+ * @param {Readonly<Plan>} plan
+ * @returns {Work | null}
+ */
+export const fixedWork = (plan) =>
+  plan.iterations === null ? null : { iterations: plan.iterations, warmup: plan.warmup };
