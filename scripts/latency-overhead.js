@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
 import { resolveFile } from '../src/run/fixtures.js';
-import { latencySampler, runSampled } from '../src/run/task-runner.js';
+import { latencySampler, runSampled } from '../src/run/latency-sampler.js';
 
 const { values } = parseArgs({
   options: {

@@ -224,7 +224,7 @@ export const MEASURES = [
     unit: 'µs',
     better: 'lower',
     // each cell's 99th percentile over the ops its workers timed, one in every few across their
-    // windows (run/task-runner.js, "latencySampler")
+    // windows (run/latency-sampler.js)
     of: ({ latency }) => (latency && 'p99Ns' in latency ? latency.p99Ns / 1e3 : null),
     why: ({ latency }) => (latency && 'untimed' in latency ? latency.untimed : null),
     format: (value) => `${value < 100 ? fixed(value, 1) : ops(value)} µs`,

@@ -2,16 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import {
-  latencySampler,
-  loopOf,
-  measure,
-  opTimesOf,
-  prepare,
-  runSampled,
-  stillTiering,
-  stoppedTrending,
-} from '../../src/run/task-runner.js';
+import { loopOf, measure, prepare, stillTiering, stoppedTrending } from '../../src/run/task-runner.js';
+import { latencySampler, opTimesOf, runSampled } from '../../src/run/latency-sampler.js';
 import { fixture } from '../helpers.js';
 
 test('steady: the last three batches no more than 5% faster than the three before, by medians', () => {
