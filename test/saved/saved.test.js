@@ -256,7 +256,7 @@ test('an audit (trace --pid) is read back for report, and diff says it has nothi
     command: 'trace',
     status: 'complete',
     target: { pid: 1 },
-    trace: { write: {}, read: {} },
+    trace: { write: { count: 0, totalNs: 0 }, read: { count: 0, totalNs: 0 } },
     environment: compareDocument({ workers: [], procs: [] }).environment,
   });
   assert.equal(audit.kind.name, 'audit');
