@@ -3,7 +3,6 @@
 // as it would have that mode: a request every `everyMs` on a timer, each timed alone, and how
 // late the timer called each (its lag). Imports nothing from node_modules: the parent of a
 // measured tree loads it.
-import { deferred } from '../system/deferred.js';
 import { coarsen, histogramOf, SAVED_BITS } from '../stats/histogram.js';
 import { percentiles } from '../stats/latency.js';
 import { readCounters, windowAccount } from './thread-counters.js';
@@ -50,12 +49,13 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
   let lastEnd;
   /** @type {R[]} */
   const results = [];
-  const allReady = deferred();
-  /** @type {ReturnType<typeof deferred<R[]>>} */
-  const done = deferred();
+  /** @type {() => void} */
+  let allReady = () => {};
+  /** @type {(results: R[]) => void} */
+  let done = () => {};
   return {
-    ready: allReady.promise,
-    finished: done.promise,
+    ready: new Promise((resolve) => (allReady = () => resolve(undefined))),
+    finished: /** @type {Promise<R[]>} */ (new Promise((resolve) => (done = resolve))),
     /**
      * A member's message: true when it was its result.
      * @param {any} message
@@ -65,7 +65,7 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
     heard(message, index, result) {
       if (message?.type === 'ready' && ++ready === k) {
         if (!quiet) say({ type: 'ready' });
-        allReady.resolve();
+        allReady();
       } else if (message?.type === 'done') {
         lastEnd = laterEnd(lastEnd, message.end);
         if (++over === k) {
@@ -75,7 +75,7 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
       } else if (message?.type === 'result') {
         const first = !(index in results);
         results[index] = result;
-        if (first && ++got === k) done.resolve(results);
+        if (first && ++got === k) done(results);
         return true;
       }
       return false;
