@@ -213,12 +213,18 @@ function startMainLoad(spec, request, onError) {
     if (result && typeof (/** @type {any} */ (result).then) === 'function') {
       busy = true;
       const stall = setTimeout(() => fail(slowRequest(null)), REQUEST_LIMIT_MS);
-      /** @type {Promise<unknown>} */ (result)
-        .then(() => {
+      // one promise per request, as the app's own await makes: no .finally() beside it
+      /** @type {Promise<unknown>} */ (result).then(
+        () => {
+          clearTimeout(stall);
           busy = false;
           if (!stopped) record((performance.now() - called) * 1e6, called);
-        }, fail)
-        .finally(() => clearTimeout(stall));
+        },
+        (error) => {
+          clearTimeout(stall);
+          fail(error);
+        },
+      );
     } else {
       const ns = (performance.now() - called) * 1e6;
       if (ns > REQUEST_LIMIT_MS * 1e6) fail(slowRequest(ns / 1e6));

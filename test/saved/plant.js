@@ -41,8 +41,10 @@ export function planted(file, document, path) {
     if (error instanceof MmapbenchError && error.code === 'usage') {
       const field = path.map((step) => (/^\d+$/.test(step) ? `[${step}]` : step)).join('.');
       const named = error.message.replaceAll('.[', '[').includes(field.replaceAll('.[', '['));
-      // the error names the planted field, or a field it lies under that the schema checks whole
-      return named || /: [\w.[\]]+ (must|is) /.test(error.message) ? null : `refused without a field: ${error.message}`;
+      // or a field it lies under that the schema checks whole (an object refused as a whole)
+      const refused = /: ([\w.[\]]+) (?:must|is) /.exec(error.message)?.[1].replaceAll('.[', '[');
+      const under = refused !== undefined && field.replaceAll('.[', '[').startsWith(refused);
+      return named || under ? null : `refused by another field: ${error.message}`;
     }
     return `threw ${/** @type {Error} */ (error).name}: ${/** @type {Error} */ (error).message}`;
   }
