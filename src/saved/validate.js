@@ -1,10 +1,10 @@
 // A saved document is data a person may have edited: before any reader computes from it, it is
 // checked against results.schema.json (the fields docs/json.md describes that figures are
 // computed from), so a throughput of "fast", -5 or null is refused by name instead of read as
-// NaN. ajv is loaded and the schema compiled on the first file read, never by a run that only
-// measures.
+// NaN. The schema is compiled (TypeBox's checker) on the first file read, never by a run that
+// only measures.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Schema from 'typebox/schema';
 import { usageError } from '../errors.js';
 import { plural } from '../words/spelling.js';
 
@@ -19,24 +19,29 @@ export const changedFile = (what, bad) =>
     `${what}: ${bad}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
   );
 
-/** @type {import('ajv').default | undefined} */
-let ajv;
+/** @type {Record<string, any> | undefined} */
+let schema;
+/** @type {Map<string, import('typebox/schema').Validator>} */
+const validators = new Map();
 
 /**
- * The check of a whole document, or of one of the schema's definitions (a reproduce record).
- * @param {string} [definition]
- * @returns {import('ajv').ValidateFunction}
+ * The check of the part of the schema at `pointer` (`#`, `#/definitions/reproduceRecord`),
+ * compiled on first use with the schema's definitions beside it.
+ * @param {string} pointer
  */
-const compiled = (definition) => {
-  if (!ajv) {
-    const { Ajv } = /** @type {typeof import('ajv')} */ (createRequire(import.meta.url)('ajv'));
-    const schema = JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
-    ajv = new Ajv();
-    ajv.addSchema(schema, 'results');
+const compiled = (pointer) => {
+  schema ??= JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
+  let validator = validators.get(pointer);
+  if (!validator) {
+    const part = pointer
+      .split('/')
+      .slice(1)
+      .map(unescape)
+      .reduce((/** @type {any} */ at, step) => at[step], schema);
+    validator = Schema.Compile({ definitions: schema?.definitions, ...part });
+    validators.set(pointer, validator);
   }
-  return /** @type {import('ajv').ValidateFunction} */ (
-    ajv.getSchema(definition ? `results#/definitions/${definition}` : 'results')
-  );
+  return validator;
 };
 
 /**
@@ -51,28 +56,48 @@ export function firstBadField(document, definition) {
   const long = longString(document);
   if (long)
     return `${long.field} is ${long.length} characters long; mmapbench saves at most ${MAX_STRING_CHARS} in a field`;
-  const check = compiled(definition);
-  if (check(document)) return null;
-  const errors = check.errors ?? [];
-  // the deepest error that names a rule of its own: an anyOf's branches (null, or a number)
-  // and an if/then say less than the field's own rule
-  const telling = errors.filter(
-    (error) => !['anyOf', 'if'].includes(error.keyword) && !(error.keyword === 'type' && error.params.type === 'null'),
-  );
-  const error = (telling.length ? telling : errors).reduce((deepest, candidate) =>
-    candidate.instancePath.length > deepest.instancePath.length ? candidate : deepest,
-  );
+  const error = deepestError(definition ? `#/definitions/${definition}` : '#', document, '');
+  if (!error) return null;
   const steps = error.instancePath.split('/').slice(1).map(unescape);
   const field = steps.reduce(
     (path, step) => (/^\d+$/.test(step) ? `${path}[${step}]` : path ? `${path}.${step}` : step),
     '',
   );
   if (error.keyword === 'required') {
-    const missing = /** @type {{ missingProperty: string }} */ (error.params).missingProperty;
-    return `${field ? `${field}.` : ''}${missing} is missing`;
+    const missing = /** @type {{ requiredProperties: string[] }} */ (error.params).requiredProperties;
+    const present = steps.reduce((/** @type {any} */ at, step) => at?.[step], document) ?? {};
+    return `${field ? `${field}.` : ''}${missing.find((name) => !(name in present)) ?? missing[0]} is missing`;
   }
   const value = steps.reduce((/** @type {any} */ at, step) => at?.[step], document);
   return `${field || 'the document'} ${rule(error)} (it is ${quoted(value)})`;
+}
+
+/**
+ * The deepest error the schema at `pointer` finds in `value`, with its path from the document's
+ * root: a failed if/then is checked again against its `then`, whose error names the field (the
+ * checker stops at the `if`); an anyOf's branches (null, or a number) say less than the field's
+ * own rule.
+ * @param {string} pointer
+ * @param {unknown} value
+ * @param {string} at  the path of `value` in the document
+ * @returns {import('typebox/error').TLocalizedValidationError | null}
+ */
+function deepestError(pointer, value, at) {
+  const [ok, errors] = compiled(pointer).Errors(value);
+  if (ok || !errors.length) return null;
+  const telling = errors.filter(
+    (error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && error.params.type === 'null'),
+  );
+  const error = (telling.length ? telling : errors).reduce((deepest, candidate) =>
+    candidate.instancePath.length > deepest.instancePath.length ? candidate : deepest,
+  );
+  if (error.keyword === 'if') {
+    const part = error.instancePath.split('/').slice(1).map(unescape);
+    const inner = part.reduce((/** @type {any} */ node, step) => node?.[step], value);
+    const then = `${pointer}${error.schemaPath.slice(1)}/then`;
+    return deepestError(then, inner, at + error.instancePath) ?? { ...error, instancePath: at + error.instancePath };
+  }
+  return { ...error, instancePath: at + error.instancePath };
 }
 
 /** The most an error quotes of a value: a line a person can read. */
@@ -180,16 +205,18 @@ export function printable(value) {
 const unescape = (step) => step.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /**
- * The rule an ajv error states, in words.
- * @param {import('ajv').ErrorObject} error
+ * The rule a checker's error states, in words.
+ * @param {import('typebox/error').TLocalizedValidationError} error
  */
 function rule({ keyword, params, message }) {
   const p = /** @type {Record<string, any>} */ (params);
-  if (keyword === 'type')
-    return `must be ${p.type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(p.type) ? 'an' : 'a'} ${p.type}`}`;
+  const article = (/** @type {string} */ type) =>
+    type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  if (keyword === 'type') return `must be ${[p.type].flat().map(article).join(' or ')}`;
   if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
   if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
   if (keyword === 'const') return `must be ${p.allowedValue}`;
+  if (keyword === 'minItems') return `must hold at least ${plural(p.limit, 'item')}`;
   return message ?? 'is not as mmapbench saves it';
 }

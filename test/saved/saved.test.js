@@ -316,7 +316,7 @@ test('every figure a view draws is checked to its range, and every string to a l
     [(d) => (d.measures.keptMemory.median = 'lots'), 'measures.keptMemory.median must be a number (it is "lots")'],
     [
       (d) => (d.measures.readyMs.ci95 = [1]),
-      'measures.readyMs.ci95 must NOT have fewer than 2 items (it is an array of 1 item)',
+      'measures.readyMs.ci95 must hold at least 2 items (it is an array of 1 item)',
     ],
     [(d) => (d.config.rounds = -3), 'config.rounds must be a number >= 1 (it is -3)'],
     [(d) => (d.config.k = 2.5), 'config.k must be a whole number (it is 2.5)'],
