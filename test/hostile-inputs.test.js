@@ -158,7 +158,7 @@ test('a folder a results file names for the fixtures is used only when the user 
   writeFileSync(file, [JSON.stringify(edited), ...rest].join('\n'));
   refusedWith(
     await cli(['reproduce', '--resume', file]),
-    /the run was started with --fixtures-dir \/tmp\/elsewhere; give it again \(--fixtures-dir \/tmp\/elsewhere\) to resume: a results file never chooses what runs$/,
+    /runs \/tmp\/elsewhere \(--fixtures-dir\); a results file may come from anyone, so name it yourself: add --fixtures-dir \/tmp\/elsewhere$/,
   );
 });
 

@@ -1,11 +1,9 @@
 // The command line of the measuring commands, converted once into the typed objects the run is
 // planned and printed from: the options of a measurement (`MeasureOptions`), where and how its
 // results go (`Output`), and what --resume allows beside it.
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { MmapbenchError, usageError } from '../errors.js';
-import { findAllocators } from '../system/allocators.js';
-import { looksLikePath } from '../tasks/index.js';
-import { commandLine } from '../words/command-line.js';
+import { confirmBinary, confirmEnv, confirmModules } from '../saved/given-again.js';
 import { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node.js';
@@ -157,91 +155,6 @@ export function keptOptions(options, { path, field, given, k }) {
       read[name] = readValue(name, SPECS[name], kept[/** @type {keyof typeof kept} */ (name)]);
   // --force is the user's word, typed now: a file's own `force` would lift the cap on k for it
   return { ...kept, ...read, ...(k === undefined ? {} : { k }), force: Boolean(given.force) };
-}
-
-/**
- * A binary a kept run names runs only when the user gives it again: a results file may come
- * from anyone, and bpftrace runs as root.
- * @param {string} flag  --node, --bpftrace or --task
- * @param {string | undefined} kept  the binary the file names, when it names one by path
- * @param {string | undefined} given  the same option given with --resume
- * @param {string} path  the file
- * @param {string} [shown]  how the fix names it (a task as the run was given it)
- * @param {string} [typed]  how the user gave it now
- */
-function confirmBinary(flag, kept, given, path, shown = kept, typed = given) {
-  if (given !== undefined && given !== kept)
-    throw usageError(
-      `${flag} ${typed} is not what --resume ${path} ran with (${kept ?? 'none given'}): a resumed run goes on with the same ${flag.slice(2)}; drop ${flag}, or start a new run`,
-    );
-  if (kept !== undefined && given === undefined)
-    throw usageError(
-      `--resume ${path} runs ${kept} (${flag}); a results file may come from anyone, so name it yourself: add ${flag} ${commandLine([shown ?? kept])}`,
-    );
-}
-
-/**
- * A task module a kept run names by path loads only when the user names it again (`--task`): its
- * top level runs in the load probe and in every cell.
- * @param {Array<string | undefined>} tasks  the kept tasks (a sweep's axis)
- * @param {string | undefined} cwd  what their relative paths are relative to
- * @param {Record<string, any>} given  the options given with --resume
- * @param {string} path  the file
- */
-function confirmModules(tasks, cwd = process.cwd(), given, path) {
-  const modules = tasks.filter((task) => task !== undefined && looksLikePath(task));
-  const named = [given.task ?? []].flat().map(String);
-  if (named.length && !modules.length) resumeOnly({ task: named });
-  confirmBinary(
-    '--task',
-    modules.length ? modules.map((task) => resolve(cwd, String(task))).join(',') : undefined,
-    named.length ? named.map((task) => resolve(task)).join(',') : undefined,
-    path,
-    modules.join(','),
-    named.join(','),
-  );
-}
-
-/**
- * What a kept run may set in its cells without the user naming it: glibc's malloc settings as
- * numbers, the libuv pool's size, and a malloc replacement this machine has (what --variant and
- * advise's candidates set). Anything else (NODE_OPTIONS, LD_LIBRARY_PATH, another LD_PRELOAD)
- * loads or runs code, and a results file may come from anyone.
- * @param {string} name
- * @param {string} value
- * @param {() => string[]} allocators  the libraries findAllocators found here
- */
-const knownSetting = (name, value, allocators) =>
-  (/^MALLOC_[A-Z_]+$/.test(name) && /^-?\d+$/.test(value)) ||
-  (name === 'UV_THREADPOOL_SIZE' && /^\d+$/.test(value)) ||
-  (name === 'GLIBC_TUNABLES' && value.split(':').every((tunable) => /^glibc\.malloc\.\w+=\d+$/.test(tunable))) ||
-  (name === 'LD_PRELOAD' && allocators().includes(value));
-
-/**
- * A kept environment reaches the cells only where each variable is a known allocator setting or
- * the user gives it again (`--env NAME=VALUE`); --env given with --resume names nothing else.
- * @param {Array<[string, Record<string, string>]>} environments  each field and the variables it sets
- * @param {Record<string, any>} given  the options given with --resume
- * @param {string} path  the file
- */
-function confirmEnv(environments, given, path) {
-  const named = pairs(given.env, '--env', 'MALLOC_ARENA_MAX=1');
-  /** @type {string[] | undefined} */
-  let found;
-  const allocators = () =>
-    (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
-  for (const [field, env] of environments)
-    for (const [name, value] of Object.entries(env)) {
-      if (named[name] === value || knownSetting(name, value, allocators)) continue;
-      throw usageError(
-        `--resume ${path} sets ${name} in the cells (${field}); a results file may come from anyone, so name it yourself: add --env ${name}=${commandLine([value])}, or start a new run`,
-      );
-    }
-  for (const [name, value] of Object.entries(named))
-    if (!environments.some(([, env]) => env[name] === value))
-      throw usageError(
-        `--env ${name}=${commandLine([value])} is not what --resume ${path} ran with: a resumed run goes on with the same environment; drop it, or start a new run`,
-      );
 }
 
 /**

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { usageError } from '../../errors.js';
 import { checkK, PRECISION } from '../../run/plan.js';
 import { THP_PATH } from '../../system/environment.js';
-import { commandLine } from '../../words/command-line.js';
+import { confirmBinary } from '../../saved/given-again.js';
 import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
@@ -146,19 +146,12 @@ function resumedOptions(argv, header, file) {
   }
   for (const [key, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
     const name = /** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key);
-    const flag = `--${kebab(name)}`;
-    const given = argv[name];
     const stored = options[name];
-    if (given !== undefined && resolve(given) !== resolve(stored ?? '')) {
-      throw usageError(
-        `--resume ${file}: the run was started with ${flag} ${stored === undefined ? 'left out' : commandLine([stored])}, not ${commandLine([given])}; resume it with the same ${flag}`,
-      );
-    }
-    if (stored !== fallback && stored !== undefined && given === undefined) {
-      throw usageError(
-        `--resume ${file}: the run was started with ${flag} ${commandLine([stored])}; give it again (${flag} ${commandLine([stored])}) to resume: a results file never chooses what runs`,
-      );
-    }
+    confirmBinary(`--${kebab(name)}`, stored, argv[name], file, {
+      same: (given, kept) => resolve(given) === resolve(kept),
+      // the default (--thp-path's own) needs no naming
+      needed: stored !== undefined && stored !== fallback,
+    });
   }
   return options;
 }

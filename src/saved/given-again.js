@@ -1,0 +1,97 @@
+// The rule that a results file never chooses what runs: a program, library, task module, folder
+// or environment a kept run names is used only when the user names it again with --resume (a
+// file may come from anyone, and bpftrace runs as root). compare, sweep, advise and reproduce
+// resume through it.
+import { resolve } from 'node:path';
+import { usageError } from '../errors.js';
+import { findAllocators } from '../system/allocators.js';
+import { looksLikePath } from '../tasks/index.js';
+import { commandLine } from '../words/command-line.js';
+import { pairs } from '../words/vocabulary.js';
+
+/**
+ * A binary a kept run names runs only when the user gives it again: a results file may come
+ * from anyone, and bpftrace runs as root.
+ * @param {string} flag  --node, --bpftrace or --task
+ * @param {string | undefined} kept  the binary the file names, when it names one by path
+ * @param {string | undefined} given  the same option given with --resume
+ * @param {string} path  the file
+ * @param {object} [how]
+ * @param {string} [how.shown]  how the fix names it (a task as the run was given it)
+ * @param {string} [how.typed]  how the user gave it now
+ * @param {(given: string, kept: string) => boolean} [how.same]  whether what was given is what was kept
+ * @param {boolean} [how.needed]  whether it must be given (not where the file keeps the default)
+ */
+export function confirmBinary(flag, kept, given, path, how = {}) {
+  const { shown = kept, typed = given, same = (a, b) => a === b, needed = kept !== undefined } = how;
+  if (given !== undefined && (kept === undefined || !same(given, kept)))
+    throw usageError(
+      `${flag} ${typed} is not what --resume ${path} ran with (${kept ?? 'none given'}): a resumed run goes on with the same ${flag.slice(2)}; drop ${flag}, or start a new run`,
+    );
+  if (needed && given === undefined)
+    throw usageError(
+      `--resume ${path} runs ${kept} (${flag}); a results file may come from anyone, so name it yourself: add ${flag} ${commandLine([shown ?? String(kept)])}`,
+    );
+}
+
+/**
+ * A task module a kept run names by path loads only when the user names it again (`--task`): its
+ * top level runs in the load probe and in every cell.
+ * @param {Array<string | undefined>} tasks  the kept tasks (a sweep's axis)
+ * @param {string | undefined} cwd  what their relative paths are relative to
+ * @param {Record<string, any>} given  the options given with --resume
+ * @param {string} path  the file
+ */
+export function confirmModules(tasks, cwd = process.cwd(), given, path) {
+  const modules = tasks.filter((task) => task !== undefined && looksLikePath(task));
+  const named = [given.task ?? []].flat().map(String);
+  confirmBinary(
+    '--task',
+    modules.length ? modules.map((task) => resolve(cwd, String(task))).join(',') : undefined,
+    named.length ? named.map((task) => resolve(task)).join(',') : undefined,
+    path,
+    { shown: modules.join(','), typed: named.join(',') },
+  );
+}
+
+/**
+ * What a kept run may set in its cells without the user naming it: glibc's malloc settings as
+ * numbers, the libuv pool's size, and a malloc replacement this machine has (what --variant and
+ * advise's candidates set). Anything else (NODE_OPTIONS, LD_LIBRARY_PATH, another LD_PRELOAD)
+ * loads or runs code, and a results file may come from anyone.
+ * @param {string} name
+ * @param {string} value
+ * @param {() => string[]} allocators  the libraries findAllocators found here
+ */
+const knownSetting = (name, value, allocators) =>
+  (/^MALLOC_[A-Z_]+$/.test(name) && /^-?\d+$/.test(value)) ||
+  (name === 'UV_THREADPOOL_SIZE' && /^\d+$/.test(value)) ||
+  (name === 'GLIBC_TUNABLES' && value.split(':').every((tunable) => /^glibc\.malloc\.\w+=\d+$/.test(tunable))) ||
+  (name === 'LD_PRELOAD' && allocators().includes(value));
+
+/**
+ * A kept environment reaches the cells only where each variable is a known allocator setting or
+ * the user gives it again (`--env NAME=VALUE`); --env given with --resume names nothing else.
+ * @param {Array<[string, Record<string, string>]>} environments  each field and the variables it sets
+ * @param {Record<string, any>} given  the options given with --resume
+ * @param {string} path  the file
+ */
+export function confirmEnv(environments, given, path) {
+  const named = pairs(given.env, '--env', 'MALLOC_ARENA_MAX=1');
+  /** @type {string[] | undefined} */
+  let found;
+  const allocators = () =>
+    (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
+  for (const [field, env] of environments)
+    for (const [name, value] of Object.entries(env)) {
+      if (named[name] === value || knownSetting(name, value, allocators)) continue;
+      throw usageError(
+        `--resume ${path} sets ${name} in the cells (${field}); a results file may come from anyone, so name it yourself: add --env ${name}=${commandLine([value])}, or start a new run`,
+      );
+    }
+  for (const [name, value] of Object.entries(named))
+    if (!environments.some(([, env]) => env[name] === value))
+      throw usageError(
+        `--env ${name}=${commandLine([value])} is not what --resume ${path} ran with: a resumed run goes on with the same environment; drop it, or start a new run`,
+      );
+}
