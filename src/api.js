@@ -1,12 +1,12 @@
 // mmapbench as a library: each command as a function of an options object, its flags in
-// camelCase. The object is checked against the command line's own option table (core/options.js),
+// camelCase. The object is checked against the command line's own option table (core/command-options.js),
 // so a value the CLI refuses is refused here with the same words, as a MmapbenchError whose
 // `code` says what kind of problem it is; then the command's core runs and its document is the
 // result. Nothing is written to stdout, stderr or $GITHUB_STEP_SUMMARY, and nothing is saved
 // unless `out` says where (or `resume` names the file to go on with). A run's warnings are in
 // its document (`warnings`) and reach `onWarning` as they happen.
 import { MmapbenchError, usageError } from './errors.js';
-import { optionsOf as specsOf } from './core/options.js';
+import { optionsOf as specsOf } from './core/command-options.js';
 import { readObject } from './core/option-spec.js';
 import { measureOptions, output } from './core/typed-options.js';
 import { SILENT } from './core/reporter.js';
@@ -26,14 +26,14 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @property {(warning: Warning) => void} [onWarning]  as each warning happens (they are also in
  *   the document's `warnings`)
  *
- * @typedef {import('./core/options.js').CompareOptions} CompareOptions  compare's flags in camelCase
- * @typedef {import('./core/options.js').WorkersOptions} WorkersOptions
- * @typedef {import('./core/options.js').ProcsOptions} ProcsOptions
- * @typedef {import('./core/options.js').SweepOptions} SweepOptions  an axis takes a value or a list
- * @typedef {import('./core/options.js').AdviseOptions} AdviseOptions
- * @typedef {import('./core/options.js').TraceOptions} TraceOptions
- * @typedef {import('./core/options.js').DiffOptions} DiffOptions
- * @typedef {import('./core/options.js').ReportOptions} ReportOptions
+ * @typedef {import('./core/command-options.js').CompareOptions} CompareOptions  compare's flags in camelCase
+ * @typedef {import('./core/command-options.js').WorkersOptions} WorkersOptions
+ * @typedef {import('./core/command-options.js').ProcsOptions} ProcsOptions
+ * @typedef {import('./core/command-options.js').SweepOptions} SweepOptions  an axis takes a value or a list
+ * @typedef {import('./core/command-options.js').AdviseOptions} AdviseOptions
+ * @typedef {import('./core/command-options.js').TraceOptions} TraceOptions
+ * @typedef {import('./core/command-options.js').DiffOptions} DiffOptions
+ * @typedef {import('./core/command-options.js').ReportOptions} ReportOptions
  *
  * @typedef {import('./document/document.js').ResultsDocument} CompareDocument  what compare,
  *   workers, procs and trace print with `--json` (docs/json.md)

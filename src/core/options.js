@@ -1,7 +1,7 @@
-// The options of the commands, declared once as data (option-spec.js says how an option is
-// declared and read): yargs shows them in --help and parses the command line into strings and
-// switches; `readOptions` then checks and converts them into the typed options object a command
-// runs with. Below src/cli/ nothing reads argv.
+// The parts the commands' options are composed of (command-options.js composes them, one table
+// per command; option-spec.js says how an option is declared and read): what one setting
+// measures, how much work a cell does, where the cells run, when the rounds stop, the output,
+// --resume, --export and the CI gate. Below src/cli/ nothing reads argv.
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
@@ -17,7 +17,6 @@ import {
   requestEveryMs,
   text,
   timeoutSeconds,
-  variant,
 } from '../words/vocabulary.js';
 import { DEFAULT_OUT } from '../saved/out.js';
 import { FORMATS, readExports } from '../saved/export-request.js';
@@ -60,7 +59,7 @@ const listsOf = (name, item, example) => (/** @type {string[]} */ values) =>
  * @template {boolean} [L=false]
  * @param {{ list?: L }} [options]
  */
-function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
+export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
   const s = list ? 's' : '';
   /** @returns {Axis} */
   const axis = (/** @type {string} */ name, /** @type {any} */ item, /** @type {string} */ example) => ({
@@ -116,7 +115,7 @@ function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
 }
 
 /** How much work a cell does. */
-const WORK = {
+export const WORK = {
   iterations: value('timed ops per worker (instead of --duration)', {
     ...checked(positiveInteger)('iterations'),
     conflicts: ['duration'],
@@ -137,7 +136,7 @@ const WORK = {
  * @template {boolean} [W=false]
  * @param {{ sweep?: W }} [options]
  */
-const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
+export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
   /** @type {<A, B>(axis: A, single: B) => W extends true ? A : B} */
   const either = (axis, single) => /** @type {any} */ (sweep ? axis : single);
   return {
@@ -188,7 +187,7 @@ const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
   };
 };
 
-const OUTPUT = {
+export const OUTPUT = {
   json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
   markdown: flag('print the tables as markdown'),
   out: value(
@@ -218,7 +217,7 @@ export const EXPORT = {
 const failInconclusive = flag(
   'with a gate: exit 5 when the interval straddles the threshold (default: exit 0; the last line says inconclusive)',
 );
-const GATE = {
+export const GATE = {
   failBelow: value(
     'a CI gate: exit 4 when the whole 95% CI of workers/procs is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
     checked(positiveNumber)('failBelow'),
@@ -248,7 +247,7 @@ export const DIFF_GATE = {
  * between compare and sweep.
  * @param {{ rounds: string, precision: string, maxTime: string }} describe
  */
-const stopSpecs = (describe) => ({
+export const stopSpecs = (describe) => ({
   rounds: value(describe.rounds, checked(positiveInteger)('rounds')),
   precision: value(describe.precision, { ...checked(percent)('precision'), conflicts: ['rounds'] }),
   // a fixed count runs every round asked for, so a budget beside it would go unheeded
@@ -305,158 +304,3 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)'),
   };
 }
-
-/**
- * sweep's options: every setting option takes a list, and --variant and --node repeat; the
- * points are their cartesian product.
- */
-export function sweepSpecs() {
-  return {
-    ...COMMON,
-    ...settingSpecs({ list: true }),
-    variant: repeat('a named set of environment variables for the cells (repeatable); `default` adds nothing', {
-      read: (/** @type {string[]} */ values) =>
-        values.reduce(
-          (/** @type {ReturnType<typeof variant> | undefined} */ previous, raw) => variant(raw, previous),
-          undefined,
-        ),
-    }),
-    ...WORK,
-    ...stopSpecs({
-      rounds: 'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
-      precision: 'stop a point once its ratio is known to ± this (default: 5%)',
-      maxTime: 'wall time for the whole sweep, calibration included (default: 60 per point)',
-    }),
-    ...runSpecs({ sweep: true }),
-    ...OUTPUT,
-    ...EXPORT,
-    ...GATE,
-  };
-}
-
-/**
- * advise's options: one setting (the baseline), how long, and which candidates.
- */
-export function adviseSpecs() {
-  return {
-    ...COMMON,
-    ...settingSpecs(),
-    ...WORK,
-    ...stopSpecs({
-      rounds:
-        'run exactly this many interleaved rounds of every candidate, none raced out (default: the race, until --max-time)',
-      precision: 'with --no-race: stop a candidate once its workers/procs ratio is known to ± this (default: 5%)',
-      maxTime: 'wall time for the whole run, every candidate together (default: 60)',
-    }),
-    race: flag(
-      "race the candidates (the default): after 3 rounds each, one whose gain interval lies wholly below the leader's gets no more rounds; --no-race gives each rounds until its --precision or the budget",
-    ),
-    ...runSpecs({ sweep: true }),
-    only: value(
-      'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',
-    ),
-    kAuto: flag(
-      'also measure the baseline at every k up to the CPUs this process may use (1, 2, 4, … and that count), and end with the K to run in each mode (as sweep -k does); not raced',
-    ),
-    for: value(
-      "the cost to rank the fixes by: throughput (the default), memory (what each added worker holds), kept-memory (what the app keeps once its workers end) or main-latency (the app's request p99 while they run); the others are shown beside it",
-      { choices: ['throughput', 'memory', 'kept-memory', 'main-latency'] },
-    ),
-    ...OUTPUT,
-    ...EXPORT,
-  };
-}
-
-/** What `trace` adds to compare's options: an audit of another process, instead of cells. */
-const TRACE = {
-  pid: {
-    describe: 'audit a running process (all its threads) and everything it starts, instead of cells',
-    read: positiveInteger('--pid'),
-  },
-  stacks: flag(
-    'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
-  ),
-  seconds: {
-    describe: 'with --pid or --: stop after this long (default: when the target exits, or Ctrl-C)',
-    read: positiveNumber('--seconds'),
-  },
-};
-
-/**
- * Every command's options, by command: what yargs declares for it, what the API checks an
- * options object against (and types it as: OptionsOf), and what docs/options.md lists.
- */
-export const SPECS_OF = {
-  compare: () => ({ ...measurementSpecs({ compare: true }), ...RESUME }),
-  workers: () => ({ ...measurementSpecs({ compare: false }), ...RESUME }),
-  procs: () => ({ ...measurementSpecs({ compare: false }), ...RESUME }),
-  sweep: () => ({ ...sweepSpecs(), ...RESUME }),
-  advise: adviseSpecs,
-  trace: () => ({ ...measurementSpecs({ compare: true }), ...TRACE }),
-  diff: () => ({
-    ...COMMON,
-    json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
-    markdown: flag('print the tables as markdown'),
-    ...DIFF_GATE,
-  }),
-  report: () => ({
-    ...COMMON,
-    markdown: flag('print the tables as markdown', { conflicts: ['html'] }),
-    html: value('write one HTML page with the tables and charts of every file (opens from disk, offline)'),
-    ...EXPORT,
-  }),
-};
-
-// what only says how the command line prints: a function returns the document
-/** @typedef {'json' | 'markdown' | 'verbose'} Printing */
-/** @type {Record<Printing, string>} */
-const PRINTING = {
-  json: 'the API returns the document',
-  markdown: 'the API returns the document (report() prints one)',
-  verbose: 'the API returns the document (report() prints one)',
-};
-const AUDIT = 'an audit of another process is `mmapbench trace --pid`';
-/**
- * What the API refuses of each command's options, and why: what only the command line does
- * (its type names them, for the API's types below: the checker holds the two together).
- * @type {{ compare: Record<Printing, string>, workers: Record<Printing, string>,
- *   procs: Record<Printing, string>, sweep: Record<Printing, string>, advise: Record<Printing, string>,
- *   trace: Record<Printing | 'pid' | 'stacks' | 'seconds', string>, diff: Record<Printing | 'ci', string>,
- *   report: {} }}
- */
-export const NOT_IN_API = {
-  compare: PRINTING,
-  workers: PRINTING,
-  procs: PRINTING,
-  sweep: PRINTING,
-  advise: PRINTING,
-  trace: { ...PRINTING, pid: AUDIT, stacks: AUDIT, seconds: AUDIT },
-  diff: { ...PRINTING, ci: "the step summary is the command line's (--ci)" },
-  report: {},
-};
-
-/**
- * A command's specs and what the API refuses of them, by its name as a string (the CLI's and the
- * API's dispatch).
- * @param {string} command
- * @returns {{ specs: import('./option-spec.js').Specs, notInApi: Record<string, string> }}
- */
-export const optionsOf = (command) => ({
-  specs: /** @type {Record<string, () => Specs>} */ (SPECS_OF)[command](),
-  notInApi: /** @type {Record<string, Record<string, string>>} */ (NOT_IN_API)[command],
-});
-
-/**
- * Each command's options as the API takes them (docs/api.md): made by TypeScript from the specs
- * above, so a new or changed option cannot leave its type behind.
- * @template {keyof typeof SPECS_OF} C
- * @typedef {import('./option-spec.js').OptionsOf<ReturnType<(typeof SPECS_OF)[C]>, keyof (typeof NOT_IN_API)[C]>} ApiOptions
- */
-/** @typedef {ApiOptions<'compare'>} CompareOptions */
-/** @typedef {ApiOptions<'workers'>} WorkersOptions */
-/** @typedef {ApiOptions<'procs'>} ProcsOptions */
-/** @typedef {ApiOptions<'sweep'>} SweepOptions */
-/** @typedef {ApiOptions<'advise'>} AdviseOptions */
-/** @typedef {ApiOptions<'trace'>} TraceOptions */
-/** @typedef {ApiOptions<'diff'>} DiffOptions */
-/** @typedef {ApiOptions<'report'>} ReportOptions */

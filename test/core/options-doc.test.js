@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SPECS_OF } from '../../src/core/options.js';
+import { SPECS_OF } from '../../src/core/command-options.js';
 import { flagName } from '../../src/core/option-spec.js';
 
 const doc = readFileSync(new URL('../../docs/options.md', import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 // compare, workers and procs on the command line: one module a command, their options from the
-// option table (core/options.js); each runs its core (run.js) and prints what it kept.
-import { optionsOf } from '../../core/options.js';
+// option table (core/command-options.js); each runs its core (run.js) and prints what it kept.
+import { optionsOf } from '../../core/command-options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { output } from '../../core/typed-options.js';
 

@@ -1,4 +1,4 @@
-import { SPECS_OF } from '../../core/options.js';
+import { SPECS_OF } from '../../core/command-options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { output } from '../../core/typed-options.js';
 

@@ -1,5 +1,5 @@
 import { usageError } from '../../errors.js';
-import { SPECS_OF } from '../../core/options.js';
+import { SPECS_OF } from '../../core/command-options.js';
 import { declare, flagName, readOptions } from '../../core/option-spec.js';
 import { measureOptions, output } from '../../core/typed-options.js';
 
