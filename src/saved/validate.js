@@ -4,7 +4,7 @@
 // NaN. The schema is compiled (TypeBox's checker) on the first file read, never by a run that
 // only measures.
 import { readFileSync } from 'node:fs';
-import Schema from 'typebox/schema';
+import { createRequire } from 'node:module';
 import { usageError } from '../errors.js';
 import { plural } from '../words/spelling.js';
 
@@ -38,7 +38,11 @@ const compiled = (pointer) => {
       .slice(1)
       .map(unescape)
       .reduce((/** @type {any} */ at, step) => at[step], schema);
-    validator = Schema.Compile({ definitions: schema?.definitions, ...part });
+    // loaded here, on the first file read: a run that only measures never pays for it
+    const { Compile } = /** @type {typeof import('typebox/schema')} */ (
+      createRequire(import.meta.url)('typebox/schema')
+    );
+    validator = Compile({ definitions: schema?.definitions, ...part });
     validators.set(pointer, validator);
   }
   return validator;
