@@ -4,6 +4,7 @@
 import leven from 'leven';
 import { usageError } from '../errors.js';
 import { kebab } from '../words/vocabulary.js';
+import { refusal } from '../saved/validate.js';
 
 /**
  * One option. A value option takes one value (given twice, it is refused); a repeated one keeps
@@ -224,11 +225,41 @@ export const examplesText = (/** @type {string[][]} */ lines) =>
   `\nExamples:\n${lines.map(([cmd, what]) => `  $ ${cmd}\n      ${what}`).join('\n')}\n`;
 
 /**
- * An options object (the API's: `{ maxTime: 10, env: { A: 1 }, k: [1, 2] }`) read as readOptions
- * reads the command line, so the API refuses what the CLI refuses, with the same words: every
- * name must be one of the command's options; a switch takes true or false, a value a string or
- * a number (a precision given as a number is a percent), a list (sweep's axes) an array,
- * `env` and `param` an object of NAME: value.
+ * What the API takes for one option, as JSON Schema: a switch a boolean; `env` and `param` an
+ * object of NAME: value; a value one of its choices, or what its placeholder takes (a number
+ * alone where the command line takes a number: `{ k: '2' }` is refused); a repeated value or a
+ * sweep's axis that or a list of it. The option's own check then reads it as it reads what was
+ * typed (its range, a size's or a percentage's text).
+ * @param {string} name
+ * @param {OptionSpec} spec
+ */
+function apiSchema(name, spec) {
+  const kind = spec.kind ?? 'value';
+  if (kind === 'flag') return { type: 'boolean' };
+  if (name === 'env' || name === 'param')
+    return { type: 'object', additionalProperties: { type: ['string', 'number'] } };
+  const takes = placeholderOf[name] ?? 'value';
+  const one = spec.choices
+    ? { enum: [...spec.choices] }
+    : NUMBERS.includes(takes)
+      ? { type: 'number' }
+      : takes === 'count|steady'
+        ? { anyOf: [{ type: 'number' }, { const: 'steady' }] }
+        : { type: takes === 'bytes' || takes === 'percent' ? ['number', 'string'] : 'string' };
+  return kind === 'repeat' || spec.list ? { anyOf: [one, { type: 'array', items: one }] } : one;
+}
+
+// What the API takes as a number alone (InputOf), as tsc does.
+const NUMBERS = ['count', 'seconds', 'ms', 'MiB', 'ratio', 'pid'];
+
+/** @type {WeakMap<Specs, Record<string, any>>} each command's options as one JSON Schema */
+const schemas = new WeakMap();
+
+/**
+ * An options object (the API's: `{ maxTime: 10, env: { A: 1 }, k: [1, 2] }`) checked against its
+ * command's schema (apiSchema of each option, by TypeBox's checker: the first field refused is
+ * named), then read as readOptions reads the command line, so the API refuses what the CLI
+ * refuses, with the same words.
  * @param {Record<string, unknown>} given
  * @param {Specs} specs
  * @param {string} command
@@ -237,10 +268,8 @@ export const examplesText = (/** @type {string[][]} */ lines) =>
 export function readObject(given, specs, command) {
   if (given === null || typeof given !== 'object' || Array.isArray(given))
     throw usageError(`the options must be an object, as { k: 2 }; see docs/api.md`);
-  /** @type {Record<string, unknown>} */
-  const argv = {};
-  for (const [name, raw] of Object.entries(given)) {
-    if (raw === undefined) continue;
+  const named = Object.entries(given).filter(([, raw]) => raw !== undefined);
+  for (const [name, raw] of named) {
     const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (!spec || spec.hidden) {
       const near =
@@ -249,43 +278,30 @@ export function readObject(given, specs, command) {
         `${command} has no option '${name}'${near ? ` (did you mean ${near}?)` : ''}; see docs/api.md for its options`,
       );
     }
-    const kind = spec.kind ?? 'value';
     if (Array.isArray(raw) && !raw.length)
       throw usageError(`${name} is an empty list: give it one value or more, or leave it out for the default`);
-    if (kind === 'flag') {
-      if (typeof raw !== 'boolean') throw usageError(`${name} is a switch: give true or false, not ${typeof raw}`);
-      argv[name] = raw;
-    } else if (name === 'env' || name === 'param') {
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw usageError(
-          `${name} must be an object of NAME: value, as { ${name === 'env' ? 'MALLOC_ARENA_MAX: 1' : 'concurrency: 8'} }`,
-        );
-      argv[name] = Object.entries(raw).map(([key, setting]) => `${key}=${setting}`);
-    } else if (Array.isArray(raw) && (kind === 'repeat' || spec.list)) {
-      argv[name] = raw.map((item) => typed(name, item));
-    } else {
-      argv[name] = typed(name, raw);
-    }
   }
+  let schema = schemas.get(specs);
+  if (!schema) {
+    const properties = Object.entries(specs).map(([name, spec]) => [name, apiSchema(name, spec)]);
+    schema = { type: 'object', properties: Object.fromEntries(properties) };
+    schemas.set(specs, schema);
+  }
+  const wrong = refusal(schema, '#', Object.fromEntries(named));
+  if (wrong) throw usageError(`${wrong}; see docs/api.md`);
+  /** @type {Record<string, unknown>} */
+  const argv = {};
+  for (const [name, raw] of named)
+    argv[name] =
+      name === 'env' || name === 'param'
+        ? Object.entries(/** @type {object} */ (raw)).map(([key, setting]) => `${key}=${setting}`)
+        : Array.isArray(raw)
+          ? raw.map(String)
+          : typeof raw === 'number'
+            ? String(raw)
+            : raw;
   return readOptions(argv, specs, command);
 }
-
-// What the API takes as a number alone (InputOf), as tsc does: a number's text is refused, so
-// `{ k: '2' }` is an error naming k. A size, a percentage and `warmup` also take the command
-// line's text, which the option's own check reads as it reads what was typed.
-const NUMBERS = ['count', 'seconds', 'ms', 'MiB', 'ratio', 'pid'];
-
-/** One value of an options object, as the command line would have it typed. */
-const typed = (/** @type {string} */ name, /** @type {unknown} */ raw) => {
-  const takes = placeholderOf[name] ?? 'value';
-  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-  if (typeof raw === 'string' && !NUMBERS.includes(takes)) return raw;
-  const what =
-    raw === null || typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? `string '${raw}'` : typeof raw;
-  throw usageError(
-    `${name} takes ${NUMBERS.includes(takes) ? `a number, as { ${name}: 2 }` : `a ${takes}`}, not ${what}`,
-  );
-};
 
 // What the CLI declares before it knows which command runs (`mmapbench --help` loads this file
 // alone of the options): the option every command takes, and the names of compare's own, for

@@ -20,30 +20,33 @@ export const changedFile = (what, bad) =>
   );
 
 /** @type {Record<string, any> | undefined} */
-let schema;
-/** @type {Map<string, import('typebox/schema').Validator>} */
-const validators = new Map();
+let resultsSchema;
+/** @type {WeakMap<object, Map<string, import('typebox/schema').Validator>>} */
+const validators = new WeakMap();
 
 /**
- * The check of the part of the schema at `pointer` (`#`, `#/definitions/reproduceRecord`),
- * compiled on first use with the schema's definitions beside it.
+ * The check of the part of `root` at `pointer` (`#`, `#/definitions/reproduceRecord`), compiled
+ * on first use with the root's definitions beside it.
+ * @param {Record<string, any>} root
  * @param {string} pointer
+ * @returns {import('typebox/schema').Validator}
  */
-const compiled = (pointer) => {
-  schema ??= JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
-  let validator = validators.get(pointer);
+const compiled = (root, pointer) => {
+  const known = validators.get(root) ?? new Map();
+  validators.set(root, known);
+  let validator = known.get(pointer);
   if (!validator) {
     const part = pointer
       .split('/')
       .slice(1)
       .map(unescape)
-      .reduce((/** @type {any} */ at, step) => at[step], schema);
-    // loaded here, on the first file read: a run that only measures never pays for it
+      .reduce((/** @type {any} */ at, step) => at[step], root);
+    // loaded here, on the first check: a run that only measures never pays for it
     const { Compile } = /** @type {typeof import('typebox/schema')} */ (
       createRequire(import.meta.url)('typebox/schema')
     );
-    validator = Compile({ definitions: schema?.definitions, ...part });
-    validators.set(pointer, validator);
+    validator = Compile({ definitions: root.definitions, ...part });
+    known.set(pointer, validator);
   }
   return validator;
 };
@@ -60,7 +63,24 @@ export function firstBadField(document, definition) {
   const long = longString(document);
   if (long)
     return `${long.field} is ${long.length} characters long; mmapbench saves at most ${MAX_STRING_CHARS} in a field`;
-  const error = deepestError(definition ? `#/definitions/${definition}` : '#', document, '');
+  resultsSchema ??= JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
+  return refusal(
+    /** @type {Record<string, any>} */ (resultsSchema),
+    definition ? `#/definitions/${definition}` : '#',
+    document,
+  );
+}
+
+/**
+ * The first field of `value` that the JSON Schema `root` (at `pointer`) refuses, in words, or
+ * null: what a results file and the API's options object are checked by.
+ * @param {Record<string, any>} root
+ * @param {string} pointer
+ * @param {unknown} value
+ * @returns {string | null}
+ */
+export function refusal(root, pointer, value) {
+  const error = deepestError(root, pointer, value, '');
   if (!error) return null;
   const steps = error.instancePath.split('/').slice(1).map(unescape);
   const field = steps.reduce(
@@ -69,11 +89,11 @@ export function firstBadField(document, definition) {
   );
   if (error.keyword === 'required') {
     const missing = /** @type {{ requiredProperties: string[] }} */ (error.params).requiredProperties;
-    const present = steps.reduce((/** @type {any} */ at, step) => at?.[step], document) ?? {};
+    const present = steps.reduce((/** @type {any} */ at, step) => at?.[step], value) ?? {};
     return `${field ? `${field}.` : ''}${missing.find((name) => !(name in present)) ?? missing[0]} is missing`;
   }
-  const value = steps.reduce((/** @type {any} */ at, step) => at?.[step], document);
-  return `${field || 'the document'} ${rule(error)} (it is ${quoted(value)})`;
+  const at = steps.reduce((/** @type {any} */ node, step) => node?.[step], value);
+  return `${field || 'the document'} ${rule(error)} (it is ${quoted(at)})`;
 }
 
 /**
@@ -81,13 +101,14 @@ export function firstBadField(document, definition) {
  * root: a failed if/then is checked again against its `then`, whose error names the field (the
  * checker stops at the `if`); an anyOf's branches (null, or a number) say less than the field's
  * own rule.
+ * @param {Record<string, any>} root
  * @param {string} pointer
  * @param {unknown} value
  * @param {string} at  the path of `value` in the document
  * @returns {import('typebox/error').TLocalizedValidationError | null}
  */
-function deepestError(pointer, value, at) {
-  const [ok, errors] = compiled(pointer).Errors(value);
+function deepestError(root, pointer, value, at) {
+  const [ok, errors] = compiled(root, pointer).Errors(value);
   if (ok || !errors.length) return null;
   const telling = errors.filter(
     (error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && error.params.type === 'null'),
@@ -99,7 +120,9 @@ function deepestError(pointer, value, at) {
     const part = error.instancePath.split('/').slice(1).map(unescape);
     const inner = part.reduce((/** @type {any} */ node, step) => node?.[step], value);
     const then = `${pointer}${error.schemaPath.slice(1)}/then`;
-    return deepestError(then, inner, at + error.instancePath) ?? { ...error, instancePath: at + error.instancePath };
+    return (
+      deepestError(root, then, inner, at + error.instancePath) ?? { ...error, instancePath: at + error.instancePath }
+    );
   }
   return { ...error, instancePath: at + error.instancePath };
 }

@@ -74,7 +74,7 @@ test('a value the CLI refuses is refused with its message, as a MmapbenchError w
   assert.equal(EXIT_CODES[error.code], 2);
   const line = (await cli(['compare', '--precision', 'abc'])).stderr;
   assert.equal(`mmapbench: ${error.message}`, line);
-  await assert.rejects(compare({ env: 'A=1' }), /env must be an object of NAME: value/);
+  await assert.rejects(compare({ env: 'A=1' }), /env must be an object \(it is "A=1"\); see docs\/api\.md$/);
 });
 
 test('every bad option is a usage error naming it, before anything runs or is saved', async () => {
@@ -92,13 +92,13 @@ test('every bad option is a usage error naming it, before anything runs or is sa
       [() => compare({ signal: /** @type {any} */ ('yes') }), /^signal must be an AbortSignal/],
       [() => compare({ onProgress: /** @type {any} */ (5) }), /^onProgress must be a function$/],
       [() => compare({ json: true }), /^json is the command line's: the API returns the document$/],
-      [() => compare({ k: /** @type {any} */ (true) }), /^k takes a number, as \{ k: 2 \}, not boolean$/],
-      [() => compare({ k: /** @type {any} */ ('2') }), /^k takes a number, as \{ k: 2 \}, not string '2'$/],
-      [() => compare({ quick: /** @type {any} */ ('yes') }), /^quick is a switch: give true or false, not string$/],
-      [() => compare({ maxTime: /** @type {any} */ ('abc') }), /^maxTime takes a number, as \{ maxTime: 2 \}/],
+      [() => compare({ k: /** @type {any} */ (true) }), /^k must be a number \(it is true\); see docs\/api\.md$/],
+      [() => compare({ k: /** @type {any} */ ('2') }), /^k must be a number \(it is \"2\"\); see docs\/api\.md$/],
+      [() => compare({ quick: /** @type {any} */ ('yes') }), /^quick must be a boolean \(it is \"yes\"\); see docs\/api\.md$/],
+      [() => compare({ maxTime: /** @type {any} */ ('abc') }), /^maxTime must be a number \(it is \"abc\"\)/],
       [() => compare({ maxTime: -1 }), /^--max-time -1 is invalid/],
       [() => compare(/** @type {any} */ ('fast')), /^the options must be an object/],
-      [() => sweep({ k: /** @type {any} */ ([1, {}]) }), /^k takes a number, as \{ k: 2 \}, not object$/],
+      [() => sweep({ k: /** @type {any} */ ([1, {}]) }), /^k\[1\] must be a number \(it is an object\); see docs\/api\.md$/],
       [() => trace({ mode: /** @type {any} */ ('both') }), /^mode both is invalid/],
       [() => diff(/** @type {any} */ (1), 'b.json'), /^diff takes the paths of two results files/],
       [() => report([]), /^report takes the path of a results file/],
