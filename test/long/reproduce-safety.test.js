@@ -160,7 +160,10 @@ test('--resume never runs what a results file names: a stored --node must be giv
 
   const other = await cli(['reproduce', '--resume', stored, '--node', process.execPath]);
   assert.equal(other.exitCode, 2);
-  assert.match(other.stderr, /--node .* is not what --resume .* ran with \(.*evil\.sh\): a resumed run goes on with the same node; drop --node, or start a new run$/);
+  assert.match(
+    other.stderr,
+    /--node .* is not what --resume .* ran with \(.*evil\.sh\): a resumed run goes on with the same node; drop --node, or start a new run$/,
+  );
 });
 
 for (const [options, message] of [
@@ -168,8 +171,14 @@ for (const [options, message] of [
   [{ k: 100000 }, /its stored options are invalid \(-k 100000 is more than 256/],
   [{ timeout: 1e9 }, /its stored options are invalid \(--timeout 1000000000 is invalid/],
   [{ experiments: ['gap', 'rm -rf'] }, /its stored options are invalid \(no experiment rm -rf;/],
-  [{ thpPath: '/etc/passwd' }, /runs \/etc\/passwd \(--thp-path\); a results file may come from anyone, so name it yourself: add --thp-path \/etc\/passwd$/],
-  [{ jemalloc: '/tmp/evil.so' }, /runs \/tmp\/evil\.so \(--jemalloc\); a results file may come from anyone, so name it yourself: add --jemalloc \/tmp\/evil\.so$/],
+  [
+    { thpPath: '/etc/passwd' },
+    /runs \/etc\/passwd \(--thp-path\); a results file may come from anyone, so name it yourself: add --thp-path \/etc\/passwd$/,
+  ],
+  [
+    { jemalloc: '/tmp/evil.so' },
+    /runs \/tmp\/evil\.so \(--jemalloc\); a results file may come from anyone, so name it yourself: add --jemalloc \/tmp\/evil\.so$/,
+  ],
 ]) {
   test(`--resume checks stored options like new ones: ${JSON.stringify(options)}`, async () => {
     const { file } = storedRun(options);
