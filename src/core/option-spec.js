@@ -233,7 +233,7 @@ export const examplesText = (/** @type {string[][]} */ lines) =>
  * @param {string} name
  * @param {OptionSpec} spec
  */
-function apiSchema(name, spec) {
+export function apiSchema(name, spec) {
   const kind = spec.kind ?? 'value';
   if (kind === 'flag') return { type: 'boolean' };
   if (name === 'env' || name === 'param')

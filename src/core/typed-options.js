@@ -8,10 +8,10 @@ import { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node.js';
 import { checkDistinct } from '../system/safe-fs.js';
-import { quoted } from '../saved/validate.js';
+import { quoted, refusal } from '../saved/validate.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { COMPARE_ONLY, measurementSpecs } from './options.js';
-import { flagName, readValue } from './option-spec.js';
+import { apiSchema, flagName, readValue } from './option-spec.js';
 
 /**
  * What may be given with --resume: how to print, save, export and gate, not what to measure;
@@ -42,8 +42,6 @@ const SPECS = measurementSpecs({ compare: true });
 
 /** @type {(value: unknown) => value is Record<string, any>} */
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** @param {unknown} value */
-const isText = (value) => typeof value === 'string' && value !== '' && !value.includes('\0');
 
 /**
  * The fields of a kept run's options that an option sets as it was typed: each is checked, and
@@ -55,61 +53,71 @@ const AS_TYPED = [
   ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
 ];
 
-/**
- * How a field an option sets is checked: a switch is true or false, a value one value (a string
- * where the option takes any text), through the option's own check where it has one.
- * @param {string} name
- * @returns {(value: unknown) => string | null}  what is wrong with it, or null
- */
-const asTyped = (name) => {
-  const spec = SPECS[name];
-  if (spec.kind === 'flag') return (value) => (typeof value === 'boolean' ? null : 'must be true or false');
-  if (!spec.read && !spec.choices)
-    return (value) => (isText(value) ? null : `must be text, as ${flagName(name)} takes`);
-  return (value) =>
-    value !== null && typeof value === 'object'
-      ? 'must be one value, as its option takes'
-      : refusal(() => readValue(name, spec, value));
-};
+/** A text field: what an option taking any text keeps (not empty, no NUL). */
+const TEXT = { type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' };
 
 /**
- * How each field of a kept run's options is checked: by the option that sets it, or, for what
- * the command line converts (`--env` pairs into an object, a percentage into a fraction) and what
- * no option sets, by its shape.
- * @type {Record<string, (value: any) => string | null>}  what is wrong with it, or null
+ * A kept run's options as JSON Schema: each field an option sets as that option's schema (what
+ * the API takes of it; a text one not empty), and the shape of what the command line converts
+ * (`--env` pairs into an object, a percentage into a fraction) and of what no option sets.
  */
 const KEPT = {
-  ...Object.fromEntries(AS_TYPED.map((name) => [name, asTyped(name)])),
-  command: (value) => (['compare', 'workers', 'procs'].includes(value) ? null : 'must be compare, workers or procs'),
-  cwd: (value) => (isText(value) && isAbsolute(value) ? null : 'must be an absolute path'),
-  // kept as the fraction the command line makes of --precision 5%
-  precision: (value) =>
-    refusal(() => readValue('precision', SPECS.precision, typeof value === 'number' ? value * 100 : value)),
-  env: (value) =>
-    isRecord(value) && Object.entries(value).every(([name, setting]) => name && typeof setting === 'string')
-      ? null
-      : 'must map variable names to strings, as --env KEY=VALUE does',
-  params: (value) => (isRecord(value) ? null : 'must map parameter names to values'),
-  trace: (value) => {
-    if (value === null) return null;
-    if (!isRecord(value)) return 'must be null or what --trace was given with';
-    if (value.bpftrace !== undefined && !isText(value.bpftrace)) return 'bpftrace must be a path';
-    if (value.mountTracefs !== undefined && typeof value.mountTracefs !== 'boolean')
-      return 'mountTracefs must be true or false';
-    return value.window === undefined ? null : refusal(() => readValue('traceWindow', SPECS.traceWindow, value.window));
+  type: 'object',
+  properties: {
+    ...Object.fromEntries(
+      AS_TYPED.map((name) => {
+        const schema = apiSchema(name, SPECS[name]);
+        return [name, schema.type === 'string' && !SPECS[name].read ? TEXT : schema];
+      }),
+    ),
+    command: { enum: ['compare', 'workers', 'procs'] },
+    cwd: TEXT,
+    precision: { type: 'number' },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    params: { type: 'object' },
+    trace: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          properties: { bpftrace: TEXT, mountTracefs: { type: 'boolean' }, window: { enum: ['timed', 'cell'] } },
+        },
+      ],
+    },
   },
 };
 
-/** @param {() => unknown} read  @returns {string | null}  the usage error's words */
-function refusal(read) {
+/** A sweep's variant as --variant makes it: a name and its environment. */
+const VARIANT = {
+  type: 'object',
+  required: ['name', 'env'],
+  properties: { name: TEXT, env: KEPT.properties.env },
+};
+
+/**
+ * What is wrong with one field of a kept run's options, in words that begin with its name, or
+ * null: its schema, then the check its option gets on the command line (a range, a size).
+ * @param {string} name
+ * @param {unknown} value
+ * @param {string} [shown]  the field as the error names it (`axes.k[2]`)
+ */
+const keptField = (name, value, shown = name) => {
+  const wrong = refusal(KEPT, `#/properties/${name}`, value, shown);
+  if (wrong) return wrong;
+  if (name === 'cwd' && !isAbsolute(String(value))) return `cwd must be an absolute path (it is ${quoted(value)})`;
+  // kept as the fraction the command line makes of --precision 5%
+  const typed = name === 'precision' ? Number(value) * 100 : value;
+  const spec = AS_TYPED.includes(name) || name === 'precision' ? SPECS[name] : undefined;
+  if (!spec?.read && !spec?.choices) return null;
   try {
-    read();
+    readValue(name, spec, typed);
     return null;
   } catch (error) {
-    if (error instanceof MmapbenchError) return `is refused as the command line would refuse it: ${error.message}`;
+    if (error instanceof MmapbenchError)
+      return `${shown} is refused as the command line would refuse it: ${error.message}`;
     throw error;
   }
-}
+};
 
 /**
  * A kept run's options, checked before anything runs on them: a results file is data a person
@@ -124,21 +132,19 @@ function refusal(read) {
  * @returns {import('../run/plan.js').MeasureOptions}
  */
 export function keptOptions(options, { path, field, given, k }) {
-  const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>
-    usageError(`--resume ${path}: ${field}${name ? `.${name}` : ''} ${why}; start a new run`);
-  if (!isRecord(options)) throw refuse('', 'must be the options the run was started with');
+  const refuse = (/** @type {string} */ why) => usageError(`--resume ${path}: ${field}${why}; start a new run`);
+  if (!isRecord(options)) throw refuse(' must be the options the run was started with');
   for (const [name, value] of Object.entries(/** @type {Record<string, unknown>} */ (options))) {
     if (value === undefined) continue;
     // own keys only: a file's "__proto__" or "constructor" is a name like any other
-    const check = Object.hasOwn(KEPT, name) ? KEPT[name] : undefined;
-    if (!check) throw refuse(name, 'is no setting mmapbench keeps');
-    const why = check(value);
-    if (why) throw refuse(name, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
+    if (!Object.hasOwn(KEPT.properties, name)) throw refuse(`.${name} is no setting mmapbench keeps`);
+    const why = keptField(name, value);
+    if (why) throw refuse(`.${why}`);
   }
   const kept = /** @type {import('../run/plan.js').MeasureOptions} */ (options);
   // new rounds at another k would be averaged with the kept ones into one ratio
   if (k !== undefined && kept.k !== undefined && Number(kept.k) !== k)
-    throw refuse('k', `(${quoted(kept.k)}) is not the k its rounds ran at (config.k ${k})`);
+    throw refuse(`.k (${quoted(kept.k)}) is not the k its rounds ran at (config.k ${k})`);
   confirmBinary('--node', kept.node && !parseVersionSpec(kept.node) ? kept.node : undefined, given.node, path);
   // a folder the run writes fixtures in, like a binary, is the user's to name
   confirmBinary('--fixtures-dir', kept.fixturesDir, given.fixturesDir, path);
@@ -158,18 +164,18 @@ export function keptOptions(options, { path, field, given, k }) {
 }
 
 /**
- * How a kept sweep's axis is read: a list of one value or more, each checked by `item`; JSON
- * keeps an axis's "the default" (undefined) as null.
- * @param {(name: string, why: string) => Error} refuse
+ * How a kept sweep's axis is read: a list of one value or more, each checked as keptField
+ * checks the option it is a value of; JSON keeps an axis's "the default" (undefined) as null.
+ * @param {(why: string) => Error} refuse
  */
 const axisList =
   (refuse) =>
-  (/** @type {string} */ name, /** @type {unknown} */ values, /** @type {(value: any) => string | null} */ item) => {
-    if (!Array.isArray(values) || !values.length) throw refuse(`axes.${name}`, 'must be a list of one value or more');
+  (/** @type {string} */ name, /** @type {unknown} */ values, /** @type {typeof keptField} */ item = keptField) => {
+    if (!Array.isArray(values) || !values.length) throw refuse(`axes.${name} must be a list of one value or more`);
     return values.map((value, i) => {
       if (value === null) return undefined;
-      const why = item(value);
-      if (why) throw refuse(`axes.${name}[${i}]`, `${why.startsWith('is ') ? '' : `(${quoted(value)}) `}${why}`);
+      const why = item(name, value, `axes.${name}[${i}]`);
+      if (why) throw refuse(why);
       return value;
     });
   };
@@ -182,16 +188,15 @@ const axisList =
  * @returns {import('../run/plan.js').SweepRequest}
  */
 export function keptSweep(request, { path, given }) {
-  const refuse = (/** @type {string} */ name, /** @type {string} */ why) =>
-    usageError(`--resume ${path}: resume.${name} ${why}; start a new run`);
+  const refuse = (/** @type {string} */ why) => usageError(`--resume ${path}: resume.${why}; start a new run`);
   const { axes } = /** @type {{ axes?: Record<string, unknown> }} */ (isRecord(request) ? request : {});
-  if (!isRecord(axes)) throw refuse('axes', 'must be the axes the sweep was started with');
+  if (!isRecord(axes)) throw refuse('axes must be the axes the sweep was started with');
   const list = axisList(refuse);
-  const nodes = list('node', axes.node, KEPT.node);
+  const nodes = list('node', axes.node);
   const binaries = nodes.filter((node) => node !== undefined && !parseVersionSpec(node));
   if (binaries.length)
     confirmBinary('--node', binaries.join(','), [given.node ?? []].flat().join(',') || undefined, path);
-  if (!isRecord(axes.params)) throw refuse('axes.params', 'must map parameter names to lists of values');
+  if (!isRecord(axes.params)) throw refuse('axes.params must map parameter names to lists of values');
   const params = Object.fromEntries(
     Object.entries(/** @type {Record<string, unknown>} */ (axes.params)).map(([name, values]) => [
       name,
@@ -203,12 +208,8 @@ export function keptSweep(request, { path, given }) {
     field: 'resume.shared',
     given: { ...given, node: undefined },
   });
-  const tasks = list('task', axes.task, KEPT.task);
-  const variants = list('variant', axes.variant, (variant) =>
-    isRecord(variant) && isText(variant.name) && KEPT.env(variant.env) === null
-      ? null
-      : 'must be a variant as --variant makes it: a name and its environment',
-  );
+  const tasks = list('task', axes.task);
+  const variants = list('variant', axes.variant, (_, variant, shown) => refusal(VARIANT, '#', variant, shown));
   confirmModules(tasks, shared.cwd, given, path);
   confirmEnv(
     [
@@ -227,10 +228,10 @@ export function keptSweep(request, { path, given }) {
       node: nodes,
       task: tasks,
       variant: variants,
-      file: list('file', axes.file, KEPT.file),
+      file: list('file', axes.file),
       params,
-      k: list('k', axes.k, KEPT.k),
-      cycles: list('cycles', axes.cycles, KEPT.cycles),
+      k: list('k', axes.k),
+      cycles: list('cycles', axes.cycles),
     },
     shared,
   };

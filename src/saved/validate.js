@@ -77,15 +77,16 @@ export function firstBadField(document, definition) {
  * @param {Record<string, any>} root
  * @param {string} pointer
  * @param {unknown} value
+ * @param {string} [name]  the field `value` is, where it is not a whole document
  * @returns {string | null}
  */
-export function refusal(root, pointer, value) {
+export function refusal(root, pointer, value, name = '') {
   const error = deepestError(root, pointer, value, '');
   if (!error) return null;
   const steps = error.instancePath.split('/').slice(1).map(unescape);
   const field = steps.reduce(
     (path, step) => (/^\d+$/.test(step) ? `${path}[${step}]` : path ? `${path}.${step}` : step),
-    '',
+    name,
   );
   if (error.keyword === 'required') {
     const missing = /** @type {{ requiredProperties: string[] }} */ (error.params).requiredProperties;
@@ -245,5 +246,7 @@ function rule({ keyword, params, message }) {
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
   if (keyword === 'const') return `must be ${p.allowedValue}`;
   if (keyword === 'minItems') return `must hold at least ${plural(p.limit, 'item')}`;
+  if (keyword === 'minLength') return `must hold at least ${plural(p.limit, 'character')}`;
+  if (keyword === 'pattern') return 'holds a character mmapbench never saves there';
   return message ?? 'is not as mmapbench saves it';
 }

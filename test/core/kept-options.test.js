@@ -119,16 +119,18 @@ test('each kept field an option sets is checked as that option is typed; a field
     [
       'fixturesDir',
       5,
-      /^--resume \/tmp\/kept\.json: resume\.fixturesDir \(5\) must be text, as --fixtures-dir takes; start a new run$/,
+      /^--resume \/tmp\/kept\.json: resume\.fixturesDir must be a string \(it is 5\); start a new run$/,
     ],
-    ['force', 'yes', /resume\.force \("yes"\) must be true or false/],
-    ['main', 'sideways', /resume\.main is refused as the command line would refuse it: --main sideways is invalid/],
+    ['force', 'yes', /resume\.force must be a boolean \(it is "yes"\)/],
+    ['fixturesDir', '', /resume\.fixturesDir must hold at least 1 character/],
+    ['k', '2', /resume\.k must be a number \(it is "2"\)/],
+    ['main', 'sideways', /resume\.main must be one of on, off \(it is "sideways"\)/],
     ['k', 0, /resume\.k is refused as the command line would refuse it: -k/],
     ['requestSize', '64q', /resume\.requestSize is refused as the command line would refuse it: --request-size/],
     ['json', true, /resume\.json is no setting mmapbench keeps/],
   ])
     refused(() => compare({ ...base, [field]: value }), message);
-  // read as the command line reads it: a size with its unit, a count from its digits
-  const kept = compare({ ...base, requestSize: '64k', k: '2', main: 'on' });
+  // read as the command line reads it: a size with its unit
+  const kept = compare({ ...base, requestSize: '64k', k: 2, main: 'on' });
   assert.deepEqual([kept.requestSize, kept.k, kept.main], [65536, 2, 'on']);
 });
