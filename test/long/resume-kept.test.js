@@ -111,7 +111,7 @@ test('--resume runs the kept settings only once each passes the check its option
       (r) => (r.k = -3),
       /resume\.k is refused as the command line would refuse it: -k -3 is invalid: it must be a whole number of 1 or more/,
     ],
-    [(r) => (r.k = 'abc'), /resume\.k is refused .*-k abc is invalid/],
+    [(r) => (r.k = 'abc'), /resume\.k must be a number \(it is "abc"\)/],
     [
       (r) => (r.duration = -1),
       /resume\.duration is refused .*--duration -1 is invalid: it must be a number greater than 0/,
