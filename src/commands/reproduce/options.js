@@ -11,6 +11,7 @@ import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from 
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
 import { readResultsFile } from '../../saved/reproduce-file.js';
+import { refusal } from '../../saved/validate.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**
@@ -78,14 +79,30 @@ function newOptions(argv) {
   );
 }
 
-const optionalString = (/** @type {string} */ name) => (/** @type {unknown} */ value) => {
-  if (value !== undefined && value !== null && typeof value !== 'string') throw usageError(`${name} must be a path`);
-  return value ?? undefined;
+/** A path a run stores: absent (null in JSON), or text without NUL. */
+const PATH = { anyOf: [{ type: 'null' }, { type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' }] };
+
+/**
+ * What a run stores of its options, as JSON Schema: a number where its flag takes one, a path as
+ * text, the protocol one of its choices. A stored header is checked against it (a results file is
+ * data, and must never choose what runs), then each number gets its flag's own check.
+ */
+const STORED = {
+  type: 'object',
+  required: ['experiments', 'quick'],
+  properties: {
+    experiments: { type: 'array', items: { type: 'string' } },
+    quick: { type: 'boolean' },
+    ...Object.fromEntries(
+      ['k', 'maxRounds', 'precision', 'duration', 'timeout'].map((name) => [name, { type: 'number' }]),
+    ),
+    rounds: { type: ['number', 'null'] },
+    ...Object.fromEntries(['node', 'jemalloc', 'thpPath', 'fixturesDir'].map((name) => [name, PATH])),
+    protocol: { enum: PROTOCOL_CHOICES },
+  },
 };
 
-// The same checks a new run's flags get, applied to a stored header too: a results file is
-// data, and must never choose what runs, or run with values a user could not have typed.
-/** @type {Record<string, (value: any) => unknown>} */
+/** Each number's check, as its flag's. @type {Record<string, (value: any) => unknown>} */
 const OPTION_CHECKS = {
   k: positiveInteger('-k'),
   rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
@@ -93,15 +110,6 @@ const OPTION_CHECKS = {
   precision: (value) => percent('--precision')(value * 100),
   duration: positiveNumber('--duration'),
   timeout: timeoutSeconds('--timeout'),
-  node: optionalString('--node'),
-  jemalloc: optionalString('--jemalloc'),
-  thpPath: (value) => optionalString('--thp-path')(value) ?? THP_PATH,
-  fixturesDir: optionalString('--fixtures-dir'),
-  protocol: (value) => {
-    if (!PROTOCOL_CHOICES.includes(value))
-      throw usageError(`--protocol ${value} is not one of ${PROTOCOL_CHOICES.join(', ')}`);
-    return value;
-  },
 };
 
 /**
@@ -110,16 +118,17 @@ const OPTION_CHECKS = {
  * @returns {import('./runner.js').ReproduceOptions}
  */
 function checkOptions(options, { force = false } = {}) {
-  const { experiments, quick } = options;
-  if (!Array.isArray(experiments) || typeof quick !== 'boolean')
-    throw usageError('the experiments and --quick are not as a run stores them');
-  /** @type {Record<string, unknown>} */
-  const checked = { experiments, quick };
+  const wrong = refusal(STORED, '#', options, '');
+  if (wrong) throw usageError(wrong);
+  const experiments = /** @type {string[]} */ (options.experiments);
   const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
   if (unknown.length)
     throw usageError(
       `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
     );
+  /** @type {Record<string, unknown>} */
+  const checked = Object.fromEntries(Object.keys(STORED.properties).map((name) => [name, options[name] ?? undefined]));
+  checked.thpPath ??= THP_PATH;
   for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
   checkK(/** @type {number} */ (checked.k), { force, cores: os.availableParallelism() });
   // every field checked above, each as its flag would be
