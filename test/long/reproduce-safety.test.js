@@ -170,6 +170,8 @@ for (const [options, message] of [
   [{ k: 0 }, /its stored options are invalid \(-k 0 is invalid: it must be a whole number of 1 or more\)$/],
   [{ k: 100000 }, /its stored options are invalid \(-k 100000 is more than 256/],
   [{ timeout: 1e9 }, /its stored options are invalid \(--timeout 1000000000 is invalid/],
+  [{ k: '8' }, /its stored options are invalid \(k must be a number \(it is "8"\)\)$/],
+  [{ jemalloc: 5 }, /its stored options are invalid \(jemalloc must be a string \(it is 5\)\)$/],
   [{ experiments: ['gap', 'rm -rf'] }, /its stored options are invalid \(no experiment rm -rf;/],
   [
     { thpPath: '/etc/passwd' },
