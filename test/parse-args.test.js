@@ -317,10 +317,11 @@ test("a kept sweep's axes and shared settings pass the checks their options get;
     [(r) => (r.axes.k = []), /^--resume kept\.json: resume\.axes\.k must be a list of one value or more/],
     [
       (r) => (r.axes.variant = [{ name: 'x', env: { A: 1 } }]),
-      /resume\.axes\.variant\[0\] \(an object\) must be a variant/,
+      /resume\.axes\.variant\[0\]\.env\.A must be a string \(it is 1\)/,
     ],
     [(r) => (r.shared.duration = 0), /resume\.shared\.duration is refused .*--duration 0 is invalid/],
-    [(r) => (r.shared.k = [2]), /resume\.shared\.k \(an array of 1 item\) must be one value, as its option takes/],
+    [(r) => (r.shared.k = [2]), /resume\.shared\.k must be a number \(it is an array of 1 item\)/],
+    [(r) => (r.axes.variant = [{ env: {} }]), /resume\.axes\.variant\[0\]\.name is missing/],
     [(r) => (r.axes.node = ['/bin/false']), /runs \/bin\/false \(--node\); .* add --node \/bin\/false$/],
   ]) {
     const request = structuredClone(good);
