@@ -98,6 +98,11 @@ export function refusal(root, pointer, value, name = '') {
 }
 
 /**
+ * A checker's error, or several alternatives of an anyOf as one (keyword anyOf, params.alternatives).
+ * @typedef {{ keyword: string, instancePath: string, schemaPath: string, params: Record<string, any>, message?: string }} Refused
+ */
+
+/**
  * The deepest error the schema at `pointer` finds in `value`, with its path from the document's
  * root: a failed if/then is checked again against its `then`, whose error names the field (the
  * checker stops at the `if`); an anyOf's branches (null, or a number) say less than the field's
@@ -106,7 +111,7 @@ export function refusal(root, pointer, value, name = '') {
  * @param {string} pointer
  * @param {unknown} value
  * @param {string} at  the path of `value` in the document
- * @returns {import('typebox/error').TLocalizedValidationError | null}
+ * @returns {Refused | null}
  */
 function deepestError(root, pointer, value, at) {
   const [ok, errors] = compiled(root, pointer).Errors(value);
@@ -114,9 +119,14 @@ function deepestError(root, pointer, value, at) {
   const telling = errors.filter(
     (error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && error.params.type === 'null'),
   );
-  const error = (telling.length ? telling : errors).reduce((deepest, candidate) =>
+  const deepest = (telling.length ? telling : errors).reduce((deepest, candidate) =>
     candidate.instancePath.length > deepest.instancePath.length ? candidate : deepest,
   );
+  // an anyOf of plain alternatives (a number, or steady) says them all: `must be a number or steady`
+  const plain = (/** @type {{ keyword: string }} */ e) => e.keyword === 'type' || e.keyword === 'const';
+  const alternatives = telling.filter((e) => e.instancePath === deepest.instancePath && plain(e));
+  const error =
+    plain(deepest) && alternatives.length > 1 ? { ...deepest, keyword: 'anyOf', params: { alternatives } } : deepest;
   if (error.keyword === 'if') {
     const part = error.instancePath.split('/').slice(1).map(unescape);
     const inner = part.reduce((/** @type {any} */ node, step) => node?.[step], value);
@@ -234,13 +244,15 @@ const unescape = (step) => step.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /**
  * The rule a checker's error states, in words.
- * @param {import('typebox/error').TLocalizedValidationError} error
+ * @param {Refused} error
  */
 function rule({ keyword, params, message }) {
   const p = /** @type {Record<string, any>} */ (params);
   const article = (/** @type {string} */ type) =>
     type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
   if (keyword === 'type') return `must be ${[p.type].flat().map(article).join(' or ')}`;
+  if (keyword === 'anyOf' && p.alternatives)
+    return `must be ${p.alternatives.map((/** @type {any} */ e) => (e.keyword === 'const' ? e.params.allowedValue : [e.params.type].flat().map(article).join(' or '))).join(' or ')}`;
   if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
   if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
