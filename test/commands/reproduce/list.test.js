@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from '../helpers.js';
-import { EXPERIMENTS } from '../../src/commands/reproduce/experiments.js';
+import { cli } from '../../helpers.js';
+import { EXPERIMENTS } from '../../../src/commands/reproduce/experiments.js';
 
 /** An empty Node cache, and an npm on PATH that leaves a mark if anything runs it. */
 function noDownloads() {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { BIN, ENV, installedNode } from '../helpers.js';
+import { BIN, ENV, installedNode } from '../../helpers.js';
 
 for (const [major, pool] of /** @type {const} */ ([
   ['22', '8 KiB'],
