@@ -73,7 +73,7 @@ const KEPT = {
     command: { enum: ['compare', 'workers', 'procs'] },
     cwd: TEXT,
     precision: { type: 'number' },
-    env: { type: 'object', additionalProperties: { type: 'string' } },
+    env: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string' } },
     params: { type: 'object' },
     trace: {
       anyOf: [

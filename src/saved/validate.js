@@ -91,7 +91,7 @@ export function refusal(root, pointer, value, name = '') {
   if (error.keyword === 'required') {
     const missing = /** @type {{ requiredProperties: string[] }} */ (error.params).requiredProperties;
     const present = steps.reduce((/** @type {any} */ at, step) => at?.[step], value) ?? {};
-    return `${field ? `${field}.` : ''}${missing.find((name) => !(name in present)) ?? missing[0]} is missing`;
+    return `${field ? `${field}.` : ''}${missing.find((key) => !(key in present)) ?? missing[0]} is missing`;
   }
   const at = steps.reduce((/** @type {any} */ node, step) => node?.[step], value);
   return `${field || 'the document'} ${rule(error)} (it is ${quoted(at)})`;
@@ -117,7 +117,11 @@ function deepestError(root, pointer, value, at) {
   const [ok, errors] = compiled(root, pointer).Errors(value);
   if (ok || !errors.length) return null;
   const telling = errors.filter(
-    (error) => error.keyword !== 'anyOf' && !(error.keyword === 'type' && error.params.type === 'null'),
+    (error) =>
+      error.keyword !== 'anyOf' &&
+      !(error.keyword === 'type' && error.params.type === 'null') &&
+      // a key's own error: the object's propertyNames error names the key
+      !error.schemaPath.endsWith('/propertyNames'),
   );
   const deepest = (telling.length ? telling : errors).reduce((deepest, candidate) =>
     candidate.instancePath.length > deepest.instancePath.length ? candidate : deepest,
@@ -252,7 +256,7 @@ function rule({ keyword, params, message }) {
     type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
   if (keyword === 'type') return `must be ${[p.type].flat().map(article).join(' or ')}`;
   if (keyword === 'anyOf' && p.alternatives)
-    return `must be ${p.alternatives.map((/** @type {any} */ e) => (e.keyword === 'const' ? e.params.allowedValue : [e.params.type].flat().map(article).join(' or '))).join(' or ')}`;
+    return `must be ${p.alternatives.map((/** @type {Refused} */ alternative) => rule(alternative).replace(/^must be /, '')).join(' or ')}`;
   if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
   if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
@@ -260,5 +264,7 @@ function rule({ keyword, params, message }) {
   if (keyword === 'minItems') return `must hold at least ${plural(p.limit, 'item')}`;
   if (keyword === 'minLength') return `must hold at least ${plural(p.limit, 'character')}`;
   if (keyword === 'pattern') return 'holds a character mmapbench never saves there';
+  if (keyword === 'propertyNames')
+    return `holds a name mmapbench never saves (${p.propertyNames.map(quoted).join(', ')})`;
   return message ?? 'is not as mmapbench saves it';
 }

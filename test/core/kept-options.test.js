@@ -124,6 +124,8 @@ test('each kept field an option sets is checked as that option is typed; a field
     ['force', 'yes', /resume\.force must be a boolean \(it is "yes"\)/],
     ['fixturesDir', '', /resume\.fixturesDir must hold at least 1 character/],
     ['k', '2', /resume\.k must be a number \(it is "2"\)/],
+    ['env', { '': 'x' }, /resume\.env holds a name mmapbench never saves \(""\)/],
+    ['warmup', 'lots', /resume\.warmup must be a number or steady \(it is "lots"\)/],
     ['main', 'sideways', /resume\.main must be one of on, off \(it is "sideways"\)/],
     ['k', 0, /resume\.k is refused as the command line would refuse it: -k/],
     ['requestSize', '64q', /resume\.requestSize is refused as the command line would refuse it: --request-size/],

@@ -118,7 +118,7 @@ const OPTION_CHECKS = {
  * @returns {import('./runner.js').ReproduceOptions}
  */
 function checkOptions(options, { force = false } = {}) {
-  const wrong = refusal(STORED, '#', options, '');
+  const wrong = refusal(STORED, '#', options);
   if (wrong) throw usageError(wrong);
   const experiments = /** @type {string[]} */ (options.experiments);
   const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
