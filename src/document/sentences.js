@@ -69,6 +69,20 @@ export const budgetOf = (seconds) =>
   seconds >= 90 && seconds % 60 === 0 ? `${seconds / 60} min` : `${Number(seconds.toPrecision(6))} s`;
 
 /**
+ * About how many rounds in all would bring the ratio's interval to the run's target, if its rounds
+ * stayed as far apart as they were, and what a round took (the run's time over its rounds,
+ * calibration included); null where there is no interval, or no count within reach.
+ * @param {Pick<ResultsDocument, 'ratio' | 'config' | 'seconds'>} document
+ */
+export function roundsToTarget({ ratio, config, seconds }) {
+  const n = ratio?.n ?? 0;
+  return {
+    more: ratio && config.precision ? roundsForPrecision(ratio, config.precision) : null,
+    perRound: n ? seconds / n : null,
+  };
+}
+
+/**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
  * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} document
@@ -87,8 +101,7 @@ export function stopText(document, { tables = true } = {}) {
   if (stop === 'max-time') {
     const reached =
       ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval yet' : `${pct(ratio.halfWidth)}`;
-    const more = ratio ? roundsForPrecision(ratio, precision) : null;
-    const perRound = n ? seconds / n : null;
+    const { more, perRound } = roundsToTarget(document);
     const extra =
       more && perRound
         ? `; about ${more - n} more rounds (~${about((more - n) * perRound)}) would reach ${pct(precision)}: --max-time ${Math.ceil(seconds + (more - n) * perRound)}`

@@ -5,7 +5,15 @@
 // and kept in the saved file for `report FILE --verbose`.
 import { cpusText } from '../../system/cpus.js';
 import { envText } from '../../points/point-name.js';
-import { about, budgetOf, pct, resumeText, stopText, accountWordsOf } from '../../document/sentences.js';
+import {
+  about,
+  budgetOf,
+  pct,
+  resumeText,
+  roundsToTarget,
+  stopText,
+  accountWordsOf,
+} from '../../document/sentences.js';
 import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { appText, costsText, cyclesText, favouredMode } from './costs.js';
 import { stateText, tradeOffRows } from './model.js';
@@ -80,8 +88,13 @@ export function stoppedClause(document) {
   const rounds = `${plural(n, 'round')}`;
   if (config.quick) return '--quick: a smoke run, not a measurement';
   if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
-  if (stop === 'max-time')
-    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}`;
+  if (stop === 'max-time') {
+    // whether waiting helps: the time the target takes here, at the spread these rounds had
+    const { more, perRound } = roundsToTarget(document);
+    const needs =
+      more && perRound && config.precision ? `; ${pct(config.precision)} needs ~${about(more * perRound)} here` : '';
+    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}${needs}`;
+  }
   if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;
   return `after ${rounds} in ${about(seconds)}`;
 }

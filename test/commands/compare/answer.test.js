@@ -43,7 +43,7 @@ test('the answer: the verdict alone, the costs under it, how it stopped under th
     'procs are 1.19x faster than workers (95% CI 1.04-1.37)',
     "with workers, they start 11% sooner and your app's requests are 41% faster at p99",
   ]);
-  assert.equal(answer.notes[0], '±14.8% when the 20 s budget ran out, after 21 rounds');
+  assert.equal(answer.notes[0], '±14.8% when the 20 s budget ran out, after 21 rounds; ±5.0% needs ~2 min here');
   assert.match(answer.notes.at(-1) ?? '', /^more: /);
   // an undecided verdict's way to tighten it goes under the table
   const undecided = compareAnswer(documentOf('compare.json'));
@@ -52,6 +52,27 @@ test('the answer: the verdict alone, the costs under it, how it stopped under th
     undecided.notes.includes('more --rounds or a longer --duration would tighten it'),
     undecided.notes.join('\n'),
   );
+});
+
+test('a budget that ran out says how long the target takes here, at the spread its rounds had', () => {
+  // 16 rounds whose log ratios have a standard deviation of 0.2: t(15) × 0.2 / 4 = 0.1066 either
+  // side; ±5% (0.0488 in logs) needs t(n − 1) × 0.2 / √n under it: n = 67 (t(66) 1.997 × 0.2 /
+  // 8.19 = 0.0488), 65-70 by hand; at 2.5 s a round (40 s over 16), 162-175 s: about 3 min
+  const half = (2.1314 * 0.2) / 4;
+  const document = documentOf('compare-app.json');
+  Object.assign(document, {
+    stop: 'max-time',
+    seconds: 40,
+    ratio: { ...document.ratio, n: 16, ci95: [Math.exp(-half), Math.exp(half)], halfWidth: Math.exp(half) - 1 },
+  });
+  document.config.maxTime = 40;
+  assert.equal(
+    compareAnswer(document).notes[0],
+    '±11.2% when the 40 s budget ran out, after 16 rounds; ±5.0% needs ~3 min here',
+  );
+  // a run that reached its target says nothing of the sort
+  Object.assign(document, { stop: 'precision' });
+  assert.doesNotMatch(compareAnswer(document).notes[0], /needs/);
 });
 
 test("the answer table's row names take one line beside 6-digit throughputs: 15 characters at most", () => {
