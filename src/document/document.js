@@ -95,6 +95,8 @@
  * @property {import('../stats/phases.js').PhasesSummary} [phases]  where a round's time went
  * @property {Partial<Record<Mode, import('../stats/spread.js').SpreadAttribution>>} [spread]  why
  *   the cells disagree: what each mode's log throughput goes with, cell by cell
+ * @property {import('../stats/noise.js').NoiseSplit} [noise]  where the rounds' noise lives:
+ *   between fresh trees or between windows of one, and the floor it sets (stats/noise.js)
  * @property {TraceSection} [trace]  with --trace
  */
 

@@ -1,6 +1,6 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
-import { estimate, plural } from '../words/spelling.js';
+import { estimate, fixed, plural } from '../words/spelling.js';
 import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
 import { wordsOfAccount } from './account-text.js';
 
@@ -82,10 +82,32 @@ export function roundsToTarget({ ratio, config, seconds }) {
   };
 }
 
+// a window length is named where it would save at least this share of the time: the split is
+// read from the run's own rounds, and a smaller saving is within what it moves by
+const WORTH_NAMING = 0.15;
+
+/**
+ * What the rounds' split says of waiting (stats/noise.js): how long the target takes here, and
+ * why. A window length that would save WORTH_NAMING or more is named as --duration; else, where
+ * most of the noise is between trees, `: the trees disagree by themselves` (more of each tree
+ * would not narrow what differs between trees). Empty without a split, or once the target was
+ * reached.
+ * @param {Pick<ResultsDocument, 'noise' | 'config' | 'stop'>} document
+ */
+export function floorText({ noise, config, stop }) {
+  if (!noise?.floor || noise.seconds === null || stop === 'precision' || !config.precision) return '';
+  const needs = `; ${pct(config.precision)} needs about`;
+  if (noise.floor.seconds <= (1 - WORTH_NAMING) * noise.seconds) {
+    const duration = Number(((config.duration ?? 0.1) * noise.floor.scale).toPrecision(2));
+    return `${needs} ${about(noise.floor.seconds)} here with --duration ${duration} (${about(noise.seconds)} with this run's)`;
+  }
+  return `${needs} ${about(noise.seconds)} here${noise.trees >= 0.5 ? ': the trees disagree by themselves' : ''}`;
+}
+
 /**
  * Why the rounds stopped, in one line: the precision reached, or the budget spent and about how
  * much longer would reach the target.
- * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment'>} document
+ * @param {Pick<ResultsDocument, 'stop' | 'ratio' | 'config' | 'seconds' | 'shortBudget' | 'spread' | 'environment' | 'noise'>} document
  * @param {{ tables?: boolean }} [options]  tables: the account's table is printed above the line
  * @returns {string | null}
  */
@@ -112,7 +134,7 @@ export function stopText(document, { tables = true } = {}) {
     const why = cause
       ? `; the cells disagree with their ${cause.words} per op${tables ? ' (above)' : ''}${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
       : '';
-    return `stopped: the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}`;
+    return `stopped: the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}${floorText(document)}`;
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;
@@ -198,4 +220,22 @@ export function straysText(document) {
 export function accountWordsOf(account, document) {
   if (!account) return null;
   return account.words ?? wordsOfAccount(account, document);
+}
+
+/**
+ * Where the rounds' noise lives, for --verbose (stats/noise.js): `noise: the rounds' log ratios
+ * spread by 0.30 (sd), 91% of it between fresh trees and 9% between windows of a tree`, what a
+ * round's two trees shared, and what that says of waiting (floorText). Null without a split.
+ * @param {Pick<ResultsDocument, 'noise' | 'config' | 'stop'>} document
+ */
+export function noiseText(document) {
+  const { noise } = document;
+  if (!noise) return null;
+  const share = (/** @type {number} */ part) => `${Math.round(part * 100)}%`;
+  const drift =
+    noise.drift > 0
+      ? `; a round's two trees ran ${fixed(noise.drift)} faster or slower together (the machine's drift), which their ratio cancels`
+      : '';
+  const floor = floorText({ ...document, stop: null });
+  return `noise: the rounds' log ratios spread by ${fixed(noise.sd)} (sd), ${share(noise.trees)} of it between fresh trees and ${share(noise.windows)} between windows of a tree (each window's halves)${drift}${floor}`;
 }

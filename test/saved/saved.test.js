@@ -319,6 +319,14 @@ test('every figure a view draws is checked to its range, and every string to a l
       'measures.readyMs.ci95 must hold at least 2 items (it is an array of 1 item)',
     ],
     [(d) => (d.config.rounds = -3), 'config.rounds must be a number >= 1 (it is -3)'],
+    [
+      (d) => (d.noise = { rounds: 11, sd: 0.48, trees: 1.5, windows: 0.2, drift: 0, floor: null, seconds: null }),
+      'noise.trees must be <= 1 (it is 1.5)',
+    ],
+    [
+      (d) => (d.noise = { rounds: 11, sd: 0.48, trees: 0.8, windows: 0.2, drift: 0, floor: { scale: 1 }, seconds: 9 }),
+      'noise.floor.seconds is missing',
+    ],
     [(d) => (d.config.k = 2.5), 'config.k must be a whole number (it is 2.5)'],
     [(d) => (d.config.end.cycles = 1e9), 'config.end.cycles must be <= 64 (it is 1000000000)'],
     [(d) => (d.config.main.everyMs = 0), 'config.main.everyMs must be a number > 0 (it is 0)'],

@@ -6,6 +6,7 @@ import { traceResults } from '../../trace/counts.js';
 import { accountResults } from '../../stats/account.js';
 import { phasesSummary } from '../../stats/phases.js';
 import { spreadAttribution } from '../../stats/spread.js';
+import { noiseSplit } from '../../stats/noise.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
 import { budgetShortfall, halfWidth } from '../../stats/stopping.js';
 import { SCHEMA, version } from '../../version.js';
@@ -221,6 +222,8 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   if (attribution) document.spread = attribution;
   const phases = phasesSummary(complete, modes);
   if (phases) document.phases = phases;
+  const noise = modes.length === 2 ? noiseSplit(document) : null;
+  if (noise) document.noise = noise;
   if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
   return document;
 }
@@ -243,6 +246,7 @@ export const savedPoint = (document) => ({
   ...(document.account ? { account: document.account } : {}),
   ...(document.spread ? { spread: document.spread } : {}),
   ...(document.phases ? { phases: document.phases } : {}),
+  ...(document.noise ? { noise: document.noise } : {}),
   calibration: document.calibration,
   sizing: document.sizing,
   rounds: document.rounds,

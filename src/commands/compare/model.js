@@ -1,7 +1,7 @@
 // compare's whole text, as --verbose and a saved file's report print it: the run's header, every
 // round, the trade-off table, the task's metrics and the account; its words are costs.js's (what the
 // workers cost the app) and words.js's (the verdict, what next).
-import { resumeText, stopText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
+import { noiseText, resumeText, stopText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { plural, duration, fixed, ops, MODES } from '../../words/spelling.js';
 import { cpusText } from '../../system/cpus.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
@@ -223,6 +223,7 @@ export function compareModel(document) {
       words?.unexplained,
       words?.regime,
       spreadText(document),
+      noiseText(document),
       stopText(document),
       resumeText(document),
       sizingText(document),
