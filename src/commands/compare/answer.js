@@ -89,10 +89,11 @@ export function stoppedClause(document) {
   if (config.quick) return '--quick: a smoke run, not a measurement';
   if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
   if (stop === 'max-time') {
-    // whether waiting helps: the time the target takes here, at the spread these rounds had
+    // whether waiting helps: the time the target takes here, at the spread these rounds had (as
+    // --verbose's noise line reckons it, where the run split its noise)
     const { more, perRound } = roundsToTarget(document);
-    const needs =
-      more && perRound && config.precision ? `; ${pct(config.precision)} needs ~${about(more * perRound)} here` : '';
+    const time = document.noise?.seconds ?? (more && perRound ? more * perRound : null);
+    const needs = time && config.precision ? `; ${pct(config.precision)} needs ~${about(time)} here` : '';
     return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}${needs}`;
   }
   if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;

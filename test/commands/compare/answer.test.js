@@ -70,6 +70,14 @@ test('a budget that ran out says how long the target takes here, at the spread i
     compareAnswer(document).notes[0],
     '±11.2% when the 40 s budget ran out, after 16 rounds; ±5.0% needs ~3 min here',
   );
+  // where the run split its noise, the time is the split's, as --verbose's noise line says it
+  Object.assign(document, {
+    noise: { rounds: 16, sd: 0.2, trees: 0.9, windows: 0.1, drift: 0, floor: { scale: 1, seconds: 300 }, seconds: 300 },
+  });
+  assert.equal(
+    compareAnswer(document).notes[0],
+    '±11.2% when the 40 s budget ran out, after 16 rounds; ±5.0% needs ~5 min here',
+  );
   // a run that reached its target says nothing of the sort
   Object.assign(document, { stop: 'precision' });
   assert.doesNotMatch(compareAnswer(document).notes[0], /needs/);
