@@ -91,17 +91,26 @@ const WORTH_NAMING = 0.15;
  * why. A window length that would save WORTH_NAMING or more is named as --duration; else, where
  * most of the noise is between trees, `: the trees disagree by themselves` (more of each tree
  * would not narrow what differs between trees). Empty without a split, or once the target was
- * reached.
+ * reached. `short`: the stop line's, which has said the time already: the why alone.
  * @param {Pick<ResultsDocument, 'noise' | 'config' | 'stop'>} document
+ * @param {{ short?: boolean }} [options]
  */
-export function floorText({ noise, config, stop }) {
+export function floorText({ noise, config, stop }, { short = false } = {}) {
   if (!noise?.floor || noise.seconds === null || stop === 'precision' || !config.precision) return '';
   const needs = `; ${pct(config.precision)} needs about`;
   if (noise.floor.seconds <= (1 - WORTH_NAMING) * noise.seconds) {
     const duration = Number(((config.duration ?? 0.1) * noise.floor.scale).toPrecision(2));
-    return `${needs} ${about(noise.floor.seconds)} here with --duration ${duration} (${about(noise.seconds)} with this run's)`;
+    return short
+      ? `; with --duration ${duration} about ${about(noise.floor.seconds)} in all`
+      : `${needs} ${about(noise.floor.seconds)} here with --duration ${duration} (${about(noise.seconds)} with this run's)`;
   }
-  return `${needs} ${about(noise.seconds)} here${noise.trees >= 0.5 ? ': the trees disagree by themselves' : ''}`;
+  const trees = noise.trees >= 0.5 ? ': the trees disagree by themselves' : '';
+  if (short)
+    return (
+      trees &&
+      `; ${Math.round(noise.trees * 100)}% of the rounds' spread is between fresh trees, which only more rounds narrow`
+    );
+  return `${needs} ${about(noise.seconds)} here${trees}`;
 }
 
 /**
@@ -134,7 +143,7 @@ export function stopText(document, { tables = true } = {}) {
     const why = cause
       ? `; the cells disagree with their ${cause.words} per op${tables ? ' (above)' : ''}${remedy ? `, ${remedy}` : ''}${extra ? '; else' : ''}`
       : '';
-    return `stopped: the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}${floorText(document)}`;
+    return `stopped: the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out at ${reached} after ${rounds}${why}${extra.replace(/^; /, why ? ' ' : '; ')}${extra ? floorText(document, { short: true }) : ''}`;
   }
   if (stop === 'rounds') return `stopped: the ${rounds} asked for`;
   return null;

@@ -87,7 +87,12 @@ test('--verbose says where the noise lives, and the stop line whether waiting he
     noiseText(doc),
     "noise: the rounds' log ratios spread by 0.33 (sd), 78% of it between fresh trees and 22% between windows of a tree (each window's halves); a round's two trees ran 0.05 faster or slower together (the machine's drift), which their ratio cancels; ±5.0% needs about 3 min here: the trees disagree by themselves",
   );
-  assert.match(stopText(doc) ?? '', /; ±5\.0% needs about 3 min here: the trees disagree by themselves$/);
+  // the stop line has said how many more rounds: it says why only rounds help
+  const stopped = stopText({ ...doc, ratio: { n: 6, ci95: [0.7, 1.4], halfWidth: 0.41 } }) ?? '';
+  assert.match(
+    stopped,
+    /would reach ±5\.0%: --max-time \d+; 78% of the rounds' spread is between fresh trees, which only more rounds narrow$/,
+  );
   // windows three times as long would be quicker: the line names the --duration that gives them
   doc.noise = { ...noise, trees: 0.3, windows: 0.7, floor: { scale: 3, seconds: 80 }, seconds: 150 };
   assert.match(noiseText(doc) ?? '', /; ±5\.0% needs about 80 s here with --duration 0\.3 \(3 min with this run's\)$/);
