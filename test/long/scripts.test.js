@@ -69,7 +69,7 @@ test('scripts/account-overhead.js --off latency sets windows with sampled latenc
   assert.match(stdout, /^Worker thread {2}with \/ without latency: [\d.]+/m);
 });
 
-test("npm run bench:self prints one table: each figure, its script's in the same minutes, the target and whether it holds; exit 0", async () => {
+test("npm run bench:self prints one table: each figure, its script's in the same minutes, the difference, what judges it and whether it holds; exit 0", async () => {
   const script = new URL('../../scripts/self-check.js', import.meta.url).pathname;
   const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--only', 'help,memory'], {
     reject: false,
@@ -77,22 +77,46 @@ test("npm run bench:self prints one table: each figure, its script's in the same
   assert.equal(exitCode, 0, stderr);
   const lines = stdout.trim().split('\n');
   assert.match(lines[0], /^mmapbench self-check, \d{4}-\d\d-\d\dT\d\d:\d\d UTC, Node v\d+/);
-  assert.match(lines[1], /^\| figure +\| mmapbench +\| script, same minutes +\| target +\| holds \|$/);
+  assert.match(
+    lines[1],
+    /^\| figure +\| mmapbench +\| script, same minutes +\| mmapbench − script +\| judged by +\| holds \|$/,
+  );
+  // a promise with no script of the same work keeps its target
   assert.match(
     lines[3],
-    /^\| `mmapbench --help` \/ `node -e 0` +\| [\d.]+× \(\d+ ms\) +\| node -e 0: \d+ ms +\| ≤ 3× +\| (yes|NO) +\|$/,
+    /^\| `mmapbench --help` \/ `node -e 0` +\| [\d.]+× \(\d+ ms\) +\| node -e 0: \d+ ms +\| +\| target ≤ 3× +\| (yes|NO) +\|$/,
   );
   for (const [i, mode] of [
     [4, 'threads'],
     [5, 'processes'],
-  ])
-    assert.match(
-      lines[i],
-      new RegExp(
-        `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB +\\| [\\d.]+ MiB \\([+-]\\d+%\\) +\\| ±15% +\\| (yes|NO) +\\|$`,
-      ),
-    );
+  ]) {
+    const row = new RegExp(
+      `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB \\([\\d.]+ MiB unsampled\\) +\\| [\\d.]+ MiB +\\| ([+−])(\\d+)% +\\| script against itself ±(\\d+)% \\(6 vs 6\\) +\\| (yes|NO) +\\|$`,
+    ).exec(lines[i]);
+    assert.ok(row, lines[i]);
+    // judged by the script's own spread: it holds where the difference is within it
+    const [difference, allowed, holds] = [Number(row[2]), Number(row[3]), row[4]];
+    if (difference !== allowed) assert.equal(holds, difference < allowed ? 'yes' : 'NO', lines[i]);
+  }
   assert.equal(lines.length, 6);
+});
+
+test("scripts/variance-split.js splits the rounds' noise between trees and windows, and gives the floor", async () => {
+  const script = new URL('../../scripts/variance-split.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [script, '--task', 'reuse-buffer', '--rounds', '3', '--windows', '2', '--window-ms', '20'],
+    { reject: false },
+  );
+  assert.equal(exitCode, 0, stderr);
+  for (const mode of ['workers', 'procs'])
+    assert.match(
+      stdout,
+      new RegExp(`^ {2}${mode} +log throughput sd between trees [\\d.]+%, between windows of a tree [\\d.]+%$`, 'm'),
+    );
+  const [, trees, windows] = /of its variance: (\d+)% between trees .*, (\d+)% between windows$/m.exec(stdout) ?? [];
+  assert.ok(Math.abs(Number(trees) + Number(windows) - 100) <= 1, stdout);
+  assert.match(stdout, /^ {2}floor: about \d+ s with \d+ windows a tree \(r=1, compare's schedule: \d+ s\)$/m);
 });
 
 test("scripts/first-tenth.js gives each mode's tenths and the first and fifth against the rest", async () => {
