@@ -6,7 +6,7 @@
 // window length: the floor of the decision. scripts/variance-split.js measures the same split
 // from bare trees that run several windows each (docs/how-it-measures.md, "Where the spread
 // lives").
-import jstat from 'jstat';
+import { roundsAtVariance } from './stopping.js';
 import { sampleCovariance, sampleVariance } from 'simple-statistics';
 
 /**
@@ -53,26 +53,6 @@ function withinTree(pairs) {
 }
 
 /**
- * Rounds to the target at a per-round variance of the log ratio: the fewest n (3 or more) whose
- * t(n − 1) × sd / √n is within log(1 + precision); null past 100,000.
- * @param {number} perRound
- * @param {number} precision
- */
-function roundsFor(perRound, precision) {
-  const target = Math.log(1 + precision);
-  const within = (/** @type {number} */ n) => jstat.studentt.inv(0.975, n - 1) * Math.sqrt(perRound / n) <= target;
-  if (!within(100_000)) return null;
-  // the half-width falls as n grows: the first n within, by halving [3, 100,000]
-  let [low, high] = [3, 100_000];
-  while (low < high) {
-    const middle = Math.floor((low + high) / 2);
-    if (within(middle)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
-
-/**
  * The split of a compare's rounds, and the floor it sets; null where fewer than 5 complete rounds
  * have both cells with their tenths (a task that owns its loop keeps none), or no target is set.
  * @param {{ rounds: Array<{ complete?: boolean, pilot?: boolean, workers?: CellResult | null,
@@ -106,7 +86,7 @@ export function noiseSplit({ rounds, config, phases }) {
   );
   // a window `scale` times as long averages its noise within the tree over `scale` times the ops
   const timeAt = (/** @type {number} */ scale) => {
-    const n = roundsFor(treePart + Math.min(windowPart, perRound) / scale, precision);
+    const n = roundsAtVariance(treePart + Math.min(windowPart, perRound) / scale, Math.log(1 + precision), { from: 3 });
     return n === null ? null : n * (tree + scale * window);
   };
   /** @type {NoiseSplit['floor']} */

@@ -35,6 +35,24 @@ export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }) {
 }
 
 /**
+ * The fewest rounds, from `from` on, whose t(n-1) * sd / sqrt(n) is under `target` at a per-round
+ * variance of the log ratio; null past `limit`. The half-width falls as n grows, so by halving.
+ * @param {number} variance
+ * @param {number} target  a half-width of log ratios
+ */
+export function roundsAtVariance(variance, target, { from = 2, limit = 100_000 } = {}) {
+  const within = (/** @type {number} */ n) => jstat.studentt.inv(0.975, n - 1) * Math.sqrt(variance / n) < target;
+  let [low, high] = [Math.max(2, from), limit];
+  if (low > high || !within(high)) return null;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (within(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
  * About how many rounds in all would shrink the interval's half-width on the log scale below
  * `target`, if the spread of the per-round log ratios stayed as measured: the smallest count,
  * from `from` on, whose t(n-1) * sd / sqrt(n) is under it. Null without an interval, or past
@@ -45,10 +63,7 @@ export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }) {
 export function roundsUntilHalfWidth({ ci95, n }, target, { from = n, limit = 100_000 } = {}) {
   if (!ci95 || n < 2) return null;
   const sd = ((Math.log(ci95[1] / ci95[0]) / 2) * Math.sqrt(n)) / jstat.studentt.inv(0.975, n - 1);
-  for (let rounds = Math.max(2, from); rounds <= limit; rounds++) {
-    if ((jstat.studentt.inv(0.975, rounds - 1) * sd) / Math.sqrt(rounds) < target) return rounds;
-  }
-  return null;
+  return roundsAtVariance(sd ** 2, target, { from, limit });
 }
 
 /**
