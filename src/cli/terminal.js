@@ -67,6 +67,13 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
     if (!workers || !procs || seen.last === round.index) return;
     seen.last = round.index;
     const at = `mmapbench: round ${round.index}${point ? ` (${labels.get(point.id) ?? point.id})` : ''}`;
+    if (round.scheduled) {
+      seen.ratios = [];
+      stderr.write(
+        `${at}: ${subject} ${roundRatio(round).toFixed(2)}; windows of one tree held ${Math.round(round.scheduled.windows * 100)}% of the rounds' spread: windows ${round.scheduled.scale}x as long from here, and the rounds so far count in no figure\n`,
+      );
+      return;
+    }
     if (round.pilot) {
       stderr.write(
         `${at}: ${subject} ${roundRatio(round).toFixed(2)}; a pilot: it sized the cells, and counts in no figure\n`,

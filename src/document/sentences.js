@@ -1,5 +1,6 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
+import { WORTH_CHANGING } from '../stats/noise.js';
 import { estimate, fixed, plural } from '../words/spelling.js';
 import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
 import { wordsOfAccount } from './account-text.js';
@@ -82,13 +83,9 @@ export function roundsToTarget({ ratio, config, seconds }) {
   };
 }
 
-// a window length is named where it would save at least this share of the time: the split is
-// read from the run's own rounds, and a smaller saving is within what it moves by
-const WORTH_NAMING = 0.15;
-
 /**
  * What the rounds' split says of waiting (stats/noise.js): how long the target takes here, and
- * why. A window length that would save WORTH_NAMING or more is named as --duration; else, where
+ * why. A window length that would save WORTH_CHANGING or more is named as --duration; else, where
  * most of the noise is between trees, `: the trees disagree by themselves` (more of each tree
  * would not narrow what differs between trees). Empty without a split, or once the target was
  * reached. `short`: the stop line's, which has said the time already: the why alone.
@@ -98,7 +95,7 @@ const WORTH_NAMING = 0.15;
 export function floorText({ noise, config, stop }, { short = false } = {}) {
   if (!noise?.floor || noise.seconds === null || stop === 'precision' || !config.precision) return '';
   const needs = `; ${pct(config.precision)} needs about`;
-  if (noise.floor.seconds <= (1 - WORTH_NAMING) * noise.seconds) {
+  if (noise.floor.seconds <= (1 - WORTH_CHANGING) * noise.seconds) {
     const duration = Number(((config.duration ?? 0.1) * noise.floor.scale).toPrecision(2));
     return short
       ? `; with --duration ${duration} about ${about(noise.floor.seconds)} in all`

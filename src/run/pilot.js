@@ -11,6 +11,8 @@ import { fewestOps } from './work.js';
  * @property {boolean} resized      false: the calibration was close enough, and the first round counts
  * @property {Partial<Record<'workers'|'procs', number>>} [byMode]  each mode's ops per worker,
  *   when a task that talks to its parent was sized mode by mode
+ * @property {import('./schedule.js').Scheduled} [scheduled]  what the split of the first rounds
+ *   chose (schedule.js)
  */
 
 // The calibration times single ops in one fresh, uncontended process, and its count for the

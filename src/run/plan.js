@@ -95,6 +95,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {boolean} kDefault  k was the default, one per usable CPU
  * @property {number|null} iterations  per worker; null: calibrated from `duration` by the session
  * @property {number|null} duration    seconds per cell (approximate), when calibrating
+ * @property {boolean} [schedule]  the noise of the first rounds may lengthen the window: a compare
+ *   until its precision, whose window no --duration or --iterations fixed (schedule.js)
  * @property {Warmup} warmup
  * @property {number} rounds   the fixed count, or the most an adaptive run may take (see stop)
  * @property {import('../stats/stopping.js').StopRule} stop
@@ -144,7 +146,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   const warnings = [];
   if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });
 
-  const { iterations, duration, warmup, stop, rounds } = workOf(options, task, quick);
+  const { iterations, duration, schedule, warmup, stop, rounds } = workOf(options, task, quick);
   const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });
   if (late) warnings.push({ code: 'timeout', text: late });
@@ -161,6 +163,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     kDefault: options.k === undefined && !quick,
     iterations,
     duration,
+    schedule,
     warmup,
     rounds,
     stop,
@@ -210,7 +213,9 @@ function workOf(options, task, quick) {
     maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
   };
   const rounds = fixedRounds ?? MAX_ROUNDS;
-  return { iterations, duration, warmup, stop, rounds };
+  // the window the default chose, not one the user did: the noise may lengthen it (schedule.js)
+  const schedule = adaptive && !task.parent && options.iterations === undefined && options.duration === undefined;
+  return { iterations, duration, schedule, warmup, stop, rounds };
 }
 
 /**
@@ -292,8 +297,10 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
 
 /**
  * The work one cell does: fixed by the plan, or learned by the session's calibration.
- * @typedef {{ iterations: number, warmup: Warmup, byMode?: Partial<Record<'workers'|'procs', number>> }} Work
- *   byMode: a task that talks to its parent, each mode's own iterations (pilot.js, sizeByPilot)
+ * @typedef {{ iterations: number, warmup: Warmup, byMode?: Partial<Record<'workers'|'procs', number>>,
+ *   warmupBatch?: number }} Work
+ *   byMode: a task that talks to its parent, each mode's own iterations (pilot.js, sizeByPilot);
+ *   warmupBatch: a steady warm-up's batch, where the schedule lengthened the window (schedule.js)
  * @typedef {number | 'steady'} Warmup  untimed ops per worker before the barrier: a fixed count,
  *   or until the rate stops trending (task-runner.js, stoppedTrending), within STEADY_CAP
  */

@@ -6,6 +6,7 @@ import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
 import { fixedWork } from './work.js';
 import { sizeByPilot } from './pilot.js';
+import { scheduleByNoise } from './schedule.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { stopReason } from '../stats/stopping.js';
 
@@ -28,9 +29,13 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
  * one mode), and whether it runs under the tracer.
  * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
  *
- * @typedef {import('../stats/cell-summary.js').RoundCells & { order: Mode[], pilot?: true }} Round  order:
- *   the order its arms ran in; pilot: its cells ran the calibration's work, which missed the
- *   window by more than SIZE_TOLERANCE (pilot.js): it sized the cells after it and counts in no figure
+ * @typedef {import('../stats/cell-summary.js').RoundCells & { order: Mode[], pilot?: true,
+ *   scheduled?: { scale: number, windows: number } }} Round  order: the order its arms ran in;
+ *   pilot: its cells ran the calibration's work, which missed the window by more than
+ *   SIZE_TOLERANCE (pilot.js), or a window the schedule lengthened after it (schedule.js): it
+ *   sized the cells after it and counts in no figure; scheduled: the round after which the
+ *   schedule lengthened the window `scale` times, the windows of a tree holding that share of the
+ *   rounds' spread
  *
  * @typedef {import('./pilot.js').Sizing} Sizing
  *
@@ -288,7 +293,9 @@ async function runSteps(point, round, steps, { cells, interrupt, skip, beforeCel
     else round.cells[step.arm] = cell;
     // before the round is reported: a pilot is shown as one
     const sized = point.pilot && point.session.calibration && point.session.sizing === null;
-    if (sized && point.arms.every((arm) => round.cells[arm])) sizeByPilot(point, round);
+    const complete = point.arms.every((arm) => round.cells[arm]);
+    if (sized && complete) sizeByPilot(point, round);
+    else if (complete && !round.pilot) scheduleByNoise(point, round);
     onCell?.(point, round, step, cell);
   }
 }

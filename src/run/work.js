@@ -37,7 +37,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   params: plan.params,
   k: plan.k,
   warmup: work.warmup === 'steady' ? 0 : work.warmup,
-  ...(work.warmup === 'steady' ? { steady: steadyWarmup(work.iterations) } : {}),
+  ...(work.warmup === 'steady' ? { steady: steadyWarmup(work) } : {}),
   iterations: work.iterations,
   metrics: Object.keys(plan.task.metrics),
   // a built-in task's run() is a plain loop over its ops, as the harness's loop over a task's
@@ -51,13 +51,20 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
 });
 
 /**
- * Batches of a tenth of the timed ops (the slices the regime is judged by: a warmup that ends
- * steady by its batches should give a window steady by its tenths).
- * @param {number} iterations
+ * The ops of a steady warm-up's batch: a tenth of the window the work was sized with (the slices
+ * the regime is judged by: a warmup that ends steady by its batches should give a window steady
+ * by its tenths); a window the schedule lengthened keeps its first batches (schedule.js).
+ * @param {Work} work
+ */
+export const warmupBatchOf = (work) => work.warmupBatch ?? Math.max(1, Math.floor(work.iterations / 10));
+
+/**
+ * Batches of warmupBatchOf ops, capped.
+ * @param {Work} work
  * @returns {import('./task-runner.js').SteadyWarmup}
  */
-const steadyWarmup = (iterations) => ({
-  batch: Math.max(1, Math.floor(iterations / 10)),
+const steadyWarmup = (work) => ({
+  batch: warmupBatchOf(work),
   maxBatches: STEADY_CAP.windows * 10,
   capMs: STEADY_CAP.seconds * 1000,
 });

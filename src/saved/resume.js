@@ -175,6 +175,10 @@ export function sessionOf(point, modes) {
           iterations: point.config.iterations,
           warmup: point.config.warmup,
           ...(point.config.iterationsByMode ? { byMode: point.config.iterationsByMode } : {}),
+          // a window the schedule lengthened warms up by the batches it had (run/schedule.js)
+          ...(point.sizing?.scheduled?.scale > 1
+            ? { warmupBatch: Math.max(1, Math.floor(point.config.iterations / point.sizing.scheduled.scale / 10)) }
+            : {}),
         }
       : null,
     rounds: point.rounds.map((/** @type {any} */ round) => ({

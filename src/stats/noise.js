@@ -28,6 +28,11 @@ import { sampleCovariance, sampleVariance } from 'simple-statistics';
 // the window lengths the floor is sought among, as multiples of the run's own
 const SCALES = [1, 2, 3, 4, 6, 8];
 
+// a window length is worth naming (sentences.js) or running (run/schedule.js) where it would save
+// at least this share of the time: the split is read from the run's own rounds, and a smaller
+// saving is within what it moves by
+export const WORTH_CHANGING = 0.15;
+
 /**
  * A window's log rate in halves, from its account's tenths; null without them.
  * @param {CellResult} cell

@@ -58,7 +58,8 @@ function configOf(plan, session) {
     iterations: session.work?.iterations ?? plan.iterations,
     // a task that talks to its parent, sized mode by mode: each mode's ops per worker
     ...(session.work?.byMode ? { iterationsByMode: session.work.byMode } : {}),
-    duration: plan.duration,
+    // the window the cells ran: the schedule may have lengthened the one asked for (schedule.js)
+    duration: plan.duration && plan.duration * (session.sizing?.scheduled?.scale ?? 1),
     warmup: session.work?.warmup ?? plan.warmup,
     rounds: plan.stop.rounds, // null: stop on --precision or --max-time
     precision: plan.stop.rounds === null ? plan.stop.precision : null,

@@ -1,7 +1,7 @@
 // compare's sentences, drawn when a document is shown (a live run and a saved file alike): the
 // verdict, what start-up ran with, how the cells were sized, and what to run next. A file saved
 // before kept its verdict and `next`, which are read as they were saved (verdictWords, nextWords).
-import { pct } from '../../document/sentences.js';
+import { about, pct } from '../../document/sentences.js';
 import { plural, fixed, ops, seconds, listed } from '../../words/spelling.js';
 import { wordsOfAccount } from '../../document/account-text.js';
 import { spreadNext } from '../../document/spread-words.js';
@@ -97,9 +97,21 @@ export function sizingText({ sizing }) {
     )
       .map(([mode, n]) => `${mode} ${ops(/** @type {number} */ (n))}`)
       .join(', ')} (the first counts in no figure)`;
-  return sizing.resized
+  const sized = sizing.resized
     ? `cells of ${seconds(sizing.targetNs)}: ${ran}, so the rounds after it ran ${ops(sizing.iterations)} (the first counts in no figure)`
     : `cells of ${seconds(sizing.targetNs)}: ${ran}`;
+  return sizing.scheduled ? `${sized}; ${scheduleText(sizing.scheduled)}` : sized;
+}
+
+/**
+ * What the split of the first rounds chose (run/schedule.js), as the sizing's second half.
+ * @param {import('../../run/schedule.js').Scheduled} scheduled
+ */
+function scheduleText({ after, rounds, trees, windows, scale, seconds: left, floorSeconds }) {
+  const read = `rounds ${after - rounds + 1}-${after}`;
+  if (scale === 1)
+    return `${read} held ${Math.round(trees * 100)}% of their spread between fresh trees and ${Math.round(windows * 100)}% between windows of one: no longer window reaches the target sooner, so the window stayed`;
+  return `${read} held ${Math.round(windows * 100)}% of their spread between windows of one tree: from round ${after + 1} windows ${scale}x as long (about ${about(floorSeconds)} to the target, against ${about(left)} more at the first length), and those rounds count in no figure`;
 }
 
 /** The tasks a fresh Buffer per readFileSync is what they measure. */
