@@ -327,6 +327,15 @@ test('every figure a view draws is checked to its range, and every string to a l
       (d) => (d.noise = { rounds: 11, sd: 0.48, trees: 0.8, windows: 0.2, drift: 0, floor: { scale: 1 }, seconds: 9 }),
       'noise.floor.seconds is missing',
     ],
+    [
+      (d) =>
+        (d.sizing = {
+          ...d.sizing,
+          scheduled: { after: 9, rounds: 8, trees: 0.3, windows: 0.7, scale: 'x', seconds: 80, floorSeconds: 30 },
+        }),
+      'sizing.scheduled.scale must be a number (it is "x")',
+    ],
+    [(d) => (d.sizing = { ...d.sizing, calibrated: -1 }), 'sizing.calibrated must be a number >= 0 (it is -1)'],
     [(d) => (d.config.k = 2.5), 'config.k must be a whole number (it is 2.5)'],
     [(d) => (d.config.end.cycles = 1e9), 'config.end.cycles must be <= 64 (it is 1000000000)'],
     [(d) => (d.config.main.everyMs = 0), 'config.main.everyMs must be a number > 0 (it is 0)'],
