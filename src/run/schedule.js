@@ -28,12 +28,12 @@ export const SCHEDULE_AT = 8;
  * After a complete round of a point whose plan lets the noise choose its window: reads the
  * split once SCHEDULE_AT rounds are in, and lengthens the window where that is worth it.
  * @param {{ arms: Array<'workers'|'procs'>, plan: Readonly<import('./plan.js').Plan>,
- *   session: import('./scheduler.js').Session }} point  a Measurement (scheduler.js)
+ *   session: import('./scheduler.js').Session, schedule?: boolean }} point  a Measurement (scheduler.js)
  * @param {import('./scheduler.js').Round} round  the round just finished
  */
-export function scheduleByNoise({ arms, plan, session }, round) {
+export function scheduleByNoise({ arms, plan, session, schedule }, round) {
   const { sizing, work } = session;
-  if (!plan.schedule || !sizing || !work || sizing.scheduled || arms.length !== 2) return;
+  if (!schedule || !plan.schedule || !sizing || !work || sizing.scheduled || arms.length !== 2) return;
   const complete = session.rounds.filter((one) => !one.pilot && arms.every((arm) => one.cells[arm]));
   if (complete.length < SCHEDULE_AT) return;
   const phases = phasesSummary(complete, arms);

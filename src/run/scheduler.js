@@ -62,6 +62,8 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
  * @property {import('./cell.js').Tracer} [tracer]  how a traced step is traced
  * @property {boolean} [pilot]  a calibrated point's first round sizes its cells (sizeByPilot);
  *   compare and sweep, not reproduce, whose cells resume by round from their file
+ * @property {boolean} [schedule]  its noise may lengthen its window, where its plan lets it
+ *   (scheduleByNoise): compare's
  * @property {Session} session  filled in as the run goes
  *
  * After every round, the rule marks `session.stop` on the points that are done; the run ends

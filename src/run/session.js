@@ -23,6 +23,9 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, resu
     steps: armSteps(plan, modes),
     tracer: plan.trace ? tracerFor(plan.trace) : undefined,
     pilot: true,
+    // compare's one point may lengthen its window from its noise; advise's candidates, which
+    // race round by round, and sweep's points keep theirs
+    schedule: true,
     session: resumed ? { ...resumed, stop: null, error: null } : newSession(plan),
   };
   const budget = plan.stop.rounds !== null ? Infinity : plan.stop.maxSeconds;

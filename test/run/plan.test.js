@@ -52,6 +52,11 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
   assert.equal(fixed.stop.rounds, 7);
   const single = await buildPlan({ command: 'workers' });
   assert.equal(single.stop.rounds, 1, 'one mode: a fixed count');
+  // the window the default chose may be lengthened by the noise; one the user chose is kept
+  assert.equal(timed.schedule, true);
+  for (const given of [{ rounds: 7 }, { duration: 0.1 }, { iterations: 500 }, { quick: true }, { task: 'message' }])
+    assert.equal((await buildPlan({ command: 'compare', ...given })).schedule, false, JSON.stringify(given));
+  assert.equal(single.schedule, false);
 });
 
 test('a --duration close to --timeout is warned about; k beyond the cap needs --force', async () => {

@@ -22,7 +22,15 @@ const compare = ({ schedule = true, rounds = 12 } = {}) => {
     trace: null,
     aa: null,
   };
-  return { id: 'p1', plan, arms: ARMS, steps: armSteps(plan, ARMS), session: newSession(plan), pilot: true };
+  return {
+    id: 'p1',
+    plan,
+    arms: ARMS,
+    steps: armSteps(plan, ARMS),
+    session: newSession(plan),
+    pilot: true,
+    schedule: true,
+  };
 };
 
 /**
@@ -106,11 +114,15 @@ test('where the trees hold the spread, the window stays and every round counts',
   assert.equal(completeRounds(p.session, ARMS).length, 12);
 });
 
-test('a window the user fixed (--duration, --iterations, --rounds) is never rescheduled', async () => {
-  const { ran, cells } = cellsOf((mode, n) => [-9, (mode === 'workers' ? n % 2 : Math.floor(n / 2) % 2) ? 0.4 : -0.4]);
-  const p = compare({ schedule: false });
-  const run = await runRounds(/** @type {any} */ ([p]), { stop: stopOnWidthOrTime(Infinity), cells });
-  assert.equal(run.error, null);
-  assert.equal(p.session.sizing?.scheduled, undefined);
-  assert.ok(ran.every((one) => one.iterations === 5000));
+test("a window the user fixed (--duration, --iterations, --rounds) is never rescheduled, nor advise's candidates", async () => {
+  for (const p of [compare({ schedule: false }), { ...compare(), schedule: false }]) {
+    const { ran, cells } = cellsOf((mode, n) => [
+      -9,
+      (mode === 'workers' ? n % 2 : Math.floor(n / 2) % 2) ? 0.4 : -0.4,
+    ]);
+    const run = await runRounds(/** @type {any} */ ([p]), { stop: stopOnWidthOrTime(Infinity), cells });
+    assert.equal(run.error, null);
+    assert.equal(p.session.sizing?.scheduled, undefined);
+    assert.ok(ran.every((one) => one.iterations === 5000));
+  }
 });
