@@ -34,3 +34,37 @@ test('--ci: a pilot round is named as one and left out of the interval so far', 
   assert.equal(pilot, 'mmapbench: round 1: workers/procs 3.00; a pilot: it sized the cells, and counts in no figure');
   assert.match(first, /^mmapbench: round 2: workers\/procs 1\.00; so far 1\.00; \d+ s$/);
 });
+
+test("the schedule's choice: what the first rounds held, the window from then on, and the rounds set aside", () => {
+  const scheduled = { after: 9, rounds: 8, trees: 0.3, windows: 0.7, scale: 4, seconds: 80, floorSeconds: 30 };
+  assert.equal(
+    sizingText({ sizing: { ...sizing, scheduled } }),
+    "cells of 0.10 s: the calibration's 6,360 ops per worker ran 0.16 s in the first round, so the rounds after it ran 3,926 (the first counts in no figure); rounds 2-9 held 70% of their spread between windows of one tree: from round 10 windows 4x as long (about 30 s to the target, against 80 s more at the first length), and those rounds count in no figure",
+  );
+  assert.match(
+    /** @type {string} */ (
+      sizingText({ sizing: { ...sizing, scheduled: { ...scheduled, scale: 1, trees: 0.9, windows: 0.1 } } })
+    ),
+    /; rounds 2-9 held 90% of their spread between fresh trees and 10% between windows of one: no longer window reaches the target sooner, so the window stayed$/,
+  );
+});
+
+test('--ci: the round after which the schedule lengthened the window says so, and the interval starts again', () => {
+  let written = '';
+  const line = roundLines(/** @type {any} */ ({ write: (/** @type {string} */ text) => (written += text) }));
+  const round = (/** @type {number} */ index, /** @type {number} */ ratio, extra = {}) =>
+    /** @type {any} */ ({
+      index,
+      ...extra,
+      cells: { workers: { throughput: ratio * 100 }, procs: { throughput: 100 } },
+    });
+  line(round(1, 3));
+  line(round(2, 2, { pilot: true, scheduled: { scale: 4, windows: 0.7 } }));
+  line(round(3, 1));
+  const lines = written.trim().split('\n');
+  assert.equal(
+    lines[1],
+    "mmapbench: round 2: workers/procs 2.00; windows of one tree held 70% of the rounds' spread: windows 4x as long from here, and the rounds so far count in no figure",
+  );
+  assert.match(lines[2], /^mmapbench: round 3: workers\/procs 1\.00; so far 1\.00; \d+ s$/, 'round 1 left out');
+});
