@@ -61,7 +61,8 @@ for (const [name, list] of Object.entries(results).filter(([, list]) => list.len
 
 if (aaRuns > 0) {
   console.log(`\n${aaRuns} A/A runs (--aa workers and --aa procs by turns, --max-time ${aaMaxTime}):`);
-  let covered = 0;
+  /** per mode, how many throughput intervals contained 1 */
+  const covered = new Map();
   /** every further measure (memory per added worker, start-up, p99): how often its interval held 1 */
   const measures = new Map();
   for (let i = 0; i < aaRuns; i++) {
@@ -69,19 +70,29 @@ if (aaRuns > 0) {
     const { seconds, doc } = compare(['--aa', mode, '--max-time', aaMaxTime]);
     const [low, high] = doc.ratio.ci95;
     const hit = low <= 1 && 1 <= high;
-    covered += hit ? 1 : 0;
+    covered.set(mode, (covered.get(mode) ?? 0) + (hit ? 1 : 0));
     console.log(
       `  ${String(i + 1).padStart(2)} ${mode.padEnd(7)} ${seconds.toFixed(0).padStart(3)} s  rounds ${String(doc.ratio.n).padStart(3)}  A/B ${doc.ratio.median.toFixed(3)} (${low.toFixed(3)}-${high.toFixed(3)})  ${hit ? 'contains 1' : 'MISSES 1'}`,
     );
     for (const [key, ratio] of Object.entries(doc.measures ?? {})) {
-      const held = ratio.ci95 ? ratio.ci95[0] <= 1 && 1 <= ratio.ci95[1] : null;
-      const seen = measures.get(key) ?? { held: 0, runs: 0 };
-      measures.set(key, { held: seen.held + (held ? 1 : 0), runs: seen.runs + (held === null ? 0 : 1) });
+      // a figure contrasted as a difference (workers − procs: kept memory, time to full speed)
+      // is judged against 0, a ratio against 1
+      const none = ratio.difference ? 0 : 1;
+      const held = ratio.ci95 ? ratio.ci95[0] <= none && none <= ratio.ci95[1] : null;
+      const seen = measures.get(`${key}, --aa ${mode}`) ?? { held: 0, runs: 0 };
+      measures.set(`${key}, --aa ${mode}`, {
+        held: seen.held + (held ? 1 : 0),
+        runs: seen.runs + (held === null ? 0 : 1),
+      });
       console.log(
-        `       ${key}: A/B ${ratio.geomean.toFixed(3)} (${ratio.ci95 ? ratio.ci95.map((end) => end.toFixed(3)).join('-') : 'no interval'})  ${held === null ? '' : held ? 'contains 1' : 'MISSES 1'}`,
+        `       ${key}: ${ratio.difference ? 'A−B' : 'A/B'} ${ratio.geomean.toFixed(3)} (${ratio.ci95 ? ratio.ci95.map((end) => end.toFixed(3)).join(' to ') : 'no interval'})  ${held === null ? '' : held ? `contains ${none}` : `MISSES ${none}`}`,
       );
     }
   }
-  console.log(`${covered} of ${aaRuns} A/A intervals of throughput contain 1 (nominal 95%)`);
-  for (const [key, { held, runs }] of measures) console.log(`${held} of ${runs} A/A intervals of ${key} contain 1`);
+  for (const [mode, held] of covered)
+    console.log(
+      `${held} of ${Math.ceil(aaRuns / 2)} A/A intervals of throughput, --aa ${mode}, contain 1 (nominal 95%)`,
+    );
+  for (const [key, { held, runs }] of [...measures].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`${held} of ${runs} A/A intervals of ${key} hold no difference`);
 }
