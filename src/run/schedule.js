@@ -28,8 +28,12 @@ export const SCHEDULE_AT = 8;
  * After a complete round of a point whose plan lets the noise choose its window: reads the
  * split once SCHEDULE_AT rounds are in, and lengthens the window where that is worth it.
  * @param {{ arms: Array<'workers'|'procs'>, plan: Readonly<import('./plan.js').Plan>,
- *   session: import('./scheduler.js').Session, schedule?: boolean }} point  a Measurement (scheduler.js)
- * @param {import('./scheduler.js').Round} round  the round just finished
+ *   session: { sizing: import('./pilot.js').Sizing | null, work: import('./plan.js').Work | null,
+ *   rounds: Round[] }, schedule?: boolean }} point  a Measurement (scheduler.js)
+ * @param {Round} round  the round just finished
+ *
+ * @typedef {import('../stats/cell-summary.js').RoundCells & { pilot?: true,
+ *   scheduled?: { scale: number, windows: number } }} Round  a scheduler's round (scheduler.js)
  */
 export function scheduleByNoise({ arms, plan, session, schedule }, round) {
   const { sizing, work } = session;
