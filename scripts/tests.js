@@ -3,8 +3,9 @@
 // without anyone adding it to a list: `long` spawns the CLI and measures, one file at a time (two
 // measurements at once on 2 cores measure each other); `cli` spawns it and checks what it does,
 // two files at a time, but for the one whose figures are shares of a cell's time (ALONE), which
-// runs first, alone; `unit` is every other folder under test/, two files at a time. The examples' own tests (examples/api/) run with `long`: a
-// project's performance test asserts a bound on its interval, which `npm test` never does.
+// runs first, alone; `unit` is every other folder under test/, two files at a time. The
+// examples' own tests (examples/api/) run with `long`: a project's performance test asserts a
+// bound on its interval, which `npm test` never does.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -5,6 +5,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
+import { warmupBatchOf } from '../run/work.js';
 import { looksLikePath, moduleSha256 } from '../tasks/index.js';
 import { plural } from '../words/spelling.js';
 
@@ -175,9 +176,10 @@ export function sessionOf(point, modes) {
           iterations: point.config.iterations,
           warmup: point.config.warmup,
           ...(point.config.iterationsByMode ? { byMode: point.config.iterationsByMode } : {}),
-          // a window the schedule lengthened warms up by the batches it had (run/schedule.js)
+          // a window the schedule lengthened warms up by the batches it had (run/schedule.js):
+          // those of the work the first round sized
           ...(point.sizing?.scheduled?.scale > 1
-            ? { warmupBatch: Math.max(1, Math.floor(point.config.iterations / point.sizing.scheduled.scale / 10)) }
+            ? { warmupBatch: warmupBatchOf({ iterations: point.sizing.iterations, warmup: point.config.warmup }) }
             : {}),
         }
       : null,

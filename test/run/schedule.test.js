@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { armSteps, completeRounds, newSession, runRounds, stopOnWidthOrTime } from '../../src/run/scheduler.js';
 import { SCHEDULE_AT } from '../../src/run/schedule.js';
 import { warmupBatchOf } from '../../src/run/work.js';
+import { sessionOf } from '../../src/saved/resume.js';
 
 const ARMS = /** @type {Array<'workers'|'procs'>} */ (['workers', 'procs']);
 const NS_PER_OP = 20_000; // the calibration's 5,000 ops: 0.1 s, the window asked for
@@ -125,4 +126,27 @@ test("a window the user fixed (--duration, --iterations, --rounds) is never resc
     assert.equal(p.session.sizing?.scheduled, undefined);
     assert.ok(ran.every((one) => one.iterations === 5000));
   }
+});
+
+test('a kept run whose window the schedule lengthened goes on with its warm-up batches as they were', () => {
+  const point = {
+    config: { iterations: 20_000, warmup: 'steady' },
+    sizing: {
+      targetNs: 1e8,
+      calibrated: 5000,
+      pilotWindowNs: 1e8,
+      iterations: 5000,
+      resized: false,
+      scheduled: { scale: 4 },
+    },
+    rounds: [],
+    seconds: 12,
+  };
+  assert.deepEqual(sessionOf(point, ARMS).work, { iterations: 20_000, warmup: 'steady', warmupBatch: 500 });
+  const kept = {
+    ...point,
+    sizing: { ...point.sizing, scheduled: { scale: 1 } },
+    config: { iterations: 5000, warmup: 'steady' },
+  };
+  assert.deepEqual(sessionOf(kept, ARMS).work, { iterations: 5000, warmup: 'steady' });
 });
