@@ -7,7 +7,7 @@ import { confirmBinary, confirmEnv, confirmModules } from '../saved/given-again.
 import { PUBLISHED_PROTOCOL as PUBLISHED } from '../reference/published.js';
 import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node.js';
-import { checkDistinct } from '../system/safe-fs.js';
+import { checkDistinct, checkOutput } from '../system/safe-fs.js';
 import { quoted, refusal } from '../saved/validate.js';
 import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
 import { COMPARE_ONLY, measurementSpecs } from './options.js';
@@ -338,6 +338,8 @@ export const output = (opts, command, { summary } = {}) => {
   /** @type {import('../saved/export.js').ExportRequest[]} */
   const exports = opts.export ?? [];
   const ci = join(out, `${command}-ci.json`);
+  // the file --ci replaces, refused before anything is measured where it could not be
+  if (opts.save !== false && opts.ci) checkOutput(ci, `--ci's results file ${ci}`);
   checkDistinct(
     [
       ...(opts.resume ? [{ path: opts.resume, what: `${opts.resume}, which --resume goes on with` }] : []),

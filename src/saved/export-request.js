@@ -3,6 +3,7 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { usageError } from '../errors.js';
+import { checkOutput, specialFile } from '../system/safe-fs.js';
 
 /** The dashboards' formats (export.js has an exporter for each; a test checks they agree). */
 export const FORMATS = ['github-action-benchmark', 'bencher'];
@@ -32,16 +33,10 @@ export function readExports(values) {
     }
     if (!folderStats.isDirectory())
       throw usageError(`--export ${typed}: ${folder} is not a folder; export into a folder`);
-    let fileStats = null;
-    try {
-      fileStats = statSync(file);
-    } catch {
-      // not there yet: written at the end
-    }
-    if (fileStats?.isDirectory()) throw usageError(`--export ${typed}: ${file} is a folder; name a file in it`);
-    // a device or a FIFO would be replaced by the rename that writes the file (as root, /dev/full)
-    if (fileStats && !fileStats.isFile())
-      throw usageError(`--export ${typed}: ${file} is not a regular file (a device or a FIFO); name a file`);
+    if (specialFile(file) === 'a folder') throw usageError(`--export ${typed}: ${file} is a folder; name a file in it`);
+    // a link, a device or a FIFO would be replaced by the rename that writes the file (as root,
+    // /dev/stdout or /dev/full): each is refused and left as it is
+    checkOutput(file, `--export ${typed}: ${file}`);
     return { format: /** @type {Format} */ (format), file };
   });
 }

@@ -28,14 +28,18 @@ export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
 
 /**
  * Replaces `path` with `data` all at once: the data goes to a new file (`wx`: created here, so
- * never a planted link), is flushed, then renamed over `path`. A symbolic link at `path` is
- * replaced, not followed; a reader sees the old file or the new one, never half of one.
+ * never a planted link), is flushed, then renamed over `path`; a reader sees the old file or the
+ * new one, never half of one. A symbolic link at `path` is refused, neither followed (into a
+ * file root owns) nor replaced (as root, /dev/stdout is one), and so is anything not a regular file.
  * @param {string} path
  * @param {string | NodeJS.ArrayBufferView} data
  */
 export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
-  const special = specialFile(path);
-  if (special) throw usageError(`${path} is ${special}; mmapbench replaces only regular files: pass a file name`);
+  const special = unwritable(path);
+  if (special)
+    throw usageError(
+      `${path} is ${special}; mmapbench writes only regular files, never through a link: pass a file name`,
+    );
   const temporary = writtenBeside(path, data, mode);
   try {
     renameSync(temporary, path);
@@ -86,14 +90,35 @@ export function specialFile(path) {
 }
 
 /**
- * Refuses an output the user named that exists and is not a regular file, before anything runs.
+ * What is wrong with `path` as a file writeFileAtomic replaces, or null: a symbolic link (to
+ * anything, or to nothing), or something that exists and is not a regular file.
+ * @param {string} path
+ * @returns {string | null}
+ */
+export function unwritable(path) {
+  let link = null;
+  try {
+    if (lstatSync(path).isSymbolicLink()) link = readlinkSync(path);
+  } catch {
+    return null; // not there: written anew
+  }
+  if (link !== null) return `a symbolic link (to ${link})`;
+  const special = specialFile(path);
+  return special ? `${special}, not a regular file` : null;
+}
+
+/**
+ * Refuses an output the user named that is a symbolic link, or exists and is not a regular
+ * file, before anything runs: each is left as it is.
  * @param {string} path
  * @param {string} as  how the user named it: `--html page.html`, `--export bencher=FILE`
  */
 export function checkOutput(path, as) {
-  const special = specialFile(path);
-  if (special)
-    throw usageError(`${as} is ${special}, not a regular file; mmapbench writes only regular files: pass a file name`);
+  const problem = unwritable(path);
+  if (problem)
+    throw usageError(
+      `${as} is ${problem}; mmapbench writes only regular files, never through a link: pass a file name`,
+    );
 }
 
 /**

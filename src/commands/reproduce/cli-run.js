@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { textWidth } from '../../view/table.js';
-import { fileError, makeFolder } from '../../system/safe-fs.js';
+import { resultsFolder } from '../../saved/save.js';
 import { listing } from './list.js';
 import { machine, select } from './machine.js';
 import { requestedOptions, resumeFlags } from './options.js';
@@ -17,6 +17,8 @@ import { terminalReporter } from '../../cli/terminal.js';
  */
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
   const { options, resumed } = requestedOptions(argv);
+  // a folder (not a link to one, as compare's --out) this user can write, before anything is installed
+  const out = argv.list ? '' : resultsFolder(argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce'));
   const ctx = await machine(options, argv, interrupt, {
     install: !argv.list,
     say: (line) => void stderr.write(`mmapbench: ${line}\n`),
@@ -27,12 +29,6 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   }
   const { runnable, skipped } = select(options, ctx);
 
-  const out = argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce');
-  try {
-    makeFolder(out);
-  } catch (error) {
-    throw fileError(error, out, '--out');
-  }
   const kept = await measureReproduce(
     { argv, options, ctx, runnable, skipped, resumed, out },
     { interrupt, reporter: terminalReporter(stderr) },

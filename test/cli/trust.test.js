@@ -1,0 +1,136 @@
+// Round four of hostile inputs: each test is one row of what broke, and fails on the code
+// before it was mended. What a run's figures are is never asserted, only what it does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, cli, fixture } from '../helpers.js';
+
+const LIMIT = { timeout: 60000 };
+const SAVED = fixture('saved/compare.json');
+const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-trust-'));
+
+/** What a path is, as `ls -l`'s first letter: `l`, `-`, `p`, `d`, `c`. */
+function kindOf(path) {
+  const stats = lstatSync(path);
+  if (stats.isSymbolicLink()) return `l -> ${readlinkSync(path)}`;
+  return stats.isFIFO() ? 'p' : stats.isDirectory() ? 'd' : stats.isCharacterDevice() ? 'c' : '-';
+}
+
+/** A symbolic link to a regular file, a FIFO and a folder in a fresh folder, each by name. */
+function outputs() {
+  const dir = folder();
+  writeFileSync(join(dir, 'target.txt'), 'kept\n');
+  symlinkSync('target.txt', join(dir, 'link'));
+  symlinkSync('nowhere.txt', join(dir, 'dangling'));
+  execFileSync('mkfifo', [join(dir, 'fifo')]);
+  mkdirSync(join(dir, 'folder'));
+  return { dir, paths: ['link', 'dangling', 'fifo', 'folder'].map((name) => join(dir, name)) };
+}
+
+test(
+  "row 1: a symbolic link, a FIFO or a folder given as --export, --html or --ci's file is refused and stays as it was",
+  LIMIT,
+  async () => {
+    const { dir, paths } = outputs();
+    for (const path of paths) {
+      const before = kindOf(path);
+      for (const args of [
+        ['report', SAVED, '--export', `bencher=${path}`],
+        ['report', SAVED, '--export', `github-action-benchmark=${path}`],
+        ['report', SAVED, '--html', path],
+      ]) {
+        const result = await cli(args);
+        assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+        assert.match(result.stderr, /^mmapbench: .*(symbolic link|FIFO|folder).*$/);
+        assert.equal(kindOf(path), before, `${args.join(' ')} changed ${path}`);
+      }
+    }
+    assert.equal(readFileSync(join(dir, 'target.txt'), 'utf8'), 'kept\n');
+  },
+);
+
+test('row 1: /dev/stdout redirected to a file is not replaced by --export', LIMIT, async () => {
+  // through a shell, as a user would type it: `... --export bencher=/dev/stdout > out.txt`
+  const out = join(folder(), 'out.txt');
+  const result = await execa(
+    'sh',
+    ['-c', '"$0" "$1" report "$2" --export bencher=/dev/stdout > "$3"', process.execPath, BIN, SAVED, out],
+    { reject: false, env: { NO_COLOR: '1' } },
+  );
+  assert.equal(result.exitCode, 2, result.stderr);
+  assert.match(result.stderr, /^mmapbench: --export bencher=\/dev\/stdout: \/dev\/stdout is a symbolic link/);
+  assert.equal(kindOf('/dev/stdout'), 'l -> /proc/self/fd/1');
+});
+
+test(
+  "rows 1 and 18: --ci's results file a link, a FIFO or a folder is refused before anything is measured",
+  LIMIT,
+  async () => {
+    for (const kind of ['link', 'dangling', 'fifo', 'folder']) {
+      const { dir } = outputs();
+      const out = join(dir, 'out');
+      mkdirSync(out);
+      const file = join(out, 'compare-ci.json');
+      if (kind === 'link') symlinkSync(join(dir, 'target.txt'), file);
+      if (kind === 'dangling') symlinkSync(join(dir, 'nowhere.txt'), file);
+      if (kind === 'fifo') execFileSync('mkfifo', [file]);
+      if (kind === 'folder') mkdirSync(file);
+      const before = kindOf(file);
+      const result = await cli(['compare', '--ci', '--quick', '--out', out]);
+      assert.equal(result.exitCode, 2, `${kind}: ${result.stderr}`);
+      assert.match(
+        result.stderr,
+        /^mmapbench: --ci's results file \S+compare-ci\.json is (a symbolic link|a FIFO|a folder)[^\n]*$/,
+      );
+      assert.equal(result.stdout, '');
+      assert.equal(kindOf(file), before);
+    }
+  },
+);
+
+test(
+  'row 19: reproduce --out a symbolic link to a folder is refused, and nothing is written into the folder',
+  LIMIT,
+  async () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const result = await cli(['reproduce', '--quick', '--out', join(dir, 'link')]);
+    assert.equal(result.exitCode, 2, result.stderr);
+    assert.match(
+      result.stderr,
+      /^mmapbench: --out \S+link is a symbolic link; mmapbench does not write through links: pass --out a folder$/,
+    );
+    assert.deepEqual(readdirSync(join(dir, 'real')), []);
+    assert.equal(kindOf(join(dir, 'link')), `l -> ${join(dir, 'real')}`);
+  },
+);
+
+test('init-task over a link, a FIFO or a folder of its name is refused and leaves it as it was', LIMIT, async () => {
+  const { dir } = outputs();
+  symlinkSync('target.txt', join(dir, 'linked.mjs'));
+  symlinkSync('nowhere.mjs', join(dir, 'dangling.mjs'));
+  execFileSync('mkfifo', [join(dir, 'fifo.mjs')]);
+  mkdirSync(join(dir, 'folder.mjs'));
+  for (const name of ['linked', 'dangling', 'fifo', 'folder']) {
+    const path = join(dir, `${name}.mjs`);
+    const before = kindOf(path);
+    const result = await cli(['init-task', name], { cwd: dir });
+    assert.equal(result.exitCode, 2, `${name}: ${result.stderr}`);
+    assert.equal(kindOf(path), before);
+  }
+  assert.equal(readFileSync(join(dir, 'target.txt'), 'utf8'), 'kept\n');
+});
