@@ -100,7 +100,7 @@ export function resumingLine({ path, document }, environment, rounds) {
  * `incomplete`.
  * @template {{ status: string }} D
  * @param {D} document  the document as built from the run so far
- * @param {unknown} request  the options, or a sweep's request
+ * @param {unknown} request  the options, or a sweep's request; null for a run that does not go on
  * @param {boolean} finished  false while the run is still going
  * @param {Record<string, string>} modules  modulesOf the run's plans
  * @returns {D & { resume?: unknown, modules?: Record<string, string> }}
@@ -111,8 +111,8 @@ export const keptDocument = (document, request, finished, modules) =>
     : {
         ...document,
         status: document.status === 'complete' ? 'incomplete' : document.status,
-        resume: request,
-        modules,
+        // a run that does not go on (advise's) keeps no request: its file reads back as it is
+        ...(request === null ? {} : { resume: request, modules }),
       };
 
 /**

@@ -14,6 +14,7 @@ import {
   resumingLine,
   sessionOf,
 } from '../../saved/resume.js';
+import { checkContinues } from '../../saved/continues.js';
 import { keptOptions, measureOptions, resumeOnly } from '../../core/typed-options.js';
 import { usageError } from '../../errors.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
@@ -89,6 +90,8 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
   const plan = await buildPlan(options, { interrupt, say: reporter?.say });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
+  // new rounds are averaged with the kept ones: they must measure what those did
+  if (resumed) checkContinues(kept, kept, plan, { path: resumed.path, field: 'resume' });
   // the ratio so far and its interval, for the progress after each cell
   /** @type {ReturnType<typeof soFarOf>} */
   let soFar = null;

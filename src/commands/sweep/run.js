@@ -15,6 +15,7 @@ import {
   sessionOf,
 } from '../../saved/resume.js';
 import { buildSweepDocument } from './document.js';
+import { keptPoints } from '../../saved/continues.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
 import { about } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
@@ -122,6 +123,8 @@ export async function runPlanned(
   { resumed = null, isolate = false, race = false, shape = (document) => document, opening, kind = sweepKind } = {},
 ) {
   const kept = resumed?.document;
+  // kept rounds attach to the point measured at their values, whatever its place now
+  if (resumed) points = keptPoints(points, kept, resumed.path);
   const environment = describeEnvironment(points[0].plan);
   checkNodesDistinct(points);
   const [{ plan: first }] = points;

@@ -1,0 +1,175 @@
+// Whether a kept run may go on, decided from its rounds: issue rows 2, 3, 4 and 9 (an edited
+// file's settings merged rounds of one task, k, file or work with new rounds of another).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keptDocument } from '../../src/saved/resume.js';
+import { loadSaved } from '../../src/commands/index.js';
+import { checkContinues, keptPoints } from '../../src/saved/continues.js';
+import { MmapbenchError } from '../../src/errors.js';
+import { fixture } from '../helpers.js';
+
+const read = (/** @type {string} */ name) => JSON.parse(readFileSync(fixture(`saved/${name}`), 'utf8'));
+
+/** The plan a kept compare's own settings make, as buildPlan would. */
+const planOf = (/** @type {any} */ config, /** @type {any} */ document) => ({
+  k: config.k,
+  task: { name: config.task.name, builtin: config.task.builtin, url: config.task.module },
+  file: config.file,
+  protocol: config.protocol,
+  aa: document.aa ?? null,
+  quick: config.quick,
+  params: config.params,
+  iterations: undefined,
+  timeout: config.timeout,
+  end: { cycles: 1 },
+});
+
+const refused = (/** @type {() => unknown} */ run, /** @type {RegExp} */ message) =>
+  assert.throws(
+    run,
+    (error) => error instanceof MmapbenchError && error.code === 'usage' && message.test(error.message),
+  );
+
+test('a kept compare goes on with the plan its own settings make', () => {
+  for (const name of ['compare.json', 'compare-app.json', 'compare-aa.json', 'compare-tradeoff.json']) {
+    const document = read(name);
+    checkContinues(document, document, /** @type {any} */ (planOf(document.config, document)), {
+      path: name,
+      field: 'resume',
+    });
+  }
+});
+
+test('row 2: a plan of another task, file, protocol, A/A arm or --quick is refused, naming the field', () => {
+  const document = read('compare.json');
+  const plan = planOf(document.config, document);
+  const where = { path: 'F', field: 'resume' };
+  for (const [change, field] of /** @type {const} */ ([
+    [
+      { task: { name: 'json', builtin: true, url: null } },
+      /resume\.task asks for task json, but its rounds ran readfilesync/,
+    ],
+    [{ task: { name: 'mine', builtin: false, url: 'file:///x/mine.js' } }, /resume\.task/],
+    [{ file: { path: '/etc/shadow', size: 1, label: '' } }, /resume\.file asks for file \/etc\/shadow/],
+    [{ protocol: 'published' }, /resume\.protocol asks for protocol published, but its rounds ran steady/],
+    [{ aa: 'workers' }, /resume\.aa is workers, but round 1's second arm ran procs/],
+    [{ quick: true }, /resume\.quick asks for quick true/],
+    [{ params: { size: 3 } }, /resume\.params/],
+  ]))
+    refused(() => checkContinues(document, document, /** @type {any} */ ({ ...plan, ...change }), where), field);
+});
+
+test("row 3: k edited in both resume.k and config.k is refused by the rounds' own worker counts", () => {
+  const document = read('compare.json');
+  document.config.k = 1;
+  refused(
+    () =>
+      checkContinues(document, document, /** @type {any} */ (planOf(document.config, document)), {
+        path: 'F',
+        field: 'resume',
+      }),
+    /resume\.k asks for 1 workers, but round 1 ran 2 in workers \(the rounds' own count is the truth\)/,
+  );
+});
+
+test("row 9: work the rounds did not do, or that cannot end within a cell's timeout, is refused", () => {
+  const where = { path: 'F', field: 'resume' };
+  for (const iterations of [1e9, 1e300, 0.5, -1]) {
+    const document = read('compare.json');
+    document.config.iterations = iterations;
+    refused(
+      () => checkContinues(document, document, /** @type {any} */ (planOf(document.config, document)), where),
+      /config\.iterations/,
+    );
+  }
+  // a fixed --iterations the file asks for that its rounds did not run
+  const fixed = read('compare.json');
+  refused(
+    () => checkContinues(fixed, fixed, /** @type {any} */ ({ ...planOf(fixed.config, fixed), iterations: 9 }), where),
+    /resume\.iterations is 9, but its rounds ran 4092 ops a worker/,
+  );
+  // the sizing a lengthened window's warm-up is worked from
+  const scheduled = read('compare-app.json');
+  scheduled.sizing = { ...scheduled.sizing, iterations: 1e12, scheduled: { scale: 2 } };
+  refused(
+    () => checkContinues(scheduled, scheduled, /** @type {any} */ (planOf(scheduled.config, scheduled)), where),
+    /sizing\.iterations 1000000000000 lengthened 2x/,
+  );
+  // a kept run of no rounds yet: its calibration says how long a window of its work takes
+  const early = read('compare-app.json');
+  early.rounds = [];
+  early.config.iterations = 1e9;
+  refused(
+    () => checkContinues(early, early, /** @type {any} */ (planOf(early.config, early)), where),
+    /would take \d+ s a window at the \d+ ns an op it calibrated, more than a cell's --timeout 300 s/,
+  );
+});
+
+/** A kept sweep's points planned again, in the order of `ks`, ids given by place. */
+function replanned(/** @type {any} */ document, /** @type {number[]} */ ks) {
+  return ks.map((k, i) => {
+    const point = document.points.find((/** @type {any} */ one) => one.k === k) ?? { ...document.points[0], k };
+    return {
+      id: `p${i + 1}`,
+      at: { variant: point.variant },
+      plan: {
+        k,
+        task: { name: point.task, builtin: true, url: null },
+        file: point.file,
+        params: point.params,
+        node: point.node,
+        protocol: 'steady',
+        aa: null,
+        quick: document.config.quick,
+        iterations: undefined,
+        timeout: point.config.timeout,
+        end: { cycles: point.cycles ?? 1 },
+      },
+    };
+  });
+}
+
+test('row 4: a sweep whose k axis was reordered attaches each kept point to the plan at its own k', () => {
+  const document = read('sweep.json');
+  const points = keptPoints(/** @type {any} */ (replanned(document, [2, 1])), document, 'F');
+  assert.deepEqual(
+    points.map((point) => [point.id, point.plan.k]),
+    document.points.map((/** @type {any} */ point) => [point.id, point.k]),
+  );
+});
+
+test('row 4: axes that drop a measured point or ask for others are refused, and nothing measured is lost', () => {
+  const document = read('sweep.json');
+  refused(
+    () => keptPoints(/** @type {any} */ (replanned(document, [1])), document, 'F'),
+    /resume\.axes no longer asks for point p2 \(k 2, readfilesync, \S+\), which kept \d+ rounds/,
+  );
+  refused(
+    () => keptPoints(/** @type {any} */ (replanned(document, [3, 4])), document, 'F'),
+    /no longer asks for point p1/,
+  );
+  refused(
+    () => keptPoints(/** @type {any} */ (replanned(document, [1, 2, 3])), document, 'F'),
+    /asks for a point the kept run never planned \(k 3/,
+  );
+});
+
+test("row 5: an interrupted advise's own file reads back: it keeps no request to go on with", () => {
+  const document = {
+    ...read('advise.json'),
+    status: 'interrupted',
+    error: { kind: 'interrupted', message: 'interrupted by SIGINT', worker: null },
+  };
+  const kept = keptDocument(document, null, false, {});
+  assert.equal('resume' in kept, false);
+  const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-kept-')), 'advise.json');
+  writeFileSync(path, JSON.stringify(kept));
+  assert.equal(loadSaved(path).document.status, 'interrupted');
+  // a compare's, which goes on, keeps what it was asked
+  assert.deepEqual(keptDocument({ ...read('compare.json'), status: 'interrupted' }, { k: 2 }, false, {}).resume, {
+    k: 2,
+  });
+});
