@@ -8,7 +8,7 @@ import {
   cycleCount,
   semiSpaceMiB,
   settleMs,
-  listOf,
+  addToList,
   warmupCount,
   percent,
   positiveInteger,
@@ -47,11 +47,13 @@ export const nodeOption = value(
  * @param {any} item
  * @param {string} example
  */
-const listsOf = (name, item, example) => (/** @type {string[]} */ values) =>
-  values.reduce(
-    (/** @type {unknown[] | undefined} */ previous, raw) => listOf(flagName(name), item, example)(raw, previous),
-    undefined,
-  );
+const listsOf = (name, item, example) => (/** @type {string[]} */ values) => {
+  /** @type {unknown[]} */
+  const list = [];
+  const seen = new Set();
+  for (const raw of values) addToList(flagName(name), item, example, raw, list, seen);
+  return values.length ? list : undefined;
+};
 
 /**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,

@@ -323,7 +323,14 @@ function readUserBytes(path, limit, refuse) {
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(CHUNK);
-      const read = readSync(fd, chunk, 0, CHUNK, null);
+      let read;
+      try {
+        read = readSync(fd, chunk, 0, CHUNK, null);
+      } catch (error) {
+        // /proc/self/mem (EIO), a write-only /proc file (EINVAL): a file no one reads whole
+        const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+        throw refuse(`not readable as a file (${code ?? error})`, error);
+      }
       if (read === 0) break;
       chunks.push(chunk.subarray(0, read));
       total += read;

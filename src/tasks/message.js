@@ -36,6 +36,31 @@ export function objectOf(bytes) {
   return object;
 }
 
+/** The deepest a message may nest: an app's own messages are far shallower. */
+export const MAX_DEPTH = 1000;
+
+/**
+ * How deep the arrays and objects of JSON text nest, read without recursion (a file of 100,000
+ * open brackets must not overflow the reader's own stack).
+ * @param {string} text
+ */
+export function nestingOf(text) {
+  let depth = 0;
+  let most = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) most = Math.max(most, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth = Math.max(0, depth - 1);
+  }
+  return most;
+}
+
 /**
  * A file of the user's own messages: a JSON array of them, one JSON value, or JSON lines.
  * @param {string} path
@@ -50,6 +75,13 @@ export function readMessages(path) {
   );
   const empty = () => new Error(`--message ${path} holds no message; put at least one message in it, as JSON`);
   if (!text.trim()) throw empty();
+  const depth = nestingOf(text);
+  // a message is cloned, serialized and parsed by recursion, in each mode: past some thousands
+  // of levels that overflows a stack or hangs a worker
+  if (depth > MAX_DEPTH)
+    throw new Error(
+      `--message ${path} nests ${depth} levels deep, more than the ${MAX_DEPTH} a message may (cloning or serializing it would overflow a stack); flatten it`,
+    );
   /** @type {unknown} */
   let value;
   try {

@@ -153,21 +153,44 @@ export function pairs(list, option, example) {
  * @param {string} example
  * @returns {(raw: unknown, previous?: T[]) => T[]}
  */
-export const listOf = (name, item, example) => (raw, previous) => {
+export const listOf = (name, item, example) => (raw, previous) =>
+  addToList(name, item, example, raw, [...(previous ?? [])]);
+
+/**
+ * Adds the items of one comma-separated list to `values`, each checked by `item` and looked up
+ * once in `seen` (what each value already listed is): a list of 100,000 is read in linear time,
+ * so the check on its length comes at once.
+ * @template T
+ * @param {string} name
+ * @param {Check<T>} item
+ * @param {string} example
+ * @param {unknown} raw  one list as typed
+ * @param {T[]} values  added to
+ * @param {Set<string>} [seen]
+ * @returns {T[]}
+ */
+export function addToList(
+  name,
+  item,
+  example,
+  raw,
+  values,
+  seen = new Set(values.map((value) => JSON.stringify(value))),
+) {
   const parts = String(raw)
     .split(',')
     .map((part) => part.trim());
   if (parts.some((part) => part === ''))
     throw usageError(`${name} ${raw} has an empty item; write a comma-separated list such as ${name} ${example}`);
-  const values = [...(previous ?? [])];
   for (const part of parts) {
     const value = item(name)(part);
-    if (values.some((earlier) => JSON.stringify(earlier) === JSON.stringify(value)))
-      throw usageError(`${name} lists ${part} twice; give each value once`);
+    const key = JSON.stringify(value);
+    if (seen.has(key)) throw usageError(`${name} lists ${part} twice; give each value once`);
+    seen.add(key);
     values.push(value);
   }
   return values;
-};
+}
 
 /** A list item taken as typed: a name, a size or a path. @type {Check<unknown>} */
 export const text = () => (value) => value;

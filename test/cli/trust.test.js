@@ -134,3 +134,65 @@ test('init-task over a link, a FIFO or a folder of its name is refused and leave
   }
   assert.equal(readFileSync(join(dir, 'target.txt'), 'utf8'), 'kept\n');
 });
+
+test(
+  'row 11: a /proc file no one reads whole, given to report, diff, --resume or --message, is exit 2 naming it',
+  LIMIT,
+  async () => {
+    for (const [args, named] of /** @type {Array<[string[], RegExp]>} */ ([
+      [['report', '/proc/self/mem'], /^mmapbench: \/proc\/self\/mem: not readable as a file \(EIO\)/],
+      [['report', '/proc/self/clear_refs'], /^mmapbench: \/proc\/self\/clear_refs: not readable as a file \(EINVAL\)/],
+      [['diff', '/proc/self/mem', SAVED], /^mmapbench: diff \/proc\/self\/mem: not readable as a file \(EIO\)/],
+      [
+        ['compare', '--resume', '/proc/self/mem'],
+        /^mmapbench: --resume \/proc\/self\/mem: not readable as a file \(EIO\)/,
+      ],
+      [
+        ['compare', '--task', 'message', '--message', '/proc/self/mem', '--quick', '--no-save'],
+        /^mmapbench: --message \/proc\/self\/mem: not readable as a file \(EIO\)/,
+      ],
+    ])) {
+      const result = await cli(args);
+      assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, named);
+      assert.doesNotMatch(result.stderr, /internal error|\n/);
+    }
+  },
+);
+
+test(
+  'row 12: a --message file nested thousands deep is exit 2 naming the file, before a cell runs',
+  LIMIT,
+  async () => {
+    const dir = folder();
+    for (const depth of [3000, 100000]) {
+      const file = join(dir, `deep-${depth}.json`);
+      writeFileSync(file, `${'['.repeat(depth)}${']'.repeat(depth)}`);
+      const result = await cli(['compare', '--task', 'message', '--message', file, '--quick', '--no-save']);
+      assert.equal(result.exitCode, 2, result.stderr);
+      assert.equal(
+        result.stderr,
+        `mmapbench: --message ${file} nests ${depth} levels deep, more than the 1000 a message may (cloning or serializing it would overflow a stack); flatten it`,
+      );
+    }
+  },
+);
+
+test(
+  'row 14: a sweep of 18,000 k values, on the command line or through the API, is refused at once',
+  { timeout: 15000 },
+  async () => {
+    const ks = Array.from({ length: 18000 }, (_, i) => i + 1);
+    const result = await cli(['sweep', '-k', ks.join(','), '--no-save']);
+    assert.equal(result.exitCode, 2);
+    assert.equal(
+      result.stderr,
+      'mmapbench: the sweep has 18000 points (18000), more than 64; shorten a list, or pass --force to run them all',
+    );
+    const { sweep } = await import('../../src/api.js');
+    await assert.rejects(
+      sweep({ k: Array.from({ length: 100000 }, (_, i) => i + 1) }),
+      (error) => error.code === 'usage' && /the sweep has 100000 points/.test(error.message),
+    );
+  },
+);
