@@ -120,6 +120,34 @@ function compareOption(message, args) {
     : null;
 }
 
+/** The long options the command takes, as typed: `--iterations`, `--no-save`. */
+const knownFlags = (/** @type {import('yargs').Argv} */ parser) =>
+  Object.keys(parser.getOptions().key).flatMap((key) => {
+    const flag = flagName(camel(key));
+    return flag.startsWith('--') ? [flag, `--no-${flag.slice(2)}`] : [flag];
+  });
+
+/** The long options typed before `--`, without their values. */
+const typedOptions = (/** @type {string[]} */ args) => {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end))
+    .filter((arg) => arg.startsWith('--') && arg.length > 2)
+    .map((arg) => arg.split('=')[0]);
+};
+
+/**
+ * An option the command does not take, with the nearest it does.
+ * @param {string} typedName
+ * @param {import('yargs').Argv} parser
+ */
+function unknownOption(typedName, parser) {
+  const near = knownFlags(parser)
+    .map((name) => ({ name, distance: leven(name, typedName) }))
+    .filter(({ distance }) => distance <= 2)
+    .sort((a, b) => a.distance - b.distance)[0];
+  return `unknown option '${typedName}'${near ? ` (Did you mean ${near.name}?)` : ''}`;
+}
+
 /**
  * yargs' parse errors, said the way the rest of mmapbench says them.
  * @param {string} message
@@ -134,25 +162,22 @@ function parseProblem(message, args, parser) {
     const typed = names.map(
       (name) =>
         args.find((arg) =>
-          [`--${name}`, `--${kebab(name)}`, `-${name}`].some((flag) => arg === flag || arg.startsWith(`${flag}=`)),
+          [`--${name}`, `--${kebab(name)}`, `--no-${kebab(name)}`, `-${name}`].some(
+            (flag) => arg === flag || arg.startsWith(`${flag}=`),
+          ),
         ) ?? name,
     );
     const option = typed.find((arg) => arg.startsWith('-'));
-    if (option) {
-      const known = Object.keys(parser.getOptions().key).map((key) => flagName(camel(key)));
-      const typedName = option.split('=')[0];
-      const near = known
-        .map((name) => ({ name, distance: leven(name, typedName) }))
-        .filter(({ distance }) => distance <= 2)
-        .sort((a, b) => a.distance - b.distance)[0];
-      return `unknown option '${typedName}'${near ? ` (Did you mean ${near.name}?)` : ''}`;
-    }
+    if (option) return unknownOption(option.split('=')[0], parser);
     const name = args.find((arg) => NAMES.includes(arg));
     return `too many arguments for '${name}': ${typed.join(' ')}`;
   }
   const missingValue = /^Not enough arguments following: (.+)$/.exec(message);
   if (missingValue) return `${flagName(missingValue[1])} needs a value`;
   if (/^Not enough non-option arguments/.test(message)) {
+    // `report --verbse F`: the misspelt flag took F as its value, so F seems missing
+    const misspelt = typedOptions(args).find((flag) => !knownFlags(parser).includes(flag));
+    if (misspelt) return unknownOption(misspelt, parser);
     const one = COMMANDS.find((command) => args.includes(nameOf(command)));
     return `missing arguments: it is \`mmapbench ${one?.command ?? '<command>'}\``;
   }
@@ -172,6 +197,13 @@ export async function run(args, context = {}) {
     throw usageError('no command given; run `mmapbench compare`, or see `mmapbench --help` for the list');
   if (first !== undefined && !NAMES.includes(first))
     throw usageError(`unknown command '${first}'; see \`mmapbench --help\``);
+  // `-k=2` as `-k 2`: yargs reads `-k=` as -k and an argument `=`, so an empty value was
+  // blamed on too many arguments; as two, it is refused as --node= is, naming the option
+  const end = args.indexOf('--');
+  args = args.flatMap((arg, i) => {
+    const short = (end === -1 || i < end) && /^(-[A-Za-z])=(.*)$/s.exec(arg);
+    return short ? [short[1], short[2]] : [arg];
+  });
   // the command run, loaded: its options, its handler and what that runs
   const command = first === undefined ? undefined : COMMANDS.find((one) => nameOf(one) === first);
   const running = command ? { name: nameOf(command), module: await command.load() } : null;

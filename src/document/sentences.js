@@ -152,16 +152,20 @@ export function stopText(document, { tables = true } = {}) {
  * @param {NonNullable<ResultsDocument['shortBudget']>} short
  * @param {number} seconds  the run's wall time
  */
-export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggestMaxTime }, seconds) {
+export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggestMaxTime, points }, seconds) {
   const give = `give --max-time ${suggestMaxTime} or more`;
   if (roundSeconds === null)
     return `no round ran within the ${budgetOf(maxTime)} budget: calibrating took ${about(seconds)}; ${give}`;
+  // a sweep's round is one of each point: what the points that ran one took, times their count
+  const took = points
+    ? `a round of all ${points} points would take ${about(roundSeconds)} (${about(roundSeconds / points)} a point)`
+    : null;
   if (counted === 0) {
     const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
-    return `no round counted within the ${budgetOf(maxTime)} budget: the first round took ${about(roundSeconds)}${sized}; ${give}`;
+    return `no round counted within the ${budgetOf(maxTime)} budget: ${took ? `${took}, and a point's first round sizes its cells (it counts in no figure)` : `the first round took ${about(roundSeconds)}${sized}`}; ${give}`;
   }
   const rounds = `${plural(counted, 'round')}`;
-  return `the ${budgetOf(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): a round took ${about(roundSeconds ?? 0)}; ${give}`;
+  return `the ${budgetOf(maxTime)} budget ran out after ${rounds} in ${about(seconds)}, too few for an interval (${INTERVAL_ROUNDS} or more): ${took ?? `a round took ${about(roundSeconds ?? 0)}`}; ${give}`;
 }
 
 /**

@@ -10,10 +10,11 @@ import {
   writeSync,
 } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { ensurePrivateDir, fileError, temporaryBeside } from '../system/safe-fs.js';
+import { escapeText } from '../words/escape.js';
+import { cacheHome } from '../system/user-folders.js';
 import { formatSize, parseSize } from '../words/spelling.js';
 
 /** The investigation's four files (its /tmp/fs-contention-files). */
@@ -23,8 +24,7 @@ export const NAMED_FILES = { small: 128, med: 64 * 1024, large: 1024 * 1024, hug
  * Fixtures are a cache, and a per-user one: a fixed name in a world-writable /tmp would let
  * another user plant links there for root to write through.
  */
-export const defaultFixturesDir = () =>
-  join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'fixtures');
+export const defaultFixturesDir = () => join(cacheHome(), 'mmapbench', 'fixtures');
 export const FIXTURES_DIR_DESCRIPTION = '$XDG_CACHE_HOME/mmapbench/fixtures (~/.cache/mmapbench/fixtures)';
 
 /** The largest file --file SIZE creates: bigger ones are better made once, by hand. */
@@ -94,7 +94,7 @@ export function fixtureIn(dir, name, size) {
  * @param {string} [cwd]  what a relative path is relative to
  * @returns {{ path: string, size: number, label: string }}
  */
-export function resolveFile(spec, fixturesDir = defaultFixturesDir(), cwd = process.cwd()) {
+export function resolveFile(spec, fixturesDir, cwd = process.cwd()) {
   const named = Object.hasOwn(NAMED_FILES, spec) ? NAMED_FILES[/** @type {keyof NAMED_FILES} */ (spec)] : undefined;
   const size = named ?? (/[/\\]/.test(spec) ? null : parseSize(spec));
   if (size !== null) {
@@ -103,7 +103,7 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir(), cwd = proc
       throw usageError(
         `--file ${spec}: mmapbench creates files of at most ${formatSize(MAX_FIXTURE_BYTES)}; make a bigger one yourself and pass its path`,
       );
-    const { path } = fixtureIn(fixturesDir, named ? spec : `size-${size}`, size);
+    const { path } = fixtureIn(fixturesDir ?? defaultFixturesDir(), named ? spec : `size-${size}`, size);
     return { path, size, label: named ? `${spec} (${formatSize(size)})` : formatSize(size) };
   }
   const path = resolve(cwd, spec);
@@ -124,6 +124,4 @@ export function resolveFile(spec, fixturesDir = defaultFixturesDir(), cwd = proc
 }
 
 /** A name as one line of output: control characters (a newline in a file name) escaped. */
-// eslint-disable-next-line no-control-regex -- control characters are what it escapes
-const CONTROL = /[\u0000-\u001f\u007f]/g;
-const printable = (/** @type {unknown} */ text) => String(text).replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+const printable = escapeText;

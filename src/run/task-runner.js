@@ -215,7 +215,7 @@ export function loopOf(task) {
   if (typeof op !== 'function' || typeof task.run === 'function') return /** @type {LoopedTask} */ (task);
   /** @type {LoopedTask} */
   const looped = {
-    ...task,
+    .../** @type {import('../tasks/index.js').TaskShape} */ (task),
     run(ctx, iterations) {
       for (let i = 0; i < iterations; i++) {
         /** @type {any} */

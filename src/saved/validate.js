@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { usageError } from '../errors.js';
 import { plural } from '../words/spelling.js';
+import { escapeText } from '../words/escape.js';
 
 /**
  * The error for a file a reader refuses by a field: the file as the command names it
@@ -213,13 +214,6 @@ export function longString(value, max = MAX_STRING_CHARS) {
   return null;
 }
 
-// Control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides:
-// from a file, each could retitle a terminal, clear it, colour it or forge a line of output.
-// eslint-disable-next-line no-control-regex -- these are what it finds
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const CONTROLS = new RegExp(CONTROL.source, 'g');
-const NAMED = /** @type {Record<string, string>} */ ({ '\n': '\\n', '\t': '\\t', '\r': '\\r' });
-
 /**
  * A loaded document with every control character of its strings and keys shown escaped (`\n`,
  * `\u001b`), as JSON writes them: what a file says is printed, never obeyed by the terminal.
@@ -229,12 +223,7 @@ const NAMED = /** @type {Record<string, string>} */ ({ '\n': '\\n', '\t': '\\t',
  * @returns {T}
  */
 export function printable(value) {
-  if (typeof value === 'string')
-    return /** @type {T} */ (
-      CONTROL.test(value)
-        ? value.replace(CONTROLS, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-        : value
-    );
+  if (typeof value === 'string') return /** @type {T} */ (escapeText(value));
   if (!value || typeof value !== 'object') return value;
   // a copy only where something changed: a clean document is returned as it is
   const entries = Object.entries(value);

@@ -99,7 +99,7 @@ const budgetAbove = (/** @type {number} */ seconds) => {
  * at that cost. Null when the run did not stop on its budget, or reached an interval.
  * @param {{ stop: string | null, maxTime: number | null, seconds: number, counted: number,
  *   rounds: Array<{ workers?: any, procs?: any, traced?: Record<string, any>, pilot?: true }> }} run
- * @returns {{ maxTime: number, counted: number, roundSeconds: number | null, pilot: boolean, suggestMaxTime: number } | null}
+ * @returns {{ maxTime: number, counted: number, roundSeconds: number | null, pilot: boolean, suggestMaxTime: number, points?: number } | null}
  *   roundSeconds: null when the budget was spent before any round ran (calibrating)
  */
 export function budgetShortfall({ stop, maxTime, seconds, counted, rounds }) {
@@ -139,6 +139,8 @@ export function sweepShortfall(points, { maxTime, seconds }) {
     seconds,
     counted: Math.min(...measured.map(countedOf)),
     took: known.length ? (known.reduce((sum, cost) => sum + cost, 0) / known.length) * costs.length : null,
+    // what a round of the sweep costs is a round of each point: an estimate, from those that ran
+    points: costs.length,
     // none ran one: each point's round costs at least what calibrating one took (all so far)
     ...(measured.every((point) => !point.rounds.length) ? { guess: seconds * costs.length } : {}),
     pilot: measured.some((point) => point.rounds.some((round) => round.pilot)),
@@ -159,10 +161,11 @@ function countedOf(point) {
 
 /**
  * @param {{ maxTime: number | null, seconds: number, counted: number, took: number | null, pilot: boolean,
- *   guess?: number }} run  guess: what a round would cost, where none ran (took null; without
- *   it, rounds that kept no phases to time them by, there is nothing to say)
+ *   guess?: number, points?: number }} run  guess: what a round would cost, where none ran (took null; without
+ *   it, rounds that kept no phases to time them by, there is nothing to say); points: a sweep's,
+ *   whose round is one of each point (took is then its estimate)
  */
-function shortfall({ maxTime, seconds, counted, took, pilot, guess }) {
+function shortfall({ maxTime, seconds, counted, took, pilot, guess, points }) {
   if (maxTime === null || counted >= INTERVAL_ROUNDS) return null;
   // spent before a round ran: a round costs at least `guess`, what calibrating took
   if (took === null)
@@ -180,6 +183,7 @@ function shortfall({ maxTime, seconds, counted, took, pilot, guess }) {
     counted,
     roundSeconds: took,
     pilot,
+    ...(points && points > 1 ? { points } : {}),
     suggestMaxTime: budgetAbove(seconds + (INTERVAL_ROUNDS - counted) * took),
   };
 }

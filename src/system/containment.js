@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileS
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adopt, diesWithParent } from './children.js';
-import { MmapbenchError } from '../errors.js';
+import { MmapbenchError, usageError } from '../errors.js';
+import { escapeText } from '../words/escape.js';
 
 // the watcher's script: a POSIX shell is on every machine the cells run on, and costs little
 const WATCHER = fileURLToPath(new URL('./watcher.sh', import.meta.url));
@@ -45,7 +46,12 @@ export function ownCgroup(
   cgroup = readOr('/proc/self/cgroup'),
   env = process.env,
 ) {
-  if (env[CGROUP_VARIABLE] === '0') return { dir: null, why: `${CGROUP_VARIABLE}=0` };
+  const wanted = env[CGROUP_VARIABLE];
+  if (wanted !== undefined && wanted !== '0' && wanted !== '1')
+    throw usageError(
+      `${CGROUP_VARIABLE}=${escapeText(wanted)} is neither 0 (cells without a cgroup of their own) nor 1 (the default); set one of them or unset it`,
+    );
+  if (wanted === '0') return { dir: null, why: `${CGROUP_VARIABLE}=0` };
   const own = /^0::(\/.*)$/m.exec(cgroup)?.[1];
   if (own === undefined) return { dir: null, why: 'no cgroup v2 hierarchy' };
   // mountinfo: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS... - FSTYPE SOURCE SUPEROPTIONS

@@ -2,12 +2,12 @@
 // already in the cache is used; otherwise the newest in the npm registry's node-<os>-<arch>
 // package (the official binaries, republished there) is installed into the cache, once.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { environmentError, usageError } from '../errors.js';
 import { alive } from './children.js';
 import { runBoxed } from './containment.js';
 import { ensurePrivateDir, fileError } from './safe-fs.js';
+import { cacheHome } from './user-folders.js';
 
 /**
  * @typedef {{ major: number, minor: number | null, patch: number | null }} VersionSpec
@@ -20,7 +20,7 @@ const MIN_INSTALL_MAJOR = 20;
 /** The npm package that carries this platform's Node binaries. */
 export const PACKAGE = `node-${process.platform}-${process.arch}`;
 
-export const nodeCacheDir = () => join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mmapbench', 'node');
+export const nodeCacheDir = () => join(cacheHome(), 'mmapbench', 'node');
 
 /** @param {VersionSpec} spec */
 const specText = ({ major, minor, patch }) => [major, minor, patch].filter((n) => n !== null).join('.');

@@ -1,6 +1,5 @@
-import os from 'node:os';
 import path from 'node:path';
+import { stateHome } from './user-folders.js';
 
 /** Where a reproduce run that changes the THP mode keeps the mode to put back (restore reads it). */
-export const defaultRestoreFile = () =>
-  path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), '.local', 'state'), 'mmapbench', 'thp-restore.json');
+export const defaultRestoreFile = () => path.join(stateHome(), 'mmapbench', 'thp-restore.json');

@@ -64,8 +64,19 @@ export const BUILTIN_TASKS = [
  */
 
 /**
- * The interface of a task module, built-in or the user's own (default export, ESM or CommonJS).
- * @typedef {object} Task
+ * The interface of a task module, built-in or the user's own (default export, ESM or CommonJS):
+ * what every task may have, and one of `op` and `run`, never both.
+ * @typedef {TaskShape & ({ op: TaskOp, run?: undefined } | { run: TaskRun, op?: undefined })} Task
+ */
+/** One op, sync or async: the harness loops, awaiting an async op before the next, and times ops one by one. @typedef {(ctx: TaskContext) => unknown} TaskOp */
+/**
+ * The timed loop, for a task that must own it: called once per cell with all its ops.
+ * @typedef {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} TaskRun
+ */
+
+/**
+ * What a task module has besides its op or its loop.
+ * @typedef {object} TaskShape
  * @property {string} [name]
  * @property {string} [description]
  * @property {Record<string, TaskParam>} [params]
@@ -86,10 +97,6 @@ export const BUILTIN_TASKS = [
  *   why the task cannot run on this Node (or machine), or null; asked once, on the Node the
  *   cells run on, before any cell starts
  * @property {(ctx: TaskContext) => void | Promise<void>} [setup]
- * @property {(ctx: TaskContext) => unknown} [op]  one op, sync or async: the harness loops,
- *   awaiting an async op before the next, and times ops one by one (a task gives op or run)
- * @property {(ctx: TaskContext, iterations: number) => void | { metrics: Record<string, number> } | Promise<void | { metrics: Record<string, number> }>} [run]
- *   the timed loop, for a task that must own it: called once per cell with all its ops
  * @property {(ctx: TaskContext) => void | Promise<void>} [teardown]
  * @property {(context: { params: Record<string, any>, size: number, index: number, state: object }) => unknown} [request]
  *   the app's own request, served on the parent's main thread while the workers run (in place of

@@ -12,7 +12,8 @@ const UNITS = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
  * @returns {number | null}
  */
 export function parseSize(text) {
-  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(text).trim());
+  // digits as a count is written (vocabulary.js's WHOLE), then a fraction of a unit: 1.5k
+  const match = /^((?:0|[1-9]\d*)(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(text).trim());
   if (!match) return null;
   // a whole number of bytes: 1.5k is 1536, 1.5 is no size
   const bytes = Number(match[1]) * UNITS[match[2].toLowerCase()];

@@ -31,6 +31,11 @@ export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.
 
 /** A decimal number as typed: `2`, `-0.5`, `.5`, `1e9`. */
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+/**
+ * A whole number as typed, one rule for every count (-k, --rounds, --iterations, a task's integer
+ * parameter) and size: digits, without a sign, an exponent or a leading zero (`-k 01`, `+1`, `1e0`).
+ */
+const WHOLE = /^(0|[1-9]\d*)$/;
 
 /** @param {unknown} value */
 const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
@@ -38,25 +43,29 @@ const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
 /**
  * A check that turns what was typed into a number, or throws a usage error naming the option.
  * @param {(n: number) => boolean} test @param {string} expectation
+ * @param {RegExp} [form]  how it may be written: DECIMAL, or WHOLE for a count
  * @returns {Check<number>}
  */
-const checked = (test, expectation) => (name) => (raw) => {
-  const value = last(raw);
-  const number = typeof value === 'number' ? value : Number(value);
-  // a number as people write it: Number() would also read 0x2, 0b10, ' 2 ' and Infinity
-  const written = typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value));
-  if (!written || !test(number)) {
-    throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
-  }
-  return number;
-};
+const checked =
+  (test, expectation, form = DECIMAL) =>
+  (name) =>
+  (raw) => {
+    const value = last(raw);
+    const number = typeof value === 'number' ? value : Number(value);
+    // a number as people write it: Number() would also read 0x2, 0b10, ' 2 ' and Infinity
+    const written = typeof value === 'number' || (typeof value === 'string' && form.test(value));
+    if (!written || !test(number)) {
+      throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
+    }
+    return number;
+  };
 
-export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more');
+export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more', WHOLE);
 /** --warmup: a count, or `steady` (until the rate stops trending). @type {Check<number | 'steady'>} */
 export const warmupCount = (name) => (raw) =>
   last(raw) === 'steady'
     ? 'steady'
-    : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady')(name)(raw);
+    : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady', WHOLE)(name)(raw);
 export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
 /**
  * --request-every: ms between the app's requests. Node's timers fire at most every 1 ms (a shorter
@@ -80,11 +89,16 @@ export const requestBytes = (name) => (raw) => {
 /** --settle: ms from 0 to a minute. */
 export const settleMs = checked((n) => Number.isFinite(n) && n >= 0 && n <= 60_000, 'a number of ms from 0 to 60000');
 /** --cycles: each one runs the workers' whole window again, so a few dozen at most. */
-export const cycleCount = checked((n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
+export const cycleCount = checked(
+  (n) => Number.isInteger(n) && n >= 1 && n <= 64,
+  'a whole number from 1 to 64',
+  WHOLE,
+);
 // MiB of a V8 semi-space: V8 takes up to 1 GiB
 export const semiSpaceMiB = checked(
   (n) => Number.isInteger(n) && n >= 1 && n <= 1024,
   'a whole number of MiB from 1 to 1024',
+  WHOLE,
 );
 const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
 

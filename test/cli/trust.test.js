@@ -196,3 +196,71 @@ test(
     );
   },
 );
+
+test(
+  'row 16: a misspelt flag that swallowed the file, and an empty short option, are named as what they are',
+  LIMIT,
+  async () => {
+    for (const [args, said] of /** @type {Array<[string[], string]>} */ ([
+      [
+        ['report', '--verbse', SAVED],
+        "mmapbench: unknown option '--verbse' (Did you mean --verbose?); see `mmapbench report --help`",
+      ],
+      [
+        ['report', SAVED, '--no-verbse'],
+        "mmapbench: unknown option '--no-verbse' (Did you mean --no-verbose?); see `mmapbench report --help`",
+      ],
+      [['compare', '-k='], 'mmapbench: -k is given an empty value; give it a <count>, or leave it out for the default'],
+    ])) {
+      const result = await cli(args);
+      assert.equal(result.exitCode, 2, args.join(' '));
+      assert.equal(result.stderr, said);
+    }
+  },
+);
+
+test(
+  'rows 16 and 20: a bad MMAPBENCH_CGROUP, HOME or XDG_CACHE_HOME is one line naming the variable, and makes nothing',
+  LIMIT,
+  async () => {
+    const dir = folder();
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const home = join(dir, 'nonexistent');
+    for (const [env, said] of /** @type {Array<[Record<string, string>, RegExp]>} */ ([
+      [
+        { MMAPBENCH_CGROUP: '2' },
+        /^mmapbench: MMAPBENCH_CGROUP=2 is neither 0 \(cells without a cgroup of their own\) nor 1/,
+      ],
+      [{ MMAPBENCH_CGROUP: 'no' }, /^mmapbench: MMAPBENCH_CGROUP=no is neither 0/],
+      [{ MMAPBENCH_CGROUP: '' }, /^mmapbench: MMAPBENCH_CGROUP= is neither 0/],
+      [
+        { HOME: home, XDG_CACHE_HOME: '' },
+        /^mmapbench: HOME=\S+nonexistent is a folder that does not exist; set HOME to your home folder, or XDG_CACHE_HOME/,
+      ],
+      [{ XDG_CACHE_HOME: 'relative' }, /^mmapbench: XDG_CACHE_HOME=relative is not an absolute path/],
+      [{ XDG_CACHE_HOME: fifo }, /^mmapbench: XDG_CACHE_HOME=\S+fifo is a FIFO \(named pipe\), not a folder/],
+    ])) {
+      const result = await cli(['compare', '--quick', '--no-save'], { env, cwd: dir });
+      assert.equal(result.exitCode, 2, `${JSON.stringify(env)}: ${result.stderr}`);
+      assert.match(result.stderr, said);
+      assert.doesNotMatch(result.stderr, /\n/);
+    }
+    assert.deepEqual(readdirSync(dir).sort(), ['fifo'], 'no folder made: not HOME, not a relative cache');
+  },
+);
+
+test('one rule for whole numbers: a sign, a leading zero or an exponent is refused on every count', LIMIT, async () => {
+  for (const args of [
+    ['-k', '+1'],
+    ['-k', '01'],
+    ['-k', '1e0'],
+    ['--rounds', '1e0'],
+    ['--param', 'concurrency=1e1'],
+    ['--concurrency', '01'],
+  ]) {
+    const result = await cli(['compare', '--task', 'readfile-async', ...args, '--quick', '--no-save']);
+    assert.equal(result.exitCode, 2, args.join(' '));
+    assert.match(result.stderr, /^mmapbench: -[-\w]+ \S+ is invalid: it must be a whole number of 1 or more$/);
+  }
+});

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ratioStats } from '../../src/stats/ratio.js';
+import { shortBudgetText } from '../../src/document/sentences.js';
 import {
   budgetShortfall,
   halfWidth,
@@ -110,6 +111,8 @@ test("a sweep's budget (advise's too) ran short: the point with fewest counted r
     counted: 0,
     roundSeconds: 2,
     pilot: true,
+    // a round of the sweep is one of each point
+    points: 2,
     // 4 + 3 × 2
     suggestMaxTime: 10,
   });
@@ -135,4 +138,28 @@ test("a sweep's budget (advise's too) ran short: the point with fewest counted r
   });
   assert.equal(sweepShortfall([point(3), alone(3)], { maxTime: 10, seconds: 9 }), null);
   assert.equal(sweepShortfall([point(3), alone(1)], { maxTime: 10, seconds: 9 })?.counted, 1);
+});
+
+test('row 22: a sweep whose budget ran out says what a round of all its points would take, not that one took it', () => {
+  const cell = { phases: { totalNs: 0.6e9, betweenNs: 0.1e9 } };
+  const ran = {
+    stop: 'max-time',
+    status: 'incomplete',
+    ratio: null,
+    rounds: [{ pilot: true, workers: cell, procs: cell }],
+  };
+  const none = { stop: 'max-time', status: 'incomplete', ratio: null, rounds: [] };
+  const short = /** @type {NonNullable<ReturnType<typeof sweepShortfall>>} */ (
+    sweepShortfall([ran, ran, none], { maxTime: 10, seconds: 11 })
+  );
+  assert.equal(short.points, 3);
+  const text = shortBudgetText(short, 11);
+  assert.match(text, /^no round counted within the 10 s budget: a round of all 3 points would take ~?4(\.\d)? s/);
+  assert.doesNotMatch(text, /the first round took/);
+  // a compare's own round is one it ran
+  const one = /** @type {any} */ (
+    budgetShortfall({ stop: 'max-time', maxTime: 10, seconds: 11, counted: 0, rounds: ran.rounds })
+  );
+  assert.equal(one.points, undefined);
+  assert.match(shortBudgetText(one, 11), /the first round took/);
 });
