@@ -1,3 +1,4 @@
+import { escapeText } from './words/escape.js';
 /**
  * The one error type mmapbench throws on purpose. `bin/` prints `message` (one line) and sets
  * the exit code; everything else is for `--json`, tests and `--verbose`.
@@ -16,7 +17,8 @@ export class MmapbenchError extends Error {
    * @param {boolean} [fields.timedOut]
    */
   constructor(message, { kind = 'run', cause, worker, signal, timedOut = false } = {}) {
-    super(message, { cause });
+    // one line, whatever it quotes (a path, a task's name, a file's string): never obeyed by a terminal
+    super(escapeText(message), { cause });
     this.name = 'MmapbenchError';
     this.kind = kind;
     this.worker = worker;

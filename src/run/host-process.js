@@ -58,6 +58,9 @@ export function spawnHost(plan, script, args, cancelSignal) {
     }),
   );
   box.started(subprocess.pid);
+  // what the host left when it exited (a wrapper's daemon, --node W, holding its output and the
+  // IPC channel) ends with it, so the CLI is not left waiting on them; box.end() says it once
+  subprocess.once('exit', () => void box.end());
   return Object.assign(subprocess, { output: captureOutput(subprocess), box });
 }
 

@@ -194,7 +194,7 @@ export async function runBoxed(file, args, { interrupt, signal, env = {}, ...opt
     command: [command, commandArgs],
     box,
   } = diesWithParentBoxed(file, args, signal);
-  const result = await adopt(
+  const subprocess = adopt(
     execa(command, commandArgs, {
       reject: false,
       cancelSignal: interrupt,
@@ -202,7 +202,11 @@ export async function runBoxed(file, args, { interrupt, signal, env = {}, ...opt
       ...options,
       env: { ...env, ...box.env },
     }),
-  ).finally(() => box.end());
+  );
+  // what it started and left holding its output (a daemon a wrapper script forked) ends when it
+  // exits: its output then ends too, rather than the CLI waiting on it, deaf to Ctrl-C
+  subprocess.once('exit', () => void box.end());
+  const result = await subprocess.finally(() => box.end());
   if (result.isCanceled) throw new MmapbenchError('interrupted', { kind: 'interrupted', signal: interrupt?.reason });
   return result;
 }
@@ -232,6 +236,8 @@ function boxed(file, args) {
 function processGroupBox(group) {
   /** @type {number | undefined} */
   let leader;
+  /** @type {Promise<number[]> | undefined} */
+  let ended;
   const tree = randomBytes(8).toString('hex');
   group.watcher.stdin?.write(`=${tree}\n`);
   return {
@@ -242,14 +248,16 @@ function processGroupBox(group) {
       leader = pid;
       group.watcher.stdin?.write(`+${pid}\n`);
     },
-    async end() {
-      if (leader !== undefined) group.watcher.stdin?.write(`-${leader}\n`);
-      leader = undefined;
-      // what it started and left, in its process group or out of it (setsid, an orphan of init)
-      const left = await endMarked(`${TREE_VARIABLE}=${tree}`);
-      group.watcher.stdin?.write(`~${tree}\n`);
-      return left;
-    },
+    // once: a second call (the box's owner, after its process's exit ended it) gets the same
+    end: () =>
+      (ended ??= (async () => {
+        if (leader !== undefined) group.watcher.stdin?.write(`-${leader}\n`);
+        leader = undefined;
+        // what it started and left, in its process group or out of it (setsid, an orphan of init)
+        const left = await endMarked(`${TREE_VARIABLE}=${tree}`);
+        group.watcher.stdin?.write(`~${tree}\n`);
+        return left;
+      })()),
   };
 }
 

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { usageError } from '../errors.js';
+import { escapeText } from '../words/escape.js';
+import { runBoxed } from './containment.js';
 
 const MIN_MAJOR = 18;
 
@@ -101,25 +102,23 @@ async function check(spec, path, interrupt) {
       error,
     );
   }
-  let version;
-  let poolSize;
-  let proof;
   // A script that prints a version is not a Node: the binary must load a module of the harness
   // the cells run and answer a question only a JavaScript runtime can (the SHA-256 of a nonce).
   const nonce = randomBytes(8).toString('hex');
-  try {
-    const { stdout } = await execa(path, ['-e', PROBE, HARNESS, nonce], {
-      timeout: 15000,
-      env: { NODE_OPTIONS: '' },
-      cancelSignal: interrupt,
-    });
-    [version = '', poolSize, proof] = stdout.trim().split(' ');
-  } catch (error) {
+  // contained as a cell is (runBoxed): a wrapper script that forks something and then execs
+  // node leaves nothing behind, nor keeps the CLI waiting on the output it holds
+  const result = await runBoxed(path, ['-e', PROBE, HARNESS, nonce], {
+    interrupt,
+    timeout: 15000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 1024 * 1024,
+    env: { NODE_OPTIONS: '' },
+  });
+  if (result.failed)
     throw usageError(
-      `--node ${spec} did not run as Node.js (${error.shortMessage ?? error.message}); pass the path of a node binary`,
-      error,
+      `--node ${escapeText(spec)} did not run as Node.js (${result.shortMessage ?? result.message}); pass the path of a node binary`,
     );
-  }
+  const [version = '', poolSize, proof] = String(result.stdout).trim().split(' ');
   const major = Number(/^v(\d+)\./.exec(version.trim())?.[1]);
   if (!major)
     throw usageError(

@@ -21,10 +21,11 @@ function userFolder(name, fallback, env = process.env) {
     const shown = `${name}=${escapeText(given)}`;
     // the XDG specification: a relative path is invalid (it would land under the current folder)
     if (!isAbsolute(given))
-      throw usageError(`${shown} is not an absolute path; set it to one (such as $HOME/${fallback.join('/')}) or unset it`);
+      throw usageError(
+        `${shown} is not an absolute path; set it to one (such as $HOME/${fallback.join('/')}) or unset it`,
+      );
     const kind = kindOf(given);
-    if (kind)
-      throw usageError(`${shown} is ${kind}, not a folder; set it to a folder of your own or unset it`);
+    if (kind) throw usageError(`${shown} is ${kind}, not a folder; set it to a folder of your own or unset it`);
     return given;
   }
   const home = homedir();

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
+import { escapeText } from '../words/escape.js';
 import { runBoxed } from '../system/containment.js';
 import { notAFile, sha256Of } from '../system/safe-fs.js';
 import { describeExport, MARK } from './declared.js';
@@ -278,8 +279,10 @@ export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt }
   checkDeclarations(declared, spec);
   checkFixes(declared.fixes, spec);
   return {
-    name: declared.name ?? spec,
-    description: declared.description ?? '',
+    // shown in every table, progress line and step summary: a control character in either
+    // (an escape sequence, a line break) is shown escaped, never obeyed by a terminal
+    name: escapeText(declared.name ?? spec),
+    description: escapeText(declared.description ?? ''),
     params: declared.params ?? {},
     metrics: declared.metrics ?? {},
     defaultFile: declared.defaultFile,

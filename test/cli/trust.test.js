@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, fixture } from '../helpers.js';
+import { BIN, cli, fixture, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
 
 const LIMIT = { timeout: 60000 };
 const SAVED = fixture('saved/compare.json');
@@ -264,3 +264,42 @@ test('one rule for whole numbers: a sign, a leading zero or an exponent is refus
     assert.match(result.stderr, /^mmapbench: -[-\w]+ \S+ is invalid: it must be a whole number of 1 or more$/);
   }
 });
+
+/** A --node wrapper that forks a daemon holding its output, then execs node: the daemon carries `mark`. */
+function forkingWrapper(mark) {
+  const wrapper = join(folder(), 'node-wrapper.sh');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nMMAPBENCH_TEST_MARK=${mark} setsid sleep 1006 &\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return wrapper;
+}
+
+test(
+  'row 8: a --node wrapper that forks a daemon neither hangs the CLI nor leaves the daemon behind',
+  LIMIT,
+  async () => {
+    const mark = uniqueMark();
+    const result = await cli(['compare', '--node', forkingWrapper(mark), '--quick', '--no-save']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    await noneLeft(mark);
+  },
+);
+
+test(
+  'row 8: SIGTERM ends a CLI whose --node wrapper forked a daemon, in seconds, and the daemon with it',
+  LIMIT,
+  async () => {
+    const mark = uniqueMark();
+    const run = execa(process.execPath, [BIN, 'compare', '--node', forkingWrapper(mark), '--no-save'], {
+      reject: false,
+      env: { NO_COLOR: '1' },
+    });
+    assert.ok(await until(() => processesMarked(mark).length > 0, 20000), 'the wrapper forked its daemon');
+    run.kill('SIGTERM');
+    const result = await run;
+    assert.equal(result.exitCode, 143, result.stderr);
+    await noneLeft(mark);
+  },
+);
