@@ -5,6 +5,7 @@ import { accessSync, constants, linkSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
+import { escapeText } from '../words/escape.js';
 import { measuredIn } from '../document/sentences.js';
 import { fileError, makeFolder, writeFileAtomic, writtenBeside } from '../system/safe-fs.js';
 
@@ -79,10 +80,10 @@ export function saveResults(document, dir, { name: command = document.command, n
   }
 }
 
-/** The path as the user would type it from here. */
+/** The path as the user would type it from here, its control characters escaped (a line of its own). */
 export const shown = (/** @type {string} */ path) => {
   const near = relative(process.cwd(), path);
-  return near && !near.startsWith('..') ? near : path;
+  return escapeText(near && !near.startsWith('..') ? near : path);
 };
 
 /**

@@ -303,3 +303,47 @@ test(
     await noneLeft(mark);
   },
 );
+
+/** What a hostile text holds: an OSC title, a colour, a bell, a carriage return and a forged line. */
+const HOSTILE = '\u001b]0;pwned\u0007\u001b[31mred\r\nmmapbench: gate passed';
+
+test(
+  'row 10: control characters in a task, a path, a Node version or the results folder are shown escaped, never raw',
+  LIMIT,
+  async () => {
+    const dir = folder();
+    const task = join(dir, 'hostile-task.mjs');
+    writeFileSync(
+      task,
+      `export default { name: ${JSON.stringify(HOSTILE)}, description: ${JSON.stringify(HOSTILE)}, op() {} };\n`,
+    );
+    const version = join(dir, 'prints-version.sh');
+    writeFileSync(
+      version,
+      `#!/bin/sh\nprintf '%s' ${JSON.stringify(
+        HOSTILE.replace(/\u001b/g, '\\033')
+          .replace(/\u0007/g, '\\007')
+          .replace(/\r/g, '\\r')
+          .replace(/\n/g, '\\n'),
+      )}\n`,
+      { mode: 0o755 },
+    );
+    const results = join(dir, `out${HOSTILE.replace(/\//g, '')}`);
+    const runs = [
+      cli(['tasks', task]),
+      cli(['compare', '--task', task, '--quick', '--ci', '--out', join(dir, 'ci')], {
+        env: { GITHUB_STEP_SUMMARY: join(dir, 'summary.md') },
+      }),
+      cli(['compare', '--task', join(dir, `missing${HOSTILE}.mjs`)]),
+      cli(['report', join(dir, `missing${HOSTILE}.json`)]),
+      cli(['compare', '--node', version, '--quick', '--no-save']),
+      cli(['compare', '--quick'], { env: { MMAPBENCH_RESULTS: results } }),
+    ];
+    for (const result of await Promise.all(runs)) {
+      const shown = `${result.stdout}\n${result.stderr}`;
+      assert.doesNotMatch(shown, /[\u0007\u001b\r]/, `${result.command}: ${JSON.stringify(shown.slice(0, 400))}`);
+      assert.doesNotMatch(shown, /^mmapbench: gate passed/m, result.command);
+    }
+    assert.doesNotMatch(readFileSync(join(dir, 'summary.md'), 'utf8'), /[\u0007\u001b\r]/);
+  },
+);

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { textWidth } from '../../view/table.js';
-import { resultsFolder } from '../../saved/save.js';
+import { resultsFolder, shown } from '../../saved/save.js';
 import { listing } from './list.js';
 import { machine, select } from './machine.js';
 import { requestedOptions, resumeFlags } from './options.js';
@@ -36,7 +36,7 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   stdout.write(
     renderReproduce(kept.models, argv.markdown ? 'markdown' : 'terminal', stdout, { verbose: argv.verbose }),
   );
-  if ('path' in kept.report) stderr.write(`mmapbench: wrote ${kept.report.path}; raw results in ${kept.file}\n`);
+  if ('path' in kept.report) stderr.write(`mmapbench: wrote ${shown(kept.report.path)}; raw results in ${shown(kept.file)}\n`);
   else
     stderr.write(
       `mmapbench: ${kept.report.error.message}; the report is the one printed above, raw results in ${kept.file}\n`,
@@ -48,5 +48,5 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
     );
     throw error;
   }
-  for (const written of kept.exported) stderr.write(`mmapbench: exported ${written}\n`);
+  for (const written of kept.exported) stderr.write(`mmapbench: exported ${shown(written)}\n`);
 }
