@@ -69,7 +69,10 @@ test('a device or a FIFO named as an output is refused (exit 2) and left as it w
       ['report', file, '--html', node],
       /^--html \S+full is a character device, not a regular file; .*pass a file name$/,
     ],
-    [['report', file, '--export', `github-action-benchmark=${fifo}`], /fifo is a FIFO \(named pipe\), not a regular file/],
+    [
+      ['report', file, '--export', `github-action-benchmark=${fifo}`],
+      /fifo is a FIFO \(named pipe\), not a regular file/,
+    ],
     [['compare', '--quick', '--export', `bencher=${node}`], /full is a character device, not a regular file/],
   ])) {
     refusedWith(await cli(args), message);

@@ -60,7 +60,14 @@ export const about = (/** @type {number} */ seconds) =>
     ? `${Number(seconds.toPrecision(2))} s`
     : seconds < 90
       ? `${Math.round(seconds)} s`
-      : `${Math.round(seconds / 60)} min`;
+      : seconds < 90 * 60
+        ? `${Math.round(seconds / 60)} min`
+        : seconds < 48 * 3600
+          ? `${Math.round(seconds / 3600)} h`
+          : // past that no run is waited out: a count of days says so, without an exponent
+            seconds < 1000 * 86400
+            ? `${Math.round(seconds / 86400)} days`
+            : 'more than 1000 days';
 
 /**
  * A --max-time as the user gave it (1.5 s, not about 2 s), in minutes when it is whole minutes.

@@ -7,6 +7,7 @@ import { MAX_RESULTS_BYTES } from './out.js';
 import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
 import { changedFile, firstBadField, MAX_DEPTH, nestsDeeperThan, printable, quoted } from './validate.js';
+import { firstInconsistency } from './relations.js';
 import { checkSchema, upgraded } from './migrate.js';
 
 /**
@@ -91,7 +92,7 @@ export function checkedDocument(document, what, kinds, notOurs) {
   checkSchema(document, what);
   const kind = kinds.find((one) => one.commands.includes(document.command));
   if (!kind) throw notOurs(`"command" is ${quoted(document.command)}`);
-  const bad = firstBadField(document);
+  const bad = firstBadField(document) ?? firstInconsistency(document);
   if (bad) throw changedFile(what, bad);
   // what the layout of today always has, checked again once an earlier file is brought to it
   const today = upgraded(document);

@@ -64,13 +64,20 @@ export function firstBadField(document, definition) {
   const long = longString(document);
   if (long)
     return `${long.field} is ${long.length} characters long; mmapbench saves at most ${MAX_STRING_CHARS} in a field`;
-  resultsSchema ??= JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8'));
-  return refusal(
-    /** @type {Record<string, any>} */ (resultsSchema),
-    definition ? `#/definitions/${definition}` : '#',
-    document,
-  );
+  return refusal(schema(), definition ? `#/definitions/${definition}` : '#', document);
 }
+
+/** results.schema.json, read once. @returns {Record<string, any>} */
+const schema = () =>
+  (resultsSchema ??= JSON.parse(readFileSync(new URL('./results.schema.json', import.meta.url), 'utf8')));
+
+/**
+ * One definition of results.schema.json (`reproduceOptions`): what a reader that checks a part of
+ * a file (its names, its choices) takes from the one schema.
+ * @param {string} name
+ * @returns {Record<string, any>}
+ */
+export const definitionOf = (name) => schema().definitions[name];
 
 /**
  * The first field of `value` that the JSON Schema `root` (at `pointer`) refuses, in words, or
@@ -251,6 +258,7 @@ function rule({ keyword, params, message }) {
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;
   if (keyword === 'const') return `must be ${p.allowedValue}`;
   if (keyword === 'minItems') return `must hold at least ${plural(p.limit, 'item')}`;
+  if (keyword === 'maxItems') return `must hold at most ${plural(p.limit, 'item')}`;
   if (keyword === 'minLength') return `must hold at least ${plural(p.limit, 'character')}`;
   if (keyword === 'pattern') return 'holds a character mmapbench never saves there';
   if (keyword === 'propertyNames')

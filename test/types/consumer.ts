@@ -79,7 +79,12 @@ export const noOp = { name: 'y' } satisfies Task;
 // @ts-expect-error a task gives an op or a loop, not both
 export const both = { op() {}, run() {} } satisfies Task;
 export const anOp = { name: 'x', op() {} } satisfies Task;
-export const aLoop = { run(ctx, iterations) { void ctx.file; void iterations; } } satisfies Task;
+export const aLoop = {
+  run(ctx, iterations) {
+    void ctx.file;
+    void iterations;
+  },
+} satisfies Task;
 // each command's own options: workers has no A/A nor a list of k; trace's audit is the CLI's
 // @ts-expect-error workers runs one mode: no A/A
 workers({ aa: 'workers' });

@@ -10,6 +10,8 @@ export async function reportCommand(request, { stdout = process.stdout, stderr =
   const { text, page, exported } = await reportFiles(request, stdout);
   for (const file of exported) stderr.write(`mmapbench: exported ${shown(file)}\n`);
   if (page)
-    stderr.write(`mmapbench: wrote ${shown(page.path)} (${page.charts} charts, ${Math.round(page.bytes / 1024)} KiB)\n`);
+    stderr.write(
+      `mmapbench: wrote ${shown(page.path)} (${page.charts} charts, ${Math.round(page.bytes / 1024)} KiB)\n`,
+    );
   if (text !== null) stdout.write(text);
 }

@@ -36,7 +36,8 @@ export async function reproduce(argv, { interrupt, stdout = process.stdout, stde
   stdout.write(
     renderReproduce(kept.models, argv.markdown ? 'markdown' : 'terminal', stdout, { verbose: argv.verbose }),
   );
-  if ('path' in kept.report) stderr.write(`mmapbench: wrote ${shown(kept.report.path)}; raw results in ${shown(kept.file)}\n`);
+  if ('path' in kept.report)
+    stderr.write(`mmapbench: wrote ${shown(kept.report.path)}; raw results in ${shown(kept.file)}\n`);
   else
     stderr.write(
       `mmapbench: ${kept.report.error.message}; the report is the one printed above, raw results in ${kept.file}\n`,

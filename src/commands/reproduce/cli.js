@@ -3,6 +3,7 @@ import { defaultRestoreFile } from '../../system/thp-file.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../../run/fixtures.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { ROUNDS } from './bounds.js';
+import { PROTOCOL_CHOICES } from './protocols.js';
 import { COMMON, EXPORT, forceOption, nodeOption, timeoutOption } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { percent, positiveInteger, positiveNumber } from '../../words/vocabulary.js';
@@ -42,7 +43,7 @@ const SPECS = {
   protocol: {
     describe:
       "fresh: warm cells of --duration, the investigation's claims decided on each worker's first 2,000 ops and shown once warm beside; steady: warm only; published: 2,000 iterations, no warmup, as the investigation ran them; both: published and steady cells, each claim under each (default: fresh)",
-    choices: ['fresh', 'steady', 'published', 'both'],
+    choices: PROTOCOL_CHOICES,
   },
   timeout: timeoutOption,
   force: forceOption(),

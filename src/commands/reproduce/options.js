@@ -9,9 +9,8 @@ import { THP_PATH } from '../../system/environment.js';
 import { confirmBinary } from '../../saved/given-again.js';
 import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
-import { PROTOCOL_CHOICES } from './protocols.js';
 import { readResultsFile } from '../../saved/reproduce-file.js';
-import { refusal } from '../../saved/validate.js';
+import { definitionOf, firstBadField } from '../../saved/validate.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**
@@ -79,29 +78,6 @@ function newOptions(argv) {
   );
 }
 
-/** A path a run stores: absent (null in JSON), or text without NUL. */
-const PATH = { anyOf: [{ type: 'null' }, { type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' }] };
-
-/**
- * What a run stores of its options, as JSON Schema: a number where its flag takes one, a path as
- * text, the protocol one of its choices. A stored header is checked against it (a results file is
- * data, and must never choose what runs), then each number gets its flag's own check.
- */
-const STORED = {
-  type: 'object',
-  required: ['experiments', 'quick'],
-  properties: {
-    experiments: { type: 'array', items: { type: 'string' } },
-    quick: { type: 'boolean' },
-    ...Object.fromEntries(
-      ['k', 'maxRounds', 'precision', 'duration', 'timeout'].map((name) => [name, { type: 'number' }]),
-    ),
-    rounds: { type: ['number', 'null'] },
-    ...Object.fromEntries(['node', 'jemalloc', 'thpPath', 'fixturesDir'].map((name) => [name, PATH])),
-    protocol: { enum: PROTOCOL_CHOICES },
-  },
-};
-
 /** Each number's check, as its flag's. @type {Record<string, (value: any) => unknown>} */
 const OPTION_CHECKS = {
   k: positiveInteger('-k'),
@@ -118,16 +94,18 @@ const OPTION_CHECKS = {
  * @returns {import('./runner.js').ReproduceOptions}
  */
 function checkOptions(options, { force = false } = {}) {
-  const wrong = refusal(STORED, '#', options);
-  if (wrong) throw usageError(wrong);
+  // the schema a results file's header is read with (results.schema.json): one place for both
+  const wrong = firstBadField(options, 'reproduceOptions');
+  if (wrong) throw usageError(wrong.replace(/^the document/, 'the options'));
   const experiments = /** @type {string[]} */ (options.experiments);
   const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
   if (unknown.length)
     throw usageError(
       `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
     );
+  const names = Object.keys(definitionOf('reproduceOptions').properties);
   /** @type {Record<string, unknown>} */
-  const checked = Object.fromEntries(Object.keys(STORED.properties).map((name) => [name, options[name] ?? undefined]));
+  const checked = Object.fromEntries(names.map((name) => [name, options[name] ?? undefined]));
   checked.thpPath ??= THP_PATH;
   for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
   checkK(/** @type {number} */ (checked.k), { force, cores: os.availableParallelism() });

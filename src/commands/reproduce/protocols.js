@@ -9,8 +9,8 @@
  * (stats/ramp.js): fresh workers, as the investigation timed them, and the same cells once warm
  * beside them, in one run.
  */
-/** @type {unknown[]} */
-export const PROTOCOL_CHOICES = ['fresh', 'steady', 'published', 'both'];
+/** --protocol's choices, as results.schema.json's reproduceOptions keeps them (a test holds them alike). */
+export const PROTOCOL_CHOICES = /** @type {const} */ (['fresh', 'steady', 'published', 'both']);
 export { PUBLISHED_PROTOCOL as PUBLISHED } from '../../reference/published.js';
 
 /**
