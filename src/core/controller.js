@@ -12,7 +12,7 @@ import { keepingWarnings } from './reporter.js';
 import { MmapbenchError } from '../errors.js';
 import { asSaved, saveDocument } from '../saved/save.js';
 import { ratioGate } from '../document/gate.js';
-import { shortBudgetText, straysText } from '../document/sentences.js';
+import { droppedOutputText, shortBudgetText, straysText } from '../document/sentences.js';
 
 /**
  * What is said before the first cell, in order: a line, or a warning.
@@ -138,6 +138,8 @@ export function gateOf(document, request, { fixedRounds, kind }) {
 export async function keepRun(measured, output, { runError, reporter, kept = null, kind }) {
   const strays = straysText(measured);
   if (strays) reporter.warn({ code: 'strays', text: strays });
+  const dropped = droppedOutputText(measured);
+  if (dropped) reporter.warn({ code: 'output-dropped', text: dropped });
   const withWarnings = { ...measured, warnings: reporter.warnings };
   const saved = saveDocument(withWarnings, output.save, runError, kept);
   const document = asSaved(withWarnings, saved, runError);

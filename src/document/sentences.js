@@ -223,6 +223,19 @@ export function straysText(document) {
   return `the task left ${processes} process${processes === 1 ? '' : 'es'} running when ${cells.length === 1 ? 'its cell' : `${cells.length} of its cells`} ended; mmapbench killed them: end the processes a task starts in its teardown`;
 }
 
+/**
+ * What a run's task wrote that its cells' streams could not hold (run/task-output.js), in a line; null when none.
+ * @param {object} document
+ * @returns {string | null}
+ */
+export function droppedOutputText(document) {
+  const cells = cellsIn(document).filter((cell) => cell.droppedOutput);
+  if (!cells.length) return null;
+  const bytes = cells.reduce((sum, cell) => sum + cell.droppedOutput, 0);
+  const size = bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `the task wrote to stdout or stderr faster than it is written out: ${size} past the 1 MiB a stream may hold queued was dropped, in ${cells.length === 1 ? 'one cell' : `${cells.length} cells`}, so that its output could not fill the memory: print less in an op, or wait for write's callback`;
+}
+
 // The account in words is drawn when a document is shown, for a live run and a saved file alike
 // (compare's verdict and what to try next: commands/compare/words.js); a file saved before kept
 // its words (`account.words`), which are read as they were saved.

@@ -184,6 +184,9 @@ function cellOf(mode, plan, message, { steal, memory, strays, ended, spawned, ex
   cell.machine = machineShare(message, cell, plan.k, steal);
   cell.memory = memory;
   if (strays.length) cell.strays = strays.length;
+  // what the task wrote past what a thread's stream may hold (run/task-output.js)
+  const dropped = samples.reduce((sum, sample) => sum + (sample.droppedOutput ?? 0), 0);
+  if (dropped) cell.droppedOutput = dropped;
   if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
   if (message.main) cell.main = message.main;
   if (ended)

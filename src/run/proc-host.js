@@ -3,8 +3,11 @@
 // parent's release message, run the timed loop, report, exit when told (the CLI reads the
 // tree's memory first).
 import { hostTimeline, setUpTask } from './set-up.js';
+import { capTaskOutput } from './task-output.js';
 
 const host = hostTimeline();
+// what the task writes is queued on the socket the host gave it: held to a cap, the rest counted
+const dropped = capTaskOutput();
 
 const [specJson, indexArg] = process.argv.slice(2);
 /** @type {import('./task-runner.js').RunnerSpec} */
@@ -59,6 +62,7 @@ try {
   await released;
   const before = process.resourceUsage();
   const sample = await measure(prepared, spec.iterations);
+  if (dropped()) sample.droppedOutput = dropped();
   const usage = usageBetween(before, process.resourceUsage());
   // Alive until the CLI has read the tree's memory, then exit explicitly: a handle the task
   // left open must not keep the cell alive.

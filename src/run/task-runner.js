@@ -102,7 +102,7 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ index: number, pid: number, ops: number, start: string, end: string,
  *   metrics?: Record<string, number>, account?: import('./thread-counters.js').WindowAccount,
  *   slices?: import('./thread-counters.js').Slice[], warmup?: WarmupDone, timeline?: ThreadTimeline,
- *   opTimes?: OpTimes }} Sample
+ *   opTimes?: OpTimes, droppedOutput?: number }} Sample
  *   start, end: process.hrtime.bigint() as text; account: where the thread's time in the window
  *   went; slices: its tenths; warmup: how long it warmed up, when until steady; timeline: when
  *   the thread got through the phases before and after its window

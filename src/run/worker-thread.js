@@ -2,6 +2,10 @@
 // app's worker would, then the harness (set-up.js says why).
 import { parentPort, workerData } from 'node:worker_threads';
 import { setUpTask } from './set-up.js';
+import { capTaskOutput } from './task-output.js';
+
+// what the task writes is queued in this thread's heap: held to a cap, the rest counted
+const dropped = capTaskOutput();
 
 // this module runs only as the Worker workers-host.js starts, which has a parent port
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
@@ -27,6 +31,7 @@ port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
 const sample = await measure(prepared, spec.iterations);
+if (dropped()) sample.droppedOutput = dropped();
 // Its window is over; the sample crosses to the app's main thread only once every window is, so
 // the app's load is not read with the harness's messages on its thread (workers-host.js).
 const collect = new Promise((resolve) =>

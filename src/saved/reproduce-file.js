@@ -136,6 +136,8 @@ export function parseResultsFile(text, notOurs, what = 'the results file') {
   if (long) throw notOurs(`line 1's ${long.field} is ${long.length} characters long`);
   if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
     throw notOurs('no run header on line 1');
+  // a newer layout is named as one before any of its fields is read as this one's
+  checkSchema(header, what);
   const badHeader = firstBadField(header, 'reproduceHeader');
   if (badHeader) throw changedFile(what, `line 1's ${badHeader}`);
 

@@ -38,6 +38,8 @@ import { cellRamp } from './ramp.js';
  * @property {import('./phases.js').Phases} [phases]  where the cell's wall time went, spawn to exit
  * @property {number} [strays]  processes the task started and left running, killed when the cell
  *   ended
+ * @property {number} [droppedOutput]  bytes the task wrote past what its threads' streams may hold
+ *   (run/task-output.js)
  * @property {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
  *   CPU time from the release to the last result (answering the workers)
  * @property {import('./samples.js').CellMain} [main]  the app's own work on the parent's

@@ -347,3 +347,39 @@ test(
     assert.doesNotMatch(readFileSync(join(dir, 'summary.md'), 'utf8'), /[\u0007\u001b\r]/);
   },
 );
+
+test(
+  'row 7: a task that writes 128 KiB an op to stdout or stderr never fails the run; what its streams could not hold is counted and said',
+  LIMIT,
+  async () => {
+    for (const stream of ['stdout', 'stderr']) {
+      const result = await cli([
+        'compare',
+        '--task',
+        fixture('writes-per-op.mjs'),
+        '--param',
+        `stream=${stream}`,
+        '-k',
+        '2',
+        '--iterations',
+        '3000',
+        '--rounds',
+        '1',
+        '--json',
+        '--no-save',
+      ]);
+      assert.equal(result.exitCode, 0, `${stream}: ${result.stderr.slice(-600)}`);
+      const document = JSON.parse(result.stdout);
+      const cells = document.rounds.flatMap((/** @type {any} */ round) => [round.workers, round.procs]);
+      assert.ok(
+        cells.every((/** @type {any} */ cell) => cell.droppedOutput > 0),
+        `${stream}: every cell dropped some`,
+      );
+      assert.match(
+        result.stderr,
+        /^mmapbench: warning: the task wrote to stdout or stderr faster than it is written out: [\d.]+ [MG]iB past the 1 MiB a stream may hold queued was dropped, in 2 cells/m,
+      );
+      assert.ok(result.stderr.length < 64 * 1024, `${stream}: ${result.stderr.length} bytes on stderr`);
+    }
+  },
+);

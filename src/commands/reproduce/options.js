@@ -97,6 +97,9 @@ function checkOptions(options, { force = false } = {}) {
   // the schema a results file's header is read with (results.schema.json): one place for both
   const wrong = firstBadField(options, 'reproduceOptions');
   if (wrong) throw usageError(wrong.replace(/^the document/, 'the options'));
+  // what a run cannot start without, which a file read by report may leave out
+  const missing = ['experiments', 'quick'].find((name) => options[name] === undefined);
+  if (missing) throw usageError(`${missing} is missing`);
   const experiments = /** @type {string[]} */ (options.experiments);
   const unknown = experiments.filter((name) => !EXPERIMENT_NAMES.includes(name));
   if (unknown.length)
