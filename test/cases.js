@@ -49,7 +49,7 @@ export async function hangIsKilled(mode) {
   assert.equal(result.exitCode, 1);
   assert.match(
     result.stderr,
-    /did not finish within --timeout 1s and was terminated \(SIGTERM, then SIGKILL after 2s\)/,
+    /did not finish within --timeout 1s \(task hangs; (worker|process) 0, (worker|process) 1 had not ended their window\) and was terminated \(SIGTERM, then SIGKILL after 2s\)/,
   );
   assert.deepEqual(processesMarked(mark), []);
 }

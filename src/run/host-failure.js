@@ -66,18 +66,37 @@ export function describeFailure(failure, context) {
 }
 
 /**
+ * Who in a host a failure of the whole host is about: the members whose windows had not ended
+ * where the host said so, else, for a thread's crash, that it took every thread with it.
+ * @param {HostContext & { unfinished?: number[] }} context
+ * @param {boolean} crashed  a signal ended the host
+ */
+function whoseIn({ mode, plan, unfinished }, crashed) {
+  const task = `task ${plan.task.name}`;
+  if (mode === 'calibrate') return task;
+  if (unfinished?.length)
+    return `${task}; ${unfinished.map((index) => who({ mode, label: '', plan }, index)).join(', ')} had not ended ${unfinished.length === 1 ? 'its' : 'their'} window`;
+  // a signal a thread takes (SIGSEGV, SIGBUS, an abort) ends the process it shares with the others
+  if (crashed && mode === 'workers')
+    return `${task}, in one of its ${plan.k} threads: a thread's crash ends the process and every thread in it, so which one is not known`;
+  return task;
+}
+
+/**
  * @param {any} error  what execa rejected with: an ExecaError, or what getEachMessage threw
- * @param {HostContext} context
+ * @param {HostContext & { unfinished?: number[] }} context  unfinished: the members whose windows
+ *   had not ended when the host was told to end, as it said
  * @param {import('./host-output.js').HostOutput} [output]  what the host wrote
  */
-export function describeExit(error, { label, plan, interrupt }, output) {
+export function describeExit(error, context, output) {
+  const { label, plan, interrupt } = context;
   if (interrupt?.aborted) {
     return new MmapbenchError('interrupted', { kind: 'interrupted', cause: error, signal: interrupt.reason });
   }
   if (error.timedOut) {
     return new MmapbenchError(
-      `${label} did not finish within --timeout ${plan.timeout}s and was terminated (SIGTERM, then SIGKILL after ${KILL_GRACE_MS / 1000}s); raise --timeout or lower --iterations / --duration`,
-      { cause: error, timedOut: true },
+      `${label} did not finish within --timeout ${plan.timeout}s (${whoseIn(context, false)}) and was terminated (SIGTERM, then SIGKILL after ${KILL_GRACE_MS / 1000}s); raise --timeout or lower --iterations / --duration`,
+      { cause: error, timedOut: true, worker: context.unfinished?.length === 1 ? context.unfinished[0] : undefined },
     );
   }
   if (error.code && error.exitCode === undefined && !error.signal) {
@@ -97,7 +116,7 @@ export function describeExit(error, { label, plan, interrupt }, output) {
   }
   if (error.signal) {
     const hint = error.signal === 'SIGKILL' ? ' (SIGKILL often means the out-of-memory killer: check `dmesg`)' : '';
-    return new MmapbenchError(`${label} was killed by ${error.signal}${hint}${detail}`, {
+    return new MmapbenchError(`${label} was killed by ${error.signal}${hint} (${whoseIn(context, true)})${detail}`, {
       cause: error,
       signal: error.signal,
     });

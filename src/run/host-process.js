@@ -106,6 +106,8 @@ export function track(subprocess, context) {
   /** @type {NodeJS.Timeout | undefined} */
   let lingering;
   let killedAfterResult = false;
+  /** @type {number[] | undefined} what a host that timed out said of its members' windows */
+  let unfinished;
   // A host still there this long after it was told to go is killed; its result, whole, is kept.
   const linger = () =>
     (lingering ??= setTimeout(() => {
@@ -129,7 +131,8 @@ export function track(subprocess, context) {
             `${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`,
           );
         }
-        if (message?.type === 'ready') ready.resolve();
+        if (message?.type === 'unfinished') unfinished = message.members;
+        else if (message?.type === 'ready') ready.resolve();
         else if (message?.type === 'ended') ended.resolve(message);
         else if (message?.type === 'failed') failure = message;
         else if (message?.type === 'result') {
@@ -143,7 +146,8 @@ export function track(subprocess, context) {
       await subprocess;
     } catch (error) {
       if (error instanceof MmapbenchError) throw withOutput(error);
-      if (!(killedAfterResult && result) && !failure) throw withOutput(describeExit(error, context, subprocess.output));
+      if (!(killedAfterResult && result) && !failure)
+        throw withOutput(describeExit(error, { ...context, unfinished }, subprocess.output));
     } finally {
       clearTimeout(lingering);
     }

@@ -53,7 +53,11 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
   let allReady = () => {};
   /** @type {(results: R[]) => void} */
   let done = () => {};
+  // the members whose timed window has not ended: what a host that timed out names
+  const running = new Set(Array.from({ length: k }, (_, index) => index));
   return {
+    /** The members whose window has not ended yet, by index. */
+    unfinished: () => [...running],
     ready: new Promise((resolve) => (allReady = () => resolve(undefined))),
     finished: /** @type {Promise<R[]>} */ (new Promise((resolve) => (done = resolve))),
     /**
@@ -67,6 +71,7 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
         if (!quiet) say({ type: 'ready' });
         allReady();
       } else if (message?.type === 'done') {
+        running.delete(index);
         lastEnd = laterEnd(lastEnd, message.end);
         if (++over === k) {
           windowsOver(lastEnd);
@@ -82,6 +87,22 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
     },
   };
 }
+/**
+ * A host told to end (SIGTERM: its cell overran --timeout) says which of its members' windows had
+ * not ended, then exits as SIGTERM would have ended it.
+ * @param {(message: object, callback: () => void) => void} send
+ * @param {number[]} unfinished
+ */
+export function unfinishedThenExit(send, unfinished) {
+  const exit = () => process.exit(128 + 15);
+  try {
+    send({ type: 'unfinished', members: unfinished }, exit);
+  } catch {
+    exit();
+  }
+  setTimeout(exit, 500).unref();
+}
+
 /** A moment on hrtime's clock (ns, as a string or bigint), in this thread's performance.now() ms. */
 export const hereMs = (/** @type {string | bigint} */ ns) => Number(BigInt(ns) - ORIGIN_NS) / 1e6;
 

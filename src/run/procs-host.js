@@ -10,7 +10,7 @@ import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { membersCount, parentApp } from './main-load.js';
+import { membersCount, parentApp, unfinishedThenExit } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -30,10 +30,13 @@ process.on('disconnect', () => {
 });
 // Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
 process.on('SIGINT', () => {});
-// the CLI stopping the cell (another failed, or Ctrl-C) stops the children with it
+// the CLI stopping the cell (another failed, Ctrl-C, --timeout) stops the children with it,
+// saying whose windows had not ended
+/** @type {() => number[]} */
+let unfinished = () => [];
 process.on('SIGTERM', () => {
   endChildren();
-  process.exit(143);
+  unfinishedThenExit(send, unfinished());
 });
 
 let failed = false;
@@ -73,6 +76,7 @@ const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
 let main;
 // the app's load is read when the last window is over, before any result crosses to this thread
 const first = startChildren({ windowsOver: (end) => (main = app.read(end)) });
+unfinished = first.unfinished;
 first.finished.then(report);
 
 /**
@@ -82,7 +86,7 @@ first.finished.then(report);
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
  *   any result is asked for, with the end of the last (hrtime ns)
  * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
- *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void }}
+ *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void, unfinished: () => number[] }}
  */
 function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
@@ -139,7 +143,14 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
     });
   }
   const release = () => tell({ type: 'go', at: String(process.hrtime.bigint() + RELEASE_LEAD_NS) });
-  return { members: cycle, ready: members.ready, finished: members.finished, release, tell };
+  return {
+    members: cycle,
+    ready: members.ready,
+    finished: members.finished,
+    unfinished: members.unfinished,
+    release,
+    tell,
+  };
 }
 
 process.on('message', (/** @type {any} */ message) => {

@@ -123,7 +123,7 @@ const median = (/** @type {number[]} */ values) => {
  *   code?: string, exitCode?: number, signal?: string, main?: boolean, ending?: boolean }} FailedMessage  main:
  *   the app's request on the host's main thread failed, not a worker (slow: it took too long); ending: ending the workers
  *   after the windows failed (a worker that would not exit)
- * @typedef {ReadyMessage | ResultMessage | FailedMessage | import('./ending.js').EndedMessage} HostMessage
+ * @typedef {ReadyMessage | ResultMessage | FailedMessage | import('./ending.js').EndedMessage | { type: 'unfinished', members: number[] }} HostMessage
  * @typedef {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec,
  *   warmup?: WarmupDone, opNs?: number, loaded: bigint, setUp: bigint, warm: bigint }} Prepared  opNs: ns per
  *   op while warming up; loaded: when the entry had loaded, before the task; setUp, warm: when

@@ -7,7 +7,7 @@ import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
 import { anonymousBytes } from '../system/memory.js';
-import { membersCount, parentApp } from './main-load.js';
+import { membersCount, parentApp, unfinishedThenExit } from './main-load.js';
 import { collectedAnonymous, endCycles } from './ending.js';
 
 const host = hostTimeline();
@@ -79,6 +79,8 @@ const requested = String(process.hrtime.bigint());
 let main;
 // the app's load is read when the last window is over, before any result crosses to this thread
 const first = startWorkers({ windowsOver: (end) => (main = app.read(end)) });
+// a cell that overran --timeout is ended with SIGTERM: say whose windows had not ended
+process.on('SIGTERM', () => unfinishedThenExit(send, first.unfinished()));
 first.finished.then((samples) => {
   const now = process.resourceUsage();
   const usage = usageBetween(before ?? now, now); // results come only after the release
@@ -91,7 +93,7 @@ first.finished.then((samples) => {
  * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
  *   any result is asked for, with the end of the last (hrtime ns)
- * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]> }}
+ * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]>, unfinished: () => number[] }}
  */
 function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
   // the release (slot 0) and how many threads are set up (slot 1)
@@ -137,6 +139,7 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
     members: workers,
     ready: members.ready,
     finished: members.finished,
+    unfinished: members.unfinished,
     release() {
       Atomics.store(new Int32Array(gate), 0, 1);
       Atomics.notify(new Int32Array(gate), 0);

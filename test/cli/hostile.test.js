@@ -98,7 +98,7 @@ test(
       assert.match(
         last,
         args[0] === 'procs'
-          ? /^mmapbench: the procs parent process did not finish within --timeout 2s and was terminated/
+          ? /^mmapbench: the procs parent process did not finish within --timeout 2s \(task awaits-forever; process 0 had not ended its window\) and was terminated/
           : /^mmapbench: (worker 0|the calibration process) stopped waiting \(exit code 13\): a promise of the task's setup, run or teardown never settled, and nothing kept the thread alive \(task awaits-forever\); make every promise the task returns resolve or reject$/,
       );
     }

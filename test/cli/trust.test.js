@@ -383,3 +383,61 @@ test(
     }
   },
 );
+
+test(
+  'row 13: a thread that crashes or hangs is named with its task, and the workers that had not ended',
+  LIMIT,
+  async () => {
+    const dir = folder();
+    const crashes = join(dir, 'crashes.mjs');
+    writeFileSync(
+      crashes,
+      "export default { name: 'crashes', run(ctx, n) { if (ctx.index === 1 && n > 1) process.kill(process.pid, 'SIGSEGV'); } };\n",
+    );
+    const crash = await cli([
+      'workers',
+      '--task',
+      crashes,
+      '-k',
+      '2',
+      '--iterations',
+      '50',
+      '--rounds',
+      '1',
+      '--no-save',
+    ]);
+    assert.equal(crash.exitCode, 1);
+    assert.match(
+      crash.stderr,
+      /^mmapbench: the workers host process was killed by SIGSEGV \(task crashes, in one of its 2 threads: a thread's crash ends the process and every thread in it, so which one is not known\)$/m,
+    );
+    const oneHangs = join(dir, 'one-hangs.mjs');
+    writeFileSync(
+      oneHangs,
+      "export default { name: 'one-hangs', run(ctx, n) { if (ctx.index === 1 && n === 50) for (;;); } };\n",
+    );
+    for (const mode of ['workers', 'procs']) {
+      const hang = await cli([
+        mode,
+        '--task',
+        oneHangs,
+        '-k',
+        '2',
+        '--iterations',
+        '50',
+        '--rounds',
+        '1',
+        '--timeout',
+        '2',
+        '--no-save',
+      ]);
+      assert.equal(hang.exitCode, 1);
+      assert.match(
+        hang.stderr,
+        new RegExp(
+          `did not finish within --timeout 2s \\(task one-hangs; ${mode === 'workers' ? 'worker' : 'process'} 1 had not ended its window\\)`,
+        ),
+      );
+    }
+  },
+);
