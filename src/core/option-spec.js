@@ -280,6 +280,14 @@ export function readObject(given, specs, command) {
     }
     if (Array.isArray(raw) && !raw.length)
       throw usageError(`${name} is an empty list: give it one value or more, or leave it out for the default`);
+    // what JSON cannot hold (a BigInt, a function) and what no path or value may (a NUL), named
+    // before the schema's check, which would stumble on the one and pass the other on
+    const values = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.values(raw) : [raw];
+    const odd = values.find((value) => ['bigint', 'symbol', 'function'].includes(typeof value));
+    if (odd !== undefined)
+      throw usageError(`${name} must be a number, a text or a list of them (it is a ${typeof odd}); see docs/api.md`);
+    if (values.some((value) => typeof value === 'string' && value.includes('\0')))
+      throw usageError(`${name} holds a NUL character (\\0), which no path or value may; see docs/api.md`);
   }
   let schema = schemas.get(specs);
   if (!schema) {

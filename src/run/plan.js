@@ -272,6 +272,9 @@ const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
  *   was given (`-k 300`, a resumed file's `resume.k 300`), and the fix that lifts the cap for it
  */
 export function checkK(k, { force = false, cores, as = `-k ${k}`, fix = 'pass --force to run it anyway' }) {
+  // past this no machine starts a cell: each thread or process needs megabytes and a pid
+  if (k > HARD_MAX_K)
+    throw usageError(`${as} is more than ${HARD_MAX_K}, the most threads or processes one cell may start, even with --force; lower -k`);
   if (k > maxK(cores) && !force) {
     throw usageError(
       `${as} is more than ${maxK(cores)} (4 × the ${cores} CPUs here, or 256, whichever is larger); ${fix}`,
@@ -279,6 +282,9 @@ export function checkK(k, { force = false, cores, as = `-k ${k}`, fix = 'pass --
   }
   return k;
 }
+
+/** The most workers a cell may start, --force or not. */
+export const HARD_MAX_K = 4096;
 
 /**
  * A warning when cells of about `duration` seconds may run into --timeout.

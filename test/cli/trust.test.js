@@ -441,3 +441,27 @@ test(
     }
   },
 );
+
+test(
+  'row 15: the API refuses a BigInt, a NUL in a path and an impossible k as usage errors, with no raw control character',
+  LIMIT,
+  async () => {
+    const { compare, MmapbenchError } = await import('../../src/api.js');
+    for (const [options, said] of /** @type {Array<[any, RegExp]>} */ ([
+      [{ k: 2n }, /^k must be a number, a text or a list of them \(it is a bigint\)/],
+      [{ out: 'a\0b' }, /^out holds a NUL character \(\\0\), which no path or value may/],
+      [{ env: { A: 'x\0y' } }, /^env holds a NUL character/],
+      [
+        { k: 1e9, force: true, save: false },
+        /^-k 1000000000 is more than 4096, the most threads or processes one cell may start, even with --force/,
+      ],
+    ]))
+      await assert.rejects(compare(options), (error) => {
+        assert.ok(error instanceof MmapbenchError, String(error));
+        assert.equal(error.code, 'usage');
+        assert.match(error.message, said);
+        assert.doesNotMatch(error.message, /[\u0000-\u001f]/);
+        return true;
+      });
+  },
+);
