@@ -274,7 +274,9 @@ const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 export function checkK(k, { force = false, cores, as = `-k ${k}`, fix = 'pass --force to run it anyway' }) {
   // past this no machine starts a cell: each thread or process needs megabytes and a pid
   if (k > HARD_MAX_K)
-    throw usageError(`${as} is more than ${HARD_MAX_K}, the most threads or processes one cell may start, even with --force; lower -k`);
+    throw usageError(
+      `${as} is more than ${HARD_MAX_K}, the most threads or processes one cell may start, even with --force; lower -k`,
+    );
   if (k > maxK(cores) && !force) {
     throw usageError(
       `${as} is more than ${maxK(cores)} (4 × the ${cores} CPUs here, or 256, whichever is larger); ${fix}`,

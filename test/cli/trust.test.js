@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- control characters are what these tests look for */
 // Round four of hostile inputs: each test is one row of what broke, and fails on the code
 // before it was mended. What a run's figures are is never asserted, only what it does.
 import { test } from 'node:test';
