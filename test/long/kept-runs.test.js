@@ -3,11 +3,11 @@
 // at each point's own values, and an interrupted advise's file reads back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, keptIn, until } from '../helpers.js';
+import { BIN, cli, ENV, fixture, keptIn, until } from '../helpers.js';
 
 /** A run of `args` into a fresh --out, SIGKILLed once `rounds` of it are kept: its file and document. */
 async function killedRun(args, rounds, roundsOf) {
@@ -93,3 +93,22 @@ test("row 5: an interrupted advise's own file reads back in report, report --htm
     }
   }
 });
+
+test(
+  'row 6: report --html of a file whose warm-up ramp was edited to an object of length 1e9 is exit 2 naming it, at once',
+  { timeout: 30000 },
+  async () => {
+    const file = edited(
+      fixture('saved/compare-ramp.json'),
+      (d) => (d.rounds[0].workers.workers[0].warmup.ramp.atUs = { length: 1e9 }),
+    );
+    const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-page-')), 'page.html');
+    const result = await cli(['report', file, '--html', page]);
+    assert.equal(result.exitCode, 2);
+    assert.match(
+      result.stderr,
+      /^mmapbench: \S+: rounds\[0\]\.workers\.workers\[0\]\.warmup\.ramp\.atUs must be an array \(it is an object\)/,
+    );
+    assert.equal(existsSync(page), false);
+  },
+);
