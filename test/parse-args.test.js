@@ -88,8 +88,12 @@ const usage = [
   ],
   [['compare', '--timeout', '1e9'], /^--timeout 1e9 is invalid/],
   [
-    ['procs', '-k', '100000'],
-    /^-k 100000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
+    ['procs', '-k', '4000'],
+    /^-k 4000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
+  ],
+  [
+    ['procs', '-k', '100000', '--force'],
+    /^-k 100000 is more than 4096, the most threads or processes one cell may start, even with --force; lower -k$/,
   ],
   [['compare', '--trace-window', 'x'], /^--trace-window x is invalid: it must be one of timed, cell$/],
   [

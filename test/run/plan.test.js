@@ -69,11 +69,16 @@ test('a --duration close to --timeout is warned about; k beyond the cap needs --
   );
   const fine = await buildPlan({ command: 'compare', duration: 1, timeout: 300, k: 1 });
   assert.equal(fine.warnings.length, 0);
-  await assert.rejects(buildPlan({ command: 'procs', k: 100000, iterations: 1 }), {
+  await assert.rejects(buildPlan({ command: 'procs', k: 4000, iterations: 1 }), {
     kind: 'usage',
     message: /pass --force/,
   });
-  assert.equal((await buildPlan({ command: 'procs', k: 100000, force: true, iterations: 1 })).k, 100000);
+  assert.equal((await buildPlan({ command: 'procs', k: 4000, force: true, iterations: 1 })).k, 4000);
+  // past what any cell may start, --force lifts nothing
+  await assert.rejects(buildPlan({ command: 'procs', k: 100000, force: true, iterations: 1 }), {
+    kind: 'usage',
+    message: /even with --force/,
+  });
 });
 
 test('reproduce plans a setting with every parameter it names, not only those with an option of their own', async () => {
