@@ -79,7 +79,9 @@ async function take(target, paths, what, { warn = () => {} } = {}) {
     }
   }
   try {
-    writeFileAtomic(paths.owner, `${JSON.stringify({ pid: process.pid, started: new Date().toISOString() })}\n`);
+    writeFileAtomic(paths.owner, `${JSON.stringify({ pid: process.pid, started: new Date().toISOString() })}\n`, {
+      links: 'replace',
+    });
   } catch (error) {
     await release();
     throw fileError(error, paths.place, what);

@@ -29,13 +29,17 @@ export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
 /**
  * Replaces `path` with `data` all at once: the data goes to a new file (`wx`: created here, so
  * never a planted link), is flushed, then renamed over `path`; a reader sees the old file or the
- * new one, never half of one. A symbolic link at `path` is refused, neither followed (into a
- * file root owns) nor replaced (as root, /dev/stdout is one), and so is anything not a regular file.
+ * new one, never half of one. Anything not a regular file is refused. A symbolic link at `path`
+ * is never followed (into a file root owns): where the user named the path (`--export`,
+ * `--html`) it is refused and left as it is (as root, /dev/stdout is one); where mmapbench named
+ * it in a folder it holds (REPORT.md, a lock's owner: `links: 'replace'`) a link planted there is
+ * replaced.
  * @param {string} path
  * @param {string | NodeJS.ArrayBufferView} data
+ * @param {{ mode?: number, links?: 'refuse' | 'replace' }} [options]
  */
-export function writeFileAtomic(path, data, { mode = 0o644 } = {}) {
-  const special = unwritable(path);
+export function writeFileAtomic(path, data, { mode = 0o644, links = 'refuse' } = {}) {
+  const special = links === 'refuse' ? unwritable(path) : lstatKind(path);
   if (special)
     throw usageError(
       `${path} is ${special}; mmapbench writes only regular files, never through a link: pass a file name`,
@@ -105,6 +109,16 @@ export function unwritable(path) {
   if (link !== null) return `a symbolic link (to ${link})`;
   const special = specialFile(path);
   return special ? `${special}, not a regular file` : null;
+}
+
+/** What a path is when it exists and is not a regular file nor a link (not followed), else null. */
+function lstatKind(/** @type {string} */ path) {
+  try {
+    const stats = lstatSync(path);
+    return stats.isFile() || stats.isSymbolicLink() ? null : `${kindOf(stats)}, not a regular file`;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -225,8 +225,9 @@ test(
         /^mmapbench: --html a\.json would replace hard\.json, which report reads \(the same file by another name\)/,
       ],
       [
+        // a link is refused as a link, whatever it names
         ['report', 'a.json', '--export', 'bencher=./a-link.json'],
-        /^mmapbench: --export bencher=\.\/a-link\.json would replace a\.json, which report reads/,
+        /^mmapbench: --export bencher=\.\/a-link\.json: \.\/a-link\.json is a symbolic link \(to \S+a\.json\); mmapbench writes only regular files, never through a link/,
       ],
       [
         ['report', 'a.json', '--html', 'p.html', '--export', 'bencher=p.html'],

@@ -65,6 +65,7 @@ test(
 
 test('row 1: /dev/stdout redirected to a file is not replaced by --export', LIMIT, async () => {
   // through a shell, as a user would type it: `... --export bencher=/dev/stdout > out.txt`
+  assert.equal(kindOf('/dev/stdout'), 'l -> /proc/self/fd/1', "this machine's /dev/stdout is a link, as it comes");
   const out = join(folder(), 'out.txt');
   const result = await execa(
     'sh',

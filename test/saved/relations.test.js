@@ -106,7 +106,7 @@ test("row 17: a reproduce file's options are typed on load as --resume checks th
   loadSaved(edited('reproduce.jsonl', () => {}));
   refused(
     edited('reproduce.jsonl', (h) => (h.options.k = '2')),
-    /options\.k must be a whole number \(it is "2"\)/,
+    /options\.k must be a number \(it is "2"\)/,
   );
   refused(
     edited('reproduce.jsonl', (h) =>

@@ -196,7 +196,10 @@ function kept(error, { header, file, argv, options, records, plan, skipped, repo
   let report;
   try {
     // the report file is the whole text: the machine, the published figures, every experiment
-    writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }));
+    // a name of mmapbench's own in the folder it holds: a link planted there is replaced
+    writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }), {
+      links: 'replace',
+    });
     report = { path: reportFile };
   } catch (writeError) {
     report = { error: fileError(writeError, reportFile, '--out') };
