@@ -396,18 +396,10 @@ test(
       crashes,
       "export default { name: 'crashes', run(ctx, n) { if (ctx.index === 1 && n > 1) process.kill(process.pid, 'SIGSEGV'); } };\n",
     );
-    const crash = await cli([
-      'workers',
-      '--task',
-      crashes,
-      '-k',
-      '2',
-      '--iterations',
-      '50',
-      '--rounds',
-      '1',
-      '--no-save',
-    ]);
+    /** One round of 2 workers of 50 ops each, in `mode`. */
+    const round = (/** @type {string} */ mode, /** @type {string} */ task, /** @type {string[]} */ more = []) =>
+      cli([mode, '--task', task, '-k', '2', '--iterations', '50', '--rounds', '1', '--no-save', ...more]);
+    const crash = await round('workers', crashes);
     assert.equal(crash.exitCode, 1);
     assert.match(
       crash.stderr,
@@ -419,20 +411,7 @@ test(
       "export default { name: 'one-hangs', run(ctx, n) { if (ctx.index === 1 && n === 50) for (;;); } };\n",
     );
     for (const mode of ['workers', 'procs']) {
-      const hang = await cli([
-        mode,
-        '--task',
-        oneHangs,
-        '-k',
-        '2',
-        '--iterations',
-        '50',
-        '--rounds',
-        '1',
-        '--timeout',
-        '2',
-        '--no-save',
-      ]);
+      const hang = await round(mode, oneHangs, ['--timeout', '2']);
       assert.equal(hang.exitCode, 1);
       assert.match(
         hang.stderr,
