@@ -3,9 +3,7 @@
 // after round 0 from 50 rounds). Each is checked where a reader computes from it, so an edited
 // file is refused naming the field, never printed as "rounds -7-0".
 import { quoted } from './validate.js';
-
-// the window lengths a floor is sought among (stats/noise.js's SCALES)
-const SCALES = [1, 2, 3, 4, 6, 8];
+import { SCALES } from '../stats/noise.js';
 
 /** Shares that must add up to 1, as saved (rounded by nothing, so a rounding's room is enough). */
 const addsUp = (/** @type {number} */ a, /** @type {number} */ b) => Math.abs(a + b - 1) <= 1e-6;

@@ -26,7 +26,7 @@ import { sampleCovariance, sampleVariance } from 'simple-statistics';
  */
 
 // the window lengths the floor is sought among, as multiples of the run's own
-const SCALES = [1, 2, 3, 4, 6, 8];
+export const SCALES = [1, 2, 3, 4, 6, 8];
 
 // a window length is worth naming (sentences.js) or running (run/schedule.js) where it would save
 // at least this share of the time: the split is read from the run's own rounds, and a smaller

@@ -15,7 +15,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adopt, diesWithParent } from './children.js';
 import { MmapbenchError, usageError } from '../errors.js';
-import { escapeText } from '../words/escape.js';
 
 // the watcher's script: a POSIX shell is on every machine the cells run on, and costs little
 const WATCHER = fileURLToPath(new URL('./watcher.sh', import.meta.url));
@@ -49,7 +48,7 @@ export function ownCgroup(
   const wanted = env[CGROUP_VARIABLE];
   if (wanted !== undefined && wanted !== '0' && wanted !== '1')
     throw usageError(
-      `${CGROUP_VARIABLE}=${escapeText(wanted)} is neither 0 (cells without a cgroup of their own) nor 1 (the default); set one of them or unset it`,
+      `${CGROUP_VARIABLE}=${wanted} is neither 0 (cells without a cgroup of their own) nor 1 (the default); set one of them or unset it`,
     );
   if (wanted === '0') return { dir: null, why: `${CGROUP_VARIABLE}=0` };
   const own = /^0::(\/.*)$/m.exec(cgroup)?.[1];

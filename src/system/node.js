@@ -3,7 +3,6 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
-import { escapeText } from '../words/escape.js';
 import { runBoxed } from './containment.js';
 
 const MIN_MAJOR = 18;
@@ -116,7 +115,7 @@ async function check(spec, path, interrupt) {
   });
   if (result.failed)
     throw usageError(
-      `--node ${escapeText(spec)} did not run as Node.js (${result.shortMessage ?? result.message}); pass the path of a node binary`,
+      `--node ${spec} did not run as Node.js (${result.shortMessage ?? result.message}); pass the path of a node binary`,
     );
   const [version = '', poolSize, proof] = String(result.stdout).trim().split(' ');
   const major = Number(/^v(\d+)\./.exec(version.trim())?.[1]);

@@ -39,7 +39,7 @@ export const temporaryBeside = (/** @type {string} */ path, suffix = 'tmp') =>
  * @param {{ mode?: number, links?: 'refuse' | 'replace' }} [options]
  */
 export function writeFileAtomic(path, data, { mode = 0o644, links = 'refuse' } = {}) {
-  const special = links === 'refuse' ? unwritable(path) : lstatKind(path);
+  const special = unwritable(path, links);
   if (special)
     throw usageError(
       `${path} is ${special}; mmapbench writes only regular files, never through a link: pass a file name`,
@@ -94,31 +94,22 @@ export function specialFile(path) {
 }
 
 /**
- * What is wrong with `path` as a file writeFileAtomic replaces, or null: a symbolic link (to
- * anything, or to nothing), or something that exists and is not a regular file.
+ * What is wrong with `path` as a file writeFileAtomic replaces, or null: something that exists
+ * and is not a regular file, read without following a link; and a symbolic link (to anything,
+ * or to nothing) unless `links` is 'replace' (renamed over, never followed).
  * @param {string} path
+ * @param {'refuse' | 'replace'} [links]
  * @returns {string | null}
  */
-export function unwritable(path) {
-  let link = null;
+export function unwritable(path, links = 'refuse') {
+  let stats;
   try {
-    if (lstatSync(path).isSymbolicLink()) link = readlinkSync(path);
+    stats = lstatSync(path);
   } catch {
     return null; // not there: written anew
   }
-  if (link !== null) return `a symbolic link (to ${link})`;
-  const special = specialFile(path);
-  return special ? `${special}, not a regular file` : null;
-}
-
-/** What a path is when it exists and is not a regular file nor a link (not followed), else null. */
-function lstatKind(/** @type {string} */ path) {
-  try {
-    const stats = lstatSync(path);
-    return stats.isFile() || stats.isSymbolicLink() ? null : `${kindOf(stats)}, not a regular file`;
-  } catch {
-    return null;
-  }
+  if (stats.isSymbolicLink()) return links === 'refuse' ? `a symbolic link (to ${readlinkSync(path)})` : null;
+  return stats.isFile() ? null : `${kindOf(stats)}, not a regular file`;
 }
 
 /**

@@ -1,11 +1,11 @@
 // Where mmapbench keeps what it caches (fixtures, Node releases) and the state it must find
 // again (the THP mode to put back): the XDG folders, else under HOME. Each variable is checked
-// where it is read, so a bad one is a line naming it, not a folder made somewhere unexpected.
+// where it is read, so a bad one is a line naming it (its control characters escaped, as every
+// error's are), not a folder made somewhere unexpected.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { usageError } from '../errors.js';
-import { escapeText } from '../words/escape.js';
 
 /**
  * `$NAME`, checked to be an absolute path that is a folder where it exists, else HOME's
@@ -18,7 +18,7 @@ import { escapeText } from '../words/escape.js';
 function userFolder(name, fallback, env = process.env) {
   const given = env[name];
   if (given) {
-    const shown = `${name}=${escapeText(given)}`;
+    const shown = `${name}=${given}`;
     // the XDG specification: a relative path is invalid (it would land under the current folder)
     if (!isAbsolute(given))
       throw usageError(
@@ -32,7 +32,7 @@ function userFolder(name, fallback, env = process.env) {
   const kind = kindOf(home) ?? (exists(home) ? null : 'not there');
   if (kind)
     throw usageError(
-      `HOME=${escapeText(home)} is ${kind === 'not there' ? 'a folder that does not exist' : `${kind}, not a folder`}; set HOME to your home folder, or ${name} to a folder of your own`,
+      `HOME=${home} is ${kind === 'not there' ? 'a folder that does not exist' : `${kind}, not a folder`}; set HOME to your home folder, or ${name} to a folder of your own`,
     );
   return join(home, ...fallback);
 }
