@@ -108,23 +108,11 @@ export function childrenOf(pid) {
 export const resultsFile = (out) =>
   join(
     out,
-    readdirSync(out).find((name) => name.endsWith('.jsonl')),
+    readdirSync(out).find((name) => /^reproduce-.*\.json$/.test(name)),
   );
 
-/**
- * The whole records of a results file. A kill or a full disk can cut the last one short, and
- * resume keeps that line (it never truncates): only whole records count.
- */
-export const records = (file) =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
+/** The records of a reproduce run's results file: its calibrations and cells, in order. */
+export const records = (file) => JSON.parse(readFileSync(file, 'utf8')).records;
 
 /** How many cells a reproduce run in `out` has appended so far; 0 before its file exists. */
 export const cellCount = (out) => () => {

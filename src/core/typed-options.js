@@ -105,19 +105,29 @@ const keptField = (name, value, shown = name) => {
   const wrong = refusal(KEPT, `#/properties/${name}`, value, shown);
   if (wrong) return wrong;
   if (name === 'cwd' && !isAbsolute(String(value))) return `cwd must be an absolute path (it is ${quoted(value)})`;
-  // kept as the fraction the command line makes of --precision 5%
-  const typed = name === 'precision' ? Number(value) * 100 : value;
-  const spec = AS_TYPED.includes(name) || name === 'precision' ? SPECS[name] : undefined;
+  return AS_TYPED.includes(name) || name === 'precision' ? keptValue(name, SPECS[name], value, shown) : null;
+};
+
+/**
+ * What is wrong with a kept value of an option, as the command line's check of that option
+ * would refuse it (its choices, its range, a size's text), or null. A percentage is kept as the
+ * fraction the command line makes of `--precision 5%`.
+ * @param {string} name
+ * @param {import('./option-spec.js').OptionSpec | undefined} spec
+ * @param {unknown} value
+ * @param {string} [shown]  the field as the error names it
+ */
+export function keptValue(name, spec, value, shown = name) {
   if (!spec?.read && !spec?.choices) return null;
   try {
-    readValue(name, spec, typed);
+    readValue(name, spec, name === 'precision' ? Number(value) * 100 : value);
     return null;
   } catch (error) {
     if (error instanceof MmapbenchError)
       return `${shown} is refused as the command line would refuse it: ${error.message}`;
     throw error;
   }
-};
+}
 
 /**
  * A kept run's options, checked before anything runs on them: a results file is data a person

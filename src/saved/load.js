@@ -1,19 +1,18 @@
-// Reads results back: a document a measuring command saved (or printed with --json), or the
-// results file of a reproduce run. A file is data: it is checked before anything reads it, and
+// Reads results back: a document a command saved (or printed with --json), or a reproduce run
+// an earlier mmapbench saved as lines. A file is data: it is checked before anything reads it, and
 // a bad one is a one-line usage error naming the file and the fix.
 import { usageError } from '../errors.js';
 import { readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
-import { parseResultsFile } from './reproduce-file.js';
 import { envText } from '../points/point-name.js';
 import { changedFile, firstBadField, MAX_DEPTH, nestsDeeperThan, printable, quoted } from './validate.js';
 import { firstInconsistency } from './relations.js';
-import { checkSchema, upgraded } from './migrate.js';
+import { checkSchema, fromReproduceLines, upgraded } from './migrate.js';
 
 /**
  * What every reader of a saved file asks of its kind, answered once per kind (each command's
- * `kind.js`, which adds how each is shown). Every function takes the document as the command saved it (a
- * reproduce run's: its header, records and end), from a live run or from its file alike.
+ * `kind.js`, which adds how each is shown). Every function takes the document as the command saved it,
+ * from a live run or from its file alike.
  * @typedef {object} FileKind
  * @property {string} name
  * @property {string[]} commands  the commands whose documents are of this kind
@@ -32,11 +31,9 @@ import { checkSchema, upgraded } from './migrate.js';
  */
 
 /**
- * A saved file: its kind, where it is, and its document: what the command saved, or a reproduce
- * run's header, records and end.
+ * A saved file: its kind, where it is, and its document, as the command saved it.
  * @template {FileKind} [K=FileKind]
  * @typedef {{ kind: K, path: string, document: any }} Saved
- * @typedef {import('./reproduce-file.js').ResultsFile} ResultsFile
  */
 
 /**
@@ -54,14 +51,9 @@ export function readSaved(path, what, kinds) {
     usageError(
       `${what} is not an mmapbench results document (${why}); pass a file that compare, workers, procs, trace, sweep, advise or reproduce saved`,
     );
-  const firstLine = text.slice(0, text.indexOf('\n') + 1 || undefined);
-  let reproduceHeader = null;
-  try {
-    reproduceHeader = JSON.parse(firstLine);
-  } catch {}
-  if (reproduceHeader?.type === 'run')
-    return { kind: kindNamed(kinds, 'reproduce'), path, document: reproduceFile(what, text, notOurs) };
-
+  // a reproduce run saved as lines, by an mmapbench before reproduce saved a document
+  if (/^\{"type":"run"/.test(text))
+    return { ...checkedDocument(fromReproduceLines(text, notOurs), what, kinds, notOurs), path };
   let document;
   try {
     document = JSON.parse(text);
@@ -99,27 +91,6 @@ export function checkedDocument(document, what, kinds, notOurs) {
   const missing = today === document ? null : firstBadField(today);
   if (missing) throw changedFile(what, missing);
   return { kind, document: printable(today) };
-}
-
-/**
- * @template {FileKind} K
- * @param {K[]} kinds
- * @param {string} name
- */
-const kindNamed = (kinds, name) => /** @type {K} */ (kinds.find((kind) => kind.name === name));
-
-/**
- * A reproduce results file: its header, its whole records, and how the run ended, if it did.
- * @param {string} what  how the command names the file
- * @param {string} text
- * @param {(why: string) => Error} notOurs
- * @returns {Pick<ResultsFile, 'header' | 'records' | 'end'>}
- */
-function reproduceFile(what, text, notOurs) {
-  const { header, records, end } = parseResultsFile(text, notOurs, what);
-  if (typeof header.environment !== 'object') throw notOurs('a run header without its environment');
-  checkSchema(header, what);
-  return { header, records, end };
 }
 
 /**

@@ -11,7 +11,7 @@ import { SCHEMA } from '../version.js';
 import { quoted } from './validate.js';
 
 /**
- * Refuses a document (or reproduce header) whose schema this mmapbench cannot read: not one, or
+ * Refuses a document whose schema this mmapbench cannot read: not one, or
  * a newer one's.
  * @param {{ schema?: unknown, mmapbench?: unknown }} document
  * @param {string} what
@@ -60,25 +60,18 @@ function toSchema2(document) {
       row.rank ??= null;
     }
   }
+  if (document.command === 'reproduce') {
+    // before --precision a reproduce run stopped at 5%; before protocols its cells were steady;
+    // before --node it ran on the CLI's node alone
+    document.options.precision ??= 0.05;
+    document.options.protocol ??= 'steady';
+    document.nodes ??= [];
+  }
   document.schema = 2;
 }
 
-/**
- * The same step for a reproduce run's header (its results file's first line).
- * @param {any} header  a copy, changed in place
- */
-function headerToSchema2(header) {
-  // before --precision a reproduce run stopped at 5%; before protocols its cells were steady;
-  // before --node it ran on the CLI's node alone
-  header.options.precision ??= 0.05;
-  header.options.protocol ??= 'steady';
-  header.nodes ??= [];
-  header.schema = 2;
-}
-
-/** Each step, by the schema it upgrades from: a results document's, a reproduce header's. */
+/** Each step, by the schema it upgrades from. */
 const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2 });
-const HEADER_STEPS = /** @type {Record<number, (header: any) => void>} */ ({ 1: headerToSchema2 });
 
 /**
  * The document in this mmapbench's layout: itself when it is in it, else an upgraded copy (the
@@ -90,12 +83,49 @@ const HEADER_STEPS = /** @type {Record<number, (header: any) => void>} */ ({ 1: 
 export const upgraded = (document) => upgrade(document, STEPS);
 
 /**
- * A reproduce run's header in this mmapbench's layout, as `upgraded` brings a document.
- * @template {{ schema?: number }} H
- * @param {H} header
- * @returns {H}
+ * A reproduce run saved as lines (before reproduce saved a results document like every other
+ * command): a `run` header, a `cell` or `calibration` record per line, and an `end` per run that
+ * got that far (the last counts), as the document reproduce saves now. A line a kill cut off is
+ * left out: its cell runs again on --resume. The document is then checked as any other (load.js).
+ * @param {string} text
+ * @param {(why: string) => Error} notOurs  the error for a file that is not a results file
  */
-export const upgradedHeader = (header) => upgrade(header, HEADER_STEPS);
+export function fromReproduceLines(text, notOurs) {
+  const [first, ...lines] = text.split('\n');
+  let header;
+  try {
+    header = JSON.parse(first);
+  } catch {
+    throw notOurs('line 1 is not JSON');
+  }
+  if (header?.type !== 'run' || typeof header.options !== 'object' || header.options === null)
+    throw notOurs('no run header on line 1');
+  const records = [];
+  let end = null;
+  for (const line of lines) {
+    let record;
+    try {
+      record = line && JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (record?.type === 'end') end = record;
+    else if (record) records.push(record);
+  }
+  const { type, ...fields } = header;
+  const status = String(end?.status ?? 'incomplete');
+  const [kind, message] = status.split(/: (.*)/s);
+  return {
+    ...fields,
+    command: 'reproduce',
+    status: kind === 'failed' || kind === 'interrupted' ? kind : status === 'complete' ? status : 'incomplete',
+    error: kind === 'failed' ? { kind: 'failed', message, worker: null } : kind === 'interrupted' ? INTERRUPTED : null,
+    records,
+    skipped: end?.skipped ?? [],
+  };
+}
+
+const INTERRUPTED = { kind: 'interrupted', message: 'interrupted', worker: null };
 
 /**
  * @template {{ schema?: number }} D

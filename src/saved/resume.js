@@ -39,7 +39,7 @@ export function resumedFile(path) {
  * A kept run that can go on: its document, and what it was asked (the options or the sweep's
  * request), checked to be of `command` and not finished.
  * @param {import('./load.js').Saved} saved  the file --resume names, loaded
- * @param {'compare'|'workers'|'procs'|'sweep'} command
+ * @param {'compare'|'workers'|'procs'|'sweep'|'reproduce'} command
  * @returns {{ path: string, document: any, request: any }}
  */
 export function resumable(saved, command) {
@@ -54,11 +54,13 @@ export function resumable(saved, command) {
     );
   if (document.status === 'complete')
     throw usageError(`--resume ${path} finished (status complete): there is nothing to go on with; start a new run`);
-  if (!document.resume)
+  // what it was asked: a reproduce run's options are its report's settings too
+  const request = command === 'reproduce' ? document.options : document.resume;
+  if (!request)
     throw usageError(
       `--resume ${path} does not say how it was started (saved by an mmapbench from before --resume); start a new run`,
     );
-  return { path, document, request: document.resume };
+  return { path, document, request };
 }
 
 /**

@@ -88,8 +88,9 @@ export const shown = (/** @type {string} */ path) => {
 
 /**
  * @typedef {{ rounds: Array<{ workers?: unknown, procs?: unknown }> }} Measured
- * @typedef {{ command: string } & (Measured | { points: Measured[] } | { trace: object })} Document  what
- *   a measuring command saves: its rounds, a sweep's points with theirs, or an audit's trace
+ * @typedef {{ command: string } & (Measured | { points: Measured[] } | { trace: object } | { records: object[] })} Document
+ *   what a measuring command saves: its rounds, a sweep's points with theirs, an audit's trace, or
+ *   a reproduce run's records
  */
 
 /**

@@ -41,7 +41,8 @@ const compiled = (root, pointer) => {
       .split('/')
       .slice(1)
       .map(unescape)
-      .reduce((/** @type {any} */ at, step) => at[step], root);
+      // through a $ref, where the path goes on inside the definition it names
+      .reduce((/** @type {any} */ at, step) => at[step] ?? follow(root, at.$ref)?.[step], root);
     // loaded here, on the first check: a run that only measures never pays for it
     const { Compile } = /** @type {typeof import('typebox/schema')} */ (
       createRequire(import.meta.url)('typebox/schema')
@@ -51,6 +52,20 @@ const compiled = (root, pointer) => {
   }
   return validator;
 };
+
+/**
+ * The definition a `$ref` names (`#/definitions/cell`), or undefined without one.
+ * @param {Record<string, any>} root
+ * @param {string | undefined} ref
+ */
+const follow = (root, ref) =>
+  ref
+    ? ref
+        .split('/')
+        .slice(1)
+        .map(unescape)
+        .reduce((at, step) => at?.[step], root)
+    : undefined;
 
 /**
  * The first field of `document` the schema refuses, in words (`rounds[3].workers.throughput

@@ -25,7 +25,7 @@ test('sweep and reproduce results are read back by report as their runs printed 
   assert.equal(reproduce.exitCode, 0, reproduce.stderr);
   const file = join(
     out,
-    readdirSync(out).find((name) => name.endsWith('.jsonl')),
+    readdirSync(out).find((name) => /^reproduce-.*\.json$/.test(name)),
   );
   assert.equal((await cli(['report', file])).stdout, reproduce.stdout);
 });

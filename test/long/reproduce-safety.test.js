@@ -15,11 +15,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadSaved } from '../../src/commands/index.js';
 import {
   asNobody,
   asRoot,
   cellCount,
   cli,
+  fixture,
   processesMarked,
   resultsFile,
   sharedTmp,
@@ -82,8 +84,8 @@ test(
     assert.equal(result.exitCode, 3, result.stderr);
     const kept = cells(out);
     assert.ok(kept >= 2 && kept < 16, `${kept} cells kept`);
-    assert.match(result.stderr, /^mmapbench: no space left to write .*results-.*\.jsonl \(ENOSPC\)/m);
-    assert.match(result.stderr, /^mmapbench: to finish the run: mmapbench reproduce --resume .*results-.*\.jsonl$/m);
+    assert.match(result.stderr, /^mmapbench: no space left to write .* \(ENOSPC\)/m);
+    assert.match(result.stderr, /^mmapbench: to finish the run: mmapbench reproduce --resume .*reproduce-.*\.json$/m);
     assert.match(result.stdout.replace(/\s+/g, ' '), /^mmapbench reproduce: .* — failed: no space left/);
     assert.doesNotMatch(result.stderr, /internal error/);
   },
@@ -116,26 +118,23 @@ test('two runs on one --out: the second is refused while the first holds it; the
   );
 });
 
-/** A results file as reproduce writes it, with these stored options. */
+/** A results file as reproduce writes it, of a run that was killed, with these stored options. */
 function storedRun(options) {
   const dir = mkdtempSync(join(tmpdir(), 'mmapbench-test-'));
-  const file = join(dir, 'results.jsonl');
-  const header = {
-    type: 'run',
-    started: new Date().toISOString(),
-    options: {
-      experiments: ['gap'],
-      quick: true,
-      k: 2,
-      rounds: null,
-      maxRounds: 12,
-      duration: 1,
-      timeout: 300,
-      thpPath: '/sys/kernel/mm/transparent_hugepage/enabled',
-      ...options,
-    },
+  const file = join(dir, 'reproduce-20261128T000000.000Z.json');
+  const { document } = loadSaved(fixture('saved/reproduce.jsonl'));
+  const stored = {
+    experiments: ['gap'],
+    quick: true,
+    k: 2,
+    rounds: null,
+    maxRounds: 12,
+    duration: 1,
+    timeout: 300,
+    thpPath: '/sys/kernel/mm/transparent_hugepage/enabled',
+    ...options,
   };
-  writeFileSync(file, `${JSON.stringify(header)}\n`);
+  writeFileSync(file, JSON.stringify({ ...document, status: 'incomplete', records: [], options: stored }));
   return { dir, file };
 }
 
@@ -167,15 +166,21 @@ test('--resume never runs what a results file names: a stored --node must be giv
 });
 
 for (const [options, message] of [
-  [{ k: 0 }, /its stored options are invalid \(-k 0 is invalid: it must be a whole number of 1 or more\)$/],
+  [
+    { k: 0 },
+    /its stored options are invalid \(k is refused as the command line would refuse it: -k 0 is invalid: it must be a whole number of 1 or more\)$/,
+  ],
   [
     { k: 100000 },
     /its stored options are invalid \(-k 100000 is more than 4096, the most threads or processes one cell may start, even with --force/,
   ],
-  [{ timeout: 1e9 }, /its stored options are invalid \(--timeout 1000000000 is invalid/],
+  [
+    { timeout: 1e9 },
+    /its stored options are invalid \(timeout is refused as the command line would refuse it: --timeout 1000000000 is invalid/,
+  ],
   // typed when the file is read, as report reads it (results.schema.json's reproduceOptions)
-  [{ k: '8' }, /line 1's options\.k must be a number \(it is "8"\); the file was changed or damaged/],
-  [{ jemalloc: 5 }, /line 1's options\.jemalloc must be a string \(it is 5\); the file was changed or damaged/],
+  [{ k: '8' }, /: options\.k must be a number \(it is "8"\); the file was changed or damaged/],
+  [{ jemalloc: 5 }, /: options\.jemalloc must be a string \(it is 5\); the file was changed or damaged/],
   [{ experiments: ['gap', 'rm -rf'] }, /its stored options are invalid \(no experiment rm -rf;/],
   [
     { thpPath: '/etc/passwd' },

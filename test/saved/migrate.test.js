@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSaved, checkDocument } from '../../src/commands/index.js';
-import { upgraded, upgradedHeader } from '../../src/saved/migrate.js';
-import { readResultsFile } from '../../src/saved/reproduce-file.js';
+import { upgraded } from '../../src/saved/migrate.js';
 import { firstBadField } from '../../src/saved/validate.js';
 import { SCHEMA } from '../../src/version.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 // the fixtures saved at this layout: each other was saved at schema 1
-const TODAY = ['compare-ramp.json', 'sweep-ramp.json'];
+const TODAY = ['compare-ramp.json', 'sweep-ramp.json', 'reproduce-gap.json'];
 const OLD = readdirSync(SAVED).filter((name) => name.endsWith('.json') && !TODAY.includes(name));
 
 test('the layout is at schema 2, and every kept fixture but those of today was saved at 1', () => {
@@ -72,24 +71,67 @@ test('a kept sweep from before --cycles goes on with the default cycles', () => 
   assert.ok(!('cycles' in kept.resume.axes), "the caller's object is not changed");
 });
 
-test("schema 1's reproduce header: 5%, steady cells, the CLI's node alone", () => {
-  const { header } = readResultsFile(SAVED + 'reproduce.jsonl');
-  assert.equal(header.schema, SCHEMA);
-  const old = upgradedHeader({ type: 'run', options: { k: 2 } });
-  assert.deepEqual(old, { type: 'run', options: { k: 2, precision: 0.05, protocol: 'steady' }, nodes: [], schema: 2 });
-  const kept = { type: 'run', options: { precision: 0.1, protocol: 'published' }, nodes: ['24'] };
-  assert.deepEqual(upgradedHeader(kept), { ...kept, schema: 2 }, 'what it has, it keeps');
+test("schema 1's reproduce run: 5%, steady cells, the CLI's node alone", () => {
+  const { document } = loadSaved(SAVED + 'reproduce.jsonl');
+  assert.equal(document.schema, SCHEMA);
+  const old = { command: 'reproduce', options: { k: 2 } };
+  assert.deepEqual(upgraded(old), {
+    ...old,
+    options: { k: 2, precision: 0.05, protocol: 'steady' },
+    nodes: [],
+    schema: 2,
+  });
+  const kept = { command: 'reproduce', options: { precision: 0.1, protocol: 'published' }, nodes: ['24'] };
+  assert.deepEqual(upgraded(kept), { ...kept, schema: 2 }, 'what it has, it keeps');
 });
 
-test("a reproduce file of a newer mmapbench's schema is refused, as a document is", () => {
+/** A reproduce run as an earlier mmapbench saved it: a header line, then a record per line. */
+const lines = (/** @type {object[]} */ records, header = {}) => {
+  const { document } = loadSaved(SAVED + 'reproduce.jsonl');
+  const { command, status, error, records: kept, skipped, ...fields } = document;
   const file = join(mkdtempSync(join(tmpdir(), 'mmapbench-migrate-')), 'results.jsonl');
-  writeFileSync(file, `${JSON.stringify({ type: 'run', mmapbench: '9.0.0', schema: SCHEMA + 1, options: {} })}\n`);
+  const text = [{ type: 'run', ...fields, ...header }, ...records].map((r) => JSON.stringify(r)).join('\n');
+  writeFileSync(file, `${text}\n`);
+  return { file, cell: kept.find((/** @type {any} */ r) => r.type === 'cell') };
+};
+
+test('a reproduce run saved as lines loads as the document reproduce saves now', () => {
+  const { file, cell } = lines([]);
+  writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify(cell)}\n{"type":"cell","rou`);
+  const before = readFileSync(file, 'utf8');
+  const { kind, document } = loadSaved(file);
+  assert.equal(kind.name, 'reproduce');
+  assert.equal(document.command, 'reproduce');
+  assert.equal(document.records.length, 1, 'the line a kill cut off is left out: its cell runs again');
+  assert.equal(document.status, 'incomplete', 'no end record: killed');
+  assert.equal(readFileSync(file, 'utf8'), before, 'reading writes nothing');
+  const ended = (/** @type {string} */ status) =>
+    loadSaved(lines([cell, { type: 'end', status, skipped: [{ name: 'thp', reason: 'needs root' }] }]).file).document;
+  assert.deepEqual(ended('complete').skipped, [{ name: 'thp', reason: 'needs root' }]);
+  assert.equal(ended('interrupted: resume with --resume').status, 'interrupted');
+  const failed = ended('failed: a cell timed out: it ran 60 s');
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.error.message, 'a cell timed out: it ran 60 s');
+  assert.equal(kind.status(failed), 'failed: a cell timed out: it ran 60 s', 'printed as it was saved');
+});
+
+test('a reproduce file saved as lines is checked as any document: a bad record, a newer schema', () => {
+  const { file, cell } = lines([]);
+  writeFileSync(file, `${readFileSync(file, 'utf8')}${JSON.stringify({ ...cell, round: 0 })}\n`);
   assert.throws(
-    () => readResultsFile(file),
+    () => loadSaved(file),
+    (error) => error.exitCode === 2 && /records\[0\]\.round/.test(error.message),
+  );
+  assert.throws(
+    () => loadSaved(lines([], { mmapbench: '9.0.0', schema: SCHEMA + 1 }).file),
     (error) => error.exitCode === 2 && /from a newer mmapbench .*upgrade mmapbench to read it$/.test(error.message),
   );
-  writeFileSync(file, `${JSON.stringify({ type: 'run', schema: 0, options: {} })}\n`);
-  assert.throws(() => readResultsFile(file), /has an invalid "schema" \(0\)/);
+  assert.throws(() => loadSaved(lines([], { schema: 0 }).file), /has an invalid "schema" \(0\)/);
+  writeFileSync(file, '{"type":"run","options":{}\nnot json\n');
+  assert.throws(
+    () => loadSaved(file),
+    (error) => error.exitCode === 2 && /line 1 is not JSON/.test(error.message),
+  );
 });
 
 test('a document at this schema is returned as it is', () => {

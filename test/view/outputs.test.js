@@ -60,6 +60,7 @@ const FILES = [
   'audit-idle.json',
   'reproduce.jsonl',
   'reproduce-fresh.jsonl',
+  'reproduce-gap.json',
 ];
 
 for (const file of FILES) {

@@ -16,7 +16,7 @@ const FILES = readdirSync(SAVED).sort();
 /** @param {import('../../src/saved/load.js').Saved} saved @param {boolean} verbose @param {number} width */
 function modelsFor(saved, verbose, width) {
   if (saved.kind.name !== 'reproduce') return modelsOf(saved.document, { verbose, width });
-  const models = savedReportModels({ ...saved.document, path: saved.path });
+  const models = savedReportModels(saved.document, saved.path);
   return verbose ? models : reproduceAnswer(models);
 }
 

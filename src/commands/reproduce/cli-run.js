@@ -10,13 +10,13 @@ import { measureReproduce } from './run.js';
 import { terminalReporter } from '../../cli/terminal.js';
 
 /**
- * `mmapbench reproduce`: the experiments' rounds, each cell appended to the results file as it
- * finishes, then REPORT.md; or, with `resume`, the cells that file is missing.
+ * `mmapbench reproduce`: the experiments' rounds, the results file saved after every cell, then
+ * REPORT.md; or, with `resume`, the cells that file is missing.
  * @param {import('./options.js').ReproduceRequest} argv  what the command line asked for
  * @param {import('../../cli/context.js').Context} [context]
  */
 export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
-  const { options, resumed } = requestedOptions(argv);
+  const { options, resumed } = await requestedOptions(argv);
   // a folder (not a link to one, as compare's --out) this user can write, before anything is installed
   const out = argv.list ? '' : resultsFolder(argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce'));
   const ctx = await machine(options, argv, interrupt, {

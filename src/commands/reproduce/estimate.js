@@ -8,7 +8,7 @@ export const approxTime = (/** @type {number} */ seconds) =>
 
 /**
  * @param {import('./experiments.js').Variant[]} variants
- * @param {import('./runner.js').ReproduceOptions} options
+ * @param {import('./types.js').ReproduceOptions} options
  * @param {boolean} quick
  */
 export function estimate(variants, options, quick) {

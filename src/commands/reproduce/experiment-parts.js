@@ -30,7 +30,11 @@ import { TABLES } from '../../reference/published.js';
  *   trace?: { why: string | null }, nodes?: FixNode[], node?: { version: string, poolSize?: number } }} Machine
  *   what this machine offers the experiments (a saved run's report knows its jemalloc and its
  *   nodes); node: the Node the cells run on, and its default pool
- * @typedef {import('../../saved/reproduce-file.js').FixNode} FixNode  a Node node-fix runs on
+ * @typedef {Omit<Experiment, 'variants'> & { variants: (ctx: Machine) => Setting[] }} Definition
+ *   an experiment as it is written (experiments-*.js): its settings take the investigation's task
+ *   and file, and their published row by label, unless they say otherwise (experiments.js)
+ * @typedef {Omit<Variant, 'task' | 'file'> & { task?: string, file?: string }} Setting
+ * @typedef {import('./types.js').FixNode} FixNode  a Node node-fix runs on
  * @typedef {import('./variant.js').ExperimentTable} ExperimentTable
  * @typedef {{ claim: string } & import('./verdict.js').Verdict} ClaimVerdict
  */

@@ -8,7 +8,7 @@ import { claim, published } from './experiment-parts.js';
  * @typedef {import('./experiment-parts.js').Variant} Variant
  */
 
-/** @type {Experiment[]} */
+/** @type {import('./experiment-parts.js').Definition[]} */
 export const HEAP_EXPERIMENTS = [
   {
     name: 'gap',
@@ -18,9 +18,6 @@ export const HEAP_EXPERIMENTS = [
       {
         id: 'default',
         label: 'readfilesync 64 KiB',
-        task: 'readfilesync',
-        file: 'med',
-        published: published('gap', 'readfilesync 64 KiB'),
       },
     ],
     verdicts: (d) => [
@@ -36,22 +33,16 @@ export const HEAP_EXPERIMENTS = [
     hypothesis: 'Hypothesis 2',
     needs: 'glibc',
     variants: () => [
-      { id: 'default', label: 'default', task: 'readfilesync', file: 'med', published: published('arena', 'default') },
+      { id: 'default', label: 'default' },
       {
         id: 'arena-1',
         label: 'MALLOC_ARENA_MAX=1',
-        task: 'readfilesync',
-        file: 'med',
         env: { MALLOC_ARENA_MAX: '1' },
-        published: published('arena', 'MALLOC_ARENA_MAX=1'),
       },
       {
         id: 'arena-64',
         label: 'MALLOC_ARENA_MAX=64',
-        task: 'readfilesync',
-        file: 'med',
         env: { MALLOC_ARENA_MAX: '64' },
-        published: published('arena', 'MALLOC_ARENA_MAX=64'),
       },
     ],
     verdicts: (d) => [
@@ -73,17 +64,11 @@ export const HEAP_EXPERIMENTS = [
       {
         id: 'default',
         label: 'default',
-        task: 'readfilesync',
-        file: 'med',
-        published: published('mmap-threshold', 'default'),
       },
       {
         id: 'threshold-4096',
         label: 'MALLOC_MMAP_THRESHOLD_=4096',
-        task: 'readfilesync',
-        file: 'med',
         env: { MALLOC_MMAP_THRESHOLD_: '4096' },
-        published: published('mmap-threshold', 'MALLOC_MMAP_THRESHOLD_=4096'),
       },
     ],
     verdicts: (d) => [
@@ -106,36 +91,26 @@ export const HEAP_EXPERIMENTS = [
       {
         id: 'glibc-64k',
         label: 'glibc 64 KiB',
-        task: 'readfilesync',
-        file: 'med',
-        published: published('jemalloc', 'glibc 64 KiB'),
       },
       {
         id: 'jemalloc-64k',
         label: 'jemalloc 64 KiB',
-        task: 'readfilesync',
-        file: 'med',
         env: { LD_PRELOAD: ctx.jemalloc.path ?? '' },
-        published: published('jemalloc', 'jemalloc 64 KiB'),
       },
       {
         id: 'glibc-8m',
         label: 'glibc 8 MiB',
-        task: 'readfilesync',
         file: 'huge',
         // an 8 MiB read is slow next to the default file's: --quick reads fewer
         quickIterations: 20,
-        published: published('jemalloc', 'glibc 8 MiB'),
       },
       {
         id: 'jemalloc-8m',
         label: 'jemalloc 8 MiB',
-        task: 'readfilesync',
         file: 'huge',
         env: { LD_PRELOAD: ctx.jemalloc.path ?? '' },
         // an 8 MiB read is slow next to the default file's: --quick reads fewer
         quickIterations: 20,
-        published: published('jemalloc', 'jemalloc 8 MiB'),
       },
     ],
     verdicts: (d) => [
@@ -154,12 +129,10 @@ export const HEAP_EXPERIMENTS = [
     hypothesis: 'step 6 and its independent validation',
     needs: 'glibc',
     variants: () => [
-      { id: 'default', label: 'default', task: 'readfilesync', file: 'med' },
+      { id: 'default', label: 'default' },
       {
         id: 'no-mmap',
         label: 'MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=-1',
-        task: 'readfilesync',
-        file: 'med',
         env: { MALLOC_MMAP_MAX_: '0', MALLOC_TRIM_THRESHOLD_: '-1' },
       },
     ],
@@ -183,8 +156,6 @@ export const HEAP_EXPERIMENTS = [
       ['always', 'madvise', 'never'].map((mode) => ({
         id: mode,
         label: mode,
-        task: 'readfilesync',
-        file: 'med',
         thp: mode,
         published: published('thp', mode),
       })),

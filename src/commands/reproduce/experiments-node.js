@@ -10,7 +10,7 @@ import { claim, defaultPool, poolPremise, published } from './experiment-parts.j
  * @typedef {import('./experiment-parts.js').Variant} Variant
  */
 
-/** @type {Experiment[]} */
+/** @type {import('./experiment-parts.js').Definition[]} */
 export const NODE_EXPERIMENTS = [
   {
     name: 'pool-size',
@@ -29,7 +29,6 @@ export const NODE_EXPERIMENTS = [
         // the published label, and whether the pool is the default of the Node the cells run on
         label: `Buffer.poolSize ${pool}${defaultPool(ctx) === pool ? " (this Node's default)" : pool === '8k' && defaultPool(ctx) ? ' (the old default)' : ''}`,
         task: 'pool-size',
-        file: 'med',
         params: { poolSize: pool },
         published: published('pool-size', label),
       })),
@@ -116,24 +115,19 @@ export const NODE_EXPERIMENTS = [
       {
         id: 'readfilesync-64k',
         label: 'readfilesync 64 KiB',
-        task: 'readfilesync',
-        file: 'med',
         published: published('gap', 'readfilesync 64 KiB'),
       },
       {
         id: 'reuse-64k',
         label: 'reuse-buffer 64 KiB',
         task: 'reuse-buffer',
-        file: 'med',
-        published: published('reuse', 'reuse-buffer 64 KiB'),
       },
-      { id: 'readfilesync-1m', label: 'readfilesync 1 MiB', task: 'readfilesync', file: 'large' },
+      { id: 'readfilesync-1m', label: 'readfilesync 1 MiB', file: 'large' },
       {
         id: 'reuse-1m',
         label: 'reuse-buffer 1 MiB',
         task: 'reuse-buffer',
         file: 'large',
-        published: published('reuse', 'reuse-buffer 1 MiB'),
       },
     ],
     verdicts: (d) => [
@@ -197,22 +191,18 @@ export const NODE_EXPERIMENTS = [
     hypothesis: 'Hypothesis 7, step 10',
     needs: 'nothing',
     variants: () => [
-      { id: 'sync', label: 'sync', task: 'readfilesync', file: 'med', published: published('async', 'sync') },
+      { id: 'sync', label: 'sync' },
       {
         id: 'async-1',
         label: 'async serial (C=1)',
         task: 'readfile-async',
-        file: 'med',
         params: { concurrency: 1 },
-        published: published('async', 'async serial (C=1)'),
       },
       {
         id: 'async-8',
         label: 'async parallel (C=8)',
         task: 'readfile-async',
-        file: 'med',
         params: { concurrency: 8 },
-        published: published('async', 'async parallel (C=8)'),
       },
     ],
     verdicts: (d) => [

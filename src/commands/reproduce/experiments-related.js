@@ -3,14 +3,14 @@
 import { TABLES } from '../../reference/published.js';
 import { above, all, below, within } from './verdict.js';
 import { clogTable, locksTable, promisesTable, throttleTable } from './tables.js';
-import { claim, procsOnly, published } from './experiment-parts.js';
+import { claim, procsOnly } from './experiment-parts.js';
 
 /**
  * @typedef {import('./experiment-parts.js').Experiment} Experiment
  * @typedef {import('./experiment-parts.js').Variant} Variant
  */
 
-/** @type {Experiment[]} */
+/** @type {import('./experiment-parts.js').Definition[]} */
 export const RELATED_EXPERIMENTS = [
   {
     name: 'locks',
@@ -23,19 +23,14 @@ export const RELATED_EXPERIMENTS = [
       {
         id: 'sync',
         label: 'readFileSync 64 KiB',
-        task: 'readfilesync',
-        file: 'med',
         trace: true,
-        published: published('locks', 'readFileSync 64 KiB'),
       },
       {
         id: 'async',
         label: 'readFile 64 KiB (C=8)',
         task: 'readfile-async',
-        file: 'med',
         params: { concurrency: 8 },
         trace: true,
-        published: published('locks', 'readFile 64 KiB (C=8)'),
       },
     ],
     // per write acquisition and in total, for each setting, as the published table gives them

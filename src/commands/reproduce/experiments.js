@@ -4,6 +4,7 @@ import { HEAP_EXPERIMENTS } from './experiments-heap.js';
 import { NODE_EXPERIMENTS } from './experiments-node.js';
 import { RELATED_EXPERIMENTS } from './experiments-related.js';
 import { MODES } from '../../words/spelling.js';
+import { published } from './experiment-parts.js';
 
 /**
  * @typedef {import('./experiment-parts.js').Variant} Variant  one setting an experiment measures
@@ -17,14 +18,27 @@ import { MODES } from '../../words/spelling.js';
 /** @typedef {keyof typeof TABLES} TableName */
 
 /** @type {Experiment[]} */
-export const EXPERIMENTS = [...HEAP_EXPERIMENTS, ...NODE_EXPERIMENTS, ...RELATED_EXPERIMENTS];
+export const EXPERIMENTS = [];
 
-for (const experiment of EXPERIMENTS) {
+// what every experiment has unless it says otherwise: its published claim and source, and for
+// each setting the investigation's task and file, and its published row by its label
+for (const { variants, ...experiment } of [...HEAP_EXPERIMENTS, ...NODE_EXPERIMENTS, ...RELATED_EXPERIMENTS]) {
+  const name = /** @type {TableName} */ (experiment.name);
   /** @type {{ claim: string, source: string, setup?: string }} */
-  const table = TABLES[/** @type {TableName} */ (experiment.name)];
-  experiment.claim = table.claim;
-  experiment.source = table.source;
-  experiment.setup = table.setup;
+  const table = TABLES[name];
+  EXPERIMENTS.push({
+    ...experiment,
+    claim: table.claim,
+    source: table.source,
+    setup: table.setup,
+    variants: (ctx) =>
+      variants(ctx).map((variant) => ({
+        task: 'readfilesync',
+        file: 'med',
+        ...('published' in variant ? {} : { published: published(name, variant.label) }),
+        ...variant,
+      })),
+  });
 }
 
 export { EXPERIMENT_NAMES };

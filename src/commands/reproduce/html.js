@@ -1,6 +1,7 @@
 // The report page's section for a reproduce run: its published tables beside the measured ones.
 import { plural } from '../../words/spelling.js';
-import { reproducePoints } from '../../saved/reproduce-file.js';
+import { reproducePoints } from './models.js';
+import { statusText } from './summary.js';
 import { forestChart, forestRow } from '../../view/charts.js';
 import { section } from '../../view/html-page.js';
 import { cellsUnder } from './protocols.js';
@@ -15,12 +16,13 @@ import { cellsUnder } from './protocols.js';
 /**
  * A reproduce run: a forest of every setting's ratio, then its tables, published figures beside
  * measured ones.
- * @param {{ path: string, document: Pick<import('../../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'> }} saved
+ * @param {{ path: string, document: import('./types.js').ReproduceDocument }} saved
  * @param {{ facts: Record<string, string>, models: ReportModel[] }} shown
  * @returns {Promise<Section>}
  */
 export async function reproduceSection(saved, { facts, models }) {
-  const { header, records, end } = saved.document;
+  const { document } = saved;
+  const { records } = document;
   // under --protocol fresh each setting's fresh workers' first 2,000 ops too, which decide the
   // investigation's claims, above its ratio once warm
   // (a cell whose warm-up timed no batch has no first 2,000 ops: a --quick run's, a related
@@ -28,8 +30,8 @@ export async function reproduceSection(saved, { facts, models }) {
   const cells = records.flatMap((record) => (record.type === 'cell' ? [record] : []));
   const timed = cellsUnder(cells, 'fresh').filter((record) => typeof record.cell.throughput === 'number');
   const fresh = new Map(
-    header.options.protocol === 'fresh'
-      ? reproducePoints({ header, records: timed }).map((point) => [point.id, point.ratio])
+    document.options.protocol === 'fresh'
+      ? reproducePoints({ options: document.options, records: timed }).map((point) => [point.id, point.ratio])
       : [],
   );
   const rows = reproducePoints(saved.document).flatMap((point) => {
@@ -48,11 +50,11 @@ export async function reproduceSection(saved, { facts, models }) {
       heading: `reproduce: ${plural(new Set(records.map((r) => r.experiment)).size, 'experiment')}`,
       path: saved.path,
       document: {
-        status: end?.status ?? 'ended without a report',
-        mmapbench: header.mmapbench,
-        environment: header.environment,
+        status: statusText(document),
+        mmapbench: document.mmapbench,
+        environment: document.environment,
       },
-      facts: { ...facts, k: String(header.options.k) },
+      facts: { ...facts, k: String(document.options.k) },
       answer: [],
       charts,
       models,

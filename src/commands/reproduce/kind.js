@@ -1,34 +1,30 @@
-// A reproduce run's results file: its header, a record per cell and claim, and how it ended.
-import { reproducePoints } from '../../saved/reproduce-file.js';
-import { savedReportModels } from './models.js';
+// A reproduce run's results document: its options, the machine, a record per calibration and
+// finished cell, the experiments it skipped, and how it ended.
+import { reproducePoints, savedReportModels } from './models.js';
 import { renderReproduce } from './list.js';
+import { statusText } from './summary.js';
 
 /**
- * @typedef {Pick<import('../../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'>} Document
+ * @typedef {import('./types.js').ReproduceDocument} Document
  */
-
-// its models name the file it was read from
-const modelsOf = (/** @type {Document} */ document, /** @type {string} */ path) =>
-  savedReportModels({ ...document, path });
 
 /** @type {import('../../view/kind.js').Kind} */
 export default {
   name: 'reproduce',
-  // its file is told apart by its first line (a run header), not by a command
-  commands: [],
+  commands: ['reproduce'],
   command: () => 'reproduce',
-  environment: (/** @type {Document} */ { header }) => header.environment,
-  status: (/** @type {Document} */ { end }) => end?.status ?? 'incomplete',
-  settings: (/** @type {Document} */ { header }) => header.options,
-  nodes: (/** @type {Document} */ { header }) => header.environment.node.version,
+  environment: (/** @type {Document} */ { environment }) => environment,
+  status: statusText,
+  settings: (/** @type {Document} */ { options }) => options,
+  nodes: (/** @type {Document} */ { environment }) => environment.node.version,
   tasks: () => null,
   title: () => 'reproduce',
-  resumeWith: () => "a reproduce run's results file; resume it with `mmapbench reproduce --resume`",
+  resumeWith: () => null,
   points: reproducePoints,
   noRounds: null,
-  models: (document, { path }) => modelsOf(document, path),
+  models: (document, { path }) => savedReportModels(document, path),
   print: (document, format, stream, { verbose, path }) =>
-    renderReproduce(modelsOf(document, path), format, stream, { verbose }),
+    renderReproduce(savedReportModels(document, path), format, stream, { verbose }),
   // the page's code (and its chart library) loads only when a page is drawn
   section: async (saved, shown) => (await import('./html.js')).reproduceSection(saved, shown),
 };

@@ -5,6 +5,7 @@ import { usageError } from '../../errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './bounds.js';
 import { approxTime, estimate } from './estimate.js';
+import { PUBLISHED, readingsOf } from './protocols.js';
 
 /** @typedef {import('../../words/report-model.js').ReportModel} ReportModel */
 
@@ -19,7 +20,7 @@ export function renderReport(models, { markdown, color = false, width = 80 }) {
 
 /**
  * @param {import('./experiments.js').Machine} ctx
- * @param {import('./runner.js').ReproduceOptions} options
+ * @param {import('./types.js').ReproduceOptions} options
  * @param {{ width: number, markdown?: boolean, names?: string[] }} how  names: the experiments to
  *   describe in full; none: every experiment, a line each
  */
@@ -53,6 +54,7 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
           ? `runs; will install ${installs.join(' and ')} from the npm registry first`
           : 'runs',
       `${approxTime(estimate(variants, options, false))} (--quick ${approxTime(estimate(variants, options, true))})`,
+      decidedOn(readingsOf(options.protocol, experiment, options)),
     ];
   });
   const [min] = roundBounds(options);
@@ -61,16 +63,29 @@ export function listing(ctx, options, { width, markdown, names = [] }) {
     title: `mmapbench reproduce: ${EXPERIMENTS.length} experiments (times at k=${options.k}, ${min} rounds of ~${options.duration} s cells; undecided claims add rounds)`,
     tables: [
       {
-        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time'],
+        head: ['experiment', 'claim it tests', 'needs', 'on this machine', 'time', 'claims decided on'],
         rows,
-        align: ['left', 'left', 'left', 'left', 'left'],
-        widths: [16, 44, 26, 30, 24],
+        align: ['left', 'left', 'left', 'left', 'left', 'left'],
+        widths: [16, 44, 26, 30, 24, 30],
       },
     ],
     notes: [],
   };
   return markdown ? renderMarkdown(model) : renderTerminal(model, { width });
 }
+
+/**
+ * What an experiment's claims are decided on under the run's --protocol, and what is shown beside.
+ * @param {import('./protocols.js').Reading[]} readings  the deciding one first
+ */
+const decidedOn = ([deciding, beside]) =>
+  `${
+    {
+      fresh: `fresh: each worker's first ${PUBLISHED.iterations.toLocaleString('en-US')} ops, as published`,
+      steady: 'warm cells (steady)',
+      published: `published cells: ${PUBLISHED.iterations.toLocaleString('en-US')} ops, no warm-up`,
+    }[deciding]
+  }${beside ? '; warm beside' : ''}`;
 
 /**
  * A reproduce run's report, live (its models) or from its results file.
@@ -89,15 +104,16 @@ export const renderReproduce = (models, format, stream = process.stdout, { verbo
  * Every experiment a line: its name, whether it runs here, its time, and the claim, wrapped
  * between words under itself (as `tasks` lists them).
  * @param {string[][]} rows  the listing's rows
- * @param {import('./runner.js').ReproduceOptions} options
+ * @param {import('./types.js').ReproduceOptions} options
  * @param {number} width
  */
 function lineEach(rows, options, width) {
   const [min] = roundBounds(options);
   const nameWidth = Math.max(...rows.map((row) => row[0].length));
-  const lines = rows.flatMap(([name, claim, , here, time]) => {
+  const lines = rows.flatMap(([name, claim, , here, time, decided]) => {
     const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
-    const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  `;
+    const reading = decided.startsWith('warm') ? 'warm' : decided.split(/[: ]/)[0];
+    const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  ${reading.padEnd(9)}  `;
     const indent = [...head].length;
     return wrapText(claim, Math.max(20, width - indent))
       .split('\n')
@@ -107,7 +123,7 @@ function lineEach(rows, options, width) {
     `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
     ...lines,
     wrapText(
-      `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why`,
+      `times at k=${options.k}, ${min} rounds of ~${options.duration} s cells (undecided claims add rounds); skipped: \`reproduce --list NAME\` says why; fresh: claims decided on ${decidedOn(['fresh', 'steady']).slice('fresh: '.length)}; warm: on warm cells (--protocol changes which)`,
       width,
     ),
   ].join('\n')}\n`;

@@ -1,5 +1,6 @@
-// The report of a reproduce run, as models: from its results file's header and records, so a
+// The report of a reproduce run, as models: from its document, so a
 // live run and `mmapbench report` of its file show the same.
+import { pointOf } from '../../points/points.js';
 import { EXPERIMENTS } from './experiments.js';
 import { experimentSection } from './sections.js';
 import { environmentModel, summaryModel } from './summary.js';
@@ -19,13 +20,14 @@ export const planOf = (experiments, ctx, options) =>
   }));
 
 /**
- * The report of a run, from its results file's header and records: what a live run prints
- * and writes to REPORT.md, and what `mmapbench report` prints from the file later.
- * @param {{ header: import('../../saved/reproduce-file.js').RunHeader, options: import('./runner.js').ReproduceOptions,
- *   records: import('../../saved/reproduce-file.js').ResultRecord[], plan: ReturnType<typeof planOf>, status: string,
- *   file: string, skipped: Array<{ name: string, reason: string }> }} run
+ * The report of a run, from its document: what a live run prints and writes to REPORT.md, and
+ * what `mmapbench report` prints from its file later.
+ * @param {import('./types.js').ReproduceDocument} document
+ * @param {ReturnType<typeof planOf>} plan
+ * @param {string} file
  */
-export function reportModels({ header, options, records, plan, status, file, skipped }) {
+export function reportModels(document, plan, file) {
+  const { options, records, environment } = document;
   const sections = plan.map(({ experiment, variants }) => ({
     name: experiment.name,
     ...experimentSection(
@@ -34,42 +36,34 @@ export function reportModels({ header, options, records, plan, status, file, ski
       records.flatMap((r) => (r.type === 'cell' && r.experiment === experiment.name ? [r] : [])),
       {
         k: options.k,
-        cores: header.environment.cpu.logicalCores,
+        cores: environment.cpu.logicalCores,
         quick: options.quick,
         protocols: readingsOf(options.protocol, experiment, options),
         // what upstream changed under its claim, on the Node the cells ran on
-        premise: experiment.premise?.({ jemalloc: { path: null }, node: header.environment.node }) ?? null,
+        premise: experiment.premise?.({ jemalloc: { path: null }, node: environment.node }) ?? null,
       },
     ),
   }));
   return [
-    environmentModel({ header, status, file, skipped, bounds: roundBounds(options) }),
+    environmentModel(document, { file, bounds: roundBounds(options) }),
     summaryModel(sections, { quick: options.quick }),
     ...sections.map((s) => s.model),
   ];
 }
 
 /**
- * A saved reproduce run's report, as it printed (see loadResults): the experiments with cells
- * in the file, and the status its last `end` record gave, if the run got that far.
- * @param {Pick<import('../../saved/reproduce-file.js').ResultsFile, 'header' | 'records' | 'end'> & { path: string }} saved
+ * A saved reproduce run's report, as it printed: the experiments with cells in the file.
+ * @param {import('./types.js').ReproduceDocument} document
+ * @param {string} path  the file it was read from
  */
-export function savedReportModels({ header, records, end, path }) {
-  const names = new Set(records.map((record) => record.experiment));
+export function savedReportModels(document, path) {
+  const names = new Set(document.records.map((record) => record.experiment));
   const plan = planOf(
     EXPERIMENTS.filter((experiment) => names.has(experiment.name)),
-    { jemalloc: { path: header.jemalloc }, nodes: header.nodes, node: header.environment.node },
-    header.options,
+    { jemalloc: { path: document.jemalloc }, nodes: document.nodes, node: document.environment.node },
+    document.options,
   );
-  return reportModels({
-    header,
-    options: header.options,
-    records,
-    plan,
-    status: end?.status ?? 'ended without a report (killed): resume with --resume',
-    file: path,
-    skipped: end?.skipped ?? [],
-  });
+  return reportModels(document, plan, path);
 }
 
 /**
@@ -91,3 +85,27 @@ export function reproduceAnswer([machine, verdicts]) {
     },
   ];
 }
+
+/**
+ * A reproduce run's points: one per experiment and setting, its rounds gathered from the cell
+ * records.
+ * @param {Pick<import('./types.js').ReproduceDocument, 'options' | 'records'>} document
+ * @returns {import('../../points/points.js').Point[]}
+ */
+export const reproducePoints = ({ options, records }) => {
+  /** @type {Map<string, { experiment: string, variant: string, rounds: Map<number, import('../../points/points.js').Round> }>} */
+  const settings = new Map();
+  for (const record of records) {
+    if (record.type !== 'cell') continue;
+    const { experiment, variant } = record;
+    const id = `${experiment}/${variant}`;
+    const setting = settings.get(id) ?? { experiment, variant, rounds: new Map() };
+    settings.set(id, setting);
+    const round = setting.rounds.get(record.round) ?? {};
+    setting.rounds.set(record.round, round);
+    round[record.mode] = record.cell;
+  }
+  return [...settings].map(([id, { experiment, variant, rounds }]) =>
+    pointOf({ experiment, variant, task: '', k: options.k }, [...rounds.values()], { id }),
+  );
+};

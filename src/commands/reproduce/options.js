@@ -1,5 +1,5 @@
 // What a reproduce run is asked for, checked once: a new run's flags, or the options a results
-// file stored for --resume, which get the same checks (a results file is data, and never
+// document kept for --resume, each checked as its flag is (a results file is data, and never
 // chooses what runs).
 import os from 'node:os';
 import { resolve } from 'node:path';
@@ -7,10 +7,12 @@ import { usageError } from '../../errors.js';
 import { checkK, PRECISION } from '../../run/plan.js';
 import { THP_PATH } from '../../system/environment.js';
 import { confirmBinary } from '../../saved/given-again.js';
-import { kebab, percent, positiveInteger, positiveNumber, timeoutSeconds } from '../../words/vocabulary.js';
+import { kebab } from '../../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
-import { readResultsFile } from '../../saved/reproduce-file.js';
 import { definitionOf, firstBadField } from '../../saved/validate.js';
+import { resumable, resumedFile } from '../../saved/resume.js';
+import { keptValue } from '../../core/typed-options.js';
+import { SPECS } from './specs.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
 /**
@@ -78,20 +80,10 @@ function newOptions(argv) {
   );
 }
 
-/** Each number's check, as its flag's. @type {Record<string, (value: any) => unknown>} */
-const OPTION_CHECKS = {
-  k: positiveInteger('-k'),
-  rounds: (value) => (value === null ? null : positiveInteger('--rounds')(value)),
-  maxRounds: positiveInteger('--max-rounds'),
-  precision: (value) => percent('--precision')(value * 100),
-  duration: positiveNumber('--duration'),
-  timeout: timeoutSeconds('--timeout'),
-};
-
 /**
  * @param {Record<string, unknown>} options  a new run's, or a results file's header's
  * @param {{ force?: boolean }} [flags]
- * @returns {import('./runner.js').ReproduceOptions}
+ * @returns {import('./types.js').ReproduceOptions}
  */
 function checkOptions(options, { force = false } = {}) {
   // the schema a results file's header is read with (results.schema.json): one place for both
@@ -107,13 +99,22 @@ function checkOptions(options, { force = false } = {}) {
       `no experiment ${unknown.join(', ')}; the experiments are ${EXPERIMENT_NAMES.join(', ')} (see \`mmapbench reproduce --list\`)`,
     );
   const names = Object.keys(definitionOf('reproduceOptions').properties);
-  /** @type {Record<string, unknown>} */
+  /** @type {Record<string, any>} */
   const checked = Object.fromEntries(names.map((name) => [name, options[name] ?? undefined]));
   checked.thpPath ??= THP_PATH;
-  for (const [name, check] of Object.entries(OPTION_CHECKS)) checked[name] = check(options[name]);
-  checkK(/** @type {number} */ (checked.k), { force, cores: os.availableParallelism() });
+  for (const name of names) {
+    // each as its flag's own check reads it: reproduce's flags are its options' one definition
+    const wrong =
+      checked[name] === null || checked[name] === undefined
+        ? null
+        : keptValue(name, /** @type {any} */ (SPECS)[name], checked[name]);
+    if (wrong) throw usageError(wrong);
+  }
+  for (const name of ['k', 'maxRounds', 'duration', 'timeout'])
+    if (checked[name] === undefined) throw usageError(`${name} is missing`);
+  checkK(checked.k, { force, cores: os.availableParallelism() });
   // every field checked above, each as its flag would be
-  return /** @type {import('./runner.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
+  return /** @type {import('./types.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
 }
 
 // What a results file may not decide on its own: the programs and files root runs or writes,
@@ -124,13 +125,13 @@ const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP
 /**
  * The stored options of a run to resume, checked like new ones, and the flags given with it.
  * @param {ReproduceRequest} argv
- * @param {{ options: object }} header
+ * @param {unknown} stored
  * @param {string} file
  */
-function resumedOptions(argv, header, file) {
+function resumedOptions(argv, stored, file) {
   let options;
   try {
-    options = checkOptions(/** @type {Record<string, unknown>} */ (header.options), { force: argv.force });
+    options = checkOptions(/** @type {Record<string, unknown>} */ (stored), { force: argv.force });
   } catch (error) {
     throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
   }
@@ -148,7 +149,7 @@ function resumedOptions(argv, header, file) {
 
 /**
  * The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN).
- * @param {import('./runner.js').ReproduceOptions} options
+ * @param {import('./types.js').ReproduceOptions} options
  * @returns {string[]}
  */
 export const resumeFlags = (options) =>
@@ -161,8 +162,9 @@ export const resumeFlags = (options) =>
  * The options of the run a command line asks for: a new one's, checked, or with --resume those
  * stored in the file it names (with the file read, for the run to continue).
  * @param {ReproduceRequest} argv
+ * @returns {Promise<{ options: import('./types.js').ReproduceOptions, resumed: { path: string, document: import('./types.js').ReproduceDocument } | null }>}
  */
-export function requestedOptions(argv) {
+export async function requestedOptions(argv) {
   if (!argv.resume) return { options: newOptions(argv), resumed: null };
   const given = MEASUREMENT_OPTIONS.filter(
     (name) =>
@@ -173,6 +175,11 @@ export function requestedOptions(argv) {
     throw usageError(
       `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,
     );
-  const resumed = readResultsFile(argv.resume);
-  return { options: resumedOptions(argv, resumed.header, argv.resume), resumed };
+  // any kind of saved file may be passed: the registry of every kind says which it is
+  const { loadSaved } = await import('../index.js');
+  const { path, document, request } = resumable(
+    loadSaved(resumedFile(argv.resume), `--resume ${argv.resume}`),
+    'reproduce',
+  );
+  return { options: resumedOptions(argv, request, argv.resume), resumed: { path, document } };
 }

@@ -1,5 +1,5 @@
-// `reproduce`'s run on the one run loop (controller.js): the published experiments' rounds, each
-// cell appended to the results file as it finishes (its journal), then REPORT.md. It holds its
+// `reproduce`'s run on the one run loop (controller.js): the published experiments' rounds, its
+// results document saved whole after every cell (as sweep's after every round), then REPORT.md. It holds its
 // --out folder (and a resumed file's) for the whole run, and keeps what finished whatever stops it.
 import { dirname, join } from 'node:path';
 import { sessionError } from '../../run/scheduler.js';
@@ -9,10 +9,10 @@ import { usableCpus } from '../../system/cpus.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { lockFolder } from '../../system/out-lock.js';
 import { fileError, writeFileAtomic } from '../../system/safe-fs.js';
+import { endOf, keeper } from '../../saved/save.js';
 import { SCHEMA, version } from '../../version.js';
 import { estimate } from './estimate.js';
 import { planOf, reportModels } from './models.js';
-import { appendRecord, createResultsFile } from '../../saved/reproduce-file.js';
 import { writeExports } from '../../saved/export.js';
 import { cellsPerRound, runExperiment } from './runner.js';
 import { roundBounds } from './bounds.js';
@@ -20,7 +20,7 @@ import { renderReproduce } from './list.js';
 import reproduceKind from './kind.js';
 import { controlRun } from '../../core/controller.js';
 
-/** @typedef {import('../../saved/reproduce-file.js').RunHeader} RunHeader */
+/** @typedef {import('./types.js').ReproduceDocument} ReproduceDocument */
 
 /**
  * What a reproduce run kept: its report's models, where REPORT.md went (or why it could not),
@@ -34,14 +34,14 @@ import { controlRun } from '../../core/controller.js';
  */
 
 /**
- * The run, with --out held: every cell appended as it finishes, then the report. A resumed run
- * continues the file it read; a new one starts its own.
+ * The run, with --out held: its document saved after every cell, then the report. A resumed run
+ * goes on with the document it read (and replaces its file); a new one saves its own.
  * @param {{ argv: import('./options.js').ReproduceRequest,
- *   options: import('./runner.js').ReproduceOptions,
+ *   options: import('./types.js').ReproduceOptions,
  *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
  *   runnable: import('./experiments.js').Experiment[],
  *   skipped: Array<{ name: string, reason: string }>,
- *   resumed: ReturnType<typeof import('./options.js').requestedOptions>['resumed'], out: string }} run
+ *   resumed: { path: string, document: ReproduceDocument } | null, out: string }} run
  * @param {import('../../core/reporter.js').Context} context
  * @returns {Promise<Reproduced>}
  */
@@ -49,37 +49,59 @@ export async function measureReproduce(
   { argv, options, ctx, runnable, skipped, resumed, out },
   { interrupt, reporter },
 ) {
-  const folders = [...new Set([out, ...(argv.resume ? [dirname(argv.resume)] : [])])];
-  const reportFile = join(out, 'REPORT.md');
+  const folders = [...new Set([out, ...(resumed ? [dirname(resumed.path)] : [])])];
   // node-fix runs on the Nodes found now, never on paths a results file names: a resumed run
   // continues the settings whose versions are still the ones found
   const plan = planOf(runnable, ctx, options);
   const cores = usableCpus().usable;
-  // the run's header and results file, once --out is held: a resumed run's, or a new one's
-  const run = /** @type {{ header: RunHeader, file: string }} */ ({});
-  const records = resumed?.records ?? [];
+  /** @type {ReproduceDocument} */
+  const document = resumed
+    ? { ...resumed.document, skipped }
+    : {
+        mmapbench: version,
+        schema: SCHEMA,
+        command: 'reproduce',
+        started: new Date().toISOString(),
+        options,
+        // what the cells inherit: each setting names its own allocator variables
+        environment: describeEnvironment({ node: ctx.node, env: inheritedEnv(process.env, { allocator: false }) }),
+        jemalloc: ctx.jemalloc.path,
+        nodes: ctx.nodes,
+        records: [],
+        skipped,
+        status: 'incomplete',
+        error: null,
+      };
+  // the file it is saved in once --out is held: a resumed document's (a reproduce run an earlier
+  // mmapbench saved as lines goes on in a new one), or a new one's
+  const run = /** @type {{ file: string, keeper: ReturnType<typeof keeper> }} */ ({});
   return controlRun(
     {
-      hold: (warn, body) => holding(warn, body, { folders, out, argv, resumed, options, ctx, run }),
+      hold: (warn, body) =>
+        holding(warn, body, {
+          folders,
+          out,
+          run,
+          document,
+          resumed: resumed?.path.endsWith('.json') ? resumed.path : null,
+        }),
       get before() {
         return [
-          ...(resumed?.cutLines
-            ? [{ say: `skipped ${resumed.cutLines} line(s) of ${run.file} cut off by a kill; those cells run again` }]
-            : []),
           ...(options.k > cores ? [{ warn: { code: 'oversubscribed', text: oversubscribed(options.k, cores) } }] : []),
-          { say: `each cell is appended to ${run.file} as it finishes` },
+          { say: `the results are saved in ${run.file} after every cell` },
         ];
       },
       // the published protocols are what they are: no check of the machine before them
       checksMachine: false,
-      expects: expected(plan, options, records),
+      expects: expected(plan, options, document.records),
       rounds: async ({ reporter: told }) => {
         try {
           for (const { experiment, variants } of plan)
             await runExperiment(experiment, variants, {
               options,
-              records,
-              file: run.file,
+              records: document.records,
+              // a save that fails (a full disk) stops the run: what the file holds is what finished
+              keep: () => void run.keeper.write(document),
               interrupt,
               progress: {
                 tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),
@@ -95,8 +117,7 @@ export async function measureReproduce(
         }
       },
       documentOf: () => ({}),
-      keep: (_document, { runError }) =>
-        kept(runError ?? null, { ...run, argv, options, records, plan, skipped, reportFile }),
+      keep: (_document, { runError }) => kept(runError ?? null, { ...run, argv, document, plan, out }),
     },
     reporter,
   );
@@ -105,8 +126,8 @@ export async function measureReproduce(
 /**
  * What the run is expected to take: the cells of its least rounds not run yet, and its seconds.
  * @param {ReturnType<typeof planOf>} plan
- * @param {import('./runner.js').ReproduceOptions} options
- * @param {import('../../saved/reproduce-file.js').ResultRecord[]} records  a resumed run's
+ * @param {import('./types.js').ReproduceOptions} options
+ * @param {import('./types.js').ResultRecord[]} records  a resumed run's
  */
 function expected(plan, options, records) {
   return {
@@ -126,17 +147,14 @@ function expected(plan, options, records) {
 }
 
 /**
- * Holds --out (and a resumed file's folder) while `body` runs, and names the run's results file:
- * the resumed one, mended where a kill cut it, or a new one with its header.
+ * Holds --out (and a resumed file's folder) while `body` runs, with the document saved once
+ * before the first cell, so its file is named before anything is measured.
  * @param {(warning: { code: string, text: string }) => void} warn
  * @param {(value: null) => Promise<any>} body
- * @param {{ folders: string[], out: string, argv: import('./options.js').ReproduceRequest,
- *   resumed: ReturnType<typeof import('./options.js').requestedOptions>['resumed'],
- *   options: import('./runner.js').ReproduceOptions,
- *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
- *   run: { header: RunHeader, file: string } }} held  `run` is filled in
+ * @param {{ folders: string[], out: string, document: ReproduceDocument, resumed: string | null,
+ *   run: { file: string, keeper: ReturnType<typeof keeper> } }} held  `run` is filled in
  */
-async function holding(warn, body, { folders, out, argv, resumed, options, ctx, run }) {
+async function holding(warn, body, { folders, out, document, resumed, run }) {
   const releases = [];
   try {
     for (const folder of folders)
@@ -145,27 +163,8 @@ async function holding(warn, body, { folders, out, argv, resumed, options, ctx, 
           warn: (text) => warn({ code: 'unlocked', text }),
         }),
       );
-    if (resumed && argv.resume) {
-      run.header = resumed.header;
-      run.file = argv.resume;
-      resumed.mend();
-    } else {
-      run.header = {
-        mmapbench: version,
-        schema: SCHEMA,
-        started: new Date().toISOString(),
-        options,
-        // what the cells inherit: each setting names its own allocator variables
-        environment: describeEnvironment({
-          node: ctx.node,
-          env: inheritedEnv(process.env, { allocator: false }),
-        }),
-        jemalloc: ctx.jemalloc.path,
-        nodes: ctx.nodes,
-      };
-      run.file = join(out, `results-${run.header.started.replace(/[:.]/g, '-')}.jsonl`);
-      createResultsFile(run.file, run.header);
-    }
+    run.keeper = keeper({ out, outGiven: true, command: 'reproduce' }, warn, resumed);
+    run.file = run.keeper.write(document);
     return await body(null);
   } finally {
     for (const release of releases) release();
@@ -173,25 +172,21 @@ async function holding(warn, body, { folders, out, argv, resumed, options, ctx, 
 }
 
 /**
- * What the run keeps however it ended: the end record, REPORT.md, the exports.
+ * What the run keeps however it ended: its document with how it ended, REPORT.md, the exports.
  * @param {Error | null} error  what stopped it
- * @param {{ header: RunHeader, file: string, argv: import('./options.js').ReproduceRequest,
- *   options: import('./runner.js').ReproduceOptions, records: any[], plan: ReturnType<typeof planOf>,
- *   skipped: Array<{ name: string, reason: string }>, reportFile: string }} run
+ * @param {{ file: string, keeper: ReturnType<typeof keeper>, argv: import('./options.js').ReproduceRequest,
+ *   document: ReproduceDocument, plan: ReturnType<typeof planOf>, out: string }} run
  * @returns {Reproduced}
  */
-function kept(error, { header, file, argv, options, records, plan, skipped, reportFile }) {
-  const status = !error
-    ? 'complete'
-    : /** @type {any} */ (error).kind === 'interrupted'
-      ? 'interrupted: resume with --resume'
-      : `failed: ${error.message}`;
+function kept(error, { file, keeper: keeping, argv, document, plan, out }) {
+  Object.assign(document, endOf(/** @type {any} */ (error)));
   try {
-    appendRecord(file, { type: 'end', status, skipped });
+    keeping.write(document);
   } catch {
     // a full disk: the report still prints, and says the same
   }
-  const models = reportModels({ header, options, records, plan, status, file, skipped });
+  const models = reportModels(document, plan, file);
+  const reportFile = join(out, 'REPORT.md');
   /** @type {Reproduced['report']} */
   let report;
   try {
@@ -204,12 +199,8 @@ function kept(error, { header, file, argv, options, records, plan, skipped, repo
   } catch (writeError) {
     report = { error: fileError(writeError, reportFile, '--out') };
   }
-  // every setting's rounds, a resumed run's too, as `report` would read them from its file
-  const saved = {
-    kind: reproduceKind,
-    path: file,
-    document: { header, records, end: { type: /** @type {const} */ ('end'), status, skipped } },
-  };
+  // every setting's rounds, a resumed run's too, as `report` reads them from its file
+  const saved = { kind: reproduceKind, path: file, document };
   const exported = error || 'error' in report ? [] : writeExports([saved], argv.export ?? []);
   return { models, report, file, exported, error };
 }

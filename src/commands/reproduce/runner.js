@@ -3,15 +3,14 @@ import { roundOrder, newSession, runRounds } from '../../run/scheduler.js';
 import { takeThp } from '../../system/thp.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
-import { appendRecord } from '../../saved/reproduce-file.js';
 import { QUICK_EXPERIMENTS, roundBounds } from './bounds.js';
 import { cellsUnder, PUBLISHED, readingsOf } from './protocols.js';
 import { tracerFor } from '../../run/session.js';
 
 /**
- * @typedef {import('../../saved/reproduce-file.js').ReproduceOptions} ReproduceOptions  what a run was asked for
- *
- * @typedef {import('../../saved/reproduce-file.js').CellRecord} CellRecord
+ * @typedef {import('./types.js').ReproduceOptions} ReproduceOptions
+ * @typedef {import('./types.js').CellRecord} CellRecord
+ * @typedef {import('./types.js').ResultRecord} ResultRecord
  */
 
 /**
@@ -76,21 +75,21 @@ const narrowEnough = (experiment, cells, { precision, protocol, quick }) =>
   );
 
 /**
- * Runs one experiment's cells that `records` do not hold yet, appending each to the results
- * file as it finishes. Its settings are the points of one run of rounds (run/scheduler.js): every
+ * Runs one experiment's cells that `records` do not hold yet, each kept (`keep`) as it
+ * finishes. Its settings are the points of one run of rounds (run/scheduler.js): every
  * round runs every setting and mode, the settings' order rotating and the modes' alternating
  * round by round, so slow drift on the machine spreads over all of them. The work of a setting
  * is fixed by --quick, else calibrated once and kept in the results file, so a resumed run does
  * the same work.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
- * @param {{ options: ReproduceOptions, records: import('../../saved/reproduce-file.js').ResultRecord[], file: string, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ * @param {{ options: ReproduceOptions, records: ResultRecord[], keep: (record: ResultRecord) => void, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
  *   trace: the checked bpftrace, for variants traced as the investigation traced them
  */
 export async function runExperiment(
   experiment,
   variants,
-  { options, records, file, interrupt, progress = {}, thp, trace = null },
+  { options, records, keep: kept, interrupt, progress = {}, thp, trace = null },
 ) {
   // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
   const tracer = trace ? tracerFor({ bpftrace: trace.bpftrace, window: 'cell' }) : undefined;
@@ -101,9 +100,9 @@ export async function runExperiment(
   // a point is a setting: its id is the variant's
   const variantOf = (/** @type {{ id: string }} */ point) =>
     /** @type {import('./experiments.js').Variant} */ (variants.find((v) => v.id === point.id));
-  const keep = (/** @type {import('../../saved/reproduce-file.js').ResultRecord} */ record) => {
-    appendRecord(file, record);
+  const keep = (/** @type {ResultRecord} */ record) => {
     records.push(record);
+    kept(record);
   };
 
   /** @type {ReturnType<typeof takeThp> | null} */
@@ -150,7 +149,7 @@ export async function runExperiment(
  * Each setting as a point of the rounds: its plan, and its work as a resumed run kept it.
  * @param {import('./experiments.js').Variant[]} variants
  * @param {{ options: ReproduceOptions, interrupt?: AbortSignal,
- *   mine: import('../../saved/reproduce-file.js').ResultRecord[],
+ *   mine: ResultRecord[],
  *   tracer: import('../../run/cell.js').Tracer | undefined }} run  mine: the experiment's records so far
  * @returns {Promise<import('../../run/scheduler.js').Measurement[]>}
  */

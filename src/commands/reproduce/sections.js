@@ -118,7 +118,7 @@ const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean
  * first, with a line saying whether they differ.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {Variant[]} variants
- * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells
+ * @param {import('./types.js').CellRecord[]} cells
  * @param {{ k: number, cores: number, quick?: boolean, protocols?: import('./protocols.js').Reading[],
  *   premise?: string | null }} run  premise: what upstream changed under its claim, said beside it
  * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
@@ -176,7 +176,7 @@ export function experimentSection(
  * Each reading's verdicts and table, and the most rounds any measured.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {Variant[]} variants
- * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells
+ * @param {import('./types.js').CellRecord[]} cells
  * @param {import('./protocols.js').Reading[]} protocols
  */
 function readings(experiment, variants, cells, protocols) {
@@ -230,7 +230,7 @@ function headLines(experiment, protocols, premise) {
 /**
  * Where each two-mode setting's time per op went, in the account's words: a line per setting.
  * @param {Variant[]} variants  under one protocol
- * @param {import('../../saved/reproduce-file.js').CellRecord[]} cells  the same protocol's
+ * @param {import('./types.js').CellRecord[]} cells  the same protocol's
  * @param {{ k: number, protocol: 'steady'|'published', protocols: string[], quick: boolean }} run
  */
 function accountNotes(variants, cells, { k, protocol, protocols, quick }) {

@@ -12,17 +12,30 @@ import { DECIDES, kNote, shown } from './sections.js';
  */
 
 /**
+ * How the run ended, in the report's words.
+ * @param {Pick<import('./types.js').ReproduceDocument, 'status' | 'error'>} document
+ */
+export const statusText = ({ status, error }) =>
+  status === 'failed'
+    ? `failed: ${error?.message}`
+    : status === 'interrupted'
+      ? 'interrupted: resume with --resume'
+      : status === 'incomplete'
+        ? 'ended without a report (killed): resume with --resume'
+        : status;
+
+/**
  * The report's first block: what this run ran on and how.
- * @param {{ header: import('../../saved/reproduce-file.js').RunHeader, status: string, file: string,
- *   skipped: Array<{ name: string, reason: string }>, bounds: number[] }} run
+ * @param {import('./types.js').ReproduceDocument} document
+ * @param {{ file: string, bounds: number[] }} run
  * @returns {ReportModel}
  */
-export function environmentModel({ header, status, file, skipped, bounds }) {
-  const { environment: env, options } = header;
+export function environmentModel(document, { file, bounds }) {
+  const { environment: env, options } = document;
   const rows = [
-    ['status', status],
-    ['mmapbench', header.mmapbench],
-    ['started', header.started],
+    ['status', statusText(document)],
+    ['mmapbench', document.mmapbench],
+    ['started', document.started],
     ['node', `${env.node.version} (${env.node.path})`],
     ['kernel', `${env.kernel} (${env.platform})`],
     ['glibc', env.glibc ?? 'n/a'],
@@ -52,10 +65,10 @@ export function environmentModel({ header, status, file, skipped, bounds }) {
         both: 'both: published and steady cells in the same interleaved rounds, a verdict under each; the published one decides',
       }[options.protocol ?? 'steady'],
     ],
-    ['jemalloc', header.jemalloc ?? 'not found'],
+    ['jemalloc', document.jemalloc ?? 'not found'],
     ['results file', file],
   ];
-  for (const { name, reason } of skipped) rows.push([`skipped: ${name}`, reason]);
+  for (const { name, reason } of document.skipped) rows.push([`skipped: ${name}`, reason]);
   return {
     title: "mmapbench reproduce: the investigation's tables re-checked on this machine",
     lines: [

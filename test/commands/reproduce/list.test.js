@@ -35,7 +35,7 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   const lines = table.stdout.split('\n');
   for (const { name } of EXPERIMENTS)
     assert.equal(lines.filter((line) => line.startsWith(`${name}  `)).length, 1, `${name}: one line`);
-  assert.match(table.stdout, /^node-fix +installs +~\d+ (s|min) +Node's fix/m);
+  assert.match(table.stdout, /^node-fix +installs +~\d+ (s|min) +\w+ +Node's fix/m);
   const widest = Math.max(...lines.map((line) => [...line].length));
   assert.ok(widest <= 80, `the terminal listing is ${widest} columns off a terminal`);
   assert.doesNotMatch(table.stdout, /…/, 'a claim cut short');
@@ -52,7 +52,12 @@ test('--list names every experiment, the claim it tests, what it needs, whether 
   }
   const one = await cli(['reproduce', '--list', 'gap'], { env: npm.env });
   assert.equal(one.exitCode, 0, one.stderr);
-  assert.match(one.stdout, /^│ gap +│ Hypothesis 1, step +│ nothing +│ runs +│/m);
+  assert.match(one.stdout, /^│ gap +│ Hypothesis 1, +│ nothing +│ runs +│/m);
+  // the gap claims are decided as they were published, on fresh workers, with warm beside
+  assert.match(stdout, /^\| gap \|.*\| fresh: each worker's first 2,000 ops, as published; warm beside \|$/m);
+  assert.match(stdout, /^\| locks \|.*\| warm cells \(steady\) \|$/m);
+  assert.match(table.stdout, /^gap +runs +~\d+ (s|min) +fresh +Hypothesis 1/m);
+  assert.match(table.stdout, /^locks +\S+ +~\d+ (s|min) +warm +/m);
   assert.doesNotMatch(one.stdout, /│ arena/);
   const unknown = await cli(['reproduce', '--list', 'nope'], { env: npm.env });
   assert.equal(unknown.exitCode, 2);
