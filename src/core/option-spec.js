@@ -178,34 +178,50 @@ export function declare(yargs, specs) {
  */
 export function readOptions(argv, specs, command) {
   const given = Object.keys(specs).filter((name) => argv[name] !== undefined);
-  const typed = (/** @type {string} */ name) => (name === 'save' && argv.save === false ? '--no-save' : flagName(name));
-  for (const name of given)
-    for (const other of specs[name].conflicts ?? [])
-      if (given.includes(other))
-        throw usageError(`${typed(name)} cannot be used with ${typed(other)}; see \`mmapbench ${command} --help\``);
-  /** @type {Record<string, any>} */
-  const options = {};
+  /** @type {Record<string, unknown>} */
+  const typed = {};
   for (const name of given) {
-    const spec = specs[name];
     const raw = argv[name];
-    const kind = spec.kind ?? 'value';
+    const kind = specs[name].kind ?? 'value';
     // a value given twice (`-k 2 -k 3`) would silently be the last: which one was meant is the user's
-    if (kind === 'value' && !spec.list && Array.isArray(raw) && raw.length > 1)
+    if (kind === 'value' && !specs[name].list && Array.isArray(raw) && raw.length > 1)
       throw usageError(
-        `${typed(name)} is given ${raw.length} times (${raw.join(', ')}); give it once; see \`mmapbench ${command} --help\``,
+        `${shownFlag(argv, name)} is given ${raw.length} times (${raw.join(', ')}); give it once; see \`mmapbench ${command} --help\``,
       );
     // an empty value (`--out ''`, a variable that was not set) is never the default
     if (kind !== 'flag' && [raw].flat().some((item) => String(item) === ''))
       throw usageError(
-        `${typed(name)} is given an empty value; give it a <${placeholderOf[name] ?? 'value'}>, or leave it out for the default`,
+        `${shownFlag(argv, name)} is given an empty value; give it a <${placeholderOf[name] ?? 'value'}>, or leave it out for the default`,
       );
-    options[name] = readValue(
-      name,
-      spec,
-      kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1),
-    );
+    typed[name] = kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1);
   }
-  return options;
+  return readGiven(typed, specs, command, (name) => shownFlag(argv, name));
+}
+
+/** An option as the user typed it: `--no-save` for a save switched off. */
+const shownFlag = (/** @type {Record<string, any>} */ argv, /** @type {string} */ name) =>
+  name === 'save' && argv.save === false ? '--no-save' : flagName(name);
+
+/**
+ * The options given, by name (what the command line typed, or the API's values), each checked
+ * and converted once by its spec; an option given with one it conflicts with is a usage error.
+ * @param {Record<string, unknown>} given  only the options given
+ * @param {Specs} specs
+ * @param {string} command
+ * @param {(name: string) => string} typed  how a message names an option
+ * @returns {Record<string, any>}
+ */
+function readGiven(given, specs, command, typed) {
+  for (const name of Object.keys(given))
+    for (const other of specs[name].conflicts ?? [])
+      if (other in given)
+        throw usageError(`${typed(name)} cannot be used with ${typed(other)}; see \`mmapbench ${command} --help\``);
+  return Object.fromEntries(
+    Object.entries(given).map(([name, raw]) => [
+      name,
+      readValue(name, specs[name], specs[name].kind === 'repeat' ? [raw].flat() : raw),
+    ]),
+  );
 }
 
 /**
@@ -297,18 +313,11 @@ export function readObject(given, specs, command) {
   }
   const wrong = refusal(schema, '#', Object.fromEntries(named));
   if (wrong) throw usageError(`${wrong}; see docs/api.md`);
-  /** @type {Record<string, unknown>} */
-  const argv = {};
-  for (const [name, raw] of named)
-    argv[name] =
-      name === 'env' || name === 'param'
-        ? Object.entries(/** @type {object} */ (raw)).map(([key, setting]) => `${key}=${setting}`)
-        : Array.isArray(raw)
-          ? raw.map(String)
-          : typeof raw === 'number'
-            ? String(raw)
-            : raw;
-  return readOptions(argv, specs, command);
+  // the values as they are: each option's own check reads a number, a list or an object of
+  // NAME: value as it reads what was typed
+  return readGiven(Object.fromEntries(named), specs, command, (name) =>
+    name === 'save' && given.save === false ? '--no-save' : flagName(name),
+  );
 }
 
 // What the CLI declares before it knows which command runs (`mmapbench --help` loads this file

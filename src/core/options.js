@@ -9,6 +9,7 @@ import {
   semiSpaceMiB,
   settleMs,
   addToList,
+  pairs,
   warmupCount,
   percent,
   positiveInteger,
@@ -112,6 +113,7 @@ export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
     ),
     param: repeat(
       `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
+      { read: (/** @type {unknown} */ given) => pairs(given, '--param', list ? 'concurrency=1,8' : 'concurrency=8') },
     ),
   };
 }
@@ -142,7 +144,9 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
   /** @type {<A, B>(axis: A, single: B) => W extends true ? A : B} */
   const either = (axis, single) => /** @type {any} */ (sweep ? axis : single);
   return {
-    env: repeat('KEY=VALUE set in every cell at process start (repeatable)'),
+    env: repeat('KEY=VALUE set in every cell at process start (repeatable)', {
+      read: (/** @type {unknown} */ given) => pairs(given, '--env', 'MALLOC_ARENA_MAX=1'),
+    }),
     inheritEnv: flag(
       'give the cells the variables Node reads at every process start (NODE_EXTRA_CA_CERTS), which they do not get otherwise: start-up then shows what each child process pays for them',
     ),

@@ -9,7 +9,7 @@ import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node.js';
 import { checkDistinct, checkOutput } from '../system/safe-fs.js';
 import { quoted, refusal } from '../saved/validate.js';
-import { kebab, PARAM_OPTIONS, pairs } from '../words/vocabulary.js';
+import { kebab, PARAM_OPTIONS } from '../words/vocabulary.js';
 import { COMPARE_ONLY, measurementSpecs } from './options.js';
 import { apiSchema, flagName, readValue } from './option-spec.js';
 
@@ -264,7 +264,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
       );
     }
   }
-  const params = pairs(opts.param, '--param', 'concurrency=8');
+  /** @type {Record<string, unknown>} */
+  const params = { ...opts.param };
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
   const published = opts.protocol === 'published';
   return {
@@ -280,7 +281,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     warmup: published ? PUBLISHED.warmup : opts.warmup,
     protocol: opts.protocol ?? 'steady',
     rounds: opts.rounds,
-    env: pairs(opts.env, '--env', 'MALLOC_ARENA_MAX=1'),
+    env: opts.env ?? {},
     inheritEnv: Boolean(opts.inheritEnv),
     params,
     node: opts.node,

@@ -58,16 +58,12 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(20, signal); // the host's, the tracer's and the stop's listeners, with room
   const spec = JSON.stringify(runnerSpec(plan, work, { alone }));
-
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
-  /** @type {({ subprocess: Host } & ReturnType<typeof track>) | null} */
-  let host = null;
-  /** @type {unknown} */
-  let firstFailure = null;
+  let host = /** @type {({ subprocess: Host } & ReturnType<typeof track>) | null} */ (null);
+  let firstFailure = /** @type {unknown} */ (null);
   try {
-    // One host in either mode: an app's main process, which adds the K workers the cell
-    // measures (threads, or processes it forks), so both trees have the same parent.
+    // one host in either mode: an app's main process, which adds the K workers (threads, or processes it forks)
     const subprocess = spawnHost(plan, hosts[mode], [spec], signal);
     const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
     host = { subprocess, ...tracked };
@@ -84,21 +80,12 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     }
     // Ctrl-C while bpftrace was attaching: the tree is being stopped, `done` says how
     if (signal.aborted) await tracked.done;
-    // The barrier: every worker has set up and warmed up; release them together. Processes get
-    // a start time far enough ahead for every message to arrive (see proc-host.js).
-    const steal = stealTicks(); // read before the release time is set, not inside its lead
-    const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
-    // A host that died after "ready" cannot take the message; its exit, awaited below, says why.
-    await subprocess.sendMessage({ type: 'go', at }).catch(() => {});
+    const steal = await release(subprocess, plan, mode);
     // the host has its result and is still there, its workers holding their heaps: what the
     // tree holds at the end of its timed windows, before any of it is torn down
     const message = await Promise.race([tracked.result, tracked.done]);
     const hostPids = subprocess.pid ? [subprocess.pid] : [];
-    // the tree: the host, and in procs mode its K children
-    const memory = {
-      ...treeMemory([...hostPids, ...(message.children ?? []).flatMap((child) => child.pid ?? [])]),
-      anonymousBefore: message.anonymousBefore ?? null,
-    };
+    const memory = treeAtEnd(hostPids, message);
     const { ended, strays } = await endTree(subprocess, tracked, hostPids);
     const exited = process.hrtime.bigint();
     const cell = cellOf(mode, plan, message, {
@@ -123,6 +110,33 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     throw await stoppedTree(firstFailure ?? error, { host, stop, tracer, mode, limitBefore, interrupt });
   }
 }
+
+/**
+ * The barrier: every worker has set up and warmed up; release them together. Processes get a
+ * start time far enough ahead for every message to arrive (see proc-host.js). A host that died
+ * after "ready" cannot take the message; its exit, awaited after, says why.
+ * @param {Host} subprocess
+ * @param {import('./plan.js').Plan} plan
+ * @param {'workers'|'procs'} mode
+ * @returns {Promise<ReturnType<typeof stealTicks>>}  the CPU steal, read before the release time
+ *   is set, not inside its lead
+ */
+async function release(subprocess, plan, mode) {
+  const steal = stealTicks();
+  const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
+  await subprocess.sendMessage({ type: 'go', at }).catch(() => {});
+  return steal;
+}
+
+/**
+ * What the tree holds at the end of its timed windows: the host, and in procs mode its K children.
+ * @param {number[]} hostPids
+ * @param {{ children?: Array<{ pid?: number }>, anonymousBefore?: number | null }} message  the host's result
+ */
+const treeAtEnd = (hostPids, message) => ({
+  ...treeMemory([...hostPids, ...(message.children ?? []).flatMap((child) => child.pid ?? [])]),
+  anonymousBefore: message.anonymousBefore ?? null,
+});
 
 /**
  * The app ends its workers and reads what it kept (ending.js; its failure is the cell's); then

@@ -89,6 +89,25 @@ const noResult = (context) =>
   );
 
 /**
+ * The messages a host sends, until it has sent more than MAX_MESSAGES: then it is stopped.
+ * @param {Host} subprocess
+ * @param {HostContext} context
+ * @returns {AsyncGenerator<HostMessage | undefined>}
+ */
+async function* messagesOf(subprocess, context) {
+  let count = 0;
+  for await (const received of subprocess.getEachMessage()) {
+    if (++count > MAX_MESSAGES) {
+      subprocess.kill('SIGKILL');
+      throw new MmapbenchError(
+        `${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`,
+      );
+    }
+    yield /** @type {HostMessage | undefined} */ (received);
+  }
+}
+
+/**
  * Follows one host process: `ready` resolves on its ready message, `result` on its result,
  * `done` with its result once it has exited, or rejects with an MmapbenchError that names who
  * failed and how.
@@ -97,17 +116,12 @@ const noResult = (context) =>
  */
 export function track(subprocess, context) {
   const ready = deferred();
-  /** @type {ReturnType<typeof deferred<ResultMessage>>} */
-  const resulted = deferred();
-  /** @type {ReturnType<typeof deferred<import('./ending.js').EndedMessage>>} */
-  const ended = deferred();
-  /** @type {bigint | null} */
-  let receivedAt = null;
-  /** @type {NodeJS.Timeout | undefined} */
-  let lingering;
+  const resulted = /** @type {ReturnType<typeof deferred<ResultMessage>>} */ (deferred());
+  const ended = /** @type {ReturnType<typeof deferred<import('./ending.js').EndedMessage>>} */ (deferred());
+  let receivedAt = /** @type {bigint | null} */ (null);
+  let lingering = /** @type {NodeJS.Timeout | undefined} */ (undefined);
   let killedAfterResult = false;
-  /** @type {number[] | undefined} what a host that timed out said of its members' windows */
-  let unfinished;
+  let unfinished = /** @type {number[] | undefined} what a timed-out host said of its members */ (undefined);
   // A host still there this long after it was told to go is killed; its result, whole, is kept.
   const linger = () =>
     (lingering ??= setTimeout(() => {
@@ -122,15 +136,7 @@ export function track(subprocess, context) {
     /** @type {FailedMessage | undefined} */
     let failure;
     try {
-      let count = 0;
-      for await (const received of subprocess.getEachMessage()) {
-        const message = /** @type {HostMessage | undefined} */ (received);
-        if (++count > MAX_MESSAGES) {
-          subprocess.kill('SIGKILL');
-          throw new MmapbenchError(
-            `${context.label} sent more than ${MAX_MESSAGES} messages and was stopped (task ${context.plan.task.name}); a task must not use process.send`,
-          );
-        }
+      for await (const message of messagesOf(subprocess, context)) {
         if (message?.type === 'unfinished') unfinished = message.members;
         else if (message?.type === 'ready') ready.resolve();
         else if (message?.type === 'ended') ended.resolve(message);
@@ -155,17 +161,16 @@ export function track(subprocess, context) {
     if (!result) throw withOutput(noResult(context));
     return result;
   })();
-  // once a result came: tell the host to exit, and kill it if it does not
-  const dismiss = () => {
-    subprocess.sendMessage({ type: 'exit' }).catch(() => {});
-    linger();
-  };
   return {
     ready: ready.promise,
     result: resulted.promise,
     ended: ended.promise,
     done,
     received: () => receivedAt,
-    dismiss,
+    // once a result came: tell the host to exit, and kill it if it does not
+    dismiss: () => {
+      subprocess.sendMessage({ type: 'exit' }).catch(() => {});
+      linger();
+    },
   };
 }

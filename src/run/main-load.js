@@ -185,7 +185,11 @@ async function limited(request, index) {
  * the end of their last window): a request or a tick counts only when it was called between them,
  * with its previous tick (for a lag), so what the harness does on this thread just before the
  * workers start or after their windows end (a release's messages, the workers' `done`) is not the
- * app's.
+ * app's. The timer's lag is how much later than `everyMs` after its last call it called again,
+ * which is what the app's event loop, busy or kept from a CPU, makes every timer and callback
+ * wait, read from the load's own calls (Node's monitorEventLoopDelay keeps no histogram that can
+ * be pooled over rounds, and a stretch of a round holds too few ticks for a 99th percentile of
+ * its own).
  * @param {MainSpec} spec
  * @param {(index: number) => unknown} request
  * @param {(error: unknown) => void} onError  a request that threw or took too long: the task's failure
@@ -199,17 +203,13 @@ function startMainLoad(spec, request, onError) {
   // each request's time and each tick's lag, with when it was called
   const times = timedSeries();
   const lags = timedSeries();
-  /** @type {number | null} */
-  let lastCall = null;
+  let lastCall = /** @type {number | null} */ (null);
   let busy = false;
   let stopped = false;
   const record = (/** @type {number} */ ns, /** @type {number} */ called) => {
     if (called >= from) times.push(ns, called);
   };
-  // The timer's lag: how much later than `everyMs` after its last call it called again, which is
-  // what the app's event loop, busy or kept from a CPU, makes every timer and callback wait. Read
-  // from the load's own calls (Node's monitorEventLoopDelay keeps no histogram that can be pooled
-  // over rounds, and a stretch of a round holds too few ticks for a 99th percentile of its own).
+  // the timer's lag (see above)
   const lag = (/** @type {number} */ now) => {
     if (now < from) return;
     if (lastCall !== null) lags.push(Math.max(0, now - lastCall - spec.everyMs) * 1e6, now);
@@ -225,27 +225,14 @@ function startMainLoad(spec, request, onError) {
       stopped = true;
       onError(error);
     };
-    let result;
-    try {
-      result = request(times.count);
-    } catch (error) {
-      return fail(error);
-    }
+    const result = callRequest(request, times.count, fail);
+    if (result === FAILED) return;
     if (result && typeof (/** @type {any} */ (result).then) === 'function') {
       busy = true;
-      const stall = setTimeout(() => fail(slowRequest(null)), REQUEST_LIMIT_MS);
-      // one promise per request, as the app's own await makes: no .finally() beside it
-      /** @type {Promise<unknown>} */ (result).then(
-        () => {
-          clearTimeout(stall);
-          busy = false;
-          if (!stopped) record((performance.now() - called) * 1e6, called);
-        },
-        (error) => {
-          clearTimeout(stall);
-          fail(error);
-        },
-      );
+      awaitRequest(/** @type {Promise<unknown>} */ (result), fail, () => {
+        busy = false;
+        if (!stopped) record((performance.now() - called) * 1e6, called);
+      });
     } else {
       const ns = (performance.now() - called) * 1e6;
       if (ns > REQUEST_LIMIT_MS * 1e6) fail(slowRequest(ns / 1e6));
@@ -269,6 +256,45 @@ function startMainLoad(spec, request, onError) {
       return read(untilMs);
     },
   };
+}
+
+const FAILED = Symbol('failed');
+
+/**
+ * What `request(index)` returned, or FAILED when it threw (`fail` is told).
+ * @param {(index: number) => unknown} request
+ * @param {number} index
+ * @param {(error: unknown) => void} fail
+ */
+function callRequest(request, index, fail) {
+  try {
+    return request(index);
+  } catch (error) {
+    fail(error);
+    return FAILED;
+  }
+}
+
+/**
+ * An async request: `settled` once its promise resolves, `fail` when it rejects or never settles
+ * within REQUEST_LIMIT_MS. One promise per request, as the app's own await makes: no .finally()
+ * beside it.
+ * @param {Promise<unknown>} result
+ * @param {(error: unknown) => void} fail
+ * @param {() => void} settled
+ */
+function awaitRequest(result, fail, settled) {
+  const stall = setTimeout(() => fail(slowRequest(null)), REQUEST_LIMIT_MS);
+  result.then(
+    () => {
+      clearTimeout(stall);
+      settled();
+    },
+    (error) => {
+      clearTimeout(stall);
+      fail(error);
+    },
+  );
 }
 
 /**

@@ -141,7 +141,6 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   if (envOverrides.LD_PRELOAD) await checkPreload(node.path, envOverrides);
   // the CPUs this process may use: its affinity mask and its cgroup's quota, not the host's
   const cores = usableCpus().usable;
-
   const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
   if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });

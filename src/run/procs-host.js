@@ -80,6 +80,31 @@ unfinished = first.unfinished;
 first.finished.then(report);
 
 /**
+ * A child that could not start, or that ended before it finished, fails the cell; an ended
+ * child is let go: a parent that recycles its children must not hold them all.
+ * @param {import('node:child_process').ChildProcess} subprocess
+ * @param {number} index
+ * @param {() => boolean} finished  whether it sent its result
+ */
+function watchExit(subprocess, index, finished) {
+  // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
+  subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
+    fail(index, { message: `could not start process ${index}: ${error.message}`, notStarted: true, code: error.code }),
+  );
+  subprocess.on('exit', (code, signal) => {
+    const at = children.indexOf(subprocess);
+    if (at >= 0) children.splice(at, 1);
+    if (finished() || failed) return;
+    fail(
+      index,
+      signal
+        ? { message: `was killed by ${signal}`, signal }
+        : { message: `exited with code ${code} before finishing`, exitCode: code ?? undefined },
+    );
+  });
+}
+
+/**
  * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
  * their results once all K have reported.
  * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
@@ -121,26 +146,7 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
         fail(index, details);
       } else if (members.heard(message, index, message)) finished = true;
     });
-    // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
-    subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
-      fail(index, {
-        message: `could not start process ${index}: ${error.message}`,
-        notStarted: true,
-        code: error.code,
-      }),
-    );
-    subprocess.on('exit', (code, signal) => {
-      // an ended child is let go: a parent that recycles its children must not hold them all
-      const at = children.indexOf(subprocess);
-      if (at >= 0) children.splice(at, 1);
-      if (finished || failed) return;
-      fail(
-        index,
-        signal
-          ? { message: `was killed by ${signal}`, signal }
-          : { message: `exited with code ${code} before finishing`, exitCode: code ?? undefined },
-      );
-    });
+    watchExit(subprocess, index, () => finished);
   }
   const release = () => tell({ type: 'go', at: String(process.hrtime.bigint() + RELEASE_LEAD_NS) });
   return {

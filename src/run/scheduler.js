@@ -136,30 +136,13 @@ export const armSteps = (plan, arms) => (index) =>
  *   'max-time'; what runs then is at most the one point's calibration or round under way
  * @returns {Promise<RoundsRun>}
  */
-export async function runRounds(
-  points,
-  {
-    stop,
-    interrupt,
-    onCalibrated,
-    skip,
-    beforeCell,
-    onCell,
-    onRound,
-    resumed,
-    cells = { runCell, calibrate },
-    isolate = false,
-    budget = Infinity,
-  },
-) {
+export async function runRounds(points, hooks) {
+  const { stop, interrupt, onCalibrated, skip, beforeCell, onCell, onRound, resumed, budget = Infinity } = hooks;
+  const { cells = { runCell, calibrate }, isolate = false } = hooks;
   const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
   // the budget spent: every point still running stops, and nothing more starts
-  const spent = () => {
-    if (elapsed() <= budget) return false;
-    for (const point of points) point.session.stop ??= 'max-time';
-    return true;
-  };
+  const spent = () => elapsed() > budget && points.every((point) => (point.session.stop ??= 'max-time'));
   /** @type {RoundsRun} */
   const run = { points, rounds: [...(resumed?.rounds ?? [])], error: null, seconds: 0 };
   const done = Math.max(0, ...points.flatMap((point) => point.session.rounds.map((round) => round.index)));
@@ -176,18 +159,15 @@ export async function runRounds(
       /** @type {RoundsRun['rounds'][number]} */
       const visit = { index, points: [] };
       run.rounds.push(visit);
-      let outOfTime = false;
-      for (const point of visited) {
-        if ((outOfTime = spent())) break;
-        visit.points.push(point.id);
-        const steps = point.steps(index);
-        /** @type {Round} */
-        const round = { index, order: [...new Set(steps.map((step) => step.arm))], cells: {} };
-        point.session.rounds.push(round);
-        await alone(point, () => runSteps(point, round, steps, { cells, interrupt, skip, beforeCell, onCell, clock }));
-        onRound?.(point, round, elapsed(), run);
-      }
-      if (outOfTime) {
+      const steps = { cells, interrupt, skip, beforeCell, onCell, clock };
+      if (
+        await visitAll(visited, visit, {
+          spent,
+          alone,
+          steps,
+          done: (point, round) => onRound?.(point, round, elapsed(), run),
+        })
+      ) {
         if (!visit.points.length) run.rounds.pop();
         break;
       }
@@ -200,13 +180,43 @@ export async function runRounds(
       });
     }
   } catch (caught) {
-    // the points still running get the error
-    const error = (run.error = sessionError(caught));
-    for (const point of points.filter((p) => !p.session.stop))
-      Object.assign(point.session, { error, stop: error.kind === 'interrupted' ? 'interrupted' : 'failed' });
+    run.error = stopRunning(points, sessionError(caught));
   }
   run.seconds = elapsed();
   return run;
+}
+
+/**
+ * The points still running get the error that stopped the run.
+ * @param {Measurement[]} points
+ * @param {MmapbenchError} error
+ */
+function stopRunning(points, error) {
+  for (const point of points.filter((p) => !p.session.stop))
+    Object.assign(point.session, { error, stop: error.kind === 'interrupted' ? 'interrupted' : 'failed' });
+  return error;
+}
+
+/**
+ * One round's visits: each point in the round's order runs its steps, until the budget is spent.
+ * @param {Measurement[]} visited
+ * @param {RoundsRun['rounds'][number]} visit  the round's record: the points it visited
+ * @param {{ spent: () => boolean, alone: ReturnType<typeof isolated>, steps: Parameters<typeof runSteps>[3],
+ *   done: (point: Measurement, round: Round) => void }} how
+ * @returns {Promise<boolean>}  whether the budget ran out
+ */
+async function visitAll(visited, visit, { spent, alone, steps, done }) {
+  for (const point of visited) {
+    if (spent()) return true;
+    visit.points.push(point.id);
+    const order = point.steps(visit.index);
+    /** @type {Round} */
+    const round = { index: visit.index, order: [...new Set(order.map((step) => step.arm))], cells: {} };
+    point.session.rounds.push(round);
+    await alone(point, () => runSteps(point, round, order, steps));
+    done(point, round);
+  }
+  return false;
 }
 
 /**

@@ -229,6 +229,27 @@ export const looksLikePath = (/** @type {string} */ spec) => /[/\\]/.test(spec) 
 const LOAD_TIMEOUT_SECONDS = 30;
 
 /**
+ * A task module's URL from the path given as --task, checked to be a file.
+ * @param {string} spec
+ * @param {string} cwd
+ */
+function moduleUrl(spec, cwd) {
+  if (!looksLikePath(spec))
+    throw usageError(
+      `unknown task "${spec}"; built-in tasks are ${BUILTIN_TASKS.join(', ')}, or pass a path such as ./my-task.js`,
+    );
+  const path = resolve(cwd, spec);
+  if (!existsSync(path))
+    throw usageError(
+      `task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`,
+    );
+  // a FIFO would hold the load probe until its time is up, a folder fail it obscurely
+  const problem = notAFile(statSync(path));
+  if (problem) throw usageError(`task module ${spec} is ${problem}; pass a .js/.mjs/.cjs file`);
+  return pathToFileURL(path).href;
+}
+
+/**
  * Resolves `--task NAME|PATH` and checks the module the way a worker will load it, so a broken
  * task is reported once, here, instead of K times from inside the cell. A user's module is
  * loaded in a process of its own (loadInChild), never in the CLI's.
@@ -238,27 +259,8 @@ const LOAD_TIMEOUT_SECONDS = 30;
  * @returns {Promise<LoadedTask>}
  */
 export async function loadTask(spec, { cwd = process.cwd(), timeout, interrupt } = {}) {
-  let url;
-  let builtin = false;
-  if (BUILTIN_TASKS.includes(spec)) {
-    url = new URL(`./${spec}.js`, import.meta.url).href;
-    builtin = true;
-  } else if (looksLikePath(spec)) {
-    const path = resolve(cwd, spec);
-    if (!existsSync(path))
-      throw usageError(
-        `task module ${spec} not found (looked at ${path}); pass a path to a .js/.mjs/.cjs file or a built-in task (see \`mmapbench tasks\`)`,
-      );
-    // a FIFO would hold the load probe until its time is up, a folder fail it obscurely
-    const problem = notAFile(statSync(path));
-    if (problem) throw usageError(`task module ${spec} is ${problem}; pass a .js/.mjs/.cjs file`);
-    url = pathToFileURL(path).href;
-  } else {
-    throw usageError(
-      `unknown task "${spec}"; built-in tasks are ${BUILTIN_TASKS.join(', ')}, or pass a path such as ./my-task.js`,
-    );
-  }
-
+  const builtin = BUILTIN_TASKS.includes(spec);
+  const url = builtin ? new URL(`./${spec}.js`, import.meta.url).href : moduleUrl(spec, cwd);
   const seconds = Math.min(timeout ?? LOAD_TIMEOUT_SECONDS, LOAD_TIMEOUT_SECONDS);
   const { task, exports } = builtin ? await loadHere(url) : await loadInChild(url, spec, seconds, interrupt);
   if (task.run !== 'function' && task.op !== 'function') {

@@ -142,20 +142,26 @@ export const PARAM_VALUE = {
 };
 
 /**
- * `KEY=VALUE` pairs into an object with own properties only (`__proto__` is just a name).
- * @param {string | string[] | undefined} list  as typed, once or repeated
+ * `KEY=VALUE` pairs into an object with own properties only (`__proto__` is just a name): as
+ * typed, once or repeated, or an object of them (the API's `{ MALLOC_ARENA_MAX: 1 }`).
+ * @param {unknown} list
  * @param {string} option  as typed, for the message
  * @param {string} example  a pair that would do, for the message
  * @returns {Record<string, string>}
  */
 export function pairs(list, option, example) {
   const entries = [];
-  for (const pair of [list ?? []].flat().map(String)) {
-    const at = pair.indexOf('=');
-    if (at < 1) throw usageError(`${option} ${pair} is not KEY=VALUE; write it as ${option} ${example}`);
-    entries.push([pair.slice(0, at), pair.slice(at + 1)]);
-  }
-  return Object.fromEntries(entries);
+  for (const item of [list ?? []].flat())
+    if (item && typeof item === 'object')
+      entries.push(...Object.entries(item).map(([key, value]) => `${key}=${value}`));
+    else entries.push(String(item));
+  return Object.fromEntries(
+    entries.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw usageError(`${option} ${pair} is not KEY=VALUE; write it as ${option} ${example}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
 }
 
 /**

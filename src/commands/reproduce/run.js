@@ -54,24 +54,7 @@ export async function measureReproduce(
   // continues the settings whose versions are still the ones found
   const plan = planOf(runnable, ctx, options);
   const cores = usableCpus().usable;
-  /** @type {ReproduceDocument} */
-  const document = resumed
-    ? { ...resumed.document, skipped }
-    : {
-        mmapbench: version,
-        schema: SCHEMA,
-        command: 'reproduce',
-        started: new Date().toISOString(),
-        options,
-        // what the cells inherit: each setting names its own allocator variables
-        environment: describeEnvironment({ node: ctx.node, env: inheritedEnv(process.env, { allocator: false }) }),
-        jemalloc: ctx.jemalloc.path,
-        nodes: ctx.nodes,
-        records: [],
-        skipped,
-        status: 'incomplete',
-        error: null,
-      };
+  const document = resumed ? { ...resumed.document, skipped } : newDocument(options, ctx, skipped);
   // the file it is saved in once --out is held: a resumed document's (a reproduce run an earlier
   // mmapbench saved as lines goes on in a new one), or a new one's
   const run = /** @type {{ file: string, keeper: ReturnType<typeof keeper> }} */ ({});
@@ -94,33 +77,66 @@ export async function measureReproduce(
       // the published protocols are what they are: no check of the machine before them
       checksMachine: false,
       expects: expected(plan, options, document.records),
-      rounds: async ({ reporter: told }) => {
-        try {
-          for (const { experiment, variants } of plan)
-            await runExperiment(experiment, variants, {
-              options,
-              records: document.records,
-              // a save that fails (a full disk) stops the run: what the file holds is what finished
-              keep: () => void run.keeper.write(document),
-              interrupt,
-              progress: {
-                tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),
-                grow: (cells) => told.grow?.(cells),
-              },
-              thp: ctx.thp,
-              trace: ctx.trace.setup,
-            });
-          return { error: null };
-        } catch (caught) {
-          // whatever stopped the run, what finished is reported before the error
-          return { error: sessionError(caught) };
-        }
-      },
+      rounds: ({ reporter: told }) => runPlan(plan, { options, document, run, interrupt, told, ctx }),
       documentOf: () => ({}),
       keep: (_document, { runError }) => kept(runError ?? null, { ...run, argv, document, plan, out }),
     },
     reporter,
   );
+}
+
+/**
+ * A new run's document, before its first cell.
+ * @param {import('./types.js').ReproduceOptions} options
+ * @param {Awaited<ReturnType<typeof import('./machine.js').machine>>} ctx
+ * @param {Array<{ name: string, reason: string }>} skipped
+ * @returns {ReproduceDocument}
+ */
+const newDocument = (options, ctx, skipped) => ({
+  mmapbench: version,
+  schema: SCHEMA,
+  command: 'reproduce',
+  started: new Date().toISOString(),
+  options,
+  // what the cells inherit: each setting names its own allocator variables
+  environment: describeEnvironment({ node: ctx.node, env: inheritedEnv(process.env, { allocator: false }) }),
+  jemalloc: ctx.jemalloc.path,
+  nodes: ctx.nodes,
+  records: [],
+  skipped,
+  status: 'incomplete',
+  error: null,
+});
+
+/**
+ * Every experiment's rounds, one after another, each record kept in the document and the
+ * document saved; whatever stops them, what finished is reported before the error.
+ * @param {ReturnType<typeof planOf>} plan
+ * @param {{ options: import('./types.js').ReproduceOptions, document: ReproduceDocument,
+ *   run: { keeper: ReturnType<typeof keeper> }, interrupt?: AbortSignal,
+ *   told: import('../../core/reporter.js').Reporter,
+ *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>> }} how
+ */
+async function runPlan(plan, { options, document, run, interrupt, told, ctx }) {
+  try {
+    for (const { experiment, variants } of plan)
+      await runExperiment(experiment, variants, {
+        options,
+        records: document.records,
+        // a save that fails (a full disk) stops the run: what the file holds is what finished
+        keep: () => void run.keeper.write(document),
+        interrupt,
+        progress: {
+          tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),
+          grow: (cells) => told.grow?.(cells),
+        },
+        thp: ctx.thp,
+        trace: ctx.trace.setup,
+      });
+    return { error: null };
+  } catch (caught) {
+    return { error: sessionError(caught) };
+  }
 }
 
 /**

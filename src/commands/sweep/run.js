@@ -20,7 +20,7 @@ import { controlRun, keptAsResults } from '../../core/controller.js';
 import { about } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
-import { listOf, pairs, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
+import { listOf, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
 import { MODES, plural } from '../../words/spelling.js';
 
 // the options that are axes in a sweep, besides the task parameters
@@ -35,7 +35,7 @@ function sweepRequest(opts) {
   /** @type {Record<string, unknown[]>} */
   const params = {};
   // --param op=stat,readFile: a list, as the named task parameters take
-  for (const [name, value] of Object.entries(pairs(opts.param, '--param', 'concurrency=1,8')))
+  for (const [name, value] of Object.entries(/** @type {Record<string, string>} */ (opts.param ?? {})))
     params[name] = listOf(`--param ${name}=`, text, 'readFile,stat')(value, []);
   for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
   /** @type {Array<string | undefined>} */
@@ -146,32 +146,7 @@ export async function runPlanned(
       expects: expected(points, { kept, left, fixedRounds }),
       opening: ({ seconds }) => openingLine(points, seconds, { opening, budget }),
       rounds: ({ keep, reporter }) =>
-        runSweep(points, {
-          budget,
-          interrupt,
-          race,
-          onCell: (point, round, mode) =>
-            reporter.cell(
-              {
-                command: isolate ? 'advise' : 'sweep',
-                round: round.index,
-                mode: /** @type {'workers'|'procs'} */ (mode),
-                point: point.id,
-                soFar: null,
-              },
-              round,
-              point,
-            ),
-          onRound: keep ?? undefined,
-          isolate,
-          resumed: kept
-            ? {
-                sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
-                rounds: kept.order,
-                seconds: kept.seconds,
-              }
-            : undefined,
-        }),
+        runSweep(points, roundsOf({ kept, budget, interrupt, race, isolate, keep, reporter })),
       // the request rides along in any document that did not finish, for --resume
       documentOf: (soFar, finished, machine) =>
         keptDocument(
@@ -192,6 +167,39 @@ export async function runPlanned(
     given,
   );
 }
+
+/**
+ * How runSweep runs the points: within the budget, each cell told to the reporter, the document
+ * kept after every round, and a resumed sweep's sessions and rounds carried on.
+ * @param {{ kept: any, budget: number, interrupt?: AbortSignal, race: import('../../run/race.js').RaceScore | false,
+ *   isolate: boolean, keep: ((round: any) => void) | null, reporter: import('../../core/reporter.js').Reporter }} run
+ */
+const roundsOf = ({ kept, budget, interrupt, race, isolate, keep, reporter }) => ({
+  budget,
+  interrupt,
+  race,
+  onCell: (/** @type {any} */ point, /** @type {any} */ round, /** @type {string} */ mode) =>
+    reporter.cell(
+      {
+        command: isolate ? 'advise' : 'sweep',
+        round: round.index,
+        mode: /** @type {'workers'|'procs'} */ (mode),
+        point: point.id,
+        soFar: null,
+      },
+      round,
+      point,
+    ),
+  onRound: keep ?? undefined,
+  isolate,
+  resumed: kept
+    ? {
+        sessions: new Map(kept.points.map((/** @type {any} */ point) => [point.id, sessionOf(point, MODES)])),
+        rounds: kept.order,
+        seconds: kept.seconds,
+      }
+    : undefined,
+});
 
 /**
  * --node 24 and --node 24.21 (or a path) can be the same binary: each Node once.
