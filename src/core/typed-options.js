@@ -110,8 +110,8 @@ const keptField = (name, value, shown = name) => {
 
 /**
  * What is wrong with a kept value of an option, as the command line's check of that option
- * would refuse it (its choices, its range, a size's text), or null. A percentage is kept as the
- * fraction the command line makes of `--precision 5%`.
+ * would refuse it (its choices, its range, a size's text), or null: a kept value is the typed
+ * value the check returns (a precision the fraction it makes of `--precision 5%`).
  * @param {string} name
  * @param {import('./option-spec.js').OptionSpec | undefined} spec
  * @param {unknown} value
@@ -120,7 +120,7 @@ const keptField = (name, value, shown = name) => {
 export function keptValue(name, spec, value, shown = name) {
   if (!spec?.read && !spec?.choices) return null;
   try {
-    readValue(name, spec, name === 'precision' ? Number(value) * 100 : value);
+    readValue(name, spec, value);
     return null;
   } catch (error) {
     if (error instanceof MmapbenchError)

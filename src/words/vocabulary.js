@@ -109,9 +109,18 @@ export const timeoutSeconds = checked(
   `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,
 );
 
-/** A percentage in (0, 100), as `5%` or `5`; returned as a fraction (0.05). @type {Check<number>} */
+/**
+ * A share, kept as a fraction (0.05): typed as a percentage in (0, 100), `5%` or `5`; given as a
+ * number (the API's, a kept run's), the fraction itself, in (0, 1). @type {Check<number>}
+ */
 export const percent = (name) => (raw) => {
   const value = last(raw);
+  if (typeof value === 'number') {
+    if (value > 0 && value < 1) return value;
+    throw usageError(
+      `${name} ${value} is invalid: it must be a fraction between 0 and 1, such as 0.05, or a text such as '5%'`,
+    );
+  }
   const number = Number(String(value).replace(/%$/, ''));
   if (typeof value === 'boolean' || String(value).trim() === '' || !(number > 0 && number < 100)) {
     throw usageError(`${name} ${value} is invalid: it must be a percentage between 0 and 100, such as 5%`);

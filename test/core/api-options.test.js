@@ -7,9 +7,9 @@ import { readObject, readOptions } from '../../src/core/option-spec.js';
 
 const { specs } = optionsOf('compare');
 
-test('{ precision: 5 } and --precision 5% are one precision; a size and a warm-up read alike', () => {
+test('{ precision: 0.05 } and --precision 5% are one precision, a fraction everywhere; a size and a warm-up read alike', () => {
   const api = readObject(
-    { k: 2, precision: 5, size: '64k', warmup: 'steady', env: { MALLOC_ARENA_MAX: 1 } },
+    { k: 2, precision: 0.05, size: '64k', warmup: 'steady', env: { MALLOC_ARENA_MAX: 1 } },
     specs,
     'compare',
   );

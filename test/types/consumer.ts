@@ -66,7 +66,7 @@ advise({ for: 'speed' });
 // what each option takes, as the command line reads it
 sweep({ k: [1, 2, 4], file: ['4k', '1m'], precision: '2%', variant: ['a:MALLOC_ARENA_MAX=1'] });
 compare({
-  precision: 2,
+  precision: 0.02,
   size: '64k',
   warmup: 'steady',
   env: { MALLOC_ARENA_MAX: 1 },
