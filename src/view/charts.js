@@ -367,7 +367,7 @@ export const rampChart = (rows, { series = MODE_SERIES } = {}) =>
  *   width: number, point: number, rule: number }} chart  the x field's encoding, the y axis's
  *   title and format, the points' size and the rules' opacity
  */
-function rangeLines(rows, series, { title, x, y, width, point, rule }) {
+export function rangeLines(rows, series, { title, x, y, width, point, rule }) {
   const color = pairColor(series);
   return draw({
     title,
