@@ -1,5 +1,6 @@
 // The CLI's reporter: a run's warnings and notes as lines on stderr, its progress as a bar, or
 // with --ci as a line per finished round (what a CI log keeps).
+import { percentText } from '../words/spelling.js';
 import { startProgress } from '../view/progress.js';
 import { formatCI, pct } from '../document/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
@@ -70,7 +71,7 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
     if (round.scheduled) {
       seen.ratios = [];
       stderr.write(
-        `${at}: ${subject} ${roundRatio(round).toFixed(2)}; windows of one tree held ${Math.round(round.scheduled.windows * 100)}% of the rounds' spread: windows ${round.scheduled.scale}x as long from here, and the rounds so far count in no figure\n`,
+        `${at}: ${subject} ${roundRatio(round).toFixed(2)}; windows of one tree held ${percentText(round.scheduled.windows)} of the rounds' spread: windows ${round.scheduled.scale}x as long from here, and the rounds so far count in no figure\n`,
       );
       return;
     }

@@ -2,7 +2,7 @@
 // stats/account.js for each mode with their intervals, the difference between the modes, a
 // sentence that names what differs and what to try, and each mode's regime.
 import { STEADY_CAP } from '../run/work.js';
-import { fixed, listed, plural, MODES } from '../words/spelling.js';
+import { fixed, listed, plural, MODES, percentText } from '../words/spelling.js';
 
 /**
  * @typedef {ReturnType<typeof import('../stats/account.js').accountResults>} AccountData
@@ -270,7 +270,7 @@ function unexplained(account) {
   const share = Math.abs(left) / Math.abs(seen.mean);
   return (
     `the ratio saw ${signed(us(seen.mean))} µs per op (k × elapsed / ops); the threads' own windows account for ` +
-    `${signed(us(wall.mean))}, leaving ${us(Math.abs(left))} µs (${Math.round(share * 100)}%) unexplained` +
+    `${signed(us(wall.mean))}, leaving ${us(Math.abs(left))} µs (${percentText(share)}) unexplained` +
     (share > 0.2 ? ': more than a fifth, so read the account with care (stragglers, barrier edges)' : '')
   );
 }

@@ -1,7 +1,7 @@
 // Every sentence a result is read by, from the data stats/ returns: one CI format, one wording.
 import { INTERVAL_ROUNDS, roundsForPrecision } from '../stats/stopping.js';
 import { WORTH_CHANGING } from '../stats/noise.js';
-import { estimate, fixed, plural } from '../words/spelling.js';
+import { estimate, fixed, plural, percentText } from '../words/spelling.js';
 import { remedyOf, spreadCause, stoppedShort } from './spread-words.js';
 import { wordsOfAccount } from './account-text.js';
 
@@ -112,7 +112,7 @@ export function floorText({ noise, config, stop }, { short = false } = {}) {
   if (short)
     return (
       trees &&
-      `; ${Math.round(noise.trees * 100)}% of the rounds' spread is between fresh trees, which only more rounds narrow`
+      `; ${percentText(noise.trees)} of the rounds' spread is between fresh trees, which only more rounds narrow`
     );
   return `${needs} ${about(noise.seconds)} here${trees}`;
 }
@@ -261,11 +261,10 @@ export function accountWordsOf(account, document) {
 export function noiseText(document) {
   const { noise } = document;
   if (!noise) return null;
-  const share = (/** @type {number} */ part) => `${Math.round(part * 100)}%`;
   const drift =
     noise.drift > 0
       ? `; a round's two trees ran ${fixed(noise.drift)} faster or slower together (the machine's drift), which their ratio cancels`
       : '';
   const floor = floorText({ ...document, stop: null });
-  return `noise: the rounds' log ratios spread by ${fixed(noise.sd)} (sd), ${share(noise.trees)} of it between fresh trees and ${share(noise.windows)} between windows of a tree (each window's halves)${drift}${floor}`;
+  return `noise: the rounds' log ratios spread by ${fixed(noise.sd)} (sd), ${percentText(noise.trees)} of it between fresh trees and ${percentText(noise.windows)} between windows of a tree (each window's halves)${drift}${floor}`;
 }

@@ -2,7 +2,7 @@
 // (stats/spread.js), the groups its cells fall into, and what would remove it, for the note under
 // the verdict, the stop line and `next:`.
 import { fileURLToPath } from 'node:url';
-import { fixed, ops, MODES } from '../words/spelling.js';
+import { fixed, ops, MODES, percentText } from '../words/spelling.js';
 import { commandLine } from '../words/command-line.js';
 
 /**
@@ -53,7 +53,7 @@ export function spreadText(document) {
     const [top] = found.figures;
     const goes =
       top && top.share >= NAMED_SHARE
-        ? `${Math.round(top.share * 100)}% of it goes with ${top.words} per op (the ${top.direction} cells have more)`
+        ? `${percentText(top.share)} of it goes with ${top.words} per op (the ${top.direction} cells have more)`
         : null;
     const groups = groupsText(found, top?.share >= NAMED_SHARE ? top : found.figures[0]);
     return goes || groups ? [`${mode}: ${[goes, groups].filter(Boolean).join('; ')}`] : [];

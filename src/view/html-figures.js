@@ -4,7 +4,7 @@
 import { mean, median } from 'simple-statistics';
 import { lineOf } from '../document/account-text.js';
 import { valueOf } from '../points/points.js';
-import { MODES } from '../words/spelling.js';
+import { MODES, percentText } from '../words/spelling.js';
 
 /** @typedef {NonNullable<import('../document/document.js').ResultsDocument['account']>} Account */
 
@@ -73,7 +73,7 @@ export const perCellFigure = (rounds, modes, key) =>
 export const spreadWords = (spread) =>
   MODES.flatMap((mode) => {
     const faults = spread[mode]?.figures.find((figure) => figure.key === 'minflt');
-    return faults ? [`${mode}: ${Math.round(faults.share * 100)}% of the spread goes with page faults per op`] : [];
+    return faults ? [`${mode}: ${percentText(faults.share)} of the spread goes with page faults per op`] : [];
   }).join('; ') || 'no mode had enough cells to say what its spread goes with';
 
 /** The account's lines the k chart draws beside the ratio, and how it names them. */

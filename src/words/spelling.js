@@ -40,6 +40,11 @@ let integer;
 export const ops = (/** @type {number} */ value) =>
   (integer ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })).format(value);
 export const fixed = (/** @type {number} */ value, digits = 2) => value.toFixed(digits);
+/** A rate in ops/s, grouped, or `-` where there is none. */
+export const rate = (/** @type {number | null | undefined} */ value) =>
+  value === null || value === undefined ? '-' : ops(value);
+/** A share (a fraction) as a whole percentage: `0.426` is `43%`. */
+export const percentText = (/** @type {number} */ fraction) => `${Math.round(fraction * 100)}%`;
 /**
  * An estimate or an interval's bound: two decimals, but from 10,000 the whole number and from a
  * million three significant figures (`2.66e+9`), so a bound of an interval that three rounds

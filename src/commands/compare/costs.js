@@ -1,7 +1,7 @@
 // What adding the workers costs the app, in words: the trade-off's rows said as sentences, the
 // app's own main thread, what it keeps over cycles, the harness's own share.
 import { formatCI, contrastCell } from '../../document/sentences.js';
-import { plural, fixed, ops, formatSize, MODES } from '../../words/spelling.js';
+import { plural, fixed, ops, formatSize, MODES, percentText } from '../../words/spelling.js';
 import { cpusOf } from '../../system/cpus.js';
 import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
@@ -116,7 +116,7 @@ export function costsText(document, point) {
       ? measure.format(Math.abs(value)).replace(/^−/, '')
       : times >= 2 || rate
         ? `${fixed(times, 1)}x`
-        : `${Math.round(Math.abs(times - 1) * 100)}%`;
+        : percentText(Math.abs(times - 1));
     const worked = workSeconds(document);
     const after = measure.key === 'keptMemory' && worked !== null ? ` (after ${fixed(worked, 1)} s of work)` : '';
     return [`${COST_WORDS[measure.key](by, up)}${after}`];

@@ -2,7 +2,7 @@
 // round, the trade-off table, the task's metrics and the account; its words are costs.js's (what the
 // workers cost the app) and words.js's (the verdict, what next).
 import { noiseText, resumeText, stopText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
-import { plural, duration, fixed, ops, MODES } from '../../words/spelling.js';
+import { plural, duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
 import { cpusText } from '../../system/cpus.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
@@ -158,8 +158,6 @@ function tradeOffTable(point, name) {
   return [{ head, rows, align: ['left', 'right', 'right', 'right'] }];
 }
 
-const rate = (/** @type {{ throughput: number } | null | undefined} */ cell) => (cell ? ops(cell.throughput) : '-');
-
 /**
  * Cells that got less than half the CPU their workers asked for: something else ran. A task that
  * talks to its parent waits on it by design: its cells' CPU share says nothing of the machine.
@@ -201,8 +199,8 @@ export function compareModel(document) {
   const rows = document.rounds.map((round) => [
     String(round.index),
     name(round.order[0]),
-    rate(round.workers),
-    rate(round.procs),
+    rate(round.workers?.throughput),
+    rate(round.procs?.throughput),
     round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
   const [point] = measurePoints(document);

@@ -2,7 +2,7 @@
 // verdict, what start-up ran with, how the cells were sized, and what to run next. A file saved
 // before kept its verdict and `next`, which are read as they were saved (verdictWords, nextWords).
 import { about, pct } from '../../document/sentences.js';
-import { plural, fixed, ops, seconds, listed } from '../../words/spelling.js';
+import { plural, fixed, ops, seconds, listed, percentText } from '../../words/spelling.js';
 import { wordsOfAccount } from '../../document/account-text.js';
 import { spreadNext } from '../../document/spread-words.js';
 import { BUFFER_OPTION, hasBufferOption } from '../../reference/node-changes.js';
@@ -110,8 +110,8 @@ export function sizingText({ sizing }) {
 function scheduleText({ after, rounds, trees, windows, scale, seconds: left, floorSeconds }) {
   const read = `rounds ${after - rounds + 1}-${after}`;
   if (scale === 1)
-    return `${read} held ${Math.round(trees * 100)}% of their spread between fresh trees and ${Math.round(windows * 100)}% between windows of one: no longer window reaches the target sooner, so the window stayed`;
-  return `${read} held ${Math.round(windows * 100)}% of their spread between windows of one tree: from round ${after + 1} windows ${scale}x as long (about ${about(floorSeconds)} to the target, against ${about(left)} more at the first length), and those rounds count in no figure`;
+    return `${read} held ${percentText(trees)} of their spread between fresh trees and ${percentText(windows)} between windows of one: no longer window reaches the target sooner, so the window stayed`;
+  return `${read} held ${percentText(windows)} of their spread between windows of one tree: from round ${after + 1} windows ${scale}x as long (about ${about(floorSeconds)} to the target, against ${about(left)} more at the first length), and those rounds count in no figure`;
 }
 
 /** The tasks a fresh Buffer per readFileSync is what they measure. */

@@ -1,7 +1,7 @@
-import { fixed, plural, MODES } from '../../words/spelling.js';
+import { fixed, plural, rate, MODES } from '../../words/spelling.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
-import { num, rate, withCi } from './tables.js';
+import { num, withCi } from './tables.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../../stats/account.js';
 import { accountWords } from '../../document/account-text.js';

@@ -3,7 +3,7 @@
 // workers / procs columns. The cell formats every reproduce table shares live here too.
 import { TABLES } from '../../reference/published.js';
 import { withCI } from '../../document/sentences.js';
-import { duration, fixed, ops, MODES } from '../../words/spelling.js';
+import { duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
 
 /**
  * @typedef {import('./variant.js').Variant} Variant
@@ -12,8 +12,6 @@ import { duration, fixed, ops, MODES } from '../../words/spelling.js';
  * @typedef {{ writeCount: number, writeTotalNs: number, writeAvgNs: number }} PublishedLocks
  */
 
-export const rate = (/** @type {number | null | undefined} */ value) =>
-  value === null || value === undefined ? '-' : ops(value);
 // the column head says "95% CI"
 export const withCi = (/** @type {import('../../stats/ratio.js').RatioStats | null} */ stats) =>
   stats ? withCI(stats, '', { label: false }) : '-';

@@ -1,6 +1,6 @@
 // How a sweep's points that differ in k alone read in words: each mode's scaling and memory per
 // added worker, and the K to run, with what limits it.
-import { plural, fixed, MODES } from '../../words/spelling.js';
+import { plural, fixed, MODES, percentText } from '../../words/spelling.js';
 import { groupName } from './k-plots.js';
 
 /**
@@ -35,7 +35,7 @@ export function recommendedText(group, document) {
   const physical = cpu?.physicalCores ? `, ${plural(cpu.physicalCores, 'physical core')}` : '';
   const held =
     cpus === null ? '' : ` within the ${plural(cpus, 'CPU')} this process may use${cpuLimitText(cpu)}${physical}`;
-  return `- run ${picks.join(', ')}: the largest k at which each added worker still added at least ${Math.round(share * 100)}% of one worker's throughput${held}`;
+  return `- run ${picks.join(', ')}: the largest k at which each added worker still added at least ${percentText(share)} of one worker's throughput${held}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sumBySyscall } from '../../trace/counts.js';
 import { histogramTable, syscallReading } from './model.js';
-import { duration, ops } from '../../words/spelling.js';
+import { duration, ops, percentText } from '../../words/spelling.js';
 import { SCHEMA, version } from '../../version.js';
 import { basename } from 'node:path';
 
@@ -90,7 +90,7 @@ export function auditModel(document) {
         row.name,
         ops(row.count),
         duration(row.totalNs),
-        all ? `${Math.round((row.totalNs / all) * 100)}%` : '-',
+        all ? `${percentText(row.totalNs / all)}` : '-',
       ]),
     };
   });
@@ -193,7 +193,7 @@ function userStackNotes(users, resolved) {
   const share = stopped.reduce((sum, chain) => sum + chain.count, 0) / total;
   if (share > 0.5)
     notes.push(
-      `${Math.round(share * 100)}% of the user stacks stop inside libc after its system call wrapper: glibc is built without frame pointers, so who called malloc or mmap is not visible (perf with DWARF unwinding, or a frame-pointer build of glibc and Node, would show it); the system call and the process are what say which path asked.`,
+      `${percentText(share)} of the user stacks stop inside libc after its system call wrapper: glibc is built without frame pointers, so who called malloc or mmap is not visible (perf with DWARF unwinding, or a frame-pointer build of glibc and Node, would show it); the system call and the process are what say which path asked.`,
     );
   const objects = [...new Set(users.flatMap(({ frames }) => frames.flatMap((f) => f.object ?? [])))];
   if (objects.length) notes.push(`objects in the user stacks: ${objects.map((o) => basename(o)).join(', ')}`);

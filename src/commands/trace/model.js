@@ -1,7 +1,7 @@
 import { formatCI, withCI } from '../../document/sentences.js';
 import { sideOf } from '../../stats/ratio.js';
 import { syscallMeaning } from '../../trace/syscalls.js';
-import { duration, fixed, ops } from '../../words/spelling.js';
+import { duration, fixed, ops, percentText } from '../../words/spelling.js';
 
 /**
  * @typedef {import('../../document/document.js').TraceSection} TraceSection
@@ -333,7 +333,7 @@ export function syscallReading(mode, rows) {
   const top = rows.reduce((a, b) => (b.totalNs > a.totalNs ? b : a));
   const meaning = syscallMeaning(top.name);
   const acquisitions = rows.reduce((sum, row) => sum + row.count, 0);
-  return `${mode}: ${Math.round((top.totalNs / total) * 100)}% of the write wait (${Math.round((top.count / acquisitions) * 100)}% of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
+  return `${mode}: ${percentText(top.totalNs / total)} of the write wait (${percentText(top.count / acquisitions)} of write acquisitions) is under ${top.name}${meaning ? ` (${meaning})` : ''}`;
 }
 
 const share = (/** @type {number} */ fraction) =>
