@@ -3,7 +3,7 @@
 // a week), and the gate as data for the saved document: what was asked, each point's judgement,
 // and what its line needs to say which option would decide it. The line a job's log ends with is
 // drawn from it (cli/finish.js).
-import { MODES } from '../words/spelling.js';
+import { MODES, percentText } from '../words/spelling.js';
 
 /**
  * @typedef {Judgement & { id: string, label: string, rounds: number | null,
@@ -25,7 +25,6 @@ import { MODES } from '../words/spelling.js';
  */
 
 /** A fraction as the user typed it: 0.1 is `10%`. */
-const percentText = (/** @type {number} */ fraction) => `${Number((fraction * 100).toFixed(2))}%`;
 /**
  * The gate of a compare or sweep: each point's workers/procs interval against `threshold`.
  * @param {Array<{ id: string, label: string, ratio: import('../stats/ratio.js').RatioStats | null, seconds: number }>} points
@@ -85,8 +84,8 @@ export function changeGate(points, { maxWorsening, maxSlowdown, failInconclusive
     }
   }
   const rule = [
-    maxWorsening !== undefined ? `--max-worsening ${percentText(maxWorsening)}` : null,
-    maxSlowdown !== undefined ? `--max-slowdown ${percentText(maxSlowdown)}` : null,
+    maxWorsening !== undefined ? `--max-worsening ${percentText(maxWorsening, 2)}` : null,
+    maxSlowdown !== undefined ? `--max-slowdown ${percentText(maxSlowdown, 2)}` : null,
   ]
     .filter(Boolean)
     .join(' ');

@@ -43,8 +43,12 @@ export const fixed = (/** @type {number} */ value, digits = 2) => value.toFixed(
 /** A rate in ops/s, grouped, or `-` where there is none. */
 export const rate = (/** @type {number | null | undefined} */ value) =>
   value === null || value === undefined ? '-' : ops(value);
-/** A share (a fraction) as a whole percentage: `0.426` is `43%`. */
-export const percentText = (/** @type {number} */ fraction) => `${Math.round(fraction * 100)}%`;
+/**
+ * A share (a fraction) as a percentage: whole (`0.426` is `43%`), or to `digits` decimals
+ * without trailing zeros (a target such as --precision 7%: `7%`, never `7.000000000000001%`).
+ */
+export const percentText = (/** @type {number} */ fraction, digits = 0) =>
+  digits ? `${Number((fraction * 100).toFixed(digits))}%` : `${Math.round(fraction * 100)}%`;
 /**
  * An estimate or an interval's bound: two decimals, but from 10,000 the whole number and from a
  * million three significant figures (`2.66e+9`), so a bound of an interval that three rounds

@@ -2,7 +2,7 @@
 // round, the trade-off table, the task's metrics and the account; its words are costs.js's (what the
 // workers cost the app) and words.js's (the verdict, what next).
 import { noiseText, resumeText, stopText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
-import { plural, duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
+import { plural, duration, fixed, ops, rate, MODES, percentText } from '../../words/spelling.js';
 import { cpusText } from '../../system/cpus.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
@@ -41,7 +41,7 @@ function header(document) {
   const pilot = document.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
   const rounds =
     config.rounds === null
-      ? `rounds until ±${(config.precision ?? 0) * 100}% or ${config.maxTime} s`
+      ? `rounds until ±${percentText(config.precision ?? 0, 2)} or ${config.maxTime} s`
       : `${plural(config.rounds, 'round')}`;
   const quick = config.quick
     ? ' (--quick: not a measurement)'

@@ -1,7 +1,7 @@
 // A reproduce run's first and last sections: the machine and settings it ran with, and every
 // claim's verdict in one table.
 import { INVESTIGATION } from '../../reference/published.js';
-import { plural } from '../../words/spelling.js';
+import { plural, percentText } from '../../words/spelling.js';
 import { QUICK_EXPERIMENTS } from './bounds.js';
 import { PUBLISHED } from './protocols.js';
 import { DECIDES, kNote, shown } from './sections.js';
@@ -54,7 +54,7 @@ export function environmentModel(document, { file, bounds }) {
         ? `${QUICK_EXPERIMENTS.rounds} (--quick)`
         : options.rounds
           ? `${options.rounds} (--rounds)`
-          : `${bounds[0]}, then more until every claim's interval is within ±${(options.precision ?? 0.05) * 100}%, at most ${bounds[1]}`,
+          : `${bounds[0]}, then more until every claim's interval is within ±${percentText(options.precision ?? 0.05, 2)}, at most ${bounds[1]}`,
     ],
     [
       'protocol',

@@ -1,5 +1,5 @@
 // The report page's section for a sweep or an advise run.
-import { plural, MODES } from '../../words/spelling.js';
+import { plural, MODES, percentText } from '../../words/spelling.js';
 import { pointName, varying } from './columns.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -56,7 +56,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         ...facts,
         rounds: document.config.rounds
           ? `${document.config.rounds} at every point`
-          : `until ±${(document.config.precision ?? 0) * 100}% or ${document.config.maxTime} s`,
+          : `until ±${percentText(document.config.precision ?? 0, 2)} or ${document.config.maxTime} s`,
       },
       answer: [],
       charts,

@@ -21,7 +21,7 @@ import { about } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
 import { listOf, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
-import { MODES, plural } from '../../words/spelling.js';
+import { MODES, plural, percentText } from '../../words/spelling.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
@@ -262,7 +262,7 @@ function openingLine(points, seconds, { opening, budget }) {
     `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
     (fixedRounds !== null
       ? `, ${plural(fixedRounds, 'round')} each: about ${about(seconds)}`
-      : `, each until its ratio is known to ±${first.stop.precision * 100}%: at most ${about(budget)} for the whole sweep` +
+      : `, each until its ratio is known to ±${percentText(first.stop.precision, 2)}: at most ${about(budget)} for the whole sweep` +
         (maxTime === undefined
           ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
           : ` (--max-time, shared by the ${points.length} points)`)) +
