@@ -41,40 +41,69 @@ const WHOLE = /^(0|[1-9]\d*)$/;
 const last = (value) => (Array.isArray(value) ? value.at(-1) : value);
 
 /**
- * A check that turns what was typed into a number, or throws a usage error naming the option.
- * @param {(n: number) => boolean} test @param {string} expectation
- * @param {RegExp} [form]  how it may be written: DECIMAL, or WHOLE for a count
- * @returns {Check<number>}
+ * A number's rule as JSON Schema (its `type`, `minimum`, `exclusiveMinimum`, `maximum`) and the
+ * unit it is said in: one definition for the check of what was typed (or given to the API, or
+ * kept in a file) and for the words that say what it must be.
+ * @typedef {{ type: 'integer' | 'number', minimum?: number, exclusiveMinimum?: number, maximum?: number, unit?: string }} NumberRule
  */
-const checked =
-  (test, expectation, form = DECIMAL) =>
-  (name) =>
-  (raw) => {
-    const value = last(raw);
-    const number = typeof value === 'number' ? value : Number(value);
-    // a number as people write it: Number() would also read 0x2, 0b10, ' 2 ' and Infinity
-    const written = typeof value === 'number' || (typeof value === 'string' && form.test(value));
-    if (!written || !test(number)) {
-      throw usageError(`${name} ${value} is invalid: it must be ${expectation}`);
-    }
-    return number;
-  };
 
-export const positiveInteger = checked((n) => Number.isInteger(n) && n >= 1, 'a whole number of 1 or more', WHOLE);
+/** What a number must be, in words, from its rule: `a whole number of MiB from 1 to 1024`. @param {NumberRule} rule */
+const expectation = ({ type, minimum, exclusiveMinimum, maximum, unit }) => {
+  const kind = `${type === 'integer' ? 'a whole number' : 'a number'}${unit ? ` of ${unit}` : ''}`;
+  if (exclusiveMinimum !== undefined)
+    return `${kind} greater than ${exclusiveMinimum}${maximum === undefined ? '' : ` and at most ${maximum}`}`;
+  if (minimum !== undefined)
+    return maximum === undefined ? `${kind} of ${minimum} or more` : `${kind} from ${minimum} to ${maximum}`;
+  return kind;
+};
+
+/** Whether `n` keeps `rule`, as a JSON Schema checker reads it. @param {NumberRule} rule @param {number} n */
+const keeps = (rule, n) =>
+  Number.isFinite(n) &&
+  (rule.type === 'number' || Number.isInteger(n)) &&
+  !(rule.minimum !== undefined && n < rule.minimum) &&
+  !(rule.exclusiveMinimum !== undefined && n <= rule.exclusiveMinimum) &&
+  !(rule.maximum !== undefined && n > rule.maximum);
+
+/**
+ * The check of a number by its rule: what was typed (a whole number as WHOLE writes it, any other
+ * as DECIMAL) or a number, else a usage error naming the option and what it must be. The rule
+ * rides on the check as `schema`.
+ * @param {NumberRule} rule
+ * @returns {Check<number> & { schema: NumberRule }}
+ */
+const numberOf = (rule) =>
+  Object.assign(
+    (/** @type {string} */ name) => (/** @type {unknown} */ raw) => {
+      const value = last(raw);
+      const number = typeof value === 'number' ? value : Number(value);
+      // a number as people write it: Number() would also read 0x2, 0b10, ' 2 ' and Infinity
+      const form = rule.type === 'integer' ? WHOLE : DECIMAL;
+      const written = typeof value === 'number' || (typeof value === 'string' && form.test(value));
+      if (!written || !keeps(rule, number))
+        throw usageError(`${name} ${value} is invalid: it must be ${expectation(rule)}`);
+      return number;
+    },
+    { schema: rule },
+  );
+
+export const positiveInteger = numberOf({ type: 'integer', minimum: 1 });
+const wholeCount = numberOf({ type: 'integer', minimum: 0 });
 /** --warmup: a count, or `steady` (until the rate stops trending). @type {Check<number | 'steady'>} */
-export const warmupCount = (name) => (raw) =>
-  last(raw) === 'steady'
-    ? 'steady'
-    : checked((n) => Number.isInteger(n) && n >= 0, 'a whole number of 0 or more, or steady', WHOLE)(name)(raw);
-export const positiveNumber = checked((n) => Number.isFinite(n) && n > 0, 'a number greater than 0');
+export const warmupCount = (name) => (raw) => {
+  if (last(raw) === 'steady') return 'steady';
+  try {
+    return wholeCount(name)(raw);
+  } catch (error) {
+    throw usageError(`${error.message}, or steady`);
+  }
+};
+export const positiveNumber = numberOf({ type: 'number', exclusiveMinimum: 0 });
 /**
  * --request-every: ms between the app's requests. Node's timers fire at most every 1 ms (a shorter
  * interval is 1 ms), and a request less often than every second leaves a window without any.
  */
-export const requestEveryMs = checked(
-  (n) => Number.isFinite(n) && n >= 1 && n <= 1000,
-  'a number of ms from 1 to 1000',
-);
+export const requestEveryMs = numberOf({ type: 'number', minimum: 1, maximum: 1000, unit: 'ms' });
 /** --request-size: what the app's main thread allocates for each request, as a message is bounded. */
 export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 /** @type {Check<number>} */
@@ -87,27 +116,21 @@ export const requestBytes = (name) => (raw) => {
   return size;
 };
 /** --settle: ms from 0 to a minute. */
-export const settleMs = checked((n) => Number.isFinite(n) && n >= 0 && n <= 60_000, 'a number of ms from 0 to 60000');
+export const settleMs = numberOf({ type: 'number', minimum: 0, maximum: 60_000, unit: 'ms' });
 /** --cycles: each one runs the workers' whole window again, so a few dozen at most. */
-export const cycleCount = checked(
-  (n) => Number.isInteger(n) && n >= 1 && n <= 64,
-  'a whole number from 1 to 64',
-  WHOLE,
-);
+export const cycleCount = numberOf({ type: 'integer', minimum: 1, maximum: 64 });
 // MiB of a V8 semi-space: V8 takes up to 1 GiB
-export const semiSpaceMiB = checked(
-  (n) => Number.isInteger(n) && n >= 1 && n <= 1024,
-  'a whole number of MiB from 1 to 1024',
-  WHOLE,
-);
-const finiteNumber = checked((n) => Number.isFinite(n), 'a number');
+export const semiSpaceMiB = numberOf({ type: 'integer', minimum: 1, maximum: 1024, unit: 'MiB' });
+const finiteNumber = numberOf({ type: 'number' });
 
 /** Node's timers hold at most 2^31-1 ms; a longer one fires after 1 ms, killing every cell. */
 const MAX_TIMEOUT_SECONDS = 2_147_483;
-export const timeoutSeconds = checked(
-  (n) => Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT_SECONDS,
-  `a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}`,
-);
+export const timeoutSeconds = numberOf({
+  type: 'number',
+  exclusiveMinimum: 0,
+  maximum: MAX_TIMEOUT_SECONDS,
+  unit: 'seconds',
+});
 
 /**
  * A share, kept as a fraction (0.05): typed as a percentage in (0, 100), `5%` or `5`; given as a
