@@ -12,29 +12,33 @@ import { terminalReporter } from '../../cli/terminal.js';
 /**
  * `mmapbench reproduce`: the experiments' rounds, the results file saved after every cell, then
  * REPORT.md; or, with `resume`, the cells that file is missing.
- * @param {import('./options.js').ReproduceRequest} argv  what the command line asked for
+ * @param {import('./options.js').ReproduceRequest} request  what the command line asked for, read
  * @param {import('../../cli/context.js').Context} [context]
  */
-export async function reproduce(argv, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
-  const { options, resumed } = await requestedOptions(argv);
+export async function reproduce(request, { interrupt, stdout = process.stdout, stderr = process.stderr } = {}) {
+  const { options, resumed } = await requestedOptions(request);
   // a folder (not a link to one, as compare's --out) this user can write, before anything is installed
-  const out = argv.list ? '' : resultsFolder(argv.out ?? (argv.resume ? dirname(argv.resume) : 'mmapbench-reproduce'));
-  const ctx = await machine(options, argv, interrupt, {
-    install: !argv.list,
+  const out = request.list
+    ? ''
+    : resultsFolder(request.out ?? (request.resume ? dirname(request.resume) : 'mmapbench-reproduce'));
+  const ctx = await machine(options, request, interrupt, {
+    install: !request.list,
     say: (line) => void stderr.write(`mmapbench: ${line}\n`),
   });
-  if (argv.list) {
-    stdout.write(listing(ctx, options, { width: textWidth(stdout), markdown: argv.markdown, names: argv.experiments }));
+  if (request.list) {
+    stdout.write(
+      listing(ctx, options, { width: textWidth(stdout), markdown: request.markdown, names: request.experiments }),
+    );
     return;
   }
   const { runnable, skipped } = select(options, ctx);
 
   const kept = await measureReproduce(
-    { argv, options, ctx, runnable, skipped, resumed, out },
+    { exports: request.export ?? [], options, ctx, runnable, skipped, resumed, out },
     { interrupt, reporter: terminalReporter(stderr) },
   );
   stdout.write(
-    renderReproduce(kept.models, argv.markdown ? 'markdown' : 'terminal', stdout, { verbose: argv.verbose }),
+    renderReproduce(kept.models, request.markdown ? 'markdown' : 'terminal', stdout, { verbose: request.verbose }),
   );
   if ('path' in kept.report)
     stderr.write(`mmapbench: wrote ${shown(kept.report.path)}; raw results in ${shown(kept.file)}\n`);

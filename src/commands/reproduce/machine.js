@@ -12,13 +12,13 @@ import { EXPERIMENTS } from './experiments.js';
 /**
  * What this machine offers the experiments: the jemalloc library, the THP file.
  * @param {{ node?: string, jemalloc?: string, thpPath: string, experiments: string[] }} options
- * @param {{ thpRestoreFile?: string }} argv
+ * @param {{ thpRestoreFile?: string }} request
  * @param {AbortSignal} [interrupt]
  * @param {{ install?: boolean, say?: (line: string) => void }} [how]  install: false to look in
  *   the cache only (--list), so that showing what could run downloads nothing; what a run would
  *   install is said instead. say: how a release being installed says so
  */
-export async function machine(options, argv, interrupt, { install = true, say } = {}) {
+export async function machine(options, request, interrupt, { install = true, say } = {}) {
   const node = await resolveNode(options.node, interrupt, say);
   const jemalloc = findJemalloc(options.jemalloc);
   if (jemalloc.path) {
@@ -27,7 +27,7 @@ export async function machine(options, argv, interrupt, { install = true, say } 
   }
   const thp = {
     path: options.thpPath,
-    restoreFile: argv.thpRestoreFile ?? defaultRestoreFile(),
+    restoreFile: request.thpRestoreFile ?? defaultRestoreFile(),
     why: thpProblem(options.thpPath),
   };
   // the locks experiment traces, as `mmapbench trace` does: the same checks, each failure a reason

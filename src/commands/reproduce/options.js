@@ -56,27 +56,27 @@ const MEASUREMENT_OPTIONS = [
 
 /**
  * What a new run is asked for, checked before anything starts.
- * @param {ReproduceRequest & { precision?: number }} argv
+ * @param {ReproduceRequest & { precision?: number }} request
  */
-function newOptions(argv) {
+function newOptions(request) {
   const cores = os.availableParallelism();
   return checkOptions(
     {
-      experiments: [argv.experiments ?? []].flat(),
-      quick: Boolean(argv.quick),
-      k: argv.k ?? Math.min(8, cores),
-      rounds: argv.rounds ?? null,
-      maxRounds: argv.maxRounds ?? ROUNDS.max,
-      precision: argv.precision ?? PRECISION.precision,
-      duration: argv.duration ?? 1,
-      timeout: argv.timeout ?? (argv.quick ? QUICK_EXPERIMENTS.timeout : 300),
-      node: argv.node,
-      jemalloc: argv.jemalloc,
-      thpPath: argv.thpPath ?? THP_PATH,
-      fixturesDir: argv.fixturesDir,
-      protocol: argv.protocol ?? 'fresh',
+      experiments: [request.experiments ?? []].flat(),
+      quick: Boolean(request.quick),
+      k: request.k ?? Math.min(8, cores),
+      rounds: request.rounds ?? null,
+      maxRounds: request.maxRounds ?? ROUNDS.max,
+      precision: request.precision ?? PRECISION.precision,
+      duration: request.duration ?? 1,
+      timeout: request.timeout ?? (request.quick ? QUICK_EXPERIMENTS.timeout : 300),
+      node: request.node,
+      jemalloc: request.jemalloc,
+      thpPath: request.thpPath ?? THP_PATH,
+      fixturesDir: request.fixturesDir,
+      protocol: request.protocol ?? 'fresh',
     },
-    { force: argv.force },
+    { force: request.force },
   );
 }
 
@@ -124,21 +124,21 @@ const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP
 
 /**
  * The stored options of a run to resume, checked like new ones, and the flags given with it.
- * @param {ReproduceRequest} argv
+ * @param {ReproduceRequest} request
  * @param {unknown} stored
  * @param {string} file
  */
-function resumedOptions(argv, stored, file) {
+function resumedOptions(request, stored, file) {
   let options;
   try {
-    options = checkOptions(/** @type {Record<string, unknown>} */ (stored), { force: argv.force });
+    options = checkOptions(/** @type {Record<string, unknown>} */ (stored), { force: request.force });
   } catch (error) {
     throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
   }
   for (const [key, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
     const name = /** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key);
     const stored = options[name];
-    confirmBinary(`--${kebab(name)}`, stored, argv[name], file, {
+    confirmBinary(`--${kebab(name)}`, stored, request[name], file, {
       same: (given, kept) => resolve(given) === resolve(kept),
       // the default (--thp-path's own) needs no naming
       needed: stored !== undefined && stored !== fallback,
@@ -161,15 +161,15 @@ export const resumeFlags = (options) =>
 /**
  * The options of the run a command line asks for: a new one's, checked, or with --resume those
  * stored in the file it names (with the file read, for the run to continue).
- * @param {ReproduceRequest} argv
+ * @param {ReproduceRequest} request
  * @returns {Promise<{ options: import('./types.js').ReproduceOptions, resumed: { path: string, document: import('./types.js').ReproduceDocument } | null }>}
  */
-export async function requestedOptions(argv) {
-  if (!argv.resume) return { options: newOptions(argv), resumed: null };
+export async function requestedOptions(request) {
+  if (!request.resume) return { options: newOptions(request), resumed: null };
   const given = MEASUREMENT_OPTIONS.filter(
     (name) =>
-      /** @type {Record<string, unknown>} */ (argv)[name] !== undefined &&
-      !(name === 'experiments' && argv.experiments.length === 0),
+      /** @type {Record<string, unknown>} */ (request)[name] !== undefined &&
+      !(name === 'experiments' && request.experiments.length === 0),
   );
   if (given.length)
     throw usageError(
@@ -177,9 +177,9 @@ export async function requestedOptions(argv) {
     );
   // any kind of saved file may be passed: the registry of every kind says which it is
   const { loadSaved } = await import('../index.js');
-  const { path, document, request } = resumable(
-    loadSaved(resumedFile(argv.resume), `--resume ${argv.resume}`),
-    'reproduce',
-  );
-  return { options: resumedOptions(argv, request, argv.resume), resumed: { path, document } };
+  const kept = resumable(loadSaved(resumedFile(request.resume), `--resume ${request.resume}`), 'reproduce');
+  return {
+    options: resumedOptions(request, kept.request, request.resume),
+    resumed: { path: kept.path, document: kept.document },
+  };
 }

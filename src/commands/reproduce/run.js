@@ -36,7 +36,7 @@ import { controlRun } from '../../core/controller.js';
 /**
  * The run, with --out held: its document saved after every cell, then the report. A resumed run
  * goes on with the document it read (and replaces its file); a new one saves its own.
- * @param {{ argv: import('./options.js').ReproduceRequest,
+ * @param {{ exports: import('../../saved/export.js').ExportRequest[],
  *   options: import('./types.js').ReproduceOptions,
  *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
  *   runnable: import('./experiments.js').Experiment[],
@@ -46,7 +46,7 @@ import { controlRun } from '../../core/controller.js';
  * @returns {Promise<Reproduced>}
  */
 export async function measureReproduce(
-  { argv, options, ctx, runnable, skipped, resumed, out },
+  { exports, options, ctx, runnable, skipped, resumed, out },
   { interrupt, reporter },
 ) {
   const folders = [...new Set([out, ...(resumed ? [dirname(resumed.path)] : [])])];
@@ -79,7 +79,7 @@ export async function measureReproduce(
       expects: expected(plan, options, document.records),
       rounds: ({ reporter: told }) => runPlan(plan, { options, document, run, interrupt, told, ctx }),
       documentOf: () => ({}),
-      keep: (_document, { runError }) => kept(runError ?? null, { ...run, argv, document, plan, out }),
+      keep: (_document, { runError }) => kept(runError ?? null, { ...run, exports, document, plan, out }),
     },
     reporter,
   );
@@ -190,11 +190,11 @@ async function holding(warn, body, { folders, out, document, resumed, run }) {
 /**
  * What the run keeps however it ended: its document with how it ended, REPORT.md, the exports.
  * @param {Error | null} error  what stopped it
- * @param {{ file: string, keeper: ReturnType<typeof keeper>, argv: import('./options.js').ReproduceRequest,
+ * @param {{ file: string, keeper: ReturnType<typeof keeper>, exports: import('../../saved/export.js').ExportRequest[],
  *   document: ReproduceDocument, plan: ReturnType<typeof planOf>, out: string }} run
  * @returns {Reproduced}
  */
-function kept(error, { file, keeper: keeping, argv, document, plan, out }) {
+function kept(error, { file, keeper: keeping, exports, document, plan, out }) {
   Object.assign(document, endOf(/** @type {any} */ (error)));
   try {
     keeping.write(document);
@@ -217,6 +217,6 @@ function kept(error, { file, keeper: keeping, argv, document, plan, out }) {
   }
   // every setting's rounds, a resumed run's too, as `report` reads them from its file
   const saved = { kind: reproduceKind, path: file, document };
-  const exported = error || 'error' in report ? [] : writeExports([saved], argv.export ?? []);
+  const exported = error || 'error' in report ? [] : writeExports([saved], exports);
   return { models, report, file, exported, error };
 }
