@@ -94,23 +94,32 @@ export function checkedDocument(document, what, kinds, notOurs) {
 }
 
 /**
- * The facts of a run that can change its figures, as the reader names them.
+ * The facts of a machine that can change a run's figures, as every reader names them: what
+ * diff and the report page list, what an export's line says, what a resumed run must share.
+ * @param {import('../document/document.js').Environment} env
+ * @returns {Record<string, string>}
+ */
+export const machineFacts = (env) => ({
+  kernel: env.kernel,
+  glibc: env.glibc ?? 'n/a',
+  CPU: env.cpu.model ?? 'unknown',
+  cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
+  THP: env.thp ?? 'n/a',
+  'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
+  'allocator env': envText(env.allocatorEnv) || 'none',
+});
+
+/**
+ * The facts of a run that can change its figures: its Node, its machine's, and how it measured.
  * @param {Saved} saved
  * @returns {Record<string, string>}
  */
 export function factsOf(saved) {
   const { kind, document } = saved;
-  const env = kind.environment(document);
   const { protocol, quick } = kind.settings(document);
   return {
     Node: kind.nodes(document),
-    kernel: env.kernel,
-    glibc: env.glibc ?? 'n/a',
-    CPU: env.cpu.model ?? 'unknown',
-    cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
-    THP: env.thp ?? 'n/a',
-    'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
-    'allocator env': envText(env.allocatorEnv) || 'none',
+    ...machineFacts(kind.environment(document)),
     protocol: protocol ?? 'steady',
     '--quick': quick ? 'yes (not a measurement)' : 'no',
   };

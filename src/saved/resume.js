@@ -1,6 +1,7 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
+import { machineFacts } from './load.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,19 +9,6 @@ import { usageError } from '../errors.js';
 import { warmupBatchOf } from '../run/work.js';
 import { looksLikePath, moduleSha256 } from '../tasks/index.js';
 import { plural } from '../words/spelling.js';
-
-/** The environment facts a resumed run must share with its first part, as the reader names them. */
-const SAME = /** @type {const} */ ([
-  ['Node', (/** @type {any} */ env) => env.node.version],
-  ['Node binary', (/** @type {any} */ env) => env.node.path],
-  ['kernel', (/** @type {any} */ env) => env.kernel],
-  ['glibc', (/** @type {any} */ env) => env.glibc],
-  ['CPU', (/** @type {any} */ env) => env.cpu.model],
-  ['CPUs', (/** @type {any} */ env) => env.cpu.logicalCores],
-  ['THP', (/** @type {any} */ env) => env.thp],
-  ['libuv pool', (/** @type {any} */ env) => env.uvThreadpoolSize],
-  ['allocator environment', (/** @type {any} */ env) => JSON.stringify(env.allocatorEnv ?? {})],
-]);
 
 /**
  * The file a run goes on in: the one --resume names, or, where that is a symbolic link, its
@@ -75,10 +63,17 @@ export function resumable(saved, command) {
  * @param {any} now   describeEnvironment() for the resumed run
  * @returns {string[]}
  */
-const machineChanges = (then, now) =>
-  SAME.flatMap(([name, of]) =>
-    String(of(then)) === String(of(now)) ? [] : [`${name} ${of(then) ?? 'n/a'} then, ${of(now) ?? 'n/a'} now`],
+const machineChanges = (then, now) => {
+  const facts = (/** @type {any} */ env) => ({
+    Node: env.node.version,
+    'Node binary': env.node.path,
+    ...machineFacts(env),
+  });
+  const [before, after] = [facts(then), facts(now)];
+  return Object.keys(before).flatMap((name) =>
+    before[name] === after[name] ? [] : [`${name} ${before[name] ?? 'n/a'} then, ${after[name] ?? 'n/a'} now`],
   );
+};
 
 /**
  * The line a resumed run starts with, once the machine is known to be the same; a usage error

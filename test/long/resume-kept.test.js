@@ -119,7 +119,10 @@ test('--resume runs the kept settings only once each passes the check its option
     [(r) => (r.rounds = 0), /resume\.rounds is refused .*--rounds 0 is invalid/],
     [(r) => (r.timeout = 1e12), /resume\.timeout is refused .*--timeout 1000000000000 is invalid/],
     [(r) => (r.warmup = 'lots'), /resume\.warmup must be a number or steady \(it is "lots"\)/],
-    [(r) => (r.precision = 5), /resume\.precision is refused .*--precision 500 is invalid/],
+    [
+      (r) => (r.precision = 5),
+      /resume\.precision is refused .*--precision 5 is invalid: it must be a fraction between 0 and 1/,
+    ],
     [(r) => (r.aa = 'both'), /resume\.aa must be one of workers, procs \(it is "both"\)/],
     [(r) => (r.env = { MALLOC_ARENA_MAX: 1 }), /resume\.env\.MALLOC_ARENA_MAX must be a string \(it is 1\)/],
     [(r) => (r.cwd = 'relative'), /resume\.cwd must be an absolute path \(it is "relative"\)/],
