@@ -75,7 +75,5 @@ export const render = (document, format, stream = process.stdout, { verbose = fa
  * @param {import('../view/index.js').Stream} stream
  * @param {{ verbose?: boolean }} [options]  the whole text rather than the answer
  */
-export function renderSaved({ kind, path, document }, format, stream, { verbose = false } = {}) {
-  if (kind.print) return kind.print(document, format, stream, { verbose, path });
-  return renderKind(kind, document, format, stream, { verbose, path });
-}
+export const renderSaved = ({ kind, path, document }, format, stream, { verbose = false } = {}) =>
+  renderKind(kind, document, format, stream, { verbose, path });

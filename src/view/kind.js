@@ -2,14 +2,12 @@
 // so each kind's module names it without importing the list that imports it.
 
 /**
- * One kind of saved file. Every function takes the document as the command saved it (a
- * reproduce run's: its header, records and end), from a live run or from its file alike.
+ * One kind of saved file. Every function takes the document as the command saved it, from a
+ * live run or from its file alike.
  * @typedef {import('../saved/load.js').FileKind & KindShown} Kind
  * @typedef {object} KindShown  how it is shown
  * @property {(document: any, options: Shown) => import('../words/report-model.js').ReportModel[]} models
  *   the tables it prints as: its answer, or with `verbose` its whole text (the report page's too)
- * @property {((document: any, format: 'terminal'|'markdown', stream: import('./index.js').Stream, options: Omit<Shown, 'width'>) => string)} [print]
- *   how it prints when that is not its models one after another (a reproduce run's report)
  * @property {(saved: import('../saved/load.js').Saved<Kind>, shown: { facts: Record<string, string>, models: import('../words/report-model.js').ReportModel[] }) => Promise<import('./html-page.js').Section>} section
  *   its section of the report page
  */

@@ -235,7 +235,7 @@ function lineByLine(row) {
 }
 
 /** @param {ReportModel} model @param {{ level?: number }} [options] heading level of the title */
-export function renderMarkdown(model, { level = 3 } = {}) {
+export function renderMarkdown(model, { level = model.level ?? 3 } = {}) {
   const cell = (/** @type {string} */ text) => String(text).replaceAll('|', '\\|');
   const parts = [`${'#'.repeat(level)} ${model.title}`, ...(model.lines ?? []).map((line) => `${line}  `)];
   for (const { head, rows, align } of model.tables) {

@@ -7,18 +7,12 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { piecesOf } from '../../src/view/table.js';
-import { reproduceAnswer } from '../../src/commands/reproduce/models.js';
-import { savedReportModels } from '../../src/commands/reproduce/models.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 const FILES = readdirSync(SAVED).sort();
 
 /** @param {import('../../src/saved/load.js').Saved} saved @param {boolean} verbose @param {number} width */
-function modelsFor(saved, verbose, width) {
-  if (saved.kind.name !== 'reproduce') return modelsOf(saved.document, { verbose, width });
-  const models = savedReportModels(saved.document, saved.path);
-  return verbose ? models : reproduceAnswer(models);
-}
+const modelsFor = (saved, verbose, width) => saved.kind.models(saved.document, { verbose, width, path: saved.path });
 
 for (const file of FILES)
   for (const width of [80, 60])

@@ -4,7 +4,8 @@ import { resultsFolder, shown } from '../../saved/save.js';
 import { listing } from './list.js';
 import { machine, select } from './machine.js';
 import { requestedOptions, resumeFlags } from './options.js';
-import { renderReproduce } from './list.js';
+import { renderModels } from '../../view/index.js';
+import { reproduceAnswer } from './models.js';
 import { commandLine } from '../../words/command-line.js';
 import { measureReproduce } from './run.js';
 import { terminalReporter } from '../../cli/terminal.js';
@@ -37,9 +38,9 @@ export async function reproduce(request, { interrupt, stdout = process.stdout, s
     { exports: request.export ?? [], options, ctx, runnable, skipped, resumed, out },
     { interrupt, reporter: terminalReporter(stderr) },
   );
-  stdout.write(
-    renderReproduce(kept.models, request.markdown ? 'markdown' : 'terminal', stdout, { verbose: request.verbose }),
-  );
+  // as `report` prints its file: the verdicts, or with --verbose the whole report
+  const models = request.verbose ? kept.models : reproduceAnswer(kept.models);
+  stdout.write(renderModels(null, () => models, request.markdown ? 'markdown' : 'terminal', stdout));
   if ('path' in kept.report)
     stderr.write(`mmapbench: wrote ${shown(kept.report.path)}; raw results in ${shown(kept.file)}\n`);
   else

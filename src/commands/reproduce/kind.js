@@ -1,7 +1,6 @@
 // A reproduce run's results document: its options, the machine, a record per calibration and
 // finished cell, the experiments it skipped, and how it ended.
-import { reproducePoints, savedReportModels } from './models.js';
-import { renderReproduce } from './list.js';
+import { reproduceAnswer, reproducePoints, savedReportModels } from './models.js';
 import { statusText } from './summary.js';
 
 /**
@@ -22,9 +21,9 @@ export default {
   resumeWith: () => null,
   points: reproducePoints,
   noRounds: null,
-  models: (document, { path }) => savedReportModels(document, path),
-  print: (document, format, stream, { verbose, path }) =>
-    renderReproduce(savedReportModels(document, path), format, stream, { verbose }),
+  // the answer is every claim's verdict; --verbose the whole report, as REPORT.md has it
+  models: (document, { verbose, path }) =>
+    verbose ? savedReportModels(document, path) : reproduceAnswer(savedReportModels(document, path)),
   // the page's code (and its chart library) loads only when a page is drawn
   section: async (saved, shown) => (await import('./html.js')).reproduceSection(saved, shown),
 };

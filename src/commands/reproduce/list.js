@@ -1,6 +1,5 @@
-// The reproduce run's printed pieces: its report from its models, and --list.
-import { renderMarkdown, renderTerminal, textWidth, useColor, wrapText } from '../../view/table.js';
-import { reproduceAnswer } from './models.js';
+// reproduce --list: every experiment, the claim it tests, whether it runs here, its time.
+import { renderMarkdown, renderTerminal, wrapText } from '../../view/table.js';
 import { usageError } from '../../errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './bounds.js';
@@ -8,15 +7,6 @@ import { approxTime, estimate } from './estimate.js';
 import { PUBLISHED, readingsOf } from './protocols.js';
 
 /** @typedef {import('../../words/report-model.js').ReportModel} ReportModel */
-
-/**
- * @param {ReportModel[]} models
- * @param {{ markdown?: boolean, color?: boolean, width?: number }} how
- */
-export function renderReport(models, { markdown, color = false, width = 80 }) {
-  if (markdown) return models.map((model, i) => renderMarkdown(model, { level: i === 0 ? 1 : 2 })).join('\n');
-  return models.map((model) => renderTerminal(model, { color, width })).join('\n');
-}
 
 /**
  * @param {import('./experiments.js').Machine} ctx
@@ -86,19 +76,6 @@ const decidedOn = ([deciding, beside]) =>
       published: `published cells: ${PUBLISHED.iterations.toLocaleString('en-US')} ops, no warm-up`,
     }[deciding]
   }${beside ? '; warm beside' : ''}`;
-
-/**
- * A reproduce run's report, live (its models) or from its results file.
- * @param {ReportModel[]} models
- * @param {'terminal'|'markdown'} format
- * @param {import('../../view/index.js').Stream} [stream]
- */
-export const renderReproduce = (models, format, stream = process.stdout, { verbose = false } = {}) =>
-  renderReport(verbose ? models : reproduceAnswer(models), {
-    markdown: format === 'markdown',
-    color: useColor(stream),
-    width: textWidth(stream),
-  });
 
 /**
  * Every experiment a line: its name, whether it runs here, its time, and the claim, wrapped

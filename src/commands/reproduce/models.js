@@ -44,10 +44,13 @@ export function reportModels(document, plan, file) {
       },
     ),
   }));
+  // REPORT.md's headings: the machine first, then a part each
   return [
-    environmentModel(document, { file, bounds: roundBounds(options) }),
-    summaryModel(sections, { quick: options.quick }),
-    ...sections.map((s) => s.model),
+    { ...environmentModel(document, { file, bounds: roundBounds(options) }), level: 1 },
+    ...[summaryModel(sections, { quick: options.quick }), ...sections.map((s) => s.model)].map((model) => ({
+      ...model,
+      level: 2,
+    })),
   ];
 }
 
@@ -77,6 +80,7 @@ export function reproduceAnswer([machine, verdicts]) {
   return [
     {
       ...verdicts,
+      level: 1,
       title: `${machine.title}${status && status !== 'complete' ? ` — ${status}` : ''}`,
       notes: [
         ...verdicts.notes,

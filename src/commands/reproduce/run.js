@@ -16,7 +16,7 @@ import { planOf, reportModels } from './models.js';
 import { writeExports } from '../../saved/export.js';
 import { cellsPerRound, runExperiment } from './runner.js';
 import { roundBounds } from './bounds.js';
-import { renderReproduce } from './list.js';
+import { renderMarkdown } from '../../view/table.js';
 import reproduceKind from './kind.js';
 import { controlRun } from '../../core/controller.js';
 
@@ -208,7 +208,7 @@ function kept(error, { file, keeper: keeping, exports, document, plan, out }) {
   try {
     // the report file is the whole text: the machine, the published figures, every experiment
     // a name of mmapbench's own in the folder it holds: a link planted there is replaced
-    writeFileAtomic(reportFile, renderReproduce(models, 'markdown', undefined, { verbose: true }), {
+    writeFileAtomic(reportFile, models.map((model) => renderMarkdown(model)).join('\n'), {
       links: 'replace',
     });
     report = { path: reportFile };
