@@ -153,30 +153,6 @@ export function appendRegularFile(path, data) {
 }
 
 /**
- * Appends to a file this user created, refusing a symbolic link (O_NOFOLLOW), another user's
- * file, or a file with a second name (a hard link to something else).
- * @param {string} path
- * @param {string} data
- */
-export function appendOwnFile(path, data) {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
-  try {
-    const stats = fstatSync(fd);
-    const problem = !stats.isFile()
-      ? 'is not a regular file'
-      : stats.uid !== uid()
-        ? `belongs to uid ${stats.uid}`
-        : stats.nlink !== 1
-          ? 'has other names (hard links)'
-          : null;
-    if (problem) throw usageError(`${path} ${problem}; mmapbench only appends to results files it created`);
-    writeFileSync(fd, data);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
  * mkdir -p. Node's recursive mkdir reports ENOENT when the real cause is a read-only or
  * unwritable parent; this asks again one level at a time so the error names the cause.
  * @param {string} dir
