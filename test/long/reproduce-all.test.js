@@ -74,19 +74,20 @@ test('reproduce --quick runs every experiment and writes REPORT.md with tables, 
   );
   assert.match(report, /^\| published \(one run each way\) \| 47,577 \/ - \| - \/ - \| 115 s \/ 9 s \| 12\.8 \|$/m);
 
-  const all = records(resultsFile(w.out));
-  assert.equal(all[0].type, 'run');
-  const cells = all.filter((r) => r.type === 'cell');
-  // node-fix's settings are named by the Nodes the run found (in the results file's header)
+  const document = JSON.parse(readFileSync(resultsFile(w.out), 'utf8'));
+  assert.equal(document.command, 'reproduce');
+  const cells = document.records.filter((/** @type {any} */ r) => r.type === 'cell');
+  // node-fix's settings are named by the Nodes the run found (the results document's nodes)
   const expected = ran.reduce(
     (n, e) =>
       n +
-      e.variants({ jemalloc: { path: 'x' }, nodes: all[0].nodes }).reduce((m, v) => m + variantModes(v).length, 0) * 2,
+      e.variants({ jemalloc: { path: 'x' }, nodes: document.nodes }).reduce((m, v) => m + variantModes(v).length, 0) *
+        2,
     0,
   );
   // node-fix: this Node (without the option) and Node 24 and 26 from the registry (with it)
   assert.deepEqual(
-    all[0].nodes.map((node) => [node.label, node.hasOption]),
+    document.nodes.map((/** @type {any} */ node) => [node.label, node.hasOption]),
     [
       ["the run's Node", false],
       ['Node 24', true],
