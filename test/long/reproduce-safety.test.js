@@ -72,13 +72,14 @@ test('--out on a read-only file system: exit 3, one line, nothing run', asRoot, 
 });
 
 test(
-  'the disk filling up mid-run: exit 3, the cells already appended kept, the report printed, the resume command',
+  'the disk filling up mid-run: exit 3, the cells already saved kept, the report printed, the resume command',
   asRoot,
   async (t) => {
     const dir = await tmpfs(t, 'size=1m');
-    // leave three 4 KiB pages: the lock's owner file and two pages of the results file (its
-    // header and a few cells of about 2 KiB each)
-    writeFileSync(join(dir, 'filler'), Buffer.alloc(253 * 4096));
+    // leave sixteen 4 KiB pages: the lock's owner file, and room for the results document (its
+    // machine and options, then a cell of about 2 KiB more each time) twice over, as it is
+    // written whole beside the last copy and then renamed over it, until a few cells in
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(240 * 4096));
     const out = join(dir, 'out');
     const result = await cli(['reproduce', 'gap', 'arena', '--quick', '--out', out]);
     assert.equal(result.exitCode, 3, result.stderr);
@@ -210,6 +211,6 @@ test('--resume of a file that is not ours leaves it as it was', async () => {
   writeFileSync(file, content);
   const result = await cli(['reproduce', '--resume', file]);
   assert.equal(result.exitCode, 2);
-  assert.match(result.stderr, /line 1 is not JSON; the file is not one mmapbench reproduce wrote$/);
+  assert.match(result.stderr, /notes is not an mmapbench results document \(not JSON\); pass a file that .* saved$/);
   assert.equal(readFileSync(file, 'utf8'), content);
 });
