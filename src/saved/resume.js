@@ -69,7 +69,7 @@ const machineChanges = (then, now) => {
     'Node binary': env.node.path,
     ...machineFacts(env),
   });
-  const [before, after] = [facts(then), facts(now)];
+  const [before, after] = /** @type {Array<Record<string, string>>} */ ([facts(then), facts(now)]);
   return Object.keys(before).flatMap((name) =>
     before[name] === after[name] ? [] : [`${name} ${before[name] ?? 'n/a'} then, ${after[name] ?? 'n/a'} now`],
   );
