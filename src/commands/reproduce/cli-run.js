@@ -11,7 +11,7 @@ import { measureReproduce } from './run.js';
 import { terminalReporter } from '../../cli/terminal.js';
 
 /**
- * `mmapbench reproduce`: the experiments' rounds, the results file saved after every cell, then
+ * `mmapbench reproduce`: the experiments' rounds, the results file saved after every round, then
  * REPORT.md; or, with `resume`, the cells that file is missing.
  * @param {import('./options.js').ReproduceRequest} request  what the command line asked for, read
  * @param {import('../../cli/context.js').Context} [context]

@@ -1,5 +1,5 @@
 // `reproduce`'s run on the one run loop (controller.js): the published experiments' rounds, its
-// results document saved whole after every cell (as sweep's after every round), then REPORT.md. It holds its
+// results document saved whole after every round (as compare's and sweep's), then REPORT.md. It holds its
 // --out folder (and a resumed file's) for the whole run, and keeps what finished whatever stops it.
 import { dirname, join } from 'node:path';
 import { sessionError } from '../../run/scheduler.js';
@@ -34,7 +34,7 @@ import { controlRun } from '../../core/controller.js';
  */
 
 /**
- * The run, with --out held: its document saved after every cell, then the report. A resumed run
+ * The run, with --out held: its document saved after every round, then the report. A resumed run
  * goes on with the document it read (and replaces its file); a new one saves its own.
  * @param {{ exports: import('../../saved/export.js').ExportRequest[],
  *   options: import('./types.js').ReproduceOptions,
@@ -71,7 +71,7 @@ export async function measureReproduce(
       get before() {
         return [
           ...(options.k > cores ? [{ warn: { code: 'oversubscribed', text: oversubscribed(options.k, cores) } }] : []),
-          { say: `the results are saved in ${run.file} after every cell` },
+          { say: `the results are saved in ${run.file} after every round` },
         ];
       },
       // the published protocols are what they are: no check of the machine before them
@@ -123,8 +123,9 @@ async function runPlan(plan, { options, document, run, interrupt, told, ctx }) {
       await runExperiment(experiment, variants, {
         options,
         records: document.records,
-        // a save that fails (a full disk) stops the run: what the file holds is what finished
-        keep: () => void run.keeper.write(document),
+        // after every round of the experiment: a save that fails (a full disk) stops the run,
+        // and what the file holds is every round that finished
+        save: () => void run.keeper.write(document),
         interrupt,
         progress: {
           tick: ({ label }) => told.cell({ command: 'reproduce', round: 0, mode: 'workers', soFar: null, label }),

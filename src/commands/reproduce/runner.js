@@ -75,21 +75,22 @@ const narrowEnough = (experiment, cells, { precision, protocol, quick }) =>
   );
 
 /**
- * Runs one experiment's cells that `records` do not hold yet, each kept (`keep`) as it
- * finishes. Its settings are the points of one run of rounds (run/scheduler.js): every
+ * Runs one experiment's cells that `records` do not hold yet, each added to them as it
+ * finishes, and saved (`save`) with its round, as compare and sweep save theirs, and with a
+ * setting's calibration. Its settings are the points of one run of rounds (run/scheduler.js): every
  * round runs every setting and mode, the settings' order rotating and the modes' alternating
  * round by round, so slow drift on the machine spreads over all of them. The work of a setting
  * is fixed by --quick, else calibrated once and kept in the results file, so a resumed run does
  * the same work.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {import('./experiments.js').Variant[]} variants
- * @param {{ options: ReproduceOptions, records: ResultRecord[], keep: (record: ResultRecord) => void, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
+ * @param {{ options: ReproduceOptions, records: ResultRecord[], save: () => void, interrupt?: AbortSignal, progress?: { tick?: (payload: { label: string }) => void, grow?: (cells: number) => void }, thp: { path: string, restoreFile: string }, trace?: { bpftrace: string } | null }} run
  *   trace: the checked bpftrace, for variants traced as the investigation traced them
  */
 export async function runExperiment(
   experiment,
   variants,
-  { options, records, keep: kept, interrupt, progress = {}, thp, trace = null },
+  { options, records, save, interrupt, progress = {}, thp, trace = null },
 ) {
   // a traced variant's cells run whole under mmap-lock.bt, which follows this process's children
   const tracer = trace ? tracerFor({ bpftrace: trace.bpftrace, window: 'cell' }) : undefined;
@@ -100,20 +101,22 @@ export async function runExperiment(
   // a point is a setting: its id is the variant's
   const variantOf = (/** @type {{ id: string }} */ point) =>
     /** @type {import('./experiments.js').Variant} */ (variants.find((v) => v.id === point.id));
-  const keep = (/** @type {ResultRecord} */ record) => {
-    records.push(record);
-    kept(record);
-  };
 
+  const rule = stopWhenNarrow(experiment, cells, variants, { options, progress });
   /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
   try {
     const run = await runRounds(points, {
-      stop: stopWhenNarrow(experiment, cells, variants, { options, progress }),
+      // each round saved before the rule reads it
+      stop: (round) => {
+        save();
+        rule(round);
+      },
       interrupt,
       onCalibrated: (point, calibration) => {
         const work = /** @type {import('../../run/plan.js').Work} */ (point.session.work); // just calibrated
-        keep({ type: 'calibration', experiment: experiment.name, variant: point.id, ...work, calibration });
+        records.push({ type: 'calibration', experiment: experiment.name, variant: point.id, ...work, calibration });
+        save();
       },
       skip: (point, index, step) => done.has(`${point.id}|${index}|${step.arm}`),
       beforeCell: (point) => {
@@ -132,7 +135,7 @@ export async function runExperiment(
           mode: step.arm,
           cell,
         };
-        keep(record);
+        records.push(record);
         cells.push(record);
         progress.tick?.({
           label: `${experiment.name}: ${variantOf(point).label}, ${step.arm}, round ${round.index}`,

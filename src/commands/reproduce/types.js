@@ -28,7 +28,7 @@
  *   warmup: import('../../run/plan.js').Warmup, calibration: import('../../run/calibrate.js').Calibration }} CalibrationRecord
  * @typedef {CellRecord | CalibrationRecord} ResultRecord
  *
- * A reproduce run's results document (docs/json.md), written whole after every cell.
+ * A reproduce run's results document (docs/json.md), written whole after every round.
  * @typedef {{ mmapbench: string, schema: number, command: 'reproduce', started: string,
  *   options: ReproduceOptions, environment: import('../../document/document.js').Environment,
  *   jemalloc: string | null, nodes: FixNode[], records: ResultRecord[],
