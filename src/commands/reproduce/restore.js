@@ -1,15 +1,10 @@
-import { THP_PATH } from '../../system/environment.js';
-import { defaultRestoreFile } from '../../system/thp-file.js';
 import { COMMON } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
+import { SPECS as REPRODUCE } from './specs.js';
 
-const SPECS = {
-  ...COMMON,
-  thpRestoreFile: { describe: `the restore file (default: ${defaultRestoreFile()})` },
-  thpPath: {
-    describe: `the stand-in THP file the run was given; restore writes no other file but the real one (default: ${THP_PATH})`,
-  },
-};
+// reproduce's own THP options: restore writes only the real THP file, or the stand-in a run was
+// given when it is given again, and reads only the restore file
+const SPECS = { ...COMMON, thpRestoreFile: REPRODUCE.thpRestoreFile, thpPath: REPRODUCE.thpPath };
 
 export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(yargs, SPECS);
 
