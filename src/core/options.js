@@ -33,6 +33,7 @@ export const timeoutOption = value('seconds a cell may take before it is termina
   read: timeoutSeconds('--timeout'),
 });
 export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what);
+export const fixturesOption = value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
 export const nodeOption = value(
   'the Node the cells run on: a release (24, 26.10: installed from the npm registry on first use) or a binary (default: this node)',
 );
@@ -189,7 +190,7 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
     ),
     timeout: timeoutOption,
     force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
-    fixturesDir: value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`),
+    fixturesDir: fixturesOption,
   };
 };
 

@@ -2,10 +2,9 @@
 // checked by them (options.js).
 import { THP_PATH } from '../../system/environment.js';
 import { defaultRestoreFile } from '../../system/thp-file.js';
-import { FIXTURES_DIR_DESCRIPTION } from '../../run/fixtures.js';
 import { ROUNDS } from './bounds.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
-import { COMMON, EXPORT, forceOption, nodeOption, timeoutOption } from '../../core/options.js';
+import { COMMON, EXPORT, fixturesOption, forceOption, nodeOption, timeoutOption } from '../../core/options.js';
 import { percent, positiveInteger, positiveNumber } from '../../words/vocabulary.js';
 
 const flag = (/** @type {string} */ describe, more = {}) => ({
@@ -61,7 +60,7 @@ export const SPECS = {
   thpRestoreFile: {
     describe: `where the original THP mode is kept while it is changed (default: ${defaultRestoreFile()})`,
   },
-  fixturesDir: { describe: `where the files the tasks read are created (default: ${FIXTURES_DIR_DESCRIPTION})` },
+  fixturesDir: fixturesOption,
   markdown: flag('print the report as markdown (REPORT.md is always markdown)'),
   ...EXPORT,
 };
