@@ -28,6 +28,7 @@ export function sweepSpecs() {
     ...COMMON,
     ...settingSpecs({ list: true }),
     variant: repeat('a named set of environment variables for the cells (repeatable); `default` adds nothing', {
+      takes: 'NAME[:KEY=VALUE,...]',
       read: (/** @type {string[]} */ values) =>
         values.reduce(
           (/** @type {ReturnType<typeof variant> | undefined} */ previous, raw) => variant(raw, previous),
@@ -67,13 +68,14 @@ export function adviseSpecs() {
     ...runSpecs({ sweep: true }),
     only: value(
       'try only the candidates whose name contains one of these words, comma-separated (the baseline always runs)',
+      { takes: 'words' },
     ),
     kAuto: flag(
       'also measure the baseline at every k up to the CPUs this process may use (1, 2, 4, … and that count), and end with the K to run in each mode (as sweep -k does); not raced',
     ),
     for: value(
       "the cost to rank the fixes by: throughput (the default), memory (what each added worker holds), kept-memory (what the app keeps once its workers end) or main-latency (the app's request p99 while they run); the others are shown beside it",
-      { choices: ['throughput', 'memory', 'kept-memory', 'main-latency'] },
+      { takes: 'cost', choices: ['throughput', 'memory', 'kept-memory', 'main-latency'] },
     ),
     ...OUTPUT,
     ...EXPORT,
@@ -83,6 +85,7 @@ export function adviseSpecs() {
 /** What `trace` adds to compare's options: an audit of another process, instead of cells. */
 const TRACE = {
   pid: {
+    takes: 'pid',
     describe: 'audit a running process (all its threads) and everything it starts, instead of cells',
     read: positiveInteger('--pid'),
   },
@@ -90,6 +93,7 @@ const TRACE = {
     'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
   ),
   seconds: {
+    takes: 'seconds',
     describe: 'with --pid or --: stop after this long (default: when the target exits, or Ctrl-C)',
     read: positiveNumber('--seconds'),
   },
@@ -115,7 +119,9 @@ export const SPECS_OF = {
   report: () => ({
     ...COMMON,
     markdown: flag('print the tables as markdown', { conflicts: ['html'] }),
-    html: value('write one HTML page with the tables and charts of every file (opens from disk, offline)'),
+    html: value('write one HTML page with the tables and charts of every file (opens from disk, offline)', {
+      takes: 'file',
+    }),
     ...EXPORT,
   }),
 };

@@ -12,6 +12,8 @@ import { refusal } from '../saved/validate.js';
  * @typedef {object} OptionSpec
  * @property {string} describe
  * @property {'value'|'repeat'|'flag'} [kind]  default: value
+ * @property {string} [takes]  what a value option takes, as its help shows it (`count`,
+ *   `seconds`, `bytes`, `KEY=VALUE`: by InputOf, as the API takes it too); every one but a flag has one
  * @property {(value: any) => any} [read]  checks and converts what was typed; a usage error
  *   names the option as typed
  * @property {readonly string[]} [choices]
@@ -21,57 +23,6 @@ import { refusal } from '../saved/validate.js';
  */
 
 /** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
-
-// What a value option takes, as its help shows it (and, by InputOf, as the API takes it).
-const PLACEHOLDERS = /** @type {const} */ ({
-  k: 'count',
-  iterations: 'count',
-  warmup: 'count|steady',
-  rounds: 'count',
-  maxRounds: 'count',
-  concurrency: 'count',
-  duration: 'seconds',
-  timeout: 'seconds',
-  requestEvery: 'ms',
-  requestSize: 'bytes',
-  settle: 'ms',
-  cycles: 'count',
-  semiSpace: 'MiB',
-  main: 'on|off',
-  maxTime: 'seconds',
-  seconds: 'seconds',
-  precision: 'percent',
-  poolSize: 'bytes',
-  size: 'bytes',
-  partition: 'bytes',
-  shape: 'name',
-  serialization: 'name',
-  message: 'path',
-  task: 'name|path',
-  file: 'name|size|path',
-  env: 'KEY=VALUE',
-  param: 'KEY=VALUE',
-  variant: 'NAME[:KEY=VALUE,...]',
-  aa: 'mode',
-  protocol: 'name',
-  traceWindow: 'window',
-  pid: 'pid',
-  out: 'dir',
-  resume: 'file',
-  html: 'file',
-  failBelow: 'ratio',
-  maxWorsening: 'percent',
-  maxSlowdown: 'percent',
-  export: 'FORMAT=FILE',
-  node: 'version|path',
-  only: 'words',
-  for: 'cost',
-  fixturesDir: 'dir',
-  thpRestoreFile: 'file',
-  thpPath: 'path',
-  bpftrace: 'path',
-  jemalloc: 'path',
-});
 
 /**
  * What the API takes for a placeholder, where it is more than a string: a number, or what the
@@ -83,14 +34,12 @@ const PLACEHOLDERS = /** @type {const} */ ({
 
 /**
  * One option's type in an options object: a switch a boolean; a value one of its choices, or
- * what its placeholder takes (InputOf), else a string; a repeated value or a sweep's axis that
- * or a list of it (env and param: an object).
- * @template {string} N
+ * what it takes (InputOf), else a string; a repeated value or a sweep's axis that or a list of
+ * it (env and param: an object).
  * @template S
  * @typedef {S extends { kind: 'flag' } ? boolean
  *   : Many<S, S extends { choices: readonly (infer C)[] } ? C
- *     : N extends keyof typeof PLACEHOLDERS ? (typeof PLACEHOLDERS)[N] extends keyof InputOf
- *       ? InputOf[(typeof PLACEHOLDERS)[N]] : string
+ *     : S extends { takes: infer T } ? T extends keyof InputOf ? InputOf[T] : string
  *     : string>} InputType
  */
 /**
@@ -106,11 +55,8 @@ const PLACEHOLDERS = /** @type {const} */ ({
  * @template S
  * @template {PropertyKey} [Left=never]
  * @typedef {{ [N in keyof S as N extends Left ? never : S[N] extends { hidden: true } ? never : N]?:
- *   InputType<N & string, S[N]> }} OptionsOf
+ *   InputType<S[N]> }} OptionsOf
  */
-
-/** @type {Record<string, string | undefined>} each option's placeholder, by any name */
-const placeholderOf = PLACEHOLDERS;
 
 /** How an option is typed on the command line. */
 export const flagName = (/** @type {string} */ name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
@@ -154,8 +100,8 @@ const oneOf = (name, choices) => (/** @type {string} */ typed) => {
 export function declare(yargs, specs) {
   for (const [name, spec] of Object.entries(specs)) {
     const kind = spec.kind ?? 'value';
-    if (kind !== 'flag' && !placeholderOf[name]) throw new Error(`--${kebab(name)} has no placeholder in PLACEHOLDERS`);
-    const takes = kind === 'flag' ? '' : `<${placeholderOf[name]}${spec.list ? ',...' : ''}> `;
+    if (kind !== 'flag' && !spec.takes) throw new Error(`--${kebab(name)} does not say what it takes`);
+    const takes = kind === 'flag' ? '' : `<${spec.takes}${spec.list ? ',...' : ''}> `;
     // the choices, unless the description already names each
     const named = spec.choices?.every((choice) => spec.describe.includes(choice)) ?? true;
     yargs.option(kebab(name), {
@@ -191,7 +137,7 @@ export function readOptions(argv, specs, command) {
     // an empty value (`--out ''`, a variable that was not set) is never the default
     if (kind !== 'flag' && [raw].flat().some((item) => String(item) === ''))
       throw usageError(
-        `${shownFlag(argv, name)} is given an empty value; give it a <${placeholderOf[name] ?? 'value'}>, or leave it out for the default`,
+        `${shownFlag(argv, name)} is given an empty value; give it a <${specs[name].takes ?? 'value'}>, or leave it out for the default`,
       );
     typed[name] = kind === 'repeat' ? [raw].flat().map(String) : kind === 'flag' ? raw : [raw].flat().at(-1);
   }
@@ -254,7 +200,7 @@ export function apiSchema(name, spec) {
   if (kind === 'flag') return { type: 'boolean' };
   if (name === 'env' || name === 'param')
     return { type: 'object', additionalProperties: { type: ['string', 'number'] } };
-  const takes = placeholderOf[name] ?? 'value';
+  const takes = spec.takes ?? 'value';
   const one = spec.choices
     ? { enum: [...spec.choices] }
     : NUMBERS.includes(takes)

@@ -30,12 +30,16 @@ export { COMMON, COMPARE_ONLY };
 /** Options every command takes. */
 
 export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
+  takes: 'seconds',
   read: timeoutSeconds('--timeout'),
 });
 export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what);
-export const fixturesOption = value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`);
+export const fixturesOption = value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`, {
+  takes: 'dir',
+});
 export const nodeOption = value(
   'the Node the cells run on: a release (24, 26.10: installed from the npm registry on first use) or a binary (default: this node)',
+  { takes: 'version|path' },
 );
 
 /**
@@ -83,38 +87,50 @@ export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
   return {
     k: value(
       `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
-      one('k', positiveInteger, '1,2,4,8'),
+      { takes: 'count', ...one('k', positiveInteger, '1,2,4,8') },
     ),
-    task: value(
-      `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
-      one('task', text, 'readfilesync,reuse-buffer', {}),
-    ),
-    file: value(
-      'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
-      one('file', text, '4k,64k,1m', {}),
-    ),
-    concurrency: value('task parameter: operations in flight per worker', one('concurrency', positiveInteger, '1,8')),
-    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', bytes, '8k,256k,1m')),
-    size: value('task parameter: bytes each op allocates, or a message holds', one('size', bytes, '4k,64k')),
-    partition: value(
-      'task parameter: threadpool-clog reads in chunks of this many bytes',
-      one('partition', bytes, '64k,512k'),
-    ),
-    shape: value(
-      'task parameter: what the message task sends, object, json, buffer, transfer or shared',
-      one('shape', text, 'object,buffer'),
-    ),
-    serialization: value(
-      "task parameter: the message task's fork serialization in procs mode, json or advanced",
-      one('serialization', text, 'json,advanced'),
-    ),
-    message: value(
-      'task parameter: a JSON or JSON-lines file of your own messages for the message task',
-      one('message', text, 'jobs.jsonl'),
-    ),
+    task: value(`built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`, {
+      takes: 'name|path',
+      ...one('task', text, 'readfilesync,reuse-buffer', {}),
+    }),
+    file: value('small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)', {
+      takes: 'name|size|path',
+      ...one('file', text, '4k,64k,1m', {}),
+    }),
+    concurrency: value('task parameter: operations in flight per worker', {
+      takes: 'count',
+      ...one('concurrency', positiveInteger, '1,8'),
+    }),
+    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', {
+      takes: 'bytes',
+      ...one('poolSize', bytes, '8k,256k,1m'),
+    }),
+    size: value('task parameter: bytes each op allocates, or a message holds', {
+      takes: 'bytes',
+      ...one('size', bytes, '4k,64k'),
+    }),
+    partition: value('task parameter: threadpool-clog reads in chunks of this many bytes', {
+      takes: 'bytes',
+      ...one('partition', bytes, '64k,512k'),
+    }),
+    shape: value('task parameter: what the message task sends, object, json, buffer, transfer or shared', {
+      takes: 'name',
+      ...one('shape', text, 'object,buffer'),
+    }),
+    serialization: value("task parameter: the message task's fork serialization in procs mode, json or advanced", {
+      takes: 'name',
+      ...one('serialization', text, 'json,advanced'),
+    }),
+    message: value('task parameter: a JSON or JSON-lines file of your own messages for the message task', {
+      takes: 'path',
+      ...one('message', text, 'jobs.jsonl'),
+    }),
     param: repeat(
       `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
-      { read: (/** @type {unknown} */ given) => pairs(given, '--param', list ? 'concurrency=1,8' : 'concurrency=8') },
+      {
+        takes: 'KEY=VALUE',
+        read: (/** @type {unknown} */ given) => pairs(given, '--param', list ? 'concurrency=1,8' : 'concurrency=8'),
+      },
     ),
   };
 }
@@ -122,16 +138,17 @@ export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
 /** How much work a cell does. */
 export const WORK = {
   iterations: value('timed ops per worker (instead of --duration)', {
+    takes: 'count',
     ...checked(positiveInteger)('iterations'),
     conflicts: ['duration'],
   }),
   duration: value(
     'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 when stopping on --precision; else 1)',
-    checked(positiveNumber)('duration'),
+    { takes: 'seconds', ...checked(positiveNumber)('duration') },
   ),
   warmup: value(
     'untimed ops per worker before the barrier; steady: until the rate stops trending and V8 has stopped optimizing, in tenths of the timed ops, within ten timed windows or 5 s (default: steady)',
-    checked(warmupCount)('warmup'),
+    { takes: 'count|steady', ...checked(warmupCount)('warmup') },
   ),
 };
 
@@ -146,6 +163,7 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
   const either = (axis, single) => /** @type {any} */ (sweep ? axis : single);
   return {
     env: repeat('KEY=VALUE set in every cell at process start (repeatable)', {
+      takes: 'KEY=VALUE',
       read: (/** @type {unknown} */ given) => pairs(given, '--env', 'MALLOC_ARENA_MAX=1'),
     }),
     inheritEnv: flag(
@@ -154,39 +172,39 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
     node: either(
       repeat(
         'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',
-        { read: listsOf('node', text, '20,24,26') },
+        { takes: 'version|path', read: listsOf('node', text, '20,24,26') },
       ),
       nodeOption,
     ),
     main: value(
       "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
-      { choices: ['on', 'off'] },
+      { takes: 'on|off', choices: ['on', 'off'] },
     ),
-    requestEvery: value(
-      "ms between the app's requests on its main thread (default: 2)",
-      checked(requestEveryMs)('requestEvery'),
-    ),
+    requestEvery: value("ms between the app's requests on its main thread (default: 2)", {
+      takes: 'ms',
+      ...checked(requestEveryMs)('requestEvery'),
+    }),
     requestSize: value(
       "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
-      checked(requestBytes)('requestSize'),
+      { takes: 'bytes', ...checked(requestBytes)('requestSize') },
     ),
-    settle: value(
-      'ms the app waits after its workers have ended before it reads what it kept (default: 10)',
-      checked(settleMs)('settle'),
-    ),
+    settle: value('ms the app waits after its workers have ended before it reads what it kept (default: 10)', {
+      takes: 'ms',
+      ...checked(settleMs)('settle'),
+    }),
     cycles: either(
       repeat(
         'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
-        { read: listsOf('cycles', cycleCount, '1,2,4,8') },
+        { takes: 'count', read: listsOf('cycles', cycleCount, '1,2,4,8') },
       ),
       value(
         "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
-        checked(cycleCount)('cycles'),
+        { takes: 'count', ...checked(cycleCount)('cycles') },
       ),
     ),
     semiSpace: value(
       "MiB of V8's semi-space (half of its new space) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
-      checked(semiSpaceMiB)('semiSpace'),
+      { takes: 'MiB', ...checked(semiSpaceMiB)('semiSpace') },
     ),
     timeout: timeoutOption,
     force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
@@ -199,6 +217,7 @@ export const OUTPUT = {
   markdown: flag('print the tables as markdown'),
   out: value(
     `save the results (the --json document) in this folder as <command>-<UTC time>.json (default: $MMAPBENCH_RESULTS or ./${DEFAULT_OUT})`,
+    { takes: 'dir' },
   ),
   save: flag('save the results (--no-save: do not)', { conflicts: ['out'] }),
   quick: flag('a tiny run that proves every path works; measures nothing'),
@@ -209,13 +228,14 @@ export const OUTPUT = {
 export const RESUME = {
   resume: value(
     'go on with the run this saved file is of (killed or stopped), with the settings it was started with, on the same machine; only output options may be given with it',
-    { conflicts: ['save'] },
+    { takes: 'file', conflicts: ['save'] },
   ),
 };
 
 /** `--export FORMAT=FILE`: what a dashboard reads, from any command that saves results. */
 export const EXPORT = {
   export: repeat(`write the results for a benchmark dashboard as FORMAT=FILE (repeatable): ${FORMATS.join(', ')}`, {
+    takes: 'FORMAT=FILE',
     read: readExports,
   }),
 };
@@ -227,7 +247,7 @@ const failInconclusive = flag(
 export const GATE = {
   failBelow: value(
     'a CI gate: exit 4 when the whole 95% CI of workers/procs is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
-    checked(positiveNumber)('failBelow'),
+    { takes: 'ratio', ...checked(positiveNumber)('failBelow') },
   ),
   failInconclusive,
   ci: flag(
@@ -239,11 +259,11 @@ export const GATE = {
 export const DIFF_GATE = {
   maxWorsening: value(
     'a CI gate: exit 4 when the whole 95% CI of the change of workers/procs lies below 1 - this (10%: the ratio may fall by 10%)',
-    checked(percent)('maxWorsening'),
+    { takes: 'percent', ...checked(percent)('maxWorsening') },
   ),
   maxSlowdown: value(
     "a CI gate on each mode's throughput: exit 4 when the whole 95% CI of its change lies below 1 - this",
-    checked(percent)('maxSlowdown'),
+    { takes: 'percent', ...checked(percent)('maxSlowdown') },
   ),
   failInconclusive,
   ci: flag('a CI job: the table and the gate appended to $GITHUB_STEP_SUMMARY when it is set'),
@@ -255,10 +275,10 @@ export const DIFF_GATE = {
  * @param {{ rounds: string, precision: string, maxTime: string }} describe
  */
 export const stopSpecs = (describe) => ({
-  rounds: value(describe.rounds, checked(positiveInteger)('rounds')),
-  precision: value(describe.precision, { ...checked(percent)('precision'), conflicts: ['rounds'] }),
+  rounds: value(describe.rounds, { takes: 'count', ...checked(positiveInteger)('rounds') }),
+  precision: value(describe.precision, { takes: 'percent', ...checked(percent)('precision'), conflicts: ['rounds'] }),
   // a fixed count runs every round asked for, so a budget beside it would go unheeded
-  maxTime: value(describe.maxTime, { ...checked(positiveNumber)('maxTime'), conflicts: ['rounds'] }),
+  maxTime: value(describe.maxTime, { takes: 'seconds', ...checked(positiveNumber)('maxTime'), conflicts: ['rounds'] }),
 });
 
 /**
@@ -280,15 +300,16 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
         maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
       }),
       {
-        rounds: value(
-          'cells to run one after another (default: 1; 2 with --quick)',
-          checked(positiveInteger)('rounds'),
-        ),
+        rounds: value('cells to run one after another (default: 1; 2 with --quick)', {
+          takes: 'count',
+          ...checked(positiveInteger)('rounds'),
+        }),
       },
     ),
     ...either(
       {
         aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
+          takes: 'mode',
           choices: ['workers', 'procs'],
         }),
       },
@@ -296,7 +317,7 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     ),
     protocol: value(
       'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
-      { choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
+      { takes: 'name', choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
     ),
     ...runSpecs(),
     ...OUTPUT,
@@ -306,8 +327,9 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
     mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
     traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
+      takes: 'window',
       choices: ['timed', 'cell'],
     }),
-    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)'),
+    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)', { takes: 'path' }),
   };
 }

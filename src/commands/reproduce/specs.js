@@ -22,24 +22,29 @@ export const SPECS = {
   }),
   smoke: flag('', { hidden: true, conflicts: ['rounds', 'duration'] }),
   k: {
+    takes: 'count',
     describe: 'workers or processes side by side (default: the published 8, or the number of CPUs if fewer)',
     read: positiveInteger('-k'),
   },
   rounds: {
+    takes: 'count',
     describe: `run exactly this many rounds per experiment (default: ${ROUNDS.min}, then more until every claim's interval is within --precision)`,
     read: positiveInteger('--rounds'),
   },
   precision: {
+    takes: 'percent',
     describe: "add rounds until every claim's interval is within ± this (default: 5%)",
     read: percent('--precision'),
     conflicts: ['rounds'],
   },
   maxRounds: {
+    takes: 'count',
     describe: `most rounds an undecided experiment gets (default: ${ROUNDS.max})`,
     read: positiveInteger('--max-rounds'),
   },
-  duration: { describe: 'target seconds per cell (default: 1)', read: positiveNumber('--duration') },
+  duration: { takes: 'seconds', describe: 'target seconds per cell (default: 1)', read: positiveNumber('--duration') },
   protocol: {
+    takes: 'name',
     describe:
       "fresh: warm cells of --duration, the investigation's claims decided on each worker's first 2,000 ops and shown once warm beside; steady: warm only; published: 2,000 iterations, no warmup, as the investigation ran them; both: published and steady cells, each claim under each (default: fresh)",
     choices: PROTOCOL_CHOICES,
@@ -47,17 +52,23 @@ export const SPECS = {
   timeout: timeoutOption,
   force: forceOption(),
   node: nodeOption,
-  out: { describe: 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)' },
+  out: { takes: 'dir', describe: 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)' },
   resume: {
+    takes: 'file',
     describe:
       'continue the run whose results file this is (a .json, or the .jsonl of an earlier mmapbench), with the options it was started with',
   },
   jemalloc: {
+    takes: 'path',
     describe:
       'path of libjemalloc.so for the jemalloc experiment (default: found with ldconfig -p or in the usual paths)',
   },
-  thpPath: { describe: `the THP setting file the thp experiment changes, a stand-in for tests (default: ${THP_PATH})` },
+  thpPath: {
+    takes: 'path',
+    describe: `the THP setting file the thp experiment changes, a stand-in for tests (default: ${THP_PATH})`,
+  },
   thpRestoreFile: {
+    takes: 'file',
     describe: `where the original THP mode is kept while it is changed (default: ${defaultRestoreFile()})`,
   },
   fixturesDir: fixturesOption,

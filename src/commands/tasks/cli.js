@@ -3,7 +3,7 @@ import { declare, readOptions } from '../../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,
-  task: { describe: 'describe this task module instead: its description, parameters and metrics' },
+  task: { takes: 'name|path', describe: 'describe this task module instead: its description, parameters and metrics' },
   json: { kind: /** @type {const} */ ('flag'), describe: 'print the list as JSON' },
 };
 

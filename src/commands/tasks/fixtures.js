@@ -6,6 +6,7 @@ import { declare, readOptions } from '../../core/option-spec.js';
 const SPECS = {
   ...COMMON,
   fixturesDir: {
+    takes: 'dir',
     describe: `folder to create them in, yours alone (created 0700) (default: ${FIXTURES_DIR_DESCRIPTION})`,
   },
   json: { kind: /** @type {const} */ ('flag'), describe: 'print the files as JSON' },
