@@ -160,7 +160,7 @@ const shownFlag = (/** @type {Record<string, any>} */ argv, /** @type {string} *
 function readGiven(given, specs, command, typed) {
   for (const name of Object.keys(given))
     for (const other of specs[name].conflicts ?? [])
-      if (other in given)
+      if (Object.hasOwn(given, other))
         throw usageError(`${typed(name)} cannot be used with ${typed(other)}; see \`mmapbench ${command} --help\``);
   return Object.fromEntries(
     Object.entries(given).map(([name, raw]) => [

@@ -69,62 +69,55 @@ const listsOf = (name, item, example) => (/** @type {string[]} */ values) => {
  */
 export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
   const s = list ? 's' : '';
-  /** @returns {Axis} */
-  const axis = (/** @type {string} */ name, /** @type {any} */ item, /** @type {string} */ example) => ({
-    kind: 'repeat',
-    list: true,
-    read: listsOf(name, item, example),
-  });
-  // an axis in a sweep; one value, checked by `item`, elsewhere (or as typed, without one)
   /**
+   * What it takes, and an axis in a sweep (a repeated list); one value, checked by `item`,
+   * elsewhere (or as typed, without one).
+   * @template {string} T
    * @template [O={ read: (raw: any) => any }]
-   * @param {string} name @param {(name: string) => (raw: any) => any} item @param {string} example
+   * @param {string} name @param {T} takes @param {(name: string) => (raw: any) => any} item @param {string} example
    * @param {O} [single]
-   * @returns {L extends true ? Axis : O}
+   * @returns {{ takes: T } & (L extends true ? Axis : O)}
    */
-  const one = (name, item, example, single = /** @type {O} */ ({ read: item(flagName(name)) })) =>
-    /** @type {any} */ (list ? axis(name, item, example) : single);
+  const one = (name, takes, item, example, single = /** @type {O} */ ({ read: item(flagName(name)) })) =>
+    /** @type {any} */ ({
+      takes,
+      ...(list ? { kind: 'repeat', list: true, read: listsOf(name, item, example) } : single),
+    });
   return {
     k: value(
       `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
-      { takes: 'count', ...one('k', positiveInteger, '1,2,4,8') },
+      one('k', 'count', positiveInteger, '1,2,4,8'),
     ),
-    task: value(`built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`, {
-      takes: 'name|path',
-      ...one('task', text, 'readfilesync,reuse-buffer', {}),
-    }),
-    file: value('small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)', {
-      takes: 'name|size|path',
-      ...one('file', text, '4k,64k,1m', {}),
-    }),
-    concurrency: value('task parameter: operations in flight per worker', {
-      takes: 'count',
-      ...one('concurrency', positiveInteger, '1,8'),
-    }),
-    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', {
-      takes: 'bytes',
-      ...one('poolSize', bytes, '8k,256k,1m'),
-    }),
-    size: value('task parameter: bytes each op allocates, or a message holds', {
-      takes: 'bytes',
-      ...one('size', bytes, '4k,64k'),
-    }),
-    partition: value('task parameter: threadpool-clog reads in chunks of this many bytes', {
-      takes: 'bytes',
-      ...one('partition', bytes, '64k,512k'),
-    }),
-    shape: value('task parameter: what the message task sends, object, json, buffer, transfer or shared', {
-      takes: 'name',
-      ...one('shape', text, 'object,buffer'),
-    }),
-    serialization: value("task parameter: the message task's fork serialization in procs mode, json or advanced", {
-      takes: 'name',
-      ...one('serialization', text, 'json,advanced'),
-    }),
-    message: value('task parameter: a JSON or JSON-lines file of your own messages for the message task', {
-      takes: 'path',
-      ...one('message', text, 'jobs.jsonl'),
-    }),
+    task: value(
+      `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
+      one('task', 'name|path', text, 'readfilesync,reuse-buffer', {}),
+    ),
+    file: value(
+      'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
+      one('file', 'name|size|path', text, '4k,64k,1m', {}),
+    ),
+    concurrency: value(
+      'task parameter: operations in flight per worker',
+      one('concurrency', 'count', positiveInteger, '1,8'),
+    ),
+    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', 'bytes', bytes, '8k,256k,1m')),
+    size: value('task parameter: bytes each op allocates, or a message holds', one('size', 'bytes', bytes, '4k,64k')),
+    partition: value(
+      'task parameter: threadpool-clog reads in chunks of this many bytes',
+      one('partition', 'bytes', bytes, '64k,512k'),
+    ),
+    shape: value(
+      'task parameter: what the message task sends, object, json, buffer, transfer or shared',
+      one('shape', 'name', text, 'object,buffer'),
+    ),
+    serialization: value(
+      "task parameter: the message task's fork serialization in procs mode, json or advanced",
+      one('serialization', 'name', text, 'json,advanced'),
+    ),
+    message: value(
+      'task parameter: a JSON or JSON-lines file of your own messages for the message task',
+      one('message', 'path', text, 'jobs.jsonl'),
+    ),
     param: repeat(
       `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
       {

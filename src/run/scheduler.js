@@ -142,7 +142,11 @@ export async function runRounds(points, hooks) {
   const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
   // the budget spent: every point still running stops, and nothing more starts
-  const spent = () => elapsed() > budget && points.every((point) => (point.session.stop ??= 'max-time'));
+  const spent = () => {
+    if (elapsed() <= budget) return false;
+    for (const point of points) point.session.stop ??= 'max-time';
+    return true;
+  };
   /** @type {RoundsRun} */
   const run = { points, rounds: [...(resumed?.rounds ?? [])], error: null, seconds: 0 };
   const done = Math.max(0, ...points.flatMap((point) => point.session.rounds.map((round) => round.index)));
