@@ -80,7 +80,14 @@ const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSch
  * @param {D} document
  * @returns {D}
  */
-export const upgraded = (document) => upgrade(document, STEPS);
+export function upgraded(document) {
+  let schema = document.schema ?? 1;
+  // a newer one's, or none (checkSchema refuses both)
+  if (!Number.isInteger(schema) || schema < 1 || schema >= SCHEMA) return document;
+  const copy = structuredClone(document);
+  for (; schema < SCHEMA; schema++) STEPS[schema](copy);
+  return copy;
+}
 
 /**
  * A reproduce run saved as lines (before reproduce saved a results document like every other
@@ -126,18 +133,3 @@ export function fromReproduceLines(text, notOurs) {
 }
 
 const INTERRUPTED = { kind: 'interrupted', message: 'interrupted', worker: null };
-
-/**
- * @template {{ schema?: number }} D
- * @param {D} document
- * @param {Record<number, (document: any) => void>} steps
- * @returns {D}
- */
-function upgrade(document, steps) {
-  let schema = document.schema ?? 1;
-  // a newer one's, or none (checkSchema refuses both)
-  if (!Number.isInteger(schema) || schema < 1 || schema >= SCHEMA) return document;
-  const copy = structuredClone(document);
-  for (; schema < SCHEMA; schema++) steps[schema](copy);
-  return copy;
-}
