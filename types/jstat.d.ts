@@ -7,6 +7,10 @@ declare module 'jstat' {
       /** The probability that Student's t with `dof` degrees of freedom is at most `x`. */
       cdf(x: number, dof: number): number;
     };
+    normal: {
+      /** The probability that a normal with this mean and sd is at most `x`. */
+      cdf(x: number, mean: number, sd: number): number;
+    };
   };
   export default jstat;
 }

@@ -37,8 +37,8 @@ export function sweepSpecs() {
     }),
     ...WORK,
     ...stopSpecs({
-      rounds: 'run exactly this many rounds at every point (default: until --precision or --max-time; 2 with --quick)',
-      precision: 'stop a point once its ratio is known to ± this (default: 5%)',
+      rounds: 'run exactly this many rounds at every point (default: until decided, or --max-time; 2 with --quick)',
+      precision: 'stop a point once its ratio is known to ± this, and not as soon as its verdict is decided',
       maxTime: 'wall time for the whole sweep, calibration included (default: 60 per point)',
     }),
     ...runSpecs({ sweep: true }),
@@ -59,7 +59,8 @@ export function adviseSpecs() {
     ...stopSpecs({
       rounds:
         'run exactly this many interleaved rounds of every candidate, none raced out (default: the race, until --max-time)',
-      precision: 'with --no-race: stop a candidate once its workers/procs ratio is known to ± this (default: 5%)',
+      precision:
+        'with --no-race: stop a candidate once its workers/procs ratio is known to ± this, and not as soon as its verdict is decided',
       maxTime: 'wall time for the whole run, every candidate together (default: 60)',
     }),
     race: flag(

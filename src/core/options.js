@@ -265,13 +265,18 @@ export const DIFF_GATE = {
 /**
  * When the rounds stop: a fixed count, a precision or a time budget; only their words differ
  * between compare and sweep.
- * @param {{ rounds: string, precision: string, maxTime: string }} describe
+ * @param {{ rounds: string, precision: string, maxTime: string, margin?: string }} describe  margin: what
+ *   its words begin with (`compare: `)
  */
 export const stopSpecs = (describe) => ({
   rounds: value(describe.rounds, { takes: 'count', ...checked(positiveInteger)('rounds') }),
   precision: value(describe.precision, { takes: 'percent', ...checked(percent)('precision'), conflicts: ['rounds'] }),
   // a fixed count runs every round asked for, so a budget beside it would go unheeded
   maxTime: value(describe.maxTime, { takes: 'seconds', ...checked(positiveNumber)('maxTime'), conflicts: ['rounds'] }),
+  margin: value(
+    `${describe.margin ?? ''}the verdict says "equal" when the whole interval of workers/procs lies within ± this (default: 10%)`,
+    { takes: 'percent', ...checked(percent)('margin') },
+  ),
 });
 
 /**
@@ -288,8 +293,9 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     ...WORK,
     ...either(
       stopSpecs({
-        rounds: 'run exactly this many interleaved rounds (default: until --precision or --max-time; 2 with --quick)',
-        precision: 'compare: stop once the ratio is known to ± this (default: 5%)',
+        rounds: 'run exactly this many interleaved rounds (default: until decided, or --max-time; 2 with --quick)',
+        precision: 'compare: stop once the ratio is known to ± this, and not as soon as the verdict is decided',
+        margin: 'compare: ',
         maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
       }),
       {

@@ -73,6 +73,7 @@ const KEPT = {
     command: { enum: ['compare', 'workers', 'procs'] },
     cwd: TEXT,
     precision: { type: 'number' },
+    margin: { type: 'number' },
     env: { type: 'object', propertyNames: { minLength: 1 }, additionalProperties: { type: 'string' } },
     params: { type: 'object' },
     trace: {
@@ -105,7 +106,9 @@ const keptField = (name, value, shown = name) => {
   const wrong = refusal(KEPT, `#/properties/${name}`, value, shown);
   if (wrong) return wrong;
   if (name === 'cwd' && !isAbsolute(String(value))) return `cwd must be an absolute path (it is ${quoted(value)})`;
-  return AS_TYPED.includes(name) || name === 'precision' ? keptValue(name, SPECS[name], value, shown) : null;
+  return AS_TYPED.includes(name) || name === 'precision' || name === 'margin'
+    ? keptValue(name, SPECS[name], value, shown)
+    : null;
 };
 
 /**
@@ -296,6 +299,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     fixturesDir: opts.fixturesDir,
     quick: Boolean(opts.quick || opts.smoke),
     precision: opts.precision,
+    margin: opts.margin,
     // a CI job gets a fixed budget, calibration included
     maxTime: opts.maxTime ?? (opts.ci && opts.rounds === undefined ? CI_SECONDS : undefined),
     aa: opts.aa,

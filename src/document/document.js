@@ -22,7 +22,9 @@
  * @property {number | null} duration
  * @property {import('../run/plan.js').Warmup | null} warmup  per worker, or 'steady': until the rate stops trending
  * @property {number | null} rounds  fixed by --rounds or --quick; null: stopped on precision or time
- * @property {number | null} precision  the target relative half-width, when not fixed
+ * @property {number | null} precision  the target relative half-width, when --precision set one
+ * @property {true} [sequential]  the rounds stopped once the verdict was decided (stats/sequential.js)
+ * @property {number} [margin]  "equal" is within ± this (absent in a file from before it)
  * @property {number | null} maxTime  the wall-time budget in seconds, when not fixed
  * @property {Record<string, string>} env  the --env values
  * @property {string} node
@@ -75,11 +77,11 @@
  * @property {ModeSummary | null} [workers]
  * @property {ModeSummary | null} [procs]
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms ran this mode (workers = arm A, procs = arm B)
- * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why the rounds stopped (dropped, ordered: an advise candidate's race)
+ * @property {'rounds'|'precision'|'decided'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why the rounds stopped (dropped, ordered: an advise candidate's race)
  * @property {number} seconds  wall time of the run, calibration included
  * @property {import('../system/machine-load.js').MachineCheck | null} machine  the machine check before the first round
  * @property {(import('../stats/ratio.js').RatioStats & { halfWidth: number | null }) | null} [ratio]  compare only
- * @property {(import('../stats/ratio.js').Verdict & { text?: string }) | null} [verdict]  compare only;
+ * @property {(import('../stats/sequential.js').Verdict & { text?: string }) | null} [verdict]  compare only;
  *   text: its sentence, in files saved before the sentences were drawn when shown (commands/compare/words.js)
  * @property {AppAlone} [appAlone]  the app alone, before its workers started (appAlone)
  * @property {Record<string, import('../stats/ratio.js').RatioStats>} [measures]  compare only: each

@@ -77,6 +77,19 @@ export const budgetOf = (seconds) =>
   seconds >= 90 && seconds % 60 === 0 ? `${seconds / 60} min` : `${Number(seconds.toPrecision(6))} s`;
 
 /**
+ * The stop rule in words, one way for every command that prints it: `until decided: one arm
+ * faster, or equal within ±10%`, `until its ratio is known to ±5%`, or the rounds asked for.
+ * @param {{ rounds: number | null, precision?: number | null, sequential?: boolean, margin?: number }} rule
+ *   a document's config or a plan's stop
+ */
+export const ruleText = ({ rounds, precision, sequential, margin }) =>
+  rounds !== null
+    ? plural(rounds, 'round')
+    : sequential
+      ? `until decided: one mode faster, or equal within ±${percentText(margin ?? 0, 2)}`
+      : `until its ratio is known to ±${percentText(precision ?? 0, 2)}`;
+
+/**
  * About how many rounds in all would bring the ratio's interval to the run's target, if its rounds
  * stayed as far apart as they were, and what a round took (the run's time over its rounds,
  * calibration included); null where there is no interval, or no count within reach.
@@ -133,6 +146,7 @@ export function stopText(document, { tables = true } = {}) {
   const precision = config.precision ?? 0;
   if (stop === 'precision')
     return `stopped: ${pct(ratio?.halfWidth ?? 0)} reached (target ${pct(precision)}) after ${rounds}`;
+  if (stop === 'decided') return `stopped: decided after ${rounds}`;
   if (stop === 'max-time') {
     const reached =
       ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval yet' : `${pct(ratio.halfWidth)}`;

@@ -8,6 +8,7 @@ import { checkPreload, inheritedEnv, inheriting } from './cell-env.js';
 import { resolveNode } from '../system/node.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
+import { MARGIN } from '../stats/sequential.js';
 
 /**
  * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian
@@ -63,6 +64,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {{ bpftrace?: string, mountTracefs?: boolean, window?: 'timed'|'cell' } | null} [trace]
  * @property {number} [precision]  compare: the target relative half-width of the ratio's 95% CI
  * @property {number} [maxTime]    compare: the wall-time budget in seconds
+ * @property {number} [margin]     compare: "equal" means the ratio is within ± this (a fraction)
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
  * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode
  *   cannot carry (advise's transfer list for threads, serialization for processes)
@@ -210,6 +212,9 @@ function workOf(options, task, quick) {
     minRounds: PRECISION.minRounds,
     precision: options.precision ?? PRECISION.precision,
     maxSeconds: options.maxTime ?? PRECISION.maxSeconds,
+    // stopping once the verdict is decided, unless the user asked for a width (stats/sequential.js)
+    sequential: fixedRounds === null && options.precision === undefined,
+    margin: options.margin ?? MARGIN,
   };
   const rounds = fixedRounds ?? MAX_ROUNDS;
   // the window the default chose, not one the user did: the noise may lengthen it (schedule.js)

@@ -45,7 +45,7 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
  * @property {import('./plan.js').Work | null} work  iterations and warmup every cell ran
  * @property {Round[]} rounds  including a last, incomplete one if the run stopped inside it
  * @property {MmapbenchError | null} error  why the run stopped early, if it did
- * @property {'rounds'|'precision'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why it stopped
+ * @property {'rounds'|'precision'|'decided'|'max-time'|'interrupted'|'failed'|'dropped'|'ordered'|null} stop  why it stopped
  *   (dropped, ordered: advise's race, run/race.js)
  * @property {{ round: number, leader: string }} [dropped]  raced out after this round, below the leader
  * @property {number} seconds  the point's own time: its calibration and its cells
@@ -343,14 +343,14 @@ export const completeRounds = (session, arms) =>
  */
 function widthSoFar(session, arms) {
   const complete = completeRounds(session, arms);
-  if (arms.length !== 2) return { n: complete.length, ci95: null };
+  if (arms.length !== 2) return { n: complete.length, ci95: null, ratios: [] };
   const ratios = complete.map(roundRatio);
-  return ratios.length ? { n: ratios.length, ci95: ratioStats(ratios).ci95 } : { n: 0, ci95: null };
+  return { n: ratios.length, ci95: ratios.length ? ratioStats(ratios).ci95 : null, ratios };
 }
 
 /**
- * compare's and sweep's rule: each point stops on its own once its ratio is within its plan's
- * --precision (or after its --rounds); when one more round would overrun the budget (the whole
+ * compare's and sweep's rule: each point stops on its own once its verdict is decided (or its
+ * ratio is within its plan's --precision, or after its --rounds); when one more round would overrun the budget (the whole
  * run's, calibration included), every point still running stops.
  * @param {number} budget  seconds; Infinity with fixed rounds
  * @returns {StopRule}
@@ -359,10 +359,12 @@ export const stopOnWidthOrTime =
   (budget) =>
   ({ points, visited, index, elapsedSeconds, roundSeconds }) => {
     for (const point of visited) {
+      const { ratios, ...width } = widthSoFar(point.session, point.arms);
       point.session.stop =
         stopReason(
           { ...point.plan.stop, maxSeconds: Infinity },
-          { ...widthSoFar(point.session, point.arms), elapsedSeconds: 0, roundSeconds: 0 },
+          { ...width, elapsedSeconds: 0, roundSeconds: 0 },
+          ratios,
         ) ?? (index - pilots(point.session) >= point.plan.rounds ? 'rounds' : null);
     }
     if (elapsedSeconds + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';

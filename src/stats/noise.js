@@ -61,11 +61,12 @@ function withinTree(pairs) {
  * The split of a compare's rounds, and the floor it sets; null where fewer than 5 complete rounds
  * have both cells with their tenths (a task that owns its loop keeps none), or no target is set.
  * @param {{ rounds: Array<{ complete?: boolean, pilot?: boolean, workers?: CellResult | null,
- *   procs?: CellResult | null }>, config: { precision: number | null }, phases?: any }} document
+ *   procs?: CellResult | null }>, config: { precision: number | null, margin?: number }, phases?: any }} document
  * @returns {NoiseSplit | null}
  */
 export function noiseSplit({ rounds, config, phases }) {
-  const precision = config.precision;
+  // a run that stops once decided: the width that says "equal within its margin"
+  const precision = config.precision ?? config.margin ?? null;
   const modes = phases?.modes;
   if (!precision || !modes?.workers || !modes?.procs) return null;
   const pairs = rounds.flatMap((round) => {

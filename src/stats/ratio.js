@@ -98,27 +98,6 @@ export function meanInterval(values) {
 export const neutralOf = (/** @type {RatioStats} */ stats) => (stats.difference ? 0 : 1);
 
 /**
- * @typedef {object} Verdict  the answer to "which is faster?", as data
- * @property {boolean} significant  the whole interval lies on one side of 1
- * @property {'workers'|'procs'|null} faster
- * @property {'below'|'above'|'spans'|null} side  of the interval against 1; null with one round
- */
-
-/**
- * Significant only when the whole interval is on one side of 1.
- * @param {RatioStats} stats
- * @returns {Verdict}
- */
-export function verdict({ ci95 }) {
-  const side = sideOf(ci95, 1);
-  return {
-    significant: side === 'below' || side === 'above',
-    faster: side === 'below' ? 'procs' : side === 'above' ? 'workers' : null,
-    side,
-  };
-}
-
-/**
  * Welch's t test of mean(b) − mean(a), which allows the two runs their own spread and number of
  * rounds: the difference, the half-width of its 95% interval, the Welch–Satterthwaite degrees
  * of freedom and the two-sided p of no difference; no interval with fewer than 2 values a side.

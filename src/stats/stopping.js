@@ -1,15 +1,20 @@
 import jstat from 'jstat';
+import { MARGIN, sequenceDecides } from './sequential.js';
 
 /**
- * When a run of rounds stops. On width, never on significance: stopping as soon as an interval
- * first excludes 1 would make "significant" come out far more often than 5% of the time when
- * there is no difference; stopping once the interval is narrow enough leaves its coverage close
- * to the nominal 95% (checked with A/A runs: scripts/precision.js).
+ * When a run of rounds stops: by default as soon as its verdict is decided, by an interval valid
+ * at every look (stats/sequential.js); with --precision once its interval is that narrow (on
+ * width, never on significance: stopping as soon as an ordinary interval first excludes 1 would
+ * make "significant" come out far more often than 5% of the time when there is no difference);
+ * with --rounds after that many; else when the budget is spent.
  * @typedef {object} StopRule
  * @property {number | null} rounds     a fixed count (--rounds), or null to stop on width
  * @property {number} minRounds         rounds before the width may stop it
  * @property {number} precision         the target: relative half-width of the 95% CI (0.05 = ±5%)
  * @property {number} maxSeconds        wall-time budget, calibration included
+ * @property {boolean} [sequential]     stop as soon as the verdict is decided (stats/sequential.js)
+ *   instead of on width: the default, unless --precision or --rounds was given
+ * @property {number} [margin]          "equal" is within ± this
  */
 
 /**
@@ -24,12 +29,15 @@ export const halfWidth = (ci95) => (ci95 ? Math.sqrt(ci95[1] / ci95[0]) - 1 : nu
  * @param {StopRule} rule
  * @param {{ n: number, ci95: [number, number] | null, elapsedSeconds: number, roundSeconds: number }} state
  *   roundSeconds: what the last rounds took, so the budget is not overrun by one more
- * @returns {'rounds'|'precision'|'max-time'|null}
+ * @param {number[]} [ratios]  the rounds' ratios, for a sequential rule
+ * @returns {'rounds'|'precision'|'decided'|'max-time'|null}
  */
-export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }) {
+export function stopReason(rule, { n, ci95, elapsedSeconds, roundSeconds }, ratios = []) {
   if (rule.rounds !== null) return n >= rule.rounds ? 'rounds' : null;
   const width = halfWidth(ci95);
-  if (n >= rule.minRounds && width !== null && width <= rule.precision) return 'precision';
+  if (rule.sequential) {
+    if (sequenceDecides(ratios, rule.margin ?? MARGIN)) return 'decided';
+  } else if (n >= rule.minRounds && width !== null && width <= rule.precision) return 'precision';
   if (elapsedSeconds + roundSeconds > rule.maxSeconds) return 'max-time';
   return null;
 }

@@ -45,8 +45,18 @@ test('quick plans are small; k above the CPU count warns; the plan is frozen', a
   assert.match(wide.warnings[0].text, new RegExp(`-k ${cores + 1} exceeds`));
   const timed = await buildPlan({ command: 'compare' });
   assert.equal(timed.iterations, null);
-  assert.equal(timed.duration, 0.1, 'compare: short cells, rounds until the precision or the budget');
-  assert.deepEqual(timed.stop, { rounds: null, minRounds: 5, precision: 0.05, maxSeconds: 60 });
+  assert.equal(timed.duration, 0.1, 'compare: short cells, rounds until decided or the budget');
+  // stopping once decided, unless --precision asks for a width
+  assert.deepEqual(timed.stop, {
+    rounds: null,
+    minRounds: 5,
+    precision: 0.05,
+    maxSeconds: 60,
+    sequential: true,
+    margin: 0.1,
+  });
+  const width = await buildPlan({ command: 'compare', precision: 0.02, margin: 0.05 });
+  assert.deepEqual([width.stop.sequential, width.stop.precision, width.stop.margin], [false, 0.02, 0.05]);
   const fixed = await buildPlan({ command: 'compare', rounds: 7 });
   assert.equal(fixed.duration, 1);
   assert.equal(fixed.stop.rounds, 7);

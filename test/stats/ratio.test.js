@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ratioStats, verdict as decide } from '../../src/stats/ratio.js';
+import { ratioStats } from '../../src/stats/ratio.js';
+import { verdictOf } from '../../src/stats/sequential.js';
 import { nextStep, verdictText } from '../../src/commands/compare/words.js';
 
-// the decision (stats/) and its sentence (report/), as the document carries them
+// the decision (stats/) and its sentence (words), as the document carries them: an interval
+// fixed in advance, as --rounds gives
+const decide = (stats) => verdictOf(stats.samples, { look: 'fixed', margin: 0.1 });
 const verdict = (stats) => ({ ...decide(stats), text: verdictText(stats, decide(stats)) });
 
 test('identical ratios give a zero-width interval at that ratio', () => {
@@ -31,22 +34,40 @@ test('one round has no interval and says how to get one', () => {
 });
 
 test('procs faster when the whole interval is below 1, reported as procs/workers', () => {
-  const result = verdict({ median: 0.5, ci95: [0.4, 0.625], n: 5 });
-  assert.deepEqual([result.significant, result.faster], [true, 'procs']);
-  assert.equal(result.text, 'procs are 2.00x faster than workers (95% CI 1.60-2.50)');
+  const result = verdict(ratioStats([0.5, 0.5, 0.5, 0.5, 0.5]));
+  assert.deepEqual([result.outcome, result.significant, result.faster], ['procs', true, 'procs']);
+  assert.equal(result.text, 'procs are 2.00x faster than workers (95% CI 2.00-2.00)');
 });
 
 test('workers faster when the whole interval is above 1', () => {
-  const result = verdict({ median: 1.2, ci95: [1.1, 1.3], n: 5 });
-  assert.deepEqual([result.significant, result.faster], [true, 'workers']);
-  assert.equal(result.text, 'workers are 1.20x faster than procs (95% CI 1.10-1.30)');
+  const result = verdict(ratioStats([1.2, 1.2, 1.2, 1.2, 1.2]));
+  assert.deepEqual([result.outcome, result.significant, result.faster], ['workers', true, 'workers']);
+  assert.equal(result.text, 'workers are 1.20x faster than procs (95% CI 1.20-1.20)');
 });
 
-test('an interval spanning 1 is not significant and says what would tighten it', () => {
+test('an interval within the margin is equal, and says so with the margin', () => {
+  const result = verdict(ratioStats([0.99, 1.01, 1.0, 0.995, 1.005]));
+  assert.deepEqual([result.outcome, result.significant, result.faster], ['equal', false, null]);
+  assert.match(
+    result.text,
+    /^workers and procs are equal within ±10% here: workers\/procs ratio 1\.00 \(95% CI 0\.99-1\.01\)$/,
+  );
+});
+
+test('a file saved before verdicts had outcomes reads as it did: no significant difference', () => {
+  const stats = ratioStats([0.7, 1.3, 0.9, 1.1]);
+  const text = verdictText(stats, { significant: false, faster: null, side: 'spans' });
+  assert.match(text, /^no significant difference: workers\/procs ratio 0.97 \(95% CI 0.64-1.49 spans 1\)/);
+});
+
+test('an interval spanning 1 and wider than the margin is inconclusive: what it ruled out, and what would tighten it', () => {
   const result = verdict(ratioStats([0.7, 1.3, 0.9, 1.1]));
-  assert.deepEqual([result.significant, result.faster], [false, null]);
+  assert.deepEqual([result.outcome, result.significant, result.faster], ['inconclusive', false, null]);
   // the estimate beside the interval is its centre, the geometric mean 0.97, not the median 1.00
-  assert.match(result.text, /^no significant difference: workers\/procs ratio 0.97 \(95% CI 0.64-1.49 spans 1\)$/);
+  assert.match(
+    result.text,
+    /^inconclusive: procs not more than 1\.57x faster, workers not more than 1\.49x faster \(workers\/procs 0\.97, 95% CI 0\.64-1\.49\)/,
+  );
   const stats = ratioStats([0.7, 1.3, 0.9, 1.1]);
   const quick = verdictText(stats, decide(stats), { config: { quick: true } });
   assert.match(quick, /--quick measures nothing: run without it$/);

@@ -8,6 +8,7 @@ import { envText } from '../../points/point-name.js';
 import {
   about,
   budgetOf,
+  withCI,
   pct,
   resumeText,
   roundsToTarget,
@@ -21,7 +22,7 @@ import { THROUGHPUT } from '../../points/measures.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
-import { ops, plural } from '../../words/spelling.js';
+import { ops, percentText, plural } from '../../words/spelling.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
 /**
@@ -88,6 +89,7 @@ export function stoppedClause(document) {
   const rounds = `${plural(n, 'round')}`;
   if (config.quick) return '--quick: a smoke run, not a measurement';
   if (stop === 'precision') return `known to ${pct(ratio?.halfWidth ?? 0)} after ${rounds} in ${about(seconds)}`;
+  if (stop === 'decided') return `decided after ${rounds} in ${about(seconds)}`;
   if (stop === 'max-time') {
     // whether waiting helps: the time the target takes here, at the spread these rounds had (as
     // --verbose's noise line reckons it, where the run split its noise)
@@ -106,10 +108,11 @@ export function stoppedClause(document) {
  * @param {import('../../stats/ratio.js').RatioStats | null | undefined} ratio  workers/procs
  * @param {'higher'|'lower'} better
  * @param {(mode: Mode) => string} name
+ * @param {number} [margin]  the verdict's: `equal` only within it (a file from before it: spans 1)
  */
-function favours(ratio, better, name) {
-  const favoured = favouredMode(ratio, better);
-  return favoured === null ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
+function favours(ratio, better, name, margin) {
+  const favoured = favouredMode(ratio, better, margin);
+  return favoured === null || favoured === 'undecided' ? '-' : favoured === 'equal' ? 'equal' : name(favoured);
 }
 
 // the rows of the default answer, after throughput, in this order: what fresh workers do (a
@@ -141,13 +144,45 @@ function tradeOff(document, name) {
   const rank = (/** @type {import('../../points/measures.js').Measure} */ measure) => ANSWER_ROWS.indexOf(measure.key);
   const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
   const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
-  const rows = tradeOffRows(point, measures).map(({ measure, ratio, cells }) => [
-    measure === THROUGHPUT && document.config.task.parent ? 'round trips' : (measure.short ?? measure.name),
-    ...cells,
-    document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name),
-  ]);
+  const { verdict, config } = document;
+  const rows = tradeOffRows(point, measures).map(({ measure, ratio, cells }) => {
+    const head = measure === THROUGHPUT && config.task.parent ? 'round trips' : (measure.short ?? measure.name);
+    // throughput's interval and word are the verdict's, read where the stop rule read them
+    if (measure === THROUGHPUT && verdict?.interval && ratio)
+      return [
+        head,
+        cells[0],
+        cells[1],
+        withCI({ ...ratio, ci95: verdict.interval }, '', { label: false }),
+        verdictWord(verdict, name),
+      ];
+    return [head, ...cells, document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name, config.margin)];
+  });
   const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (95% CI)`, 'better'];
   return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
+}
+
+/**
+ * The verdict in the answer table's `better` column: the faster arm, `equal`, or `-`.
+ * @param {import('../../stats/sequential.js').Verdict} verdict
+ * @param {(mode: Mode) => string} name
+ */
+const verdictWord = ({ outcome }, name) =>
+  outcome === 'workers' || outcome === 'procs' ? name(outcome) : outcome === 'equal' ? 'equal' : '-';
+
+/** Whether a verdict decided: one arm faster, or equal within its margin. */
+const decided = (/** @type {ResultsDocument['verdict']} */ verdict) =>
+  Boolean(verdict?.significant || verdict?.outcome === 'equal');
+
+/**
+ * Which interval the table's rows give, where the verdict's is not an ordinary 95% one:
+ * `; throughput's interval is the verdict's (99.5%, valid at every round), the other rows' fixed-n 95%`.
+ * @param {ResultsDocument} document
+ */
+function intervalsNote({ verdict }) {
+  if (!verdict?.interval || !verdict.look || verdict.look === 'fixed') return '';
+  const every = verdict.look === 'sequence' ? ', valid at every round' : ', at the budget';
+  return `; throughput's interval is the verdict's (${percentText(verdict.confidence ?? 0, 2)}${every}), the other rows' fixed-n 95%`;
 }
 
 /**
@@ -166,7 +201,7 @@ export function compareAnswer(document) {
   const stopped =
     document.config.quick && verdictWords(document)?.includes('--quick')
       ? null
-      : `${stoppedClause(document)}${protocol}`;
+      : `${stoppedClause(document)}${intervalsNote(document)}${protocol}`;
   const [point] = measurePoints(document);
   // line 2, the verdict alone; then what adding the workers costs the app, where that differs
   // (what would tighten an undecided one, after its `;`, goes under the table)
@@ -191,9 +226,9 @@ export function compareAnswer(document) {
     // when it did not decide: what would (a budget that ran out says how much more, or what to
     // remove first); a decided run's interval is in its verdict
     [
-      document.shortBudget || (document.stop === 'max-time' && !document.verdict?.significant)
+      document.shortBudget || (document.stop === 'max-time' && !decided(document.verdict))
         ? stopText(document, { tables: false })
-        : document.verdict && !document.verdict.significant
+        : document.verdict && !decided(document.verdict)
           ? spreadText(document)
           : null,
       5,

@@ -5,6 +5,7 @@ import { plural, fixed, ops, formatSize, MODES, percentText } from '../../words/
 import { cpusOf } from '../../system/cpus.js';
 import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
+import { decision } from '../../stats/sequential.js';
 import { MEASURES } from '../../points/measures.js';
 import { percentileOf } from '../../stats/histogram.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -16,16 +17,22 @@ import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
  */
 
 /**
- * Which mode a workers/procs ratio of a measure favours, by its interval: `equal` where the
- * interval spans 1, null without an interval (fewer than INTERVAL_ROUNDS rounds).
+ * Which mode a workers/procs ratio of a measure favours, by its interval: null without an
+ * interval (fewer than INTERVAL_ROUNDS rounds); where the interval spans no difference, `equal`,
+ * or with a margin (the verdict's) `equal` only for a ratio whose interval lies within it and
+ * `undecided` for any other.
  * @param {import('../../stats/ratio.js').RatioStats | null | undefined} ratio
  * @param {'higher'|'lower'} better  which way the measure improves
- * @returns {Mode | 'equal' | null}
+ * @param {number} [margin]
+ * @returns {Mode | 'equal' | 'undecided' | null}
  */
-export function favouredMode(ratio, better) {
+export function favouredMode(ratio, better, margin) {
   if (!ratio?.ci95 || ratio.n < INTERVAL_ROUNDS) return null;
   const side = sideOf(ratio.ci95, neutralOf(ratio));
-  if (side === 'spans') return 'equal';
+  if (side === 'spans')
+    return margin === undefined || (!ratio.difference && decision(ratio.ci95, margin) === 'equal')
+      ? 'equal'
+      : 'undecided';
   return (side === 'above') === (better === 'higher') ? 'workers' : 'procs';
 }
 
@@ -106,7 +113,7 @@ export function costsText(document, point) {
   const parts = measures.flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     const favoured = favouredMode(ratio, measure.better);
-    if (!ratio?.ci95 || favoured === null || favoured === 'equal') return [];
+    if (!ratio?.ci95 || favoured === null || favoured === 'equal' || favoured === 'undecided') return [];
     const value = ratio.geomean;
     const up = ratio.difference ? value > 0 : value > 1;
     // a rate is said as how many times slower or faster (0.59: 1.7x slower)

@@ -1,6 +1,7 @@
 // compare's results document, built from its session: every figure measured in the run (a sweep
 // builds each point's with it). What the document is: document/document.js.
-import { ratioStats, roundRatio, summarize, verdict } from '../../stats/ratio.js';
+import { ratioStats, roundRatio, summarize } from '../../stats/ratio.js';
+import { MARGIN, verdictOf } from '../../stats/sequential.js';
 import { completeRounds } from '../../run/scheduler.js';
 import { traceResults } from '../../trace/counts.js';
 import { accountResults } from '../../stats/account.js';
@@ -61,8 +62,11 @@ function configOf(plan, session) {
     // the window the cells ran: the schedule may have lengthened the one asked for (schedule.js)
     duration: plan.duration && plan.duration * (session.sizing?.scheduled?.scale ?? 1),
     warmup: session.work?.warmup ?? plan.warmup,
-    rounds: plan.stop.rounds, // null: stop on --precision or --max-time
-    precision: plan.stop.rounds === null ? plan.stop.precision : null,
+    rounds: plan.stop.rounds, // null: stop once decided, on --precision, or at --max-time
+    // the width asked for; none where the rounds stop once the verdict is decided
+    precision: plan.stop.rounds === null && !plan.stop.sequential ? plan.stop.precision : null,
+    ...(plan.stop.sequential ? { sequential: true } : {}),
+    margin: plan.stop.margin ?? MARGIN,
     maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
     env: plan.envOverrides,
     node: plan.node.path,
@@ -160,6 +164,16 @@ function modeSummary(cells, plan) {
 }
 
 /**
+ * The look a run's verdict is read at: a sequential run's at every round (decided, stopped or
+ * still going) but the one at its budget; a run of fixed rounds, or one stopped at a width the
+ * user asked for, an ordinary interval.
+ * @param {import('../../stats/stopping.js').StopRule} rule
+ * @param {string | null} stop
+ * @returns {import('../../stats/sequential.js').Look}
+ */
+const lookOf = (rule, stop) => (!rule.sequential ? 'fixed' : stop === 'max-time' ? 'final' : 'sequence');
+
+/**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../../run/plan.js').Plan} plan
  * @param {import('../../run/scheduler.js').Session} session
@@ -196,9 +210,11 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
     const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
     document.ratio = ratio;
-    // the verdict as data; its sentence is drawn when it is shown (commands/compare/words.js)
-    const decided = ratio ? verdict(ratio) : null;
-    document.verdict = ratio && decided ? decided : null;
+    // the verdict as data, read at the look the rounds stopped at; its sentence is drawn when
+    // it is shown (commands/compare/words.js)
+    document.verdict = ratio
+      ? verdictOf(ratio.samples, { look: lookOf(plan.stop, session.stop), margin: plan.stop.margin ?? MARGIN })
+      : null;
     const measures = measureRatios(complete);
     if (measures) document.measures = measures;
   }

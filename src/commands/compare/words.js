@@ -21,28 +21,46 @@ const arms = (/** @type {{ aa?: string | null } | undefined} */ document) =>
   document?.aa ? ['A', 'B'] : ['workers', 'procs'];
 
 /**
- * One sentence a person can act on, from the ratio and its verdict; `results` adds why the run
- * stopped and which option would tighten the interval (only options that apply).
+ * One sentence a person can act on, from the ratio and its verdict: which arm is faster, equal
+ * within the margin, or what an undecided interval ruled out; `results` adds why the run
+ * stopped and which option would tighten the interval (only options that apply). A file saved
+ * before the verdict had outcomes reads its 95% interval as it did then.
  * @param {import('../../stats/ratio.js').RatioStats} ratio
- * @param {import('../../stats/ratio.js').Verdict} verdict
+ * @param {Partial<import('../../stats/sequential.js').Verdict>} verdict
  * @param {Pick<ResultsDocument, 'aa' | 'config' | 'stop' | 'ratio' | 'calibration'>} [document]  the
  *   results document, for its stop, config and A/A arms
  */
 export function verdictText(ratio, verdict, document) {
-  const { median, ci95, n } = ratio;
+  const { median, n } = ratio;
+  const ci95 = verdict.interval === undefined ? ratio.ci95 : verdict.interval;
   const [a, b] = arms(document);
   if (!ci95 || n < 3) {
     return `${a}/${b} ratio ${r(median)} from ${plural(n, 'round')}: too few for a meaningful interval (3 or more)`;
   }
-  const ci = `95% CI ${r(ci95[0])}-${r(ci95[1])}`;
+  const named = intervalName(verdict);
+  const is = document?.aa ? 'is' : 'are';
   // the interval's centre, as withCI prints it
   const centre = ratio.geomean ?? median;
-  if (verdict.faster === 'procs')
-    return `${b} ${document?.aa ? 'is' : 'are'} ${fixed(1 / centre)}x faster than ${a} (95% CI ${r(1 / ci95[1])}-${r(1 / ci95[0])})`;
-  if (verdict.faster === 'workers')
-    return `${a} ${document?.aa ? 'is' : 'are'} ${fixed(centre)}x faster than ${b} (${ci})`;
-  return `no significant difference: ${a}/${b} ratio ${r(centre)} (${ci} spans 1)${tighten(document)}`;
+  const outcome = verdict.outcome ?? verdict.faster ?? 'inconclusive';
+  if (outcome === 'procs')
+    return `${b} ${is} ${fixed(1 / centre)}x faster than ${a} (${named(1 / ci95[1], 1 / ci95[0])})`;
+  if (outcome === 'workers') return `${a} ${is} ${fixed(centre)}x faster than ${b} (${named(ci95[0], ci95[1])})`;
+  if (outcome === 'equal')
+    return `${a} and ${b} are equal within ±${percentText(verdict.margin ?? 0, 2)} here: ${a}/${b} ratio ${r(centre)} (${named(ci95[0], ci95[1])})`;
+  if (verdict.outcome === undefined)
+    return `no significant difference: ${a}/${b} ratio ${r(centre)} (${named(ci95[0], ci95[1])} spans 1)${tighten(document)}`;
+  return `inconclusive: ${b} not more than ${r(1 / ci95[0])}x faster, ${a} not more than ${r(ci95[1])}x faster (${a}/${b} ${r(centre)}, ${named(ci95[0], ci95[1])})${tighten(document)}`;
 }
+
+/**
+ * How a verdict's interval is named: `95% CI 0.81-0.92`, or with its own confidence where the
+ * stop rule read it (`99.5% CI 0.81-0.92, valid at every round`; `95.5% CI` at the budget).
+ * @param {Partial<import('../../stats/sequential.js').Verdict>} verdict
+ */
+const intervalName =
+  ({ confidence = 0.95, look }) =>
+  (/** @type {number} */ low, /** @type {number} */ high) =>
+    `${percentText(confidence, 2)} CI ${r(low)}-${r(high)}${look === 'sequence' ? ', valid at every round' : ''}`;
 
 /**
  * What would tighten an interval that spans 1, naming only options that apply to this run.

@@ -1,3 +1,4 @@
+import { MARGIN } from '../../stats/sequential.js';
 import { cpusOf } from '../../system/cpus.js';
 import { completeRounds } from '../../run/scheduler.js';
 import { armsOf } from './points.js';
@@ -19,9 +20,11 @@ import { SCHEMA, version } from '../../version.js';
  * the scaling reading of a k axis. Every figure in it was measured in this run.
  * @param {import('./points.js').SweepRun} run
  * @param {{ environment: import('../../document/document.js').Environment, machine: import('../../system/machine-load.js').MachineCheck | null,
- *   precision: number, rounds: number | null, quick: boolean }} context
+ *   stop: import('../../stats/stopping.js').StopRule, quick: boolean }} context  stop: the points'
+ *   rule (their first's: they share it)
  */
-export function buildSweepDocument(run, { environment, machine, precision, rounds, quick }) {
+export function buildSweepDocument(run, { environment, machine, stop, quick }) {
+  const { rounds } = stop;
   const { error } = run;
   // the CPUs the header names: read once, with the machine, not again after every round
   const cores = cpusOf(environment.cpu);
@@ -61,7 +64,9 @@ export function buildSweepDocument(run, { environment, machine, precision, round
     ...endOf(error),
     axes: axesOf(run.points),
     config: {
-      precision: rounds === null ? precision : null,
+      precision: rounds === null && !stop.sequential ? stop.precision : null,
+      ...(rounds === null && stop.sequential ? { sequential: true } : {}),
+      margin: stop.margin ?? MARGIN,
       maxTime,
       rounds,
       quick,

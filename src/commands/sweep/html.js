@@ -1,5 +1,5 @@
 // The report page's section for a sweep or an advise run.
-import { plural, MODES, percentText } from '../../words/spelling.js';
+import { plural, MODES } from '../../words/spelling.js';
 import { pointName, varying } from './columns.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -9,6 +9,7 @@ import { pooledIn } from '../compare/html.js';
 import { accountByK, ratioByK, ratioByParam, measureByK } from './charts.js';
 import { kebab } from '../../words/vocabulary.js';
 import { section } from '../../view/html-page.js';
+import { ruleText } from '../../document/sentences.js';
 import { byK, partsOf, roundDots } from '../../view/html-figures.js';
 
 /**
@@ -56,7 +57,7 @@ export async function sweepSection({ path, document }, { facts, models }) {
         ...facts,
         rounds: document.config.rounds
           ? `${document.config.rounds} at every point`
-          : `until ±${percentText(document.config.precision ?? 0, 2)} or ${document.config.maxTime} s`,
+          : `${ruleText(document.config)}, or ${document.config.maxTime} s`,
       },
       answer: [],
       charts,

@@ -1,7 +1,7 @@
-import { plural, fixed, ops, MODES } from '../../words/spelling.js';
+import { plural, fixed, ops, MODES, percentText } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
 import { lineOf } from '../../document/account-text.js';
-import { about, pct, resumeText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
+import { about, pct, resumeText, ruleText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { UNIT } from '../compare/model.js';
 import { nodeLabel, pointName, varying } from './columns.js';
 import { figureOf, furtherMeasuresOf, medianCell } from '../../points/points.js';
@@ -29,7 +29,9 @@ function verdictCell(point) {
   if (ratio.n < 3) return 'too few rounds';
   if (verdict.faster === 'procs') return `procs ${fixed(1 / ratio.geomean)}x faster`;
   if (verdict.faster === 'workers') return `workers ${fixed(ratio.geomean)}x faster`;
-  return 'no difference';
+  if (verdict.outcome === 'equal') return `equal within ±${percentText(verdict.margin ?? 0, 2)}`;
+  // a file saved before verdicts had outcomes: its interval spanned 1
+  return verdict.outcome ? 'inconclusive' : 'no difference';
 }
 
 /**
@@ -43,6 +45,7 @@ function stopCell(point) {
   // the budget's figure under it, as a figure's interval is: never split at a comma
   const reached = width === null || width === undefined ? '' : `\n${pct(width)}`;
   if (point.stop === 'precision') return `${pct(width ?? 0)} in ${n}`;
+  if (point.stop === 'decided') return `decided in ${n}`;
   if (point.stop === 'max-time') return `budget${reached}`;
   if (point.stop === 'rounds') return `${plural(n, 'round')}`;
   // advise's race: out below the leader, or its place known
@@ -148,7 +151,7 @@ function headerOf(document, cores) {
   const title = `mmapbench ${document.command}: ${plural(points.length, 'point')}${fixedAxes.length ? `, ${fixedAxes.join(', ')}` : ''}${state}`;
   const stopRule =
     config.rounds === null
-      ? `each point: rounds until its ratio is known to ${pct(config.precision ?? 0)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
+      ? `each point: rounds ${ruleText(config)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
       : `${config.rounds} interleaved round${config.rounds === 1 ? '' : 's'} at every point`;
   const facts = [
     environment.kernel,
@@ -189,7 +192,7 @@ function sweepNotes(document, columns, cores, answer) {
   const outOfTime = points.filter((point) => point.stop === 'max-time').length;
   if (outOfTime)
     notes.push(
-      `${outOfTime} of ${points.length} points ran out of the budget before ${pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
+      `${outOfTime} of ${points.length} points ran out of the budget before ${config.sequential ? 'their verdict was decided' : pct(config.precision ?? 0)}: a larger --max-time would narrow them`,
     );
   for (const point of points)
     if (point.unavailable) notes.push(`${pointName(point, columns)}: not run: ${point.unavailable}`);
@@ -316,10 +319,17 @@ function sweepVerdicts(points) {
     points.filter(test).length;
   const decided = (/** @type {'workers'|'procs'} */ mode) =>
     count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && point.verdict?.faster === mode);
+  const counted = (/** @type {import('./document.js').SavedPoint} */ point) =>
+    (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster;
+  const equal = count((point) => counted(point) && point.verdict?.outcome === 'equal');
   const parts = [
     `workers faster at ${decided('workers')} of ${plural(points.length, 'point')}`,
     `procs at ${decided('procs')}`,
-    `no difference at ${count((point) => (point.ratio?.n ?? 0) >= INTERVAL_ROUNDS && !point.verdict?.faster)}`,
+    ...(equal ? [`equal at ${equal}`] : []),
+    // a file saved before verdicts had outcomes said no more than "no difference"
+    `${points.some((point) => point.verdict?.outcome) ? 'inconclusive' : 'no difference'} at ${count(
+      (point) => counted(point) && point.verdict?.outcome !== 'equal',
+    )}`,
   ];
   const undecided = count((point) => (point.ratio?.n ?? 0) < INTERVAL_ROUNDS);
   if (undecided) parts.push(`too few rounds or not run at ${undecided}`);

@@ -17,11 +17,11 @@ import {
 import { buildSweepDocument } from './document.js';
 import { keptPoints } from '../../saved/continues.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
-import { about } from '../../document/sentences.js';
+import { about, ruleText } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
 import { listOf, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
-import { MODES, plural, percentText } from '../../words/spelling.js';
+import { MODES, plural } from '../../words/spelling.js';
 
 // the options that are axes in a sweep, besides the task parameters
 const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
@@ -154,8 +154,7 @@ export async function runPlanned(
             buildSweepDocument(soFar, {
               environment,
               machine,
-              precision: first.stop.precision,
-              rounds: fixedRounds,
+              stop: first.stop,
               quick: first.quick,
             }),
           ),
@@ -262,7 +261,7 @@ function openingLine(points, seconds, { opening, budget }) {
     `${opening ?? `sweep of ${plural(points.length, 'point')}`}` +
     (fixedRounds !== null
       ? `, ${plural(fixedRounds, 'round')} each: about ${about(seconds)}`
-      : `, each until its ratio is known to ±${percentText(first.stop.precision, 2)}: at most ${about(budget)} for the whole sweep` +
+      : `, each ${ruleText(first.stop)}: at most ${about(budget)} for the whole sweep` +
         (maxTime === undefined
           ? ` (${PRECISION.maxSeconds} s a point; --max-time sets the whole)`
           : ` (--max-time, shared by the ${points.length} points)`)) +
