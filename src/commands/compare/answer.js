@@ -19,6 +19,8 @@ import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { appText, costsText, cyclesText, favouredMode } from './costs.js';
 import { stateText, tradeOffRows } from './model.js';
 import { THROUGHPUT } from '../../points/measures.js';
+import { roundsUntilHalfWidth } from '../../stats/stopping.js';
+import { MARGIN } from '../../stats/sequential.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText } from '../../document/spread-words.js';
@@ -96,7 +98,13 @@ export function stoppedClause(document) {
     const { more, perRound } = roundsToTarget(document);
     const time = document.noise?.seconds ?? (more && perRound ? more * perRound : null);
     const needs = time && config.precision ? `; ${pct(config.precision)} needs ~${about(time)} here` : '';
-    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}${needs}`;
+    const budget = `the ${config.maxTime ? budgetOf(config.maxTime) : about(seconds)} budget ran out, after ${rounds}`;
+    // a run that stops once decided read its verdict at the budget's one last look
+    if (config.sequential)
+      return decided(document.verdict)
+        ? `decided at the last look, when ${budget}`
+        : `undecided at the last look, when ${budget}${decidingTime(document)}`;
+    return `${ratio?.halfWidth === null || ratio?.halfWidth === undefined ? 'no interval' : pct(ratio.halfWidth)} when ${budget}${needs}`;
   }
   if (stop === 'rounds') return `after the ${rounds} asked for, in ${about(seconds)}`;
   return `after ${rounds} in ${about(seconds)}`;
@@ -169,6 +177,23 @@ function tradeOff(document, name) {
  */
 const verdictWord = ({ outcome }, name) =>
   outcome === 'workers' || outcome === 'procs' ? name(outcome) : outcome === 'equal' ? 'equal' : '-';
+
+/**
+ * About how long a decision would take here, were the ratio and the rounds' spread to stay as
+ * they were: the rounds until the interval clears 1, or fits within the margin, whichever comes
+ * first, at what a round took. Empty where no count is within reach.
+ * @param {ResultsDocument} document
+ */
+function decidingTime(document) {
+  const { ratio, config, seconds } = document;
+  if (!ratio?.ci95 || !ratio.n) return '';
+  const off = Math.abs(Math.log(ratio.geomean));
+  const targets = [off, Math.log(1 + (config.margin ?? MARGIN)) - off].filter((target) => target > 0);
+  const rounds = targets.map((target) => roundsUntilHalfWidth(ratio, target)).filter((n) => n !== null);
+  if (!rounds.length) return '';
+  const time = (Math.min(...rounds) * seconds) / ratio.n;
+  return `; at this ratio a verdict needs ~${about(time)} here (--max-time ${Math.ceil(time / 10) * 10})`;
+}
 
 /** Whether a verdict decided: one arm faster, or equal within its margin. */
 const decided = (/** @type {ResultsDocument['verdict']} */ verdict) =>

@@ -32,7 +32,7 @@ function measuring(command, examples) {
 }
 
 export const compare = measuring('compare', [
-  ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, rounds until the ratio is known to ±5% (or 60 s)'],
+  ['mmapbench compare', 'readfilesync of a 64 KiB file, k = CPUs, rounds until the verdict is decided (or 60 s)'],
   ['mmapbench compare --task reuse-buffer --file 1m --rounds 10', 'the buffer-reuse mitigation at 1 MiB'],
   ['mmapbench compare --env MALLOC_ARENA_MAX=1 --json', 'an allocator setting, as JSON'],
   ['mmapbench compare --ci --fail-below 0.8', 'a CI job: 30 s, exit 4 when threads are surely more than 20% behind'],
