@@ -2,7 +2,7 @@
 // per-round ratios, in the order they ran, replayed through
 //   width: the rule before the verdict had outcomes (stop at ±5% from round 5, else at the
 //          budget; "faster" when the 95% t interval excludes 1), and
-//   verdict: stats/sequential.js (stop once the sequence decides from round 8; at the budget the
+//   verdict: stats/sequential.js (stop once the sequence decides from round 5; at the budget the
 //          last look at 95.5%; faster, equal within ±10%, or inconclusive).
 // Both rules see the same rounds and the same budget (the rounds the run had). Then the cheap
 // A/A check: each run's log ratios centred on 0 (no difference) and drawn again with replacement
@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import jstat from 'jstat';
 import { mean, sampleStandardDeviation } from 'simple-statistics';
-import { decision, lookInterval, sequenceDecides } from '../src/stats/sequential.js';
+import { SEQUENCE_ROUNDS, decision, lookInterval, sequenceDecides } from '../src/stats/sequential.js';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--shuffles');
@@ -48,9 +48,9 @@ function widthRule(/** @type {number[]} */ ratios) {
   return { n: ratios.length, outcome: 'too few' };
 }
 
-/** The verdict's rule: the sequence from round 8, the last look at the budget. */
+/** The verdict's rule: the sequence from its first look, the last look at the budget. */
 function verdictRule(/** @type {number[]} */ ratios, margin = 0.1) {
-  for (let n = 8; n < ratios.length; n++)
+  for (let n = SEQUENCE_ROUNDS; n < ratios.length; n++)
     if (sequenceDecides(ratios.slice(0, n), margin))
       return { n, outcome: decision(lookInterval(ratios.slice(0, n), 'sequence'), margin) };
   if (ratios.length < 2) return { n: ratios.length, outcome: 'too few' };

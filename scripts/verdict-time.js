@@ -2,7 +2,8 @@
 // default: each run a default-length `compare` (60 s budget) of this checkout and, where given,
 // of another (a checkout of an earlier commit, run the same way), one after the other, so both
 // see the same minutes. The tasks: scripts/tasks/spin.mjs with its op twice as slow in a thread
-// (procs ~2x faster), 1.25x, the same op in both modes (equal), and the default readfilesync.
+// (procs ~2x faster), 1.25x, twice as slow with each worker a speed of its own (as fresh trees
+// disagree), the same op in both modes (equal), and the default readfilesync.
 // Prints each run's wall time, how it stopped and its verdict, then the median time and the
 // outcomes per task and checkout. Nothing here is asserted: read the output.
 //
@@ -31,6 +32,14 @@ const runs = Number(own[0] ?? 5);
 const TASKS = {
   'op 2x slower in a thread': ['--task', spin, '--param', 'thread=2'],
   'op 1.25x slower in a thread': ['--task', spin, '--param', 'thread=1.25'],
+  'op 2x slower in a thread, workers of a speed of their own': [
+    '--task',
+    spin,
+    '--param',
+    'thread=2',
+    '--param',
+    'jitter=0.3',
+  ],
   'same op in both modes': ['--task', spin, '--param', 'thread=1'],
   'default (readfilesync)': [],
 };

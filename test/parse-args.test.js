@@ -138,6 +138,8 @@ const usage = [
     /^--precision 0 is invalid: it must be a percentage between 0 and 100, such as 5%$/,
   ],
   [['compare', '--precision', '100%'], /^--precision 100% is invalid/],
+  [['compare', '--margin', '0'], /^--margin 0 is invalid: it must be a percentage between 0 and 100, such as 5%$/],
+  [['procs', '--margin', '5%'], /^--margin is for compare/],
   [['compare', '--precision', 'tight'], /^--precision tight is invalid/],
   [['compare', '--max-time', '0'], /^--max-time 0 is invalid: it must be a number greater than 0$/],
   [['compare', '--max-time', 'soon'], /^--max-time soon is invalid/],

@@ -15,7 +15,7 @@
 export const COMMANDS = [
   {
     command: 'compare',
-    describe: 'Run workers and procs in interleaved rounds; print the ratio with its 95% CI',
+    describe: 'Run workers and procs in interleaved rounds until they decide: which is faster, equal, or inconclusive',
     load: async () => (await import('../commands/compare/cli.js')).compare,
   },
   {

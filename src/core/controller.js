@@ -103,11 +103,15 @@ export const keptAsResults = (output, resumed, { fixedRounds, kind }) => ({
 export function gateOf(document, request, { fixedRounds, kind }) {
   if (!request || document.status !== 'complete') return null;
   const points = kind.points?.(document) ?? [];
+  // each point's verdict (a sweep's by its id, a compare's its own): the gate reads the interval
+  // the verdict was read from, valid where the rounds stopped (stats/sequential.js)
+  const intervalOf = (/** @type {string} */ id) =>
+    (document.points?.find((/** @type {{ id: string }} */ point) => point.id === id) ?? document).verdict?.interval;
   return ratioGate(
     points.map(({ id, label, ratio, seconds }) => ({
       id,
       label,
-      ratio,
+      ratio: ratio && intervalOf(id) ? { ...ratio, ci95: intervalOf(id) } : ratio,
       seconds: seconds ?? 0,
     })),
     { ...request, aa: document.aa ?? null, fixedRounds },

@@ -14,8 +14,8 @@ import { mean, sampleStandardDeviation } from 'simple-statistics';
 export const ALPHA = 0.05;
 export const SEQUENCE_ALPHA = 0.005;
 export const FINAL_ALPHA = ALPHA - SEQUENCE_ALPHA;
-/** Rounds before the sequence may decide: with fewer, its spread is guessed from too little. */
-export const SEQUENCE_ROUNDS = 8;
+/** Rounds before the sequence may decide (as the width rule waits for): with fewer, its spread is guessed from too little. */
+export const SEQUENCE_ROUNDS = 5;
 /** The rounds the sequence is narrowest at (its mixture's ρ is tuned for them). */
 const TUNED_ROUNDS = 16;
 /** "Equal" means within ± this, unless --margin says otherwise. */

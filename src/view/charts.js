@@ -209,7 +209,8 @@ export function forestChart(rows, { series = MODE_SERIES, title = `${ratioName(s
   return draw({
     title: {
       text: title,
-      subtitle: 'dot: the ratio over the rounds; line: its 95% CI (none with fewer than 3 rounds)',
+      subtitle:
+        "dot: the ratio over the rounds; line: its 95% CI, or the verdict's interval where the rounds stopped once decided (none with fewer than 3 rounds)",
     },
     width: 480,
     height: { step: 30 },
@@ -259,9 +260,11 @@ export function spreadChart(dots, { figure, subtitle }) {
  * ratios): the interval only from 3 rounds up, as the tables print it.
  * @param {string} label
  * @param {import('../stats/ratio.js').RatioStats} stats
+ * @param {{ interval?: [number, number] | null } | null} [verdict]  the verdict read from it
  */
-export function forestRow(label, stats) {
-  const ci = stats.n >= 3 ? stats.ci95 : null;
+export function forestRow(label, stats, verdict = null) {
+  // the verdict's own interval where it has one: the one its line and table give
+  const ci = stats.n >= 3 ? (verdict?.interval ?? stats.ci95) : null;
   // beside its interval, the interval's centre (see withCI)
   return { label, median: ci ? stats.geomean : stats.median, low: ci?.[0] ?? null, high: ci?.[1] ?? null };
 }

@@ -9,17 +9,18 @@ const { specs } = optionsOf('compare');
 
 test('{ precision: 0.05 } and --precision 5% are one precision, a fraction everywhere; a size and a warm-up read alike', () => {
   const api = readObject(
-    { k: 2, precision: 0.05, size: '64k', warmup: 'steady', env: { MALLOC_ARENA_MAX: 1 } },
+    { k: 2, precision: 0.05, margin: 0.1, size: '64k', warmup: 'steady', env: { MALLOC_ARENA_MAX: 1 } },
     specs,
     'compare',
   );
   const cli = readOptions(
-    { k: '2', precision: '5%', size: '65536', warmup: 'steady', env: ['MALLOC_ARENA_MAX=1'] },
+    { k: '2', precision: '5%', margin: '10%', size: '65536', warmup: 'steady', env: ['MALLOC_ARENA_MAX=1'] },
     specs,
     'compare',
   );
   assert.deepEqual(api, cli);
   assert.equal(api.precision, 0.05, 'a fraction, as the plan and the saved file hold it');
+  assert.equal(api.margin, 0.1, "the verdict's margin, read as --precision is");
   assert.equal(api.size, 65536);
 });
 

@@ -65,7 +65,10 @@ test('the steps run a gated compare: outputs set, summary written, exit as the g
   assert.match(passing.outputs.low, /^\d+\.\d+$/);
   assert.ok(Number(passing.outputs.low) <= Number(passing.outputs.ratio));
   assert.ok(Number(passing.outputs.ratio) <= Number(passing.outputs.high));
-  assert.match(passing.outputs.verdict, /^(workers are|procs are|no significant difference)/);
+  assert.match(
+    passing.outputs.verdict,
+    /^(workers are|procs are|workers and procs are equal|inconclusive|no significant difference)/,
+  );
   assert.equal(passing.outputs['results-file'], 'mmapbench-results/compare-ci.json');
   assert.equal(JSON.parse(readFileSync(join(passing.dir, passing.outputs['results-file']), 'utf8')).command, 'compare');
   assert.match(passing.summary, /gate passed/);

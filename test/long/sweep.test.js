@@ -142,7 +142,7 @@ test('sweep --json: axes, every point with its figures and rounds, and rounds vi
     { name: 'default', env: {} },
     { name: 'arena1', env: { MALLOC_ARENA_MAX: '1' } },
   ]);
-  assert.deepEqual(doc.config, { precision: null, maxTime: null, rounds: 2, quick: true });
+  assert.deepEqual(doc.config, { precision: null, margin: 0.1, maxTime: null, rounds: 2, quick: true });
   assert.deepEqual(
     doc.points.map((p) => [p.id, p.variant.name, p.k, p.task, p.file.label]),
     [

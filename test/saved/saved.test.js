@@ -195,6 +195,8 @@ test('diff: the gap widens when the ratio moves away from 1, either way, and noi
     'no significant change',
   );
   assert.equal(diffResults(at([900, 910]), at([700, 720])).points[0].verdict, 'too few rounds');
+  // a change whose whole interval lies within ±10%: no change, as compare says equal
+  assert.equal(diffResults(at([1000, 1010, 990, 1005]), at([1002, 1008, 992, 1003])).points[0].verdict, 'no change');
 });
 
 test('diff of three rounds a side whose ratio interval is all but open: still a table in 80 columns, its bounds short, k=2 whole', () => {

@@ -33,13 +33,17 @@ test('the error is split between the sequence and the last look, and adds up to 
   );
 });
 
-test('a series twice as slow in a thread decides "procs faster" at the sequence\'s first look', () => {
-  const ratios = series(0.5, 0.3, SEQUENCE_ROUNDS);
-  assert.equal(sequenceDecides(ratios, 0.1), true);
-  assert.equal(stopReason(RULE, state(ratios), ratios), 'decided');
-  const verdict = verdictOf(ratios, { look: 'sequence', margin: 0.1 });
+test('a series twice as slow in a thread decides "procs faster": at the first look with a narrow spread, later with a wide one', () => {
+  const narrow = series(0.5, 0.05, SEQUENCE_ROUNDS);
+  assert.equal(sequenceDecides(narrow, 0.1), true);
+  assert.equal(stopReason(RULE, state(narrow), narrow), 'decided');
+  const verdict = verdictOf(narrow, { look: 'sequence', margin: 0.1 });
   assert.deepEqual([verdict.outcome, verdict.faster, verdict.look], ['procs', 'procs', 'sequence']);
   assert.equal(verdict.confidence, 1 - SEQUENCE_ALPHA);
+  // a round's spread of 0.3, as the default task's: not at the first look, but within 16 rounds
+  const wide = series(0.5, 0.3);
+  assert.equal(sequenceDecides(wide.slice(0, SEQUENCE_ROUNDS), 0.1), false);
+  assert.equal(sequenceDecides(wide, 0.1), true);
 });
 
 test('the sequence never decides before its first look, however far apart the modes are', () => {
@@ -78,12 +82,13 @@ test('the sequence is never narrower than a fixed-n interval at the same rounds,
 });
 
 test('with --precision the rounds stop on width, not on a decision; with --rounds on the count', () => {
-  const ratios = series(0.5, 0.3, SEQUENCE_ROUNDS);
+  const ratios = series(0.5, 0.05, SEQUENCE_ROUNDS);
   const width = { ...RULE, sequential: false };
+  // a series the sequence would decide at once: with --precision only its width stops it
   assert.equal(stopReason(width, { ...state(ratios), ci95: [0.4, 0.6] }, ratios), null);
   assert.equal(stopReason(width, { ...state(ratios), ci95: [0.49, 0.51] }, ratios), 'precision');
   assert.equal(stopReason({ ...RULE, rounds: 20 }, state(ratios), ratios), null);
-  assert.equal(stopReason({ ...RULE, rounds: 8 }, state(ratios), ratios), 'rounds');
+  assert.equal(stopReason({ ...RULE, rounds: SEQUENCE_ROUNDS }, state(ratios), ratios), 'rounds');
 });
 
 test('an interval decides by where it lies: off 1 either way, or inside the margin', () => {

@@ -188,7 +188,8 @@ async function appCharts({ document, modes, series, arm }) {
 async function kernelCharts({ document, modes, series, arm }) {
   /** @type {Chart[]} */
   const charts = [];
-  if (document.ratio) charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio)], { series }));
+  if (document.ratio)
+    charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio, document.verdict)], { series }));
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)
     charts.push(

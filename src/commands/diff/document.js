@@ -1,6 +1,7 @@
 // What changed between two runs, point by point, with the uncertainty of both runs in every
 // figure: the diff document, from each run's points and machine facts (files.js reads them from
 // the two files).
+import { decision, MARGIN } from '../../stats/sequential.js';
 import { usageError } from '../../errors.js';
 import { changeBetween, sideOf } from '../../stats/ratio.js';
 import { SCHEMA, version } from '../../version.js';
@@ -21,7 +22,9 @@ import { PART_WORDS } from '../../document/account-text.js';
  * @property {{ base: number | null, new: number | null }} ratio  each run's geometric-mean ratio
  * @property {ReturnType<typeof changeBetween> | null} ratioChange  new ratio / base ratio
  * @property {Record<'workers'|'procs', ReturnType<typeof changeBetween> | null>} throughputChange
- * @property {'gap widened'|'gap narrowed'|'no significant change'|'too few rounds'|null} verdict
+ * @property {'gap widened'|'gap narrowed'|'no change'|'no significant change'|'too few rounds'|null} verdict
+ *   no change: the change's interval lies within ±10% (compare's margin); no significant change:
+ *   it contains 1 and reaches past that
  * @property {{ base: number, new: number }} rounds
  * @property {AccountChange | null} [account]  how the modes' difference in time per op changed, by part
  * @property {Record<string, Record<'workers'|'procs', ReturnType<typeof changeBetween> | null>>} [measures]
@@ -162,6 +165,7 @@ export function accountChange(base, next) {
 function gapVerdict({ ci95 }, baseRatio, newRatio, rounds) {
   // as compare: with fewer than 3 rounds a t interval is too wide to mean anything
   if (!ci95 || rounds < 3) return 'too few rounds';
-  if (sideOf(ci95, 1) === 'spans') return 'no significant change';
+  // the change as compare's verdict reads a ratio: within its margin, no change; else undecided
+  if (sideOf(ci95, 1) === 'spans') return decision(ci95, MARGIN) === 'equal' ? 'no change' : 'no significant change';
   return Math.abs(Math.log(newRatio)) > Math.abs(Math.log(baseRatio)) ? 'gap widened' : 'gap narrowed';
 }

@@ -157,7 +157,7 @@ async function accountAndRatio(document, label) {
     );
   const measured = document.points.flatMap((point) => (point.ratio ? [{ point, ratio: point.ratio }] : []));
   if (measured.length)
-    charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio))));
+    charts.push(await forestChart(measured.map(({ point, ratio }) => forestRow(label(point), ratio, point.verdict))));
   return charts;
 }
 
