@@ -48,17 +48,26 @@ export function tradeOffText(document, point) {
   const parts = furtherMeasuresOf([point]).flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     if (!ratio) return [];
-    const favoured = favouredMode(ratio, measure.better);
+    // with the verdict's margin (a file from before it: any interval spanning no difference is equal)
+    const margin = document.config?.margin;
+    const favoured = favouredMode(ratio, measure.better, margin);
     if (ratio.difference) {
       // a figure a mode may have none of: workers − procs, in its unit
       const by = contrastCell(ratio, measure);
       if (!favoured || !ratio.ci95) return [`${measure.name} ${by} (${plural(ratio.n, 'round')}: no interval)`];
       if (favoured === 'equal') return [`${measure.name} equal (${by} spans 0)`];
+      if (favoured === 'undecided') return [`${measure.name} undecided (${by} spans 0)`];
       return [`${measure.name} ${by} with workers (${favoured === 'procs' ? 'worse' : 'better'})`];
     }
     if (!favoured || !ratio.ci95)
       return [`${measure.name} ${fixed(ratio.median)}x (${plural(ratio.n, 'round')}: no interval)`];
-    if (favoured === 'equal') return [`${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`];
+    if (favoured === 'equal')
+      return [
+        margin === undefined
+          ? `${measure.name} equal (${formatCI(ratio.ci95)} spans 1)`
+          : `${measure.name} equal within ±${percentText(margin, 2)} (${formatCI(ratio.ci95)})`,
+      ];
+    if (favoured === 'undecided') return [`${measure.name} undecided (${formatCI(ratio.ci95)} spans 1)`];
     return [
       `${measure.name} ${fixed(ratio.geomean)}x (${formatCI(ratio.ci95)}, ${favoured === 'procs' ? 'worse' : 'better'})`,
     ];
