@@ -174,6 +174,20 @@ function modeSummary(cells, plan) {
 const lookOf = (rule, stop) => (!rule.sequential ? 'fixed' : stop === 'max-time' ? 'final' : 'sequence');
 
 /**
+ * The ratio of the complete rounds with its interval, and the verdict as data, read at the look
+ * the rounds stopped at; its sentence is drawn when it is shown (commands/compare/words.js).
+ * @param {import('../../run/scheduler.js').Round[]} complete
+ * @param {import('../../stats/stopping.js').StopRule} rule
+ * @param {string | null} stop
+ */
+function ratioAndVerdict(complete, rule, stop) {
+  const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
+  const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+  const verdict = ratio ? verdictOf(ratio.samples, { look: lookOf(rule, stop), margin: rule.margin ?? MARGIN }) : null;
+  return { ratio, verdict };
+}
+
+/**
  * Builds the results document. Every figure in it was measured in this run.
  * @param {import('../../run/plan.js').Plan} plan
  * @param {import('../../run/scheduler.js').Session} session
@@ -207,14 +221,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
       plan,
     );
   if (modes.length === 2) {
-    const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
-    const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
-    document.ratio = ratio;
-    // the verdict as data, read at the look the rounds stopped at; its sentence is drawn when
-    // it is shown (commands/compare/words.js)
-    document.verdict = ratio
-      ? verdictOf(ratio.samples, { look: lookOf(plan.stop, session.stop), margin: plan.stop.margin ?? MARGIN })
-      : null;
+    Object.assign(document, ratioAndVerdict(complete, plan.stop, session.stop));
     const measures = measureRatios(complete);
     if (measures) document.measures = measures;
   }
