@@ -136,7 +136,7 @@ export const WORK = {
     conflicts: ['duration'],
   }),
   duration: value(
-    'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 when stopping on --precision; else 1)',
+    'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 where compare stops on its own, without --rounds; else 1)',
     { takes: 'seconds', ...checked(positiveNumber)('duration') },
   ),
   warmup: value(
