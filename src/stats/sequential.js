@@ -26,7 +26,8 @@ export const MARGIN = 0.1;
  * (Robbins; Howard et al. 2021, arXiv 1810.08240, eq. 14; the plug-in form of Waudby-Smith et al.,
  * arXiv 2103.06476): |mean − μ| ≤ σ·√(2(nρ²+1)/(n²ρ²) · log(√(nρ²+1)/α)) at every n at once.
  * With σ estimated from few rounds that boundary undercovers, so its z-value is read as a
- * Student t(n−1) value of the same tail (at 8 rounds 1.7% misses become 0.3% at α = 0.5%).
+ * Student t(n−1) value of the same tail (looks from round 5: 3.4% misses become 0.25% at α = 0.5%;
+ * scripts/verdict-sim.js).
  * @param {number} sd  of the log ratios
  * @param {number} n
  */
