@@ -108,12 +108,10 @@ export function gateOf(document, request, { fixedRounds, kind }) {
   const intervalOf = (/** @type {string} */ id) =>
     (document.points?.find((/** @type {{ id: string }} */ point) => point.id === id) ?? document).verdict?.interval;
   return ratioGate(
-    points.map(({ id, label, ratio, seconds }) => ({
-      id,
-      label,
-      ratio: ratio && intervalOf(id) ? { ...ratio, ci95: intervalOf(id) } : ratio,
-      seconds: seconds ?? 0,
-    })),
+    points.map(({ id, label, ratio, seconds }) => {
+      const interval = intervalOf(id);
+      return { id, label, ratio: ratio && interval ? { ...ratio, ci95: interval } : ratio, seconds: seconds ?? 0 };
+    }),
     { ...request, aa: document.aa ?? null, fixedRounds },
   );
 }

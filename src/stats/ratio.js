@@ -82,15 +82,17 @@ export function differenceStats(differences) {
 
 /**
  * The mean of some values with its 95% Student t interval; null interval with fewer than 2: the
- * one t interval every contrast and row rests on (ratios on their logs).
+ * one t interval every contrast and row rests on (ratios on their logs), and the verdict's at the
+ * budget (stats/sequential.js, at its own confidence).
  * @param {number[]} values
+ * @param {number} [confidence]
  * @returns {{ mean: number, ci95: [number, number] | null, n: number }}
  */
-export function meanInterval(values) {
+export function meanInterval(values, confidence = 0.95) {
   const n = values.length;
   const centre = mean(values);
   if (n < 2) return { mean: centre, ci95: null, n };
-  const half = (jstat.studentt.inv(0.975, n - 1) * sampleStandardDeviation(values)) / Math.sqrt(n);
+  const half = (jstat.studentt.inv(1 - (1 - confidence) / 2, n - 1) * sampleStandardDeviation(values)) / Math.sqrt(n);
   return { mean: centre, ci95: [centre - half, centre + half], n };
 }
 

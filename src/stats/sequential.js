@@ -1,5 +1,6 @@
 import jstat from 'jstat';
 import { mean, sampleStandardDeviation } from 'simple-statistics';
+import { bandOf, meanInterval, sideOf } from './ratio.js';
 
 /**
  * compare's verdict, honest however often it is looked at: the rounds' log ratios are looked at
@@ -50,12 +51,12 @@ export function lookInterval(ratios, look) {
   const n = ratios.length;
   if (n < 2) return null;
   const logs = ratios.map(Math.log);
+  if (look !== 'sequence') {
+    const { ci95 } = meanInterval(logs, confidenceOf(look));
+    return ci95 && [Math.exp(ci95[0]), Math.exp(ci95[1])];
+  }
   const centre = mean(logs);
-  const sd = sampleStandardDeviation(logs);
-  const half =
-    look === 'sequence'
-      ? sequenceHalfWidth(sd, n)
-      : (jstat.studentt.inv(1 - (look === 'final' ? FINAL_ALPHA : ALPHA) / 2, n - 1) * sd) / Math.sqrt(n);
+  const half = sequenceHalfWidth(sampleStandardDeviation(logs), n);
   return [Math.exp(centre - half), Math.exp(centre + half)];
 }
 
@@ -69,12 +70,14 @@ export function lookInterval(ratios, look) {
  * @returns {'workers'|'procs'|'equal'|null}
  */
 export function decision(interval, margin) {
-  if (!interval) return null;
-  if (interval[0] > 1) return 'workers';
-  if (interval[1] < 1) return 'procs';
-  if (interval[0] >= 1 / (1 + margin) && interval[1] <= 1 + margin) return 'equal';
-  return null;
+  const side = sideOf(interval, 1);
+  if (side === 'above') return 'workers';
+  if (side === 'below') return 'procs';
+  return bandOf(interval, [1 / (1 + margin), 1 + margin]) === 'inside' ? 'equal' : null;
 }
+
+/** The confidence of a look's interval. @param {Look} look */
+const confidenceOf = (look) => 1 - (look === 'final' ? FINAL_ALPHA : look === 'sequence' ? SEQUENCE_ALPHA : ALPHA);
 
 /**
  * @typedef {object} Verdict  the answer to "which is faster?", as data
@@ -100,15 +103,14 @@ export function verdictOf(ratios, { look, margin }) {
   const at = look === 'sequence' && ratios.length < SEQUENCE_ROUNDS ? 'fixed' : look;
   const interval = lookInterval(ratios, at);
   const decided = decision(interval, margin);
-  const side = !interval ? null : interval[1] < 1 ? 'below' : interval[0] > 1 ? 'above' : 'spans';
   return {
     outcome: decided ?? 'inconclusive',
     faster: decided === 'workers' || decided === 'procs' ? decided : null,
     significant: decided === 'workers' || decided === 'procs',
-    side,
+    side: sideOf(interval, 1),
     interval,
     look: at,
-    confidence: at === 'final' ? 1 - FINAL_ALPHA : at === 'sequence' ? 1 - SEQUENCE_ALPHA : 1 - ALPHA,
+    confidence: confidenceOf(at),
     margin,
   };
 }

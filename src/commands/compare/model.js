@@ -1,8 +1,16 @@
 // compare's whole text, as --verbose and a saved file's report print it: the run's header, every
 // round, the trade-off table, the task's metrics and the account; its words are costs.js's (what the
 // workers cost the app) and words.js's (the verdict, what next).
-import { noiseText, resumeText, stopText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
-import { plural, duration, fixed, ops, rate, MODES, percentText } from '../../words/spelling.js';
+import {
+  noiseText,
+  resumeText,
+  ruleText,
+  stopText,
+  withCI,
+  contrastCell,
+  accountWordsOf,
+} from '../../document/sentences.js';
+import { plural, duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
 import { cpusText } from '../../system/cpus.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
@@ -39,10 +47,7 @@ function header(document) {
   const state = stateText(document);
   // the table lists a pilot round too: the count says so, so the two agree
   const pilot = document.rounds.some((round) => round.pilot) ? ' and a pilot round that sized them' : '';
-  const rounds =
-    config.rounds === null
-      ? `rounds until ±${percentText(config.precision ?? 0, 2)} or ${config.maxTime} s`
-      : `${plural(config.rounds, 'round')}`;
+  const rounds = config.rounds === null ? `rounds ${ruleText(config)}, or ${config.maxTime} s` : ruleText(config);
   const quick = config.quick
     ? ' (--quick: not a measurement)'
     : config.protocol === 'published'

@@ -158,3 +158,28 @@ test("the page's answer says the default k as the terminal's does", async () => 
     readFileSync(page, 'utf8').includes('k=8 is the default, one per CPU; your own k: `mmapbench sweep -k 1,2,4,8`'),
   );
 });
+
+test('a run that stopped once decided says so in every place that names its rule, never as a width it had none of', async () => {
+  const { loadSaved: load, renderSaved } = await import('../../../src/commands/index.js');
+  const { verdictOf } = await import('../../../src/stats/sequential.js');
+  const one = load(fixture('saved/compare-app.json'));
+  const { document } = one;
+  // the same rounds, as a run that stops once decided keeps them when its budget ran out first
+  Object.assign(document.config, { precision: null, sequential: true, margin: 0.1 });
+  Object.assign(document, {
+    stop: 'max-time',
+    verdict: verdictOf(document.ratio.samples, { look: 'final', margin: 0.1 }),
+  });
+  const pipe = { columns: undefined, isTTY: false, write() {} };
+  const answer = renderSaved(one, 'terminal', pipe);
+  const verbose = renderSaved(one, 'terminal', pipe, { verbose: true });
+  // the fixture's 95% interval of procs over workers, 1.04-1.37, read at the budget's 95.5%: 1.03-1.37
+  assert.match(answer, /^procs are 1\.19x faster than workers \(95\.5% CI 1\.03-1\.37\)$/m);
+  assert.match(
+    answer,
+    new RegExp(`decided at the last look, when the 20 s budget ran out,\\s+after ${document.ratio.n} rounds`),
+  );
+  assert.match(answer, /throughput's interval is the verdict's\s+\(95\.5%, at the budget\)/);
+  assert.match(verbose, /^rounds until decided: one mode faster, or equal within ±10%, or 20 s/m);
+  assert.doesNotMatch(`${answer}\n${verbose}`, /±0(\.0)?%/);
+});
