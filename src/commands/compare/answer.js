@@ -166,7 +166,9 @@ function tradeOff(document, name) {
       ];
     return [head, ...cells, document.aa ? '-' : favours(ratio, measure.better ?? 'higher', name, config.margin)];
   });
-  const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (95% CI)`, 'better'];
+  // the throughput row's interval is the verdict's, of its own confidence (said under the table)
+  const ci = verdict?.interval && verdict.look && verdict.look !== 'fixed' ? 'intervals' : '95% CI';
+  const head = ['', name('workers'), name('procs'), `${name('workers')[0]}/${name('procs')[0]} (${ci})`, 'better'];
   return { head, rows, align: ['left', 'right', 'right', 'right', 'right'] };
 }
 
