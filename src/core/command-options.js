@@ -64,7 +64,7 @@ export function adviseSpecs() {
       maxTime: 'wall time for the whole run, every candidate together (default: 60)',
     }),
     race: flag(
-      "race the candidates (the default): after 3 rounds each, one whose gain interval lies wholly below the leader's gets no more rounds; --no-race gives each rounds until its --precision or the budget",
+      "race the candidates (the default): after 5 rounds each, one whose gain interval (a confidence sequence) lies wholly below the leader's gets no more rounds; --no-race gives each rounds until its --precision or the budget",
     ),
     ...runSpecs({ sweep: true }),
     only: value(

@@ -51,13 +51,21 @@ export function lookInterval(ratios, look) {
   const n = ratios.length;
   if (n < 2) return null;
   const logs = ratios.map(Math.log);
-  if (look !== 'sequence') {
-    const { ci95 } = meanInterval(logs, confidenceOf(look));
-    return ci95 && [Math.exp(ci95[0]), Math.exp(ci95[1])];
-  }
-  const centre = mean(logs);
-  const half = sequenceHalfWidth(sampleStandardDeviation(logs), n);
-  return [Math.exp(centre - half), Math.exp(centre + half)];
+  const interval = look === 'sequence' ? sequenceInterval(logs) : meanInterval(logs, confidenceOf(look)).ci95;
+  return interval && [Math.exp(interval[0]), Math.exp(interval[1])];
+}
+
+/**
+ * The confidence sequence's interval for the mean of values on an additive scale (log ratios, or
+ * differences): valid at every look at once; null with fewer than 2 values.
+ * @param {number[]} values
+ * @returns {[number, number] | null}
+ */
+export function sequenceInterval(values) {
+  if (values.length < 2) return null;
+  const centre = mean(values);
+  const half = sequenceHalfWidth(sampleStandardDeviation(values), values.length);
+  return [centre - half, centre + half];
 }
 
 /** @typedef {'sequence'|'final'|'fixed'} Look */

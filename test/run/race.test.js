@@ -1,5 +1,5 @@
 // advise's race, on sessions made up round by round: who is dropped, when, below whom, and when
-// the order is known.
+// the order is known, through the confidence sequence compare's verdict looks through.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { raceOrTime, RACE_ROUNDS } from '../../src/run/race.js';
@@ -27,6 +27,13 @@ const names = new Map([
   ['p3', 'slow'],
   ['p4', 'near'],
 ]);
+/**
+ * Eight rounds around `level`, each point's noise its own (a race's gains are read round by
+ * round, so points whose rounds moved together would have no spread at all).
+ * @param {number} level @param {number} seed
+ */
+const around = (level, seed) =>
+  Array.from({ length: 8 }, (_, i) => level * (1 + 0.02 * Math.sin(seed * 7.1 + i * 2.3)));
 const decide = (/** @type {any[]} */ points, elapsedSeconds = 10) =>
   raceOrTime(60, { names })({
     points: /** @type {any} */ (points),
@@ -36,21 +43,29 @@ const decide = (/** @type {any[]} */ points, elapsedSeconds = 10) =>
     roundSeconds: 5,
   });
 
-test('after 3 rounds, a candidate wholly below the leader gets no more rounds; the others race on', () => {
-  const noisy = (/** @type {number} */ level) => [level * 0.97, level * 1.03, level, level * 0.99];
-  const points = [point('p1', noisy(100)), point('p2', noisy(300)), point('p3', noisy(110)), point('p4', noisy(290))];
+test("after 5 rounds, a candidate whose gain sequence lies wholly below the leader's gets no more rounds; the others race on", () => {
+  const points = [
+    point('p1', around(100, 1)),
+    point('p2', around(300, 2)),
+    point('p3', around(110, 3)),
+    point('p4', around(290, 4)),
+  ];
   decide(points);
   assert.equal(points[2].session.stop, 'dropped');
-  assert.deepEqual(/** @type {any} */ (points[2].session).dropped, { round: 4, leader: 'fast' });
+  assert.deepEqual(/** @type {any} */ (points[2].session).dropped, { round: 8, leader: 'fast' });
   // fast and near overlap: still in contention, and the baseline runs while they do
   assert.equal(points[1].session.stop, null);
   assert.equal(points[3].session.stop, null);
   assert.equal(points[0].session.stop, null);
 });
 
-test('no candidate is dropped before it has 3 rounds; a budget stops everyone', () => {
-  const short = [point('p1', [100, 101]), point('p2', [300, 301]), point('p3', [50, 51])];
-  assert.equal(RACE_ROUNDS, 3);
+test("no candidate is dropped before the sequence's first look (5 rounds); a budget stops everyone", () => {
+  const short = [
+    point('p1', around(100, 1).slice(0, 4)),
+    point('p2', around(300, 2).slice(0, 4)),
+    point('p3', around(50, 3).slice(0, 4)),
+  ];
+  assert.equal(RACE_ROUNDS, 5);
   decide(short);
   assert.deepEqual(
     short.map((one) => one.session.stop),
@@ -63,12 +78,21 @@ test('no candidate is dropped before it has 3 rounds; a budget stops everyone', 
   );
 });
 
+test('the race looks through the sequence, not a 95% interval: a gap a 95% interval would drop at 5 rounds races on', () => {
+  // the third candidate's gain is below the leader's by about 4 of its spreads: a fixed 95%
+  // interval pair would lie apart, the sequence's at 5 rounds do not
+  const noisy = (/** @type {number} */ level, /** @type {number} */ seed) =>
+    Array.from({ length: 5 }, (_, i) => level * (1 + 0.1 * Math.sin(seed * 7.1 + i * 2.3)));
+  const points = [point('p1', noisy(100, 1)), point('p2', noisy(160, 2)), point('p3', noisy(110, 3))];
+  decide(points);
+  assert.deepEqual(
+    points.map((one) => one.session.stop),
+    [null, null, null],
+  );
+});
+
 test('once the leader stands alone, known above 1, the order is known and the race ends', () => {
-  const points = [
-    point('p1', [100, 101, 99, 100]),
-    point('p2', [300, 303, 297, 300]),
-    point('p3', [150, 151, 149, 150]),
-  ];
+  const points = [point('p1', around(100, 1)), point('p2', around(300, 2)), point('p3', around(150, 3))];
   decide(points);
   assert.deepEqual(
     points.map((one) => one.session.stop),
@@ -77,7 +101,9 @@ test('once the leader stands alone, known above 1, the order is known and the ra
 });
 
 test('a leader alone whose interval spans 1 races on: whether it beats the baseline is not known', () => {
-  const points = [point('p1', [100, 101, 99, 100]), point('p2', [100, 106, 95, 102]), point('p3', [50, 51, 49, 50])];
+  const wide = (/** @type {number} */ level, /** @type {number} */ seed) =>
+    Array.from({ length: 8 }, (_, i) => level * (1 + 0.05 * Math.sin(seed * 7.1 + i * 2.3)));
+  const points = [point('p1', around(100, 1)), point('p2', wide(101, 2)), point('p3', around(50, 3))];
   decide(points);
   assert.deepEqual(
     points.map((one) => one.session.stop),
@@ -86,7 +112,9 @@ test('a leader alone whose interval spans 1 races on: whether it beats the basel
 });
 
 test("when no candidate beats the baseline, those surely worse than it are dropped below 'baseline'", () => {
-  const points = [point('p1', [100, 101, 99, 100]), point('p2', [100, 104, 96, 101]), point('p3', [50, 51, 49, 50])];
+  const wide = (/** @type {number} */ level, /** @type {number} */ seed) =>
+    Array.from({ length: 8 }, (_, i) => level * (1 + 0.05 * Math.sin(seed * 7.1 + i * 2.3)));
+  const points = [point('p1', around(100, 1)), point('p2', wide(100, 2)), point('p3', around(50, 3))];
   decide(points);
   assert.equal(points[2].session.stop, 'dropped');
   assert.equal(/** @type {any} */ (points[2].session).dropped.leader, 'baseline');
@@ -94,11 +122,7 @@ test("when no candidate beats the baseline, those surely worse than it are dropp
 });
 
 test('a candidate for processes alone races in its own mode', () => {
-  const points = [
-    point('p1', [100, 101, 99, 100]),
-    point('p2', [300, 303, 297, 300]),
-    point('p3', [120, 121, 119, 120], 'procs'),
-  ];
+  const points = [point('p1', around(100, 1)), point('p2', around(300, 2)), point('p3', around(120, 3), 'procs')];
   decide(points);
   // below the workers' leader, but it is measured in procs, against the baseline's procs
   assert.notEqual(points[2].session.stop, 'dropped');
@@ -122,20 +146,20 @@ test('raced by a cost where less is better and 0 is possible (what the app keeps
     },
   });
   const points = [
-    keeps('p1', [16, 17, 15, 16]),
-    keeps('p2', [0.1, 0.2, 0, 0.1]),
-    keeps('p3', [40, 41, 39, 40]),
-    keeps('p4', [0.3, 0, 0.2, 0.1]),
+    keeps('p1', [16, 17, 15, 16, 16.5, 15.5, 16, 17]),
+    keeps('p2', [0.1, 0.2, 0, 0.1, 0.3, 0, 0.1, 0.2]),
+    keeps('p3', [40, 41, 39, 40, 39.5, 40.5, 41, 40]),
+    keeps('p4', [0.3, 0, 0.2, 0.1, 0, 0.2, 0.1, 0]),
   ];
   raceOrTime(60, { names, score: raceScoreOf('kept-memory') })({
     points: /** @type {any} */ (points),
     visited: /** @type {any} */ (points),
-    index: 4,
+    index: 8,
     elapsedSeconds: 10,
     roundSeconds: 5,
   });
   assert.equal(points[2].session.stop, 'dropped');
-  assert.deepEqual(/** @type {any} */ (points[2].session).dropped, { round: 4, leader: 'fast' });
+  assert.deepEqual(/** @type {any} */ (points[2].session).dropped, { round: 8, leader: 'fast' });
   // the two that keep about nothing overlap: both race on
   assert.equal(points[1].session.stop, null);
   assert.equal(points[3].session.stop, null);

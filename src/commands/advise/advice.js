@@ -91,8 +91,9 @@ export const improves = (change, objective) => {
 
 /**
  * What advise's race compares a candidate with the baseline by (run/race.js), for what it ranks
- * by: throughput's ratio, or a cost's turned so that higher is better, the baseline's over the
- * candidate's, or for what the app keeps (which can be 0) the baseline's less the candidate's.
+ * by: throughput's log ratio, or a cost's turned so that higher is better, the log of the
+ * baseline's over the candidate's, or for what the app keeps (which can be 0) the baseline's less
+ * the candidate's.
  * Each cell's own figure: the pooled p99 is the ranking's, read once the race is over.
  * @param {Objective} objective
  * @returns {import('../../run/race.js').RaceScore}
@@ -106,8 +107,7 @@ export function raceScoreOf(objective) {
       const value = valueOf(measure, cell);
       return value !== null && scorable(value, difference) ? value : null;
     },
-    better: (base, mine) => changeOf(mine, base, difference)?.ci95 ?? null,
-    neutral: difference ? 0 : 1,
+    gain: (base, mine) => (difference ? base - mine : Math.log(base / mine)),
   };
 }
 

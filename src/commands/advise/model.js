@@ -189,7 +189,7 @@ function adviceNotes(document) {
   const below = objective === 'throughput' ? 'below' : 'worse than';
   if (dropped.length)
     notes.push(
-      `raced out (out rN: no more rounds after round N, its interval wholly ${below} the leader's): ${dropped
+      `raced out (out rN: no more rounds after round N, its gain's confidence sequence, valid at every round's look, wholly ${below} the leader's): ${dropped
         .map((row) => `${row.name} ${below} ${row.dropped?.leader}`)
         .join('; ')}`,
     );
