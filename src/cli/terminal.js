@@ -5,6 +5,7 @@ import { startProgress } from '../view/progress.js';
 import { formatCI, pct } from '../document/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
+import { soFarInterval } from '../stats/sequential.js';
 
 /**
  * @param {NodeJS.WritableStream} stderr
@@ -20,9 +21,9 @@ export function terminalReporter(stderr, { ci = false } = {}) {
   return {
     warn: ({ text }) => void stderr.write(`mmapbench: warning: ${text}\n`),
     say: (line) => void stderr.write(`mmapbench: ${line}\n`),
-    start({ cells, expectedSeconds, budgetSeconds, aa = null, labels }) {
+    start({ cells, expectedSeconds, budgetSeconds, aa = null, labels, sequential = false }) {
       subject = aa ? 'A/B' : 'w/p';
-      roundLine = ci ? roundLines(stderr, { aa, labels }) : null;
+      roundLine = ci ? roundLines(stderr, { aa, labels, sequential }) : null;
       progress = startProgress({
         cells,
         expectedSeconds: roundLine ? 0 : expectedSeconds,
@@ -49,12 +50,13 @@ export function terminalReporter(stderr, { ci = false } = {}) {
 /**
  * `--ci`'s log: a line per finished round, with the interval so far, instead of a progress bar.
  * @param {NodeJS.WritableStream} stderr
- * @param {{ aa?: string | null, labels?: Map<string, string> }} [options]  labels: a sweep's points
- *   by id, named in full as its gate and exports name them (pointLabel)
+ * @param {{ aa?: string | null, labels?: Map<string, string>, sequential?: boolean }} [options]  labels: a
+ *   sweep's points by id, named in full as its gate and exports name them (pointLabel); sequential:
+ *   the run stops once decided, and its lines show the interval its rule looks through
  * @returns {(round: import('../run/scheduler.js').Round, point?: { id: string }) => void}  called
  *   after every cell; prints once the round holds both modes
  */
-export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
+export function roundLines(stderr, { aa = null, labels = new Map(), sequential = false } = {}) {
   const started = performance.now();
   /** @type {Map<string, { ratios: number[], last: number }>} */
   const points = new Map();
@@ -82,12 +84,11 @@ export function roundLines(stderr, { aa = null, labels = new Map() } = {}) {
       return;
     }
     seen.ratios.push(roundRatio(round));
-    const stats = ratioStats(seen.ratios);
-    // as the tables print it: no interval from fewer than 3 rounds, where it means nothing
-    const sofar =
-      stats.ci95 && stats.n >= 3
-        ? `${stats.geomean.toFixed(2)} (${formatCI(stats.ci95)}, ${pct(/** @type {number} */ (halfWidth(stats.ci95)))})`
-        : stats.geomean.toFixed(2);
+    const { geomean } = ratioStats(seen.ratios);
+    const shown = soFarInterval(seen.ratios, sequential);
+    const sofar = shown
+      ? `${geomean.toFixed(2)} (${formatCI(shown.interval, shown)}${shown.look === 'sequence' ? ', valid at every round' : ''}, ${pct(/** @type {number} */ (halfWidth(shown.interval)))})`
+      : geomean.toFixed(2);
     const seconds = Math.round((performance.now() - started) / 1000);
     stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);
   };

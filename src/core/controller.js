@@ -105,12 +105,21 @@ export function gateOf(document, request, { fixedRounds, kind }) {
   const points = kind.points?.(document) ?? [];
   // each point's verdict (a sweep's by its id, a compare's its own): the gate reads the interval
   // the verdict was read from, valid where the rounds stopped (stats/sequential.js)
-  const intervalOf = (/** @type {string} */ id) =>
-    (document.points?.find((/** @type {{ id: string }} */ point) => point.id === id) ?? document).verdict?.interval;
+  const verdictOf = (/** @type {string} */ id) =>
+    (document.points?.find((/** @type {{ id: string }} */ point) => point.id === id) ?? document).verdict;
   return ratioGate(
     points.map(({ id, label, ratio, seconds }) => {
-      const interval = intervalOf(id);
-      return { id, label, ratio: ratio && interval ? { ...ratio, ci95: interval } : ratio, seconds: seconds ?? 0 };
+      const verdict = verdictOf(id);
+      return verdict?.interval && ratio
+        ? {
+            id,
+            label,
+            ratio: { ...ratio, ci95: verdict.interval },
+            seconds: seconds ?? 0,
+            confidence: verdict.confidence,
+            look: verdict.look,
+          }
+        : { id, label, ratio, seconds: seconds ?? 0 };
     }),
     { ...request, aa: document.aa ?? null, fixedRounds },
   );

@@ -28,6 +28,8 @@
  * @property {number} budgetSeconds  at most this long (Infinity when the rounds are fixed)
  * @property {string | null} [aa]  an A/A run's mode: its ratio is A/B
  * @property {Map<string, string>} [labels]  a sweep's points in full, by id
+ * @property {boolean} [sequential]  the run stops once its verdict decides: its rounds so far are
+ *   shown with the interval its rule looks through
  *
  * @typedef {object} Reporter
  * @property {(warning: Warning) => void} warn

@@ -7,7 +7,10 @@ import { MODES, percentText } from '../words/spelling.js';
 
 /**
  * @typedef {Judgement & { id: string, label: string, rounds: number | null,
- *   seconds: number | null }} PointJudgement  rounds, seconds: what the interval cost (null in a diff)
+ *   seconds: number | null, confidence?: number, look?: import('../stats/sequential.js').Look }} PointJudgement
+ *   rounds, seconds: what the interval cost (null in a diff); confidence, look: of the interval (a
+ *   compare's or sweep's verdict's: `sequence`, valid at every round, or `final`, the budget's
+ *   last look; absent in files saved before, and in a diff: 95%)
  *
  * @typedef {object} Gate  the document's `gate` (docs/json.md)
  * @property {'ratio'|'change'} kind  ratio: compare and sweep (workers/procs at or above the
@@ -27,7 +30,9 @@ import { MODES, percentText } from '../words/spelling.js';
 /** A fraction as the user typed it: 0.1 is `10%`. */
 /**
  * The gate of a compare or sweep: each point's workers/procs interval against `threshold`.
- * @param {Array<{ id: string, label: string, ratio: import('../stats/ratio.js').RatioStats | null, seconds: number }>} points
+ * @param {Array<{ id: string, label: string, ratio: import('../stats/ratio.js').RatioStats | null, seconds: number,
+ *   confidence?: number, look?: import('../stats/sequential.js').Look }>} points  confidence, look: of the interval,
+ *   where it is the verdict's (95%, a fixed-n one, unless said)
  * @param {{ threshold: number, failInconclusive: boolean, aa?: string | null, fixedRounds: boolean }} request
  * @returns {Gate}
  */
@@ -40,7 +45,15 @@ export function ratioGate(points, { threshold, failInconclusive, aa = null, fixe
       rounds: point.ratio?.n,
       seconds: point.seconds,
     });
-    return { id: point.id, label: point.label, ...judgement, rounds: point.ratio?.n ?? 0, seconds: point.seconds };
+    return {
+      id: point.id,
+      label: point.label,
+      ...judgement,
+      confidence: point.confidence ?? 0.95,
+      look: point.look ?? 'fixed',
+      rounds: point.ratio?.n ?? 0,
+      seconds: point.seconds,
+    };
   });
   return {
     kind: /** @type {const} */ ('ratio'),

@@ -8,12 +8,12 @@ import { wordsOfAccount } from './account-text.js';
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
 /**
- * `95% CI 0.81-0.92`: the one way an interval is printed; `label: false` where a column head
- * already says it.
+ * `95% CI 0.81-0.92`: the one way an interval is printed, with its own confidence where it is not
+ * 95% (a verdict's, stats/sequential.js); `label: false` where a column head already says it.
  * @param {[number, number]} ci
  */
-export const formatCI = ([low, high], { label = true } = {}) =>
-  `${label ? '95% CI ' : ''}${estimate(low)}-${estimate(high)}`;
+export const formatCI = ([low, high], { label = true, confidence = 0.95 } = {}) =>
+  `${label ? `${percentText(confidence, 2)} CI ` : ''}${estimate(low)}-${estimate(high)}`;
 
 /**
  * `0.83 (95% CI 0.81-0.92)`, or the median alone while there is no interval; `unit` follows the

@@ -130,3 +130,17 @@ export function verdictOf(ratios, { look, margin }) {
  */
 export const sequenceDecides = (ratios, margin) =>
   ratios.length >= SEQUENCE_ROUNDS && decision(lookInterval(ratios, 'sequence'), margin) !== null;
+
+/**
+ * The interval a run's rounds so far are shown with as it goes (its progress, `--ci`'s round
+ * lines): where it stops once decided, the sequence its rule looks through, from its first look;
+ * else a fixed-n 95% one from 3 rounds (fewer give an interval too wide to mean anything).
+ * @param {number[]} ratios
+ * @param {boolean} sequential
+ * @returns {{ interval: [number, number], confidence: number, look: Look } | null}
+ */
+export function soFarInterval(ratios, sequential) {
+  const look = sequential ? 'sequence' : 'fixed';
+  const interval = ratios.length >= (sequential ? SEQUENCE_ROUNDS : 3) ? lookInterval(ratios, look) : null;
+  return interval && { interval, confidence: confidenceOf(look), look };
+}

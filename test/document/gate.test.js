@@ -239,3 +239,26 @@ test('over several points, any fail fails the gate, else any inconclusive', () =
   assert.equal(worstOutcome(['pass', 'inconclusive']), 'inconclusive');
   assert.equal(worstOutcome(['pass', 'pass']), 'pass');
 });
+
+test("a run that stopped on its verdict is gated by the verdict's interval, named with its own confidence", () => {
+  const decided = {
+    ...compare,
+    config: { ...compare.config, rounds: null },
+    verdict: { outcome: 'procs', interval: [0.85, 0.97], look: 'sequence', confidence: 0.995, margin: 0.1 },
+  };
+  const judged = gate(decided, 1);
+  assert.equal(
+    judged.outcome,
+    'fail',
+    'the verdict interval lies wholly below 1; the fixed-n one (0.47-1.77) does not',
+  );
+  assert.deepEqual(judged.points[0].ci95, [0.85, 0.97]);
+  assert.equal(judged.points[0].confidence, 0.995);
+  assert.match(
+    gateLine(judged),
+    /^gate failed \(workers\/procs, --fail-below 1\): 0\.91 \(99\.5% CI 0\.85-0\.97, valid at every round\) is below 1$/,
+  );
+  const atBudget = gate({ ...decided, verdict: { ...decided.verdict, look: 'final', confidence: 0.955 } }, 1);
+  assert.match(gateLine(atBudget), /\(95\.5% CI 0\.85-0\.97\) is below/);
+  assert.match(gateLine(gate(compare, 0.8)), /\(95% CI /, 'a file saved before verdicts: its 95% interval');
+});

@@ -26,7 +26,15 @@ test("action.yml has the metadata GitHub requires of a composite action, and eve
     assert.ok(step.run || step.uses, 'a step runs or uses something');
     if (step.run) assert.equal(step.shell, 'bash', 'a composite step names its shell');
   }
-  assert.deepEqual(Object.keys(action.outputs).sort(), ['high', 'low', 'ratio', 'results-file', 'status', 'verdict']);
+  assert.deepEqual(Object.keys(action.outputs).sort(), [
+    'high',
+    'low',
+    'outcome',
+    'ratio',
+    'results-file',
+    'status',
+    'verdict',
+  ]);
 });
 
 /**
@@ -70,7 +78,15 @@ test('the steps run a gated compare: outputs set, summary written, exit as the g
     /^(workers are|procs are|workers and procs are equal|inconclusive|no significant difference)/,
   );
   assert.equal(passing.outputs['results-file'], 'mmapbench-results/compare-ci.json');
-  assert.equal(JSON.parse(readFileSync(join(passing.dir, passing.outputs['results-file']), 'utf8')).command, 'compare');
+  const saved = JSON.parse(readFileSync(join(passing.dir, passing.outputs['results-file']), 'utf8'));
+  assert.equal(saved.command, 'compare');
+  assert.equal(passing.outputs.outcome, saved.verdict.outcome);
+  assert.match(passing.outputs.outcome, /^(workers|procs|equal|inconclusive)$/);
+  assert.deepEqual(
+    [Number(passing.outputs.low), Number(passing.outputs.high)],
+    saved.verdict.interval,
+    "the verdict's interval",
+  );
   assert.match(passing.summary, /gate passed/);
   assert.match(passing.result?.stderr ?? '', /^mmapbench: gate passed/m);
 

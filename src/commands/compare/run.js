@@ -22,20 +22,23 @@ import { MODES } from '../../words/spelling.js';
 import { completeRounds } from '../../run/scheduler.js';
 import { ratioStats, roundRatio } from '../../stats/ratio.js';
 import { halfWidth } from '../../stats/stopping.js';
+import { soFarInterval } from '../../stats/sequential.js';
 
 /**
- * The ratio of a compare's complete rounds so far, and its relative half-width from 3 rounds on;
- * null for one mode, or before a complete round.
+ * The ratio of a compare's complete rounds so far, and the relative half-width of the interval it
+ * is read by so far (stats/sequential.js: soFarInterval); null for one mode, or before a complete
+ * round.
  * @param {import('../../run/scheduler.js').Session} session
  * @param {Array<'workers'|'procs'>} modes
+ * @param {boolean} sequential  the run stops once its verdict decides
  * @returns {{ ratio: number, halfWidth: number | null } | null}
  */
-function soFarOf(session, modes) {
+function soFarOf(session, modes, sequential) {
   if (modes.length !== 2) return null;
   const ratios = completeRounds(session, modes).map(roundRatio);
   if (!ratios.length) return null;
-  const stats = ratioStats(ratios);
-  return { ratio: stats.geomean, halfWidth: stats.ci95 && stats.n >= 3 ? halfWidth(stats.ci95) : null };
+  const shown = soFarInterval(ratios, sequential);
+  return { ratio: ratioStats(ratios).geomean, halfWidth: shown && halfWidth(shown.interval) };
 }
 
 /**
@@ -112,7 +115,7 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
           interrupt,
           onCell: (round, mode) => told.cell({ command: options.command, round: round.index, mode, soFar }, round),
           onRound: (session) => {
-            soFar = soFarOf(session, modes);
+            soFar = soFarOf(session, modes, plan.stop.sequential);
             keep?.(session);
           },
           resumed: kept ? sessionOf(kept, modes) : undefined,
@@ -156,5 +159,6 @@ function expected(plan, modes, kept) {
     // an adaptive run never has more left than what remains of its budget
     budgetSeconds: plan.stop.rounds === null ? plan.stop.maxSeconds - (kept?.seconds ?? 0) : Infinity,
     aa: plan.aa,
+    sequential: plan.stop.sequential,
   };
 }

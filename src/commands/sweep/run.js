@@ -244,6 +244,7 @@ function expected(points, { kept, left, fixedRounds }) {
     },
     budgetSeconds: left,
     labels: labelsOf(points),
+    sequential: first.stop.sequential,
   };
 }
 

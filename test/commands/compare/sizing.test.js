@@ -68,3 +68,30 @@ test('--ci: the round after which the schedule lengthened the window says so, an
   );
   assert.match(lines[2], /^mmapbench: round 3: workers\/procs 1\.00; so far 1\.00; \d+ s$/, 'round 1 left out');
 });
+
+test("--ci: a run that stops once decided shows the interval its rule looks through, from the rule's first look", () => {
+  const linesOf = (/** @type {boolean} */ sequential) => {
+    let written = '';
+    const line = roundLines(/** @type {any} */ ({ write: (/** @type {string} */ text) => (written += text) }), {
+      sequential,
+    });
+    [1.1, 0.9, 1.2, 0.8, 1.05, 0.95].forEach((ratio, i) =>
+      line(
+        /** @type {any} */ ({
+          index: i + 1,
+          cells: { workers: { throughput: ratio * 100 }, procs: { throughput: 100 } },
+        }),
+      ),
+    );
+    return written.trim().split('\n');
+  };
+  const sequential = linesOf(true);
+  assert.match(sequential[3], /; so far [\d.]+; \d+ s$/, 'round 4: before the first look, no interval');
+  assert.match(sequential[4], /; so far [\d.]+ \(99\.5% CI [\d.]+-[\d.]+, valid at every round, ±[\d.]+%\); \d+ s$/);
+  const fixed = linesOf(false);
+  assert.match(
+    fixed[2],
+    /; so far [\d.]+ \(95% CI [\d.]+-[\d.]+, ±[\d.]+%\); \d+ s$/,
+    'a fixed-n 95% interval from round 3',
+  );
+});
