@@ -20,12 +20,15 @@ export const formatCI = ([low, high], { label = true, confidence = 0.95 } = {}) 
  * figures. Beside its interval the estimate is the interval's own centre, the geometric mean of
  * the per-round ratios (a t interval on logs), so the figure always lies inside its interval;
  * the median of skewed rounds need not.
- * @param {{ median: number, geomean?: number, ci95: [number, number] | null, n?: number }} stats
+ * @param {{ median: number, geomean?: number, ci95: [number, number] | null, n?: number, confidence?: number }} stats
+ *   confidence: of an interval that is not a 95% one (a verdict's)
  * @param {{ label?: boolean }} [options]
  */
-export const withCI = ({ median, geomean, ci95, n = 3 }, unit = '', options = {}) =>
+export const withCI = ({ median, geomean, ci95, n = 3, confidence }, unit = '', options = {}) =>
   // with fewer than 3 rounds a t interval is too wide to mean anything (0.00-622481.81)
-  ci95 && n >= 3 ? `${estimate(geomean ?? median)}${unit} (${formatCI(ci95, options)})` : `${estimate(median)}${unit}`;
+  ci95 && n >= 3
+    ? `${estimate(geomean ?? median)}${unit} (${formatCI(ci95, { confidence, ...options })})`
+    : `${estimate(median)}${unit}`;
 
 /**
  * A measure's workers/procs contrast as a table cell: the ratio with its interval, or, for a

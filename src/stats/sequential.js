@@ -85,7 +85,8 @@ export function decision(interval, margin) {
 }
 
 /** The confidence of a look's interval. @param {Look} look */
-const confidenceOf = (look) => 1 - (look === 'final' ? FINAL_ALPHA : look === 'sequence' ? SEQUENCE_ALPHA : ALPHA);
+export const confidenceOf = (look) =>
+  1 - (look === 'final' ? FINAL_ALPHA : look === 'sequence' ? SEQUENCE_ALPHA : ALPHA);
 
 /**
  * @typedef {object} Verdict  the answer to "which is faster?", as data
@@ -107,9 +108,7 @@ const confidenceOf = (look) => 1 - (look === 'final' ? FINAL_ALPHA : look === 's
  * @returns {Verdict}
  */
 export function verdictOf(ratios, { look, margin }) {
-  // a sequence before its first look is no interval at all: the fixed one then, said as such
-  const at = look === 'sequence' && ratios.length < SEQUENCE_ROUNDS ? 'fixed' : look;
-  const interval = lookInterval(ratios, at);
+  const { interval, look: at, confidence } = lookAt(ratios, look);
   const decided = decision(interval, margin);
   return {
     outcome: decided ?? 'inconclusive',
@@ -118,9 +117,21 @@ export function verdictOf(ratios, { look, margin }) {
     side: sideOf(interval, 1),
     interval,
     look: at,
-    confidence: confidenceOf(at),
+    confidence,
     margin,
   };
+}
+
+/**
+ * The interval of rounds read at a look, with the look it was (a sequence before its first look is
+ * no interval at all: the fixed one then, said as such) and its confidence.
+ * @param {number[]} ratios  per round
+ * @param {Look} look
+ * @returns {{ interval: [number, number] | null, look: Look, confidence: number }}
+ */
+export function lookAt(ratios, look) {
+  const at = look === 'sequence' && ratios.length < SEQUENCE_ROUNDS ? 'fixed' : look;
+  return { interval: lookInterval(ratios, at), look: at, confidence: confidenceOf(at) };
 }
 
 /**

@@ -115,7 +115,7 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
           interrupt,
           onCell: (round, mode) => told.cell({ command: options.command, round: round.index, mode, soFar }, round),
           onRound: (session) => {
-            soFar = soFarOf(session, modes, plan.stop.sequential);
+            soFar = soFarOf(session, modes, Boolean(plan.stop.sequential));
             keep?.(session);
           },
           resumed: kept ? sessionOf(kept, modes) : undefined,

@@ -1,17 +1,24 @@
 import { median } from 'simple-statistics';
 import { ratioStats } from '../../stats/ratio.js';
+import { lookAt } from '../../stats/sequential.js';
 
 /**
  * The cells one experiment has measured, by variant, round and mode, and the per-round ratios
  * its verdicts are taken from. Every figure pairs cells of the same round only: the runner
  * interleaves every variant and mode within a round, so drift on a noisy machine cancels out of
- * a within-round ratio, and the rounds are the independent samples of the interval.
+ * a within-round ratio, and the rounds are the independent samples of the interval. Its intervals
+ * are those of the look the run's rule reads them at (stats/sequential.js): a fixed-n 95% one, the
+ * confidence sequence valid at every round, or the budget's last look.
  */
 /** @typedef {'workers'|'procs'} Mode */
 
 export class ExperimentData {
-  /** @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../../stats/cell-summary.js').CellResult }>} cells */
-  constructor(cells) {
+  /**
+   * @param {Array<{ variant: string, round: number, mode: 'workers'|'procs', cell: import('../../stats/cell-summary.js').CellResult }>} cells
+   * @param {{ look?: import('../../stats/sequential.js').Look }} [rule]
+   */
+  constructor(cells, { look = 'fixed' } = {}) {
+    this.look = look;
     this.cells = new Map(cells.map((c) => [key(c.variant, c.round, c.mode), c.cell]));
     this.rounds = [...new Set(cells.map((c) => c.round))].sort((a, b) => a - b);
     /** the settings with a cell measured, in the order first seen */
@@ -58,7 +65,11 @@ export class ExperimentData {
     const samples = this.rounds
       .map(perRound)
       .filter(/** @returns {v is number} */ (v) => v !== null && Number.isFinite(v) && v > 0);
-    return samples.length ? ratioStats(samples) : null;
+    if (!samples.length) return null;
+    const stats = ratioStats(samples);
+    if (this.look === 'fixed') return stats;
+    const { interval, look, confidence } = lookAt(samples, this.look);
+    return { ...stats, ci95: interval, look, confidence };
   }
 
   /**

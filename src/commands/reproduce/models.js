@@ -4,7 +4,7 @@ import { pointOf } from '../../points/points.js';
 import { EXPERIMENTS } from './experiments.js';
 import { experimentSection } from './sections.js';
 import { environmentModel, summaryModel } from './summary.js';
-import { roundBounds } from './bounds.js';
+import { lookOfRun, roundBounds } from './bounds.js';
 import { protocolsOf, readingsOf, underProtocol } from './protocols.js';
 
 /**
@@ -28,22 +28,21 @@ export const planOf = (experiments, ctx, options) =>
  */
 export function reportModels(document, plan, file) {
   const { options, records, environment } = document;
-  const sections = plan.map(({ experiment, variants }) => ({
-    name: experiment.name,
-    ...experimentSection(
-      experiment,
-      variants,
-      records.flatMap((r) => (r.type === 'cell' && r.experiment === experiment.name ? [r] : [])),
-      {
+  const sections = plan.map(({ experiment, variants }) => {
+    const cells = records.flatMap((r) => (r.type === 'cell' && r.experiment === experiment.name ? [r] : []));
+    return {
+      name: experiment.name,
+      ...experimentSection(experiment, variants, cells, {
+        look: lookOfRun(options, new Set(cells.map((cell) => cell.round)).size),
         k: options.k,
         cores: environment.cpu.logicalCores,
         quick: options.quick,
         protocols: readingsOf(options.protocol, experiment, options),
         // what upstream changed under its claim, on the Node the cells ran on
         premise: experiment.premise?.({ jemalloc: { path: null }, node: environment.node }) ?? null,
-      },
-    ),
-  }));
+      }),
+    };
+  });
   // REPORT.md's headings: the machine first, then a part each
   return [
     { ...environmentModel(document, { file, bounds: roundBounds(options) }), level: 1 },

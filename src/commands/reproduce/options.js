@@ -4,7 +4,7 @@
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { usageError } from '../../errors.js';
-import { checkK, PRECISION } from '../../run/plan.js';
+import { checkK } from '../../run/plan.js';
 import { THP_PATH } from '../../system/environment.js';
 import { confirmBinary } from '../../saved/given-again.js';
 import { kebab } from '../../words/vocabulary.js';
@@ -67,7 +67,8 @@ function newOptions(request) {
       k: request.k ?? Math.min(8, cores),
       rounds: request.rounds ?? null,
       maxRounds: request.maxRounds ?? ROUNDS.max,
-      precision: request.precision ?? PRECISION.precision,
+      // none: every claim decided by the verdict's rule (runner.js); a width only when asked for
+      precision: request.precision ?? null,
       duration: request.duration ?? 1,
       timeout: request.timeout ?? (request.quick ? QUICK_EXPERIMENTS.timeout : 300),
       node: request.node,

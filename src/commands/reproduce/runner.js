@@ -1,4 +1,4 @@
-import { buildPlan, PRECISION } from '../../run/plan.js';
+import { buildPlan } from '../../run/plan.js';
 import { roundOrder, newSession, runRounds } from '../../run/scheduler.js';
 import { takeThp } from '../../system/thp.js';
 import { ExperimentData } from './data.js';
@@ -60,18 +60,16 @@ function work(variant, options) {
 }
 
 /**
- * Every claim's interval within ±precision: the stop rule of compare (stats/stopping.js), so a
- * claim's verdict keeps its 95% meaning. Stopping once the claims were decided would make
- * "holds" and "does not hold" come out more often than they should.
+ * Whether every claim, under every reading, meets `enough`, its verdicts read at `look`.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {CellRecord[]} cells
- * @param {{ precision: number, protocol?: ReproduceOptions['protocol'], quick: boolean }} options
+ * @param {{ protocol?: ReproduceOptions['protocol'], quick: boolean }} options
+ * @param {import('../../stats/sequential.js').Look} look
+ * @param {(verdict: import('./verdict.js').Verdict) => boolean} enough
  */
-const narrowEnough = (experiment, cells, { precision, protocol, quick }) =>
+const everyClaim = (experiment, cells, { protocol, quick }, look, enough) =>
   readingsOf(protocol, experiment, { quick }).every((under) =>
-    experiment
-      .verdicts(new ExperimentData(cellsUnder(cells, under)))
-      .every((v) => v.halfWidth !== null && v.halfWidth <= precision),
+    experiment.verdicts(new ExperimentData(cellsUnder(cells, under), { look })).every(enough),
   );
 
 /**
@@ -102,7 +100,7 @@ export async function runExperiment(
   const variantOf = (/** @type {{ id: string }} */ point) =>
     /** @type {import('./experiments.js').Variant} */ (variants.find((v) => v.id === point.id));
 
-  const rule = stopWhenNarrow(experiment, cells, variants, { options, progress });
+  const rule = reproduceStop(experiment, cells, variants, { options, progress });
   /** @type {ReturnType<typeof takeThp> | null} */
   let guard = null;
   try {
@@ -180,25 +178,31 @@ async function pointsOf(variants, { options, interrupt, mine, tracer }) {
 }
 
 /**
- * Reproduce's stop rule: at least the rounds' minimum, then more only while a claim's interval
- * is wider than --precision, at most the maximum; every setting of the experiment stops at once.
+ * Reproduce's stop rule: at least the rounds' minimum, then more only while a claim is undecided
+ * (its confidence sequence, valid at every look, on neither side), or with --precision while a
+ * claim's interval is wider than that, at most the maximum; every setting of the experiment stops
+ * at once.
  * @param {import('./experiments.js').Experiment} experiment
  * @param {CellRecord[]} cells
  * @param {import('./experiments.js').Variant[]} variants
  * @param {{ options: ReproduceOptions, progress: { grow?: (cells: number) => void } }} run
  * @returns {import('../../run/scheduler.js').StopRule}
  */
-function stopWhenNarrow(experiment, cells, variants, { options, progress }) {
+export function reproduceStop(experiment, cells, variants, { options, progress }) {
   const [min, max] = roundBounds(options);
-  const precision = options.precision ?? PRECISION.precision;
+  const precision = options.precision ?? null;
   return ({ points, index }) => {
     if (index < min) return;
     const stop =
       index >= max
         ? 'rounds'
-        : narrowEnough(experiment, cells, { precision, protocol: options.protocol, quick: options.quick })
-          ? 'precision'
-          : null;
+        : precision === null
+          ? everyClaim(experiment, cells, options, 'sequence', (v) => v.verdict !== 'inconclusive')
+            ? 'decided'
+            : null
+          : everyClaim(experiment, cells, options, 'fixed', (v) => v.halfWidth !== null && v.halfWidth <= precision)
+            ? 'precision'
+            : null;
     if (stop) for (const point of points) point.session.stop = stop;
     else progress.grow?.(cellsPerRound(variants));
   };

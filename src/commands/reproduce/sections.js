@@ -1,4 +1,5 @@
-import { fixed, plural, rate, MODES } from '../../words/spelling.js';
+import { fixed, percentText, plural, rate, MODES } from '../../words/spelling.js';
+import { confidenceOf } from '../../stats/sequential.js';
 import { ExperimentData } from './data.js';
 import { variantModes } from './experiments.js';
 import { num, withCi } from './tables.js';
@@ -120,7 +121,9 @@ const verdictTable = (/** @type {ClaimVerdict[]} */ verdicts, /** @type {boolean
  * @param {Variant[]} variants
  * @param {import('./types.js').CellRecord[]} cells
  * @param {{ k: number, cores: number, quick?: boolean, protocols?: import('./protocols.js').Reading[],
- *   premise?: string | null }} run  premise: what upstream changed under its claim, said beside it
+ *   premise?: string | null, look?: import('../../stats/sequential.js').Look }} run  premise: what
+ *   upstream changed under its claim, said beside it; look: what the claims' intervals are
+ *   (runner.js: lookOfRun)
  * @returns {{ model: ReportModel, verdicts: ClaimVerdict[], byProtocol: Record<string, ClaimVerdict[]> }}
  */
 export function experimentSection(
@@ -133,9 +136,10 @@ export function experimentSection(
     quick = false,
     protocols = /** @type {import('./protocols.js').Reading[]} */ (['steady']),
     premise = null,
+    look = /** @type {import('../../stats/sequential.js').Look} */ ('fixed'),
   },
 ) {
-  const { byProtocol, tables, measuredRounds } = readings(experiment, variants, cells, protocols);
+  const { byProtocol, tables, measuredRounds } = readings(experiment, variants, cells, protocols, look);
   const verdicts = byProtocol[protocols[0]];
   /** @type {string[]} */
   const notes = [];
@@ -160,13 +164,21 @@ export function experimentSection(
         : `${first} and ${then} agree: every claim gets the same verdict both ways`,
     );
   } else tables.push(verdictTable(verdicts, quick));
+  // the intervals are the look's (runner.js): every head and line that names one names it so
+  const named = (/** @type {string} */ text) =>
+    look === 'fixed'
+      ? text
+      : text.replaceAll(
+          '95% CI',
+          `${percentText(confidenceOf(look), 2)} CI${look === 'sequence' ? ', valid at every round' : ''}`,
+        );
   return {
     verdicts,
     byProtocol,
     model: {
       title: `${experiment.name} — ${experiment.hypothesis} · ${experiment.k ? `k=${experiment.k}, one process, as published` : kNote(k, cores)} · ${plural(measuredRounds, 'round')} measured`,
-      lines: headLines(experiment, protocols, premise),
-      tables,
+      lines: headLines(experiment, protocols, premise).map(named),
+      tables: tables.map((table) => ({ ...table, head: table.head.map(named) })),
       notes,
     },
   };
@@ -178,15 +190,16 @@ export function experimentSection(
  * @param {Variant[]} variants
  * @param {import('./types.js').CellRecord[]} cells
  * @param {import('./protocols.js').Reading[]} protocols
+ * @param {import('../../stats/sequential.js').Look} look
  */
-function readings(experiment, variants, cells, protocols) {
+function readings(experiment, variants, cells, protocols, look) {
   /** @type {Record<string, ClaimVerdict[]>} */
   const byProtocol = {};
   /** @type {ReportModel['tables']} */
   const tables = [];
   let measuredRounds = 0;
   for (const protocol of protocols) {
-    const data = new ExperimentData(cellsUnder(cells, protocol));
+    const data = new ExperimentData(cellsUnder(cells, protocol), { look });
     measuredRounds = Math.max(measuredRounds, data.rounds.length);
     byProtocol[protocol] = experiment.verdicts(data);
     const settings = variantsUnder(variants, protocol);

@@ -28,12 +28,13 @@ export const SPECS = {
   },
   rounds: {
     takes: 'count',
-    describe: `run exactly this many rounds per experiment (default: ${ROUNDS.min}, then more until every claim's interval is within --precision)`,
+    describe: `run exactly this many rounds per experiment (default: ${ROUNDS.min}, then more until every claim is decided, or within --precision)`,
     read: positiveInteger('--rounds'),
   },
   precision: {
     takes: 'percent',
-    describe: "add rounds until every claim's interval is within ± this (default: 5%)",
+    describe:
+      "add rounds until every claim's interval is within ± this, rather than until every claim is decided (the default)",
     read: percent('--precision'),
     conflicts: ['rounds'],
   },

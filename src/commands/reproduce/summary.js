@@ -54,7 +54,9 @@ export function environmentModel(document, { file, bounds }) {
         ? `${QUICK_EXPERIMENTS.rounds} (--quick)`
         : options.rounds
           ? `${options.rounds} (--rounds)`
-          : `${bounds[0]}, then more until every claim's interval is within ±${percentText(options.precision ?? 0.05, 2)}, at most ${bounds[1]}`,
+          : typeof options.precision === 'number'
+            ? `${bounds[0]}, then more until every claim's interval is within ±${percentText(options.precision, 2)}, at most ${bounds[1]}`
+            : `${bounds[0]}, then more until every claim is decided (its interval, valid at every round, on one side), at most ${bounds[1]}, where a last 95.5% look decides what is left`,
     ],
     [
       'protocol',

@@ -6,7 +6,8 @@
  * @property {boolean} quick
  * @property {number|null} rounds  fixed rounds, or null: ROUNDS.min, then until every claim's
  *   interval is within ±precision, at most maxRounds
- * @property {number} [precision]  the relative half-width every claim's interval must reach
+ * @property {number | null} [precision]  the relative half-width every claim's interval must reach
+ *   (--precision); null: the run stops once every claim is decided (files saved before: 0.05)
  * @property {number} maxRounds
  * @property {number} duration  seconds per cell when not quick
  * @property {number} timeout

@@ -4,7 +4,8 @@ import { halfWidth, roundsUntilHalfWidth } from '../../stats/stopping.js';
 import { fixed } from '../../words/spelling.js';
 
 /**
- * @typedef {{ median: number, ci95: [number, number] | null, n: number } | null} RatioLike  null: nothing measured
+ * @typedef {{ median: number, ci95: [number, number] | null, n: number, confidence?: number } | null} RatioLike
+ *   null: nothing measured; confidence: of an interval that is not a 95% one (data.js)
  * @typedef {{ verdict: 'holds'|'does not hold'|'inconclusive', text: string, halfWidth: number | null }} Verdict
  *   halfWidth: of the interval the verdict rests on (the widest, for several), null without one:
  *   the run adds rounds until every claim's is narrow enough, never until a claim is decided
@@ -48,7 +49,11 @@ function undecided(stats, threshold, what) {
     more === null
       ? 'the median sits on or next to the threshold; more rounds would hardly decide it'
       : `about ${more} rounds in all (or steadier cells) would decide it`;
-  return judged(stats, 'inconclusive', `${what}: ${formatCI(ci95)} straddles ${fixed(threshold)}; ${hint}`);
+  return judged(
+    stats,
+    'inconclusive',
+    `${what}: ${formatCI(ci95, { confidence: stats.confidence })} straddles ${fixed(threshold)}; ${hint}`,
+  );
 }
 
 /**

@@ -313,3 +313,62 @@ test('node-fix: each Node it found, with the option only where that Node has it;
   assert.deepEqual(table.rows[0].slice(0, 3), ['Node v20.20.2, 64 KiB', table.rows[0][1], 'not on this Node']);
   assert.equal(table.rows.length, 4);
 });
+
+test("a claim read at the rule's look: the sequence, valid at every round, or the budget's last look, each named with its confidence", async () => {
+  const { lookOfRun } = await import('../../../src/commands/reproduce/bounds.js');
+  const rate = (/** @type {any} */ _, /** @type {string} */ mode) => (mode === 'workers' ? 50 : 100);
+  const of = (/** @type {import('../../../src/stats/sequential.js').Look} */ look, rounds = 6) =>
+    new ExperimentData(cells(byName.gap, rate, rounds), { look }).ratio(
+      /** @type {string} */ (byName.gap.variants(ctx)[0].id),
+    );
+  const fixed = /** @type {any} */ (of('fixed'));
+  const sequence = /** @type {any} */ (of('sequence'));
+  assert.equal(fixed.confidence, undefined, 'a fixed-n 95% interval, as files saved before read');
+  assert.equal(sequence.confidence, 0.995);
+  assert.ok(sequence.ci95[0] < fixed.ci95[0] && sequence.ci95[1] > fixed.ci95[1], 'the sequence is the wider');
+  assert.equal(/** @type {any} */ (of('sequence', 4)).look, 'fixed', 'before its first look, the fixed one, said so');
+  assert.equal(/** @type {any} */ (of('final')).confidence, 0.955);
+  const section = experimentSection(byName.gap, byName.gap.variants(ctx), cells(byName.gap, rate), {
+    k: 2,
+    cores: 2,
+    look: 'sequence',
+  });
+  assert.match(section.verdicts.map((v) => v.text).join('\n'), /99\.5% CI/);
+  // which look: rounds fixed or a width asked for read a fixed-n interval; else the sequence, and
+  // the last look at the most rounds
+  assert.equal(lookOfRun({ quick: false, rounds: null, precision: null }, 7), 'sequence');
+  assert.equal(lookOfRun({ quick: false, rounds: null, precision: null }, 12), 'final');
+  assert.equal(lookOfRun({ quick: false, rounds: null, precision: 0.05 }, 7), 'fixed');
+  assert.equal(lookOfRun({ quick: false, rounds: 4, precision: null }, 4), 'fixed');
+  assert.equal(lookOfRun({ quick: true, rounds: null, precision: null }, 2), 'fixed');
+});
+
+test('the run stops once every claim is decided through the sequence; with --precision, once every interval is that narrow', async () => {
+  const { reproduceStop } = await import('../../../src/commands/reproduce/runner.js');
+  const experiment = byName.gap;
+  const variants = experiment.variants(ctx);
+  const stopAfter = (
+    /** @type {any} */ options,
+    /** @type {number} */ rounds,
+    /** @type {(v: any, m: string) => number} */ rate,
+  ) => {
+    const points = [{ session: { stop: /** @type {string | null} */ (null) } }];
+    reproduceStop(experiment, /** @type {any} */ (cells(experiment, rate, rounds)), variants, {
+      options: { quick: false, rounds: null, maxRounds: 12, protocol: 'steady', ...options },
+      progress: {},
+    })(/** @type {any} */ ({ points, index: rounds }));
+    return points[0].session.stop;
+  };
+  const twice = (/** @type {any} */ _, /** @type {string} */ mode) => (mode === 'workers' ? 50 : 100);
+  const same = () => 100;
+  assert.equal(stopAfter({ precision: null }, 4, twice), null, 'before the first look');
+  assert.equal(stopAfter({ precision: null }, 5, twice), 'decided');
+  assert.equal(
+    stopAfter({ precision: null }, 6, same),
+    null,
+    'procs not faster, but not known to be slower: undecided',
+  );
+  assert.equal(stopAfter({ precision: null }, 12, same), 'rounds');
+  assert.equal(stopAfter({ precision: 0.001 }, 6, twice), null, 'decided, but not that narrow');
+  assert.equal(stopAfter({ precision: 0.5 }, 6, same), 'precision');
+});
