@@ -7,6 +7,10 @@ declare module 'jstat' {
       /** The probability that Student's t with `dof` degrees of freedom is at most `x`. */
       cdf(x: number, dof: number): number;
     };
+    centralF: {
+      /** The probability that F with (`df1`, `df2`) degrees of freedom is at most `x`. */
+      cdf(x: number, df1: number, df2: number): number;
+    };
     normal: {
       /** The probability that a normal with this mean and sd is at most `x`. */
       cdf(x: number, mean: number, sd: number): number;

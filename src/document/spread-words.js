@@ -132,3 +132,50 @@ export function spreadNext({ verdict, stop, ratio, config, spread }) {
   ]);
   return `next: the cells disagree with their ${cause.words} per op: \`${command}\` measures the fixes for this task side by side and ranks them`;
 }
+
+/**
+ * The fresh trees in one line, where a mode's differ by more than the windows inside them
+ * (stats/trees.js): `fresh trees: workers 5 of 16 ran at 46% of the others' speed (31,000 against
+ * 68,000 ops/s) for their whole window, at 2.40 page faults per op against 1.10; procs: one state
+ * (57,000-81,000 ops/s)`, and where the trees split the ratio two ways, the typical trees' (the
+ * medians': a pool that landed well) beside the mean's (what fresh trees get on average). Null
+ * where no mode's trees differ so.
+ * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'ratio' | 'aa'>} document
+ * @returns {string | null}
+ */
+export function treesText(document) {
+  const found = MODES.flatMap((mode) => {
+    const trees = document[mode]?.trees;
+    return trees ? [{ mode, trees }] : [];
+  });
+  if (!found.some(({ trees }) => trees.differ)) return null;
+  const name = (/** @type {'workers'|'procs'} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  const clauses = found.map(({ mode, trees }) => `${name(mode)} ${treeStates(trees)}`);
+  const split = found.some(({ trees }) => trees.states.length === 2);
+  const medians = (document.workers?.throughput.median ?? NaN) / (document.procs?.throughput.median ?? NaN);
+  const mean = document.ratio?.geomean;
+  const both =
+    split && mean && Number.isFinite(medians) && Math.abs(Math.log(medians / mean)) > Math.log(1 + TWO_WAYS)
+      ? `; w/p ${fixed(mean)} is what fresh trees get on average, ${fixed(medians)} the typical trees' (medians: a long-lived pool that landed well)`
+      : '';
+  return `fresh trees: ${clauses.join('; ')}${both}`;
+}
+
+// the typical trees' ratio is said beside the mean's where they differ by more than this
+const TWO_WAYS = 0.05;
+
+/** One mode's trees in words. @param {import('../stats/trees.js').Trees} trees */
+function treeStates(trees) {
+  const n = trees.rates.length;
+  const range = (/** @type {[number, number]} */ [low, high]) => `${ops(low)}-${ops(high)} ops/s`;
+  if (trees.states.length === 1)
+    return trees.differ
+      ? `${n} trees ${range(trees.states[0].range)}, further apart than the windows inside them, in no two states`
+      : `one state (${range(trees.states[0].range)}), the trees no further apart than their windows`;
+  const [fast, slow] = trees.states;
+  const faults =
+    slow.figures.minflt !== undefined && fast.figures.minflt !== undefined
+      ? `, at ${fixed(slow.figures.minflt)} page faults per op against ${fixed(fast.figures.minflt)}`
+      : '';
+  return `${slow.trees} of ${n} ran at ${percentText(slow.rate / fast.rate)} of the others' speed (${ops(slow.rate)} against ${ops(fast.rate)} ops/s)${trees.throughout ? ' for their whole window' : ''}${faults}`;
+}

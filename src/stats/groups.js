@@ -4,6 +4,15 @@
 // well-kept npm library fits a one-dimensional mixture; this is the textbook algorithm.)
 import { ckmeans, mean, variance } from 'simple-statistics';
 
+/**
+ * How many cells (fresh trees) are told apart into groups: at least `trees`, each group holding
+ * at least `least(n)` of n (a tenth, and two): a lone slow tree is an outlier, not a group.
+ */
+export const GROUPED = {
+  trees: 10,
+  least: (/** @type {number} */ n) => Math.max(2, Math.ceil(n * 0.1)),
+};
+
 // above 2, two normal components separate cleanly (Ashman, Bird and Zweig 1994)
 const APART = 2;
 // the two-group fit must lower the BIC by this much: "strong" evidence (Kass and Raftery 1995)

@@ -37,7 +37,7 @@ export const WORTH_CHANGING = 0.15;
  * A window's log rate in halves, from its account's tenths; null without them.
  * @param {CellResult} cell
  */
-function halves(cell) {
+export function halves(cell) {
   const slices = cell.account?.slices;
   if (!slices || slices.length < 2) return null;
   const half = Math.floor(slices.length / 2);
@@ -52,7 +52,7 @@ function halves(cell) {
  * trend, not noise), halved for a half's, halved again for the whole window's mean of two.
  * @param {Array<number[]>} pairs  each cell's halves
  */
-function withinTree(pairs) {
+export function withinTree(pairs) {
   const differences = pairs.map(([first, second]) => second - first);
   return sampleVariance(differences) / 4;
 }

@@ -3,15 +3,10 @@
 // and which way (more of it in the faster cells, or in the slower); and whether the cells fall
 // into two groups apart, each with its throughput and its figures.
 import { linearRegression, linearRegressionLine, median, rSquared, sampleStandardDeviation } from 'simple-statistics';
-import { twoGroups } from './groups.js';
+import { GROUPED, twoGroups } from './groups.js';
 
 // fewer cells than this say nothing about what goes with what
 const MIN_CELLS = 5;
-// fewer cells than this are not told apart into groups
-const MIN_GROUPED = 10;
-// and each group holds at least this share of the cells (and two of them): a lone slow cell is
-// an outlier, not a group
-const MIN_GROUP_SHARE = 0.1;
 
 /** The account's per-op figures a cell's speed may go with, and how they are said. */
 const SPREAD_FIGURES = /** @type {const} */ ([
@@ -40,7 +35,7 @@ const SPREAD_FIGURES = /** @type {const} */ ([
  * @param {NonNullable<import('./cell-summary.js').CellResult['account']>} account
  * @param {string} key
  */
-function perOp(account, key) {
+export function perOp(account, key) {
   if (key === 'blockedNs') {
     const { cpuNs, runqNs } = account;
     return cpuNs === null || runqNs === null ? null : (account.wallNs - cpuNs - runqNs) / account.ops;
@@ -83,8 +78,8 @@ export function spreadAttribution(cells) {
  * @returns {CellGroups | null}
  */
 function groupsOf(cells, logs, top) {
-  if (cells.length < MIN_GROUPED) return null;
-  const least = Math.max(2, Math.ceil(cells.length * MIN_GROUP_SHARE));
+  if (cells.length < GROUPED.trees) return null;
+  const least = GROUPED.least(cells.length);
   const byFigure = () => {
     if (!top) return null;
     // a figure of 0 has a log too: page faults by a hundredth, time by a nanosecond

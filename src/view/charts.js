@@ -107,6 +107,20 @@ export function roundsChart(dots, medians, { subtitle: asked, series = MODE_SERI
           y,
           ...yOffset,
           color,
+          // a fresh tree's state, where the dots carry one (stats/trees.js)
+          ...(dots.some((dot) => dot.state)
+            ? {
+                shape: {
+                  field: 'state',
+                  type: 'nominal',
+                  title: 'fresh tree',
+                  scale: {
+                    domain: ['fast state', 'slow state', 'one state', 'not counted'],
+                    range: ['circle', 'triangle-down', 'circle', 'cross'],
+                  },
+                },
+              }
+            : {}),
         },
       },
       {

@@ -23,7 +23,7 @@ import { roundsUntilHalfWidth } from '../../stats/stopping.js';
 import { MARGIN } from '../../stats/sequential.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
-import { spreadText } from '../../document/spread-words.js';
+import { spreadText, treesText } from '../../document/spread-words.js';
 import { ops, percentText, plural } from '../../words/spelling.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
@@ -242,6 +242,8 @@ export function compareAnswer(document) {
   const candidates = [
     [stopped, 0],
     [tighten.join('; '), 1],
+    // the trees' states, where a mode's trees differ by more than their windows
+    [document.config.quick ? null : treesText(document), 1],
     // a run that did not finish: how to go on with it
     [resumeText(document), 0],
     // --quick's cells are too short to read: its reading says only that

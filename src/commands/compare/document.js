@@ -7,6 +7,7 @@ import { traceResults } from '../../trace/counts.js';
 import { accountResults } from '../../stats/account.js';
 import { phasesSummary } from '../../stats/phases.js';
 import { spreadAttribution } from '../../stats/spread.js';
+import { treesOf } from '../../stats/trees.js';
 import { noiseSplit } from '../../stats/noise.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
 import { budgetShortfall, halfWidth } from '../../stats/stopping.js';
@@ -160,6 +161,8 @@ function modeSummary(cells, plan) {
         ...metricSummaries(cells, plan.task.metrics),
         ...latencyHistogram(cells),
         ...mainAccount(cells),
+        // each cell a fresh tree: their states, where they fall apart (stats/trees.js)
+        trees: treesOf(cells),
       };
 }
 

@@ -92,6 +92,25 @@ export async function compareSection({ path, document }, { facts, models }) {
  */
 
 /**
+ * Each fresh tree's state by mode and rate (`workers 52031.2` → `slow state`), where some mode's
+ * trees fall in two; empty otherwise.
+ * @param {import('../../document/document.js').ResultsDocument} document
+ * @param {Array<'workers'|'procs'>} modes
+ */
+function treeStates(document, modes) {
+  /** @type {Map<string, string>} */
+  const states = new Map();
+  if (!modes.some((mode) => document[mode]?.trees?.states.length === 2)) return states;
+  for (const mode of modes) {
+    const trees = document[mode]?.trees;
+    if (!trees) continue;
+    const names = trees.states.length === 2 ? ['fast state', 'slow state'] : ['one state'];
+    trees.rates.forEach((rate, i) => states.set(`${mode} ${rate}`, names[trees.stateOf[i]]));
+  }
+  return states;
+}
+
+/**
  * Each round's throughput per mode, then each further measure's.
  * @param {Drawn} drawn
  * @returns {Promise<Chart[]>}
@@ -99,10 +118,15 @@ export async function compareSection({ path, document }, { facts, models }) {
 async function roundCharts({ document, point, modes, series, arm }) {
   /** @type {Chart[]} */
   const charts = [];
+  // each round's cell a fresh tree: where a mode's trees fall in two states, its dots say which
+  const stateOf = treeStates(document, modes);
   const dots = document.rounds.flatMap((round) =>
     modes.flatMap((mode) => {
       const cell = round[mode];
-      return cell ? [{ row: arm(mode), mode: arm(mode), throughput: cell.throughput }] : [];
+      const state = cell && stateOf.size ? (stateOf.get(`${mode} ${cell.throughput}`) ?? 'not counted') : null;
+      return cell
+        ? [{ row: arm(mode), mode: arm(mode), throughput: cell.throughput, ...(state ? { state } : {}) }]
+        : [];
     }),
   );
   if (dots.length)
@@ -113,7 +137,15 @@ async function roundCharts({ document, point, modes, series, arm }) {
           const summary = figureOf(THROUGHPUT, point)[mode];
           return summary ? [{ row: arm(mode), mode: arm(mode), median: summary.median }] : [];
         }),
-        { series },
+        {
+          series,
+          ...(stateOf.size
+            ? {
+                subtitle:
+                  'one dot per round, each a fresh tree, its shape the state it fell in; the bar marks the median',
+              }
+            : {}),
+        },
       ),
     );
   for (const measure of furtherMeasuresOf([point]))

@@ -1,0 +1,140 @@
+// The fresh trees of one mode, as a finding rather than noise: every round runs each mode in a
+// fresh process tree, and a fresh tree can land in a state it keeps for its whole window (a
+// Worker thread whose arena lands slow runs at about half speed throughout; docs/how-it-measures.md,
+// "Why fresh trees differ"). Per mode: each tree's rate, how far the trees differ against how
+// far the windows inside one tree do (an F test of the two variances), the states they fall into
+// (the two-group rule of stats/groups.js, which the account's groups use too: a mixture of two
+// normals on the log rates, kept over one by the BIC and when its components lie apart), a tree
+// far from every state, and what goes with the slow state (page faults and system time per op).
+import jstat from 'jstat';
+import { mean, median, medianAbsoluteDeviation, sampleVariance } from 'simple-statistics';
+import { twoGroups, GROUPED } from './groups.js';
+import { halves, withinTree } from './noise.js';
+import { perOp } from './spread.js';
+
+// the trees differ by more than the windows inside them at this level (one-sided F test)
+const DIFFER_ALPHA = 0.01;
+// a tree this many robust standard deviations (1.4826 MAD) from its state's median stands alone
+const OUTLIER = 5;
+// what goes with the slow state, as the account counts it per op
+const FIGURES = /** @type {const} */ (['minflt', 'systemNs']);
+
+/**
+ * @typedef {import('./cell-summary.js').CellResult} CellResult
+ *
+ * @typedef {object} TreeState
+ * @property {number} trees
+ * @property {number} share  of the mode's trees
+ * @property {number} rate  their median ops/s
+ * @property {[number, number]} range  their slowest and fastest ops/s
+ * @property {Record<string, number>} figures  the median per op of page faults (`minflt`) and
+ *   system time (`systemNs`, ns) over its trees, where every one was counted
+ *
+ * @typedef {object} Trees  one mode's fresh trees (docs/json.md)
+ * @property {number[]} rates  each tree's ops/s, in round order
+ * @property {number} sd  the standard deviation of their log rates
+ * @property {number | null} windowSd  of a window's log rate within its tree (from each window's
+ *   halves), null where the cells kept no tenths
+ * @property {boolean | null} differ  the trees differ by more than the windows inside them
+ *   (their variances' F test at 1%); null without windowSd or with fewer than 5 trees
+ * @property {TreeState[]} states  fastest first: one, or two where the trees fall apart
+ * @property {number[]} stateOf  each tree's state, an index into `states`, in `rates`' order
+ * @property {number[]} outliers  indexes into `rates` of trees far from their state
+ * @property {boolean | null} throughout  two states: every slow tree ran slow in both halves of its
+ *   window (below the midpoint of the states' rates), so the state was its tree's from the start
+ *   to the end; null otherwise
+ */
+
+/**
+ * @param {CellResult[]} cells  one mode's, one per fresh tree, of the rounds that count
+ * @returns {Trees | null}  null without a tree
+ */
+export function treesOf(cells) {
+  const counted = cells.filter((cell) => cell.throughput > 0);
+  if (!counted.length) return null;
+  const logs = counted.map((cell) => Math.log(cell.throughput));
+  const split = halvesOf(counted);
+  const windowVariance = split ? withinTree(split) : null;
+  const sd = counted.length >= 2 ? Math.sqrt(sampleVariance(logs)) : 0;
+  const groups = counted.length >= GROUPED.trees ? twoGroups(logs, GROUPED.least(counted.length)) : null;
+  const members = groups ? [1, 0].map((which) => counted.filter((_, i) => groups[i] === which)) : [counted];
+  const states = members.map((trees) => stateOf(trees, counted.length));
+  return {
+    rates: counted.map((cell) => cell.throughput),
+    sd,
+    windowSd: windowVariance === null ? null : Math.sqrt(windowVariance),
+    differ: windowVariance === null || counted.length < 5 ? null : differ(sd ** 2, windowVariance, counted.length),
+    states,
+    stateOf: counted.map((_, i) => (groups ? 1 - groups[i] : 0)),
+    outliers: outliersOf(logs, groups),
+    throughout: groups && split ? slowThroughout(counted, split, groups, states) : null,
+  };
+}
+
+/** Each cell's window in halves, all or none. @param {CellResult[]} cells */
+function halvesOf(cells) {
+  const split = cells.map(halves);
+  return split.length >= 2 && split.every(Boolean) ? /** @type {number[][]} */ (split) : null;
+}
+
+/**
+ * Whether the trees' variance exceeds what the windows inside them give a tree's rate: under no
+ * difference between trees, their ratio is F(n − 1, n − 1).
+ * @param {number} between @param {number} within @param {number} n
+ */
+function differ(between, within, n) {
+  if (within <= 0) return between > 0;
+  return 1 - jstat.centralF.cdf(between / within, n - 1, n - 1) < DIFFER_ALPHA;
+}
+
+/** @param {CellResult[]} trees @param {number} all */
+function stateOf(trees, all) {
+  const rates = trees.map((cell) => cell.throughput);
+  const figures = FIGURES.flatMap((key) => {
+    const values = trees.map((cell) => (cell.account && cell.account.ops > 0 ? perOp(cell.account, key) : null));
+    return values.every((value) => value !== null) ? [[key, median(/** @type {number[]} */ (values))]] : [];
+  });
+  return {
+    trees: trees.length,
+    share: trees.length / all,
+    rate: median(rates),
+    range: /** @type {[number, number]} */ ([Math.min(...rates), Math.max(...rates)]),
+    figures: Object.fromEntries(figures),
+  };
+}
+
+/**
+ * Trees far from their state's median, by a robust spread of its log rates (none from fewer than
+ * 5 trees in it).
+ * @param {number[]} logs @param {number[] | null} groups
+ */
+function outliersOf(logs, groups) {
+  const of = (/** @type {number} */ i) => (groups ? groups[i] : 0);
+  return logs.flatMap((x, i) => {
+    const state = logs.filter((_, j) => of(j) === of(i));
+    if (state.length < 5) return [];
+    const spread = 1.4826 * medianAbsoluteDeviation(state);
+    return spread > 0 && Math.abs(x - median(state)) > OUTLIER * spread ? [i] : [];
+  });
+}
+
+/**
+ * Whether every slow tree ran below the midpoint of the two states in both halves of its window.
+ * A half's rate is its tree's, moved by how far the half's rate (per worker, from the account's
+ * tenths) lies from its whole window's.
+ * @param {CellResult[]} trees
+ * @param {number[][]} split  each tree's halves' log rates (ops per ns, per worker)
+ * @param {number[]} groups  1: the fast state
+ * @param {TreeState[]} states  fast, slow
+ */
+function slowThroughout(trees, split, groups, states) {
+  const midpoint = mean([Math.log(states[0].rate), Math.log(states[1].rate)]);
+  return trees.every((cell, i) => {
+    if (groups[i] === 1) return true;
+    const slices = /** @type {NonNullable<CellResult['account']>} */ (cell.account).slices ?? [];
+    const whole = Math.log(
+      slices.reduce((sum, slice) => sum + slice.ops, 0) / slices.reduce((sum, slice) => sum + slice.ns, 0),
+    );
+    return split[i].every((half) => Math.log(cell.throughput) + half - whole < midpoint);
+  });
+}
