@@ -28,7 +28,9 @@ const FIGURES = /** @type {const} */ (['minflt', 'systemNs']);
  * @property {number} rate  their median ops/s
  * @property {[number, number]} range  their slowest and fastest ops/s
  * @property {Record<string, number>} figures  the median per op of page faults (`minflt`) and
- *   system time (`systemNs`, ns) over its trees, where every one was counted
+ *   system time (`systemNs`, ns) over its trees, where every one was counted; of traced trees,
+ *   also what the trace counted per op (trace/counts.js: mmap_lock's write waits, the write
+ *   acquisitions under mprotect, madvise, munmap)
  *
  * @typedef {object} Trees  one mode's fresh trees (docs/json.md)
  * @property {number[]} rates  each tree's ops/s, in round order
@@ -47,9 +49,11 @@ const FIGURES = /** @type {const} */ (['minflt', 'systemNs']);
 
 /**
  * @param {CellResult[]} cells  one mode's, one per fresh tree, of the rounds that count
+ * @param {(cell: CellResult) => Record<string, number | null>} [more]  further figures per op of
+ *   a tree, beside the account's
  * @returns {Trees | null}  null without a tree
  */
-export function treesOf(cells) {
+export function treesOf(cells, more) {
   const counted = cells.filter((cell) => cell.throughput > 0);
   if (!counted.length) return null;
   const logs = counted.map((cell) => Math.log(cell.throughput));
@@ -58,7 +62,7 @@ export function treesOf(cells) {
   const sd = counted.length >= 2 ? Math.sqrt(sampleVariance(logs)) : 0;
   const groups = counted.length >= GROUPED.trees ? twoGroups(logs, GROUPED.least(counted.length)) : null;
   const members = groups ? [1, 0].map((which) => counted.filter((_, i) => groups[i] === which)) : [counted];
-  const states = members.map((trees) => stateOf(trees, counted.length));
+  const states = members.map((trees) => stateOf(trees, counted.length, more));
   return {
     rates: counted.map((cell) => cell.throughput),
     sd,
@@ -87,12 +91,23 @@ function differ(between, within, n) {
   return 1 - jstat.centralF.cdf(between / within, n - 1, n - 1) < DIFFER_ALPHA;
 }
 
-/** @param {CellResult[]} trees @param {number} all */
-function stateOf(trees, all) {
+/**
+ * @param {CellResult[]} trees @param {number} all
+ * @param {(cell: CellResult) => Record<string, number | null>} [more]
+ */
+function stateOf(trees, all, more) {
   const rates = trees.map((cell) => cell.throughput);
-  const figures = FIGURES.flatMap((key) => {
-    const values = trees.map((cell) => (cell.account && cell.account.ops > 0 ? perOp(cell.account, key) : null));
-    return values.every((value) => value !== null) ? [[key, median(/** @type {number[]} */ (values))]] : [];
+  /** @type {(cell: CellResult) => Record<string, number | null>} */
+  const each = (cell) => ({
+    ...Object.fromEntries(
+      FIGURES.map((key) => [key, cell.account && cell.account.ops > 0 ? perOp(cell.account, key) : null]),
+    ),
+    ...more?.(cell),
+  });
+  const read = trees.map(each);
+  const figures = Object.keys(read[0]).flatMap((key) => {
+    const values = read.map((one) => one[key]);
+    return values.every((value) => typeof value === 'number') ? [[key, median(/** @type {number[]} */ (values))]] : [];
   });
   return {
     trees: trees.length,

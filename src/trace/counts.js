@@ -1,6 +1,7 @@
 import { median } from 'simple-statistics';
 import { ratioStats, summarize } from '../stats/ratio.js';
-import { syscallName } from './syscalls.js';
+import { syscallName, syscallNumber } from './syscalls.js';
+import { treesOf } from '../stats/trees.js';
 
 /**
  * @typedef {import('./parse.js').LockWaits} LockWaits
@@ -109,6 +110,35 @@ function modeTrace(traced, untraced, k) {
     mainThread: mainThreadWaits(traced),
     bySyscall: { write: sumBySyscall(traces, 'write'), read: sumBySyscall(traces, 'read') },
     timeShare: timeShare(traces, k),
+    // the traced trees' states, with what the trace counted per op in each
+    trees: treesOf(
+      traced.map(({ cell }) => cell),
+      tracedPerOp,
+    ),
+  };
+}
+
+// the write acquisitions under these system calls, per op, beside the states' page faults
+const STATE_SYSCALLS = ['mprotect', 'madvise', 'munmap'];
+
+/**
+ * A traced tree's figures per op: its mmap_lock write waits (ns) and write acquisitions under
+ * each of STATE_SYSCALLS.
+ * @param {any} cell  a traced cell
+ * @returns {Record<string, number | null>}
+ */
+function tracedPerOp(cell) {
+  const ops = cell.totalOps;
+  const write = cell.trace?.bySyscall?.write ?? [];
+  return {
+    lockWaitNs: ops > 0 ? cell.trace.write.totalNs / ops : null,
+    ...Object.fromEntries(
+      STATE_SYSCALLS.map((name) => {
+        const number = syscallNumber(name);
+        const found = write.find((/** @type {{ syscall: number | null }} */ one) => one.syscall === number);
+        return [name, ops > 0 && number !== null ? (found?.count ?? 0) / ops : null];
+      }),
+    ),
   };
 }
 

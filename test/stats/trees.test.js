@@ -102,3 +102,25 @@ test("the answer's line: said where a mode's trees differ by more than their win
   assert.equal(treesText(doc(alike, alike)), null, 'no mode whose trees differ: no line');
   assert.equal(treesText({ workers: { throughput: { median: 1 } } }), null, 'a file from before trees');
 });
+
+test('traced trees that split: the line adds what the trace counted per op in each state', async () => {
+  const { treesText } = await import('../../src/document/spread-words.js');
+  const cells = [...around(70000, 11, 0.03, 0.02), ...around(32000, 5, 0.04, 0.02)];
+  // the slow trees take mmap_lock for write under mprotect four times as often, and wait longer
+  const perOp = (/** @type {any} */ cell) =>
+    cell.throughput < 50000 ? { mprotect: 0.8, lockWaitNs: 120 } : { mprotect: 0.2, lockWaitNs: 30 };
+  const traced = treesOf(cells, perOp);
+  const split = treesOf(cells);
+  const line = treesText(
+    /** @type {any} */ ({
+      workers: { throughput: { median: 68000 }, trees: split },
+      procs: { throughput: { median: 60000 }, trees: split },
+      ratio: { geomean: 1.1 },
+      trace: { modes: { workers: { trees: traced } } },
+    }),
+  );
+  assert.match(
+    /** @type {string} */ (line),
+    /; traced workers 5 of 16 slow \([\d,]+ against [\d,]+ ops\/s\); per op, mmap_lock taken for write under mprotect 0\.80, 120 ns waited for it, against 0\.20, 30 ns/,
+  );
+});
