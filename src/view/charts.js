@@ -73,6 +73,15 @@ export async function draw(spec) {
 const escapeAttribute = (/** @type {string} */ text) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
+// a fresh tree's state on the rounds chart (stats/trees.js), and its dot's shape; a round's cell
+// that is in no state (a pilot, an incomplete round) is a cross
+const TREE_SHAPES = [
+  ['fast state', 'circle'],
+  ['slow state', 'triangle-down'],
+  ['one state', 'circle'],
+  ['not counted', 'cross'],
+];
+
 /**
  * Every round's figure of one measure (throughput unless told) for each mode as a dot, with a
  * tick at the median: how far apart the modes are against how much each varies.
@@ -114,10 +123,13 @@ export function roundsChart(dots, medians, { subtitle: asked, series = MODE_SERI
                   field: 'state',
                   type: 'nominal',
                   title: 'fresh tree',
-                  scale: {
-                    domain: ['fast state', 'slow state', 'one state', 'not counted'],
-                    range: ['circle', 'triangle-down', 'circle', 'cross'],
-                  },
+                  // only the states drawn, in this order, with these shapes
+                  scale: Object.fromEntries(
+                    ['domain', 'range'].map((key, i) => [
+                      key,
+                      TREE_SHAPES.filter(([state]) => dots.some((dot) => dot.state === state)).map((pair) => pair[i]),
+                    ]),
+                  ),
                 },
               }
             : {}),
