@@ -141,7 +141,8 @@ export function spreadNext({ verdict, stop, ratio, config, spread }) {
  * medians': a pool that landed well) beside the mean's (what fresh trees get on average). Null
  * where no mode's trees differ so.
  * Under trace, a mode whose traced trees split adds what the trace counted in each state.
- * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'ratio' | 'aa'> & { trace?: any }} document
+ * Where a slow state goes with a fifth more page faults per op or more, what removes it follows.
+ * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'ratio' | 'aa'> & { trace?: any, environment?: { glibc?: unknown } }} document
  * @returns {string | null}
  */
 export function treesText(document) {
@@ -165,8 +166,24 @@ export function treesText(document) {
     );
     return trees?.states.length === 2 ? [`traced ${name(mode)} ${tracedStates(trees)}`] : [];
   });
-  return `fresh trees: ${[...clauses, ...traced].join('; ')}${both}`;
+  // the slow state's extra page faults are the heap's, re-faulted after glibc trimmed it
+  // (how-it-measures.md, "Why fresh trees differ")
+  const faulting = found.some(({ trees }) => {
+    const [fast, slow] = trees.states;
+    return (
+      slow &&
+      slow.figures.minflt !== undefined &&
+      slow.figures.minflt > FAULTS_APART * (fast.figures.minflt ?? Infinity)
+    );
+  });
+  const remedy = faulting
+    ? `; the slow trees' extra page faults are the heap's, ${remedyOf('minflt', { glibc: Boolean(document.environment?.glibc) })}`
+    : '';
+  return `fresh trees: ${[...clauses, ...traced].join('; ')}${both}${remedy}`;
 }
+
+// a slow state whose page faults per op are this many times its fast state's goes with them
+const FAULTS_APART = 1.2;
 
 /**
  * What the trace counted per op in a mode's slow traced trees against its fast ones: `3 of 8 slow

@@ -94,6 +94,11 @@ test("the answer's line: said where a mode's trees differ by more than their win
     line,
     /^fresh trees: workers 5 of 16 ran at \d+% of the others' speed \([\d,]+ against [\d,]+ ops\/s\) for their whole window, at 2\.40 page faults per op against 1\.10; procs one state \([\d,]+-[\d,]+ ops\/s\), the trees no further apart than their windows; w\/p 0\.80 is what fresh trees get on average, 1\.13 the typical trees' /,
   );
+  assert.match(
+    line,
+    /; the slow trees' extra page faults are the heap's, which /,
+    'what removes them, as the account says it',
+  );
   assert.doesNotMatch(
     /** @type {string} */ (treesText(doc(split, alike, 1.12))),
     /typical/,
