@@ -7,7 +7,7 @@
 // normals on the log rates, kept over one by the BIC and when its components lie apart), a tree
 // far from every state, and what goes with the slow state (page faults and system time per op).
 import jstat from 'jstat';
-import { mean, median, medianAbsoluteDeviation, sampleVariance } from 'simple-statistics';
+import { mean, median, medianAbsoluteDeviation, quantile, sampleVariance } from 'simple-statistics';
 import { twoGroups, GROUPED } from './groups.js';
 import { halves, withinTree } from './noise.js';
 import { perOp } from './spread.js';
@@ -152,4 +152,20 @@ function slowThroughout(trees, split, groups, states) {
     );
     return split[i].every((half) => Math.log(cell.throughput) + half - whole < midpoint);
   });
+}
+
+/**
+ * How many of another setting's trees fell as slow as a reference's slow state: a tree is slow
+ * where its rate lies below its own setting's fast level (the 75th percentile of its trees' rates,
+ * a fast tree's while fewer than three quarters are slow) by more than the geometric midpoint of
+ * the reference's two states. Another setting shifts every tree's speed (a fix that is 3x faster), so each is read
+ * against its own level; the reference's split says only how far down a slow tree lies.
+ * @param {number[]} rates  the setting's trees, ops/s
+ * @param {TreeState[]} reference  two states, fast first
+ * @returns {{ slow: number, trees: number }}
+ */
+export function slowAgainst(rates, [fast, slow]) {
+  if (!rates.length || !slow) return { slow: 0, trees: rates.length };
+  const line = quantile(rates, 0.75) * Math.sqrt(slow.rate / fast.rate);
+  return { slow: rates.filter((rate) => rate < line).length, trees: rates.length };
 }

@@ -3,10 +3,11 @@
 // the task, labelled with its source.
 import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
-import { fixed, MODES } from '../../words/spelling.js';
+import { fixed, MODES, percentText } from '../../words/spelling.js';
 import { scoreIn } from './advice.js';
 import { recommendedText } from '../sweep/scaling-text.js';
 import { MORE } from '../../view/table.js';
+import { slowAgainst } from '../../stats/trees.js';
 
 /**
  * @typedef {import('./advice.js').Advice} Advice
@@ -157,6 +158,40 @@ export function adviceModel(document) {
 }
 
 /**
+ * Where the baseline's fresh trees fell in two states, in a mode: how many of each candidate's
+ * trees fell as slow (stats/trees.js: slowAgainst), so the fixes that empty the slow share are
+ * named.
+ * @param {import('../sweep/document.js').SweepDocument & { advice: Advice }} document
+ * @returns {string[]}
+ */
+function treesNotes(document) {
+  const [base] = document.points;
+  return MODES.flatMap((mode) => {
+    const trees = base?.[mode]?.trees;
+    if (trees?.states.length !== 2) return [];
+    const counted = document.advice.rows.flatMap((row) => {
+      const point = document.points.find((one) => one.id === row.id);
+      const rates = point?.[mode]?.trees?.rates;
+      return row.kind !== 'baseline' && row.kind !== 'procs' && row.status === 'measured' && rates?.length
+        ? [{ name: row.name, ...slowAgainst(rates, trees.states) }]
+        : [];
+    });
+    if (!counted.length) return [];
+    const own = slowAgainst(trees.rates, trees.states);
+    const emptied = counted.filter((one) => one.slow === 0).map((one) => one.name);
+    const kept = counted.filter((one) => one.slow > 0).map((one) => `${one.name} ${one.slow} of ${one.trees}`);
+    return [
+      `fresh trees (${mode}): the baseline's fell in a slow state (${percentText(trees.states[1].rate / trees.states[0].rate)} of the fast one's speed) in ${own.slow} of ${own.trees}; as slow against their own speed: ${[
+        emptied.length ? `none with ${emptied.join(', ')}` : null,
+        kept.length ? `some with ${kept.join(', ')}` : null,
+      ]
+        .filter(Boolean)
+        .join('; ')}`,
+    ];
+  });
+}
+
+/**
  * The notes under the ranking: the verdict, how to apply the best, the K to run (--k-auto), what
  * was not tried and why, what raced out, how to read the columns, and the published ranking.
  * @param {import('../sweep/document.js').SweepDocument & { advice: Advice }} document
@@ -193,6 +228,7 @@ function adviceNotes(document) {
         .map((row) => `${row.name} ${below} ${row.dropped?.leader}`)
         .join('; ')}`,
     );
+  notes.push(...treesNotes(document));
   for (const one of advice.skipped) notes.push(`${one.name} could not start, so it was skipped: ${one.reason}`);
   for (const one of advice.defaults) notes.push(`${one.name} is no fix here, so it was not measured: ${one.why}`);
   const compared = advice.rows.filter((row) => row.kind !== 'baseline' && row.status === 'measured').length;

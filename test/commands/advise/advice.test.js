@@ -257,3 +257,39 @@ function endOf(/** @type {number} */ keptPerWorker) {
     cycles: [{ teardownNs: 5e6, anonBytes: (10 + 2 * keptPerWorker) * MiB }],
   };
 }
+
+test("where the baseline's trees fell in two states, the notes count each candidate's as slow against its own speed", async () => {
+  const { slowAgainst } = await import('../../../src/stats/trees.js');
+  const states = [
+    { trees: 11, share: 11 / 16, rate: 68000, range: [60000, 76000], figures: {} },
+    { trees: 5, share: 5 / 16, rate: 31000, range: [26000, 35000], figures: {} },
+  ];
+  const baseline = [...Array(11).fill(68000), ...Array(5).fill(31000)];
+  assert.deepEqual(slowAgainst(baseline, /** @type {any} */ (states)), { slow: 5, trees: 16 });
+  // a fix three times as fast, its trees alike: none as slow; one that keeps the split: two
+  assert.deepEqual(slowAgainst([200000, 205000, 198000, 202000], /** @type {any} */ (states)), { slow: 0, trees: 4 });
+  assert.deepEqual(slowAgainst([70000, 72000, 30000, 69000, 33000, 71000], /** @type {any} */ (states)), {
+    slow: 2,
+    trees: 6,
+  });
+  const [base, ...others] = document.points;
+  const split = {
+    ...document,
+    points: [
+      { ...base, workers: { ...base.workers, trees: { rates: baseline, states, stateOf: [], differ: true } } },
+      ...others.map((/** @type {any} */ point, /** @type {number} */ i) => ({
+        ...point,
+        workers: point.workers && {
+          ...point.workers,
+          trees: { rates: i === 0 ? [70000, 71000, 69000] : [70000, 30000, 69000], states: [], stateOf: [] },
+        },
+      })),
+    ],
+  };
+  const notes = adviceModel(split).notes.join('\n');
+  assert.match(
+    notes,
+    /^fresh trees \(workers\): the baseline's fell in a slow state \(46% of the fast one's speed\) in 5 of 16; as slow against their own speed: none with [^;]+; some with .+ 1 of 3$/m,
+  );
+  assert.doesNotMatch(adviceModel(document).notes.join('\n'), /fresh trees/, 'a file from before trees: no note');
+});
