@@ -28,12 +28,12 @@ const names = new Map([
   ['p4', 'near'],
 ]);
 /**
- * Eight rounds around `level`, each point's noise its own (a race's gains are read round by
+ * `rounds` rounds around `level`, each point's noise its own (a race's gains are read round by
  * round, so points whose rounds moved together would have no spread at all).
  * @param {number} level @param {number} seed
  */
-const around = (level, seed) =>
-  Array.from({ length: 8 }, (_, i) => level * (1 + 0.02 * Math.sin(seed * 7.1 + i * 2.3)));
+const around = (level, seed, { rounds = 8, noise = 0.02 } = {}) =>
+  Array.from({ length: rounds }, (_, i) => level * (1 + noise * Math.sin(seed * 7.1 + i * 2.3)));
 const decide = (/** @type {any[]} */ points, elapsedSeconds = 10) =>
   raceOrTime(60, { names })({
     points: /** @type {any} */ (points),
@@ -82,7 +82,7 @@ test('the race looks through the sequence, not a 95% interval: a gap a 95% inter
   // the third candidate's gain is below the leader's by about 4 of its spreads: a fixed 95%
   // interval pair would lie apart, the sequence's at 5 rounds do not
   const noisy = (/** @type {number} */ level, /** @type {number} */ seed) =>
-    Array.from({ length: 5 }, (_, i) => level * (1 + 0.1 * Math.sin(seed * 7.1 + i * 2.3)));
+    around(level, seed, { rounds: 5, noise: 0.1 });
   const points = [point('p1', noisy(100, 1)), point('p2', noisy(160, 2)), point('p3', noisy(110, 3))];
   decide(points);
   assert.deepEqual(
@@ -101,9 +101,11 @@ test('once the leader stands alone, known above 1, the order is known and the ra
 });
 
 test('a leader alone whose interval spans 1 races on: whether it beats the baseline is not known', () => {
-  const wide = (/** @type {number} */ level, /** @type {number} */ seed) =>
-    Array.from({ length: 8 }, (_, i) => level * (1 + 0.05 * Math.sin(seed * 7.1 + i * 2.3)));
-  const points = [point('p1', around(100, 1)), point('p2', wide(101, 2)), point('p3', around(50, 3))];
+  const points = [
+    point('p1', around(100, 1)),
+    point('p2', around(101, 2, { noise: 0.05 })),
+    point('p3', around(50, 3)),
+  ];
   decide(points);
   assert.deepEqual(
     points.map((one) => one.session.stop),
@@ -112,9 +114,11 @@ test('a leader alone whose interval spans 1 races on: whether it beats the basel
 });
 
 test("when no candidate beats the baseline, those surely worse than it are dropped below 'baseline'", () => {
-  const wide = (/** @type {number} */ level, /** @type {number} */ seed) =>
-    Array.from({ length: 8 }, (_, i) => level * (1 + 0.05 * Math.sin(seed * 7.1 + i * 2.3)));
-  const points = [point('p1', around(100, 1)), point('p2', wide(100, 2)), point('p3', around(50, 3))];
+  const points = [
+    point('p1', around(100, 1)),
+    point('p2', around(100, 2, { noise: 0.05 })),
+    point('p3', around(50, 3)),
+  ];
   decide(points);
   assert.equal(points[2].session.stop, 'dropped');
   assert.equal(/** @type {any} */ (points[2].session).dropped.leader, 'baseline');
