@@ -213,22 +213,29 @@ function intervalsNote({ verdict }) {
 }
 
 /**
+ * How the rounds stopped, which intervals the table gives, and a cold protocol said as such;
+ * null for a --quick run, whose verdict says so already.
+ * @param {ResultsDocument} document
+ */
+function stoppedLine(document) {
+  // the investigation's protocol measures cold cells: a figure to read as such
+  const protocol =
+    document.config.protocol === 'published'
+      ? `; --protocol published: ${ops(document.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
+      : '';
+  return document.config.quick && verdictWords(document)?.includes('--quick')
+    ? null
+    : `${stoppedClause(document)}${intervalsNote(document)}${protocol}`;
+}
+
+/**
  * compare's answer (and a traced compare's, before its kernel evidence).
  * @param {ResultsDocument} document
  * @returns {ReportModel}
  */
 export function compareAnswer(document) {
   const name = (/** @type {Mode} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
-  // the investigation's protocol measures cold cells: a figure to read as such
-  const protocol =
-    document.config.protocol === 'published'
-      ? `; --protocol published: ${ops(document.config.iterations ?? 0)} iterations per worker and no warmup, as the investigation measured`
-      : '';
-  // a --quick verdict says so already
-  const stopped =
-    document.config.quick && verdictWords(document)?.includes('--quick')
-      ? null
-      : `${stoppedClause(document)}${intervalsNote(document)}${protocol}`;
+  const stopped = stoppedLine(document);
   const [point] = measurePoints(document);
   // line 2, the verdict alone; then what adding the workers costs the app, where that differs
   // (what would tighten an undecided one, after its `;`, goes under the table)
