@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// What one failing worker takes down, in each mode, without mmapbench: an app (a fresh Node
+// process) starts K workers (Worker threads, or forked children) that each read a 64 KiB file in a
+// loop, keeps serving requests on its main thread (a 1 ms timer, each tick one request), and after
+// `--after` ms tells worker 0 to fail: `throw` (an uncaught exception), `exit`
+// (process.exit(1)), `abort` (SIGABRT to its process, as a native crash raises it) or `oom` (a
+// JavaScript heap out of memory: resourceLimits.maxOldGenerationSizeMb for a thread,
+// --max-old-space-size for a child, both 64 MiB; native memory under a cgroup's limit is not
+// tried here). The app replaces what it lost as an app does (on `exit`, one new worker) and
+// reports, from its own clock: whether it kept running, the workers lost, when it knew (its
+// first 'error' or 'exit' event after the order), when the replacement was up (its first
+// message), and the longest gap between its requests around the fault. Run under each Node given.
+// Nothing here is asserted: read the output (docs/how-it-measures.md).
+//
+//   node scripts/fault-kinds.js [--k 2] [--after 300] [--kinds throw,exit,abort,oom]
+//     [--node PATH ...]
+import { fork, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const me = fileURLToPath(import.meta.url);
+const HEAP_MB = 64;
+
+/** A worker: read the file in a loop, say it is alive, and fail as told. */
+function workerLoop(/** @type {string} */ file, /** @type {(message: unknown) => void} */ send) {
+  /** @type {string | null} */
+  let fail = null;
+  const hold = [];
+  const step = () => {
+    if (fail === 'throw') throw new Error('a failing task');
+    if (fail === 'exit') process.exit(1);
+    // a native crash (an addon's segfault, an abort in C++) is a signal to the whole process;
+    // process.abort() itself is refused in a Worker (ERR_WORKER_UNSUPPORTED_OPERATION)
+    if (fail === 'abort') process.kill(process.pid, 'SIGABRT');
+    if (fail === 'oom') for (;;) hold.push(new Array(1e6).fill(hold.length));
+    for (let i = 0; i < 100; i++) readFileSync(file);
+    send('alive');
+    setImmediate(step);
+  };
+  step();
+  return (/** @type {string} */ kind) => (fail = kind);
+}
+
+const role = process.argv[2];
+if (!isMainThread) {
+  const failWith = workerLoop(workerData.file, (message) => parentPort?.postMessage(message));
+  parentPort?.on('message', failWith);
+} else if (role === '--child') {
+  const failWith = workerLoop(process.argv[3], (message) => process.send?.(message));
+  process.on('message', (/** @type {string} */ kind) => failWith(kind));
+  // an app that died takes its children's channel with it: they end too, as a pool's would
+  process.on('disconnect', () => process.exit(0));
+} else if (role === '--app') app(process.argv[3], process.argv[4], JSON.parse(process.argv[5]));
+else main();
+
+/**
+ * The app: K workers, a request every ms on its main thread, the fault, the replacement.
+ * @param {string} mode @param {string} kind @param {{ k: number, after: number, file: string }} job
+ */
+function app(mode, kind, { k, after, file }) {
+  const now = () => performance.now();
+  const say = (/** @type {Record<string, unknown>} */ fact) => process.stdout.write(`${JSON.stringify(fact)}\n`);
+  let last = now();
+  let longest = 0;
+  const ticker = setInterval(() => {
+    const at = now();
+    longest = Math.max(longest, at - last);
+    last = at;
+  }, 1);
+  const start = (/** @type {number} */ index) => {
+    if (mode === 'thread')
+      return new Worker(me, {
+        workerData: { file },
+        ...(kind === 'oom' && index === 0 ? { resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } } : {}),
+      });
+    return fork(me, ['--child', file], {
+      execArgv: kind === 'oom' && index === 0 ? [`--max-old-space-size=${HEAP_MB}`] : [],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+  };
+  /** @type {any[]} */
+  const workers = Array.from({ length: k }, (_, i) => start(i));
+  let ordered = 0;
+  let lost = 0;
+  let noticed = false;
+  const notice = (/** @type {string} */ event, /** @type {unknown} */ detail) => {
+    lost++;
+    if (noticed) return;
+    noticed = true;
+    const noticeMs = now() - ordered;
+    say({ event, detail: String(detail ?? ''), noticeMs });
+    // an app replaces the worker it lost, and waits for its first sign of life
+    const since = now();
+    const replacement = start(1);
+    workers.push(replacement);
+    replacement.once('message', () => {
+      say({ replaceMs: now() - since });
+      // a moment to see whether more went down, then the report
+      setTimeout(() => {
+        say({ survived: true, lost, longestGapMs: longest });
+        clearInterval(ticker);
+        for (const one of workers) mode === 'thread' ? one.terminate() : one.kill();
+      }, 200);
+    });
+  };
+  workers.forEach((worker, i) => {
+    worker.on('error', (/** @type {Error} */ error) => i === 0 && notice('error', error.code ?? error.message));
+    worker.on('exit', (/** @type {number} */ code, /** @type {string} */ signal) => {
+      if (i !== 0 && !ordered) return;
+      if (i === 0 && !noticed) notice('exit', signal ?? code);
+      else if (i !== 0) lost++;
+    });
+  });
+  setTimeout(() => {
+    longest = 0;
+    ordered = now();
+    if (mode === 'thread') workers[0].postMessage(kind);
+    else workers[0].send(kind);
+  }, after);
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      k: { type: 'string', default: '2' },
+      after: { type: 'string', default: '300' },
+      kinds: { type: 'string', default: 'throw,exit,abort,oom' },
+      node: { type: 'string', multiple: true, default: [process.execPath] },
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'fault-kinds-'));
+  const file = join(dir, 'data.bin');
+  writeFileSync(file, Buffer.alloc(64 * 1024, 7));
+  const job = { k: Number(values.k), after: Number(values.after), file };
+  console.log('| node | kind | mode | app survived | lost of K | noticed after | replaced in | longest request gap |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const node of values.node) {
+    const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    for (const kind of values.kinds.split(','))
+      for (const mode of ['thread', 'process']) {
+        const run = spawnSync(node, [me, '--app', mode, kind, JSON.stringify(job)], {
+          encoding: 'utf8',
+          timeout: 30000,
+        });
+        const facts = Object.assign(
+          {},
+          ...run.stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line)),
+        );
+        const survived = facts.survived === true;
+        const ms = (/** @type {number | undefined} */ value) => (value === undefined ? '-' : `${value.toFixed(1)} ms`);
+        console.log(
+          `| ${version} | ${kind} | ${mode} | ${survived ? 'yes' : `no (${run.signal ?? `exit ${run.status}`})`} | ${survived ? facts.lost : job.k} of ${job.k} | ${ms(facts.noticeMs)}${facts.detail ? ` (${facts.event}: ${facts.detail})` : ''} | ${ms(facts.replaceMs)} | ${survived ? ms(facts.longestGapMs) : '-'} |`,
+        );
+      }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
