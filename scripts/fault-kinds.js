@@ -108,7 +108,10 @@ function app(mode, kind, { k, after, file }) {
     });
   };
   workers.forEach((worker, i) => {
-    worker.on('error', (/** @type {Error} */ error) => i === 0 && notice('error', error.code ?? error.message));
+    worker.on(
+      'error',
+      (/** @type {Error & { code?: string }} */ error) => i === 0 && notice('error', error.code ?? error.message),
+    );
     worker.on('exit', (/** @type {number} */ code, /** @type {string} */ signal) => {
       if (i !== 0 && !ordered) return;
       if (i === 0 && !noticed) notice('exit', signal ?? code);

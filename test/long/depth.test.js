@@ -30,29 +30,37 @@ test('sweep and reproduce results are read back by report as their runs printed 
   assert.equal((await cli(['report', file])).stdout, reproduce.stdout);
 });
 
-test("adaptive rounds: at least 5, then more only while a claim's interval is wider than --precision, at most --max-rounds", async () => {
-  const w = workspace();
-  const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', '--out', w.out]);
-  assert.equal(result.exitCode, 0, result.stderr);
-  const all = records(resultsFile(w.out));
-  assert.equal(all.filter((r) => r.type === 'calibration').length, 1, 'one calibration per variant');
-  const cells = all.filter((r) => r.type === 'cell');
-  const rounds = Math.max(...cells.map((r) => r.round));
-  assert.ok(rounds === 5 || rounds === 6, `${rounds} rounds`);
-  const firstFive = cells.filter((r) => r.round <= 5);
-  // stopping on width, not on a decided claim, keeps each verdict's 95% meaning: the claims read
-  // fresh (their workers' first 2,000 ops) and once warm, each narrow enough
-  const narrowAtFive = ['fresh', 'steady'].every((reading) =>
-    EXPERIMENTS[0]
-      .verdicts(new ExperimentData(cellsUnder(firstFive, reading)))
-      .every((v) => v.halfWidth !== null && v.halfWidth <= 0.05),
-  );
-  assert.equal(
-    rounds === 5,
-    narrowAtFive,
-    "a sixth round ran exactly when five left a claim's interval wider than ±5%",
-  );
-});
+for (const [rule, extra, enough] of /** @type {const} */ ([
+  ['every claim is decided through its confidence sequence', [], 'decided'],
+  ["every claim's interval is within --precision 5", ['--precision', '5'], 'narrow'],
+]))
+  test(`adaptive rounds: at least 5, then more until ${rule}, at most --max-rounds`, async () => {
+    const w = workspace();
+    const result = await cli(['reproduce', 'gap', '--duration', '0.05', '--max-rounds', '6', ...extra, '--out', w.out]);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const all = records(resultsFile(w.out));
+    assert.equal(all.filter((r) => r.type === 'calibration').length, 1, 'one calibration per variant');
+    const cells = all.filter((r) => r.type === 'cell');
+    const rounds = Math.max(...cells.map((r) => r.round));
+    assert.ok(rounds === 5 || rounds === 6, `${rounds} rounds`);
+    const firstFive = cells.filter((r) => r.round <= 5);
+    // the claims read fresh (their workers' first 2,000 ops) and once warm: each decided through
+    // the sequence (valid however often it is looked at), or with --precision each narrow enough
+    const metAtFive = ['fresh', 'steady'].every((reading) =>
+      EXPERIMENTS[0]
+        .verdicts(
+          new ExperimentData(cellsUnder(firstFive, reading), { look: enough === 'decided' ? 'sequence' : 'fixed' }),
+        )
+        .every((v) =>
+          enough === 'decided' ? v.verdict !== 'inconclusive' : v.halfWidth !== null && v.halfWidth <= 0.05,
+        ),
+    );
+    assert.equal(
+      rounds === 5,
+      metAtFive,
+      `a sixth round ran exactly when five left a claim short of the rule (${rule})`,
+    );
+  });
 
 const { path: node24, missing, skip } = await secondNode();
 
