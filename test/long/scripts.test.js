@@ -162,3 +162,44 @@ test('scripts/message-check.js sets a compare of the message task beside round t
   );
   assert.match(stdout, /^ {2}workers\/procs: mmapbench [\d.]+ \([\d.]+-[\d.]+\), by hand [\d.]+$/m);
 });
+
+test('scripts/fresh-trees.js times one-worker fresh trees of each mode, a line each, then their rates sorted', async () => {
+  const script = new URL('../../scripts/fresh-trees.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(
+    process.execPath,
+    [script, '--trees', '2', '--ops', '400', '--warmup', '100', '--chunk', '200'],
+    { reject: false },
+  );
+  assert.equal(exitCode, 0, stderr);
+  const lines = stdout.trim().split('\n');
+  assert.deepEqual(
+    lines.map((line) => line.replace(/[\d.]+k/g, 'N')),
+    [
+      'thread tree 1: N ops/s; chunks N N',
+      'child tree 1: N ops/s; chunks N N',
+      'child tree 2: N ops/s; chunks N N',
+      'thread tree 2: N ops/s; chunks N N',
+      'thread: N N',
+      'child: N N',
+    ],
+  );
+});
+
+test('scripts/fault-kinds.js: an abort in a thread takes the app and every worker; in a child, that child alone', async () => {
+  const script = new URL('../../scripts/fault-kinds.js', import.meta.url).pathname;
+  const { exitCode, stdout, stderr } = await execa(process.execPath, [script, '--kinds', 'abort,throw'], {
+    reject: false,
+  });
+  assert.equal(exitCode, 0, stderr);
+  const rows = stdout
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split(' | ').slice(1, 5));
+  assert.deepEqual(rows, [
+    ['abort', 'thread', 'no (SIGABRT)', '2 of 2'],
+    ['abort', 'process', 'yes', '1 of 2'],
+    ['throw', 'thread', 'yes', '1 of 2'],
+    ['throw', 'process', 'yes', '1 of 2'],
+  ]);
+});
