@@ -152,8 +152,20 @@ export function treesText(document) {
   });
   if (!found.some(({ trees }) => trees.differ)) return null;
   const name = (/** @type {'workers'|'procs'} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
-  const clauses = found.map(({ mode, trees }) => `${name(mode)} ${treeStates(trees)}`);
   const split = found.some(({ trees }) => trees.states.length === 2);
+  // no mode in two states: the ranges in one clause
+  const clauses = split
+    ? found.map(({ mode, trees }) => `${name(mode)} ${treeStates(trees)}`)
+    : [
+        `${found.map(({ mode, trees }) => `${name(mode)} ${rangeText(trees.states[0].range)}`).join(', ')}, ${
+          found.every(({ trees }) => trees.differ)
+            ? 'each'
+            : found
+                .filter(({ trees }) => trees.differ)
+                .map(({ mode }) => name(mode))
+                .join(', ')
+        } further apart than the windows inside them, in no two states`,
+      ];
   const medians = (document.workers?.throughput.median ?? NaN) / (document.procs?.throughput.median ?? NaN);
   const mean = document.ratio?.geomean;
   const both =
@@ -209,14 +221,16 @@ function tracedStates(trees) {
 // the typical trees' ratio is said beside the mean's where they differ by more than this
 const TWO_WAYS = 0.05;
 
-/** One mode's trees in words. @param {import('../stats/trees.js').Trees} trees */
+/** `26,517-77,537 ops/s` */
+const rangeText = (/** @type {[number, number]} */ [low, high]) => `${ops(low)}-${ops(high)} ops/s`;
+
+/** One mode's trees in words, where some mode's fell in two states. @param {import('../stats/trees.js').Trees} trees */
 function treeStates(trees) {
   const n = trees.rates.length;
-  const range = (/** @type {[number, number]} */ [low, high]) => `${ops(low)}-${ops(high)} ops/s`;
   if (trees.states.length === 1)
     return trees.differ
-      ? `${n} trees ${range(trees.states[0].range)}, further apart than the windows inside them, in no two states`
-      : `one state (${range(trees.states[0].range)}), the trees no further apart than their windows`;
+      ? `${n} trees ${rangeText(trees.states[0].range)}, further apart than the windows inside them, in no two states`
+      : `one state (${rangeText(trees.states[0].range)}), the trees no further apart than their windows`;
   const [fast, slow] = trees.states;
   const faults =
     slow.figures.minflt !== undefined && fast.figures.minflt !== undefined

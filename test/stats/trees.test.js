@@ -105,6 +105,13 @@ test("the answer's line: said where a mode's trees differ by more than their win
     'the two ratios alike: one',
   );
   assert.equal(treesText(doc(alike, alike)), null, 'no mode whose trees differ: no line');
+  // trees that differ but in no two states: the ranges in one clause
+  const spread = /** @type {any} */ ({ ...alike, differ: true });
+  assert.match(
+    /** @type {string} */ (treesText(doc(spread, alike))),
+    /^fresh trees: workers [\d,]+-[\d,]+ ops\/s, procs [\d,]+-[\d,]+ ops\/s, workers further apart than the windows inside them, in no two states$/,
+  );
+  assert.match(/** @type {string} */ (treesText(doc(spread, spread))), /, each further apart than the windows/);
   assert.equal(treesText({ workers: { throughput: { median: 1 } } }), null, 'a file from before trees');
 });
 
