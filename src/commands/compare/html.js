@@ -20,7 +20,7 @@ import {
   pooledBar,
 } from '../../view/charts.js';
 import { syscallChart, waitHistogram } from '../trace/charts.js';
-import { MODES } from '../../words/spelling.js';
+import { MODES, percentText } from '../../words/spelling.js';
 import { section } from '../../view/html-page.js';
 import { partsOf, perCellFigure, rampRows, roundDots, spreadWords } from '../../view/html-figures.js';
 
@@ -220,8 +220,19 @@ async function appCharts({ document, modes, series, arm }) {
 async function kernelCharts({ document, modes, series, arm }) {
   /** @type {Chart[]} */
   const charts = [];
-  if (document.ratio)
-    charts.push(await forestChart([forestRow(`k=${document.config.k}`, document.ratio, document.verdict)], { series }));
+  if (document.ratio) {
+    // the verdict's interval is drawn: named with its own confidence where it is not a 95% one
+    const look = document.verdict?.look;
+    const named =
+      look && look !== 'fixed' && document.verdict?.confidence
+        ? {
+            title: `${series.names.join('/')} ratio with the verdict's ${percentText(document.verdict.confidence, 2)} interval${look === 'sequence' ? ', valid at every round' : ', at the budget'}`,
+          }
+        : {};
+    charts.push(
+      await forestChart([forestRow(`k=${document.config.k}`, document.ratio, document.verdict)], { series, ...named }),
+    );
+  }
   const spreadDots = document.spread && !document.aa ? perCellFigure(document.rounds, modes, 'minflt') : [];
   if (spreadDots.length)
     charts.push(
