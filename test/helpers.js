@@ -333,6 +333,15 @@ export async function quickCompare(task, extra = []) {
     assert.ok(Math.abs(round.ratio - round.workers.throughput / round.procs.throughput) < 1e-9);
   }
   assert.ok(doc.workers.throughput.median > 0 && doc.procs.throughput.median > 0);
+  // each round's cell a fresh tree: its rate among the mode's trees, two too few for states
+  for (const mode of ['workers', 'procs']) {
+    assert.deepEqual(
+      doc[mode].trees.rates,
+      doc.rounds.map((/** @type {any} */ round) => round[mode].throughput),
+    );
+    assert.equal(doc[mode].trees.states.length, 1);
+    assert.deepEqual(doc[mode].trees.stateOf, [0, 0]);
+  }
   assert.equal(doc.ratio.ci95.length, 2);
   assert.equal(doc.ratio.n, 2);
   assert.deepEqual(
