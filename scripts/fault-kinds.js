@@ -5,17 +5,18 @@
 // `--after` ms tells worker 0 to fail: `throw` (an uncaught exception), `exit`
 // (process.exit(1)), `abort` (SIGABRT to its process, as a native crash raises it) or `oom` (a
 // JavaScript heap out of memory: resourceLimits.maxOldGenerationSizeMb for a thread,
-// --max-old-space-size for a child, both 64 MiB; native memory under a cgroup's limit is not
-// tried here). The app replaces what it lost as an app does (on `exit`, one new worker) and
+// --max-old-space-size for a child, both 64 MiB) or `native-oom` (native memory, Buffers, past a
+// memory cgroup's limit on the app's whole tree: 512 MiB under cgroup v1's memory controller, as
+// root; the kernel's OOM killer picks the process). The app replaces what it lost as an app does (on `exit`, one new worker) and
 // reports, from its own clock: whether it kept running, the workers lost, when it knew (its
 // first 'error' or 'exit' event after the order), when the replacement was up (its first
 // message), and the longest gap between its requests around the fault. Run under each Node given.
 // Nothing here is asserted: read the output (docs/how-it-measures.md).
 //
-//   node scripts/fault-kinds.js [--k 2] [--after 300] [--kinds throw,exit,abort,oom]
+//   node scripts/fault-kinds.js [--k 2] [--after 300] [--kinds throw,exit,abort,oom,native-oom]
 //     [--node PATH ...]
 import { fork, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,8 @@ function workerLoop(/** @type {string} */ file, /** @type {(message: unknown) =>
     // process.abort() itself is refused in a Worker (ERR_WORKER_UNSUPPORTED_OPERATION)
     if (fail === 'abort') process.kill(process.pid, 'SIGABRT');
     if (fail === 'oom') for (;;) hold.push(new Array(1e6).fill(hold.length));
+    // native memory, outside V8's heap: 16 MiB buffers, each page written, kept
+    if (fail === 'native-oom') for (;;) hold.push(Buffer.alloc(16 << 20, 1));
     for (let i = 0; i < 100; i++) readFileSync(file);
     send('alive');
     setImmediate(step);
@@ -126,12 +129,26 @@ function app(mode, kind, { k, after, file }) {
   }, after);
 }
 
+/**
+ * A fresh memory cgroup (v1) limited to 512 MiB, or null where none can be made here.
+ * @returns {string | null}
+ */
+function memoryCgroup() {
+  try {
+    const dir = mkdtempSync(join('/sys/fs/cgroup/memory', 'fault-kinds-'));
+    writeFileSync(join(dir, 'memory.limit_in_bytes'), String(512 << 20));
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
 function main() {
   const { values } = parseArgs({
     options: {
       k: { type: 'string', default: '2' },
       after: { type: 'string', default: '300' },
-      kinds: { type: 'string', default: 'throw,exit,abort,oom' },
+      kinds: { type: 'string', default: 'throw,exit,abort,oom,native-oom' },
       node: { type: 'string', multiple: true, default: [process.execPath] },
     },
   });
@@ -145,10 +162,21 @@ function main() {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     for (const kind of values.kinds.split(','))
       for (const mode of ['thread', 'process']) {
-        const run = spawnSync(node, [me, '--app', mode, kind, JSON.stringify(job)], {
-          encoding: 'utf8',
-          timeout: 30000,
-        });
+        const app = [node, me, '--app', mode, kind, JSON.stringify(job)];
+        const cgroup = kind === 'native-oom' ? memoryCgroup() : null;
+        if (kind === 'native-oom' && !cgroup) {
+          console.log(`| ${version} | ${kind} | ${mode} | not tried: no writable cgroup v1 memory controller (root) |`);
+          continue;
+        }
+        // the app enters the cgroup before it starts: its workers and children are born in it
+        const run = cgroup
+          ? spawnSync('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...app], {
+              encoding: 'utf8',
+              timeout: 30000,
+            })
+          : spawnSync(app[0], app.slice(1), { encoding: 'utf8', timeout: 30000 });
+        // a cgroup is removed with rmdir, once nothing is left in it
+        if (cgroup) rmdirSync(cgroup);
         const facts = Object.assign(
           {},
           ...run.stdout
