@@ -3,6 +3,7 @@ import { tradeOffText } from './costs.js';
 import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
 import { accountWordsOf } from '../../document/sentences.js';
+import { treesText } from '../../document/spread-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -71,6 +72,7 @@ export async function compareSection({ path, document }, { facts, models }) {
             ...(compareAnswer(document).lines ?? []),
             stoppedClause(document),
             ...String(verdictWords(document)).split('; ').slice(1),
+            treesText(document),
             tradeOffText(document, point),
             startupEnvText(document),
             accountWordsOf(document.account, document)?.reading,
