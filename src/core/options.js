@@ -239,7 +239,7 @@ const failInconclusive = flag(
 );
 export const GATE = {
   failBelow: value(
-    'a CI gate: exit 4 when the whole 95% CI of workers/procs is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
+    'a CI gate: exit 4 when the whole interval the verdict was read from (workers/procs) is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
     { takes: 'ratio', ...checked(positiveNumber)('failBelow') },
   ),
   failInconclusive,
