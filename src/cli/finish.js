@@ -7,7 +7,7 @@ import { savedLine, shown } from '../saved/save.js';
 import { renderKind } from '../view/index.js';
 import { endingError } from '../core/controller.js';
 import { terminalReporter } from './terminal.js';
-import { about, formatCI } from '../document/sentences.js';
+import { about, formatCI, lookClause } from '../document/sentences.js';
 import { verdictWords } from '../commands/compare/words.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
 import { PHASES } from '../stats/phases.js';
@@ -149,7 +149,7 @@ function judgementText(point, { fixedRounds, single }) {
   const canRunLonger = point.rounds !== null;
   if (!point.ci95 || point.estimate === null)
     return `${point.estimate === null ? 'no figure' : fixed(point.estimate)}: one round gives no interval${canRunLonger ? '; run at least 2 rounds' : ''}`;
-  const figure = `${fixed(point.estimate)} (${formatCI(point.ci95, { confidence: point.confidence })}${point.look === 'sequence' ? ', valid at every round' : ''})`;
+  const figure = `${fixed(point.estimate)} (${formatCI(point.ci95, { confidence: point.confidence })}${lookClause(point.look)})`;
   if (point.outcome === 'pass') return `${figure} is at or above ${point.threshold}`;
   if (point.outcome === 'fail') return `${figure} is below ${point.threshold}`;
   if (point.onThreshold) return `${figure} sits on ${point.threshold}: no run length decides it`;

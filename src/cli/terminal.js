@@ -2,7 +2,7 @@
 // with --ci as a line per finished round (what a CI log keeps).
 import { percentText } from '../words/spelling.js';
 import { startProgress } from '../view/progress.js';
-import { formatCI, pct } from '../document/sentences.js';
+import { formatCI, lookClause, pct } from '../document/sentences.js';
 import { ratioStats, roundRatio } from '../stats/ratio.js';
 import { halfWidth } from '../stats/stopping.js';
 import { soFarInterval } from '../stats/sequential.js';
@@ -87,7 +87,7 @@ export function roundLines(stderr, { aa = null, labels = new Map(), sequential =
     const { geomean } = ratioStats(seen.ratios);
     const shown = soFarInterval(seen.ratios, sequential);
     const sofar = shown
-      ? `${geomean.toFixed(2)} (${formatCI(shown.interval, shown)}${shown.look === 'sequence' ? ', valid at every round' : ''}, ${pct(/** @type {number} */ (halfWidth(shown.interval)))})`
+      ? `${geomean.toFixed(2)} (${formatCI(shown.interval, shown)}${lookClause(shown.look)}, ${pct(/** @type {number} */ (halfWidth(shown.interval)))})`
       : geomean.toFixed(2);
     const seconds = Math.round((performance.now() - started) / 1000);
     stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);

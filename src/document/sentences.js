@@ -8,6 +8,13 @@ import { wordsOfAccount } from './account-text.js';
 /** @typedef {import('./document.js').ResultsDocument} ResultsDocument */
 
 /**
+ * What an interval is beside its confidence, by the look that read it (stats/sequential.js): a
+ * sequence's holds at every round; a fixed-n one needs no words.
+ * @param {string | undefined} look
+ */
+export const lookClause = (look) => (look === 'sequence' ? ', valid at every round' : '');
+
+/**
  * `95% CI 0.81-0.92`: the one way an interval is printed, with its own confidence where it is not
  * 95% (a verdict's, stats/sequential.js); `label: false` where a column head already says it.
  * @param {[number, number]} ci

@@ -14,6 +14,7 @@ import {
   roundsToTarget,
   stopText,
   accountWordsOf,
+  lookClause,
 } from '../../document/sentences.js';
 import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { appText, costsText, cyclesText, favouredMode } from './costs.js';
@@ -208,7 +209,7 @@ const decided = (/** @type {ResultsDocument['verdict']} */ verdict) =>
  */
 function intervalsNote({ verdict }) {
   if (!verdict?.interval || !verdict.look || verdict.look === 'fixed') return '';
-  const every = verdict.look === 'sequence' ? ', valid at every round' : ', at the budget';
+  const every = lookClause(verdict.look) || ', at the budget';
   return `; throughput's interval is the verdict's (${percentText(verdict.confidence ?? 0, 2)}${every}), the other rows' fixed-n 95%`;
 }
 

@@ -2,7 +2,7 @@
 import { tradeOffText } from './costs.js';
 import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
-import { accountWordsOf } from '../../document/sentences.js';
+import { accountWordsOf, lookClause } from '../../document/sentences.js';
 import { treesText } from '../../document/spread-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
@@ -228,7 +228,7 @@ async function kernelCharts({ document, modes, series, arm }) {
     const named =
       look && look !== 'fixed' && document.verdict?.confidence
         ? {
-            title: `${series.names.join('/')} ratio with the verdict's ${percentText(document.verdict.confidence, 2)} interval${look === 'sequence' ? ', valid at every round' : ', at the budget'}`,
+            title: `${series.names.join('/')} ratio with the verdict's ${percentText(document.verdict.confidence, 2)} interval${lookClause(look) || ', at the budget'}`,
           }
         : {};
     charts.push(

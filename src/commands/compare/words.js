@@ -1,7 +1,7 @@
 // compare's sentences, drawn when a document is shown (a live run and a saved file alike): the
 // verdict, what start-up ran with, how the cells were sized, and what to run next. A file saved
 // before kept its verdict and `next`, which are read as they were saved (verdictWords, nextWords).
-import { about, pct } from '../../document/sentences.js';
+import { about, lookClause, pct } from '../../document/sentences.js';
 import { plural, fixed, ops, seconds, listed, percentText } from '../../words/spelling.js';
 import { wordsOfAccount } from '../../document/account-text.js';
 import { spreadNext } from '../../document/spread-words.js';
@@ -60,7 +60,7 @@ export function verdictText(ratio, verdict, document) {
 const intervalName =
   ({ confidence = 0.95, look }) =>
   (/** @type {number} */ low, /** @type {number} */ high) =>
-    `${percentText(confidence, 2)} CI ${r(low)}-${r(high)}${look === 'sequence' ? ', valid at every round' : ''}`;
+    `${percentText(confidence, 2)} CI ${r(low)}-${r(high)}${lookClause(look)}`;
 
 /**
  * What would tighten an interval that spans 1, naming only options that apply to this run.

@@ -6,6 +6,7 @@ import { num, withCi } from './tables.js';
 import { cellsUnder, PUBLISHED, variantsUnder } from './protocols.js';
 import { accountResults } from '../../stats/account.js';
 import { accountWords } from '../../document/account-text.js';
+import { lookClause } from '../../document/sentences.js';
 
 const PUBLISHED_SETUP = 'k=8 on an Intel i7-7700 (4C/8T), Linux 6.8, glibc 2.39, Node 27.0.0-pre';
 const VERDICT_WIDTHS = [44, 15, 60];
@@ -166,12 +167,7 @@ export function experimentSection(
   } else tables.push(verdictTable(verdicts, quick));
   // the intervals are the look's (runner.js): every head and line that names one names it so
   const named = (/** @type {string} */ text) =>
-    look === 'fixed'
-      ? text
-      : text.replaceAll(
-          '95% CI',
-          `${percentText(confidenceOf(look), 2)} CI${look === 'sequence' ? ', valid at every round' : ''}`,
-        );
+    look === 'fixed' ? text : text.replaceAll('95% CI', `${percentText(confidenceOf(look), 2)} CI${lookClause(look)}`);
   return {
     verdicts,
     byProtocol,
