@@ -2,6 +2,7 @@
 // per command; option-spec.js says how an option is declared and read): what one setting
 // measures, how much work a cell does, where the cells run, when the rounds stop, the output,
 // --resume, --export and the CI gate. Below src/cli/ nothing reads argv.
+import { FAULT_KINDS } from '../run/fault.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
 import {
   bytes,
@@ -311,6 +312,10 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
           takes: 'mode',
           choices: ['workers', 'procs'],
         }),
+        fault: value(
+          'compare: after the measured rounds, one more round per mode in which one worker fails this way, to measure what it takes down (native-oom: root)',
+          { takes: 'kind', choices: [...FAULT_KINDS] },
+        ),
       },
       {},
     ),

@@ -48,7 +48,7 @@ const isRecord = (value) => typeof value === 'object' && value !== null && !Arra
  * read, as the command line checks and reads that option (a usage error naming it).
  */
 const AS_TYPED = [
-  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'main'],
+  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'fault', 'main'],
   ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
   ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
 ];
@@ -303,6 +303,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     // a CI job gets a fixed budget, calibration included
     maxTime: opts.maxTime ?? (opts.ci && opts.rounds === undefined ? CI_SECONDS : undefined),
     aa: opts.aa,
+    fault: opts.fault,
     trace:
       trace || opts.trace
         ? {

@@ -100,6 +100,8 @@
  * @property {import('../stats/noise.js').NoiseSplit} [noise]  where the rounds' noise lives:
  *   between fresh trees or between windows of one, and the floor it sets (stats/noise.js)
  * @property {TraceSection} [trace]  with --trace
+ * @property {import('../run/fault-cell.js').FaultRound} [fault]  with --fault: what one failing
+ *   worker took down in each mode, in a round after the measured ones
  */
 
 /**

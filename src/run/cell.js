@@ -11,7 +11,7 @@ import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './work.js';
 import { spawnHost, started, track } from './host-process.js';
 
-const hosts = {
+export const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
   procs: fileURLToPath(new URL('./procs-host.js', import.meta.url)),
 };
@@ -22,7 +22,7 @@ const hosts = {
 // one does not.
 const releaseLeadNs = (/** @type {number} */ processes) => BigInt((5 + processes) * 1e6);
 /** Who a cell's host is, in its messages. */
-const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
+export const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
 
 /**
  * How a cell is traced: the window, and how to start the tracer.
@@ -121,7 +121,7 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
  * @returns {Promise<ReturnType<typeof stealTicks>>}  the CPU steal, read before the release time
  *   is set, not inside its lead
  */
-async function release(subprocess, plan, mode) {
+export async function release(subprocess, plan, mode) {
   const steal = stealTicks();
   const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
   await subprocess.sendMessage({ type: 'go', at }).catch(() => {});

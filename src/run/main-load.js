@@ -45,6 +45,9 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
   let ready = 0;
   let over = 0;
   let got = 0;
+  // the members still expected to end their windows and report: fewer once one is lost (a fault
+  // round's, run/fault.js)
+  let expected = k;
   /** @type {bigint | undefined} */
   let lastEnd;
   /** @type {R[]} */
@@ -73,19 +76,30 @@ export function membersCount(k, { quiet, windowsOver, collect, say }) {
       } else if (message?.type === 'done') {
         running.delete(index);
         lastEnd = laterEnd(lastEnd, message.end);
-        if (++over === k) {
-          windowsOver(lastEnd);
-          collect();
-        }
+        if (++over === expected) overAll();
       } else if (message?.type === 'result') {
         const first = !(index in results);
         results[index] = result;
-        if (first && ++got === k) done(results);
+        if (first && ++got === expected) done(results);
         return true;
       }
       return false;
     },
+    /**
+     * A member that ended before its window did, in a fault round: the others are not held for it.
+     * @param {number} index
+     */
+    lose(index) {
+      if (!running.delete(index)) return;
+      expected--;
+      if (over === expected) overAll();
+      if (got === expected && over === expected) done(results);
+    },
   };
+  function overAll() {
+    windowsOver(lastEnd);
+    collect();
+  }
 }
 /**
  * A host told to end (SIGTERM: its cell overran --timeout) says which of its members' windows had

@@ -8,6 +8,7 @@ import { checkPreload, inheritedEnv, inheriting } from './cell-env.js';
 import { resolveNode } from '../system/node.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
+import { memoryLimitUnavailable } from '../system/memory-limit.js';
 import { MARGIN } from '../stats/sequential.js';
 
 /**
@@ -66,6 +67,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {number} [maxTime]    compare: the wall-time budget in seconds
  * @property {number} [margin]     compare: "equal" means the ratio is within ± this (a fraction)
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
+ * @property {import('./fault.js').FaultKind} [fault]  compare: what one failing worker takes down
  * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode
  *   cannot carry (advise's transfer list for threads, serialization for processes)
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
@@ -104,6 +106,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {import('../stats/stopping.js').StopRule} stop
  * @property {'workers'|'procs'|null} aa  an A/A run: both arms run this mode
  * @property {'workers'|'procs'|null} only  compare: its one mode, when the other cannot carry the change
+ * @property {import('./fault.js').FaultKind | null} fault  compare --fault: after the measured
+ *   rounds, one round per mode in which one worker fails this way (fault-cell.js)
  * @property {import('./main-load.js').MainSpec | null} main  the app's own load on the
  *   parent's main thread while its workers run; null with --main off
  * @property {import('./ending.js').EndSpec} end  how a cell's parent ends its workers
@@ -170,6 +174,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     stop,
     aa: options.aa ?? null,
     only: options.only ?? null,
+    fault: checkFault(options.fault ?? null),
     main: mainOf(options, task),
     // --quick measures nothing: it ends the workers and reads the memory at once
     end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
@@ -385,4 +390,18 @@ export function resolveParams(task, given, cwd = process.cwd()) {
     }
   }
   return params;
+}
+
+/**
+ * A fault kind that can be tried here: native-oom needs a memory limit on the tree, which only
+ * root, or a delegated cgroup, may set.
+ * @param {import('./fault.js').FaultKind | null} kind
+ */
+function checkFault(kind) {
+  const why = kind === 'native-oom' ? memoryLimitUnavailable() : null;
+  if (why)
+    throw environmentError(
+      `--fault native-oom needs a memory limit on the measured tree, and none can be set here (${why}); run as root where cgroup v1's memory controller or v2's memory.max is, or choose another --fault`,
+    );
+  return kind;
 }

@@ -61,7 +61,13 @@ try {
   send({ type: 'ready' });
   await released;
   const before = process.resourceUsage();
-  const sample = await measure(prepared, spec.iterations);
+  // a fault round's failing child runs part of its window, then fails (fault.js)
+  const fault = spec.fault?.worker === index ? spec.fault : null;
+  const sample = await measure(prepared, fault ? fault.afterOps : spec.iterations);
+  if (fault)
+    await (
+      await import('./fault.js')
+    ).failAs(fault.kind, (message) => new Promise((resolve) => send(message, () => resolve())));
   if (dropped()) sample.droppedOutput = dropped();
   const usage = usageBetween(before, process.resourceUsage());
   // Alive until the CLI has read the tree's memory, then exit explicitly: a handle the task

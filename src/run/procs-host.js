@@ -74,10 +74,26 @@ const [execPath, execArgv] = diesWithParent(
 const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;
+// a fault round (fault.js): one child fails, and the app notices, replaces it and goes on
+const faults = spec.fault ? await import('./fault.js') : null;
+/** @type {ReturnType<NonNullable<typeof faults>['faultRound']> | undefined} */
+let round;
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startChildren({ windowsOver: (end) => (main = app.read(end)) });
+const first = startChildren(
+  faults
+    ? { lost: (index, heard) => round?.lost(index, heard), faulting: (at) => round?.faulting(at) }
+    : { windowsOver: (end) => (main = app.read(end)) },
+);
 unfinished = first.unfinished;
-first.finished.then(report);
+if (faults) {
+  round = faults.faultRound({
+    start: () => startChildren({ quiet: true, own: { ...spec, k: 1, fault: null } }),
+    lose: first.lose,
+    others: first.finished,
+    read: () => app.read(),
+  });
+  round.done.then((fault) => send({ type: 'result', samples: [], host: { ...host, requested }, fault }));
+} else first.finished.then(report);
 
 /**
  * A child that could not start, or that ended before it finished, fails the cell; an ended
@@ -85,8 +101,10 @@ first.finished.then(report);
  * @param {import('node:child_process').ChildProcess} subprocess
  * @param {number} index
  * @param {() => boolean} finished  whether it sent its result
+ * @param {(index: number, heard: string) => void} [lost]  a fault round's first cycle: a child that
+ *   ends early is lost, not the cell's failure (fault.js)
  */
-function watchExit(subprocess, index, finished) {
+function watchExit(subprocess, index, finished, lost) {
   // a process the machine cannot start (EAGAIN at the pids limit, ENOMEM) is not a task's failure
   subprocess.on('error', (/** @type {Error & { code?: string }} */ error) =>
     fail(index, { message: `could not start process ${index}: ${error.message}`, notStarted: true, code: error.code }),
@@ -95,6 +113,7 @@ function watchExit(subprocess, index, finished) {
     const at = children.indexOf(subprocess);
     if (at >= 0) children.splice(at, 1);
     if (finished() || failed) return;
+    if (lost) return lost(index, `'exit' (${signal ?? `code ${code}`})`);
     fail(
       index,
       signal
@@ -107,23 +126,31 @@ function watchExit(subprocess, index, finished) {
 /**
  * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
  * their results once all K have reported.
- * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
+ * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void, own?: typeof spec,
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }} [options]  quiet: a
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
- *   any result is asked for, with the end of the last (hrtime ns)
+ *   any result is asked for, with the end of the last (hrtime ns); own: these children's spec (a
+ *   fault round's replacement: one, failing never); lost, faulting: a fault round's first cycle,
+ *   whose child that ends early is lost, not the cell's failure (fault.js)
  * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
- *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void, unfinished: () => number[] }}
+ *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void,
+ *   unfinished: () => number[], lose: (index: number) => void }}
  */
-function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
+function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const cycle = [];
   let setUp = 0;
   const tell = (/** @type {object} */ message) => cycle.forEach((subprocess) => subprocess.send(message, ignore));
   /** @type {ReturnType<typeof membersCount<import('./task-runner.js').ResultMessage>>} */
-  const members = membersCount(spec.k, { quiet, windowsOver, collect: () => tell({ type: 'collect' }), say: send });
-  for (let index = 0; index < spec.k && !failed; index++) {
-    const subprocess = fork(child, [process.argv[2], String(index)], {
+  const members = membersCount(own.k, { quiet, windowsOver, collect: () => tell({ type: 'collect' }), say: send });
+  for (let index = 0; index < own.k && !failed; index++) {
+    const subprocess = fork(child, [own === spec ? process.argv[2] : JSON.stringify(own), String(index)], {
       execPath,
-      execArgv,
+      // a fault round's `oom` child: its JavaScript heap's limit, as an app forks one with it
+      execArgv:
+        own.fault?.kind === 'oom' && own.fault.worker === index && faults
+          ? [...execArgv, `--max-old-space-size=${faults.HEAP_LIMIT_MB}`]
+          : execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // how a task's messages cross to this process, as the app would fork them (message task)
       serialization: spec.parent && spec.params.serialization === 'advanced' ? 'advanced' : 'json',
@@ -140,13 +167,14 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
           message: `sent more than ${MAX_MESSAGES} messages and was stopped; a task must not use process.send`,
         });
       }
-      if (message?.type === 'set-up' && ++setUp === spec.k) tell({ type: 'set-up' });
+      if (message?.type === 'faulting') faulting?.(message.at);
+      else if (message?.type === 'set-up' && ++setUp === own.k) tell({ type: 'set-up' });
       else if (message?.type === 'failed') {
         const { type, worker, ...details } = message;
         fail(index, details);
       } else if (members.heard(message, index, message)) finished = true;
     });
-    watchExit(subprocess, index, () => finished);
+    watchExit(subprocess, index, () => finished, lost);
   }
   const release = () => tell({ type: 'go', at: String(process.hrtime.bigint() + RELEASE_LEAD_NS) });
   return {
@@ -156,6 +184,7 @@ function startChildren({ quiet = false, windowsOver = () => {} } = {}) {
     unfinished: members.unfinished,
     release,
     tell,
+    lose: members.lose,
   };
 }
 

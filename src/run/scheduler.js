@@ -49,6 +49,8 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
  *   (dropped, ordered: advise's race, run/race.js)
  * @property {{ round: number, leader: string }} [dropped]  raced out after this round, below the leader
  * @property {number} seconds  the point's own time: its calibration and its cells
+ * @property {import('./fault-cell.js').FaultRound} [fault]  compare --fault: what one failing
+ *   worker took down in each mode, in the rounds after the measured ones
  * @property {Sizing | null} sizing  calibrated points: what the first round's cells took
  *
  * A setting the scheduler measures in rounds (a compare's one, a sweep's per point, a reproduce

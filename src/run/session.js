@@ -5,6 +5,7 @@ import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.
  * ...) so drift on a noisy machine hits both. With plan.trace, each arm also runs once under
  * bpftrace per round, before or after its untraced cell by turns, so the observer effect shows.
  * A failure or Ctrl-C keeps every finished cell: the caller reports them and then the error.
+ * With plan.fault, one fault round per mode follows the measured rounds (fault-cell.js).
  * @param {import('./plan.js').Plan} plan
  * @param {Array<'workers'|'procs'>} modes
  * @param {object} [hooks]
@@ -13,9 +14,11 @@ import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.
  * @param {(session: import('./scheduler.js').Session) => void} [hooks.onRound]  after every round,
  *   the session so far (its seconds the run's until now)
  * @param {import('./scheduler.js').Session} [hooks.resumed]  a kept run's session, to go on from
+ * @param {(mode: 'workers'|'procs', outcome: import('./fault-cell.js').FaultOutcome | { error: string }) => void} [hooks.onFault]
+ *   after each fault round (plan.fault), which runs after the measured rounds
  * @returns {Promise<import('./scheduler.js').Session>}
  */
-export async function runSession(plan, modes, { interrupt, onCell, onRound, resumed } = {}) {
+export async function runSession(plan, modes, { interrupt, onCell, onRound, onFault, resumed } = {}) {
   const point = {
     id: 'p1',
     plan,
@@ -38,7 +41,19 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, resu
     resumed: resumed ? { seconds: resumed.seconds, rounds: [] } : undefined,
   });
   // a single point's time is the run's, the checks between its rounds included
-  return { ...point.session, seconds: run.seconds };
+  const session = { ...point.session, seconds: run.seconds };
+  if (!plan.fault || session.error || session.stop === 'interrupted') return session;
+  // the fault rounds, after every measured one (fault-cell.js)
+  const from = process.hrtime.bigint();
+  const { runFaults } = await import('./fault-cell.js');
+  const { fault, error } = await runFaults(plan, modes, session, { interrupt, onFault });
+  const seconds = session.seconds + Number(process.hrtime.bigint() - from) / 1e9;
+  return {
+    ...session,
+    fault,
+    seconds,
+    ...(error ? { error, stop: interrupt?.aborted ? 'interrupted' : 'failed' } : {}),
+  };
 }
 
 // Every cell is a child of this process; the script follows descendants of the pid it is given.

@@ -30,7 +30,10 @@ const prepared = await prepare(
 port.postMessage({ type: 'ready' });
 // A blocking wait, not a message, so all K threads wake within microseconds of each other.
 Atomics.wait(flag, 0, 0);
-const sample = await measure(prepared, spec.iterations);
+// a fault round's failing worker runs part of its window, then fails (fault.js)
+const fault = spec.fault?.worker === index ? spec.fault : null;
+const sample = await measure(prepared, fault ? fault.afterOps : spec.iterations);
+if (fault) await (await import('./fault.js')).failAs(fault.kind, async (message) => port.postMessage(message));
 if (dropped()) sample.droppedOutput = dropped();
 // Its window is over; the sample crosses to the app's main thread only once every window is, so
 // the app's load is not read with the harness's messages on its thread (workers-host.js).

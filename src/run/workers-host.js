@@ -77,47 +77,67 @@ const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;
+// a fault round (fault.js): one worker fails, and the app notices, replaces it and goes on
+const faults = spec.fault ? await import('./fault.js') : null;
+/** @type {ReturnType<NonNullable<typeof faults>['faultRound']> | undefined} */
+let round;
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startWorkers({ windowsOver: (end) => (main = app.read(end)) });
+const first = startWorkers(
+  faults
+    ? { lost: (index, heard) => round?.lost(index, heard), faulting: (at) => round?.faulting(at) }
+    : { windowsOver: (end) => (main = app.read(end)) },
+);
 // a cell that overran --timeout is ended with SIGTERM: say whose windows had not ended
 process.on('SIGTERM', () => unfinishedThenExit(send, first.unfinished()));
-first.finished.then((samples) => {
-  const now = process.resourceUsage();
-  const usage = usageBetween(before ?? now, now); // results come only after the release
-  send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
-});
+if (faults) {
+  round = faults.faultRound({
+    start: () => startWorkers({ quiet: true, own: { ...spec, k: 1, fault: null } }),
+    lose: first.lose,
+    others: first.finished,
+    read: () => app.read(),
+  });
+  round.done.then((fault) => send({ type: 'result', samples: [], host: { ...host, requested }, fault }));
+} else
+  first.finished.then((samples) => {
+    const now = process.resourceUsage();
+    const usage = usageBetween(before ?? now, now); // results come only after the release
+    send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
+  });
 
 /**
  * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `finished` resolves
  * with their samples once all K have reported.
- * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void }} [options]  quiet: a
+ * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void, own?: typeof spec,
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }} [options]  quiet: a
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
- *   any result is asked for, with the end of the last (hrtime ns)
- * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]>, unfinished: () => number[] }}
+ *   any result is asked for, with the end of the last (hrtime ns); own: these workers' spec (a
+ *   fault round's replacement: one, failing never); lost, faulting: a fault round's first cycle,
+ *   whose worker that ends early is lost, not the cell's failure (fault.js)
+ * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]>,
+ *   unfinished: () => number[], lose: (index: number) => void }}
  */
-function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
+function startWorkers({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting } = {}) {
   // the release (slot 0) and how many threads are set up (slot 1)
   const gate = new SharedArrayBuffer(8);
   /** @type {Worker[]} */
   const workers = [];
   /** @type {ReturnType<typeof membersCount<import('./task-runner.js').Sample>>} */
-  const members = membersCount(spec.k, {
+  const members = membersCount(own.k, {
     quiet,
     windowsOver,
     collect: () => workers.forEach((one) => one.postMessage({ type: 'collect' })),
     say: send,
   });
-  for (let index = 0; index < spec.k && !failed; index++) {
+  for (let index = 0; index < own.k && !failed; index++) {
     let worker;
     try {
       // a task that talks to its parent gets a port to this thread, which sends everything back
-      const channel = spec.parent ? new MessageChannel() : null;
+      const channel = own.parent ? new MessageChannel() : null;
       if (channel) echoOn(channel.port1);
       worker = new Worker(new URL('./worker-thread.js', import.meta.url), {
-        workerData: { spec, index, gate, port: channel?.port2 },
+        workerData: { spec: own, index, gate, port: channel?.port2 },
         transferList: channel ? [channel.port2] : [],
-        // a young generation is two semi-spaces and a large-object space of the same size
-        ...(spec.semiSpaceMb ? { resourceLimits: { maxYoungGenerationSizeMb: 3 * spec.semiSpaceMb } } : {}),
+        ...limitsOf(own, index),
       });
     } catch (error) {
       notStarted(index, error);
@@ -126,13 +146,18 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
     workers.push(worker);
     let finished = false;
     worker.on('message', (message) => {
-      if (members.heard(message, index, message?.sample)) finished = true;
+      if (message?.type === 'faulting') faulting?.(message.at);
+      else if (members.heard(message, index, message?.sample)) finished = true;
     });
-    worker.on('error', (/** @type {Error & { code?: string }} */ error) =>
-      error?.code === 'ERR_WORKER_INIT_FAILED' ? notStarted(index, error) : fail(index, serializeError(error)),
-    );
+    worker.on('error', (/** @type {Error & { code?: string }} */ error) => {
+      if (error?.code === 'ERR_WORKER_INIT_FAILED') notStarted(index, error);
+      else if (lost) lost(index, `'error' (${error?.code ?? error?.name})`);
+      else fail(index, serializeError(error));
+    });
     worker.on('exit', (code) => {
-      if (!finished) fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
+      if (finished) return;
+      if (lost) lost(index, `'exit' (code ${code})`);
+      else fail(index, { message: `exited with code ${code} before finishing`, exitCode: code });
     });
   }
   return {
@@ -140,11 +165,29 @@ function startWorkers({ quiet = false, windowsOver = () => {} } = {}) {
     ready: members.ready,
     finished: members.finished,
     unfinished: members.unfinished,
+    lose: members.lose,
     release() {
       Atomics.store(new Int32Array(gate), 0, 1);
       Atomics.notify(new Int32Array(gate), 0);
     },
   };
+}
+
+/**
+ * A worker's resource limits, as an app sets them: a young generation of two semi-spaces and a
+ * large-object space of the same size (--semi-space); a fault round's `oom` worker's old
+ * generation (fault.js).
+ * @param {typeof spec} own
+ * @param {number} index
+ */
+function limitsOf(own, index) {
+  const limits = {
+    ...(own.semiSpaceMb ? { maxYoungGenerationSizeMb: 3 * own.semiSpaceMb } : {}),
+    ...(own.fault?.kind === 'oom' && own.fault.worker === index && faults
+      ? { maxOldGenerationSizeMb: faults.HEAP_LIMIT_MB }
+      : {}),
+  };
+  return Object.keys(limits).length ? { resourceLimits: limits } : {};
 }
 
 /** This main thread's CPU time since the release, for a task that talks to its parent. */

@@ -13,6 +13,7 @@ import { unnamedFields } from '../saved/unnamed.js';
 for (const args of [
   ['compare', '--quick', '--cycles', '2'],
   ['compare', '--quick', '--aa', 'procs'],
+  ['compare', '--quick', '--fault', 'abort'],
   ['sweep', '--quick', '-k', '1,2'],
   ['reproduce', 'gap', '--quick'],
 ])

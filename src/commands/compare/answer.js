@@ -25,6 +25,7 @@ import { MARGIN } from '../../stats/sequential.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText, treesText } from '../../document/spread-words.js';
+import { faultText } from '../../document/fault-words.js';
 import { ops, percentText, plural } from '../../words/spelling.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
@@ -252,6 +253,8 @@ export function compareAnswer(document) {
     [tighten.join('; '), 1],
     // the trees' states, where a mode's trees differ by more than their windows
     [document.config.quick ? null : treesText(document), 1],
+    // --fault: what one crash took down in each mode, asked for
+    [faultText(document), 0],
     // a run that did not finish: how to go on with it
     [resumeText(document), 0],
     // --quick's cells are too short to read: its reading says only that

@@ -252,6 +252,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   const noise = modes.length === 2 ? noiseSplit(document) : null;
   if (noise) document.noise = noise;
   if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
+  if (session.fault) document.fault = session.fault;
   return document;
 }
 

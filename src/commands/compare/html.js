@@ -4,6 +4,7 @@ import { startupEnvText, nextWords, verdictWords } from './words.js';
 import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
 import { accountWordsOf, lookClause } from '../../document/sentences.js';
 import { treesText } from '../../document/spread-words.js';
+import { faultText } from '../../document/fault-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -73,6 +74,7 @@ export async function compareSection({ path, document }, { facts, models }) {
             stoppedClause(document),
             ...String(verdictWords(document)).split('; ').slice(1),
             treesText(document),
+            faultText(document),
             tradeOffText(document, point),
             startupEnvText(document),
             accountWordsOf(document.account, document)?.reading,

@@ -8,6 +8,7 @@ import { SCHEMA, version } from '../../version.js';
 import { roundCount } from '../../points/points.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';
 import { PART_WORDS } from '../../document/account-text.js';
+import { faultDiff } from '../../document/fault-words.js';
 
 /**
  * @typedef {import('../../points/points.js').Account} Account
@@ -39,8 +40,10 @@ import { PART_WORDS } from '../../document/account-text.js';
 /**
  * The diff document (docs/json.md): every shared point's change with its CI, the facts that
  * differ between the runs, and the points only one run has.
- * @param {{ run: DiffRun, points: Point[], facts: Record<string, string> }} base
- * @param {{ run: DiffRun, points: Point[], facts: Record<string, string> }} next
+ * @typedef {{ round: import('../../run/fault-cell.js').FaultRound, k: number } | null} RunFault
+ *   a compare's fault round (--fault) and its k
+ * @param {{ run: DiffRun, points: Point[], facts: Record<string, string>, fault?: RunFault }} base
+ * @param {{ run: DiffRun, points: Point[], facts: Record<string, string>, fault?: RunFault }} next
  */
 export function diffDocument(base, next) {
   const byKey = new Map(next.points.map((point) => [point.key, point]));
@@ -63,6 +66,15 @@ export function diffDocument(base, next) {
       base: base.points.filter((point) => !byKey.has(point.key)).map((point) => point.label),
       new: next.points.filter((point) => !shared.some((s) => s.key === point.key)).map((point) => point.label),
     },
+    // what one crash took down, where either run had a fault round
+    ...(base.fault || next.fault
+      ? {
+          fault: faultDiff(base.fault?.round ?? null, next.fault?.round ?? null, {
+            base: base.fault?.k ?? 0,
+            new: next.fault?.k ?? 0,
+          }),
+        }
+      : {}),
   };
 }
 

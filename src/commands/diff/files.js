@@ -13,8 +13,8 @@ import { diffDocument } from './document.js';
  */
 export function diffResults(base, next) {
   return diffDocument(
-    { run: runOf(base), points: pointsOf(base), facts: factsOf(base) },
-    { run: runOf(next), points: pointsOf(next), facts: factsOf(next) },
+    { run: runOf(base), points: pointsOf(base), facts: factsOf(base), fault: faultOf(base) },
+    { run: runOf(next), points: pointsOf(next), facts: factsOf(next), fault: faultOf(next) },
   );
 }
 
@@ -53,3 +53,11 @@ const runOf = ({ kind, path, document }) => {
     ...(status === 'complete' ? {} : { status }),
   };
 };
+
+/**
+ * A compare's fault round (--fault), with its k; null for any other run.
+ * @param {Saved} saved
+ * @returns {{ round: import('../../run/fault-cell.js').FaultRound, k: number } | null}
+ */
+const faultOf = ({ document }) =>
+  document?.fault ? { round: document.fault, k: Number(document.config?.k ?? 0) } : null;

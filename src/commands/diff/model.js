@@ -1,6 +1,7 @@
 import { withCI } from '../../document/sentences.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';
 import { fixed, plural } from '../../words/spelling.js';
+import { FAULT_NAMES } from '../../document/fault-words.js';
 
 /**
  * @param {{ base: number, new: number }} rounds
@@ -36,6 +37,7 @@ function diffNotes(diff) {
     );
   // where the change came from, for points whose runs both kept the account
   for (const point of diff.points) if (point.account?.reading) notes.push(`${point.label}: ${point.account.reading}`);
+  if (diff.fault) notes.push(faultNote(diff.fault));
   if (diff.onlyIn.base.length) notes.push(`only in the base run: ${diff.onlyIn.base.join('; ')}`);
   if (diff.onlyIn.new.length) notes.push(`only in the new run: ${diff.onlyIn.new.join('; ')}`);
   return notes;
@@ -91,7 +93,31 @@ export function diffModel(diff) {
         align: ['left', 'right', 'right', 'right', 'left'],
         widths: [30, 19, 19, 19, 14],
       },
+      ...(diff.fault ? [faultTable(diff.fault)] : []),
     ],
     notes,
   };
+}
+
+/**
+ * What one crash took down in each run (--fault), a row per mode: one reading each, no interval.
+ * @param {NonNullable<import('./document.js').DiffDocument['fault']>} fault
+ */
+function faultTable({ modes }) {
+  return {
+    head: ['took down', 'base', 'new', 'changed'],
+    rows: modes.map((row) => [`with ${row.mode}`, row.base ?? '-', row.new ?? '-', row.changed ? 'yes' : 'no']),
+    align: /** @type {Array<'left'|'right'>} */ (['left', 'left', 'left', 'left']),
+    widths: [12, 28, 28, 10],
+  };
+}
+
+/**
+ * Under the tables, what the fault table compares: each run's kind, and what `changed` means.
+ * @param {NonNullable<import('./document.js').DiffDocument['fault']>} fault
+ */
+function faultNote({ kind }) {
+  const name = (/** @type {string | null} */ one) =>
+    one ? `one ${FAULT_NAMES[/** @type {keyof typeof FAULT_NAMES} */ (one)]}` : 'no --fault';
+  return `What one crash took down (--fault): base ${name(kind.base)}, new ${name(kind.new)}; each run's is one fault round, a single reading whose times carry no interval; changed: the kind, whether the app lived, or how many workers it lost differ.`;
 }

@@ -1,0 +1,184 @@
+// A fault round's tree (compare --fault, run/fault.js): the cell's own host, told which worker
+// fails and how; what the app saw, read into figures; and an app that died of the fault (a
+// thread's abort, the OOM killer) read as the outcome it is, not as the run's failure.
+import { MmapbenchError } from '../errors.js';
+import { descendantsOf, gone, killStrays } from '../system/descendants.js';
+import { treeMemoryLimit } from '../system/memory-limit.js';
+import { fullSpeedAt } from '../stats/ramp.js';
+import { hosts, LABELS, release } from './cell.js';
+import { faultOp } from './fault.js';
+import { spawnHost, started, track } from './host-process.js';
+import { runnerSpec } from './work.js';
+
+/**
+ * A request of the app's counts as stalled when its timer called it this much later than its
+ * interval: the 100 ms past which a user notices a response is late. (A request that itself
+ * took that long delays the next tick as much, so it is counted there.)
+ */
+export const STALL_MS = 100;
+
+/**
+ * What one fault took down in one mode (the results' fault.workers, fault.procs).
+ * @typedef {object} FaultOutcome
+ * @property {boolean} appSurvived  the app's main thread went on serving its requests
+ * @property {number} workersLost  of the K workers, how many ended with the fault
+ * @property {number | null} failedRequests  the app's requests its timer called STALL_MS late or
+ *   more from the release to the replacement's end; null where the app died (every request
+ *   after it failed) or had no load (--main off)
+ * @property {number | null} requests  the app's requests in that stretch
+ * @property {number | null} noticeMs  from the fault to the app's first 'error' or 'exit' event
+ * @property {number | null} replaceMs  from that event to the replacement's task set up
+ * @property {number | null} fullSpeedMs  from that event to the replacement at full speed
+ * @property {string} event  what the app heard, or the signal that ended it
+ * @property {number} afterOps  the ops the failing worker ran before it failed
+ */
+
+/**
+ * Runs one fault round's tree in `mode`: worker 0 fails as `kind` at a random op of its window.
+ * @param {import('./plan.js').Plan} plan
+ * @param {import('./plan.js').Work} work
+ * @param {'workers'|'procs'} mode
+ * @param {import('./fault.js').FaultKind} kind
+ * @param {{ interrupt?: AbortSignal, limitBytes?: number }} [options]  limitBytes: native-oom's
+ *   memory limit on the tree
+ * @returns {Promise<FaultOutcome>}
+ */
+export async function runFaultCell(plan, work, mode, kind, { interrupt, limitBytes = 0 } = {}) {
+  const fault = { kind, worker: 0, afterOps: faultOp(work.iterations) };
+  const spec = JSON.stringify({ ...runnerSpec(plan, work, {}), fault });
+  const limit = kind === 'native-oom' ? treeMemoryLimit(limitBytes) : null;
+  const subprocess = spawnHost(plan, hosts[mode], [spec], interrupt);
+  const hostPids = subprocess.pid ? [subprocess.pid] : [];
+  const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
+  try {
+    // at once, long before the host has started its app and its workers
+    limit?.enter(subprocess.pid, subprocess.box.dir);
+    await started(subprocess);
+    await Promise.race([tracked.ready, tracked.done]);
+    await release(subprocess, plan, mode);
+    const message = await Promise.race([tracked.result, tracked.done]);
+    tracked.dismiss();
+    await tracked.done;
+    if (!message.fault) throw new MmapbenchError(`${LABELS[mode]} reported no fault round`);
+    return outcomeOf(message.fault, fault.afterOps);
+  } catch (error) {
+    const ended = await subprocess.then(
+      () => null,
+      (/** @type {any} */ exit) => exit,
+    );
+    // the app itself ended by a signal it did not get from mmapbench: the fault took it down
+    if (ended?.signal && !ended.timedOut && !ended.isCanceled && !ended.isForcefullyTerminated && !interrupt?.aborted)
+      return { ...NOTHING_LEFT, workersLost: plan.k, event: ended.signal, afterOps: fault.afterOps };
+    throw error;
+  } finally {
+    await gone(killStrays(hostPids, descendantsOf(hostPids)));
+    await subprocess.box.end();
+    await limit?.remove();
+  }
+}
+
+/** An app that died: nothing of it was left to notice, replace or serve. */
+const NOTHING_LEFT = {
+  appSurvived: false,
+  failedRequests: null,
+  requests: null,
+  noticeMs: null,
+  replaceMs: null,
+  fullSpeedMs: null,
+};
+
+/**
+ * The figures of a fault round whose app lived, from what its host saw.
+ * @param {import('./fault.js').FaultSeen} seen
+ * @param {number} afterOps
+ * @returns {FaultOutcome}
+ */
+export function outcomeOf(seen, afterOps) {
+  const notice = BigInt(seen.noticeAt);
+  const sample = seen.replacement;
+  const late = seen.app?.lag?.histogram ?? [];
+  return {
+    appSurvived: true,
+    workersLost: seen.workersLost,
+    failedRequests: seen.app
+      ? late.reduce((sum, [lower, count]) => sum + (lower >= STALL_MS * 1e6 ? count : 0), 0)
+      : null,
+    requests: seen.app?.requests ?? null,
+    noticeMs: seen.faultAt === null ? null : Number(notice - BigInt(seen.faultAt)) / 1e6,
+    replaceMs: sample?.timeline ? Number(BigInt(sample.timeline.setUp) - notice) / 1e6 : null,
+    fullSpeedMs: fullSpeedOf(sample, notice),
+    event: seen.event,
+    afterOps,
+  };
+}
+
+/**
+ * From the app's notice to the replacement at full speed: the end of its warmup's last batch
+ * below the band of its window's rate (stats/ramp.js); null without batches timed.
+ * @param {import('./task-runner.js').Sample | null} sample
+ * @param {bigint} notice
+ */
+function fullSpeedOf(sample, notice) {
+  const ramp = sample?.warmup?.ramp;
+  if (!sample || !ramp?.atUs.length) return null;
+  const rate = (sample.ops * 1e9) / Math.max(Number(BigInt(sample.end) - BigInt(sample.start)), 1);
+  return Number(BigInt(ramp.from ?? sample.start) - notice) / 1e6 + fullSpeedAt(ramp, rate).ms;
+}
+
+/**
+ * A native-oom tree's memory limit in `mode`: twice the most a tree of its measured rounds held
+ * (its proportional set size at the end of its windows), and never under MIN_LIMIT_BYTES, so that
+ * the work fits and only the failing worker's Buffers pass it.
+ * @param {import('./scheduler.js').Session} session
+ * @param {'workers'|'procs'} mode
+ */
+export function limitOf(session, mode) {
+  const held = session.rounds.map((round) => round.cells[mode]?.memory?.pssBytes ?? 0);
+  return Math.max(MIN_LIMIT_BYTES, 2 * Math.max(0, ...held));
+}
+
+const MIN_LIMIT_BYTES = 512 * 2 ** 20;
+
+/**
+ * @typedef {{ kind: import('./fault.js').FaultKind } & Partial<Record<'workers'|'procs',
+ *   FaultOutcome | { error: string }>>} FaultRound  the results' `fault`: per mode, what the fault
+ *   took down, or why its round could not say
+ */
+
+/**
+ * The fault rounds of a run, after its measured rounds: one tree per mode. A round that fails for
+ * another reason than its fault (a sibling's task, --timeout) keeps its error in its mode's place
+ * and is the run's error; the measured rounds stand either way.
+ * @param {import('./plan.js').Plan} plan
+ * @param {Array<'workers'|'procs'>} modes
+ * @param {import('./scheduler.js').Session} session
+ * @param {{ interrupt?: AbortSignal, onFault?: (mode: 'workers'|'procs', outcome: FaultOutcome | { error: string }) => void }} [hooks]
+ * @returns {Promise<{ fault: FaultRound, error: MmapbenchError | null }>}
+ */
+export async function runFaults(plan, modes, session, { interrupt, onFault } = {}) {
+  const kind = /** @type {import('./fault.js').FaultKind} */ (plan.fault);
+  /** @type {FaultRound} */
+  const fault = { kind };
+  /** @type {MmapbenchError | null} */
+  let failure = null;
+  for (const mode of modes) {
+    if (interrupt?.aborted || !session.work) break;
+    try {
+      fault[mode] = await runFaultCell(plan, session.work, mode, kind, {
+        interrupt,
+        limitBytes: limitOf(session, mode),
+      });
+    } catch (error) {
+      failure ??=
+        error instanceof MmapbenchError
+          ? error
+          : new MmapbenchError(`internal error in a ${mode} fault round: ${/** @type {Error} */ (error).message}`, {
+              cause: error,
+            });
+      if (interrupt?.aborted) break;
+      fault[mode] = { error: /** @type {Error} */ (error).message };
+    }
+    onFault?.(mode, /** @type {FaultOutcome | { error: string }} */ (fault[mode]));
+  }
+  return { fault, error: failure };
+}
