@@ -23,6 +23,7 @@ import { completeRounds } from '../../run/scheduler.js';
 import { ratioStats, roundRatio } from '../../stats/ratio.js';
 import { halfWidth } from '../../stats/stopping.js';
 import { soFarInterval } from '../../stats/sequential.js';
+import { outcomeText } from '../../document/fault-words.js';
 
 /**
  * The ratio of a compare's complete rounds so far, and the relative half-width of the interval it
@@ -118,6 +119,8 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
             soFar = soFarOf(session, modes, Boolean(plan.stop.sequential));
             keep?.(session);
           },
+          // --fault: each mode's round after the measured ones, said as it ends
+          onFault: (mode, outcome) => told.say(`--fault ${plan.fault}, ${mode}: ${outcomeText(outcome, plan.k)}`),
           resumed: kept ? sessionOf(kept, modes) : undefined,
         }),
       // the options ride along in any document that did not finish, for --resume
