@@ -14,7 +14,7 @@
 // Nothing here is asserted: read the output (docs/how-it-measures.md).
 //
 //   node scripts/fault-kinds.js [--k 2] [--after 300] [--kinds throw,exit,abort,oom,native-oom]
-//     [--node PATH ...]
+//     [--node PATH ...] [--json]
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -150,14 +150,23 @@ function main() {
       after: { type: 'string', default: '300' },
       kinds: { type: 'string', default: 'throw,exit,abort,oom,native-oom' },
       node: { type: 'string', multiple: true, default: [process.execPath] },
+      // one JSON object a line, { node, kind, mode, survived, lost, noticeMs, replaceMs }, for
+      // scripts/self-check.js
+      json: { type: 'boolean', default: false },
     },
   });
+  const row = (/** @type {string} */ line, /** @type {object} */ fact) =>
+    console.log(values.json ? JSON.stringify(fact) : line);
   const dir = mkdtempSync(join(tmpdir(), 'fault-kinds-'));
   const file = join(dir, 'data.bin');
   writeFileSync(file, Buffer.alloc(64 * 1024, 7));
   const job = { k: Number(values.k), after: Number(values.after), file };
-  console.log('| node | kind | mode | app survived | lost of K | noticed after | replaced in | longest request gap |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  if (!values.json) {
+    console.log(
+      '| node | kind | mode | app survived | lost of K | noticed after | replaced in | longest request gap |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|');
+  }
   for (const node of values.node) {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     for (const kind of values.kinds.split(','))
@@ -165,7 +174,12 @@ function main() {
         const app = [node, me, '--app', mode, kind, JSON.stringify(job)];
         const cgroup = kind === 'native-oom' ? memoryCgroup() : null;
         if (kind === 'native-oom' && !cgroup) {
-          console.log(`| ${version} | ${kind} | ${mode} | not tried: no writable cgroup v1 memory controller (root) |`);
+          row(`| ${version} | ${kind} | ${mode} | not tried: no writable cgroup v1 memory controller (root) |`, {
+            node: version,
+            kind,
+            mode,
+            tried: false,
+          });
           continue;
         }
         // the app enters the cgroup before it starts: its workers and children are born in it
@@ -186,8 +200,18 @@ function main() {
         );
         const survived = facts.survived === true;
         const ms = (/** @type {number | undefined} */ value) => (value === undefined ? '-' : `${value.toFixed(1)} ms`);
-        console.log(
+        row(
           `| ${version} | ${kind} | ${mode} | ${survived ? 'yes' : `no (${run.signal ?? `exit ${run.status}`})`} | ${survived ? facts.lost : job.k} of ${job.k} | ${ms(facts.noticeMs)}${facts.detail ? ` (${facts.event}: ${facts.detail})` : ''} | ${ms(facts.replaceMs)} | ${survived ? ms(facts.longestGapMs) : '-'} |`,
+          {
+            node: version,
+            kind,
+            mode,
+            tried: true,
+            survived,
+            lost: survived ? facts.lost : job.k,
+            noticeMs: facts.noticeMs ?? null,
+            replaceMs: facts.replaceMs ?? null,
+          },
         );
       }
   }

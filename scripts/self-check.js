@@ -4,7 +4,7 @@
 // table (the figure, the script's, the target, whether it holds) and always exits 0. The scripts
 // use nothing of mmapbench's: each is a fresh Node process started here with a role (below), in
 // the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
-//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise]
+//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault]
 import { fork, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -669,6 +669,43 @@ async function main() {
       '≤ 40 s, reuse-buffer',
       seconds <= 40 && /reuse-buffer/.test(String(best)),
     );
+  }
+  if (wants('fault')) {
+    say('--fault, each kind: compare --quick -k 2 beside scripts/fault-kinds.js');
+    // the bare script: an app of its own with K workers, each kind in each mode
+    const script = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('./fault-kinds.js', import.meta.url)), '--json'],
+      {
+        encoding: 'utf8',
+        env,
+      },
+    )
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text));
+    const took = (/** @type {boolean} */ survived, /** @type {number} */ lost) =>
+      survived ? `${lost} of 2` : `the app and ${lost} of 2`;
+    for (const kind of ['throw', 'exit', 'abort', 'oom', 'native-oom']) {
+      const bare = script.filter((row) => row.kind === kind);
+      if (!bare.every((row) => row.tried)) {
+        promise(`--fault ${kind}: what it takes down`, 'not tried here', 'not tried here', 'root', true);
+        continue;
+      }
+      const { fault } = mmapbench(['compare', '--quick', '-k', '2', '--fault', kind]).document;
+      const tool = modes.map((mode) => `${label[mode]} ${took(fault[mode].appSurvived, fault[mode].workersLost)}`);
+      const byHand = modes.map((mode) => {
+        const row = bare.find((found) => found.mode === one[mode]);
+        return `${label[mode]} ${row ? took(row.survived, row.lost) : '?'}`;
+      });
+      promise(
+        `--fault ${kind}: what it takes down`,
+        tool.join('; '),
+        byHand.join('; '),
+        'the same',
+        tool.join() === byHand.join(),
+      );
+    }
   }
   rmSync(dir, { recursive: true });
 
