@@ -46,7 +46,8 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, onFa
   // the fault rounds, after every measured one (fault-cell.js)
   const from = process.hrtime.bigint();
   const { runFaults } = await import('./fault-cell.js');
-  const { fault, error } = await runFaults(plan, modes, session, { interrupt, onFault });
+  // an A/A run's arms are one mode: its fault round is that mode's
+  const { fault, error } = await runFaults(plan, plan.aa ? [plan.aa] : modes, session, { interrupt, onFault });
   const seconds = session.seconds + Number(process.hrtime.bigint() - from) / 1e9;
   return {
     ...session,
