@@ -60,7 +60,7 @@ export async function runFaultCell(plan, work, mode, kind, { interrupt, limitByt
     tracked.dismiss();
     await tracked.done;
     if (!message.fault) throw new MmapbenchError(`${LABELS[mode]} reported no fault round`);
-    return outcomeOf(message.fault, fault.afterOps);
+    return outcomeOf(/** @type {import('./fault.js').FaultSeen} */ (message.fault), fault.afterOps);
   } catch (error) {
     const ended = await subprocess.then(
       () => null,

@@ -30,7 +30,7 @@ export const HEAP_LIMIT_MB = 128;
  * The failing member, once its ops are run: it says when it fails (`announce`, which resolves once
  * the message is on its way), then fails as `kind` says. Never resolves: the member is ended by
  * its own failure.
- * @param {FaultKind} kind
+ * @param {string} kind  a FaultKind
  * @param {(message: { type: 'faulting', at: string }) => Promise<void>} announce
  * @returns {Promise<never>}
  */
@@ -117,4 +117,33 @@ export function faultRound({ start, lose, others, read }) {
       app: read()?.during ?? null,
     })),
   };
+}
+
+/**
+ * A fault round in a host (workers-host.js, procs-host.js): its first K members started with
+ * `start`, the first one lost starting the replacement, and what it saw sent once done.
+ * @template {{ lose: (index: number) => void, finished: Promise<any[]> }} C
+ * @param {import('./task-runner.js').RunnerSpec} spec
+ * @param {(options: { quiet?: boolean, own?: import('./task-runner.js').RunnerSpec,
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }) => C & { ready: Promise<unknown>, release: () => void }} start
+ * @param {{ read: () => import('../stats/samples.js').CellMain | undefined, report: (fault: FaultSeen) => void }} app
+ * @returns {C}  the first cycle
+ */
+export function hostFault(spec, start, { read, report }) {
+  // the round needs the first cycle, whose members tell the round: through these, set below
+  const to = {
+    lost: (/** @type {number} */ _, /** @type {string} */ __) => {},
+    faulting: (/** @type {string} */ _) => {},
+  };
+  const first = start({ lost: (index, heard) => to.lost(index, heard), faulting: (at) => to.faulting(at) });
+  const round = faultRound({
+    // one replacement, which never fails
+    start: () => start({ quiet: true, own: { ...spec, k: 1, fault: null } }),
+    lose: first.lose,
+    others: first.finished,
+    read,
+  });
+  Object.assign(to, { lost: round.lost, faulting: round.faulting });
+  round.done.then(report);
+  return first;
 }

@@ -150,7 +150,6 @@ export async function buildPlan(options, { interrupt, say } = {}) {
   const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
   if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });
-
   const { iterations, duration, schedule, warmup, stop, rounds } = workOf(options, task, quick);
   const timeout = options.timeout ?? (quick ? SMOKE_CELLS.timeout : DEFAULTS.timeout);
   const late = timeoutWarning({ duration, timeout, k, cores });

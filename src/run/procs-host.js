@@ -76,24 +76,15 @@ const RELEASE_LEAD_NS = BigInt((5 + spec.k) * 1e6);
 let main;
 // a fault round (fault.js): one child fails, and the app notices, replaces it and goes on
 const faults = spec.fault ? await import('./fault.js') : null;
-/** @type {ReturnType<NonNullable<typeof faults>['faultRound']> | undefined} */
-let round;
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startChildren(
-  faults
-    ? { lost: (index, heard) => round?.lost(index, heard), faulting: (at) => round?.faulting(at) }
-    : { windowsOver: (end) => (main = app.read(end)) },
-);
+const first = faults
+  ? faults.hostFault(spec, startChildren, {
+      read: () => app.read(),
+      report: (fault) => send({ type: 'result', samples: [], host: { ...host, requested }, fault }),
+    })
+  : startChildren({ windowsOver: (end) => (main = app.read(end)) });
 unfinished = first.unfinished;
-if (faults) {
-  round = faults.faultRound({
-    start: () => startChildren({ quiet: true, own: { ...spec, k: 1, fault: null } }),
-    lose: first.lose,
-    others: first.finished,
-    read: () => app.read(),
-  });
-  round.done.then((fault) => send({ type: 'result', samples: [], host: { ...host, requested }, fault }));
-} else first.finished.then(report);
+if (!faults) first.finished.then(report);
 
 /**
  * A child that could not start, or that ended before it finished, fails the cell; an ended

@@ -46,7 +46,7 @@ export { hostTimeline } from './set-up.js';
  *   CLI has read the tree's memory: how long to settle, how many cycles in all
  * @property {number} [semiSpaceMb]  MiB of V8's semi-space in each worker, set as an app sets
  *   it: a thread's resourceLimits, a child's execArgv
- * @property {import('./fault.js').FaultSpec | null} [fault]  a fault round's (compare --fault):
+ * @property {{ kind: string, worker: number, afterOps: number } | null} [fault]  a fault round's (compare --fault, fault.js):
  *   which worker fails, how, and after how many ops
  */
 
@@ -115,7 +115,7 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
  *   host?: HostTimeline & { requested?: string }, children?: Array<HostTimeline & { pid?: number }>,
  *   anonymousBefore?: number | null, parentCpuNs?: number, main?: CellMain,
- *   fault?: import('./fault.js').FaultSeen }} ResultMessage
+ *   fault?: object }} ResultMessage
  *   samples, usage and host (how its process started, and when it asked for its first worker)
  *   from a cell's host, latency from the calibration host; children: procs mode's K processes,
  *   their own starts and releases; anonymousBefore: the host's anonymous memory before it

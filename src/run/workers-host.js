@@ -79,29 +79,18 @@ const requested = String(process.hrtime.bigint());
 let main;
 // a fault round (fault.js): one worker fails, and the app notices, replaces it and goes on
 const faults = spec.fault ? await import('./fault.js') : null;
-/** @type {ReturnType<NonNullable<typeof faults>['faultRound']> | undefined} */
-let round;
+const result = { type: 'result', samples: [], host: { ...host, requested } };
 // the app's load is read when the last window is over, before any result crosses to this thread
-const first = startWorkers(
-  faults
-    ? { lost: (index, heard) => round?.lost(index, heard), faulting: (at) => round?.faulting(at) }
-    : { windowsOver: (end) => (main = app.read(end)) },
-);
+const first = faults
+  ? faults.hostFault(spec, startWorkers, { read: () => app.read(), report: (fault) => send({ ...result, fault }) })
+  : startWorkers({ windowsOver: (end) => (main = app.read(end)) });
 // a cell that overran --timeout is ended with SIGTERM: say whose windows had not ended
 process.on('SIGTERM', () => unfinishedThenExit(send, first.unfinished()));
-if (faults) {
-  round = faults.faultRound({
-    start: () => startWorkers({ quiet: true, own: { ...spec, k: 1, fault: null } }),
-    lose: first.lose,
-    others: first.finished,
-    read: () => app.read(),
-  });
-  round.done.then((fault) => send({ type: 'result', samples: [], host: { ...host, requested }, fault }));
-} else
+if (!faults)
   first.finished.then((samples) => {
     const now = process.resourceUsage();
     const usage = usageBetween(before ?? now, now); // results come only after the release
-    send({ type: 'result', samples, usage, host: { ...host, requested }, anonymousBefore, main, ...parentCpu() });
+    send({ ...result, samples, usage, anonymousBefore, main, ...parentCpu() });
   });
 
 /**
