@@ -271,7 +271,18 @@ export function readObject(given, specs, command) {
 // the error that says which command takes one.
 
 /** What compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate. */
-export const COMPARE_ONLY = ['aa', 'fault', 'precision', 'margin', 'maxTime', 'failBelow', 'failInconclusive', 'ci'];
+export const COMPARE_ONLY = [
+  'aa',
+  'fault',
+  'pool',
+  'batch',
+  'precision',
+  'margin',
+  'maxTime',
+  'failBelow',
+  'failInconclusive',
+  'ci',
+];
 
 export const COMMON = {
   verbose: flag(

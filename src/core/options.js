@@ -312,6 +312,14 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
           takes: 'mode',
           choices: ['workers', 'procs'],
         }),
+        pool: value(
+          "compare: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process); the project's own copy first",
+          { takes: 'name', choices: ['tinypool', 'workerpool'] },
+        ),
+        batch: value("with --pool: ops of the task in one pool task (default: a fiftieth of a worker's window)", {
+          takes: 'count',
+          ...checked(positiveInteger)('batch'),
+        }),
         fault: value(
           'compare: after the measured rounds, one more round per mode in which one worker fails this way, to measure what it takes down (native-oom: root)',
           { takes: 'kind', choices: [...FAULT_KINDS] },

@@ -48,8 +48,8 @@ const isRecord = (value) => typeof value === 'object' && value !== null && !Arra
  * read, as the command line checks and reads that option (a usage error naming it).
  */
 const AS_TYPED = [
-  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'fault', 'main'],
-  ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime'],
+  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'fault', 'pool', 'main'],
+  ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'batch'],
   ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
 ];
 
@@ -304,6 +304,8 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     maxTime: opts.maxTime ?? (opts.ci && opts.rounds === undefined ? CI_SECONDS : undefined),
     aa: opts.aa,
     fault: opts.fault,
+    pool: opts.pool,
+    batch: opts.batch,
     trace:
       trace || opts.trace
         ? {

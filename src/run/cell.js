@@ -15,6 +15,8 @@ export const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
   procs: fileURLToPath(new URL('./procs-host.js', import.meta.url)),
 };
+// a pool cell's (compare --pool): one host for both arms, told which runtime its pool has
+const POOL_HOST = fileURLToPath(new URL('./pool/host.js', import.meta.url));
 
 // How far ahead of now the common start time is set: every process must have its message
 // before then, and the more processes, the later the last one has it (a cell's phases keep the
@@ -64,8 +66,7 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
   let firstFailure = /** @type {unknown} */ (null);
   try {
     // one host in either mode: an app's main process, which adds the K workers (threads, or processes it forks)
-    const subprocess = spawnHost(plan, hosts[mode], [spec], signal);
-    const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
+    const { subprocess, tracked } = startHost(plan, mode, spec, { signal, interrupt });
     host = { subprocess, ...tracked };
     // its failure stops the tree, and is the one reported
     tracked.done.catch((error) => {
@@ -109,6 +110,21 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     // what failed first, before stopping the tree makes the other processes fail too
     throw await stoppedTree(firstFailure ?? error, { host, stop, tracer, mode, limitBefore, interrupt });
   }
+}
+
+/**
+ * A cell's host, started and followed: the mode's own, or a pool cell's (--pool), told its runtime.
+ * @param {import('./plan.js').Plan} plan
+ * @param {'workers'|'procs'} mode
+ * @param {string} spec  the runner spec, as JSON
+ * @param {{ signal: AbortSignal, interrupt?: AbortSignal }} signals  signal: ends the host
+ */
+function startHost(plan, mode, spec, { signal, interrupt }) {
+  const subprocess = plan.pool
+    ? spawnHost(plan, POOL_HOST, [spec, mode], signal)
+    : spawnHost(plan, hosts[mode], [spec], signal);
+  const label = plan.pool ? `the ${plan.pool.name} host process (${mode})` : LABELS[mode];
+  return { subprocess, tracked: track(subprocess, { mode, label, plan, interrupt, dismissed: true }) };
 }
 
 /**
@@ -202,6 +218,8 @@ function cellOf(mode, plan, message, { steal, memory, strays, ended, spawned, ex
   const dropped = samples.reduce((sum, sample) => sum + (sample.droppedOutput ?? 0), 0);
   if (dropped) cell.droppedOutput = dropped;
   if (typeof message.parentCpuNs === 'number') cell.parentCpuNs = message.parentCpuNs;
+  // a pool cell's: its tasks, and how much of the workers' windows their ops took
+  if (message.pool) cell.pool = message.pool;
   if (message.main) cell.main = message.main;
   if (ended)
     cell.end = {

@@ -9,6 +9,7 @@ import { resolveNode } from '../system/node.js';
 import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 import { memoryLimitUnavailable } from '../system/memory-limit.js';
+import { resolvePool } from './pool/resolve.js';
 import { MARGIN } from '../stats/sequential.js';
 
 /**
@@ -68,6 +69,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {number} [margin]     compare: "equal" means the ratio is within ± this (a fraction)
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
  * @property {import('./fault.js').FaultKind} [fault]  compare: what one failing worker takes down
+ * @property {'tinypool'|'workerpool'} [pool]  compare: run the task through this pool, its two runtimes the arms
+ * @property {number} [batch]  with pool: ops of the task in one pool task
  * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode
  *   cannot carry (advise's transfer list for threads, serialization for processes)
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
@@ -108,6 +111,8 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {'workers'|'procs'|null} only  compare: its one mode, when the other cannot carry the change
  * @property {import('./fault.js').FaultKind | null} fault  compare --fault: after the measured
  *   rounds, one round per mode in which one worker fails this way (fault-cell.js)
+ * @property {import('./pool/resolve.js').PoolPlan | null} pool  compare --pool: each cell builds
+ *   this pool in its arm's runtime and runs the task through it (pool/host.js)
  * @property {import('./main-load.js').MainSpec | null} main  the app's own load on the
  *   parent's main thread while its workers run; null with --main off
  * @property {import('./ending.js').EndSpec} end  how a cell's parent ends its workers
@@ -173,7 +178,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     stop,
     aa: options.aa ?? null,
     only: options.only ?? null,
-    fault: checkFault(options.fault ?? null),
+    ...featuresOf(options, cwd, task),
     main: mainOf(options, task),
     // --quick measures nothing: it ends the workers and reads the memory at once
     end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
@@ -389,6 +394,45 @@ export function resolveParams(task, given, cwd = process.cwd()) {
     }
   }
   return params;
+}
+
+/**
+ * What a compare adds to its cells: --fault's round, --pool's pool.
+ * @param {MeasureOptions} options
+ * @param {string} cwd
+ * @param {import('../tasks/index.js').LoadedTask} task
+ * @returns {{ fault: Plan['fault'], pool: Plan['pool'] }}
+ */
+function featuresOf(options, cwd, task) {
+  if (options.batch !== undefined && !options.pool)
+    throw usageError('--batch is the ops of a pool task: give it with --pool, or drop it');
+  return {
+    fault: checkFault(options.fault ?? null),
+    pool: options.pool ? resolvePool(checkPool(options, task), cwd, options.batch ?? null) : null,
+  };
+}
+
+/**
+ * What a pool cell cannot carry yet, refused before any cell: the pool's own workers take no
+ * --semi-space, are ended once (no --cycles), fail only as the pool's (no --fault), and have no
+ * parent channel for a task that talks to one (the message task: the pool's dispatch is that).
+ * @param {MeasureOptions} options
+ * @param {import('../tasks/index.js').LoadedTask} task
+ */
+function checkPool(options, task) {
+  const pool = /** @type {NonNullable<MeasureOptions['pool']>} */ (options.pool);
+  if (task.parent)
+    throw usageError(
+      `--pool ${pool} runs the task inside the pool's workers, and task ${task.name} talks to a parent of its own: choose another --task`,
+    );
+  const not = [
+    options.fault ? '--fault' : null,
+    (options.cycles ?? 1) > 1 ? '--cycles' : null,
+    options.semiSpace ? '--semi-space' : null,
+  ].filter(Boolean);
+  if (not.length)
+    throw usageError(`--pool ${pool} takes no ${not.join(' or ')} yet: drop it, or measure without --pool`);
+  return pool;
 }
 
 /**

@@ -115,7 +115,7 @@ const median = (/** @type {number[]} */ values) => {
  * @typedef {{ type: 'result', samples?: Sample[], usage?: Usage, latency?: Latency,
  *   host?: HostTimeline & { requested?: string }, children?: Array<HostTimeline & { pid?: number }>,
  *   anonymousBefore?: number | null, parentCpuNs?: number, main?: CellMain,
- *   fault?: object }} ResultMessage
+ *   fault?: object, pool?: { tasks: number, busyNs: number, windowNs: number } }} ResultMessage
  *   samples, usage and host (how its process started, and when it asked for its first worker)
  *   from a cell's host, latency from the calibration host; children: procs mode's K processes,
  *   their own starts and releases; anonymousBefore: the host's anonymous memory before it

@@ -48,7 +48,18 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   main: plan.main && { ...plan.main, alone },
   end: plan.end,
   ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
+  ...(plan.pool
+    ? { pool: { name: plan.pool.name, module: plan.pool.module, batch: plan.pool.batch ?? poolBatchOf(work) } }
+    : {}),
 });
+
+/**
+ * A pool task's ops where --batch did not say (compare --pool): a fiftieth of a worker's window,
+ * so that each worker takes about 50 pool tasks a window, each long beside one dispatch (a round
+ * trip of tens of µs between threads, a hundred or more to a child) and the window still many.
+ * @param {Work} work
+ */
+export const poolBatchOf = (work) => Math.max(1, Math.round(work.iterations / 50));
 
 /**
  * The ops of a steady warm-up's batch: a tenth of the window the work was sized with (the slices

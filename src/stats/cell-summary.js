@@ -42,6 +42,9 @@ import { cellRamp } from './ramp.js';
  *   (run/task-output.js)
  * @property {number} [parentCpuNs]  a task that talks to its parent: the parent's main thread's
  *   CPU time from the release to the last result (answering the workers)
+ * @property {{ tasks: number, busyNs: number, windowNs: number }} [pool]  a pool cell's (compare
+ *   --pool): the pool tasks of its window, the time its workers spent in their ops, and their
+ *   windows summed (each worker's first op to its last): the rest is the pool's dispatch
  * @property {import('./samples.js').CellMain} [main]  the app's own work on the parent's
  *   main thread: its requests' times and its event loop's delay, alone and while the workers ran
  * @property {{ settleMs: number, beforeBytes: number | null, beforeHeapBytes?: number | null, cycles: import('./samples.js').EndCycle[] }} [end]

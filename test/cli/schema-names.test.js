@@ -14,6 +14,7 @@ for (const args of [
   ['compare', '--quick', '--cycles', '2'],
   ['compare', '--quick', '--aa', 'procs'],
   ['compare', '--quick', '--fault', 'abort'],
+  ['compare', '--quick', '--pool', 'tinypool'],
   ['sweep', '--quick', '-k', '1,2'],
   ['reproduce', 'gap', '--quick'],
 ])

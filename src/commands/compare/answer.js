@@ -26,6 +26,7 @@ import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
 import { spreadText, treesText } from '../../document/spread-words.js';
 import { faultText } from '../../document/fault-words.js';
+import { poolText } from '../../document/pool-words.js';
 import { ops, percentText, plural } from '../../words/spelling.js';
 import { fitted, linesOf, MORE, SCREEN } from '../../view/table.js';
 
@@ -277,7 +278,8 @@ export function compareAnswer(document) {
     [kChosenText(document), 2],
     [MORE, 0],
   ];
-  const lines = costs ? [verdict, costs] : [verdict];
+  // a pool run names its pool and its two runtimes at once: they are the arms
+  const lines = [verdict, poolText(document), costs].filter((line) => typeof line === 'string');
   const tables = document.workers && document.procs ? [tradeOff(document, name)] : [];
   const used =
     1 +

@@ -12,6 +12,8 @@ import { noiseSplit } from '../../stats/noise.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
 import { budgetShortfall, halfWidth } from '../../stats/stopping.js';
 import { SCHEMA, version } from '../../version.js';
+import { POOLS } from '../../run/pool/resolve.js';
+import { poolBatchOf } from '../../run/work.js';
 import { endOf } from '../../saved/save.js';
 import {
   appAlone,
@@ -253,7 +255,36 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
   if (noise) document.noise = noise;
   if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
   if (session.fault) document.fault = session.fault;
+  if (plan.pool) document.pool = poolOf(plan.pool, session, complete, modes);
   return document;
+}
+
+/**
+ * A pool run's pool (--pool): which, whose, its two runtimes as the arms, the ops a pool task ran,
+ * and per mode the share of its workers' windows that was the pool's own (dispatch, queue,
+ * messages), over the complete rounds' cells.
+ * @param {import('../../run/pool/resolve.js').PoolPlan} pool
+ * @param {import('../../run/scheduler.js').Session} session
+ * @param {import('../../run/scheduler.js').Round[]} complete
+ * @param {Mode[]} modes
+ */
+function poolOf(pool, session, complete, modes) {
+  /** @type {Partial<Record<Mode, number | null>>} */
+  const dispatch = {};
+  for (const mode of modes) {
+    const cells = complete.flatMap((round) => round.cells[mode]?.pool ?? []);
+    const windowNs = cells.reduce((sum, cell) => sum + cell.windowNs, 0);
+    const busyNs = cells.reduce((sum, cell) => sum + cell.busyNs, 0);
+    dispatch[mode] = windowNs > 0 ? Math.max(0, 1 - busyNs / windowNs) : null;
+  }
+  return {
+    name: pool.name,
+    version: pool.version,
+    from: pool.from,
+    runtimes: POOLS[pool.name],
+    batch: pool.batch ?? (session.work ? poolBatchOf(session.work) : null),
+    dispatch,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
 import { accountWordsOf, lookClause } from '../../document/sentences.js';
 import { treesText } from '../../document/spread-words.js';
 import { faultText } from '../../document/fault-words.js';
+import { poolText } from '../../document/pool-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -74,6 +75,7 @@ export async function compareSection({ path, document }, { facts, models }) {
             stoppedClause(document),
             ...String(verdictWords(document)).split('; ').slice(1),
             treesText(document),
+            poolText(document),
             faultText(document),
             tradeOffText(document, point),
             startupEnvText(document),

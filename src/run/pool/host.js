@@ -1,0 +1,207 @@
+// Entry point of a pool cell's one process (compare --pool): an app's main process that builds a
+// pool (tinypool, workerpool) of K workers in one of its runtimes, threads or child processes,
+// as the app would, and has its work done through it. Its main thread submits the pool tasks
+// (`batch` ops of the task each, K in flight) and serves the app's own load beside them, so the
+// pool's dispatch, its queue and its messages are in what is measured. Each worker's ops are
+// timed in the worker (work.js); a worker's window runs from its first timed op to its last, so
+// the gaps between its pool tasks (the round trip, the queue) count against its rate.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { hostTimeline, serializeError } from '../task-runner.js';
+import { anonymousBytes } from '../../system/memory.js';
+import { parentApp } from '../main-load.js';
+import { collectedAnonymous } from '../ending.js';
+
+const host = hostTimeline();
+/** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */
+const spec = JSON.parse(process.argv[2]);
+const mode = /** @type {'workers'|'procs'} */ (process.argv[3]);
+const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
+
+/**
+ * @typedef {object} PoolSpec  the pool a cell builds (plan.pool)
+ * @property {'tinypool'|'workerpool'} name
+ * @property {string} module  the package's entry, resolved (the user's project's first)
+ * @property {number} batch  ops of the task in one pool task
+ */
+
+process.on('disconnect', () => process.exit(0));
+process.on('SIGINT', () => {});
+let failed = false;
+const fail = (/** @type {number} */ worker, /** @type {object} */ details) => {
+  if (failed) return;
+  failed = true;
+  send({ type: 'failed', worker, ...details }, () => process.exit(1));
+};
+
+const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
+const anonymousBefore = anonymousBytes(process.pid);
+const memoryBefore = spec.end ? await collectedAnonymous() : null;
+const requested = String(process.hrtime.bigint());
+const pool = await openPool(spec.pool, mode, spec.k);
+
+try {
+  const members = await setUpMembers();
+  await warmUp();
+  const warm = String(process.hrtime.bigint());
+  send({ type: 'ready' });
+  process.on('message', (/** @type {any} */ message) => {
+    if (message?.type === 'go') window(members, warm).catch((error) => fail(-1, serializeError(error)));
+    if (message?.type === 'end') end().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
+    if (message?.type === 'exit') process.exit(0);
+  });
+} catch (error) {
+  fail(-1, serializeError(error));
+}
+
+/**
+ * A pool of K workers, min = max = K, in `mode`'s runtime; `run` submits one pool task.
+ * @param {PoolSpec} pool
+ * @param {'workers'|'procs'} arm
+ * @param {number} k
+ * @returns {Promise<{ run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
+ */
+async function openPool(pool, arm, k) {
+  if (pool.name === 'tinypool') {
+    const { default: Tinypool } = await import(pathToFileURL(pool.module).href);
+    const tiny = new Tinypool({
+      filename: new URL('./tinypool.js', import.meta.url).href,
+      runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
+      minThreads: k,
+      maxThreads: k,
+      // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
+      // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
+      env: /** @type {Record<string, string>} */ (process.env),
+    });
+    return { run: (message) => tiny.run(message), destroy: () => tiny.destroy() };
+  }
+  // workerpool's workers load it from the environment they inherit (workerpool.js)
+  process.env.MMAPBENCH_POOL_MODULE = pool.module;
+  const workerpool = createRequire(import.meta.url)(pool.module);
+  const script = new URL('./workerpool.js', import.meta.url);
+  const used = workerpool.pool(script.pathname, {
+    minWorkers: k,
+    maxWorkers: k,
+    workerType: arm === 'workers' ? 'thread' : 'process',
+  });
+  return { run: (message) => used.exec('run', [message]), destroy: () => used.terminate() };
+}
+
+/**
+ * Every one of the K workers set up: setup tasks, K at a time, until K distinct workers have
+ * loaded the task (a pool may hand two to one worker; the second says it was set up already).
+ * @returns {Promise<Map<string, { index: number, pid: number, loaded: string, setUp: string }>>}
+ */
+async function setUpMembers() {
+  /** @type {Map<string, { index: number, pid: number, loaded: string, setUp: string }>} */
+  const members = new Map();
+  const free = Array.from({ length: spec.k }, (_, index) => index);
+  for (let tries = 0; members.size < spec.k; tries++) {
+    if (tries > 20) throw new Error(`the pool set up ${members.size} of ${spec.k} workers after ${tries} tries`);
+    const indices = free.splice(0, spec.k - members.size);
+    const answers = await Promise.all(
+      indices.map((index) => pool.run({ type: 'setup', spec: { ...spec, pool: undefined }, index, mode })),
+    );
+    answers.forEach((answer, i) => {
+      if (answer.again) free.push(indices[i]);
+      else members.set(answer.id, { index: indices[i], pid: answer.pid, loaded: answer.loaded, setUp: answer.setUp });
+    });
+  }
+  return members;
+}
+
+/**
+ * The warmup, in the window's batches, K in flight: `spec.warmup` ops a worker, or where the cells
+ * warm up until steady, one window's (a pool's workers are warmed by its own tasks: no rate of
+ * one worker is read between them).
+ */
+async function warmUp() {
+  const ops = spec.steady ? spec.iterations : spec.warmup;
+  const tasks = Math.ceil((spec.k * ops) / spec.pool.batch);
+  await drain(tasks, () => {});
+}
+
+/**
+ * `tasks` pool tasks of a batch each, K in flight: each finished one starts the next.
+ * @param {number} tasks
+ * @param {(result: any) => void} each
+ */
+async function drain(tasks, each) {
+  let submitted = 0;
+  const lane = async () => {
+    while (submitted < tasks) {
+      submitted++;
+      each(await pool.run({ type: 'batch', ops: spec.pool.batch }));
+    }
+  };
+  await Promise.all(Array.from({ length: spec.k }, lane));
+}
+
+/**
+ * The timed window: K × iterations ops through the pool; each worker's sample from its batches.
+ * @param {Map<string, { index: number, pid: number, loaded: string, setUp: string }>} members
+ * @param {string} warm  when the warmup ended (hrtime ns)
+ */
+async function window(members, warm) {
+  app.release();
+  /** @type {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null }>} */
+  const by = new Map();
+  await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), (result) => {
+    const [start, end] = [BigInt(result.start), BigInt(result.end)];
+    const seen = by.get(result.id) ?? { ops: 0, tasks: 0, busyNs: 0, start, end, cpuFrom: result.cpuNs, cpuTo: null };
+    by.set(result.id, seen);
+    seen.ops += result.ops;
+    seen.tasks++;
+    seen.busyNs += Number(end - start);
+    if (end > seen.end) seen.end = end;
+    if (start < seen.start) seen.start = start;
+    seen.cpuTo = result.cpuNs;
+  });
+  const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
+  const main = app.read(last);
+  const samples = [...by].map(([id, one]) => {
+    const member = members.get(id);
+    return {
+      index: member?.index ?? -1,
+      pid: member?.pid ?? process.pid,
+      ops: one.ops,
+      start: String(one.start),
+      end: String(one.end),
+      ...(member ? { timeline: { loaded: member.loaded, setUp: member.setUp, warm } } : {}),
+    };
+  });
+  const cpuNs = [...by.values()].reduce((sum, one) => sum + Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0)), 0);
+  const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
+  send({
+    type: 'result',
+    samples,
+    // the pool's own share: its tasks, their ops' time in the workers and the workers' windows
+    pool: {
+      tasks: total((one) => one.tasks),
+      busyNs: total((one) => one.busyNs),
+      windowNs: total((one) => Number(one.end - one.start)),
+    },
+    usage: { cpuUs: cpuNs / 1000, involuntarySwitches: 0 },
+    host: { ...host, requested },
+    // the children a process pool forked: the tree the CLI reads the memory of
+    ...(mode === 'procs' ? { children: [...members.values()].map((one) => ({ pid: one.pid })) } : {}),
+    anonymousBefore,
+    main,
+  });
+}
+
+/** The app ends its pool (destroy), as it would, and reads what it kept. */
+async function end() {
+  const from = process.hrtime.bigint();
+  await pool.destroy();
+  const teardownNs = Number(process.hrtime.bigint() - from);
+  const settleMs = spec.end?.settleMs ?? 0;
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+  send({
+    type: 'ended',
+    settleMs,
+    beforeBytes: memoryBefore?.anonBytes ?? null,
+    beforeHeapBytes: memoryBefore?.heapBytes ?? null,
+    cycles: [{ teardownNs, ...(await collectedAnonymous()) }],
+  });
+}

@@ -1,0 +1,46 @@
+// Inside a pool's worker (tinypool's or workerpool's, a thread or a child process): the task
+// loaded and set up on the first pool task a worker gets, then each pool task `batch` ops of it,
+// timed in the worker, with the thread's CPU time. What the pool's own worker module calls
+// (tinypool.js, workerpool.js): the pool dispatches, this runs.
+import { readFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+import { setUpTask } from '../set-up.js';
+
+/** @type {{ task: { run: (ctx: any, ops: number) => unknown }, ctx: any, setUp: string, loaded: string } | null} */
+let set = null;
+
+/**
+ * One pool task: `setup` (the task loaded and set up, once a worker; again is a no-op that says
+ * so) or `batch` (that many ops, timed).
+ * @param {{ type: 'setup', spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' }
+ *   | { type: 'batch', ops: number }} message
+ */
+export async function poolTask(message) {
+  const id = `${process.pid}:${threadId}`;
+  if (message.type === 'setup') {
+    if (set) return { id, pid: process.pid, again: true };
+    const { loopOf } = await import('../task-runner.js');
+    const { module, ctx, loaded, setUp } = await setUpTask(message.spec, message.index, message.mode);
+    set = { task: loopOf(module), ctx, loaded: String(loaded), setUp: String(setUp) };
+    return { id, pid: process.pid, again: false, loaded: set.loaded, setUp: set.setUp };
+  }
+  if (!set) throw new Error('a pool task ran before its worker was set up');
+  const start = process.hrtime.bigint();
+  const returned = set.task.run(set.ctx, message.ops);
+  if (returned && typeof (/** @type {any} */ (returned).then) === 'function') await returned;
+  const end = process.hrtime.bigint();
+  return { id, pid: process.pid, ops: message.ops, start: String(start), end: String(end), cpuNs: threadCpuNs() };
+}
+
+/**
+ * This thread's CPU time so far (schedstat), one small read a pool task, after its ops: the host
+ * takes the worker's first and last.
+ * @returns {number | null}
+ */
+function threadCpuNs() {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+  } catch {
+    return null;
+  }
+}

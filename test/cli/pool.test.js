@@ -1,0 +1,92 @@
+// compare --pool: each cell builds the pool fresh with K workers in its arm's runtime and runs
+// the task through it. How a pool cell is built and torn down, never a speed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, noneLeft, uniqueMark } from '../helpers.js';
+import { resolvePool } from '../../src/run/pool/resolve.js';
+
+for (const [pool, runtimes] of [
+  ['tinypool', { workers: "runtime: 'worker_threads'", procs: "runtime: 'child_process'" }],
+  ['workerpool', { workers: "workerType: 'thread'", procs: "workerType: 'process'" }],
+])
+  test(`--pool ${pool}: K workers through the pool in each runtime, named with its version; nothing left`, async () => {
+    const mark = uniqueMark();
+    const result = await cli([
+      'compare',
+      '--quick',
+      '-k',
+      '2',
+      '--pool',
+      pool,
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+      '--no-save',
+      '--json',
+    ]);
+    assert.equal(result.exitCode, 0, result.stderr);
+    const document = JSON.parse(result.stdout);
+    assert.equal(document.pool.name, pool);
+    assert.match(document.pool.version, /^\d+\.\d+\.\d+/);
+    assert.deepEqual(document.pool.runtimes, runtimes);
+    assert.ok(Number.isInteger(document.pool.batch) && document.pool.batch >= 1);
+    for (const round of document.rounds) {
+      // the pool's threads share the host's process; its children are K processes of their own
+      assert.equal(new Set(round.workers.workers.map((/** @type {any} */ w) => w.pid)).size, 1);
+      assert.equal(new Set(round.procs.workers.map((/** @type {any} */ w) => w.pid)).size, 2);
+      for (const mode of ['workers', 'procs']) {
+        const cell = round[mode];
+        assert.equal(cell.totalOps, 2 * document.config.iterations, `${mode}: every op through the pool`);
+        assert.ok(cell.pool.tasks >= 2 && cell.pool.busyNs <= cell.pool.windowNs);
+        assert.equal(cell.end.cycles.length, 1, 'the app destroys its pool and reads what it kept');
+      }
+    }
+    for (const mode of ['workers', 'procs']) {
+      const share = document.pool.dispatch[mode];
+      assert.ok(share >= 0 && share <= 1);
+    }
+    await noneLeft(mark);
+    const text = await cli(['compare', '--quick', '-k', '2', '--pool', pool, '--no-save']);
+    assert.match(text.stdout.replace(/\n/g, ' '), new RegExp(`through ${pool} \\d+\\.\\d+\\.\\d+ \\(`));
+    assert.ok(text.stdout.replace(/\n/g, ' ').includes(`workers = ${runtimes.workers}, procs = ${runtimes.procs}`));
+  });
+
+test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'mmapbench-no-pool-'));
+  writeFileSync(join(empty, 'package.json'), '{}');
+  assert.throws(
+    () => resolvePool('tinypool', empty, null, join(empty, 'here.js')),
+    (error) =>
+      /** @type {any} */ (error).kind === 'environment' &&
+      /tinypool is installed neither in .* nor beside mmapbench; install it in your project \(npm install tinypool\)/.test(
+        /** @type {Error} */ (error).message,
+      ),
+  );
+});
+
+test("the project's own copy comes first", () => {
+  const project = mkdtempSync(join(tmpdir(), 'mmapbench-own-pool-'));
+  const dir = join(project, 'node_modules', 'tinypool');
+  writeFileSync(join(project, 'package.json'), '{}');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'tinypool', version: '9.9.9', main: 'index.js' }));
+  writeFileSync(join(dir, 'index.js'), 'module.exports = {};');
+  const found = resolvePool('tinypool', project, 10);
+  assert.equal(found.from, 'project');
+  assert.equal(found.version, '9.9.9');
+  assert.equal(found.batch, 10);
+});
+
+for (const [args, said] of [
+  [['--batch', '5'], /--batch is the ops of a pool task: give it with --pool/],
+  [['--pool', 'tinypool', '--fault', 'abort'], /--pool tinypool takes no --fault yet/],
+  [['--pool', 'workerpool', '--task', 'message'], /talks to a parent of its own: choose another --task/],
+])
+  test(`compare ${args.join(' ')}: refused in one line before any cell`, async () => {
+    const result = await cli(['compare', '--quick', ...args, '--no-save']);
+    assert.equal(result.exitCode, 2);
+    assert.match(result.stderr, said);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+  });
