@@ -320,6 +320,9 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
           takes: 'count',
           ...checked(positiveInteger)('batch'),
         }),
+        isolate: flag(
+          "with --pool tinypool: a fresh worker for every pool task (tinypool's isolateWorkers, as vitest isolates each test file): the spawn, the setup and the cold ops in every task",
+        ),
         fault: value(
           'compare: after the measured rounds, one more round per mode in which one worker fails this way, to measure what it takes down (native-oom: root)',
           { takes: 'kind', choices: [...FAULT_KINDS] },

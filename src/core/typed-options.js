@@ -48,7 +48,21 @@ const isRecord = (value) => typeof value === 'object' && value !== null && !Arra
  * read, as the command line checks and reads that option (a usage error naming it).
  */
 const AS_TYPED = [
-  ...['task', 'file', 'node', 'fixturesDir', 'force', 'quick', 'inheritEnv', 'protocol', 'aa', 'fault', 'pool', 'main'],
+  ...[
+    'task',
+    'file',
+    'node',
+    'fixturesDir',
+    'force',
+    'quick',
+    'inheritEnv',
+    'protocol',
+    'aa',
+    'fault',
+    'pool',
+    'isolate',
+    'main',
+  ],
   ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'batch'],
   ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
 ];
@@ -306,6 +320,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
     fault: opts.fault,
     pool: opts.pool,
     batch: opts.batch,
+    isolate: opts.isolate,
     trace:
       trace || opts.trace
         ? {

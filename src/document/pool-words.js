@@ -18,6 +18,7 @@ export function poolText({ pool }) {
   });
   return [
     `through ${pool.name} ${pool.version} (${whose}): workers = ${pool.runtimes.workers}, procs = ${pool.runtimes.procs}`,
+    pool.isolate ? 'a fresh worker for every pool task (isolateWorkers)' : null,
     pool.batch === null ? null : `${pool.batch} ops of the task a pool task`,
     shares.length
       ? `the pool's own share of its workers' windows (dispatch, queue, messages): ${shares.join(', ')}`

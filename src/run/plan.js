@@ -71,6 +71,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {import('./fault.js').FaultKind} [fault]  compare: what one failing worker takes down
  * @property {'tinypool'|'workerpool'} [pool]  compare: run the task through this pool, its two runtimes the arms
  * @property {number} [batch]  with pool: ops of the task in one pool task
+ * @property {boolean} [isolate]  with pool tinypool: a fresh worker for every pool task
  * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode
  *   cannot carry (advise's transfer list for threads, serialization for processes)
  * @property {boolean} [keepUnavailable]  a task that cannot run on the Node gives a plan marked
@@ -406,9 +407,12 @@ export function resolveParams(task, given, cwd = process.cwd()) {
 function featuresOf(options, cwd, task) {
   if (options.batch !== undefined && !options.pool)
     throw usageError('--batch is the ops of a pool task: give it with --pool, or drop it');
+  if (options.isolate && options.pool !== 'tinypool')
+    throw usageError("--isolate is tinypool's isolateWorkers: give it with --pool tinypool, or drop it");
+  const pool = options.pool ? checkPool(options, task) : null;
   return {
     fault: checkFault(options.fault ?? null),
-    pool: options.pool ? resolvePool(checkPool(options, task), cwd, options.batch ?? null) : null,
+    pool: pool && resolvePool(pool, cwd, options.batch ?? null, undefined, Boolean(options.isolate)),
   };
 }
 

@@ -49,7 +49,14 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   end: plan.end,
   ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
   ...(plan.pool
-    ? { pool: { name: plan.pool.name, module: plan.pool.module, batch: plan.pool.batch ?? poolBatchOf(work) } }
+    ? {
+        pool: {
+          name: plan.pool.name,
+          module: plan.pool.module,
+          batch: plan.pool.batch ?? poolBatchOf(work),
+          isolate: plan.pool.isolate,
+        },
+      }
     : {}),
 });
 

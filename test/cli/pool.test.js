@@ -53,6 +53,32 @@ for (const [pool, runtimes] of [
     assert.ok(text.stdout.replace(/\n/g, ' ').includes(`workers = ${runtimes.workers}, procs = ${runtimes.procs}`));
   });
 
+test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K workers; nothing left', async () => {
+  const mark = uniqueMark();
+  const result = await cli([
+    'compare',
+    '--quick',
+    '-k',
+    '2',
+    '--pool',
+    'tinypool',
+    '--isolate',
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+    '--no-save',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.equal(document.pool.isolate, true);
+  for (const round of document.rounds)
+    for (const mode of ['workers', 'procs']) {
+      assert.equal(round[mode].workers.length, 2, `${mode}: a lane a worker`);
+      assert.equal(round[mode].totalOps, 2 * document.config.iterations);
+    }
+  await noneLeft(mark);
+});
+
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
   const empty = mkdtempSync(join(tmpdir(), 'mmapbench-no-pool-'));
   writeFileSync(join(empty, 'package.json'), '{}');
@@ -83,6 +109,7 @@ for (const [args, said] of [
   [['--batch', '5'], /--batch is the ops of a pool task: give it with --pool/],
   [['--pool', 'tinypool', '--fault', 'abort'], /--pool tinypool takes no --fault yet/],
   [['--pool', 'workerpool', '--task', 'message'], /talks to a parent of its own: choose another --task/],
+  [['--pool', 'workerpool', '--isolate'], /--isolate is tinypool's isolateWorkers: give it with --pool tinypool/],
 ])
   test(`compare ${args.join(' ')}: refused in one line before any cell`, async () => {
     const result = await cli(['compare', '--quick', ...args, '--no-save']);

@@ -283,6 +283,7 @@ function poolOf(pool, session, complete, modes) {
     from: pool.from,
     runtimes: POOLS[pool.name],
     batch: pool.batch ?? (session.work ? poolBatchOf(session.work) : null),
+    isolate: pool.isolate,
     dispatch,
   };
 }

@@ -23,6 +23,7 @@ const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind
  * @property {'tinypool'|'workerpool'} name
  * @property {string} module  the package's entry, resolved (the user's project's first)
  * @property {number} batch  ops of the task in one pool task
+ * @property {boolean} isolate  tinypool's isolateWorkers: a fresh worker for every pool task
  */
 
 process.on('disconnect', () => process.exit(0));
@@ -41,8 +42,9 @@ const requested = String(process.hrtime.bigint());
 const pool = await openPool(spec.pool, mode, spec.k);
 
 try {
-  const members = await setUpMembers();
-  await warmUp();
+  // with isolateWorkers every pool task has a fresh worker, which sets itself up (work.js)
+  const members = spec.pool.isolate ? new Map() : await setUpMembers();
+  if (!spec.pool.isolate) await warmUp();
   const warm = String(process.hrtime.bigint());
   send({ type: 'ready' });
   process.on('message', (/** @type {any} */ message) => {
@@ -69,6 +71,7 @@ async function openPool(pool, arm, k) {
       runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
       minThreads: k,
       maxThreads: k,
+      isolateWorkers: pool.isolate,
       // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
       // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
       env: /** @type {Record<string, string>} */ (process.env),
@@ -128,10 +131,15 @@ async function warmUp() {
  */
 async function drain(tasks, each) {
   let submitted = 0;
-  const lane = async () => {
+  // a fresh worker a task (isolate) is told how to set up, and which lane it stands in for
+  const message = (/** @type {number} */ lane) =>
+    spec.pool.isolate
+      ? { type: 'batch', ops: spec.pool.batch, setup: { spec: { ...spec, pool: undefined }, index: lane, mode } }
+      : { type: 'batch', ops: spec.pool.batch };
+  const lane = async (/** @type {unknown} */ _, /** @type {number} */ index) => {
     while (submitted < tasks) {
       submitted++;
-      each(await pool.run({ type: 'batch', ops: spec.pool.batch }));
+      each({ ...(await pool.run(message(index))), lane: index });
     }
   };
   await Promise.all(Array.from({ length: spec.k }, lane));
@@ -148,8 +156,10 @@ async function window(members, warm) {
   const by = new Map();
   await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), (result) => {
     const [start, end] = [BigInt(result.start), BigInt(result.end)];
-    const seen = by.get(result.id) ?? { ops: 0, tasks: 0, busyNs: 0, start, end, cpuFrom: result.cpuNs, cpuTo: null };
-    by.set(result.id, seen);
+    // a worker's tasks; with a fresh worker a task (isolate), a lane's: K of them, as K workers
+    const key = spec.pool.isolate ? `lane ${result.lane}` : result.id;
+    const seen = by.get(key) ?? { ops: 0, tasks: 0, busyNs: 0, start, end, cpuFrom: result.cpuNs, cpuTo: null };
+    by.set(key, seen);
     seen.ops += result.ops;
     seen.tasks++;
     seen.busyNs += Number(end - start);
@@ -159,10 +169,10 @@ async function window(members, warm) {
   });
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
-  const samples = [...by].map(([id, one]) => {
+  const samples = [...by].map(([id, one], lane) => {
     const member = members.get(id);
     return {
-      index: member?.index ?? -1,
+      index: member?.index ?? lane,
       pid: member?.pid ?? process.pid,
       ops: one.ops,
       start: String(one.start),

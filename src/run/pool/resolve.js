@@ -19,6 +19,7 @@ export const POOLS = {
  * @property {string} version
  * @property {'project'|'mmapbench'} from  whose it is
  * @property {number | null} batch  ops a pool task (--batch); null: poolBatchOf (work.js)
+ * @property {boolean} isolate  --isolate: tinypool's isolateWorkers, a fresh worker a pool task
  */
 
 /**
@@ -26,9 +27,10 @@ export const POOLS = {
  * @param {string} cwd  the user's folder: its package.json's dependencies come first
  * @param {number | null} batch
  * @param {string} [own]  where mmapbench's own dependencies are looked for (a test's folder)
+ * @param {boolean} [isolate]
  * @returns {PoolPlan}
  */
-export function resolvePool(name, cwd, batch, own = fileURLToPath(import.meta.url)) {
+export function resolvePool(name, cwd, batch, own = fileURLToPath(import.meta.url), isolate = false) {
   const places = /** @type {const} */ ([
     ['project', join(cwd, 'package.json')],
     ['mmapbench', own],
@@ -40,7 +42,7 @@ export function resolvePool(name, cwd, batch, own = fileURLToPath(import.meta.ur
     } catch {
       continue;
     }
-    return { name, module, version: versionOf(module, name), from, batch };
+    return { name, module, version: versionOf(module, name), from, batch, isolate };
   }
   throw environmentError(
     `--pool ${name}: ${name} is installed neither in ${cwd} nor beside mmapbench; install it in your project (npm install ${name}) and run again`,

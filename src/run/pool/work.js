@@ -13,7 +13,7 @@ let set = null;
  * One pool task: `setup` (the task loaded and set up, once a worker; again is a no-op that says
  * so) or `batch` (that many ops, timed).
  * @param {{ type: 'setup', spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' }
- *   | { type: 'batch', ops: number }} message
+ *   | { type: 'batch', ops: number, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }} message
  */
 export async function poolTask(message) {
   const id = `${process.pid}:${threadId}`;
@@ -24,6 +24,8 @@ export async function poolTask(message) {
     set = { task: loopOf(module), ctx, loaded: String(loaded), setUp: String(setUp) };
     return { id, pid: process.pid, again: false, loaded: set.loaded, setUp: set.setUp };
   }
+  // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
+  if (!set && message.setup) await poolTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
   const start = process.hrtime.bigint();
   const returned = set.task.run(set.ctx, message.ops);
