@@ -280,6 +280,21 @@ export const stopSpecs = (describe) => ({
   ),
 });
 
+/** A pool's options (compare --pool, sweep --pool): which pool, the ops of its task, isolation. */
+export const POOL = {
+  pool: value(
+    "compare, sweep: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process); the project's own copy first",
+    { takes: 'name', choices: ['tinypool', 'workerpool'] },
+  ),
+  batch: value("with --pool: ops of the task in one pool task (default: a fiftieth of a worker's window)", {
+    takes: 'count',
+    ...checked(positiveInteger)('batch'),
+  }),
+  isolate: flag(
+    "with --pool tinypool: a fresh worker for every pool task (tinypool's isolateWorkers, as vitest isolates each test file): the spawn, the setup and the cold ops in every task",
+  ),
+};
+
 /**
  * Options of workers, procs, compare and trace.
  * @template {boolean} [C=false]
@@ -308,21 +323,11 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     ),
     ...either(
       {
+        ...POOL,
         aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
           takes: 'mode',
           choices: ['workers', 'procs'],
         }),
-        pool: value(
-          "compare: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process); the project's own copy first",
-          { takes: 'name', choices: ['tinypool', 'workerpool'] },
-        ),
-        batch: value("with --pool: ops of the task in one pool task (default: a fiftieth of a worker's window)", {
-          takes: 'count',
-          ...checked(positiveInteger)('batch'),
-        }),
-        isolate: flag(
-          "with --pool tinypool: a fresh worker for every pool task (tinypool's isolateWorkers, as vitest isolates each test file): the spawn, the setup and the cold ops in every task",
-        ),
         fault: value(
           'compare: after the measured rounds, one more round per mode in which one worker fails this way, to measure what it takes down (native-oom: root)',
           { takes: 'kind', choices: [...FAULT_KINDS] },

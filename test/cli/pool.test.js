@@ -79,6 +79,33 @@ test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K worker
   await noneLeft(mark);
 });
 
+test('sweep --pool: every point through the pool, which the answer names once', async () => {
+  const result = await cli([
+    'sweep',
+    '--quick',
+    '-k',
+    '1,2',
+    '--pool',
+    'workerpool',
+    '--out',
+    mkdtempSync(join(tmpdir(), 'mmapbench-pool-sweep-')),
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(
+    result.stdout.replace(/\n/g, ' '),
+    /through workerpool \d+\.\d+\.\d+ \(.*\): workers = workerType: 'thread', procs = workerType: 'process'/,
+  );
+  const json = await cli(['sweep', '--quick', '-k', '1,2', '--pool', 'workerpool', '--no-save', '--json']);
+  const document = JSON.parse(json.stdout);
+  assert.deepEqual(
+    document.points.map((/** @type {any} */ point) => [point.k, point.pool.name]),
+    [
+      [1, 'workerpool'],
+      [2, 'workerpool'],
+    ],
+  );
+});
+
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
   const empty = mkdtempSync(join(tmpdir(), 'mmapbench-no-pool-'));
   writeFileSync(join(empty, 'package.json'), '{}');

@@ -15,6 +15,7 @@ for (const args of [
   ['compare', '--quick', '--aa', 'procs'],
   ['compare', '--quick', '--fault', 'abort'],
   ['compare', '--quick', '--pool', 'tinypool'],
+  ['sweep', '--quick', '-k', '1,2', '--pool', 'workerpool'],
   ['sweep', '--quick', '-k', '1,2'],
   ['reproduce', 'gap', '--quick'],
 ])

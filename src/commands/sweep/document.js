@@ -50,6 +50,8 @@ export function buildSweepDocument(run, { environment, machine, stop, quick }) {
       ...(document.error && document.status === 'failed' ? { error: document.error } : {}),
       config: pointConfig(document.config),
       ...savedPoint(document),
+      // through a pool (--pool): its name, version and runtimes, this point's batch and dispatch
+      ...(document.pool ? { pool: document.pool } : {}),
       // an advise candidate raced out: after which round, below which leader (run/race.js)
       ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
     };

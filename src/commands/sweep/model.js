@@ -1,3 +1,4 @@
+import { poolText } from '../../document/pool-words.js';
 import { plural, fixed, ops, MODES, percentText } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
 import { lineOf } from '../../document/account-text.js';
@@ -171,6 +172,11 @@ function headerOf(document, cores) {
           .join(' ')}`,
       );
   if (axes.node.length > 1) for (const node of axes.node) lines.push(`node ${nodeLabel(axes, node)}: ${node.path}`);
+  // a sweep through a pool (--pool): which, and its runtimes as the arms; each point's dispatch
+  // share is in the JSON
+  const pooled = document.points.find((point) => point.pool)?.pool;
+  const pool = pooled ? poolText({ pool: { ...pooled, batch: null, dispatch: {} } }) : null;
+  if (pool) lines.push(pool);
   return { title, lines };
 }
 
