@@ -65,6 +65,7 @@ export function adviseSpecs() {
         'with --no-race: stop a candidate once its workers/procs ratio is known to ± this, and not as soon as its verdict is decided',
       maxTime: 'wall time for the whole run, every candidate together (default: 60)',
     }),
+    ...POOL,
     race: flag(
       "race the candidates (the default): after 5 rounds each, one whose gain interval (a confidence sequence) lies wholly below the leader's gets no more rounds; --no-race gives each rounds until its --precision or the budget",
     ),

@@ -106,6 +106,27 @@ test('sweep --pool: every point through the pool, which the answer names once', 
   );
 });
 
+test("advise --pool: every candidate through the pool, and the pool's own process runtime as the processes row", async () => {
+  const result = await cli([
+    'advise',
+    '--quick',
+    '-k',
+    '2',
+    '--pool',
+    'workerpool',
+    '--only',
+    'TOP_PAD',
+    '--no-save',
+    '--json',
+  ]);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  assert.ok(document.points.every((/** @type {any} */ point) => point.pool?.name === 'workerpool'));
+  const row = document.advice.rows.find((/** @type {any} */ one) => one.kind === 'procs');
+  assert.equal(row.name, "workerpool's process runtime");
+  assert.equal(row.apply, "workerpool.pool(script, { workerType: 'process' }) rather than workerType: 'thread'");
+});
+
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
   const empty = mkdtempSync(join(tmpdir(), 'mmapbench-no-pool-'));
   writeFileSync(join(empty, 'package.json'), '{}');

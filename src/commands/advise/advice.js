@@ -220,7 +220,7 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
     };
     return [row];
   });
-  rows.push(procsRow(base, baseline, change, procsScore));
+  rows.push(procsRow(base, baseline, change, procsScore, document.points[0]?.pool));
   judge(rows, objective);
   const [baseRow, ...others] = rows;
   const measured = ranked(others, objective);
@@ -239,19 +239,23 @@ export function adviceOf(document, candidates, { missing, skipped, defaults = []
 }
 
 /**
- * Processes instead of threads: the baseline's procs against its workers, as one more row.
+ * Processes instead of threads: the baseline's procs against its workers, as one more row;
+ * through a pool (--pool), the pool's own switch to its process runtime.
  * @param {ReturnType<typeof scoring>['base']} base
  * @param {ReturnType<typeof scoring>['baseline']} baseline
  * @param {ReturnType<typeof scoring>['change']} change
  * @param {Change | null} procsScore
+ * @param {{ name: string, runtimes: Record<'workers'|'procs', string> }} [pool]
  * @returns {AdviceRow}
  */
-function procsRow(base, baseline, change, procsScore) {
+function procsRow(base, baseline, change, procsScore, pool) {
   return {
     id: base.id,
-    name: 'processes instead of threads',
+    name: pool ? `${pool.name}'s process runtime` : 'processes instead of threads',
     kind: 'procs',
-    apply: 'run the K workers as child processes (child_process.fork) rather than Worker threads',
+    apply: pool
+      ? `${pool.name === 'tinypool' ? 'new Tinypool({' : 'workerpool.pool(script, {'} ${pool.runtimes.procs} }) rather than ${pool.runtimes.workers}`
+      : 'run the K workers as child processes (child_process.fork) rather than Worker threads',
     mode: 'workers',
     status: procsScore ? 'measured' : 'too few rounds',
     why: null,

@@ -1,6 +1,7 @@
 // `advise`'s ranking as a table and its verdict in a sentence: the best fix with its gain and
 // its cost, and the exact line that applies it; the published ranking beside it where it covers
 // the task, labelled with its source.
+import { poolText } from '../../document/pool-words.js';
 import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
 import { fixed, MODES, percentText } from '../../words/spelling.js';
@@ -309,5 +310,8 @@ function bestText(row, mode) {
 export function adviceAnswer(document) {
   const full = adviceModel(document);
   const [verdict, ...notes] = full.notes;
-  return { title: full.title, lines: [verdict], tables: full.tables, notes: [...notes, MORE] };
+  // through a pool (--pool): every candidate ran through it; its process runtime is a row
+  const pooled = document.points[0]?.pool;
+  const pool = pooled ? poolText({ pool: { ...pooled, batch: null, dispatch: {} } }) : null;
+  return { title: full.title, lines: pool ? [verdict, pool] : [verdict], tables: full.tables, notes: [...notes, MORE] };
 }
