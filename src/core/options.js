@@ -280,11 +280,11 @@ export const stopSpecs = (describe) => ({
   ),
 });
 
-/** A pool's options (compare --pool, sweep --pool): which pool, the ops of its task, isolation. */
+/** A pool's options (compare, sweep and advise --pool): which pool, the ops of its task, isolation. */
 export const POOL = {
   pool: value(
-    "compare, sweep: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process); the project's own copy first",
-    { takes: 'name', choices: ['tinypool', 'workerpool'] },
+    "compare, sweep, advise: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process; piscina, threads only, against tinypool's child_process); the project's own copy first (piscina: the project's only)",
+    { takes: 'name', choices: ['tinypool', 'workerpool', 'piscina'] },
   ),
   batch: value("with --pool: ops of the task in one pool task (default: a fiftieth of a worker's window)", {
     takes: 'count',

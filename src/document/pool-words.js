@@ -1,6 +1,6 @@
 // A pool run (compare --pool) in words: which pool, whose copy, its two runtimes as the arms, the
 // ops of a pool task and what dispatching them cost, for the answer, the page and report.
-import { percentText } from '../words/spelling.js';
+import { percentText, plural } from '../words/spelling.js';
 
 /**
  * `through tinypool 2.2.0 (mmapbench's own: your project has none): workers = runtime:
@@ -19,7 +19,7 @@ export function poolText({ pool }) {
   return [
     `through ${pool.name} ${pool.version} (${whose}): workers = ${pool.runtimes.workers}, procs = ${pool.runtimes.procs}`,
     pool.isolate ? 'a fresh worker for every pool task (isolateWorkers)' : null,
-    pool.batch === null ? null : `${pool.batch} ops of the task a pool task`,
+    pool.batch === null ? null : `${plural(pool.batch, 'op')} of the task a pool task`,
     shares.length
       ? `the pool's own share of its workers' windows (dispatch, queue, messages): ${shares.join(', ')}`
       : null,

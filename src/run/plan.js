@@ -69,7 +69,7 @@ const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
  * @property {number} [margin]     compare: "equal" means the ratio is within ± this (a fraction)
  * @property {'workers'|'procs'} [aa]  compare: an A/A run, both arms this mode
  * @property {import('./fault.js').FaultKind} [fault]  compare: what one failing worker takes down
- * @property {'tinypool'|'workerpool'} [pool]  compare: run the task through this pool, its two runtimes the arms
+ * @property {'tinypool'|'workerpool'|'piscina'} [pool]  compare: run the task through this pool, its two runtimes the arms
  * @property {number} [batch]  with pool: ops of the task in one pool task
  * @property {boolean} [isolate]  with pool tinypool: a fresh worker for every pool task
  * @property {'workers'|'procs'} [only]  compare: one mode alone, for a change the other mode

@@ -55,6 +55,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
           module: plan.pool.module,
           batch: plan.pool.batch ?? poolBatchOf(work),
           isolate: plan.pool.isolate,
+          processModule: plan.pool.processModule ?? null,
         },
       }
     : {}),

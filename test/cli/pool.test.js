@@ -2,7 +2,7 @@
 // the task through it. How a pool cell is built and torn down, never a speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, noneLeft, uniqueMark } from '../helpers.js';
@@ -138,6 +138,18 @@ test('a pool neither the project nor mmapbench has: an environment error naming 
         /** @type {Error} */ (error).message,
       ),
   );
+});
+
+test('--pool piscina where the project has none: exit 3 with its install line, nothing installed', async () => {
+  const project = mkdtempSync(join(tmpdir(), 'mmapbench-no-piscina-'));
+  writeFileSync(join(project, 'package.json'), '{}');
+  const result = await cli(['compare', '--quick', '--pool', 'piscina', '--no-save'], { cwd: project });
+  assert.equal(result.exitCode, 3);
+  assert.match(
+    result.stderr,
+    /^mmapbench: --pool piscina: piscina is not installed in .*; install it in your project \(npm install piscina\) and run again\n?$/,
+  );
+  assert.deepEqual(readdirSync(project), ['package.json']);
 });
 
 test("the project's own copy comes first", () => {

@@ -3,6 +3,7 @@
 // geometric means over rounds, with a Welch interval on the logs, as diff's), its own
 // workers/procs ratio, its memory per worker against the baseline's, and how much its cells
 // disagree. Every figure in it was measured in the run.
+import { TO_PROCESSES } from '../../run/pool/resolve.js';
 import { sampleStandardDeviation } from 'simple-statistics';
 import { valueOf } from '../../points/points.js';
 import { sweepPoints } from '../../document/points-of.js';
@@ -254,7 +255,7 @@ function procsRow(base, baseline, change, procsScore, pool) {
     name: pool ? `${pool.name}'s process runtime` : 'processes instead of threads',
     kind: 'procs',
     apply: pool
-      ? `${pool.name === 'tinypool' ? 'new Tinypool({' : 'workerpool.pool(script, {'} ${pool.runtimes.procs} }) rather than ${pool.runtimes.workers}`
+      ? TO_PROCESSES[/** @type {keyof typeof TO_PROCESSES} */ (pool.name)]
       : 'run the K workers as child processes (child_process.fork) rather than Worker threads',
     mode: 'workers',
     status: procsScore ? 'measured' : 'too few rounds',

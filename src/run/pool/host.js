@@ -20,7 +20,8 @@ const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind
 
 /**
  * @typedef {object} PoolSpec  the pool a cell builds (plan.pool)
- * @property {'tinypool'|'workerpool'} name
+ * @property {'tinypool'|'workerpool'|'piscina'} name
+ * @property {string | null} [processModule]  piscina's process arm: tinypool's entry
  * @property {string} module  the package's entry, resolved (the user's project's first)
  * @property {number} batch  ops of the task in one pool task
  * @property {boolean} isolate  tinypool's isolateWorkers: a fresh worker for every pool task
@@ -64,8 +65,21 @@ try {
  * @returns {Promise<{ run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
  */
 async function openPool(pool, arm, k) {
-  if (pool.name === 'tinypool') {
-    const { default: Tinypool } = await import(pathToFileURL(pool.module).href);
+  if (pool.name === 'piscina' && arm === 'workers') {
+    const { default: Piscina } = await import(pathToFileURL(pool.module).href);
+    const piscina = new Piscina({
+      filename: new URL('./tinypool.js', import.meta.url).href,
+      minThreads: k,
+      maxThreads: k,
+      // a worker kept however long it idles: the window's tasks follow its warmup at once
+      idleTimeout: Infinity,
+    });
+    return { run: (message) => piscina.run(message), destroy: () => piscina.destroy() };
+  }
+  if (pool.name === 'tinypool' || pool.name === 'piscina') {
+    // piscina's process arm: tinypool's child_process runtime, mmapbench's copy (resolve.js)
+    const module = pool.name === 'piscina' ? /** @type {string} */ (pool.processModule) : pool.module;
+    const { default: Tinypool } = await import(pathToFileURL(module).href);
     const tiny = new Tinypool({
       filename: new URL('./tinypool.js', import.meta.url).href,
       runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
