@@ -41,6 +41,8 @@ for (const [pool, runtimes] of [
         assert.equal(cell.totalOps, 2 * document.config.iterations, `${mode}: every op through the pool`);
         assert.ok(cell.pool.tasks >= 2 && cell.pool.busyNs <= cell.pool.windowNs);
         assert.equal(cell.end.cycles.length, 1, 'the app destroys its pool and reads what it kept');
+        // each worker's first pool tasks, its ramp
+        for (const worker of cell.workers) assert.ok(worker.warmup.ramp.atUs.length >= 1, mode);
       }
     }
     for (const mode of ['workers', 'procs']) {

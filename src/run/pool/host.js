@@ -41,6 +41,8 @@ const anonymousBefore = anonymousBytes(process.pid);
 const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 const pool = await openPool(spec.pool, mode, spec.k);
+/** @type {Map<string, import('../../stats/samples.js').WarmupDone>} each worker's warmup, by its id */
+const ramps = new Map();
 
 try {
   // with isolateWorkers every pool task has a fresh worker, which sets itself up (work.js)
@@ -135,7 +137,26 @@ async function setUpMembers() {
 async function warmUp() {
   const ops = spec.steady ? spec.iterations : spec.warmup;
   const tasks = Math.ceil((spec.k * ops) / spec.pool.batch);
-  await drain(tasks, () => {});
+  /** @type {Map<string, { from: bigint, ends: bigint[] }>} */
+  const by = new Map();
+  await drain(tasks, (result) => {
+    const seen = by.get(result.id) ?? { from: BigInt(result.start), ends: [] };
+    by.set(result.id, seen);
+    seen.ends.push(BigInt(result.end));
+  });
+  // each worker's first tasks, as the cells' ramp (stats/ramp.js): its tasks' ends from its
+  // first op, the time between its tasks in them: a fresh pool's first ops and its time to full speed
+  for (const [id, { from, ends }] of by)
+    ramps.set(id, {
+      ops: ends.length * spec.pool.batch,
+      ms: Number(/** @type {bigint} */ (ends.at(-1)) - from) / 1e6,
+      capped: false,
+      ramp: {
+        from: String(from),
+        batch: spec.pool.batch,
+        atUs: ends.map((end) => Math.round(Number(end - from) / 1e3)),
+      },
+    });
 }
 
 /**
@@ -192,6 +213,7 @@ async function window(members, warm) {
       start: String(one.start),
       end: String(one.end),
       ...(member ? { timeline: { loaded: member.loaded, setUp: member.setUp, warm } } : {}),
+      ...(ramps.has(id) ? { warmup: ramps.get(id) } : {}),
     };
   });
   const cpuNs = [...by.values()].reduce((sum, one) => sum + Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0)), 0);
