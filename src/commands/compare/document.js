@@ -271,11 +271,15 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
 function poolOf(pool, session, complete, modes) {
   /** @type {Partial<Record<Mode, number | null>>} */
   const dispatch = {};
+  /** @type {Partial<Record<Mode, number | null>>} */
+  const perTaskUs = {};
   for (const mode of modes) {
     const cells = complete.flatMap((round) => round.cells[mode]?.pool ?? []);
-    const windowNs = cells.reduce((sum, cell) => sum + cell.windowNs, 0);
-    const busyNs = cells.reduce((sum, cell) => sum + cell.busyNs, 0);
+    const total = (/** @type {'windowNs'|'busyNs'|'tasks'} */ key) => cells.reduce((sum, cell) => sum + cell[key], 0);
+    const [windowNs, busyNs, tasks] = [total('windowNs'), total('busyNs'), total('tasks')];
     dispatch[mode] = windowNs > 0 ? Math.max(0, 1 - busyNs / windowNs) : null;
+    // the gap a pool task leaves in its worker's window: its round trip and its queue
+    perTaskUs[mode] = tasks > 0 ? Math.max(0, windowNs - busyNs) / tasks / 1e3 : null;
   }
   return {
     name: pool.name,
@@ -285,6 +289,7 @@ function poolOf(pool, session, complete, modes) {
     batch: pool.batch ?? (session.work ? poolBatchOf(session.work) : null),
     isolate: pool.isolate,
     dispatch,
+    perTaskUs,
   };
 }
 
