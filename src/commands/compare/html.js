@@ -5,7 +5,6 @@ import { compareAnswer, kChosenText, stoppedClause } from './answer.js';
 import { accountWordsOf, lookClause } from '../../document/sentences.js';
 import { treesText } from '../../document/spread-words.js';
 import { faultText } from '../../document/fault-words.js';
-import { poolText } from '../../document/pool-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
@@ -63,6 +62,7 @@ export async function compareSection({ path, document }, { facts, models }) {
         ...facts,
         rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
         'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
+        ...(document.pool ? { pool: `${document.pool.name} ${document.pool.version}` } : {}),
         env:
           Object.entries(config.env)
             .map(([k, v]) => `${k}=${v}`)
@@ -75,7 +75,6 @@ export async function compareSection({ path, document }, { facts, models }) {
             stoppedClause(document),
             ...String(verdictWords(document)).split('; ').slice(1),
             treesText(document),
-            poolText(document),
             faultText(document),
             tradeOffText(document, point),
             startupEnvText(document),
