@@ -7,7 +7,7 @@
 // the gaps between its pool tasks (the round trip, the queue) count against its rate.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { hostTimeline, serializeError } from '../task-runner.js';
+import { hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
 import { parentApp } from '../main-load.js';
 import { collectedAnonymous } from '../ending.js';
@@ -187,13 +187,17 @@ async function drain(tasks, each) {
  */
 async function window(members, warm) {
   app.release();
-  /** @type {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null }>} */
+  const before = process.resourceUsage();
+  /** @type {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number }>} */
   const by = new Map();
   await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), (result) => {
     const [start, end] = [BigInt(result.start), BigInt(result.end)];
     // a worker's tasks; with a fresh worker a task (isolate), a lane's: K of them, as K workers
     const key = spec.pool.isolate ? `lane ${result.lane}` : result.id;
-    const seen = by.get(key) ?? { ops: 0, tasks: 0, busyNs: 0, start, end, cpuFrom: result.cpuNs, cpuTo: null };
+    const seen = by.get(key) ?? {
+      ...{ ops: 0, tasks: 0, busyNs: 0, start, end },
+      ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
+    };
     by.set(key, seen);
     seen.ops += result.ops;
     seen.tasks++;
@@ -201,6 +205,7 @@ async function window(members, warm) {
     if (end > seen.end) seen.end = end;
     if (start < seen.start) seen.start = start;
     seen.cpuTo = result.cpuNs;
+    seen.switchesTo = result.switches;
   });
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
@@ -216,8 +221,17 @@ async function window(members, warm) {
       ...(ramps.has(id) ? { warmup: ramps.get(id) } : {}),
     };
   });
-  const cpuNs = [...by.values()].reduce((sum, one) => sum + Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0)), 0);
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
+  // the CPU and the involuntary switches of the window: a thread pool's from this process, which
+  // holds its threads (as the workers host reads them); a process pool's from each child's
+  // first and last task (its task's thread, and its process)
+  const usage =
+    mode === 'workers'
+      ? usageBetween(before, process.resourceUsage())
+      : {
+          cpuUs: total((one) => Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0))) / 1000,
+          involuntarySwitches: total((one) => one.switchesTo - one.switchesFrom),
+        };
   send({
     type: 'result',
     samples,
@@ -227,7 +241,7 @@ async function window(members, warm) {
       busyNs: total((one) => one.busyNs),
       windowNs: total((one) => Number(one.end - one.start)),
     },
-    usage: { cpuUs: cpuNs / 1000, involuntarySwitches: 0 },
+    usage,
     host: { ...host, requested },
     // the children a process pool forked: the tree the CLI reads the memory of
     ...(mode === 'procs' ? { children: [...members.values()].map((one) => ({ pid: one.pid })) } : {}),

@@ -31,7 +31,16 @@ export async function poolTask(message) {
   const returned = set.task.run(set.ctx, message.ops);
   if (returned && typeof (/** @type {any} */ (returned).then) === 'function') await returned;
   const end = process.hrtime.bigint();
-  return { id, pid: process.pid, ops: message.ops, start: String(start), end: String(end), cpuNs: threadCpuNs() };
+  return {
+    id,
+    pid: process.pid,
+    ops: message.ops,
+    start: String(start),
+    end: String(end),
+    cpuNs: threadCpuNs(),
+    // the process's, for a child's (a thread's are read by its host, process-wide)
+    switches: process.resourceUsage().involuntaryContextSwitches,
+  };
 }
 
 /**
