@@ -209,6 +209,17 @@ async function window(members, warm) {
   });
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
+  send(resultOf(by, { members, warm, before, main }));
+}
+
+/**
+ * The window's result, as a cell's host sends it: a sample per worker (or lane), the pool's own
+ * figures, the usage, and the tree.
+ * @param {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number }>} by
+ * @param {{ members: Map<string, { index: number, pid: number, loaded: string, setUp: string }>, warm: string,
+ *   before: NodeJS.ResourceUsage, main: import('../../stats/samples.js').CellMain | undefined }} window
+ */
+function resultOf(by, { members, warm, before, main }) {
   const samples = [...by].map(([id, one], lane) => {
     const member = members.get(id);
     return {
@@ -232,7 +243,7 @@ async function window(members, warm) {
           cpuUs: total((one) => Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0))) / 1000,
           involuntarySwitches: total((one) => one.switchesTo - one.switchesFrom),
         };
-  send({
+  return {
     type: 'result',
     samples,
     // the pool's own share: its tasks, their ops' time in the workers and the workers' windows
@@ -247,7 +258,7 @@ async function window(members, warm) {
     ...(mode === 'procs' ? { children: [...members.values()].map((one) => ({ pid: one.pid })) } : {}),
     anonymousBefore,
     main,
-  });
+  };
 }
 
 /** The app ends its pool (destroy), as it would, and reads what it kept. */
