@@ -486,3 +486,25 @@ export const TREE = (mode, ...params) => [
 ];
 /** per worker: a chain of 3 shells and its sleep, a shell in its own session and its sleep, an orphan */
 export const treeUp = (k, perWorker) => (mark) => processesMarked(mark).length >= k * perWorker;
+
+/**
+ * `compare --quick -k 2 ...extra --json`, its cells marked, and nothing of its trees left once it
+ * has ended: the run's result, for its exit code and document.
+ * @param {string[]} extra
+ */
+export async function quickMarked(extra) {
+  const mark = uniqueMark();
+  const result = await cli([
+    'compare',
+    '--quick',
+    '-k',
+    '2',
+    ...extra,
+    '--no-save',
+    '--env',
+    `MMAPBENCH_TEST_MARK=${mark}`,
+    '--json',
+  ]);
+  await noneLeft(mark);
+  return result;
+}

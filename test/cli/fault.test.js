@@ -4,27 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { cli, noneLeft, uniqueMark } from '../helpers.js';
+import { cli, quickMarked } from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
-/** `compare --quick -k 2 --fault KIND`, its document, nothing of its trees left behind. */
-async function faultRun(/** @type {string} */ kind) {
-  const mark = uniqueMark();
-  const result = await cli([
-    'compare',
-    '--quick',
-    '-k',
-    '2',
-    '--fault',
-    kind,
-    '--no-save',
-    '--env',
-    `MMAPBENCH_TEST_MARK=${mark}`,
-    '--json',
-  ]);
-  await noneLeft(mark);
-  return result;
-}
+/** `compare --quick -k 2 --fault KIND`, nothing of its trees left behind. */
+const faultRun = (/** @type {string} */ kind) => quickMarked(['--fault', kind]);
 
 /** The memory cgroups native-oom makes, which must all be gone after a run. */
 const faultCgroups = () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, noneLeft, uniqueMark } from '../helpers.js';
+import { cli, quickMarked } from '../helpers.js';
 import { resolvePool } from '../../src/run/pool/resolve.js';
 
 for (const [pool, runtimes] of [
@@ -13,19 +13,7 @@ for (const [pool, runtimes] of [
   ['workerpool', { workers: "workerType: 'thread'", procs: "workerType: 'process'" }],
 ])
   test(`--pool ${pool}: K workers through the pool in each runtime, named with its version; nothing left`, async () => {
-    const mark = uniqueMark();
-    const result = await cli([
-      'compare',
-      '--quick',
-      '-k',
-      '2',
-      '--pool',
-      pool,
-      '--env',
-      `MMAPBENCH_TEST_MARK=${mark}`,
-      '--no-save',
-      '--json',
-    ]);
+    const result = await quickMarked(['--pool', pool]);
     assert.equal(result.exitCode, 0, result.stderr);
     const document = JSON.parse(result.stdout);
     assert.equal(document.pool.name, pool);
@@ -49,27 +37,13 @@ for (const [pool, runtimes] of [
       const share = document.pool.dispatch[mode];
       assert.ok(share >= 0 && share <= 1);
     }
-    await noneLeft(mark);
     const text = await cli(['compare', '--quick', '-k', '2', '--pool', pool, '--no-save']);
     assert.match(text.stdout.replace(/\n/g, ' '), new RegExp(`through ${pool} \\d+\\.\\d+\\.\\d+ \\(`));
     assert.ok(text.stdout.replace(/\n/g, ' ').includes(`workers = ${runtimes.workers}, procs = ${runtimes.procs}`));
   });
 
 test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K workers; nothing left', async () => {
-  const mark = uniqueMark();
-  const result = await cli([
-    'compare',
-    '--quick',
-    '-k',
-    '2',
-    '--pool',
-    'tinypool',
-    '--isolate',
-    '--env',
-    `MMAPBENCH_TEST_MARK=${mark}`,
-    '--no-save',
-    '--json',
-  ]);
+  const result = await quickMarked(['--pool', 'tinypool', '--isolate']);
   assert.equal(result.exitCode, 0, result.stderr);
   const document = JSON.parse(result.stdout);
   assert.equal(document.pool.isolate, true);
@@ -78,7 +52,6 @@ test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K worker
       assert.equal(round[mode].workers.length, 2, `${mode}: a lane a worker`);
       assert.equal(round[mode].totalOps, 2 * document.config.iterations);
     }
-  await noneLeft(mark);
 });
 
 test('sweep --pool: every point through the pool, which the answer names once', async () => {
