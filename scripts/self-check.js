@@ -4,7 +4,7 @@
 // table (the figure, the script's, the target, whether it holds) and always exits 0. The scripts
 // use nothing of mmapbench's: each is a fresh Node process started here with a role (below), in
 // the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
-//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault]
+//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault,pool]
 import { fork, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -218,6 +218,34 @@ const APPS = {
     for (const one of workers) 'terminate' in one ? one.terminate() : one.kill();
     await Promise.all(ended);
     return { times, lags };
+  },
+  /**
+   * ops/s through a tinypool of K workers in `mode`'s runtime, as an app runs it: each pool task
+   * `batch` readFileSyncs in the worker (the pool worker module `o.module`), K in flight, `warmup`
+   * tasks first, then `tasks` timed from the first submitted to the last answered
+   */
+  async pool(/** @type {any} */ o) {
+    const { default: Tinypool } = await import('tinypool');
+    const pool = new Tinypool({
+      filename: o.module,
+      runtime: o.mode === 'workers' ? 'worker_threads' : 'child_process',
+      minThreads: o.k,
+      maxThreads: o.k,
+      env: /** @type {Record<string, string>} */ (process.env),
+    });
+    const drain = async (/** @type {number} */ tasks) => {
+      let submitted = 0;
+      const lane = async () => {
+        while (submitted++ < tasks) await pool.run({ file: o.file, ops: o.batch });
+      };
+      await Promise.all(Array.from({ length: o.k }, lane));
+    };
+    await drain(o.warmup);
+    const from = process.hrtime.bigint();
+    await drain(o.tasks);
+    const rate = (o.tasks * o.batch * 1e9) / Number(process.hrtime.bigint() - from);
+    await pool.destroy();
+    return rate;
   },
   /** ops/s of a bare readFileSync loop in one thread or one process: the harness's k=1 cell's work */
   async bare(/** @type {any} */ o) {
@@ -670,6 +698,33 @@ async function main() {
       seconds <= 40 && /reuse-buffer/.test(String(best)),
     );
   }
+  if (wants('pool')) {
+    say('--pool tinypool, k=2: a compare of 8 rounds beside 8 apps a mode of tinypool by hand');
+    // the pool's worker module of the script: the same reads, nothing of mmapbench's
+    const module = join(dir, 'pool-worker.mjs');
+    writeFileSync(
+      module,
+      "import { readFileSync } from 'node:fs';\nexport default ({ file, ops }) => { for (let i = 0; i < ops; i++) readFileSync(file); return ops; };\n",
+    );
+    const job = { k: 2, file, batch: 400, warmup: 50, tasks: 100 };
+    const { document } = mmapbench([
+      ...['compare', '-k', '2', '--pool', 'tinypool', '--batch', '400', '--rounds', '8'],
+      ...['--iterations', String((job.tasks * job.batch) / 2), '--warmup', String((job.warmup * job.batch) / 2)],
+      ...['--file', file, '--main', 'off'],
+    ]);
+    const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
+    for (let i = 0; i < 8; i++)
+      for (const mode of modes) byHand[mode].push(app('pool', { ...job, mode, module: pathToFileURL(module).href }));
+    const rate = (/** @type {number} */ x) => `${(x / 1000).toFixed(1)}k ops/s`;
+    for (const mode of modes)
+      beside(
+        `throughput through tinypool, ${label[mode]}`,
+        document[mode].throughput.median,
+        { units: byHand[mode], of: median, toolN: document.rounds.length },
+        rate,
+      );
+  }
+
   if (wants('fault')) {
     say('--fault, each kind: compare --quick -k 2 beside scripts/fault-kinds.js');
     // the bare script: an app of its own with K workers, each kind in each mode
