@@ -13,7 +13,12 @@ import { MmapbenchError, environmentError } from '../errors.js';
 export const KILL_GRACE_MS = 2000;
 
 /** @type {Record<HostContext['mode'], (n: number | undefined) => string>} */
-const WHO = { workers: (n) => `worker ${n}`, procs: (n) => `process ${n}`, calibrate: () => 'the calibration run' };
+const WHO = {
+  // no index: a pool's worker, which the pool chose (run/pool/host.js)
+  workers: (n) => (n === undefined || n < 0 ? 'a worker' : `worker ${n}`),
+  procs: (n) => (n === undefined || n < 0 ? 'a process' : `process ${n}`),
+  calibrate: () => 'the calibration run',
+};
 const who = (/** @type {HostContext} */ { mode }, /** @type {number | undefined} */ worker) => WHO[mode](worker);
 
 /**
