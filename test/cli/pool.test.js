@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, quickMarked } from '../helpers.js';
+import { cli, fixture, quickMarked } from '../helpers.js';
 import { resolvePool } from '../../src/run/pool/resolve.js';
 
 for (const [pool, runtimes] of [
@@ -100,6 +100,20 @@ test("advise --pool: every candidate through the pool, and the pool's own proces
   const row = document.advice.rows.find((/** @type {any} */ one) => one.kind === 'procs');
   assert.equal(row.name, "workerpool's process runtime");
   assert.equal(row.apply, "workerpool.pool(script, { workerType: 'process' }) rather than workerType: 'thread'");
+});
+
+test("a pool task that throws fails the run in one line naming it, the pool's worker unnamed; nothing left", async () => {
+  const result = await quickMarked([
+    '--pool',
+    'tinypool',
+    '--task',
+    fixture('throws-at-once.js'),
+    '--iterations',
+    '10',
+  ]);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /a worker failed: disk on fire \(task throws-at-once, in setup, warmup or run\)/);
+  assert.equal(JSON.parse(result.stdout).status, 'failed');
 });
 
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
