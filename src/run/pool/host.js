@@ -39,8 +39,11 @@ const fail = (/** @type {number} */ worker, /** @type {object} */ details) => {
 const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
 const anonymousBefore = anonymousBytes(process.pid);
 const memoryBefore = spec.end ? await collectedAnonymous() : null;
+// the pool's package is loaded as the app loads its modules, before it asks for its workers:
+// start-up, as a raw cell's, runs from that request to the last set up
+const build = await poolBuilder(spec.pool, mode);
 const requested = String(process.hrtime.bigint());
-const pool = await openPool(spec.pool, mode, spec.k);
+const pool = build(spec.k);
 /** @type {Map<string, import('../../stats/samples.js').WarmupDone>} each worker's warmup, by its id */
 const ramps = new Map();
 
@@ -60,50 +63,56 @@ try {
 }
 
 /**
- * A pool of K workers, min = max = K, in `mode`'s runtime; `run` submits one pool task.
+ * The pool's package loaded, and how to build a pool of K workers from it (min = max = K) in
+ * `arm`'s runtime; `run` submits one pool task.
  * @param {PoolSpec} pool
  * @param {'workers'|'procs'} arm
- * @param {number} k
- * @returns {Promise<{ run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
+ * @returns {Promise<(k: number) => { run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
  */
-async function openPool(pool, arm, k) {
+async function poolBuilder(pool, arm) {
   if (pool.name === 'piscina' && arm === 'workers') {
     const { default: Piscina } = await import(pathToFileURL(pool.module).href);
-    const piscina = new Piscina({
-      filename: new URL('./tinypool.js', import.meta.url).href,
-      minThreads: k,
-      maxThreads: k,
-      // a worker kept however long it idles: the window's tasks follow its warmup at once
-      idleTimeout: Infinity,
-    });
-    return { run: (message) => piscina.run(message), destroy: () => piscina.destroy() };
+    return (k) => {
+      const piscina = new Piscina({
+        filename: new URL('./tinypool.js', import.meta.url).href,
+        minThreads: k,
+        maxThreads: k,
+        // a worker kept however long it idles: the window's tasks follow its warmup at once
+        idleTimeout: Infinity,
+      });
+      return { run: (message) => piscina.run(message), destroy: () => piscina.destroy() };
+    };
   }
   if (pool.name === 'tinypool' || pool.name === 'piscina') {
     // piscina's process arm: tinypool's child_process runtime, mmapbench's copy (resolve.js)
     const module = pool.name === 'piscina' ? /** @type {string} */ (pool.processModule) : pool.module;
     const { default: Tinypool } = await import(pathToFileURL(module).href);
-    const tiny = new Tinypool({
-      filename: new URL('./tinypool.js', import.meta.url).href,
-      runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
-      minThreads: k,
-      maxThreads: k,
-      isolateWorkers: pool.isolate,
-      // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
-      // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
-      env: /** @type {Record<string, string>} */ (process.env),
-    });
-    return { run: (message) => tiny.run(message), destroy: () => tiny.destroy() };
+    return (k) => {
+      const tiny = new Tinypool({
+        filename: new URL('./tinypool.js', import.meta.url).href,
+        runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
+        minThreads: k,
+        maxThreads: k,
+        isolateWorkers: pool.isolate,
+        // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
+        // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
+        env: /** @type {Record<string, string>} */ (process.env),
+      });
+      return { run: (message) => tiny.run(message), destroy: () => tiny.destroy() };
+    };
   }
   // workerpool's workers load it from the environment they inherit (workerpool.js)
   process.env.MMAPBENCH_POOL_MODULE = pool.module;
   const workerpool = createRequire(import.meta.url)(pool.module);
-  const script = new URL('./workerpool.js', import.meta.url);
-  const used = workerpool.pool(script.pathname, {
-    minWorkers: k,
-    maxWorkers: k,
-    workerType: arm === 'workers' ? 'thread' : 'process',
-  });
-  return { run: (message) => used.exec('run', [message]), destroy: () => used.terminate() };
+  const script = new URL('./workerpool.js', import.meta.url).pathname;
+  return (k) => {
+    const used = workerpool.pool(script, {
+      minWorkers: k,
+      maxWorkers: k,
+      workerType: arm === 'workers' ? 'thread' : 'process',
+    });
+    return { run: (message) => used.exec('run', [message]), destroy: () => used.terminate() };
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
 
-/** @type {{ task: { run: (ctx: any, ops: number) => unknown }, ctx: any, setUp: string, loaded: string } | null} */
+/** @type {{ task: { run: (ctx: any, ops: number) => unknown }, ctx: any, setUp: string, loaded: string, mode: 'workers'|'procs' } | null} */
 let set = null;
 
 /**
@@ -21,7 +21,7 @@ export async function poolTask(message) {
     if (set) return { id, pid: process.pid, again: true };
     const { loopOf } = await import('../task-runner.js');
     const { module, ctx, loaded, setUp } = await setUpTask(message.spec, message.index, message.mode);
-    set = { task: loopOf(module), ctx, loaded: String(loaded), setUp: String(setUp) };
+    set = { task: loopOf(module), ctx, loaded: String(loaded), setUp: String(setUp), mode: message.mode };
     return { id, pid: process.pid, again: false, loaded: set.loaded, setUp: set.setUp };
   }
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
@@ -31,21 +31,16 @@ export async function poolTask(message) {
   const returned = set.task.run(set.ctx, message.ops);
   if (returned && typeof (/** @type {any} */ (returned).then) === 'function') await returned;
   const end = process.hrtime.bigint();
-  return {
-    id,
-    pid: process.pid,
-    ops: message.ops,
-    start: String(start),
-    end: String(end),
-    cpuNs: threadCpuNs(),
-    // the process's, for a child's (a thread's are read by its host, process-wide)
-    switches: process.resourceUsage().involuntaryContextSwitches,
-  };
+  const timed = { id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) };
+  // a child's CPU time and involuntary switches; a thread pool's are read by its host,
+  // process-wide, so its workers read nothing between their tasks
+  if (set.mode === 'workers') return timed;
+  return { ...timed, cpuNs: threadCpuNs(), switches: process.resourceUsage().involuntaryContextSwitches };
 }
 
 /**
- * This thread's CPU time so far (schedstat), one small read a pool task, after its ops: the host
- * takes the worker's first and last.
+ * This thread's CPU time so far (schedstat), one small read a child's pool task, after its ops:
+ * the host takes the child's first and last.
  * @returns {number | null}
  */
 function threadCpuNs() {
