@@ -2,10 +2,12 @@
 // the task through it. How a pool cell is built and torn down, never a speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture, quickMarked } from '../helpers.js';
+import { cli, ENV, fixture, quickMarked } from '../helpers.js';
 import { resolvePool } from '../../src/run/pool/resolve.js';
 
 for (const [pool, runtimes] of [
@@ -114,6 +116,21 @@ test("a pool task that throws fails the run in one line naming it, the pool's wo
   assert.equal(result.exitCode, 1);
   assert.match(result.stderr, /a worker failed: disk on fire \(task throws-at-once, in setup, warmup or run\)/);
   assert.equal(JSON.parse(result.stdout).status, 'failed');
+});
+
+test('--pool workerpool from a folder whose path has a space: its worker script is found', async () => {
+  const root = join(mkdtempSync(join(tmpdir(), 'mmapbench-spaced-')), 'a folder');
+  mkdirSync(root);
+  for (const part of ['bin', 'src', 'package.json'])
+    cpSync(fileURLToPath(new URL(`../../${part}`, import.meta.url)), join(root, part), { recursive: true });
+  symlinkSync(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(root, 'node_modules'));
+  const result = await execa(
+    process.execPath,
+    [join(root, 'bin', 'mmapbench.js'), 'compare', '--quick', '-k', '2', '--pool', 'workerpool', '--no-save', '--json'],
+    { reject: false, env: ENV },
+  );
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.equal(JSON.parse(result.stdout).pool.name, 'workerpool');
 });
 
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {

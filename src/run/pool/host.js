@@ -6,7 +6,7 @@
 // timed in the worker (work.js); a worker's window runs from its first timed op to its last, so
 // the gaps between its pool tasks (the round trip, the queue) count against its rate.
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
 import { parentApp } from '../main-load.js';
@@ -104,7 +104,8 @@ async function poolBuilder(pool, arm) {
   // workerpool's workers load it from the environment they inherit (workerpool.js)
   process.env.MMAPBENCH_POOL_MODULE = pool.module;
   const workerpool = createRequire(import.meta.url)(pool.module);
-  const script = new URL('./workerpool.js', import.meta.url).pathname;
+  // a path, not a URL's pathname: a folder with a space in it stays as it is
+  const script = fileURLToPath(new URL('./workerpool.js', import.meta.url));
   return (k) => {
     const used = workerpool.pool(script, {
       minWorkers: k,
