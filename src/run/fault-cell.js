@@ -66,8 +66,9 @@ export async function runFaultCell(plan, work, mode, kind, { interrupt, limitByt
       () => null,
       (/** @type {any} */ exit) => exit,
     );
-    // the app itself ended by a signal it did not get from mmapbench: the fault took it down
-    if (ended?.signal && !ended.timedOut && !ended.isCanceled && !ended.isForcefullyTerminated && !interrupt?.aborted)
+    // the app itself ended by a signal it did not get from mmapbench (no kill of ours: a timeout,
+    // Ctrl-C, a flood of messages): the fault took it down
+    if (ended?.signal && !subprocess.killed && !ended.timedOut && !ended.isCanceled && !interrupt?.aborted)
       return { ...NOTHING_LEFT, workersLost: plan.k, event: ended.signal, afterOps: fault.afterOps };
     throw error;
   } finally {
