@@ -335,8 +335,10 @@ function warmupWords(account, names) {
 /**
  * Where the counters came from, and what this machine did not count.
  * @param {AccountData} account
+ * @param {boolean} [pooled]  the cells ran through a pool (compare --pool): its workers' counters
+ *   are read around each pool task's ops
  */
-export function sourcesNote(account) {
+export function sourcesNote(account, pooled = false) {
   const split =
     account.split === 'thread-cpu-usage'
       ? "user and system from Node's per-thread CPU usage"
@@ -344,18 +346,24 @@ export function sourcesNote(account) {
         ? 'user and system split by the share of 10 ms ticks /proc counted'
         : null;
   const missing = [...new Set(Object.values(account.missing))];
+  const read = pooled
+    ? "account: each pool worker's thread's own counters (/proc/thread-self schedstat, stat, status) read " +
+      "around the ops of each of its pool tasks, summed over its window's tasks and the workers, per op (the time " +
+      'between two tasks, waiting for the pool, is blocked); '
+    : "account: each worker thread's own counters (/proc/thread-self schedstat, stat, status; GC from perf_hooks) " +
+      'read at its barrier release and at the end of its timed window, summed over the workers, per op; ';
+  const noRegime = pooled
+    ? "; no regime: through a pool a worker's window is its pool tasks, not cut in tenths"
+    : "; no regime: only a built-in task's window is run in tenths (your task's run() is called once per cell)";
   return (
-    "account: each worker thread's own counters (/proc/thread-self schedstat, stat, status; GC from perf_hooks) " +
-    'read at its barrier release and at the end of its timed window, summed over the workers, per op; ' +
+    read +
     "wall = on a CPU + waiting for a CPU + blocked; the process's other CPU is its other threads' (V8's helpers, " +
     "the libuv pool, the workers' main thread) and its work outside the timed windows" +
     (lineOf(account, 'parentNs')
       ? "; the parent's main thread CPU is what answering the workers took the thread they share, from the release to the last result"
       : '') +
     (split ? `; ${split}` : '') +
-    (Object.values(account.regime).some(Boolean)
-      ? ''
-      : "; no regime: only a built-in task's window is run in tenths (your task's run() is called once per cell)") +
+    (Object.values(account.regime).some(Boolean) ? '' : noRegime) +
     (missing.length ? `; not available here: ${missing.join('; ')}` : '')
   );
 }

@@ -16,6 +16,7 @@ import { setUpTask } from './set-up.js';
 
 /** @typedef {import('../tasks/index.js').TaskContext} TaskContext */
 /** @typedef {import('./latency-sampler.js').LoopedTask} LoopedTask */
+/** @typedef {import('./thread-counters.js').Counters} Counters */
 // The tenths a timed window is cut into for the regime (see measure)
 const SLICES = 10;
 
@@ -141,6 +142,53 @@ const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
 const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
   accounting() && spec.slices === true && iterations >= SLICES && sampling();
 
+/** The counters' /proc files opened and read once, after setup, before any op is timed. */
+export function openCounters() {
+  if (!accounting()) return;
+  readCounters();
+  minorFaults();
+}
+
+/**
+ * One pool task's ops (compare --pool, pool/work.js), run as a window's are: through the sampler
+ * where a window of the task times some (as often as a worker's window of `spec.iterations`
+ * would: over the window's pool tasks, as many timed as one window), and, for a task of the
+ * window (`timed`), with the thread's counters read around its ops, from which the host makes
+ * the worker's account. The warmup's tasks run the same code, so V8 optimizes what the window runs.
+ * @param {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec, opNs?: number }} set  opNs: ns
+ *   per op of the last task, which says how often to time one
+ * @param {number} ops
+ * @param {boolean} timed
+ * @returns {Promise<{ start: bigint, end: bigint, counters?: [Counters, Counters], opTimes?: OpTimes }>}
+ */
+export async function poolBatch(set, ops, timed) {
+  const { task, ctx, spec } = set;
+  const sampler = sampledWindow(spec, spec.iterations)
+    ? latencySampler(set.opNs, spec.iterations, awaitsOf(spec, task))
+    : null;
+  const before = timed && accounting() ? readCounters() : null;
+  const start = process.hrtime.bigint();
+  const called = sampler ? runSampled(task, ctx, ops, sampler) : runOps(task, ctx, ops);
+  if (called) await called;
+  const end = process.hrtime.bigint();
+  const after = before ? readCounters() : null;
+  set.opNs = Number(end - start) / Math.max(ops, 1);
+  return {
+    start,
+    end,
+    ...(before && after ? { counters: /** @type {[Counters, Counters]} */ ([before, after]) } : {}),
+    ...(sampler && timed ? { opTimes: opTimesOf(sampler) } : {}),
+  };
+}
+
+/**
+ * Whether a task's async ops are awaited one by one (a task that talks to its parent, or an
+ * op(ctx) task whose ops turned out async), so each has a time of its own.
+ * @param {RunnerSpec} spec
+ * @param {LoopedTask} task
+ */
+const awaitsOf = (spec, task) => spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
+
 /**
  * Loads the task and runs setup and warmup: everything that must not be timed.
  * @param {RunnerSpec & { warmupMs?: number }} spec  warmupMs: warm up for at most this long
@@ -161,10 +209,7 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   // strings and arguments, and doing so first beside the window deoptimized the task's own
   // optimized openSync there, recompiling it on a V8 thread inside the window's first tenth
   // (docs/how-it-measures.md, "The window's first tenth"). After setup: not the app's start-up.
-  if (accounting()) {
-    readCounters();
-    minorFaults();
-  }
+  openCounters();
   // No worker warms up before all K are set up: start-up (to the last one set up) is then what
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.
@@ -180,9 +225,10 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   let opNs;
   // as measure() has it: a task whose async ops never overlap has each awaited (an op(ctx) task
   // is known to be async from its first op on)
-  const awaits = () => spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
   const warmRun = (/** @type {number} */ ops, /** @type {number | undefined} */ ns = opNs) =>
-    sampled ? runSampled(task, ctx, ops, latencySampler(ns, spec.iterations, awaits())) : task.run(ctx, ops);
+    sampled
+      ? runSampled(task, ctx, ops, latencySampler(ns, spec.iterations, awaitsOf(spec, task)))
+      : task.run(ctx, ops);
   if (spec.warmupMs === undefined) {
     if (spec.warmup > 0) {
       const from = process.hrtime.bigint();
@@ -293,8 +339,7 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
   // allocated before the clock starts: the window allocates nothing of the harness's
   // a task whose async ops never overlap (a round trip to the parent, a user's async op(ctx))
   // has each awaited between the two clock reads
-  const awaits = spec.parent === true || /** @type {{ asyncOps?: boolean }} */ (task).asyncOps === true;
-  const sampler = sampledWindow(spec, iterations) ? latencySampler(opNs, iterations, awaits) : null;
+  const sampler = sampledWindow(spec, iterations) ? latencySampler(opNs, iterations, awaitsOf(spec, task)) : null;
   let lastFaults = slicing ? minorFaults() : null;
   const start = process.hrtime.bigint();
   /** @type {any} */

@@ -33,6 +33,7 @@ for (const [pool, runtimes] of [
         assert.equal(cell.end.cycles.length, 1, 'the app destroys its pool and reads what it kept');
         // each worker's first pool tasks, its ramp
         for (const worker of cell.workers) assert.ok(worker.warmup.ramp.atUs.length >= 1, mode);
+        assertAccounted(cell, mode);
       }
     }
     for (const mode of ['workers', 'procs']) {
@@ -44,6 +45,22 @@ for (const [pool, runtimes] of [
     assert.ok(text.stdout.replace(/\n/g, ' ').includes(`workers = ${runtimes.workers}, procs = ${runtimes.procs}`));
   });
 
+/**
+ * A pool cell's account and op latency, as a raw cell's: its workers' counters read around each
+ * pool task's ops, summed; the ops its tasks timed, merged. Their GC pauses are not watched.
+ * @param {any} cell
+ * @param {string} mode
+ */
+function assertAccounted(cell, mode) {
+  assert.equal(cell.account.ops, cell.totalOps, `${mode}: the account covers every op of the window`);
+  for (const field of ['cpuNs', 'minflt', 'involuntary'])
+    assert.ok(Number.isFinite(cell.account[field]) && cell.account[field] >= 0, `${mode}: account.${field}`);
+  assert.ok(cell.account.cpuNs > 0, `${mode}: the workers ran on a CPU in their tasks`);
+  assert.ok(cell.account.wallNs >= cell.pool.busyNs, `${mode}: a window's wall holds its tasks' ops`);
+  assert.match(cell.account.missing.gcNs, /pool/);
+  assert.ok(cell.latency.ops >= 1 && cell.latency.p99Ns > 0, `${mode}: its tasks timed some of their ops`);
+}
+
 test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K workers; nothing left', async () => {
   const result = await quickMarked(['--pool', 'tinypool', '--isolate']);
   assert.equal(result.exitCode, 0, result.stderr);
@@ -53,6 +70,7 @@ test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K worker
     for (const mode of ['workers', 'procs']) {
       assert.equal(round[mode].workers.length, 2, `${mode}: a lane a worker`);
       assert.equal(round[mode].totalOps, 2 * document.config.iterations);
+      assertAccounted(round[mode], mode);
     }
 });
 

@@ -253,7 +253,7 @@ export function compareModel(document) {
       ...metricsTable(document, MODES),
       ...(document.account ? [accountTable(document.account, MODES, name)] : []),
     ],
-    notes: [...notes, ...(document.account ? [sourcesNote(document.account)] : [])],
+    notes: [...notes, ...(document.account ? [sourcesNote(document.account, Boolean(document.pool))] : [])],
   };
 }
 

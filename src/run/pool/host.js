@@ -11,6 +11,9 @@ import { hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
 import { parentApp } from '../main-load.js';
 import { collectedAnonymous } from '../ending.js';
+import { windowAccount } from '../thread-counters.js';
+import { cellAccount } from '../../stats/account.js';
+import { mergeHistograms } from '../../stats/histogram.js';
 
 const host = hostTimeline();
 /** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */
@@ -173,14 +176,16 @@ async function warmUp() {
  * `tasks` pool tasks of a batch each, K in flight: each finished one starts the next.
  * @param {number} tasks
  * @param {(result: any) => void} each
+ * @param {boolean} [timed]  the window's tasks: each comes back with its worker's counters and
+ *   sampled op times
  */
-async function drain(tasks, each) {
+async function drain(tasks, each, timed = false) {
   let submitted = 0;
   // a fresh worker a task (isolate) is told how to set up, and which lane it stands in for
   const message = (/** @type {number} */ lane) =>
     spec.pool.isolate
-      ? { type: 'batch', ops: spec.pool.batch, setup: { spec: { ...spec, pool: undefined }, index: lane, mode } }
-      : { type: 'batch', ops: spec.pool.batch };
+      ? { type: 'batch', ops: spec.pool.batch, timed, setup: { spec: { ...spec, pool: undefined }, index: lane, mode } }
+      : { type: 'batch', ops: spec.pool.batch, timed };
   const lane = async (/** @type {unknown} */ _, /** @type {number} */ index) => {
     while (submitted < tasks) {
       submitted++;
@@ -198,34 +203,60 @@ async function drain(tasks, each) {
 async function window(members, warm) {
   app.release();
   const before = process.resourceUsage();
-  /** @type {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number }>} */
+  /** @type {Map<string, Worked>} */
   const by = new Map();
-  await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), (result) => {
-    const [start, end] = [BigInt(result.start), BigInt(result.end)];
-    // a worker's tasks; with a fresh worker a task (isolate), a lane's: K of them, as K workers
-    const key = spec.pool.isolate ? `lane ${result.lane}` : result.id;
-    const seen = by.get(key) ?? {
-      ...{ ops: 0, tasks: 0, busyNs: 0, start, end },
-      ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
-    };
-    by.set(key, seen);
-    seen.ops += result.ops;
-    seen.tasks++;
-    seen.busyNs += Number(end - start);
-    if (end > seen.end) seen.end = end;
-    if (start < seen.start) seen.start = start;
-    seen.cpuTo = result.cpuNs;
-    seen.switchesTo = result.switches;
-  });
+  await drain(
+    Math.ceil((spec.k * spec.iterations) / spec.pool.batch),
+    (result) => {
+      // a worker's tasks; with a fresh worker a task (isolate), a lane's: K of them, as K workers
+      const key = spec.pool.isolate ? `lane ${result.lane}` : result.id;
+      by.set(key, worked(by.get(key), result));
+    },
+    true,
+  );
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
   send(resultOf(by, { members, warm, before, main }));
 }
 
 /**
+ * @typedef {{ ops: number, tasks: number, busyNs: number, start: bigint, end: bigint,
+ *   cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number,
+ *   accounts: import('../thread-counters.js').WindowAccount[], opTimes: import('../../stats/samples.js').OpTimes[] }} Worked
+ *   one worker's (or, with isolate, one lane's) window so far: its tasks' ops, their time in the
+ *   worker, its first start and last end; its thread's account, task by task (a fresh thread a
+ *   task with isolate), and its tasks' sampled op times
+ */
+
+/**
+ * One more pool task of a worker's window.
+ * @param {Worked | undefined} seen
+ * @param {any} result  the task's, from work.js
+ * @returns {Worked}
+ */
+function worked(seen, result) {
+  const [start, end] = [BigInt(result.start), BigInt(result.end)];
+  /** @type {Worked} */
+  const one = seen ?? {
+    ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [] },
+    ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
+  };
+  one.ops += result.ops;
+  one.tasks++;
+  one.busyNs += Number(end - start);
+  if (end > one.end) one.end = end;
+  if (start < one.start) one.start = start;
+  one.cpuTo = result.cpuNs;
+  one.switchesTo = result.switches;
+  if (result.counters) one.accounts.push(windowAccount(result.counters[0], result.counters[1], null));
+  if (result.opTimes) one.opTimes.push(result.opTimes);
+  return one;
+}
+
+/**
  * The window's result, as a cell's host sends it: a sample per worker (or lane), the pool's own
  * figures, the usage, and the tree.
- * @param {Map<string, { ops: number, tasks: number, busyNs: number, start: bigint, end: bigint, cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number }>} by
+ * @param {Map<string, Worked>} by
  * @param {{ members: Map<string, { index: number, pid: number, loaded: string, setUp: string }>, warm: string,
  *   before: NodeJS.ResourceUsage, main: import('../../stats/samples.js').CellMain | undefined }} window
  */
@@ -240,6 +271,7 @@ function resultOf(by, { members, warm, before, main }) {
       end: String(one.end),
       ...(member ? { timeline: { loaded: member.loaded, setUp: member.setUp, warm } } : {}),
       ...(ramps.has(id) ? { warmup: ramps.get(id) } : {}),
+      ...accountOf(one),
     };
   });
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
@@ -270,6 +302,45 @@ function resultOf(by, { members, warm, before, main }) {
     main,
   };
 }
+
+/**
+ * A worker's account and op times over its window, from its tasks': the counters' changes over
+ * each task's ops summed (the time between two tasks, waiting for the pool, reads as blocked),
+ * the sampled ops' histograms merged. None where a task came back without (the account off).
+ * @param {Worked} one
+ * @returns {{ account?: import('../thread-counters.js').WindowAccount, opTimes?: import('../../stats/samples.js').OpTimes }}
+ */
+function accountOf(one) {
+  /** @type {{ account?: import('../thread-counters.js').WindowAccount, opTimes?: import('../../stats/samples.js').OpTimes }} */
+  const of = {};
+  const summed =
+    one.accounts.length === one.tasks ? cellAccount(one.accounts.map((account) => ({ ops: 0, account }))) : null;
+  if (summed) {
+    const { ops: _, slices: __, ...account } = summed;
+    of.account = {
+      ...account,
+      wallNs: Number(one.end - one.start),
+      missing: { ...account.missing, gcNs: NO_GC, gcCount: NO_GC },
+    };
+  }
+  if (one.opTimes.length === one.tasks) {
+    const untimed = one.opTimes.find((times) => 'untimed' in times && !/too short/.test(times.untimed));
+    const counted = one.opTimes.flatMap((times) => ('histogram' in times ? [times] : []));
+    of.opTimes =
+      untimed ??
+      (counted.length
+        ? {
+            every: Math.max(...counted.map((times) => times.every)),
+            ops: counted.reduce((sum, times) => sum + times.ops, 0),
+            histogram: mergeHistograms(counted.map((times) => times.histogram)),
+          }
+        : { untimed: 'the window was too short to time an op' });
+  }
+  return of;
+}
+
+// a pool's workers run its tasks between the pool's messages: their GC pauses are not watched
+const NO_GC = "a pool's workers do not watch their GC pauses";
 
 /** The app ends its pool (destroy), as it would, and reads what it kept. */
 async function end() {

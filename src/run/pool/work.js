@@ -1,39 +1,47 @@
 // Inside a pool's worker (tinypool's or workerpool's, a thread or a child process): the task
 // loaded and set up on the first pool task a worker gets, then each pool task `batch` ops of it,
-// timed in the worker, with the thread's CPU time. What the pool's own worker module calls
-// (tinypool.js, workerpool.js): the pool dispatches, this runs.
+// timed in the worker, run as a window's are (task-runner.js's poolBatch: the sampler, the
+// thread's counters). What the pool's own worker module calls (tinypool.js, workerpool.js): the
+// pool dispatches, this runs.
 import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
 
-/** @type {{ task: { run: (ctx: any, ops: number) => unknown }, ctx: any, setUp: string, loaded: string, mode: 'workers'|'procs' } | null} */
+/** @type {{ set: { task: any, ctx: any, spec: any, opNs?: number }, setUp: string, loaded: string, mode: 'workers'|'procs', batch: typeof import('../task-runner.js').poolBatch } | null} */
 let set = null;
 
 /**
  * One pool task: `setup` (the task loaded and set up, once a worker; again is a no-op that says
- * so) or `batch` (that many ops, timed).
+ * so) or `batch` (that many ops, timed; `timed`: a task of the window, whose worker's counters
+ * and sampled op times come back with it).
  * @param {{ type: 'setup', spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' }
- *   | { type: 'batch', ops: number, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }} message
+ *   | { type: 'batch', ops: number, timed?: boolean, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }} message
  */
 export async function poolTask(message) {
   const id = `${process.pid}:${threadId}`;
   if (message.type === 'setup') {
     if (set) return { id, pid: process.pid, again: true };
-    const { loopOf } = await import('../task-runner.js');
     const { module, ctx, loaded, setUp } = await setUpTask(message.spec, message.index, message.mode);
-    set = { task: loopOf(module), ctx, loaded: String(loaded), setUp: String(setUp), mode: message.mode };
+    // the harness's runner loads after the task's setup, untimed, as in a raw cell's worker
+    const { loopOf, openCounters, poolBatch } = await import('../task-runner.js');
+    openCounters();
+    set = {
+      set: { task: loopOf(module), ctx, spec: message.spec },
+      ...{ loaded: String(loaded), setUp: String(setUp), mode: message.mode, batch: poolBatch },
+    };
     return { id, pid: process.pid, again: false, loaded: set.loaded, setUp: set.setUp };
   }
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
   if (!set && message.setup) await poolTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
-  const start = process.hrtime.bigint();
-  const returned = set.task.run(set.ctx, message.ops);
-  if (returned && typeof (/** @type {any} */ (returned).then) === 'function') await returned;
-  const end = process.hrtime.bigint();
-  const timed = { id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) };
+  const { start, end, counters, opTimes } = await set.batch(set.set, message.ops, message.timed === true);
+  const timed = {
+    ...{ id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) },
+    ...(counters ? { counters } : {}),
+    ...(opTimes ? { opTimes } : {}),
+  };
   // a child's CPU time and involuntary switches; a thread pool's are read by its host,
-  // process-wide, so its workers read nothing between their tasks
+  // process-wide
   if (set.mode === 'workers') return timed;
   return { ...timed, cpuNs: threadCpuNs(), switches: process.resourceUsage().involuntaryContextSwitches };
 }
