@@ -336,7 +336,7 @@ function warmupWords(account, names) {
  * Where the counters came from, and what this machine did not count.
  * @param {AccountData} account
  * @param {boolean} [pooled]  the cells ran through a pool (compare --pool): its workers' counters
- *   are read around each pool task's ops
+ *   are read by their host around the window
  */
 export function sourcesNote(account, pooled = false) {
   const split =
@@ -347,9 +347,10 @@ export function sourcesNote(account, pooled = false) {
         : null;
   const missing = [...new Set(Object.values(account.missing))];
   const read = pooled
-    ? "account: each pool worker's thread's own counters (/proc/thread-self schedstat, stat, status) read " +
-      "around the ops of each of its pool tasks, summed over its window's tasks and the workers, per op (the time " +
-      'between two tasks, waiting for the pool, is blocked); '
+    ? "account: each pool worker's thread's counters (/proc/PID/task/TID schedstat, stat, status) read by the " +
+      "app's main thread before the window's first pool task and after its last (a fresh worker a task: its " +
+      'own, around its ops), summed over the workers, per op (the time between two tasks, waiting for the ' +
+      'pool, is blocked); '
     : "account: each worker thread's own counters (/proc/thread-self schedstat, stat, status; GC from perf_hooks) " +
       'read at its barrier release and at the end of its timed window, summed over the workers, per op; ';
   const noRegime = pooled

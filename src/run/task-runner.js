@@ -142,8 +142,10 @@ const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
 const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
   accounting() && spec.slices === true && iterations >= SLICES && sampling();
 
+export { accounting };
+
 /** The counters' /proc files opened and read once, after setup, before any op is timed. */
-export function openCounters() {
+function openCounters() {
   if (!accounting()) return;
   readCounters();
   minorFaults();
@@ -152,21 +154,22 @@ export function openCounters() {
 /**
  * One pool task's ops (compare --pool, pool/work.js), run as a window's are: through the sampler
  * where a window of the task times some (as often as a worker's window of `spec.iterations`
- * would: over the window's pool tasks, as many timed as one window), and, for a task of the
- * window (`timed`), with the thread's counters read around its ops, from which the host makes
- * the worker's account. The warmup's tasks run the same code, so V8 optimizes what the window runs.
+ * would: over the window's pool tasks, as many timed as one window). The warmup's tasks run the
+ * same code, so V8 optimizes what the window runs.
  * @param {{ task: LoopedTask, ctx: TaskContext, spec: RunnerSpec, opNs?: number }} set  opNs: ns
  *   per op of the last task, which says how often to time one
  * @param {number} ops
- * @param {boolean} timed
+ * @param {{ timed: boolean, counted: boolean }} asked  timed: a task of the window, whose sampled
+ *   op times come back with it; counted: with the thread's counters read around its ops (a fresh
+ *   worker a task, whose host cannot read them before and after the window)
  * @returns {Promise<{ start: bigint, end: bigint, counters?: [Counters, Counters], opTimes?: OpTimes }>}
  */
-export async function poolBatch(set, ops, timed) {
+export async function poolBatch(set, ops, { timed, counted }) {
   const { task, ctx, spec } = set;
   const sampler = sampledWindow(spec, spec.iterations)
     ? latencySampler(set.opNs, spec.iterations, awaitsOf(spec, task))
     : null;
-  const before = timed && accounting() ? readCounters() : null;
+  const before = counted && accounting() ? readCounters() : null;
   const start = process.hrtime.bigint();
   const called = sampler ? runSampled(task, ctx, ops, sampler) : runOps(task, ctx, ops);
   if (called) await called;

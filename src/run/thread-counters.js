@@ -5,6 +5,7 @@
 import { openSync, readSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 
+const SELF = '/proc/thread-self';
 const TICK_NS = 1e7; // USER_HZ is 100 on Linux: /proc's utime and stime count 10 ms ticks
 
 /**
@@ -73,14 +74,19 @@ function statusField(status, name) {
   return status && at >= 0 ? Number.parseInt(status.slice(at + name.length + 2), 10) : null;
 }
 
-/** @returns {Counters} */
-export function readCounters() {
-  const stat = read('/proc/thread-self/stat');
-  const schedstat = read('/proc/thread-self/schedstat');
-  const status = read('/proc/thread-self/status');
+/**
+ * @param {string} [thread]  the thread's /proc folder: the calling thread's, or another's of this
+ *   machine (a pool's worker, read by its host: `/proc/PID/task/TID`), whose CPU time is then
+ *   split by /proc's ticks alone
+ * @returns {Counters}
+ */
+export function readCounters(thread = SELF) {
+  const stat = read(`${thread}/stat`);
+  const schedstat = read(`${thread}/schedstat`);
+  const status = read(`${thread}/status`);
   const fields = stat ? statFields(stat) : null;
   const [cpuNs, runqNs] = schedstat ? schedstat.trim().split(' ').map(Number) : [null, null];
-  const usage = threadCpuUsage?.call(process);
+  const usage = thread === SELF ? threadCpuUsage?.call(process) : undefined;
   return {
     atNs: Number(process.hrtime.bigint()),
     cpuNs: Number.isFinite(cpuNs) ? cpuNs : null,

@@ -58,6 +58,14 @@ function assertAccounted(cell, mode) {
   assert.ok(cell.account.cpuNs > 0, `${mode}: the workers ran on a CPU in their tasks`);
   assert.ok(cell.account.wallNs >= cell.pool.busyNs, `${mode}: a window's wall holds its tasks' ops`);
   assert.match(cell.account.missing.gcNs, /pool/);
+  // its tasks in tenths, as a raw window's, where each worker ran ten or more
+  if (cell.pool.tasks >= 10 * cell.workers.length) {
+    assert.equal(cell.account.slices.length, 10, `${mode}: a window in tenths of its tasks`);
+    assert.equal(
+      cell.account.slices.reduce((/** @type {number} */ sum, /** @type {any} */ tenth) => sum + tenth.ops, 0),
+      cell.totalOps,
+    );
+  }
   assert.ok(cell.latency.ops >= 1 && cell.latency.p99Ns > 0, `${mode}: its tasks timed some of their ops`);
 }
 

@@ -7,11 +7,11 @@
 // the gaps between its pool tasks (the round trip, the queue) count against its rate.
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { hostTimeline, serializeError, usageBetween } from '../task-runner.js';
+import { accounting, hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
 import { parentApp } from '../main-load.js';
 import { collectedAnonymous } from '../ending.js';
-import { windowAccount } from '../thread-counters.js';
+import { readCounters, windowAccount } from '../thread-counters.js';
 import { cellAccount } from '../../stats/account.js';
 import { mergeHistograms } from '../../stats/histogram.js';
 
@@ -53,6 +53,8 @@ const ramps = new Map();
 try {
   // with isolateWorkers every pool task has a fresh worker, which sets itself up (work.js)
   const members = spec.pool.isolate ? new Map() : await setUpMembers();
+  // the workers' /proc files opened and read once now, not first at the window
+  if (accounting()) readThreads(members);
   if (!spec.pool.isolate) await warmUp();
   const warm = String(process.hrtime.bigint());
   send({ type: 'ready' });
@@ -122,10 +124,10 @@ async function poolBuilder(pool, arm) {
 /**
  * Every one of the K workers set up: setup tasks, K at a time, until K distinct workers have
  * loaded the task (a pool may hand two to one worker; the second says it was set up already).
- * @returns {Promise<Map<string, { index: number, pid: number, loaded: string, setUp: string }>>}
+ * @returns {Promise<Map<string, { index: number, pid: number, thread: string, loaded: string, setUp: string }>>}
  */
 async function setUpMembers() {
-  /** @type {Map<string, { index: number, pid: number, loaded: string, setUp: string }>} */
+  /** @type {Map<string, { index: number, pid: number, thread: string, loaded: string, setUp: string }>} */
   const members = new Map();
   const free = Array.from({ length: spec.k }, (_, index) => index);
   for (let tries = 0; members.size < spec.k; tries++) {
@@ -136,7 +138,11 @@ async function setUpMembers() {
     );
     answers.forEach((answer, i) => {
       if (answer.again) free.push(indices[i]);
-      else members.set(answer.id, { index: indices[i], pid: answer.pid, loaded: answer.loaded, setUp: answer.setUp });
+      else
+        members.set(answer.id, {
+          ...{ index: indices[i], pid: answer.pid, thread: `/proc/${answer.thread}` },
+          ...{ loaded: answer.loaded, setUp: answer.setUp },
+        });
     });
   }
   return members;
@@ -197,12 +203,15 @@ async function drain(tasks, each, timed = false) {
 
 /**
  * The timed window: K × iterations ops through the pool; each worker's sample from its batches.
- * @param {Map<string, { index: number, pid: number, loaded: string, setUp: string }>} members
+ * @param {Map<string, { index: number, pid: number, thread: string, loaded: string, setUp: string }>} members
  * @param {string} warm  when the warmup ended (hrtime ns)
  */
 async function window(members, warm) {
   app.release();
   const before = process.resourceUsage();
+  // each worker thread's counters, read here around the window as a raw cell's worker reads its
+  // own: nothing of the harness's in the pool's tasks (a fresh worker a task reads its own)
+  const counted = accounting() ? readThreads(members) : null;
   /** @type {Map<string, Worked>} */
   const by = new Map();
   await drain(
@@ -214,18 +223,34 @@ async function window(members, warm) {
     },
     true,
   );
+  if (counted) {
+    const after = readThreads(members);
+    for (const [id, one] of by)
+      if (counted.has(id) && after.has(id))
+        one.accounts = [windowAccount(/** @type {any} */ (counted.get(id)), /** @type {any} */ (after.get(id)), null)];
+  }
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
   send(resultOf(by, { members, warm, before, main }));
 }
 
 /**
+ * Each worker thread's counters, read from its /proc folder by the app's main thread.
+ * @param {Map<string, { thread: string }>} members
+ * @returns {Map<string, import('../thread-counters.js').Counters>}
+ */
+function readThreads(members) {
+  return new Map([...members].map(([id, { thread }]) => [id, readCounters(thread)]));
+}
+
+/**
  * @typedef {{ ops: number, tasks: number, busyNs: number, start: bigint, end: bigint,
  *   cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number,
- *   accounts: import('../thread-counters.js').WindowAccount[], opTimes: import('../../stats/samples.js').OpTimes[] }} Worked
+ *   accounts: import('../thread-counters.js').WindowAccount[], opTimes: import('../../stats/samples.js').OpTimes[],
+ *   done: Array<[number, bigint]> }} Worked
  *   one worker's (or, with isolate, one lane's) window so far: its tasks' ops, their time in the
- *   worker, its first start and last end; its thread's account, task by task (a fresh thread a
- *   task with isolate), and its tasks' sampled op times
+ *   worker, its first start and last end; its thread's account (with isolate, task by task: a
+ *   fresh thread each), and its tasks' sampled op times; done: each task's ops and end, in order
  */
 
 /**
@@ -238,11 +263,12 @@ function worked(seen, result) {
   const [start, end] = [BigInt(result.start), BigInt(result.end)];
   /** @type {Worked} */
   const one = seen ?? {
-    ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [] },
+    ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [], done: [] },
     ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
   };
   one.ops += result.ops;
   one.tasks++;
+  one.done.push([result.ops, end]);
   one.busyNs += Number(end - start);
   if (end > one.end) one.end = end;
   if (start < one.start) one.start = start;
@@ -257,7 +283,7 @@ function worked(seen, result) {
  * The window's result, as a cell's host sends it: a sample per worker (or lane), the pool's own
  * figures, the usage, and the tree.
  * @param {Map<string, Worked>} by
- * @param {{ members: Map<string, { index: number, pid: number, loaded: string, setUp: string }>, warm: string,
+ * @param {{ members: Map<string, { index: number, pid: number, thread: string, loaded: string, setUp: string }>, warm: string,
  *   before: NodeJS.ResourceUsage, main: import('../../stats/samples.js').CellMain | undefined }} window
  */
 function resultOf(by, { members, warm, before, main }) {
@@ -272,6 +298,7 @@ function resultOf(by, { members, warm, before, main }) {
       ...(member ? { timeline: { loaded: member.loaded, setUp: member.setUp, warm } } : {}),
       ...(ramps.has(id) ? { warmup: ramps.get(id) } : {}),
       ...accountOf(one),
+      ...(spec.slices && one.done.length >= SLICES ? { slices: slicesOf(one) } : {}),
     };
   });
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
@@ -304,17 +331,17 @@ function resultOf(by, { members, warm, before, main }) {
 }
 
 /**
- * A worker's account and op times over its window, from its tasks': the counters' changes over
- * each task's ops summed (the time between two tasks, waiting for the pool, reads as blocked),
- * the sampled ops' histograms merged. None where a task came back without (the account off).
+ * A worker's account and op times over its window: its thread's counters' change over the window
+ * (with a fresh worker a task, each task's thread's over its ops, summed: the spawn between two
+ * tasks reads as blocked), the ops its tasks timed, their histograms merged. No account with it
+ * off (MMAPBENCH_ACCOUNT=off).
  * @param {Worked} one
  * @returns {{ account?: import('../thread-counters.js').WindowAccount, opTimes?: import('../../stats/samples.js').OpTimes }}
  */
 function accountOf(one) {
   /** @type {{ account?: import('../thread-counters.js').WindowAccount, opTimes?: import('../../stats/samples.js').OpTimes }} */
   const of = {};
-  const summed =
-    one.accounts.length === one.tasks ? cellAccount(one.accounts.map((account) => ({ ops: 0, account }))) : null;
+  const summed = one.accounts.length ? cellAccount(one.accounts.map((account) => ({ ops: 0, account }))) : null;
   if (summed) {
     const { ops: _, slices: __, ...account } = summed;
     of.account = {
@@ -337,6 +364,30 @@ function accountOf(one) {
         : { untimed: 'the window was too short to time an op' });
   }
   return of;
+}
+
+// a window cut in tenths, as a raw cell's built-in task's (task-runner.js)
+const SLICES = 10;
+
+/**
+ * A worker's window in tenths of its pool tasks, in order, as a raw window's tenths: each its
+ * tasks' ops over the time from the last tenth's end to its own (the time between tasks in it),
+ * so a tenth's rate is the window's rate over that stretch. Page faults are the account's alone.
+ * @param {Worked} one
+ * @returns {import('../../stats/samples.js').Slice[]}
+ */
+function slicesOf(one) {
+  const slices = [];
+  let from = one.start;
+  for (let slice = 0, at = 0; slice < SLICES; slice++) {
+    const to = Math.floor((one.done.length * (slice + 1)) / SLICES);
+    let ops = 0;
+    for (; at < to; at++) ops += one.done[at][0];
+    const end = one.done[to - 1][1];
+    slices.push({ ns: Number(end - from), ops, minflt: null });
+    from = end;
+  }
+  return slices;
 }
 
 // a pool's workers run its tasks between the pool's messages: their GC pauses are not watched

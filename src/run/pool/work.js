@@ -3,7 +3,7 @@
 // timed in the worker, run as a window's are (task-runner.js's poolBatch: the sampler, the
 // thread's counters). What the pool's own worker module calls (tinypool.js, workerpool.js): the
 // pool dispatches, this runs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
 
@@ -12,8 +12,8 @@ let set = null;
 
 /**
  * One pool task: `setup` (the task loaded and set up, once a worker; again is a no-op that says
- * so) or `batch` (that many ops, timed; `timed`: a task of the window, whose worker's counters
- * and sampled op times come back with it).
+ * so) or `batch` (that many ops, timed; `timed`: a task of the window, whose sampled op times
+ * come back with it, and, from a fresh worker a task (`setup`), its thread's counters).
  * @param {{ type: 'setup', spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' }
  *   | { type: 'batch', ops: number, timed?: boolean, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }} message
  */
@@ -23,18 +23,22 @@ export async function poolTask(message) {
     if (set) return { id, pid: process.pid, again: true };
     const { module, ctx, loaded, setUp } = await setUpTask(message.spec, message.index, message.mode);
     // the harness's runner loads after the task's setup, untimed, as in a raw cell's worker
-    const { loopOf, openCounters, poolBatch } = await import('../task-runner.js');
-    openCounters();
+    const { loopOf, poolBatch } = await import('../task-runner.js');
     set = {
       set: { task: loopOf(module), ctx, spec: message.spec },
       ...{ loaded: String(loaded), setUp: String(setUp), mode: message.mode, batch: poolBatch },
     };
-    return { id, pid: process.pid, again: false, loaded: set.loaded, setUp: set.setUp };
+    // this thread's /proc folder (PID/task/TID): its host reads its counters around the window
+    const thread = readlinkSync('/proc/thread-self');
+    return { id, pid: process.pid, thread, again: false, loaded: set.loaded, setUp: set.setUp };
   }
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
   if (!set && message.setup) await poolTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
-  const { start, end, counters, opTimes } = await set.batch(set.set, message.ops, message.timed === true);
+  const { start, end, counters, opTimes } = await set.batch(set.set, message.ops, {
+    timed: message.timed === true,
+    counted: message.timed === true && message.setup !== undefined,
+  });
   const timed = {
     ...{ id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) },
     ...(counters ? { counters } : {}),
