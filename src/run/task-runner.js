@@ -162,7 +162,8 @@ function openCounters() {
  * @param {{ timed: boolean, counted: boolean }} asked  timed: a task of the window, whose sampled
  *   op times come back with it; counted: with the thread's counters read around its ops (a fresh
  *   worker a task, whose host cannot read them before and after the window)
- * @returns {Promise<{ start: bigint, end: bigint, counters?: [Counters, Counters], opTimes?: OpTimes }>}
+ * @returns {Promise<{ start: bigint, end: bigint, counters?: [Counters, Counters], opTimes?: OpTimes,
+ *   metrics?: Record<string, number> }>}  metrics: what a task of its own reported for these ops
  */
 export async function poolBatch(set, ops, { timed, counted }) {
   const { task, ctx, spec } = set;
@@ -171,16 +172,19 @@ export async function poolBatch(set, ops, { timed, counted }) {
     : null;
   const before = counted && accounting() ? readCounters() : null;
   const start = process.hrtime.bigint();
-  const called = sampler ? runSampled(task, ctx, ops, sampler) : runOps(task, ctx, ops);
-  if (called) await called;
+  /** @type {any} */
+  let returned = sampler ? runSampled(task, ctx, ops, sampler) : task.run(ctx, ops); // a user's task may return anything
+  if (returned && typeof returned.then === 'function') returned = await returned;
   const end = process.hrtime.bigint();
   const after = before ? readCounters() : null;
   set.opNs = Number(end - start) / Math.max(ops, 1);
+  const metrics = sampler ? null : declaredMetrics(returned?.metrics, spec.metrics);
   return {
     start,
     end,
     ...(before && after ? { counters: /** @type {[Counters, Counters]} */ ([before, after]) } : {}),
     ...(sampler && timed ? { opTimes: opTimesOf(sampler) } : {}),
+    ...(metrics && timed ? { metrics } : {}),
   };
 }
 

@@ -56,6 +56,10 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
           batch: plan.pool.batch ?? poolBatchOf(work),
           isolate: plan.pool.isolate,
           processModule: plan.pool.processModule ?? null,
+          // a task's own metrics, each worker's combined over its pool tasks as over workers
+          combine: Object.fromEntries(
+            Object.entries(plan.task.metrics).map(([name, metric]) => [name, { combine: metric.combine }]),
+          ),
         },
       }
     : {}),

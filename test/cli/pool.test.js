@@ -197,6 +197,26 @@ test("the project's own copy comes first", () => {
   assert.equal(found.batch, 10);
 });
 
+test("--semi-space and a task's own metrics reach a pool's workers: a thread's resourceLimits, a child's execArgv", async () => {
+  for (const pool of ['tinypool', 'workerpool']) {
+    const run = async (/** @type {string[]} */ extra) => {
+      const result = await cli([
+        ...['compare', '--quick', '-k', '2', '--pool', pool, '--task', fixture('young-probe.js')],
+        ...['--json', '--no-save', ...extra],
+      ]);
+      assert.equal(result.exitCode, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    const young = await run(['--semi-space', '64']);
+    const own = await run([]);
+    for (const mode of ['workers', 'procs']) {
+      // a new space is two semi-spaces: V8's own 16 MiB gives at most 32, 64 MiB gives more
+      assert.ok(young[mode].metrics.newSpaceMiB.max > 32, `${pool} ${mode} ${young[mode].metrics.newSpaceMiB.max}`);
+      assert.ok(own[mode].metrics.newSpaceMiB.max <= 32, `${pool} ${mode} ${own[mode].metrics.newSpaceMiB.max}`);
+    }
+  }
+});
+
 for (const [args, said] of [
   [['--batch', '5'], /--batch is the ops of a pool task: give it with --pool/],
   [['--pool', 'tinypool', '--fault', 'abort'], /--pool tinypool takes no --fault yet/],

@@ -13,6 +13,7 @@ import { parentApp } from '../main-load.js';
 import { collectedAnonymous } from '../ending.js';
 import { readCounters, windowAccount } from '../thread-counters.js';
 import { cellAccount } from '../../stats/account.js';
+import { combineMetrics } from '../../stats/cell-summary.js';
 import { mergeHistograms } from '../../stats/histogram.js';
 
 const host = hostTimeline();
@@ -28,6 +29,8 @@ const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind
  * @property {string} module  the package's entry, resolved (the user's project's first)
  * @property {number} batch  ops of the task in one pool task
  * @property {boolean} isolate  tinypool's isolateWorkers: a fresh worker for every pool task
+ * @property {Record<string, { combine?: 'sum'|'max'|'mean' }>} [combine]  a task's own metrics, how
+ *   each combines over a worker's pool tasks
  */
 
 process.on('disconnect', () => process.exit(0));
@@ -75,6 +78,11 @@ try {
  * @returns {Promise<(k: number) => { run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
  */
 async function poolBuilder(pool, arm) {
+  // --semi-space, as an app sets it and a raw cell's hosts do: a thread's resourceLimits (V8's
+  // young generation is three semi-spaces), a child's execArgv
+  const semi = spec.semiSpaceMb;
+  const resourceLimits = semi && arm === 'workers' ? { resourceLimits: { maxYoungGenerationSizeMb: 3 * semi } } : {};
+  const execArgv = semi && arm === 'procs' ? [...process.execArgv, `--max-semi-space-size=${semi}`] : null;
   if (pool.name === 'piscina' && arm === 'workers') {
     const { default: Piscina } = await import(pathToFileURL(pool.module).href);
     return (k) => {
@@ -84,6 +92,7 @@ async function poolBuilder(pool, arm) {
         maxThreads: k,
         // a worker kept however long it idles: the window's tasks follow its warmup at once
         idleTimeout: Infinity,
+        ...resourceLimits,
       });
       return { run: (message) => piscina.run(message), destroy: () => piscina.destroy() };
     };
@@ -102,6 +111,8 @@ async function poolBuilder(pool, arm) {
         // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
         // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
         env: /** @type {Record<string, string>} */ (process.env),
+        ...resourceLimits,
+        ...(execArgv ? { execArgv } : {}),
       });
       return { run: (message) => tiny.run(message), destroy: () => tiny.destroy() };
     };
@@ -116,6 +127,8 @@ async function poolBuilder(pool, arm) {
       minWorkers: k,
       maxWorkers: k,
       workerType: arm === 'workers' ? 'thread' : 'process',
+      ...(semi && arm === 'workers' ? { workerThreadOpts: resourceLimits } : {}),
+      ...(execArgv ? { forkOpts: { execArgv } } : {}),
     });
     return { run: (message) => used.exec('run', [message]), destroy: () => used.terminate() };
   };
@@ -247,10 +260,10 @@ function readThreads(members) {
  * @typedef {{ ops: number, tasks: number, busyNs: number, start: bigint, end: bigint,
  *   cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number,
  *   accounts: import('../thread-counters.js').WindowAccount[], opTimes: import('../../stats/samples.js').OpTimes[],
- *   done: Array<[number, bigint]> }} Worked
+ *   done: Array<[number, bigint]>, metrics: Array<Record<string, number>> }} Worked
  *   one worker's (or, with isolate, one lane's) window so far: its tasks' ops, their time in the
  *   worker, its first start and last end; its thread's account (with isolate, task by task: a
- *   fresh thread each), and its tasks' sampled op times; done: each task's ops and end, in order
+ *   fresh thread each), and its tasks' sampled op times; done: each task's ops and end, in order; metrics: what a task of its own reported, task by task
  */
 
 /**
@@ -263,7 +276,7 @@ function worked(seen, result) {
   const [start, end] = [BigInt(result.start), BigInt(result.end)];
   /** @type {Worked} */
   const one = seen ?? {
-    ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [], done: [] },
+    ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [], done: [], metrics: [] },
     ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
   };
   one.ops += result.ops;
@@ -276,6 +289,7 @@ function worked(seen, result) {
   one.switchesTo = result.switches;
   if (result.counters) one.accounts.push(windowAccount(result.counters[0], result.counters[1], null));
   if (result.opTimes) one.opTimes.push(result.opTimes);
+  if (result.metrics) one.metrics.push(result.metrics);
   return one;
 }
 
@@ -299,6 +313,7 @@ function resultOf(by, { members, warm, before, main }) {
       ...(ramps.has(id) ? { warmup: ramps.get(id) } : {}),
       ...accountOf(one),
       ...(spec.slices && one.done.length >= SLICES ? { slices: slicesOf(one) } : {}),
+      ...(one.metrics.length ? { metrics: metricsOf(one.metrics) } : {}),
     };
   });
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
@@ -364,6 +379,22 @@ function accountOf(one) {
         : { untimed: 'the window was too short to time an op' });
   }
   return of;
+}
+
+/**
+ * A worker's own metrics over its window: each of its pool tasks' combined as the task declares
+ * (a sum, a max, a mean), as the CLI combines them over the workers.
+ * @param {Array<Record<string, number>>} tasks
+ * @returns {Record<string, number>}
+ */
+function metricsOf(tasks) {
+  const combined = combineMetrics(
+    tasks.map((metrics) => ({ metrics })),
+    spec.pool.combine ?? {},
+  );
+  return /** @type {Record<string, number>} */ (
+    Object.fromEntries(Object.entries(combined).filter(([, value]) => value !== null))
+  );
 }
 
 // a window cut in tenths, as a raw cell's built-in task's (task-runner.js)

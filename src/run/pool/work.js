@@ -35,7 +35,7 @@ export async function poolTask(message) {
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
   if (!set && message.setup) await poolTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
-  const { start, end, counters, opTimes } = await set.batch(set.set, message.ops, {
+  const { start, end, counters, opTimes, metrics } = await set.batch(set.set, message.ops, {
     timed: message.timed === true,
     counted: message.timed === true && message.setup !== undefined,
   });
@@ -43,6 +43,7 @@ export async function poolTask(message) {
     ...{ id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) },
     ...(counters ? { counters } : {}),
     ...(opTimes ? { opTimes } : {}),
+    ...(metrics ? { metrics } : {}),
   };
   // a child's CPU time and involuntary switches; a thread pool's are read by its host,
   // process-wide
