@@ -417,8 +417,8 @@ function featuresOf(options, cwd, task) {
 }
 
 /**
- * What a pool cell cannot carry yet, refused before any cell: the pool's own workers are ended
- * once (no --cycles), fail only as the pool's (no --fault), and have no
+ * What a pool cell cannot carry yet, refused before any cell: the pool's own workers fail only as
+ * the pool's (no --fault), and have no
  * parent channel for a task that talks to one (the message task: the pool's dispatch is that).
  * @param {MeasureOptions} options
  * @param {import('../tasks/index.js').LoadedTask} task
@@ -429,9 +429,7 @@ function checkPool(options, task) {
     throw usageError(
       `--pool ${pool} runs the task inside the pool's workers, and task ${task.name} talks to a parent of its own: choose another --task`,
     );
-  const not = [options.fault ? '--fault' : null, (options.cycles ?? 1) > 1 ? '--cycles' : null].filter(Boolean);
-  if (not.length)
-    throw usageError(`--pool ${pool} takes no ${not.join(' or ')} yet: drop it, or measure without --pool`);
+  if (options.fault) throw usageError(`--pool ${pool} takes no --fault yet: drop it, or measure without --pool`);
   return pool;
 }
 

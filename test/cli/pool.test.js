@@ -197,6 +197,19 @@ test("the project's own copy comes first", () => {
   assert.equal(found.batch, 10);
 });
 
+test('--pool --cycles 3: the app builds, runs and destroys its pool three times, each end read; nothing left', async () => {
+  const result = await quickMarked(['--pool', 'tinypool', '--cycles', '3']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  const document = JSON.parse(result.stdout);
+  for (const round of document.rounds)
+    for (const mode of ['workers', 'procs']) {
+      const cycles = round[mode].end.cycles;
+      assert.equal(cycles.length, 3, `${mode}: a pool a cycle`);
+      for (const cycle of cycles) assert.ok(cycle.teardownNs > 0 && cycle.anonBytes > 0, mode);
+    }
+  for (const mode of ['workers', 'procs']) assert.ok(document[mode].keptGrowthPerCycle, mode);
+});
+
 test("--semi-space and a task's own metrics reach a pool's workers: a thread's resourceLimits, a child's execArgv", async () => {
   for (const pool of ['tinypool', 'workerpool']) {
     const run = async (/** @type {string[]} */ extra) => {

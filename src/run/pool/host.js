@@ -49,7 +49,8 @@ const memoryBefore = spec.end ? await collectedAnonymous() : null;
 // start-up, as a raw cell's, runs from that request to the last set up
 const build = await poolBuilder(spec.pool, mode);
 const requested = String(process.hrtime.bigint());
-const pool = build(spec.k);
+// the app's pool: built again for each further cycle (--cycles), as an app that recycles it
+let pool = build(spec.k);
 /** @type {Map<string, import('../../stats/samples.js').WarmupDone>} each worker's warmup, by its id */
 const ramps = new Map();
 
@@ -424,18 +425,42 @@ function slicesOf(one) {
 // a pool's workers run its tasks between the pool's messages: their GC pauses are not watched
 const NO_GC = "a pool's workers do not watch their GC pauses";
 
-/** The app ends its pool (destroy), as it would, and reads what it kept. */
+/**
+ * The app ends its pool (destroy), as it would, and reads what it kept; with --cycles, builds,
+ * sets up, warms and runs a pool again and ends it each time, as an app that recycles its pool
+ * (each further window untimed: throughput is the first's).
+ */
 async function end() {
+  const cycles = [await destroyed()];
+  for (let cycle = 1; cycle < (spec.end?.cycles ?? 1) && !failed; cycle++) {
+    pool = build(spec.k);
+    if (!spec.pool.isolate) {
+      await setUpMembers();
+      await warmUp();
+    }
+    await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), () => {});
+    cycles.push(await destroyed());
+  }
+  if (failed) return;
+  send({
+    type: 'ended',
+    settleMs: spec.end?.settleMs ?? 0,
+    beforeBytes: memoryBefore?.anonBytes ?? null,
+    beforeHeapBytes: memoryBefore?.heapBytes ?? null,
+    cycles,
+  });
+}
+
+/**
+ * The pool destroyed, timed (the request to its promise's end), then the settle time and what
+ * the app holds.
+ * @returns {Promise<import('../ending.js').EndCycle>}
+ */
+async function destroyed() {
   const from = process.hrtime.bigint();
   await pool.destroy();
   const teardownNs = Number(process.hrtime.bigint() - from);
   const settleMs = spec.end?.settleMs ?? 0;
   if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-  send({
-    type: 'ended',
-    settleMs,
-    beforeBytes: memoryBefore?.anonBytes ?? null,
-    beforeHeapBytes: memoryBefore?.heapBytes ?? null,
-    cycles: [{ teardownNs, ...(await collectedAnonymous()) }],
-  });
+  return { teardownNs, ...(await collectedAnonymous()) };
 }
