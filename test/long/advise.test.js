@@ -127,6 +127,26 @@ test('--semi-space reaches each worker as an app sets it: a thread through resou
   assert.match((await cli(['compare', '--semi-space', '0', '--quick'])).stderr, /--semi-space 0 is invalid/);
 });
 
+test("--semi-space through a pool reaches each worker as an app sets it: a thread's resourceLimits, a child's execArgv", async () => {
+  for (const pool of ['tinypool', 'workerpool']) {
+    const run = async (/** @type {string[]} */ extra) => {
+      const result = await cli([
+        ...['compare', '--quick', '-k', '2', '--pool', pool, '--task', fixture('young-probe.js')],
+        ...['--json', '--no-save', ...extra],
+      ]);
+      assert.equal(result.exitCode, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    const young = await run(['--semi-space', '64']);
+    const own = await run([]);
+    for (const mode of ['workers', 'procs']) {
+      // a new space is two semi-spaces: V8's own 16 MiB gives at most 32, 64 MiB gives more
+      assert.ok(young[mode].metrics.newSpaceMiB.max > 32, `${pool} ${mode} ${young[mode].metrics.newSpaceMiB.max}`);
+      assert.ok(own[mode].metrics.newSpaceMiB.max <= 32, `${pool} ${mode} ${own[mode].metrics.newSpaceMiB.max}`);
+    }
+  }
+});
+
 test('advise --for kept-memory ranks by what the app keeps, each with its throughput beside it', async () => {
   const result = await cli([
     'advise',
