@@ -60,7 +60,7 @@ export async function compareSection({ path, document }, { facts, models }) {
       document,
       facts: {
         ...facts,
-        rounds: `${document.rounds.length} (stop: ${document.stop ?? 'n/a'})`,
+        rounds: roundsFact(document),
         'iterations per worker': `${config.iterations ?? 'n/a'} after ${config.warmup === 'steady' ? 'a warmup until steady' : `${config.warmup ?? 0} warmup`}`,
         ...(document.pool ? { pool: `${document.pool.name} ${document.pool.version}` } : {}),
         env:
@@ -308,3 +308,16 @@ function keptRows(document, modes, arm) {
  * @param {import('../../points/points.js').Point} point
  */
 export const pooledIn = (measure, point) => MODES.some((mode) => figureOf(measure, point)[mode]?.pooled !== undefined);
+
+/**
+ * The rounds the answer rests on, as it counts them: a pilot round (the calibration's, in no
+ * figure) and a round a failure cut short are said apart.
+ * @param {{ rounds: Array<{ complete: boolean, pilot?: true }>, stop?: string | null }} document
+ */
+function roundsFact(document) {
+  const complete = document.rounds.filter((round) => round.complete).length;
+  const pilot = document.rounds.filter((round) => round.pilot).length;
+  const cut = document.rounds.length - complete - pilot;
+  const also = [pilot ? `and ${pilot} pilot` : '', cut ? `${cut} incomplete` : ''].filter(Boolean).join(', ');
+  return `${complete}${also ? ` (${also})` : ''}, stop: ${document.stop ?? 'n/a'}`;
+}
