@@ -278,7 +278,7 @@ function worked(seen, result) {
   /** @type {Worked} */
   const one = seen ?? {
     ...{ ops: 0, tasks: 0, busyNs: 0, start, end, accounts: [], opTimes: [], done: [], metrics: [] },
-    ...{ cpuFrom: result.cpuNs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
+    ...{ cpuFrom: result.cpuUs, cpuTo: null, switchesFrom: result.switches, switchesTo: result.switches },
   };
   one.ops += result.ops;
   one.tasks++;
@@ -286,7 +286,7 @@ function worked(seen, result) {
   one.busyNs += Number(end - start);
   if (end > one.end) one.end = end;
   if (start < one.start) one.start = start;
-  one.cpuTo = result.cpuNs;
+  one.cpuTo = result.cpuUs;
   one.switchesTo = result.switches;
   if (result.counters) one.accounts.push(windowAccount(result.counters[0], result.counters[1], null));
   if (result.opTimes) one.opTimes.push(result.opTimes);
@@ -320,12 +320,12 @@ function resultOf(by, { members, warm, before, main }) {
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
   // the CPU and the involuntary switches of the window: a thread pool's from this process, which
   // holds its threads (as the workers host reads them); a process pool's from each child's
-  // first and last task (its task's thread, and its process)
+  // first and last task (its process's, all its threads)
   const usage =
     mode === 'workers'
       ? usageBetween(before, process.resourceUsage())
       : {
-          cpuUs: total((one) => Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0))) / 1000,
+          cpuUs: total((one) => Math.max(0, (one.cpuTo ?? 0) - (one.cpuFrom ?? 0))),
           involuntarySwitches: total((one) => one.switchesTo - one.switchesFrom),
         };
   return {

@@ -3,7 +3,7 @@
 // timed in the worker, run as a window's are (task-runner.js's poolBatch: the sampler, the
 // thread's counters). What the pool's own worker module calls (tinypool.js, workerpool.js): the
 // pool dispatches, this runs.
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
 
@@ -45,21 +45,9 @@ export async function poolTask(message) {
     ...(opTimes ? { opTimes } : {}),
     ...(metrics ? { metrics } : {}),
   };
-  // a child's CPU time and involuntary switches; a thread pool's are read by its host,
-  // process-wide
+  // a child's CPU time (its process's, all its threads: V8's helpers too) and involuntary
+  // switches; a thread pool's are read by its host, process-wide
   if (set.mode === 'workers') return timed;
-  return { ...timed, cpuNs: threadCpuNs(), switches: process.resourceUsage().involuntaryContextSwitches };
-}
-
-/**
- * This thread's CPU time so far (schedstat), one small read a child's pool task, after its ops:
- * the host takes the child's first and last.
- * @returns {number | null}
- */
-function threadCpuNs() {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
-  } catch {
-    return null;
-  }
+  const usage = process.resourceUsage();
+  return { ...timed, cpuUs: usage.userCPUTime + usage.systemCPUTime, switches: usage.involuntaryContextSwitches };
 }
