@@ -181,6 +181,9 @@ export function runOps(task, ctx, ops) {
   return called && typeof called.then === 'function' ? called : undefined;
 }
 
+// why a window (or a pool task) timed no op
+export const TOO_SHORT = 'the window was too short to time an op';
+
 /**
  * What a window's sampler timed, as it crosses to the CLI: a histogram, not the times.
  * @param {Sampler} sampler
@@ -188,6 +191,6 @@ export function runOps(task, ctx, ops) {
  */
 export function opTimesOf({ every, counts, timed, untimed }) {
   if (untimed !== null) return { untimed };
-  if (!timed) return { untimed: 'the window was too short to time an op' };
+  if (!timed) return { untimed: TOO_SHORT };
   return { every, ops: timed, histogram: histogramOfRecorder(counts) };
 }

@@ -418,8 +418,8 @@ function featuresOf(options, cwd, task) {
 
 /**
  * What a pool cell cannot carry yet, refused before any cell: the pool's own workers fail only as
- * the pool's (no --fault), and have no
- * parent channel for a task that talks to one (the message task: the pool's dispatch is that).
+ * the pool's (no --fault), and have no parent channel for a task that talks to one (the message
+ * task: the pool's dispatch is that).
  * @param {MeasureOptions} options
  * @param {import('../tasks/index.js').LoadedTask} task
  */

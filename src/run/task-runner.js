@@ -135,21 +135,12 @@ const median = (/** @type {number[]} */ values) => {
  */
 
 // off only to measure what the account itself costs (scripts/account-overhead.js)
-const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
+export const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
 // off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
 const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
 /** Whether a window of `iterations` ops times some of them: a built-in task's, cut in tenths. */
 const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
   accounting() && spec.slices === true && iterations >= SLICES && sampling();
-
-export { accounting };
-
-/** The counters' /proc files opened and read once, after setup, before any op is timed. */
-function openCounters() {
-  if (!accounting()) return;
-  readCounters();
-  minorFaults();
-}
 
 /**
  * One pool task's ops (compare --pool, pool/work.js), run as a window's are: through the sampler
@@ -216,7 +207,10 @@ export async function prepare(spec, index, mode, allSetUp = async () => {}, pare
   // strings and arguments, and doing so first beside the window deoptimized the task's own
   // optimized openSync there, recompiling it on a V8 thread inside the window's first tenth
   // (docs/how-it-measures.md, "The window's first tenth"). After setup: not the app's start-up.
-  openCounters();
+  if (accounting()) {
+    readCounters();
+    minorFaults();
+  }
   // No worker warms up before all K are set up: start-up (to the last one set up) is then what
   // adding K workers costs, not slowed by the first ones' warmups on the same CPUs, and the K
   // warm up side by side, as they will run.

@@ -15,6 +15,7 @@ import { readCounters, windowAccount } from '../thread-counters.js';
 import { cellAccount } from '../../stats/account.js';
 import { combineMetrics } from '../../stats/cell-summary.js';
 import { mergeHistograms } from '../../stats/histogram.js';
+import { TOO_SHORT } from '../latency-sampler.js';
 
 const host = hostTimeline();
 /** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */
@@ -367,7 +368,7 @@ function accountOf(one) {
     };
   }
   if (one.opTimes.length === one.tasks) {
-    const untimed = one.opTimes.find((times) => 'untimed' in times && !/too short/.test(times.untimed));
+    const untimed = one.opTimes.find((times) => 'untimed' in times && times.untimed !== TOO_SHORT);
     const counted = one.opTimes.flatMap((times) => ('histogram' in times ? [times] : []));
     of.opTimes =
       untimed ??
@@ -377,7 +378,7 @@ function accountOf(one) {
             ops: counted.reduce((sum, times) => sum + times.ops, 0),
             histogram: mergeHistograms(counted.map((times) => times.histogram)),
           }
-        : { untimed: 'the window was too short to time an op' });
+        : { untimed: TOO_SHORT });
   }
   return of;
 }

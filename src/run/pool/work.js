@@ -7,7 +7,11 @@ import { readlinkSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
 
-/** @type {{ set: { task: any, ctx: any, spec: any, opNs?: number }, setUp: string, loaded: string, mode: 'workers'|'procs', batch: typeof import('../task-runner.js').poolBatch } | null} */
+/**
+ * This worker, once set up: its task as poolBatch runs it (`prepared`), when it loaded and set up,
+ * its mode, and the runner's poolBatch.
+ * @type {{ prepared: { task: any, ctx: any, spec: any, opNs?: number }, setUp: string, loaded: string, mode: 'workers'|'procs', batch: typeof import('../task-runner.js').poolBatch } | null}
+ */
 let set = null;
 
 /**
@@ -25,7 +29,7 @@ export async function poolTask(message) {
     // the harness's runner loads after the task's setup, untimed, as in a raw cell's worker
     const { loopOf, poolBatch } = await import('../task-runner.js');
     set = {
-      set: { task: loopOf(module), ctx, spec: message.spec },
+      prepared: { task: loopOf(module), ctx, spec: message.spec },
       ...{ loaded: String(loaded), setUp: String(setUp), mode: message.mode, batch: poolBatch },
     };
     // this thread's /proc folder (PID/task/TID): its host reads its counters around the window
@@ -35,7 +39,7 @@ export async function poolTask(message) {
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
   if (!set && message.setup) await poolTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
-  const { start, end, counters, opTimes, metrics } = await set.batch(set.set, message.ops, {
+  const { start, end, counters, opTimes, metrics } = await set.batch(set.prepared, message.ops, {
     timed: message.timed === true,
     counted: message.timed === true && message.setup !== undefined,
   });
