@@ -6,8 +6,8 @@
 // (process.exit(1)), `abort` (SIGABRT to its process, as a native crash raises it) or `oom` (a
 // JavaScript heap out of memory: resourceLimits.maxOldGenerationSizeMb for a thread,
 // --max-old-space-size for a child, both 64 MiB) or `native-oom` (native memory, Buffers, past a
-// memory cgroup's limit on the app's whole tree: 512 MiB under cgroup v1's memory controller, as
-// root; the kernel's OOM killer picks the process). The app replaces what it lost as an app does (on `exit`, one new worker) and
+// memory cgroup's limit on the failing worker's process alone: 512 MiB under cgroup v1's memory
+// controller, as root; a thread's process is the app, a child is moved there as it is forked). The app replaces what it lost as an app does (on `exit`, one new worker) and
 // reports, from its own clock: whether it kept running, the workers lost, when it knew (its
 // first 'error' or 'exit' event after the order), when the replacement was up (its first
 // message), and the longest gap between its requests around the fault. Run under each Node given.
@@ -62,9 +62,10 @@ else main();
 
 /**
  * The app: K workers, a request every ms on its main thread, the fault, the replacement.
- * @param {string} mode @param {string} kind @param {{ k: number, after: number, file: string }} job
+ * @param {string} mode @param {string} kind @param {{ k: number, after: number, file: string, limit?: string }} job
+ *   limit: native-oom's memory cgroup, which worker 0 alone enters (a thread's, the app's process)
  */
-function app(mode, kind, { k, after, file }) {
+function app(mode, kind, { k, after, file, limit }) {
   const now = () => performance.now();
   const say = (/** @type {Record<string, unknown>} */ fact) => process.stdout.write(`${JSON.stringify(fact)}\n`);
   let last = now();
@@ -87,6 +88,7 @@ function app(mode, kind, { k, after, file }) {
   };
   /** @type {any[]} */
   const workers = Array.from({ length: k }, (_, i) => start(i));
+  if (limit) writeFileSync(join(limit, 'cgroup.procs'), String(mode === 'thread' ? process.pid : workers[0].pid));
   let ordered = 0;
   let lost = 0;
   let noticed = false;
@@ -130,12 +132,15 @@ function app(mode, kind, { k, after, file }) {
 }
 
 /**
- * A fresh memory cgroup (v1) limited to 512 MiB, or null where none can be made here.
+ * A fresh memory cgroup (v1) limited to 512 MiB, below this process's own, or null where none can
+ * be made here.
  * @returns {string | null}
  */
 function memoryCgroup() {
   try {
-    const dir = mkdtempSync(join('/sys/fs/cgroup/memory', 'fault-kinds-'));
+    const own =
+      /^\d+:(?:[^:\n]*,)?memory(?:,[^:\n]*)?:(\/.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8'))?.[1] ?? '/';
+    const dir = mkdtempSync(join('/sys/fs/cgroup/memory', own, 'fault-kinds-'));
     writeFileSync(join(dir, 'memory.limit_in_bytes'), String(512 << 20));
     return dir;
   } catch {
@@ -171,8 +176,8 @@ function main() {
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
     for (const kind of values.kinds.split(','))
       for (const mode of ['thread', 'process']) {
-        const app = [node, me, '--app', mode, kind, JSON.stringify(job)];
         const cgroup = kind === 'native-oom' ? memoryCgroup() : null;
+        const app = [node, me, '--app', mode, kind, JSON.stringify({ ...job, ...(cgroup ? { limit: cgroup } : {}) })];
         if (kind === 'native-oom' && !cgroup) {
           row(`| ${version} | ${kind} | ${mode} | not tried: no writable cgroup v1 memory controller (root) |`, {
             node: version,
@@ -182,13 +187,7 @@ function main() {
           });
           continue;
         }
-        // the app enters the cgroup before it starts: its workers and children are born in it
-        const run = cgroup
-          ? spawnSync('sh', ['-c', `echo $$ > ${cgroup}/cgroup.procs && exec "$@"`, 'sh', ...app], {
-              encoding: 'utf8',
-              timeout: 30000,
-            })
-          : spawnSync(app[0], app.slice(1), { encoding: 'utf8', timeout: 30000 });
+        const run = spawnSync(app[0], app.slice(1), { encoding: 'utf8', timeout: 30000 });
         // a cgroup is removed with rmdir, once nothing is left in it
         if (cgroup) rmdirSync(cgroup);
         const facts = Object.assign(

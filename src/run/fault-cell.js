@@ -3,7 +3,7 @@
 // thread's abort, the OOM killer) read as the outcome it is, not as the run's failure.
 import { MmapbenchError } from '../errors.js';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
-import { treeMemoryLimit } from '../system/memory-limit.js';
+import { memberMemoryLimit } from '../system/memory-limit.js';
 import { fullSpeedAt } from '../stats/ramp.js';
 import { hosts, LABELS, release } from './cell.js';
 import { faultOp } from './fault.js';
@@ -44,15 +44,23 @@ export const STALL_MS = 100;
  * @returns {Promise<FaultOutcome>}
  */
 export async function runFaultCell(plan, work, mode, kind, { interrupt, limitBytes = 0 } = {}) {
-  const fault = { kind, worker: 0, afterOps: faultOp(work.iterations) };
+  // native-oom's limit holds the failing member alone: a child (its host moves it in), or the
+  // process of a failing thread, which is the app
+  const limit = kind === 'native-oom' ? memberMemoryLimit(limitBytes) : null;
+  /** @type {import('./fault.js').FaultSpec} */
+  const fault = {
+    kind,
+    worker: 0,
+    afterOps: faultOp(work.iterations),
+    ...(limit && mode === 'procs' ? { limit: limit.procs } : {}),
+  };
   const spec = JSON.stringify({ ...runnerSpec(plan, work, {}), fault });
-  const limit = kind === 'native-oom' ? treeMemoryLimit(limitBytes) : null;
   const subprocess = spawnHost(plan, hosts[mode], [spec], interrupt);
   const hostPids = subprocess.pid ? [subprocess.pid] : [];
   const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
   try {
     // at once, long before the host has started its app and its workers
-    limit?.enter(subprocess.pid, subprocess.box.dir);
+    if (mode === 'workers') limit?.enter(subprocess.pid);
     await started(subprocess);
     await Promise.race([tracked.ready, tracked.done]);
     await release(subprocess, plan, mode);

@@ -21,6 +21,8 @@ export const FAULT_KINDS = /** @type {const} */ (['throw', 'exit', 'abort', 'oom
  * @property {FaultKind} kind
  * @property {number} worker  the index of the worker that fails
  * @property {number} afterOps  the ops it runs in its window before it fails
+ * @property {string} [limit]  native-oom in procs mode: the cgroup.procs file of the memory limit
+ *   the host puts the failing child under as it forks it (system/memory-limit.js)
  */
 
 /** The JavaScript heap of the failing worker under `oom`, in MiB: its old generation's limit. */

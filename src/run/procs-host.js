@@ -4,6 +4,7 @@
 // running app costs, and neither mode is charged, or spared, a parent. It reports ready once all
 // K are, passes the CLI's release on, and gathers their results.
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { hostTimeline, serializeError } from './task-runner.js';
 import { anonymousBytes } from '../system/memory.js';
@@ -146,6 +147,9 @@ function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost
       // how a task's messages cross to this process, as the app would fork them (message task)
       serialization: spec.parent && spec.params.serialization === 'advanced' ? 'advanced' : 'json',
     });
+    // native-oom's failing child, under its memory limit alone, before it has loaded its task
+    if (own.fault?.limit && own.fault.worker === index && subprocess.pid)
+      writeFileSync(own.fault.limit, String(subprocess.pid));
     children.push(subprocess);
     cycle.push(subprocess);
     let finished = false;

@@ -47,7 +47,7 @@ export { hostTimeline } from './set-up.js';
  *   CLI has read the tree's memory: how long to settle, how many cycles in all
  * @property {number} [semiSpaceMb]  MiB of V8's semi-space in each worker, set as an app sets
  *   it: a thread's resourceLimits, a child's execArgv
- * @property {{ kind: string, worker: number, afterOps: number } | null} [fault]  a fault round's (compare --fault, fault.js):
+ * @property {import('./fault.js').FaultSpec | null} [fault]  a fault round's (compare --fault, fault.js):
  *   which worker fails, how, and after how many ops
  */
 

@@ -141,6 +141,16 @@ export function holdTrees() {
 }
 
 /**
+ * Names to the watcher a cgroup folder outside the run's group (a fault round's v1 memory limit,
+ * memory-limit.js) before it is made: once the CLI is gone, however it went, the watcher kills
+ * what is in it and removes it.
+ * @param {string} dir  a path without white space
+ */
+export function watchFolder(dir) {
+  runGroup().watcher.stdin?.write(`!${dir}\n`);
+}
+
+/**
  * Whether trees started from here are put in cgroups, and if not, why not.
  * @returns {{ cgroup: string | null, why: string }}
  */

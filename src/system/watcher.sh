@@ -3,12 +3,16 @@
 # Meanwhile, where there is no cgroup, the CLI says `+PGID` when a cell's host starts leading a
 # process group and `-PGID` once the cell is over, and `=TREE` when a tree is started with
 # MMAPBENCH_TREE=TREE in its environment and `~TREE` once it has ended: those groups, and the
-# processes that carry those markers however they detached, are what it kills.
+# processes that carry those markers however they detached, are what it kills. `!DIR` names a
+# cgroup folder outside the run's (a fault round's v1 memory limit) before it is made: what is in
+# it is killed, and it is removed.
 # $1: the run's cgroup (a leaf per started tree in it), or empty; it may not have been made.
 groups=' '
 trees=' '
+folders=''
 while read -r line; do
   case $line in
+    '!'*) folders="$folders ${line#!}" ;;
     +*) groups="$groups${line#+} " ;;
     -*)
       id=${line#-}
@@ -37,6 +41,16 @@ while :; do
   passes=$((passes + 1))
   case $groups$trees in *[!\ ]*) [ $passes -lt 40 ] || break ;; *) break ;; esac
   sleep 0.05
+done
+# Each folder named outside the run's group: what is in it, again until it is empty, then the
+# folder (a process the OOM killer is ending leaves it a moment later). One never made is skipped.
+for folder in $folders; do
+  tries=0
+  while [ -d "$folder" ] && [ $tries -lt 200 ]; do
+    for pid in $(cat "$folder/cgroup.procs" 2>/dev/null); do kill -9 "$pid" 2>/dev/null; done
+    rmdir "$folder" 2>/dev/null || sleep 0.05
+    tries=$((tries + 1))
+  done
 done
 # $1 is named before it is made: a CLI killed before it made it, or that could not, left none
 [ -n "$1" ] && [ -d "$1" ] || exit 0

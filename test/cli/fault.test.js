@@ -10,10 +10,12 @@ import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 /** `compare --quick -k 2 --fault KIND`, nothing of its trees left behind. */
 const faultRun = (/** @type {string} */ kind) => quickMarked(['--fault', kind]);
 
-/** The memory cgroups native-oom makes, which must all be gone after a run. */
+/** The memory cgroups native-oom makes, at any depth, which must all be gone after a run. */
 const faultCgroups = () => {
   try {
-    return readdirSync('/sys/fs/cgroup/memory').filter((name) => name.startsWith('mmapbench-fault-'));
+    return readdirSync('/sys/fs/cgroup/memory', { recursive: true }).filter((name) =>
+      String(name).split('/').at(-1)?.startsWith('mmapbench-fault-'),
+    );
   } catch {
     return [];
   }

@@ -1,0 +1,174 @@
+// Round five of hostile inputs: each test is one row of what broke, and fails on the code
+// before it was mended. What a run's figures are is never asserted, only what it does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, ENV, noneLeft, uniqueMark } from '../helpers.js';
+import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
+
+const LIMIT = { timeout: 90000 };
+const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The cgroup folders of the CLI whose pid is `pid`, in every hierarchy mounted under
+ * /sys/fs/cgroup: the run's own group (v2) and a fault round's memory limit (v1 or v2) are
+ * named with it.
+ * @param {number} pid
+ */
+function cgroupsOf(pid) {
+  /** @type {string[]} */
+  const found = [];
+  const walk = (/** @type {string} */ dir, /** @type {number} */ depth) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (entry.name.startsWith('mmapbench-') && entry.name.includes(`-${pid}-`)) found.push(path);
+      else if (depth < 6) walk(path, depth + 1);
+    }
+  };
+  walk('/sys/fs/cgroup', 0);
+  return found;
+}
+
+/** Every `mmapbench-fault-*` folder under /sys/fs/cgroup, at any depth. */
+const faultLimits = () =>
+  readdirSync('/sys/fs/cgroup', { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith('mmapbench-fault-'))
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+
+/** Whether a cgroup folder holds a process whose environment carries `mark`. */
+function holdsMarked(/** @type {string} */ dir, /** @type {string} */ mark) {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .some((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`MMAPBENCH_TEST_MARK=${mark}`));
+  } catch {
+    return false;
+  }
+}
+
+const readOr = (/** @type {string} */ path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** A process's parent, from /proc/PID/stat; NaN once it is gone. */
+const parentOf = (/** @type {number} */ pid) => Number(readOr(`/proc/${pid}/stat`).split(') ')[1]?.split(' ')[1]);
+
+/** Polls every 20 ms until `ready()` holds or `ms` pass; says whether it held. */
+async function until(/** @type {() => boolean} */ ready, ms = 30000) {
+  for (const end = Date.now() + ms; Date.now() < end; await pause(20)) if (ready()) return true;
+  return ready();
+}
+
+const nativeOom = memoryLimitUnavailable();
+
+test(
+  'row 1: SIGKILL at any moment of a native-oom fault round leaves no cgroup in any hierarchy, and the limit sits below the CLI',
+  { ...LIMIT, skip: nativeOom && !process.env.CI ? `--fault native-oom cannot run here: ${nativeOom}` : false },
+  async () => {
+    // the moments: as the workers' round's limit is made, 150 ms into it, as the procs' is made,
+    // and 150 ms into that one (its child allocating towards the limit)
+    for (const [round, after] of [
+      [1, 0],
+      [1, 150],
+      [2, 0],
+      [2, 150],
+    ]) {
+      const mark = uniqueMark();
+      const run = execa(
+        process.execPath,
+        [
+          BIN,
+          'compare',
+          '--quick',
+          '-k',
+          '2',
+          '--fault',
+          'native-oom',
+          '--no-save',
+          '--env',
+          `MMAPBENCH_TEST_MARK=${mark}`,
+        ],
+        { reject: false, env: ENV },
+      );
+      const pid = /** @type {number} */ (run.pid);
+      const limits = new Set();
+      // a limit of this run's holds one of its marked processes, whatever the folder's name
+      const seen = () => {
+        for (const dir of faultLimits()) if (holdsMarked(dir, mark)) limits.add(dir);
+        return limits.size >= round;
+      };
+      assert.ok(await until(seen), `round ${round}'s memory limit was made`);
+      // below the CLI's own memory cgroup, never at a hierarchy's root
+      const own = /^\d+:(?:[^:\n]*,)?memory(?:,[^:\n]*)?:(\/.*)$/m.exec(readFileSync(`/proc/${pid}/cgroup`, 'utf8'));
+      for (const dir of limits)
+        if (dir.startsWith('/sys/fs/cgroup/memory/'))
+          assert.equal(dir, join('/sys/fs/cgroup/memory', own?.[1] ?? '/', dir.split('/').at(-1)));
+      await pause(after);
+      run.kill('SIGKILL');
+      await run;
+      await noneLeft(mark);
+      assert.ok(await until(() => cgroupsOf(pid).length === 0, 15000), `left: ${cgroupsOf(pid).join(', ')}`);
+      for (const dir of limits) assert.equal(existsSync(dir), false);
+    }
+  },
+);
+
+test(
+  "row 24: native-oom's memory limit holds the failing child alone in procs (the app stays out of it), the app's process in workers",
+  { ...LIMIT, skip: nativeOom && !process.env.CI ? `--fault native-oom cannot run here: ${nativeOom}` : false },
+  async () => {
+    const mark = uniqueMark();
+    const run = execa(
+      process.execPath,
+      [
+        BIN,
+        'compare',
+        '--quick',
+        '-k',
+        '2',
+        '--fault',
+        'native-oom',
+        '--no-save',
+        '--env',
+        `MMAPBENCH_TEST_MARK=${mark}`,
+      ],
+      { reject: false, env: ENV },
+    );
+    /** @type {Map<string, Map<number, number>>} each of the run's limits: the pids it held, with their parents */
+    const held = new Map();
+    while (run.exitCode === null) {
+      for (const dir of faultLimits()) {
+        if (!holdsMarked(dir, mark)) continue;
+        const pids = held.get(dir) ?? new Map();
+        held.set(dir, pids);
+        for (const pid of readOr(join(dir, 'cgroup.procs')).split('\n').filter(Boolean).map(Number))
+          if (!pids.has(pid)) pids.set(pid, parentOf(pid));
+      }
+      await pause(10);
+    }
+    const result = await run;
+    assert.equal(result.exitCode, 0, result.stderr);
+    await noneLeft(mark);
+    assert.equal(held.size, 2, 'one limit a mode');
+    const [workers, procs] = [...held.values()];
+    // workers: the app's process, which the CLI started
+    assert.deepEqual([...workers.values()], [run.pid]);
+    // procs: one process, started by the app, which stays out
+    assert.equal(procs.size, 1);
+    assert.notEqual([...procs.values()][0], run.pid);
+  },
+);
