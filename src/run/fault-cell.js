@@ -171,6 +171,12 @@ export async function runFaults(plan, modes, session, { interrupt, onFault } = {
   /** @type {MmapbenchError | null} */
   let failure = null;
   for (const mode of modes) {
+    // a resumed run keeps the outcome of a mode whose round ended before it stopped
+    const kept = session.fault?.kind === kind ? session.fault[mode] : undefined;
+    if (kept && !('error' in kept)) {
+      fault[mode] = kept;
+      continue;
+    }
     if (interrupt?.aborted || !session.work) break;
     try {
       fault[mode] = await runFaultCell(plan, session.work, mode, kind, {

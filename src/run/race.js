@@ -7,7 +7,7 @@
 // look at once, on each round's gain over the baseline's cell of the same round: at 0.5% each, a
 // race of ten candidates drops or orders one wrongly at most 5% of the time (Bonferroni).
 import { SEQUENCE_ROUNDS, sequenceInterval } from '../stats/sequential.js';
-import { pilots } from './scheduler.js';
+import { roundsRun } from './scheduler.js';
 
 /** Rounds each candidate runs before it can be dropped: the sequence's first look. */
 export const RACE_ROUNDS = SEQUENCE_ROUNDS;
@@ -99,8 +99,7 @@ export const raceOrTime =
         for (const { point } of left) point.session.stop ??= 'ordered';
     }
     // a fixed --rounds is run whole
-    for (const point of visited)
-      if (!point.session.stop && index - pilots(point.session) >= point.plan.rounds) point.session.stop = 'rounds';
+    for (const point of visited) if (!point.session.stop && roundsRun(point)) point.session.stop = 'rounds';
     // the baseline runs as long as any candidate does: every gain is against its rounds
     if (candidates.every((point) => point.session.stop)) baseline.session.stop ??= 'ordered';
     if (elapsedSeconds + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';

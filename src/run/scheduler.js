@@ -155,6 +155,16 @@ export async function runRounds(points, hooks) {
   const alone = isolated(isolate, interrupt);
   try {
     await calibrateAll(points, { cells, interrupt, onCalibrated, spent, alone });
+    // a kept run's points are judged by the rule before any new round: one that had its rounds
+    // (a run stopped in its fault rounds, a sweep's point done before its siblings) runs no more
+    if (resumed)
+      stop({
+        points,
+        visited: points.filter((point) => !point.session.stop && point.session.rounds.length),
+        index: done,
+        elapsedSeconds: elapsed(),
+        roundSeconds: 0,
+      });
     // when the last cell ended: the CLI's own work between cells is a phase of the next one
     const clock = { lastCellEnded: performance.now() };
     for (let index = done + 1; ; index++) {
@@ -327,8 +337,12 @@ export const sessionError = (error) =>
     ? error
     : new MmapbenchError(`internal error: ${/** @type {Error} */ (error).message}`, { cause: error });
 
-/** A pilot round does not count toward --rounds either. */
-export const pilots = (/** @type {Session} */ session) => session.rounds.filter((round) => round.pilot).length;
+/**
+ * Whether a point has run its --rounds: complete rounds, a pilot's aside (an interrupted round
+ * that a resumed run went on after counts for none).
+ * @param {{ session: Session, arms: Mode[], plan: Readonly<import('./plan.js').Plan> }} point
+ */
+export const roundsRun = (point) => completeRounds(point.session, point.arms).length >= point.plan.rounds;
 
 /**
  * Rounds in which every arm finished, a pilot's aside: the only ones a ratio may be taken from.
@@ -359,7 +373,7 @@ function widthSoFar(session, arms) {
  */
 export const stopOnWidthOrTime =
   (budget) =>
-  ({ points, visited, index, elapsedSeconds, roundSeconds }) => {
+  ({ points, visited, elapsedSeconds, roundSeconds }) => {
     for (const point of visited) {
       const { ratios, ...width } = widthSoFar(point.session, point.arms);
       point.session.stop =
@@ -367,7 +381,7 @@ export const stopOnWidthOrTime =
           { ...point.plan.stop, maxSeconds: Infinity },
           { ...width, elapsedSeconds: 0, roundSeconds: 0 },
           ratios,
-        ) ?? (index - pilots(point.session) >= point.plan.rounds ? 'rounds' : null);
+        ) ?? (roundsRun(point) ? 'rounds' : null);
     }
     if (elapsedSeconds + roundSeconds > budget) for (const point of points) point.session.stop ??= 'max-time';
   };

@@ -197,5 +197,7 @@ export function sessionOf(point, modes) {
     stop: null,
     seconds: point.seconds,
     sizing: point.sizing ?? null,
+    // the fault rounds a run stopped in: a mode whose round ended is not run again
+    ...(point.fault ? { fault: point.fault } : {}),
   };
 }

@@ -2,10 +2,11 @@
 // before it was mended. What a run's figures are is never asserted, only what it does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ENV, noneLeft, uniqueMark } from '../helpers.js';
+import { BIN, cli, ENV, keptIn, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
 const LIMIT = { timeout: 90000 };
@@ -170,5 +171,41 @@ test(
     // procs: one process, started by the app, which stays out
     assert.equal(procs.size, 1);
     assert.notEqual([...procs.values()][0], run.pid);
+  },
+);
+
+test(
+  'row 2: a run stopped in its fault rounds goes on with --resume to the fault rounds alone: no new measured round, the faulted mode kept',
+  LIMIT,
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mmapbench-five-'));
+    const mark = uniqueMark();
+    const run = execa(
+      process.execPath,
+      [BIN, 'compare', '--quick', '-k', '2', '--fault', 'throw', '--out', out, '--env', `MMAPBENCH_TEST_MARK=${mark}`],
+      { reject: false, env: ENV },
+    );
+    // the workers' fault round said, the procs' under way: interrupt it
+    await new Promise((resolve) =>
+      run.stderr?.on('data', (chunk) => String(chunk).includes('--fault throw, workers:') && resolve(undefined)),
+    );
+    run.kill('SIGINT');
+    assert.equal((await run).exitCode, 130);
+    await noneLeft(mark);
+    const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+    assert.equal(kept.document.rounds.length, 2);
+    assert.equal(kept.document.fault.procs, undefined);
+    const resumed = await cli(['compare', '--resume', kept.path, ...namedAgain(kept.document), '--json']);
+    assert.equal(resumed.exitCode, 0, resumed.stderr);
+    const document = JSON.parse(resumed.stdout);
+    assert.equal(document.status, 'complete');
+    assert.deepEqual(
+      document.rounds.map((/** @type {any} */ round) => round.index),
+      [1, 2],
+    );
+    assert.deepEqual(document.fault.workers, kept.document.fault.workers);
+    assert.equal(document.fault.procs.workersLost, 1);
+    assert.doesNotMatch(resumed.stderr, /--fault throw, workers:/);
+    await noneLeft(mark);
   },
 );

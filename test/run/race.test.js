@@ -13,6 +13,7 @@ import { raceOrTime, RACE_ROUNDS } from '../../src/run/race.js';
 const point = (id, values, only = null) => ({
   id,
   plan: { only, rounds: 1000 },
+  arms: ['workers', 'procs'],
   session: {
     stop: /** @type {string | null} */ (null),
     rounds: values.map((throughput, index) => ({
@@ -144,6 +145,7 @@ test('raced by a cost where less is better and 0 is possible (what the app keeps
   const keeps = (/** @type {string} */ id, /** @type {number[]} */ values) => ({
     id,
     plan: { only: null, rounds: 1000 },
+    arms: ['workers', 'procs'],
     session: {
       stop: /** @type {string | null} */ (null),
       rounds: values.map((kept, index) => ({ index: index + 1, cells: { workers: cell(kept), procs: cell(0) } })),

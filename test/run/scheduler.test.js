@@ -130,7 +130,10 @@ test('resume: skipped cells do not run, and the hooks see every cell that did, i
   const p = point('p1', plan({ rounds: 2 }));
   const events = [];
   await runRounds([p], {
-    stop: stopOnWidthOrTime(Infinity),
+    // reproduce's way: its records hold the skipped cells, and its rule counts rounds by index
+    stop: ({ points, index }) => {
+      if (index >= 2) for (const one of points) one.session.stop = 'rounds';
+    },
     cells,
     skip: (_, index, step) => index === 1 && step.arm === 'workers',
     beforeCell: (_, step) => events.push(`before ${step.arm}`),
@@ -377,4 +380,57 @@ test("a budget spent stops the run where it is: no calibration and no point's ro
   assert.ok(visited.length >= 1 && visited.length < 4, `${visited.length} points visited`);
   assert.ok(visited.every((p) => p.session.rounds.every((round) => round.cells.workers && round.cells.procs)));
   assert.deepEqual(second.rounds, [{ index: 1, points: visited.map((p) => p.id) }]);
+});
+
+/** A kept session, as --resume reads it back: rounds filed under each arm that ran. */
+const keptSession = (p, rounds) => ({
+  ...newSession(p.plan),
+  rounds: rounds.map(({ index, arms }) => ({
+    index,
+    order: arms,
+    cells: Object.fromEntries(arms.map((arm) => [arm, { throughput: 1000, mode: arm }])),
+  })),
+});
+
+test('round five, row 3: --rounds N means N complete rounds, an interrupted round kept before them counting for none', async () => {
+  const { ran, cells } = stand_in();
+  const p = point('p1', plan({ rounds: 2 }));
+  // interrupted in round 1, after its workers cell
+  p.session = keptSession(p, [{ index: 1, arms: ['workers'] }]);
+  const run = await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells, resumed: { seconds: 1, rounds: [] } });
+  assert.equal(run.error, null);
+  assert.equal(p.session.stop, 'rounds');
+  assert.equal(completeRounds(p.session, ARMS).length, 2);
+  assert.equal(ran.length, 4);
+});
+
+test('round five, row 2: a kept point that ran its rounds (a run stopped in its fault rounds) runs none more on --resume', async () => {
+  const { ran, cells } = stand_in();
+  const p = point('p1', plan({ rounds: 2 }));
+  p.session = keptSession(p, [
+    { index: 1, arms: ['workers', 'procs'] },
+    { index: 2, arms: ['procs', 'workers'] },
+  ]);
+  await runRounds([p], { stop: stopOnWidthOrTime(Infinity), cells, resumed: { seconds: 1, rounds: [] } });
+  assert.equal(p.session.stop, 'rounds');
+  assert.deepEqual(ran, []);
+  assert.equal(p.session.rounds.length, 2);
+});
+
+test("round five, row 3: a resumed sweep's point that had its rounds runs no more while its sibling finishes its own", async () => {
+  const { ran, cells } = stand_in();
+  const done = point('p1', plan({ rounds: 2 }));
+  const behind = point('p2', plan({ rounds: 2 }));
+  done.session = keptSession(done, [
+    { index: 1, arms: ['workers', 'procs'] },
+    { index: 2, arms: ['procs', 'workers'] },
+  ]);
+  behind.session = keptSession(behind, [
+    { index: 1, arms: ['workers', 'procs'] },
+    { index: 2, arms: ['procs'] },
+  ]);
+  await runRounds([done, behind], { stop: stopOnWidthOrTime(Infinity), cells, resumed: { seconds: 1, rounds: [] } });
+  assert.equal(completeRounds(done.session, ARMS).length, 2);
+  assert.equal(completeRounds(behind.session, ARMS).length, 2);
+  assert.ok(ran.every((cell) => cell.plan === behind.plan));
 });

@@ -154,7 +154,10 @@ function expected(plan, modes, kept) {
           },
         ],
         {
-          rounds: plan.stop.rounds !== null ? Math.max(0, plan.stop.rounds - (kept?.rounds.length ?? 0)) : null,
+          rounds:
+            plan.stop.rounds !== null
+              ? Math.max(0, plan.stop.rounds - (kept ? completeRounds(sessionOf(kept, modes), modes).length : 0))
+              : null,
           budget: plan.stop.maxSeconds - (kept?.seconds ?? 0),
           minRounds: plan.stop.minRounds,
         },
