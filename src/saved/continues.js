@@ -10,8 +10,19 @@ import { MODES } from '../words/spelling.js';
  * What a kept point's rounds ran: a compare's document, or one point of a sweep.
  * @typedef {{ k: number, task: string, module: string | null | undefined, file: string | undefined,
  *   fileSize: number | undefined, protocol: string | undefined, aa: string | null | undefined, quick: boolean,
- *   params: unknown }} Setting  undefined: a field the file does not keep, so not compared
+ *   params: unknown, pool: string | null, isolate: boolean | undefined }} Setting  undefined: a field the file
+ *   does not keep, so not compared; pool: the pool's name, null for a raw run
  */
+
+/**
+ * The pool a kept point ran through, as its document names it, and whether its rounds say so
+ * (a pool cell keeps its pool's own share, `pool`, a raw one none).
+ * @param {any} point
+ */
+const keptPool = (point) => ({
+  pool: typeof point.pool?.name === 'string' ? point.pool.name : null,
+  isolate: point.pool ? Boolean(point.pool.isolate) : undefined,
+});
 
 /**
  * What the kept file says its rounds ran.
@@ -33,6 +44,7 @@ function keptSetting(point, document) {
       aa: undefined,
       quick: Boolean(document.config?.quick),
       params: point.params ?? {},
+      ...keptPool(point),
     };
   return {
     k: config.k,
@@ -44,6 +56,7 @@ function keptSetting(point, document) {
     aa: document.aa ?? null,
     quick: Boolean(config.quick),
     params: config.params ?? {},
+    ...keptPool(point),
   };
 }
 
@@ -62,6 +75,8 @@ const plannedSetting = (plan) => ({
   aa: plan.aa,
   quick: plan.quick,
   params: plan.params,
+  pool: plan.pool?.name ?? null,
+  isolate: plan.pool ? plan.pool.isolate : undefined,
 });
 
 /** The fields compared, with the option that sets each, as a resumed file names it. */
@@ -74,6 +89,8 @@ const SETTINGS = /** @type {const} */ ([
   ['aa', 'aa'],
   ['quick', 'quick'],
   ['params', 'params'],
+  ['pool', 'pool'],
+  ['isolate', 'isolate'],
 ]);
 
 const shown = (/** @type {unknown} */ value) =>
@@ -107,6 +124,14 @@ export function checkContinues(point, document, plan, { path, field, at = '' }) 
       const arm = round?.[mode]?.mode;
       if (mode === 'procs' && typeof arm === 'string' && (arm === 'procs' ? null : arm) !== now.aa)
         throw refuse(`${field}.aa is ${shown(now.aa)}, but round ${round.index}'s second arm ran ${arm}`);
+      // a pool cell keeps its pool's share of the window; a raw one has none
+      const cell = round?.[mode];
+      if (cell && typeof cell === 'object' && Boolean(cell.pool) !== Boolean(now.pool))
+        throw refuse(
+          now.pool
+            ? `${field}.pool asks for pool ${now.pool}, but round ${round.index}'s ${mode} cell ran without a pool`
+            : `${field}.pool asks for no pool, but round ${round.index}'s ${mode} cell ran through one`,
+        );
     }
   if (then.k !== now.k) throw refuse(`${field}.k is ${now.k}, but its rounds ran at k ${then.k}`);
   for (const [name, option] of SETTINGS) {
@@ -133,11 +158,29 @@ function checkWork(point, plan, refuse, field) {
   if (iterations === null || iterations === undefined) return;
   if (!Number.isSafeInteger(iterations) || iterations < 1)
     throw refuse(`config.iterations must be a whole number of ops a worker (it is ${iterations})`);
+  // through a pool, the window is whole pool tasks of `batch` ops, which the pool gives to
+  // whichever worker is free: the cell's ops, not each worker's, are the work
+  const batch = point.pool ? point.pool.batch : null;
+  if (point.pool && (!Number.isSafeInteger(batch) || batch < 1))
+    throw refuse(`pool.batch must be a whole number of ops a pool task (it is ${shown(batch)})`);
   for (const round of point.rounds ?? []) {
     if (round?.pilot) continue; // a pilot ran other work, as it may
     for (const mode of MODES) {
       const expected = config.iterationsByMode?.[mode] ?? iterations;
-      const ran = (round?.[mode]?.workers ?? []).find((/** @type {any} */ worker) => worker?.ops !== expected);
+      const workers = round?.[mode]?.workers ?? [];
+      if (batch) {
+        const whole = Math.ceil((plan.k * expected) / batch) * batch;
+        const ops = workers.reduce(
+          (/** @type {number} */ sum, /** @type {any} */ worker) => sum + (worker?.ops ?? 0),
+          0,
+        );
+        if (workers.length && ops !== whole)
+          throw refuse(
+            `config.iterations says ${expected} ops a worker, ${whole} in whole pool tasks of ${batch} for ${plan.k}, but round ${round.index}'s ${mode} cell ran ${ops}`,
+          );
+        continue;
+      }
+      const ran = workers.find((/** @type {any} */ worker) => worker?.ops !== expected);
       if (ran)
         throw refuse(
           `config.iterations says ${expected} ops a worker, but in round ${round.index} ${mode}' worker ${ran.index} ran ${ran.ops}`,

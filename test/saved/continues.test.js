@@ -173,3 +173,67 @@ test("row 5: an interrupted advise's own file reads back: it keeps no request to
     k: 2,
   });
 });
+
+/** The plan a kept pool run's own settings make: its pool, its default batch. */
+const poolPlanOf = (/** @type {any} */ document) => ({
+  ...planOf(document.config, document),
+  pool: { name: document.pool.name, batch: null, isolate: document.pool.isolate },
+});
+
+test("round five, row 4: a kept pool run goes on: its cells' ops are whole pool tasks, however the pool gave them out", () => {
+  const document = read('compare-pool-interrupted.json');
+  assert.equal(document.status, 'interrupted');
+  // the pool gave its workers unequal shares of the window
+  assert.ok(
+    document.rounds.some((/** @type {any} */ round) => round.workers?.workers[0].ops !== document.config.iterations),
+  );
+  checkContinues(document, document, /** @type {any} */ (poolPlanOf(document)), { path: 'F', field: 'resume' });
+  // but not ops that are no whole count of its tasks
+  const edited = structuredClone(document);
+  edited.rounds[1].workers.workers[0].ops += 1;
+  refused(
+    () => checkContinues(edited, edited, /** @type {any} */ (poolPlanOf(edited)), { path: 'F', field: 'resume' }),
+    /in whole pool tasks of 29 for 2, but round 2's workers cell ran 2959/,
+  );
+});
+
+test('round five, row 5: a raw run resumed through a pool, a pool run without one, or through another pool, is refused', () => {
+  const raw = read('compare.json');
+  const pooled = read('compare-pool-interrupted.json');
+  const where = { path: 'F', field: 'resume' };
+  for (const name of ['tinypool', 'workerpool'])
+    refused(
+      () =>
+        checkContinues(
+          raw,
+          raw,
+          /** @type {any} */ ({ ...planOf(raw.config, raw), pool: { name, batch: null, isolate: false } }),
+          where,
+        ),
+      new RegExp(`resume\\.pool asks for pool ${name}, but round 1's workers cell ran without a pool`),
+    );
+  refused(
+    () => checkContinues(pooled, pooled, /** @type {any} */ (planOf(pooled.config, pooled)), where),
+    /resume\.pool asks for no pool, but round 1's workers cell ran through one/,
+  );
+  refused(
+    () =>
+      checkContinues(
+        pooled,
+        pooled,
+        /** @type {any} */ ({ ...poolPlanOf(pooled), pool: { name: 'workerpool', batch: null, isolate: false } }),
+        where,
+      ),
+    /resume\.pool asks for pool workerpool, but its rounds ran tinypool/,
+  );
+  refused(
+    () =>
+      checkContinues(
+        pooled,
+        pooled,
+        /** @type {any} */ ({ ...poolPlanOf(pooled), pool: { name: 'tinypool', batch: null, isolate: true } }),
+        where,
+      ),
+    /resume\.isolate asks for isolate true, but its rounds ran false/,
+  );
+});
