@@ -101,11 +101,11 @@
  *   between fresh trees or between windows of one, and the floor it sets (stats/noise.js)
  * @property {TraceSection} [trace]  with --trace
  * @property {{ name: string, version: string, from: string, runtimes: Record<Mode, string>,
- *   batch: number | null, isolate: boolean, dispatch: Partial<Record<Mode, number | null>>,
+ *   batch: number | null, batchGiven?: boolean, isolate: boolean, dispatch: Partial<Record<Mode, number | null>>,
  *   perTaskUs?: Partial<Record<Mode, number | null>> }} [pool]  with --pool:
  *   the pool the cells built (its version, and whose: the project's or mmapbench's), its two
- *   runtimes as the arms, the ops of a pool task, a fresh worker a task (isolate), and each
- *   mode's dispatch share and its time a pool task
+ *   runtimes as the arms, the ops of a pool task (batchGiven: --batch set them), a fresh worker
+ *   a task (isolate), and each mode's dispatch share and its time a pool task
  * @property {import('../run/fault-cell.js').FaultRound} [fault]  with --fault: what one failing
  *   worker took down in each mode, in a round after the measured ones
  */

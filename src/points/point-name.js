@@ -14,12 +14,46 @@ export const envText = (/** @type {Record<string, unknown> | undefined} */ env) 
     .join(' ');
 
 /**
+ * The pool a point's cells ran the task through (compare --pool), as far as it names the point:
+ * which pool, its two runtimes, the ops of a pool task where --batch set them (a batch sized from
+ * the calibrated work, as the work itself, does not), and whether each task had a fresh worker.
+ * @typedef {{ name: string, runtimes?: { workers?: string, procs?: string }, batch?: number | null,
+ *   batchGiven?: boolean, isolate?: boolean }} PoolSetting
+ */
+
+/**
  * What names a point: what it ran. A reproduce run's points are its experiments' settings
  * (`experiment` and `variant`), with no task of their own.
  * @typedef {{ task: string, k: number, file?: { label: string }, env?: Record<string, string>,
  *   params?: Record<string, unknown>, node?: string | null, variant?: string | null,
- *   experiment?: string, cycles?: number }} Setting  cycles: --cycles, named where more than 1
+ *   experiment?: string, cycles?: number, pool?: PoolSetting | null }} Setting  cycles: --cycles,
+ *   named where more than 1; pool: a pool run's
  */
+
+/**
+ * A pool's part of a point's name: `tinypool`, `tinypool isolate batch=1`.
+ * @param {PoolSetting | null | undefined} pool
+ */
+export const poolText = (pool) =>
+  pool
+    ? [pool.name, pool.isolate ? 'isolate' : '', pool.batchGiven ? `batch=${pool.batch}` : ''].filter(Boolean).join(' ')
+    : '';
+
+/**
+ * What of a pool must be equal for two runs' points to be compared: the pool, its runtimes, a
+ * batch --batch gave, isolate; null for a raw run.
+ * @param {PoolSetting | null | undefined} pool
+ */
+export const poolKey = (pool) =>
+  pool
+    ? [
+        pool.name,
+        pool.runtimes?.workers ?? null,
+        pool.runtimes?.procs ?? null,
+        pool.batchGiven ? (pool.batch ?? null) : null,
+        Boolean(pool.isolate),
+      ]
+    : null;
 
 /**
  * A point in full: `arena1 · readfilesync · med (64 KiB) · k=2 · MALLOC_ARENA_MAX=1`, or a
@@ -27,12 +61,13 @@ export const envText = (/** @type {Record<string, unknown> | undefined} */ env) 
  * than one of them.
  * @param {Setting} setting
  */
-export const pointLabel = ({ experiment, task, file, k, env, params, node, variant, cycles }) =>
+export const pointLabel = ({ experiment, task, file, k, env, params, node, variant, cycles, pool }) =>
   [
     experiment,
     variant,
     task,
     file?.label,
+    poolText(pool),
     `k=${k}`,
     (cycles ?? 1) > 1 ? `cycles=${cycles}` : '',
     envText(env),

@@ -5,7 +5,7 @@
 // exports, the gate and --verbose read a measure of a point with figureOf, and a cell's figure
 // with valueOf: nowhere else is a measure applied to a cell.
 import { ratioStats } from '../stats/ratio.js';
-import { envText, pointLabel } from './point-name.js';
+import { envText, pointLabel, poolKey } from './point-name.js';
 import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
 
 /**
@@ -77,7 +77,7 @@ export function pointOf(
   rounds,
   { id, ratio, account = null, phases = null, seconds = null, summary = {}, measureRatios = null },
 ) {
-  const { experiment, variant, task, file, k, env, params, node, cycles } = setting;
+  const { experiment, variant, task, file, k, env, params, node, cycles, pool } = setting;
   const perRound = Object.fromEntries(
     MEASURES.map((measure) => {
       const perMode = (/** @type {'workers'|'procs'} */ mode) =>
@@ -101,6 +101,8 @@ export function pointOf(
       envText(params),
       node ?? null,
       cycles ?? 1,
+      // a run through a pool is another point than a raw one, or one through another pool
+      poolKey(pool),
     ]),
     label: pointLabel(setting),
     ratios,

@@ -163,6 +163,9 @@ function checkWork(point, plan, refuse, field) {
   const batch = point.pool ? point.pool.batch : null;
   if (point.pool && (!Number.isSafeInteger(batch) || batch < 1))
     throw refuse(`pool.batch must be a whole number of ops a pool task (it is ${shown(batch)})`);
+  const asked = plan.pool?.batch ?? null;
+  if (batch && asked !== null && asked !== batch)
+    throw refuse(`${field}.batch asks for ${asked} ops a pool task, but its rounds ran ${batch}`);
   for (const round of point.rounds ?? []) {
     if (round?.pilot) continue; // a pilot ran other work, as it may
     for (const mode of MODES) {

@@ -132,3 +132,35 @@ test('every format --export accepts has an exporter, which writes its shape', as
   assertActionBenchmark(/** @type {any} */ (exportOf(compare, 'github-action-benchmark')));
   assertBencher(/** @type {any} */ (exportOf(compare, 'bencher')));
 });
+
+test('round five, row 6: the pool names a point in the exports, so raw and pool runs, or two pools, never share a series', () => {
+  const tiny = loadSaved(fixture('saved/compare-pool-interrupted.json'));
+  const names = exportOf(tiny, 'github-action-benchmark').map((/** @type {any} */ entry) => entry.name);
+  assert.deepEqual(names.slice(0, 3), [
+    'readfilesync · med (64 KiB) · tinypool · k=2 workers',
+    'readfilesync · med (64 KiB) · tinypool · k=2 procs',
+    'readfilesync · med (64 KiB) · tinypool · k=2 workers/procs',
+  ]);
+  // the same file through workerpool, and with --isolate and a --batch given
+  const dir = folder();
+  const again = (/** @type {string} */ name, /** @type {object} */ pool) => {
+    const document = JSON.parse(readFileSync(fixture('saved/compare-pool-interrupted.json'), 'utf8'));
+    Object.assign(document.pool, pool);
+    writeFileSync(join(dir, name), JSON.stringify(document));
+    return loadSaved(join(dir, name));
+  };
+  const workerpool = again('wp.json', {
+    name: 'workerpool',
+    runtimes: { workers: "workerType: 'thread'", procs: "workerType: 'process'" },
+  });
+  const isolated = again('iso.json', { isolate: true, batch: 1, batchGiven: true });
+  // one file of all three: no name holds two of their figures
+  const [written] = writeExports([tiny, workerpool, isolated], readExports([`bencher=${join(dir, 'b.json')}`]));
+  assert.equal(Object.keys(JSON.parse(readFileSync(written, 'utf8'))).length, 3 * 3);
+  const keys = Object.keys(exportOf(workerpool, 'bencher'));
+  assert.ok(keys.every((key) => key.includes(' · workerpool · ')));
+  assert.ok(Object.keys(exportOf(isolated, 'bencher')).every((key) => key.includes(' · tinypool isolate batch=1 · ')));
+  assert.equal(pointsOf(compare)[0].key === pointsOf(tiny)[0].key, false);
+  assert.equal(pointsOf(tiny)[0].key === pointsOf(workerpool)[0].key, false);
+  assert.equal(pointsOf(tiny)[0].key === pointsOf(isolated)[0].key, false);
+});

@@ -398,3 +398,12 @@ test('an advise file whose ranking is not what advise saved is refused naming th
     );
   }
 });
+
+test('round five, row 6: diff never pairs a raw run with one through a pool: no point in common, named so', () => {
+  const raw = loadSaved(fixture('saved/compare.json'));
+  const pooled = loadSaved(fixture('saved/compare-pool-interrupted.json'));
+  assert.throws(() => diffResults(raw, pooled), {
+    kind: 'usage',
+    message: /have no point in common \(same task, file, k, --cycles, pool, /,
+  });
+});

@@ -281,13 +281,15 @@ export function compareAnswer(document) {
   // a pool run names its pool and its two runtimes at once: they are the arms
   const lines = [verdict, poolText(document), costs].filter((line) => typeof line === 'string');
   const tables = document.workers && document.procs ? [tradeOff(document, name)] : [];
+  const title = headerLine(document);
+  // the title takes two lines where the setting or an unfinished run's status is long
   const used =
-    1 +
+    linesOf(title) +
     lines.reduce((sum, line) => sum + linesOf(line), 0) +
     tables.reduce((sum, table) => sum + table.rows.length + 4, 0);
   const notes = fitted(
     candidates.flatMap(([text, rank]) => (text ? [{ text, rank }] : [])),
     SCREEN.lines - used,
   );
-  return { title: headerLine(document), lines, tables, notes };
+  return { title, lines, tables, notes };
 }

@@ -287,6 +287,8 @@ function poolOf(pool, session, complete, modes) {
     from: pool.from,
     runtimes: POOLS[pool.name],
     batch: pool.batch ?? (session.work ? poolBatchOf(session.work) : null),
+    // --batch gave it: part of what names the point (points/point-name.js)
+    batchGiven: pool.batch !== null,
     isolate: pool.isolate,
     dispatch,
     perTaskUs,

@@ -50,7 +50,7 @@ export function diffDocument(base, next) {
   const shared = base.points.filter((point) => byKey.has(point.key));
   if (!shared.length)
     throw usageError(
-      `${base.run.path} and ${next.run.path} have no point in common (same task, file, k, --cycles, environment variables and task parameters); diff two runs of the same setting`,
+      `${base.run.path} and ${next.run.path} have no point in common (same task, file, k, --cycles, pool, environment variables and task parameters); diff two runs of the same setting`,
     );
   return {
     mmapbench: version,
