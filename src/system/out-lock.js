@@ -1,9 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { usageError } from '../errors.js';
 import { alive } from './children.js';
 import { fileError, writeFileAtomic } from './safe-fs.js';
+import { stateHome } from './user-folders.js';
 
 // proper-lockfile keeps the lock's mtime fresh while we hold it; one older than this belongs
 // to a holder that died (SIGKILL, power loss) and is taken over.
@@ -33,16 +34,36 @@ export const lockFolder = (dir, what, options) =>
   take(dir, { lock: join(dir, LOCK), owner: join(dir, OWNER), place: dir, noun: 'folder' }, what, options);
 
 /**
+ * Where the lock of a results file is: keyed by its device and inode, so every name of one file
+ * (a hard link, in any folder) takes the same lock, in this user's state folder
+ * (`~/.local/state/mmapbench/locks`); beside the file as `FILE.lock` where that folder cannot be
+ * made.
+ * @param {string} file  an existing file
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function fileLockOf(file, env = process.env) {
+  const { dev, ino } = statSync(file);
+  const dir = join(stateHome(env), 'mmapbench', 'locks');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return join(dir, `${dev}-${ino}.lock`);
+  } catch {
+    return `${file}.lock`;
+  }
+}
+
+/**
  * Takes a results file for this run alone (a `--resume`d run replaces it after every round):
- * two runs going on with one file would each replace the other's rounds. The lock sits beside
- * it as `FILE.lock`.
+ * two runs going on with one file, by whatever name, would each replace the other's rounds.
  * @param {string} file  an existing file
  * @param {string} what  how the user named it, for the message
  * @param {{ warn?: (message: string) => void }} [options]
  * @returns {Promise<() => void>} release
  */
-export const lockFile = (file, what, options) =>
-  take(file, { lock: `${file}.lock`, owner: `${file}.lock.owner`, place: dirname(file), noun: 'file' }, what, options);
+export const lockFile = (file, what, options) => {
+  const lock = fileLockOf(file);
+  return take(file, { lock, owner: `${lock}.owner`, place: dirname(file), noun: 'file' }, what, options);
+};
 
 /**
  * @param {string} target  the folder or file taken

@@ -2,11 +2,11 @@
 // before it was mended. What a run's figures are is never asserted, only what it does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, keptIn, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
+import { BIN, cli, ENV, keptIn, killedCompare, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
 const LIMIT = { timeout: 90000 };
@@ -207,5 +207,31 @@ test(
     assert.equal(document.fault.procs.workersLost, 1);
     assert.doesNotMatch(resumed.stderr, /--fault throw, workers:/);
     await noneLeft(mark);
+  },
+);
+
+test(
+  'row 7: a kept file and a hard link to it are one file: a second run going on with it by the other name is refused',
+  LIMIT,
+  async () => {
+    const { path, document } = await killedCompare(200);
+    const hard = join(mkdtempSync(join(tmpdir(), 'mmapbench-five-link-')), 'hard.json');
+    linkSync(path, hard);
+    const first = execa(process.execPath, [BIN, 'compare', '--resume', path, ...namedAgain(document)], {
+      reject: false,
+      env: ENV,
+    });
+    // its file taken: the line it starts with is said after
+    await new Promise((resolve) =>
+      first.stderr?.on('data', (chunk) => String(chunk).includes('resuming ') && resolve(undefined)),
+    );
+    const second = await cli(['compare', '--resume', hard, ...namedAgain(document)], { timeout: 20000 });
+    assert.equal(second.exitCode, 2, second.stderr);
+    assert.match(
+      second.stderr,
+      new RegExp(`^mmapbench: --resume ${hard} is in use by another mmapbench run \\(pid ${first.pid}, `),
+    );
+    first.kill('SIGINT');
+    assert.equal((await first).exitCode, 130);
   },
 );
