@@ -84,11 +84,12 @@ export function checkedDocument(document, what, kinds, notOurs) {
   checkSchema(document, what);
   const kind = kinds.find((one) => one.commands.includes(document.command));
   if (!kind) throw notOurs(`"command" is ${quoted(document.command)}`);
-  const bad = firstBadField(document) ?? firstInconsistency(document);
+  const bad = firstBadField(document);
   if (bad) throw changedFile(what, bad);
-  // what the layout of today always has, checked again once an earlier file is brought to it
+  // what the layout of today always has, checked again once an earlier file is brought to it,
+  // and how its fields agree, in that layout
   const today = upgraded(document);
-  const missing = today === document ? null : firstBadField(today);
+  const missing = (today === document ? null : firstBadField(today)) ?? firstInconsistency(today);
   if (missing) throw changedFile(what, missing);
   return { kind, document: printable(today) };
 }

@@ -9,6 +9,7 @@
 import { usageError } from '../errors.js';
 import { SCHEMA } from '../version.js';
 import { quoted } from './validate.js';
+import { INTERVAL_ROUNDS, MARGIN, verdictOf } from '../stats/sequential.js';
 
 /**
  * Refuses a document whose schema this mmapbench cannot read: not one, or
@@ -70,8 +71,30 @@ function toSchema2(document) {
   document.schema = 2;
 }
 
+/**
+ * Schema 2 to 3. Before 2026-11-29 a verdict was read from two rounds too, whose interval decides
+ * nothing however close they happen to lie; since, fewer than INTERVAL_ROUNDS rounds have no
+ * verdict's interval and no half-width (a noise floor): such a point's verdict is read again from
+ * its rounds' ratios, by the one rule every verdict is read by, and the next step its file kept
+ * in words (built on that verdict) is drawn again from it.
+ * @param {any} document  a copy, changed in place
+ */
+function toSchema3(document) {
+  for (const point of document.points ?? [document]) {
+    const { ratio, verdict } = point;
+    if (!ratio || !Array.isArray(ratio.samples) || ratio.samples.length >= INTERVAL_ROUNDS) continue;
+    ratio.halfWidth = null;
+    // and what it said to do next was built on that verdict, or on its interval as a noise floor
+    delete point.next;
+    // a verdict from before outcomes (schema 1's words) is shown as it was saved
+    if (verdict?.outcome && verdict.look)
+      point.verdict = verdictOf(ratio.samples, { look: verdict.look, margin: verdict.margin ?? MARGIN });
+  }
+  document.schema = 3;
+}
+
 /** Each step, by the schema it upgrades from. */
-const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2 });
+const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2, 2: toSchema3 });
 
 /**
  * The document in this mmapbench's layout: itself when it is in it, else an upgraded copy (the

@@ -23,6 +23,12 @@ const TUNED_ROUNDS = 16;
 export const MARGIN = 0.1;
 
 /**
+ * Rounds below which a ratio's t interval is too wide to mean anything (0.00-622481.81): no
+ * verdict, no noise floor and no `better` is read from fewer.
+ */
+export const INTERVAL_ROUNDS = 3;
+
+/**
  * The half-width, on the log scale, of a normal-mixture confidence sequence for the mean
  * (Robbins; Howard et al. 2021, arXiv 1810.08240, eq. 14; the plug-in form of Waudby-Smith et al.,
  * arXiv 2103.06476): |mean − μ| ≤ σ·√(2(nρ²+1)/(n²ρ²) · log(√(nρ²+1)/α)) at every n at once.
@@ -108,7 +114,9 @@ export const confidenceOf = (look) =>
  * @returns {Verdict}
  */
 export function verdictOf(ratios, { look, margin }) {
-  const { interval, look: at, confidence } = lookAt(ratios, look);
+  const { look: at, confidence, ...read } = lookAt(ratios, look);
+  // two rounds' interval decides nothing, however close they happen to lie
+  const interval = ratios.length < INTERVAL_ROUNDS ? null : read.interval;
   const decided = decision(interval, margin);
   return {
     outcome: decided ?? 'inconclusive',

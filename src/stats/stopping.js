@@ -1,5 +1,5 @@
 import jstat from 'jstat';
-import { MARGIN, sequenceDecides } from './sequential.js';
+import { INTERVAL_ROUNDS, MARGIN, sequenceDecides } from './sequential.js';
 
 /**
  * When a run of rounds stops: by default as soon as its verdict is decided, by an interval valid
@@ -81,8 +81,7 @@ export function roundsUntilHalfWidth({ ci95, n }, target, { from = n, limit = 10
  */
 export const roundsForPrecision = (stats, precision) => roundsUntilHalfWidth(stats, Math.log(1 + precision));
 
-/** Rounds below which a ratio's t interval is too wide to mean anything (0.00-622481.81). */
-export const INTERVAL_ROUNDS = 3;
+export { INTERVAL_ROUNDS };
 
 /**
  * Seconds one saved round took: each of its cells from spawn to exit, with the CLI's own work

@@ -14,15 +14,30 @@ import { firstBadField } from '../../src/saved/validate.js';
 import { SCHEMA } from '../../src/version.js';
 
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
-// the fixtures saved at this layout: each other was saved at schema 1
-const TODAY = ['compare-ramp.json', 'sweep-ramp.json', 'reproduce-gap.json', 'compare-pool-interrupted.json'];
+// the fixtures saved at schema 2: each other was saved at schema 1
+const TWO = ['compare-ramp.json', 'sweep-ramp.json', 'reproduce-gap.json', 'compare-pool-interrupted.json'];
+// and at this layout
+const TODAY = ['compare-five.json'];
 const OLD = readdirSync(SAVED).filter((name) => name.endsWith('.json') && !TODAY.includes(name));
 
-test('the layout is at schema 2, and every kept fixture but those of today was saved at 1', () => {
-  assert.equal(SCHEMA, 2);
-  assert.ok(OLD.length >= 18, OLD.join(' '));
-  for (const name of OLD) assert.equal(JSON.parse(readFileSync(SAVED + name, 'utf8')).schema, 1, name);
+test('the layout is at schema 3, and every kept fixture but those of today was saved at 1 or 2', () => {
+  assert.equal(SCHEMA, 3);
+  assert.ok(OLD.length >= 22, OLD.join(' '));
+  for (const name of OLD)
+    assert.equal(JSON.parse(readFileSync(SAVED + name, 'utf8')).schema, TWO.includes(name) ? 2 : 1, name);
   for (const name of TODAY) assert.equal(JSON.parse(readFileSync(SAVED + name, 'utf8')).schema, SCHEMA, name);
+});
+
+test('schema 2 to 3: a verdict read from two rounds is read again as none, with no half-width', () => {
+  const saved = JSON.parse(readFileSync(SAVED + 'compare-pool-interrupted.json', 'utf8'));
+  assert.equal(saved.ratio.samples.length, 2);
+  assert.equal(saved.verdict.outcome, 'workers', 'as 27ce800 saved it');
+  const { document } = loadSaved(SAVED + 'compare-pool-interrupted.json');
+  assert.equal(document.verdict.outcome, 'inconclusive');
+  assert.equal(document.verdict.interval, null);
+  assert.equal(document.verdict.significant, false);
+  assert.equal(document.ratio.halfWidth, null);
+  assert.deepEqual(document.ratio.samples, saved.ratio.samples, 'its figures as they were');
 });
 
 for (const name of OLD)
@@ -79,10 +94,10 @@ test("schema 1's reproduce run: 5%, steady cells, the CLI's node alone", () => {
     ...old,
     options: { k: 2, precision: 0.05, protocol: 'steady' },
     nodes: [],
-    schema: 2,
+    schema: SCHEMA,
   });
   const kept = { command: 'reproduce', options: { precision: 0.1, protocol: 'published' }, nodes: ['24'] };
-  assert.deepEqual(upgraded(kept), { ...kept, schema: 2 }, 'what it has, it keeps');
+  assert.deepEqual(upgraded(kept), { ...kept, schema: SCHEMA }, 'what it has, it keeps');
 });
 
 /** A reproduce run as an earlier mmapbench saved it: a header line, then a record per line. */

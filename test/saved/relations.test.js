@@ -122,3 +122,40 @@ test('a time of days or more is said in days, never with an exponent', () => {
   assert.equal(about(5 * 86400), '5 days');
   assert.equal(about(1e308), 'more than 1000 days');
 });
+
+test("round five, row 8: a user's task kept as anything but a file: URL of this machine is refused, naming the field", () => {
+  for (const module of ['/tmp/x.mjs', 'http://example.com/x.mjs', 'data:text/javascript,1', 'file://otherhost/x', 7])
+    refused(
+      edited('compare-five.json', (document) => {
+        document.config.task.builtin = false;
+        document.config.task.module = module;
+      }),
+      /^\S+: config\.task\.module is .*not a file: URL.*; a user's task is kept as the file: URL of its module/,
+    );
+  // a file: URL of this machine is a user's task as saved
+  loadSaved(
+    edited('compare-five.json', (document) => {
+      document.config.task.builtin = false;
+      document.config.task.module = 'file:///tmp/x.mjs';
+    }),
+  );
+});
+
+test('round five, row 9: a verdict its rounds do not give is refused: an interval turned round, an outcome its interval does not decide, none, or a made-up one', () => {
+  for (const [edit, field] of /** @type {Array<[(verdict: any, document: any) => void, RegExp]>} */ ([
+    [
+      (verdict) => (verdict.interval = [verdict.interval[1], verdict.interval[0]]),
+      /verdict\.interval \[[\d.]+, [\d.]+\] is not the/,
+    ],
+    [(verdict) => (verdict.interval = [1e308, 1e308]), /verdict\.interval \[1e\+308, 1e\+308\] is not the/],
+    [(verdict) => (verdict.outcome = 'workers'), /verdict\.outcome "workers" is not the "procs" its interval/],
+    [(verdict) => (verdict.outcome = 'equal'), /verdict\.outcome "equal" is not the "procs"/],
+    [(_, document) => (document.verdict = null), /verdict is null, but ratio has 5 rounds' ratios/],
+  ]))
+    refused(
+      edited('compare-five.json', (document) => edit(document.verdict, document)),
+      new RegExp(`^\\S+: ${field.source}`),
+    );
+  // as saved, it loads
+  assert.equal(loadSaved(fixture('saved/compare-five.json')).document.verdict.outcome, 'procs');
+});

@@ -10,7 +10,7 @@ import { spreadAttribution } from '../../stats/spread.js';
 import { treesOf } from '../../stats/trees.js';
 import { noiseSplit } from '../../stats/noise.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
-import { budgetShortfall, halfWidth } from '../../stats/stopping.js';
+import { budgetShortfall, halfWidth, INTERVAL_ROUNDS } from '../../stats/stopping.js';
 import { SCHEMA, version } from '../../version.js';
 import { POOLS } from '../../run/pool/resolve.js';
 import { poolBatchOf } from '../../run/work.js';
@@ -187,7 +187,8 @@ const lookOf = (rule, stop) => (!rule.sequential ? 'fixed' : stop === 'max-time'
  */
 function ratioAndVerdict(complete, rule, stop) {
   const stats = complete.length ? ratioStats(complete.map(roundRatio)) : null;
-  const ratio = stats ? { ...stats, halfWidth: halfWidth(stats.ci95) } : null;
+  // no half-width (a noise floor, a precision reached) from rounds too few for an interval
+  const ratio = stats ? { ...stats, halfWidth: stats.n >= INTERVAL_ROUNDS ? halfWidth(stats.ci95) : null } : null;
   const verdict = ratio ? verdictOf(ratio.samples, { look: lookOf(rule, stop), margin: rule.margin ?? MARGIN }) : null;
   return { ratio, verdict };
 }

@@ -183,3 +183,20 @@ test('a run that stopped once decided says so in every place that names its rule
   assert.match(verbose, /^rounds until decided: one mode faster, or equal within ±10%, or 20 s/m);
   assert.doesNotMatch(`${answer}\n${verbose}`, /±0(\.0)?%/);
 });
+
+test('round five, row 10: two rounds tell one story, no verdict: no faster arm, no `better`, no next step built on one, no noise floor', () => {
+  // two rounds whose ratios agree (1.89 and 1.88): saved by 27ce800 as workers faster, significant
+  const pooled = documentOf('compare-pool-interrupted.json');
+  assert.equal(pooled.verdict.outcome, 'inconclusive');
+  assert.equal(pooled.verdict.significant, false);
+  assert.equal(pooled.verdict.interval, null);
+  const answer = compareAnswer(pooled);
+  assert.match(String(answer.lines?.[0]), /from 2 rounds: too few for a meaningful interval/);
+  const better = (answer.tables?.[0].rows ?? []).map((row) => row.at(-1));
+  assert.ok(better.length > 1 && better.every((word) => word === '-'), better.join(' '));
+  assert.ok(!answer.notes?.some((note) => /threads lose nothing|trace compare/.test(note)), answer.notes?.join('\n'));
+  // an A/A run of two rounds sets no noise floor
+  const aa = documentOf('compare-aa.json');
+  assert.equal(aa.ratio.halfWidth, null);
+  assert.ok(!compareAnswer(aa).notes?.some((note) => /noise floor/.test(note)));
+});
