@@ -141,16 +141,21 @@ export const MEASURES = [
     // them among whatever else runs (docs/how-it-measures.md, "What a mode costs")
     // The app's own load (main thread) allocates too: its Buffers not yet collected are the app's,
     // not what the workers added
-    of: ({ memory, workers, main }) =>
-      typeof memory?.anonBytes === 'number' && typeof memory.anonymousBefore === 'number'
-        ? // never below nothing: the app's Buffers can outgrow what the tree's anonymous memory did
-          Math.max(0, memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0)) /
-          workers.length /
-          MiB
-        : null,
+    // Nothing or less added reads nothing: the app's Buffers outgrew what the tree's anonymous
+    // memory did, or no worker was left to hold any (a cell is a figure, never a clamp at 0)
+    of: ({ memory, workers, main }) => {
+      if (typeof memory?.anonBytes !== 'number' || typeof memory.anonymousBefore !== 'number') return null;
+      const added = memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0);
+      return added > 0 ? added / workers.length / MiB : null;
+    },
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>
-      memory?.unavailable ?? (memory?.anonBytes === null ? 'smaps_rollup has no Pss_Anon nor Anonymous' : null),
+      memory?.unavailable ??
+      (memory?.anonBytes === null
+        ? 'smaps_rollup has no Pss_Anon nor Anonymous'
+        : typeof memory?.anonBytes === 'number'
+          ? 'the tree held no more anonymous memory than the app did before its workers (less its own Buffers)'
+          : null),
     format: (value) => `${fixed(value, 1)} MiB`,
     axis: 'MiB per added worker (lower takes less)',
     digits: 1,

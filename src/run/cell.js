@@ -86,7 +86,7 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     // tree holds at the end of its timed windows, before any of it is torn down
     const message = await Promise.race([tracked.result, tracked.done]);
     const hostPids = subprocess.pid ? [subprocess.pid] : [];
-    const memory = treeAtEnd(hostPids, message);
+    const memory = treeAtEnd(hostPids, message, plan);
     const { ended, strays } = await endTree(subprocess, tracked, hostPids);
     const exited = process.hrtime.bigint();
     const cell = cellOf(mode, plan, message, {
@@ -148,10 +148,18 @@ export async function release(subprocess, plan, mode) {
  * What the tree holds at the end of its timed windows: the host, and in procs mode its K children.
  * @param {number[]} hostPids
  * @param {{ children?: Array<{ pid?: number }>, anonymousBefore?: number | null }} message  the host's result
+ * @param {Readonly<import('./plan.js').Plan>} plan
  */
-const treeAtEnd = (hostPids, message) => ({
+const treeAtEnd = (hostPids, message, plan) => ({
   ...treeMemory([...hostPids, ...(message.children ?? []).flatMap((child) => child.pid ?? [])]),
-  anonymousBefore: message.anonymousBefore ?? null,
+  // a fresh pool worker a task (--isolate) holds nothing once its task is done: no worker is
+  // left at the window's end to read what one adds
+  ...(plan.pool?.isolate
+    ? {
+        anonymousBefore: null,
+        unavailable: '--isolate: each pool task had a fresh worker, none left at the end to hold its memory',
+      }
+    : { anonymousBefore: message.anonymousBefore ?? null }),
 });
 
 /**

@@ -226,7 +226,7 @@ function startMainLoad(spec, request, onError) {
   // the timer's lag (see above)
   const lag = (/** @type {number} */ now) => {
     if (now < from) return;
-    if (lastCall !== null) lags.push(Math.max(0, now - lastCall - spec.everyMs) * 1e6, now);
+    if (lastCall !== null) lags.push(lateNs(now - lastCall - spec.everyMs), now);
     lastCall = now;
   };
   const serve = () => {
@@ -373,14 +373,22 @@ function timedSeries() {
 }
 
 /**
+ * How late a tick came, in ns, from how much longer than its interval it came after the last
+ * (ms): in whole µs, and at least 1: a timer on time is late by less than the clock can tell,
+ * never by a few ns.
+ * @param {number} overMs
+ */
+export const lateNs = (overMs) => Math.max(1, Math.round(overMs * 1e3)) * 1e3;
+
+/**
  * The timer's lags over a stretch: their percentiles and their histogram, kept to be pooled over
- * the rounds; null when the timer was called only once.
+ * the rounds; null under two lags (a stretch a timer ticked in once or twice says nothing of it).
  * @param {Float64Array} lags  ns
  * @param {number} ticks  how many of them
  * @returns {import('../stats/samples.js').TimerLag | null}
  */
-function lagOf(lags, ticks) {
-  if (!ticks) return null;
+export function lagOf(lags, ticks) {
+  if (ticks < 2) return null;
   const histogram = histogramOf(lags, ticks);
   let sum = 0;
   for (let i = 0; i < ticks; i++) sum += lags[i];

@@ -4,13 +4,26 @@
 // life, which the requests of every round, pooled, estimate. The rounds stay the unit of
 // independence: a bootstrap draws whole rounds (both modes' cells of a round together, so a ratio
 // keeps its pairing) and reads the pooled percentile of each draw.
-import { mergeHistograms, middleOf, percentileOf } from './histogram.js';
+import { countOf, mergeHistograms, middleOf, percentileOf } from './histogram.js';
 
 /** @typedef {import('./histogram.js').Histogram} Histogram */
 
 const RESAMPLES = 2000;
 // below this many rounds a percentile bootstrap's interval is too narrow to stand for one
 export const POOLED_MIN_ROUNDS = 5;
+
+/**
+ * The fewest timings pooled that a percentile is read from: one beyond it at least (a p99 needs
+ * 100, else it is the largest of a few, a short run's one or two timer ticks).
+ * @param {number} p
+ */
+export const timingsFor = (p) => Math.ceil(100 / (100 - p) - 1e-9);
+
+/** The pooled percentile of some histograms, or null where they hold too few timings for it. */
+function pooledOf(/** @type {Histogram[]} */ rounds, /** @type {number} */ p, /** @type {number} */ bits) {
+  const merged = mergeHistograms(rounds);
+  return countOf(merged) < timingsFor(p) ? null : percentileOf(merged, p, bits);
+}
 
 /**
  * A fixed-seed generator of uniform numbers in [0, 1) (mulberry32): the same rounds give the same
@@ -111,10 +124,11 @@ function percentileInterval(/** @type {number[]} */ values) {
  * @param {Histogram[]} rounds  one histogram a round
  * @param {number} p
  * @param {number} bits
- * @returns {{ value: number, ci95: [number, number] | null } | null}  null when nothing was timed
+ * @returns {{ value: number, ci95: [number, number] | null } | null}  null when too little was timed
+ *   for the percentile (timingsFor)
  */
 export function pooledPercentile(rounds, p, bits) {
-  const value = percentileOf(mergeHistograms(rounds), p, bits);
+  const value = pooledOf(rounds, p, bits);
   if (value === null) return null;
   if (rounds.length < POOLED_MIN_ROUNDS) return { value, ci95: null };
   return { value, ci95: percentileInterval(draws([rounds], p, bits).map(([one]) => one)) };
@@ -127,11 +141,11 @@ export function pooledPercentile(rounds, p, bits) {
  * @param {Array<[Histogram, Histogram]>} pairs  per complete round: arm A's, arm B's
  * @param {number} p
  * @param {number} bits
- * @returns {import('./ratio.js').RatioStats | null}  null when an arm timed nothing
+ * @returns {import('./ratio.js').RatioStats | null}  null when an arm timed too little for the percentile
  */
 export function pooledRatioStats(pairs, p, bits) {
   const [a, b] = [0, 1].map((arm) => pairs.map((pair) => pair[arm]));
-  const [top, bottom] = [a, b].map((rounds) => percentileOf(mergeHistograms(rounds), p, bits));
+  const [top, bottom] = [a, b].map((rounds) => pooledOf(rounds, p, bits));
   if (!top || !bottom) return null;
   const ratio = top / bottom;
   const n = pairs.length;

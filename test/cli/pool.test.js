@@ -79,7 +79,11 @@ test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K worker
       assert.equal(round[mode].workers.length, 2, `${mode}: a lane a worker`);
       assert.equal(round[mode].totalOps, 2 * document.config.iterations);
       assertAccounted(round[mode], mode);
+      // round five, row 12: no worker is left at the end to hold memory: no figure, and why
+      assert.match(round[mode].memory.unavailable, /^--isolate: each pool task had a fresh worker/);
     }
+  assert.equal(document.workers.addedMemory, undefined);
+  assert.equal(document.procs.addedMemory, undefined);
 });
 
 test('sweep --pool: every point through the pool, which the answer names once', async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { laterEnd, parentApp } from '../../src/run/main-load.js';
-import { countOf } from '../../src/stats/histogram.js';
+import { lagOf, lateNs, laterEnd, parentApp } from '../../src/run/main-load.js';
+import { bucketOf, countOf, SAVED_BITS } from '../../src/stats/histogram.js';
 
 const pause = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -90,4 +90,16 @@ test("a window's end is taken from a worker's message only as the decimal it sen
   assert.equal(laterEnd(12n, '30'), 30n);
   for (const odd of [undefined, 30, '3e9', '-1', '', '1'.repeat(40), { toString: () => '5' }])
     assert.equal(laterEnd(12n, odd), 12n, String(odd));
+});
+
+test('round five, row 11: a lag is whole µs and never under one, and a stretch of fewer than two ticks has none', async () => {
+  assert.equal(lateNs(0.0000015), 1000, 'a tick 1.5 ns past its time is on time: the clock tells 1 µs');
+  assert.equal(lateNs(-0.2), 1000);
+  assert.equal(lateNs(0.2004), 200_000);
+  assert.equal(lagOf(Float64Array.of(1.5), 1), null, 'one tick has no p99');
+  const two = lagOf(Float64Array.of(1000, 5000), 2);
+  assert.equal(two?.ticks, 2);
+  // and what a short stretch read holds, beside the app's load
+  const during = await served(0, 200);
+  assert.ok(/** @type {any} */ (during.lag).histogram.every(([lower]) => lower >= bucketOf(1000, SAVED_BITS)));
 });

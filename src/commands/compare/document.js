@@ -148,18 +148,21 @@ function roundsOf(session, modes, complete, traced) {
 }
 
 /**
- * A mode's figures over its complete rounds' cells; null with none.
+ * A mode's figures over its complete rounds' cells; null with none. `others`: the other mode's
+ * cells of the same rounds, in a compare, whose further measures are read from the rounds their
+ * ratio is.
  * @param {any[]} cells
  * @param {import('../../run/plan.js').Plan} plan
+ * @param {any[] | null} others
  */
-function modeSummary(cells, plan) {
+function modeSummary(cells, plan, others) {
   return cells.length === 0
     ? null
     : {
         throughput: summarize(cells.map((cell) => cell.throughput)),
         spread: summarize(cells.map((cell) => cell.spread)),
         releaseSkewNs: summarize(cells.map((cell) => cell.releaseSkewNs)),
-        ...measureSummaries(cells),
+        ...measureSummaries(cells, others),
         ...metricSummaries(cells, plan.task.metrics),
         ...latencyHistogram(cells),
         ...mainAccount(cells),
@@ -225,6 +228,7 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
     document[mode] = modeSummary(
       complete.flatMap((round) => round.cells[mode] ?? []),
       plan,
+      modes.length === 2 ? complete.map((round) => round.cells[mode === 'workers' ? 'procs' : 'workers']) : null,
     );
   if (modes.length === 2) {
     Object.assign(document, ratioAndVerdict(complete, plan.stop, session.stop));

@@ -18,6 +18,16 @@ import { SAVED_BITS, countOf, mergeHistograms, percentileOf } from '../../stats/
  */
 
 /**
+ * Whether a round's two figures of a measure make a contrast: a difference needs both, a ratio
+ * both above 0. The modes' own figures are read from those rounds alone, so the ratio agrees with
+ * its columns.
+ * @param {import('../../points/measures.js').Measure} measure
+ * @param {number | null} w
+ * @param {number | null} p
+ */
+const paired = (measure, w, p) => (measure.contrast === 'difference' ? w !== null && p !== null : Boolean(w && p));
+
+/**
  * Each measure beyond throughput as a workers/procs ratio, round by round over the complete
  * rounds whose cells both have it, with its interval as the throughput ratio's; null when no
  * measure beyond throughput was had.
@@ -29,8 +39,10 @@ export function measureRatios(complete) {
     const difference = measure.contrast === 'difference';
     const perRound = complete.flatMap(({ cells: { workers, procs } }) => {
       const [w, p] = [workers, procs].map((cell) => valueOf(measure, cell));
-      if (difference) return w !== null && p !== null ? [w - p] : [];
-      return w && p ? [w / p] : [];
+      if (!paired(measure, w, p)) return [];
+      return difference
+        ? [/** @type {number} */ (w) - /** @type {number} */ (p)]
+        : [/** @type {number} */ (w) / /** @type {number} */ (p)];
     });
     if (!perRound.length) return [];
     if (measure.pooled) {
@@ -69,19 +81,26 @@ function pooledOf({ histogram, percentile, bits, scale }, cells) {
 
 /**
  * Each measure beyond throughput over the cells that have it (FURTHER_MEASURES); one no cell has is left
- * out, and each cell says why it has none.
+ * out, and each cell says why it has none. Beside the other mode's cells of the same rounds
+ * (`others`, a compare's), only the rounds whose two cells make its contrast count, as in its
+ * ratio (measureRatios).
  * @param {CellResult[]} cells
+ * @param {Array<CellResult | null | undefined> | null} [others]  the other mode's cell of each cell's round
  * @returns {Record<string, Summary>}
  */
-export function measureSummaries(cells) {
+export function measureSummaries(cells, others = null) {
   return Object.fromEntries(
     FURTHER_MEASURES.flatMap((measure) => {
-      const values = cells.flatMap((cell) => {
+      const counted = cells.filter((cell, i) => {
         const value = valueOf(measure, cell);
-        return value === null ? [] : [value];
+        return others ? paired(measure, value, valueOf(measure, others[i])) : value !== null;
       });
+      const values = counted.map((cell) => /** @type {number} */ (valueOf(measure, cell)));
       if (!values.length) return [];
-      return [[measure.key, { ...summarize(values), ...(measure.pooled ? pooledOf(measure.pooled, cells) : {}) }]];
+      // a percentile of everything timed, or none where too little was: never a cell's few
+      const pooled = measure.pooled ? pooledOf(measure.pooled, counted) : {};
+      if (measure.pooled && pooled.pooled === undefined) return [];
+      return [[measure.key, { ...summarize(values), ...pooled }]];
     }),
   );
 }
