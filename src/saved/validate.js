@@ -267,7 +267,8 @@ function rule({ keyword, params, message }) {
     type === 'integer' ? 'a whole number' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
   if (keyword === 'type') return `must be ${[p.type].flat().map(article).join(' or ')}`;
   if (keyword === 'anyOf' && p.alternatives)
-    return `must be ${p.alternatives.map((/** @type {Refused} */ alternative) => rule(alternative).replace(/^must be /, '')).join(' or ')}`;
+    // each said once: two branches of one type (an object of either shape) are one word
+    return `must be ${[...new Set(p.alternatives.map((/** @type {Refused} */ alternative) => rule(alternative).replace(/^must be /, '')))].join(' or ')}`;
   if (keyword === 'minimum') return `must be a number >= ${p.limit}`;
   if (keyword === 'exclusiveMinimum') return `must be a number > ${p.limit}`;
   if (keyword === 'enum') return `must be one of ${p.allowedValues.join(', ')}`;

@@ -33,7 +33,7 @@ for (const [pool, runtimes] of [
         assert.equal(cell.end.cycles.length, 1, 'the app destroys its pool and reads what it kept');
         // each worker's first pool tasks, its ramp
         for (const worker of cell.workers) assert.ok(worker.warmup.ramp.atUs.length >= 1, mode);
-        assertAccounted(cell, mode);
+        assertAccounted(cell, mode, document.pool.batch);
       }
     }
     for (const mode of ['workers', 'procs']) {
@@ -50,16 +50,19 @@ for (const [pool, runtimes] of [
  * pool task's ops, summed; the ops its tasks timed, merged. Their GC pauses are not watched.
  * @param {any} cell
  * @param {string} mode
+ * @param {number} batch  ops a pool task
  */
-function assertAccounted(cell, mode) {
+function assertAccounted(cell, mode, batch) {
   assert.equal(cell.account.ops, cell.totalOps, `${mode}: the account covers every op of the window`);
   for (const field of ['cpuNs', 'minflt', 'involuntary'])
     assert.ok(Number.isFinite(cell.account[field]) && cell.account[field] >= 0, `${mode}: account.${field}`);
   assert.ok(cell.account.cpuNs > 0, `${mode}: the workers ran on a CPU in their tasks`);
   assert.ok(cell.account.wallNs >= cell.pool.busyNs, `${mode}: a window's wall holds its tasks' ops`);
   assert.match(cell.account.missing.gcNs, /pool/);
-  // its tasks in tenths, as a raw window's, where each worker ran ten or more
-  if (cell.pool.tasks >= 10 * cell.workers.length) {
+  // its tasks in tenths, as a raw window's, where each worker ran ten or more (round five, row 25:
+  // the pool's tasks go to whichever worker is free, so on a busy machine one runs fewer: the
+  // cell's count of them is not each worker's)
+  if (cell.workers.every((/** @type {any} */ worker) => worker.ops / batch >= 10)) {
     assert.equal(cell.account.slices.length, 10, `${mode}: a window in tenths of its tasks`);
     assert.equal(
       cell.account.slices.reduce((/** @type {number} */ sum, /** @type {any} */ tenth) => sum + tenth.ops, 0),
@@ -78,7 +81,7 @@ test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K worker
     for (const mode of ['workers', 'procs']) {
       assert.equal(round[mode].workers.length, 2, `${mode}: a lane a worker`);
       assert.equal(round[mode].totalOps, 2 * document.config.iterations);
-      assertAccounted(round[mode], mode);
+      assertAccounted(round[mode], mode, document.pool.batch);
       // round five, row 12: no worker is left at the end to hold memory: no figure, and why
       assert.match(round[mode].memory.unavailable, /^--isolate: each pool task had a fresh worker/);
     }

@@ -6,7 +6,7 @@ import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, keptIn, killedCompare, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
+import { BIN, cli, ENV, fixture, keptIn, killedCompare, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
 const LIMIT = { timeout: 90000 };
@@ -233,5 +233,28 @@ test(
     );
     first.kill('SIGINT');
     assert.equal((await first).exitCode, 130);
+  },
+);
+
+test(
+  "rows 14 and 22: a task's process.exit through a pool fails the cell at once, said in one clean line with its code",
+  LIMIT,
+  async () => {
+    for (const pool of ['tinypool', 'workerpool'])
+      for (const [where, code] of [
+        ['op', 5],
+        ['setup', 4],
+      ]) {
+        const args = ['compare', '--quick', '-k', '1', '--pool', pool, '--task', fixture('exits-in-pool.mjs')];
+        // a --timeout far beyond what failing takes: waiting it out is the bug
+        const result = await cli([...args, '--param', `where=${where}`, '--timeout', '60', '--no-save'], {
+          timeout: 30000,
+        });
+        assert.equal(result.exitCode, 1, `${pool} ${where}: ${result.stderr}`);
+        assert.equal(
+          result.stderr.trim(),
+          `mmapbench: a worker exited with code ${code} before finishing (task exits-in-pool); a task must not exit the thread or process it runs in`,
+        );
+      }
   },
 );

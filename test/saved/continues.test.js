@@ -237,3 +237,21 @@ test('round five, row 5: a raw run resumed through a pool, a pool run without on
     /resume\.isolate asks for isolate true, but its rounds ran false/,
   );
 });
+
+test("round five, row 22: a kept file's settings a run refuses are named as the file's, not as options the user typed", async () => {
+  const { measureOrResume } = await import('../../src/commands/compare/run.js');
+  const dir = mkdtempSync(join(tmpdir(), 'mmapbench-kept-settings-'));
+  const path = join(dir, 'kept.json');
+  const document = read('compare-pool-interrupted.json');
+  document.resume.fault = 'throw';
+  writeFileSync(path, JSON.stringify(document));
+  await assert.rejects(
+    () => measureOrResume({ resume: path }, 'compare', /** @type {any} */ ({ json: false, save: false })),
+    (error) =>
+      error instanceof MmapbenchError &&
+      error.kind === 'usage' &&
+      /^--resume \S+kept\.json: its kept settings \(resume\) are refused: --pool tinypool takes no --fault yet/.test(
+        error.message,
+      ),
+  );
+});

@@ -159,3 +159,12 @@ test('round five, row 9: a verdict its rounds do not give is refused: an interva
   // as saved, it loads
   assert.equal(loadSaved(fixture('saved/compare-five.json')).document.verdict.outcome, 'procs');
 });
+
+test('round five, row 22: a field of two shapes of one type is said once: "must be an object", not "an object or an object"', () => {
+  refused(
+    edited('compare-pool-interrupted.json', (document) => {
+      document.fault = { kind: 'throw', workers: 5 };
+    }),
+    /: fault\.workers must be an object \(it is 5\); the file was changed/,
+  );
+});

@@ -91,7 +91,14 @@ export async function measureOrResume(opts, command, output, context) {
 export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt, say: reporter?.say });
+  const plan = await buildPlan(options, { interrupt, say: reporter?.say }).catch((error) => {
+    // a kept run's settings the user did not type: the file's fields are named, not options
+    if (!resumed || error?.kind !== 'usage') throw error;
+    throw usageError(
+      `--resume ${resumed.path}: its kept settings (resume) are refused: ${String(error.message).replace(/; [^;]*$/, '')}; restore the file or start a new run`,
+      error,
+    );
+  });
   const environment = describeEnvironment(plan);
   const kept = resumed?.document;
   // new rounds are averaged with the kept ones: they must measure what those did

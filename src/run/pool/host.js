@@ -6,6 +6,7 @@
 // timed in the worker (work.js); a worker's window runs from its first timed op to its last, so
 // the gaps between its pool tasks (the round trip, the queue) count against its rate.
 import { createRequire } from 'node:module';
+import { BroadcastChannel } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { accounting, hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
@@ -16,6 +17,7 @@ import { cellAccount } from '../../stats/account.js';
 import { combineMetrics } from '../../stats/cell-summary.js';
 import { mergeHistograms } from '../../stats/histogram.js';
 import { TOO_SHORT } from '../latency-sampler.js';
+import { EXITING } from './exiting.js';
 
 const host = hostTimeline();
 /** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */
@@ -43,6 +45,14 @@ const fail = (/** @type {number} */ worker, /** @type {object} */ details) => {
   send({ type: 'failed', worker, ...details }, () => process.exit(1));
 };
 
+// a pool's thread that exits (the task's process.exit) ends without settling its pool task:
+// it says so on its way out (work.js), and the cell fails at once, as a raw cell's would
+const exiting = mode === 'workers' ? new BroadcastChannel(EXITING) : null;
+exiting?.unref();
+if (exiting)
+  exiting.onmessage = (/** @type {any} */ { data }) =>
+    fail(-1, { message: `exited with code ${data.code} before finishing`, exitCode: data.code });
+
 const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
 const anonymousBefore = anonymousBytes(process.pid);
 const memoryBefore = spec.end ? await collectedAnonymous() : null;
@@ -64,12 +74,32 @@ try {
   const warm = String(process.hrtime.bigint());
   send({ type: 'ready' });
   process.on('message', (/** @type {any} */ message) => {
-    if (message?.type === 'go') window(members, warm).catch((error) => fail(-1, serializeError(error)));
-    if (message?.type === 'end') end().catch((error) => fail(-1, { ...serializeError(error), ending: true }));
-    if (message?.type === 'exit') process.exit(0);
+    if (message?.type === 'go') window(members, warm).catch((error) => fail(-1, poolFailure(error)));
+    if (message?.type === 'end') end().catch((error) => fail(-1, { ...poolFailure(error), ending: true }));
+    if (message?.type === 'exit') {
+      exiting?.close();
+      process.exit(0);
+    }
   });
 } catch (error) {
-  fail(-1, serializeError(error));
+  fail(-1, poolFailure(error));
+}
+
+/**
+ * A pool task's failure as a cell's: a worker the pool lost is said as the exit or signal that
+ * ended it (workerpool words it in a paragraph: "Workerpool Worker terminated Unexpectedly",
+ * then `exitCode: \`5\`` and the like, a line each); anything else as the task's error.
+ * @param {unknown} error
+ */
+function poolFailure(error) {
+  const serialized = serializeError(error);
+  if (!serialized.message.startsWith('Workerpool Worker terminated Unexpectedly')) return serialized;
+  const field = (/** @type {string} */ name) => new RegExp(`${name}: \`([^\`]*)\``).exec(serialized.message)?.[1];
+  const [code, signal] = [field('exitCode'), field('signalCode')];
+  if (signal && signal !== 'null' && signal !== 'undefined') return { message: `was killed by ${signal}`, signal };
+  if (code !== undefined && /^\d+$/.test(code))
+    return { message: `exited with code ${code} before finishing`, exitCode: Number(code) };
+  return { ...serialized, message: 'workerpool lost a worker, which ended without its exit code or signal' };
 }
 
 /**

@@ -4,8 +4,16 @@
 // thread's counters). What the pool's own worker module calls (tinypool.js, workerpool.js): the
 // pool dispatches, this runs.
 import { readlinkSync } from 'node:fs';
-import { threadId } from 'node:worker_threads';
+import { BroadcastChannel, isMainThread, threadId } from 'node:worker_threads';
 import { setUpTask } from '../set-up.js';
+import { EXITING } from './exiting.js';
+
+/** Says, once a worker thread is set up, whatever code it exits with. */
+function sayExit() {
+  const channel = new BroadcastChannel(EXITING);
+  channel.unref();
+  process.on('exit', (code) => channel.postMessage({ code }));
+}
 
 /**
  * This worker, once set up: its task as poolBatch runs it (`prepared`), when it loaded and set up,
@@ -25,6 +33,7 @@ export async function poolTask(message) {
   const id = `${process.pid}:${threadId}`;
   if (message.type === 'setup') {
     if (set) return { id, pid: process.pid, again: true };
+    if (!isMainThread) sayExit();
     const { module, ctx, loaded, setUp } = await setUpTask(message.spec, message.index, message.mode);
     // the harness's runner loads after the task's setup, untimed, as in a raw cell's worker
     const { loopOf, poolBatch } = await import('../task-runner.js');
