@@ -10,6 +10,7 @@ import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 import { memoryLimitUnavailable } from '../system/memory-limit.js';
 import { resolvePool } from './pool/resolve.js';
+import { checkBatch } from './work.js';
 import { MARGIN } from '../stats/sequential.js';
 
 /**
@@ -179,7 +180,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     stop,
     aa: options.aa ?? null,
     only: options.only ?? null,
-    ...featuresOf(options, cwd, task),
+    ...featuresOf(options, cwd, task, iterations),
     main: mainOf(options, task),
     // --quick measures nothing: it ends the workers and reads the memory at once
     end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
@@ -402,11 +403,13 @@ export function resolveParams(task, given, cwd = process.cwd()) {
  * @param {MeasureOptions} options
  * @param {string} cwd
  * @param {import('../tasks/index.js').LoadedTask} task
+ * @param {number | null} iterations  a worker's window, where the plan fixes it
  * @returns {{ fault: Plan['fault'], pool: Plan['pool'] }}
  */
-function featuresOf(options, cwd, task) {
+function featuresOf(options, cwd, task, iterations) {
   if (options.batch !== undefined && !options.pool)
     throw usageError('--batch is the ops of a pool task: give it with --pool, or drop it');
+  if (options.batch !== undefined && iterations !== null) checkBatch(options.batch, iterations);
   if (options.isolate && options.pool !== 'tinypool')
     throw usageError("--isolate is tinypool's isolateWorkers: give it with --pool tinypool, or drop it");
   const pool = options.pool ? checkPool(options, task) : null;

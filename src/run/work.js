@@ -1,5 +1,6 @@
 // What each worker or process of a cell is handed: the task, its file and parameters, its work
 // (a fixed warm-up or one until steady, capped) and the app's load beside it.
+import { usageError } from '../errors.js';
 
 /**
  * @typedef {import('./plan.js').Plan} Plan
@@ -53,7 +54,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
         pool: {
           name: plan.pool.name,
           module: plan.pool.module,
-          batch: plan.pool.batch ?? poolBatchOf(work),
+          batch: batchOf(plan.pool.batch, work),
           isolate: plan.pool.isolate,
           processModule: plan.pool.processModule ?? null,
           // a task's own metrics, each worker's combined over its pool tasks as over workers
@@ -64,6 +65,31 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
       }
     : {}),
 });
+
+/**
+ * The ops of a pool task: --batch's, at most a worker's window (a larger one would run more ops
+ * than the window has, in one task, however long), or poolBatchOf's.
+ * @param {number | null} batch  --batch
+ * @param {Work} work
+ */
+function batchOf(batch, work) {
+  if (batch === null) return poolBatchOf(work);
+  checkBatch(batch, work.iterations);
+  return batch;
+}
+
+/**
+ * Refuses a --batch over a worker's window of `iterations` ops: checked by the plan where the
+ * work is fixed, before any cell, and once a calibration has sized it.
+ * @param {number} batch
+ * @param {number} iterations
+ */
+export function checkBatch(batch, iterations) {
+  if (batch > iterations)
+    throw usageError(
+      `--batch ${batch} is more than a worker's window of ${iterations} ops: a pool task is at most that; give --batch ${iterations} or less, or more --iterations (or a longer --duration)`,
+    );
+}
 
 /**
  * A pool task's ops where --batch did not say (compare --pool): a fiftieth of a worker's window,

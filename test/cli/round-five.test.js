@@ -258,3 +258,32 @@ test(
       }
   },
 );
+
+test(
+  "row 15: a --batch past a worker's window, or past a safe whole number, is refused before any cell",
+  LIMIT,
+  async () => {
+    for (const [batch, said] of [
+      [
+        '1000000000',
+        /^mmapbench: --batch 1000000000 is more than a worker's window of 20 ops: a pool task is at most that; give --batch 20 or less/,
+      ],
+      [
+        '99999999999999999999',
+        /^mmapbench: --batch 99999999999999999999 is too large: it must be a whole number of 1 or more, at most 9007199254740991$/,
+      ],
+    ]) {
+      const result = await cli(['compare', '--quick', '--pool', 'tinypool', '--batch', batch, '--no-save'], {
+        timeout: 20000,
+      });
+      assert.equal(result.exitCode, 2, result.stderr);
+      assert.match(result.stderr.trim(), said);
+      assert.equal(result.stdout, '', 'nothing measured, nothing said of a run');
+    }
+    const { compare, MmapbenchError } = await import('mmapbench');
+    await assert.rejects(
+      () => compare({ pool: 'tinypool', batch: 2 ** 60, quick: true, save: false }),
+      (error) => error instanceof MmapbenchError && /--batch \S+ is too large/.test(error.message),
+    );
+  },
+);
