@@ -84,7 +84,9 @@ const numberOf = (rule) =>
         throw usageError(`${name} ${value} is invalid: it must be ${expectation(rule)}`);
       // a whole number past 2^53 is no longer every whole number (99999999999999999999 is 1e20)
       if (rule.type === 'integer' && !Number.isSafeInteger(number))
-        throw usageError(`${name} ${value} is too large: it must be ${expectation(rule)}, at most ${Number.MAX_SAFE_INTEGER}`);
+        throw usageError(
+          `${name} ${value} is too large: it must be ${expectation(rule)}, at most ${Number.MAX_SAFE_INTEGER}`,
+        );
       return number;
     },
     { schema: rule },

@@ -287,3 +287,27 @@ test(
     );
   },
 );
+
+test(
+  "row 13: through a pool, a task's output is held to the 1 MiB a stream may queue, the rest dropped, counted and said",
+  LIMIT,
+  async () => {
+    for (const pool of ['workerpool', 'tinypool']) {
+      const result = await cli([
+        ...['compare', '--pool', pool, '--task', fixture('writes-per-op.mjs'), '-k', '2'],
+        ...['--iterations', '3000', '--rounds', '1', '--json', '--no-save'],
+      ]);
+      assert.equal(result.exitCode, 0, `${pool}: ${result.stderr.slice(-600)}`);
+      const document = JSON.parse(result.stdout);
+      const cells = document.rounds.flatMap((/** @type {any} */ round) => [round.workers, round.procs]);
+      assert.ok(
+        cells.every((/** @type {any} */ cell) => cell.droppedOutput > 0),
+        `${pool}: every cell dropped some`,
+      );
+      assert.match(
+        result.stderr,
+        /^mmapbench: warning: the task wrote to stdout or stderr faster than it is written out: [\d.]+ [MG]iB past the 1 MiB a stream may hold queued was dropped, in 2 cells/m,
+      );
+    }
+  },
+);

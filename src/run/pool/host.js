@@ -292,7 +292,7 @@ function readThreads(members) {
  * @typedef {{ ops: number, tasks: number, busyNs: number, start: bigint, end: bigint,
  *   cpuFrom: number | null, cpuTo: number | null, switchesFrom: number, switchesTo: number,
  *   accounts: import('../thread-counters.js').WindowAccount[], opTimes: import('../../stats/samples.js').OpTimes[],
- *   done: Array<[number, bigint]>, metrics: Array<Record<string, number>> }} Worked
+ *   done: Array<[number, bigint]>, metrics: Array<Record<string, number>>, droppedOutput?: number }} Worked
  *   one worker's (or, with isolate, one lane's) window so far: its tasks' ops, their time in the
  *   worker, its first start and last end; its thread's account (with isolate, task by task: a
  *   fresh thread each), and its tasks' sampled op times; done: each task's ops and end, in order; metrics: what a task of its own reported, task by task
@@ -322,6 +322,7 @@ function worked(seen, result) {
   if (result.counters) one.accounts.push(windowAccount(result.counters[0], result.counters[1], null));
   if (result.opTimes) one.opTimes.push(result.opTimes);
   if (result.metrics) one.metrics.push(result.metrics);
+  if (result.droppedOutput) one.droppedOutput = Math.max(one.droppedOutput ?? 0, result.droppedOutput);
   return one;
 }
 
@@ -346,6 +347,7 @@ function resultOf(by, { members, warm, before, main }) {
       ...accountOf(one),
       ...(spec.slices && one.done.length >= SLICES ? { slices: slicesOf(one) } : {}),
       ...(one.metrics.length ? { metrics: metricsOf(one.metrics) } : {}),
+      ...(one.droppedOutput ? { droppedOutput: one.droppedOutput } : {}),
     };
   });
   const total = (/** @type {(one: any) => number} */ of) => [...by.values()].reduce((sum, one) => sum + of(one), 0);
