@@ -27,6 +27,7 @@ const msText = (ms) => (ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms
 export function outcomeText(outcome, k) {
   if ('error' in outcome) return `no answer: its round failed (${outcome.error})`;
   if (!outcome.appSurvived) return `the app and ${outcome.workersLost} of ${k} workers (${outcome.event})`;
+  if (outcome.workersLost === 0) return 'nothing (the task handled it and kept its worker alive)';
   const parts = [`${outcome.workersLost} of ${k} workers`];
   if (outcome.noticeMs !== null) parts.push(`noticed in ${msText(outcome.noticeMs)}`);
   if (outcome.replaceMs !== null) parts.push(`replaced in ${msText(outcome.replaceMs)}`);

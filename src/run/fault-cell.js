@@ -103,7 +103,8 @@ const NOTHING_LEFT = {
  * @returns {FaultOutcome}
  */
 export function outcomeOf(seen, afterOps) {
-  const notice = BigInt(seen.noticeAt);
+  // nothing heard: the failing member outlived its failure, nothing was lost or replaced
+  const notice = seen.noticeAt === null ? null : BigInt(seen.noticeAt);
   const sample = seen.replacement;
   const late = seen.app?.lag?.histogram ?? [];
   return {
@@ -113,9 +114,9 @@ export function outcomeOf(seen, afterOps) {
       ? late.reduce((sum, [lower, count]) => sum + (lower >= STALL_MS * 1e6 ? count : 0), 0)
       : null,
     requests: seen.app?.requests ?? null,
-    noticeMs: seen.faultAt === null ? null : Number(notice - BigInt(seen.faultAt)) / 1e6,
-    replaceMs: sample?.timeline ? Number(BigInt(sample.timeline.setUp) - notice) / 1e6 : null,
-    fullSpeedMs: fullSpeedOf(sample, notice),
+    noticeMs: seen.faultAt === null || notice === null ? null : Number(notice - BigInt(seen.faultAt)) / 1e6,
+    replaceMs: sample?.timeline && notice !== null ? Number(BigInt(sample.timeline.setUp) - notice) / 1e6 : null,
+    fullSpeedMs: notice === null ? null : fullSpeedOf(sample, notice),
     event: seen.event,
     afterOps,
   };

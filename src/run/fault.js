@@ -29,12 +29,23 @@ export const FAULT_KINDS = /** @type {const} */ (['throw', 'exit', 'abort', 'oom
 export const HEAP_LIMIT_MB = 128;
 
 /**
+ * How long a failing member may live on after its failure before it says it survived it: a throw
+ * or an exit ends a member within milliseconds (docs/how-it-measures.md, "What one crash takes
+ * down"); one alive a second later had its task keep it (an uncaughtException handler, a
+ * process.exit of its own), and nothing was lost.
+ */
+export const SURVIVE_MS = 1000;
+
+/** The event of a fault round in which no worker was lost: the task handled the fault. */
+export const NONE_LOST = 'none: the task kept its worker alive';
+
+/**
  * The failing member, once its ops are run: it says when it fails (`announce`, which resolves once
- * the message is on its way), then fails as `kind` says. Never resolves: the member is ended by
- * its own failure.
+ * the message is on its way), then fails as `kind` says. Resolves only where the member outlives
+ * its failure by SURVIVE_MS, once it has said so (`survived`): its window then ends as the others'.
  * @param {string} kind  a FaultKind
- * @param {(message: { type: 'faulting', at: string }) => Promise<void>} announce
- * @returns {Promise<never>}
+ * @param {(message: { type: 'faulting', at: string } | { type: 'survived' }) => Promise<void>} announce
+ * @returns {Promise<void>}
  */
 export async function failAs(kind, announce) {
   await announce({ type: 'faulting', at: String(process.hrtime.bigint()) });
@@ -50,7 +61,8 @@ export async function failAs(kind, announce) {
   if (kind === 'oom') for (;;) held.push(new Array(1e6).fill(held.length));
   // 16 MiB a Buffer, each page written, kept: native memory, outside the JavaScript heap
   if (kind === 'native-oom') for (;;) held.push(Buffer.alloc(16 << 20, 1));
-  return new Promise(() => {});
+  await new Promise((resolve) => setTimeout(resolve, SURVIVE_MS));
+  await announce({ type: 'survived' });
 }
 
 /**
@@ -67,9 +79,9 @@ export const faultOp = (iterations, random = Math.random) =>
  *   moments on hrtime's clock (ns, as text), read into figures by the CLI (run/fault-cell.js)
  * @property {number} workersLost  of the first K, how many ended before their window did
  * @property {string} event  what the app heard first: its 'error' event's code or message, or
- *   its 'exit' event's code or signal
+ *   its 'exit' event's code or signal; NONE_LOST where the failing member survived
  * @property {string | null} faultAt  when the failing member failed, by its own word
- * @property {string} noticeAt  when the app heard it
+ * @property {string | null} noticeAt  when the app heard it; null where it heard nothing
  * @property {import('./task-runner.js').Sample | null} replacement  the replacement's window
  * @property {import('../stats/samples.js').MainStretch | null} app  the app's load from the
  *   release to the replacement's end; null with --main off
@@ -78,8 +90,9 @@ export const faultOp = (iterations, random = Math.random) =>
 /**
  * A fault round in a host: `lost(index, event)` is called when one of its first K members ends
  * before its window did (the first loss is the app's notice, and starts one replacement),
- * `faulting(at)` when the failing member says it fails. `done` resolves with what it saw, once the
- * other members have reported and the replacement has run its window.
+ * `faulting(at)` when the failing member says it fails, `survived()` when it says it outlived its
+ * failure (nothing lost, nothing replaced). `done` resolves with what it saw, once the other
+ * members have reported and the replacement, if any, has run its window.
  * @param {{ start: () => { ready: Promise<unknown>, release: () => void, finished: Promise<any[]> },
  *   lose: (index: number) => void, others: Promise<unknown>, read: () => import('../stats/samples.js').CellMain | undefined }} host
  *   start: one replacement member, quiet; lose: the first cycle no longer waits for that member;
@@ -97,6 +110,11 @@ export function faultRound({ start, lose, others, read }) {
   const replacement = /** @type {Promise<any[]>} */ (new Promise((resolve) => (replaced = resolve)));
   return {
     faulting: (/** @type {string} */ at) => (faultAt ??= at),
+    survived() {
+      if (noticeAt !== null) return;
+      event = NONE_LOST;
+      replaced(Promise.resolve([]));
+    },
     /** @param {number} index @param {string} heard */
     lost(index, heard) {
       if (lost.has(index)) return;
@@ -113,7 +131,7 @@ export function faultRound({ start, lose, others, read }) {
       workersLost: lost.size,
       event,
       faultAt,
-      noticeAt: String(noticeAt),
+      noticeAt: noticeAt === null ? null : String(noticeAt),
       // a procs host's results carry the samples of each child
       replacement: sample?.samples?.[0] ?? sample ?? null,
       app: read()?.during ?? null,
@@ -127,7 +145,7 @@ export function faultRound({ start, lose, others, read }) {
  * @template {{ lose: (index: number) => void, finished: Promise<any[]> }} C
  * @param {import('./task-runner.js').RunnerSpec} spec
  * @param {(options: { quiet?: boolean, own?: import('./task-runner.js').RunnerSpec,
- *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }) => C & { ready: Promise<unknown>, release: () => void }} start
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void, survived?: () => void }) => C & { ready: Promise<unknown>, release: () => void }} start
  * @param {{ read: () => import('../stats/samples.js').CellMain | undefined, report: (fault: FaultSeen) => void }} app
  * @returns {C}  the first cycle
  */
@@ -136,8 +154,13 @@ export function hostFault(spec, start, { read, report }) {
   const to = {
     lost: (/** @type {number} */ _, /** @type {string} */ __) => {},
     faulting: (/** @type {string} */ _) => {},
+    survived: () => {},
   };
-  const first = start({ lost: (index, heard) => to.lost(index, heard), faulting: (at) => to.faulting(at) });
+  const first = start({
+    lost: (index, heard) => to.lost(index, heard),
+    faulting: (at) => to.faulting(at),
+    survived: () => to.survived(),
+  });
   const round = faultRound({
     // one replacement, which never fails
     start: () => start({ quiet: true, own: { ...spec, k: 1, fault: null } }),
@@ -145,7 +168,7 @@ export function hostFault(spec, start, { read, report }) {
     others: first.finished,
     read,
   });
-  Object.assign(to, { lost: round.lost, faulting: round.faulting });
+  Object.assign(to, { lost: round.lost, faulting: round.faulting, survived: round.survived });
   round.done.then(report);
   return first;
 }

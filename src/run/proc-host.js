@@ -21,8 +21,10 @@ process.send = () => {
   throw new Error("a task must not use process.send: the channel to mmapbench is the harness's");
 };
 
+// The harness's own way out, taken before the task loads: a task may replace process.exit.
+const exit = process.exit.bind(process);
 // Without a parent there is nobody to release us or read the result.
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => exit(0));
 // Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
 process.on('SIGINT', () => {});
 
@@ -72,7 +74,7 @@ try {
   const usage = usageBetween(before, process.resourceUsage());
   // Alive until the CLI has read the tree's memory, then exit explicitly: a handle the task
   // left open must not keep the cell alive.
-  process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
+  process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && exit(0));
   // Its window is over; the result crosses to the app's main thread only once every window is,
   // so the app's load is not read with the harness's messages on its thread (procs-host.js).
   const collect = new Promise((resolve) =>
@@ -83,7 +85,7 @@ try {
   send({ type: 'result', samples: [sample], usage, host });
 } catch (error) {
   const { serializeError } = await import('./task-runner.js');
-  send({ type: 'failed', worker: index, ...serializeError(error) }, () => process.exit(1));
+  send({ type: 'failed', worker: index, ...serializeError(error) }, () => exit(1));
 }
 
 /**

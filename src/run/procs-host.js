@@ -119,16 +119,17 @@ function watchExit(subprocess, index, finished, lost) {
  * Forks K children; `ready` goes to the CLI in the first cycle, and `finished` resolves with
  * their results once all K have reported.
  * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void, own?: typeof spec,
- *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }} [options]  quiet: a
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void, survived?: () => void }} [options]  quiet: a
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
  *   any result is asked for, with the end of the last (hrtime ns); own: these children's spec (a
  *   fault round's replacement: one, failing never); lost, faulting: a fault round's first cycle,
- *   whose child that ends early is lost, not the cell's failure (fault.js)
+ *   whose child that ends early is lost, not the cell's failure, and whose failing child may
+ *   survive its failure (fault.js)
  * @returns {import('./ending.js').Cycle & { members: import('node:child_process').ChildProcess[],
  *   finished: Promise<import('./task-runner.js').ResultMessage[]>, tell: (message: object) => void,
  *   unfinished: () => number[], lose: (index: number) => void }}
  */
-function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting } = {}) {
+function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting, survived } = {}) {
   /** @type {import('node:child_process').ChildProcess[]} */
   const cycle = [];
   let setUp = 0;
@@ -163,6 +164,7 @@ function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost
         });
       }
       if (message?.type === 'faulting') faulting?.(message.at);
+      else if (message?.type === 'survived') survived?.();
       else if (message?.type === 'set-up' && ++setUp === own.k) tell({ type: 'set-up' });
       else if (message?.type === 'failed') {
         const { type, worker, ...details } = message;

@@ -97,15 +97,16 @@ if (!faults)
  * Starts K worker threads; `ready` goes to the CLI in the first cycle, and `finished` resolves
  * with their samples once all K have reported.
  * @param {{ quiet?: boolean, windowsOver?: (end: bigint | undefined) => void, own?: typeof spec,
- *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void }} [options]  quiet: a
+ *   lost?: (index: number, heard: string) => void, faulting?: (at: string) => void, survived?: () => void }} [options]  quiet: a
  *   later cycle, which tells the CLI nothing; windowsOver: called when every window is over, before
  *   any result is asked for, with the end of the last (hrtime ns); own: these workers' spec (a
  *   fault round's replacement: one, failing never); lost, faulting: a fault round's first cycle,
- *   whose worker that ends early is lost, not the cell's failure (fault.js)
+ *   whose worker that ends early is lost, not the cell's failure, and whose failing member may
+ *   survive its failure (fault.js)
  * @returns {import('./ending.js').Cycle & { finished: Promise<import('./task-runner.js').Sample[]>,
  *   unfinished: () => number[], lose: (index: number) => void }}
  */
-function startWorkers({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting } = {}) {
+function startWorkers({ quiet = false, windowsOver = () => {}, own = spec, lost, faulting, survived } = {}) {
   // the release (slot 0) and how many threads are set up (slot 1)
   const gate = new SharedArrayBuffer(8);
   /** @type {Worker[]} */
@@ -136,6 +137,7 @@ function startWorkers({ quiet = false, windowsOver = () => {}, own = spec, lost,
     let finished = false;
     worker.on('message', (message) => {
       if (message?.type === 'faulting') faulting?.(message.at);
+      else if (message?.type === 'survived') survived?.();
       else if (members.heard(message, index, message?.sample)) finished = true;
     });
     worker.on('error', (/** @type {Error & { code?: string }} */ error) => {

@@ -311,3 +311,41 @@ test(
     }
   },
 );
+
+test(
+  'row 16: a fault the task handles takes nothing down: its round ends at once, nothing lost or replaced, and the run ends',
+  LIMIT,
+  async () => {
+    for (const kind of ['throw', 'exit']) {
+      const mark = uniqueMark();
+      const result = await cli(
+        [
+          ...[
+            'compare',
+            '--quick',
+            '-k',
+            '2',
+            '--fault',
+            kind,
+            '--task',
+            fixture('handles-faults.mjs'),
+            '--timeout',
+            '60',
+          ],
+          ...['--no-save', '--json', '--env', `MMAPBENCH_TEST_MARK=${mark}`],
+        ],
+        { timeout: 40000 },
+      );
+      assert.equal(result.exitCode, 0, `${kind}: ${result.stderr}`);
+      const { fault } = JSON.parse(result.stdout);
+      for (const mode of ['workers', 'procs']) {
+        assert.equal(fault[mode].appSurvived, true, mode);
+        assert.equal(fault[mode].workersLost, 0, mode);
+        assert.equal(fault[mode].replaceMs, null, mode);
+        assert.match(fault[mode].event, /^none/, mode);
+      }
+      assert.match(result.stderr, new RegExp(`--fault ${kind}, procs: nothing \\(the task handled it`));
+      await noneLeft(mark);
+    }
+  },
+);
