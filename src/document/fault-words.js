@@ -48,7 +48,11 @@ export function faultText({ fault, config }) {
     const outcome = fault[mode];
     return outcome ? [`with ${mode}, ${outcomeText(outcome, config.k)}`] : [];
   });
-  return modes.length ? `one ${FAULT_NAMES[fault.kind]} took down: ${modes.join('; ')}` : null;
+  const unrun = fault.unrun
+    ? `--fault ${fault.kind}: ${modes.length ? 'no further' : 'no'} fault round ran, --max-time being spent by the rounds before it; a longer --max-time (or --rounds) leaves room`
+    : null;
+  if (!modes.length) return unrun;
+  return [`one ${FAULT_NAMES[fault.kind]} took down: ${modes.join('; ')}`, unrun].filter(Boolean).join('; ');
 }
 
 /**

@@ -150,9 +150,10 @@ export function limitOf(session, mode) {
 const MIN_LIMIT_BYTES = 512 * 2 ** 20;
 
 /**
- * @typedef {{ kind: import('./fault.js').FaultKind } & Partial<Record<'workers'|'procs',
+ * @typedef {{ kind: import('./fault.js').FaultKind, unrun?: 'max-time' } & Partial<Record<'workers'|'procs',
  *   FaultOutcome | { error: string }>>} FaultRound  the results' `fault`: per mode, what the fault
- *   took down, or why its round could not say
+ *   took down, or why its round could not say; unrun: a mode's round did not start, --max-time
+ *   being spent before it
  */
 
 /**
@@ -162,10 +163,11 @@ const MIN_LIMIT_BYTES = 512 * 2 ** 20;
  * @param {import('./plan.js').Plan} plan
  * @param {Array<'workers'|'procs'>} modes
  * @param {import('./scheduler.js').Session} session
- * @param {{ interrupt?: AbortSignal, onFault?: (mode: 'workers'|'procs', outcome: FaultOutcome | { error: string }) => void }} [hooks]
+ * @param {{ interrupt?: AbortSignal, onFault?: (mode: 'workers'|'procs', outcome: FaultOutcome | { error: string }) => void,
+ *   spent?: () => boolean }} [hooks]  spent: --max-time is spent, and no further round starts
  * @returns {Promise<{ fault: FaultRound, error: MmapbenchError | null }>}
  */
-export async function runFaults(plan, modes, session, { interrupt, onFault } = {}) {
+export async function runFaults(plan, modes, session, { interrupt, onFault, spent = () => false } = {}) {
   const kind = /** @type {import('./fault.js').FaultKind} */ (plan.fault);
   /** @type {FaultRound} */
   const fault = { kind };
@@ -179,6 +181,10 @@ export async function runFaults(plan, modes, session, { interrupt, onFault } = {
       continue;
     }
     if (interrupt?.aborted || !session.work) break;
+    if (spent()) {
+      fault.unrun = 'max-time';
+      break;
+    }
     try {
       fault[mode] = await runFaultCell(plan, session.work, mode, kind, {
         interrupt,

@@ -47,7 +47,9 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, onFa
   const from = process.hrtime.bigint();
   const { runFaults } = await import('./fault-cell.js');
   // an A/A run's arms are one mode: its fault round is that mode's
-  const { fault, error } = await runFaults(plan, plan.aa ? [plan.aa] : modes, session, { interrupt, onFault });
+  // none starts once --max-time is spent, as no round does (the budget counts them)
+  const spent = () => session.seconds + Number(process.hrtime.bigint() - from) / 1e9 > budget;
+  const { fault, error } = await runFaults(plan, plan.aa ? [plan.aa] : modes, session, { interrupt, onFault, spent });
   const seconds = session.seconds + Number(process.hrtime.bigint() - from) / 1e9;
   return {
     ...session,

@@ -349,3 +349,13 @@ test(
     }
   },
 );
+
+test('row 17: no fault round starts once --max-time is spent, and the answer says so', LIMIT, async () => {
+  const result = await cli(['compare', '-k', '1', '--fault', 'throw', '--max-time', '0.5', '--no-save', '--json']);
+  assert.equal(result.exitCode === 0 || result.exitCode === 6, true, result.stderr);
+  const { fault } = JSON.parse(result.stdout);
+  assert.deepEqual(fault, { kind: 'throw', unrun: 'max-time' });
+  assert.doesNotMatch(result.stderr, /--fault throw, (workers|procs):/);
+  const text = await cli(['compare', '-k', '1', '--fault', 'throw', '--max-time', '0.5', '--no-save']);
+  assert.match(text.stdout.replace(/\n/g, ' '), /--fault throw: no fault round ran, --max-time being spent/);
+});
