@@ -4,6 +4,7 @@ import {
   constants,
   lstatSync,
   openSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -120,7 +121,31 @@ export function resolveFile(spec, fixturesDir, cwd = process.cwd()) {
   }
   if (!stats.isFile())
     throw usageError(`--file ${printable(spec)} is not a regular file; pass a file, a name (med) or a size (64k)`);
+  // a file the ops cannot read (/proc/self/mem: EIO) is refused here, not after measuring
+  const unreadable = firstReadFails(path);
+  if (unreadable)
+    throw usageError(
+      `--file ${printable(spec)} cannot be read as a file (${unreadable}); pass a file the task can read, a name (med) or a size (64k)`,
+    );
   return { path, size: stats.size, label: printable(spec) };
+}
+
+/**
+ * Why the first bytes of a file cannot be read, as its error's code, or null: what every op of a
+ * task that reads it would meet.
+ * @param {string} path  a regular file
+ */
+function firstReadFails(path) {
+  let fd;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    readSync(fd, Buffer.allocUnsafe(4096), 0, 4096, 0);
+    return null;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code ?? String(error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A name as one line of output: control characters (a newline in a file name) escaped. */

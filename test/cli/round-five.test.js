@@ -359,3 +359,17 @@ test('row 17: no fault round starts once --max-time is spent, and the answer say
   const text = await cli(['compare', '-k', '1', '--fault', 'throw', '--max-time', '0.5', '--no-save']);
   assert.match(text.stdout.replace(/\n/g, ' '), /--fault throw: no fault round ran, --max-time being spent/);
 });
+
+test(
+  'row 18: a --file whose bytes cannot be read (/proc/self/mem) is refused before anything is measured',
+  LIMIT,
+  async () => {
+    const result = await cli(['compare', '--quick', '-k', '1', '--file', '/proc/self/mem', '--no-save']);
+    assert.equal(result.exitCode, 2, result.stderr);
+    assert.equal(
+      result.stderr.trim(),
+      'mmapbench: --file /proc/self/mem cannot be read as a file (EIO); pass a file the task can read, a name (med) or a size (64k)',
+    );
+    assert.equal(result.stdout, '');
+  },
+);
