@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { run } from '../src/cli/index.js';
 import { EXIT_CODES, MmapbenchError } from '../src/errors.js';
 import { killChildren } from '../src/system/children.js';
+import { escapeLines, escapeText } from '../src/words/escape.js';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');
@@ -72,13 +73,16 @@ try {
         ? `mmapbench: interrupted by ${signal}; the results above are what finished\n`
         : `mmapbench: ${error.message}\n`,
     );
-    if (verbose && error.taskStack) process.stderr.write(`${error.taskStack}\n`);
-    if (verbose && error.taskOutput) process.stderr.write(`${error.taskOutput}\n`);
-    if (verbose && error.cause?.stack) process.stderr.write(`${error.cause.stack}\n`);
+    // what a task wrote or threw, line by line, its control characters escaped as the one line's
+    if (verbose && error.taskStack) process.stderr.write(`${escapeLines(error.taskStack)}\n`);
+    if (verbose && error.taskOutput) process.stderr.write(`${escapeLines(error.taskOutput)}\n`);
+    if (verbose && error.cause?.stack) process.stderr.write(`${escapeLines(error.cause.stack)}\n`);
     process.exitCode = signal ? exitCodeOf(signal) : error.exitCode;
   } else {
     process.stderr.write(
-      verbose ? `${error.stack}\n` : `mmapbench: internal error: ${error.message} (run with --verbose for the stack)\n`,
+      verbose
+        ? `${escapeLines(error.stack)}\n`
+        : `mmapbench: internal error: ${escapeText(error.message)} (run with --verbose for the stack)\n`,
     );
     process.exitCode = EXIT_CODES.run;
   }

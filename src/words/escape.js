@@ -19,3 +19,11 @@ export const escapeText = (text) => {
     ? value.replace(CONTROLS, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     : value;
 };
+
+/**
+ * Lines of text from outside (a task's stack, its output) as they are shown: each line escaped
+ * (escapeText), the lines themselves kept.
+ * @param {unknown} text
+ * @returns {string}
+ */
+export const escapeLines = (text) => String(text).split('\n').map(escapeText).join('\n');

@@ -373,3 +373,18 @@ test(
     assert.equal(result.stdout, '');
   },
 );
+
+test(
+  "row 19: --verbose prints a task's stack with its control characters escaped, raw or through either pool",
+  LIMIT,
+  async () => {
+    for (const pool of [[], ['--pool', 'tinypool'], ['--pool', 'workerpool']]) {
+      const args = ['compare', '--quick', '-k', '1', ...pool, '--task', fixture('throws-controls.mjs'), '--no-save'];
+      const result = await cli([...args, '--verbose']);
+      assert.equal(result.exitCode, 1, result.stderr);
+      // eslint-disable-next-line no-control-regex -- what must not reach the terminal
+      assert.doesNotMatch(result.stderr, /[\u0007\u001b\r]/, pool.join(' '));
+      assert.match(result.stderr, /bad \\u001b\]0;owned\\u0007 \\u001b\[2J\\r done/, pool.join(' '));
+    }
+  },
+);
