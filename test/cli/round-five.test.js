@@ -388,3 +388,40 @@ test(
     }
   },
 );
+
+test(
+  "row 20: a task's teardown runs through a pool as raw, once a worker a cell, and its failure or hang fails the run",
+  LIMIT,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mmapbench-five-teardown-'));
+    const task = ['--task', fixture('tears-down.mjs')];
+    for (const pool of [[], ['--pool', 'tinypool'], ['--pool', 'workerpool']]) {
+      const log = join(dir, `${pool[1] ?? 'raw'}.log`);
+      const result = await cli([
+        'compare',
+        '--quick',
+        '-k',
+        '2',
+        ...pool,
+        ...task,
+        '--param',
+        `log=${log}`,
+        '--no-save',
+      ]);
+      assert.equal(result.exitCode, 0, result.stderr);
+      // 2 rounds, 2 cells a round, 2 workers a cell
+      const lines = readFileSync(log, 'utf8').trim().split('\n').sort();
+      assert.equal(lines.length, 8, pool.join(' '));
+      assert.deepEqual([...new Set(lines)], ['procs 0', 'procs 1', 'workers 0', 'workers 1'], pool.join(' '));
+    }
+    for (const pool of ['tinypool', 'workerpool']) {
+      const args = ['compare', '--quick', '-k', '2', '--pool', pool, ...task, '--no-save'];
+      const throws = await cli([...args, '--param', 'how=throws']);
+      assert.equal(throws.exitCode, 1, throws.stderr);
+      assert.match(throws.stderr, /^mmapbench: a (worker|process) failed: the teardown failed \(task tears-down/);
+      const hangs = await cli([...args, '--param', 'how=hangs', '--timeout', '3']);
+      assert.equal(hangs.exitCode, 1, hangs.stderr);
+      assert.match(hangs.stderr, /did not finish within --timeout 3s \(task tears-down\)/);
+    }
+  },
+);

@@ -235,7 +235,10 @@ async function drain(tasks, each, timed = false) {
   // a fresh worker a task (isolate) is told how to set up, and which lane it stands in for
   const message = (/** @type {number} */ lane) =>
     spec.pool.isolate
-      ? { type: 'batch', ops: spec.pool.batch, timed, setup: { spec: { ...spec, pool: undefined }, index: lane, mode } }
+      ? {
+          ...{ type: 'batch', ops: spec.pool.batch, timed, teardown: true },
+          setup: { spec: { ...spec, pool: undefined }, index: lane, mode },
+        }
       : { type: 'batch', ops: spec.pool.batch, timed };
   const lane = async (/** @type {unknown} */ _, /** @type {number} */ index) => {
     while (submitted < tasks) {
@@ -276,7 +279,23 @@ async function window(members, warm) {
   }
   const last = [...by.values()].reduce((latest, one) => (one.end > latest ? one.end : latest), 0n);
   const main = app.read(last);
+  // each worker's teardown after its window, as a raw worker's after its loop (with a fresh
+  // worker a task, each ran its own at the end of its task), before the tree's memory is read
+  if (!spec.pool.isolate) await tearDownMembers();
   send(resultOf(by, { members, warm, before, main }));
+}
+
+/**
+ * Every one of the K workers torn down: teardown tasks, K at a time, until K distinct workers
+ * have run the task's teardown (a pool may hand two to one worker; the second says so).
+ */
+async function tearDownMembers() {
+  const done = new Set();
+  for (let tries = 0; done.size < spec.k; tries++) {
+    if (tries > 20) throw new Error(`the pool tore down ${done.size} of ${spec.k} workers after ${tries} tries`);
+    const answers = await Promise.all(Array.from({ length: spec.k - done.size }, () => pool.run({ type: 'teardown' })));
+    for (const answer of answers) if (!answer.again) done.add(answer.id);
+  }
 }
 
 /**
@@ -472,6 +491,7 @@ async function end() {
       await warmUp();
     }
     await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), () => {});
+    if (!spec.pool.isolate) await tearDownMembers();
     cycles.push(await destroyed());
   }
   if (failed) return;

@@ -25,16 +25,20 @@ function sayExit() {
 /**
  * This worker, once set up: its task as poolBatch runs it (`prepared`), when it loaded and set up,
  * its mode, the runner's poolBatch, and what of the task's output its streams dropped so far.
- * @type {{ prepared: { task: any, ctx: any, spec: any, opNs?: number }, setUp: string, loaded: string, mode: 'workers'|'procs', batch: typeof import('../task-runner.js').poolBatch, dropped: () => number } | null}
+ * @type {{ prepared: { task: any, ctx: any, spec: any, opNs?: number }, setUp: string, loaded: string, mode: 'workers'|'procs', batch: typeof import('../task-runner.js').poolBatch, dropped: () => number, tornDown?: boolean } | null}
  */
 let set = null;
 
 /**
  * One pool task: `setup` (the task loaded and set up, once a worker; again is a no-op that says
- * so) or `batch` (that many ops, timed; `timed`: a task of the window, whose sampled op times
- * come back with it, and, from a fresh worker a task (`setup`), its thread's counters).
+ * so), `batch` (that many ops, timed; `timed`: a task of the window, whose sampled op times
+ * come back with it, and, from a fresh worker a task (`setup`), its thread's counters; and
+ * `teardown`: with a fresh worker a task, that worker's teardown after its ops) or `teardown`
+ * (the task's teardown, once a worker after its window, as a raw worker's after its loop; again
+ * says so).
  * @param {{ type: 'setup', spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' }
- *   | { type: 'batch', ops: number, timed?: boolean, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }} message
+ *   | { type: 'batch', ops: number, timed?: boolean, teardown?: boolean, setup?: { spec: import('../task-runner.js').RunnerSpec, index: number, mode: 'workers'|'procs' } }
+ *   | { type: 'teardown' }} message
  */
 export async function poolTask(message) {
   running++;
@@ -64,6 +68,13 @@ async function runTask(message) {
     const thread = readlinkSync('/proc/thread-self');
     return { id, pid: process.pid, thread, again: false, loaded: set.loaded, setUp: set.setUp };
   }
+  if (message.type === 'teardown') {
+    if (!set) throw new Error('a pool task ran before its worker was set up');
+    if (set.tornDown) return { id, again: true };
+    set.tornDown = true;
+    await set.prepared.task.teardown?.(set.prepared.ctx);
+    return { id, again: false };
+  }
   // a fresh worker for this task (isolateWorkers): set up first, untimed, as its task's own
   if (!set && message.setup) await runTask({ type: 'setup', ...message.setup });
   if (!set) throw new Error('a pool task ran before its worker was set up');
@@ -71,6 +82,8 @@ async function runTask(message) {
     timed: message.timed === true,
     counted: message.timed === true && message.setup !== undefined,
   });
+  // a fresh worker a task: its teardown once its ops are done, untimed
+  if (message.teardown) await runTask({ type: 'teardown' });
   const timed = {
     ...{ id, pid: process.pid, ops: message.ops, start: String(start), end: String(end) },
     ...(counters ? { counters } : {}),
