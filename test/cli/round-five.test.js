@@ -425,3 +425,19 @@ test(
     }
   },
 );
+
+test('row 21: a pool not installed is exit 3, as docs/exit-codes.md says of its row 3', LIMIT, async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'mmapbench-five-nopool-'));
+  const result = await cli(['compare', '--quick', '--pool', 'piscina', '--no-save'], { cwd: empty });
+  assert.equal(result.exitCode, 3, result.stderr);
+  assert.match(
+    result.stderr,
+    /^mmapbench: --pool piscina: piscina is not installed in \S+, and mmapbench does not carry it; install it in your project \(npm install piscina\)/,
+  );
+  const docs = readFileSync(new URL('../../docs/exit-codes.md', import.meta.url), 'utf8');
+  const three = docs.split('\n').find((line) => line.startsWith('| 3 |')) ?? '';
+  assert.match(
+    three,
+    /a `--pool` whose package is installed neither in your project nor beside mmapbench \(`piscina`: your project's alone\)/,
+  );
+});
