@@ -124,7 +124,9 @@ function saveResultsAs(document, dir, name) {
  * once, so a kill loses at most the round under way and a reader always finds a whole document.
  * A write that fails is said once and the run goes on: its tables still print, and the save at
  * the end says the error again.
- * @typedef {{ keep: (document: Document) => void, write: (document: Document) => string }} Keeper
+ * @typedef {{ keep: (document: Document) => void, write: (document: Document) => string,
+ *   discard: () => string | null }} Keeper  discard: the file kept as it went, removed (a new
+ *   one's, never a resumed one's), its path; null where there is none, or it could not go
  * @param {NonNullable<SaveTo>} save  with `out` checked by resultsFolder()
  * @param {(warning: { code: string, text: string }) => void} warn
  * @param {string | null} [resumed]  the file of a resumed run: it is replaced, holding its old
@@ -151,6 +153,15 @@ export function keeper(save, warn, resumed = null) {
   };
   return {
     write,
+    discard() {
+      if (path === null || path === resumed) return null;
+      try {
+        rmSync(path);
+        return path;
+      } catch {
+        return null;
+      }
+    },
     keep(document) {
       if (failed) return;
       try {
@@ -185,6 +196,10 @@ export function saveDocument(document, save, runError, kept = null) {
           : saveResults(document, save.out, { name: save.command }),
     };
   } catch (error) {
+    // the file kept after an earlier round says fewer rounds than ran: it goes, and the line says so
+    const removed = kept?.discard();
+    if (removed && error instanceof Error)
+      error.message = `${error.message}; ${shown(removed)}, kept as the run went, is removed: it held fewer rounds than ran, which print above`;
     return { error };
   }
 }

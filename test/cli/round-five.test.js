@@ -6,7 +6,19 @@ import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, fixture, keptIn, killedCompare, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
+import {
+  asRoot,
+  BIN,
+  cli,
+  ENV,
+  fixture,
+  keptIn,
+  killedCompare,
+  namedAgain,
+  noneLeft,
+  tmpfs,
+  uniqueMark,
+} from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
 const LIMIT = { timeout: 90000 };
@@ -441,3 +453,27 @@ test('row 21: a pool not installed is exit 3, as docs/exit-codes.md says of its 
     /a `--pool` whose package is installed neither in your project nor beside mmapbench \(`piscina`: your project's alone\)/,
   );
 });
+
+test(
+  'row 23: a disk that fills before the end leaves no file that says fewer rounds ran than did',
+  { ...LIMIT, ...asRoot },
+  async (t) => {
+    const out = await tmpfs(t, 'size=64k');
+    for (let run = 1; run <= 2; run++) {
+      const result = await cli(['compare', '--quick', '-k', '1', '--out', out, '--json']);
+      assert.equal(result.exitCode, 3, result.stderr);
+      assert.match(result.stderr, /no space left to write .*\(ENOSPC\)/);
+      // every round that ran prints, with the save's failure
+      const document = JSON.parse(result.stdout);
+      assert.equal(document.status, 'failed');
+      assert.equal(document.rounds.length, 2);
+      for (const name of readdirSync(out)) {
+        const kept = JSON.parse(readFileSync(join(out, name), 'utf8'));
+        assert.ok(
+          kept.rounds.length === 2 || kept.status === 'failed',
+          `${name}: ${kept.status}, ${kept.rounds.length} rounds`,
+        );
+      }
+    }
+  },
+);
