@@ -58,7 +58,10 @@ export const contrastCell = (stats, measure) => {
  * @param {{ unit: string, digits: number }} measure
  */
 export const differenceText = (value, ci95, { unit, digits }) => {
-  const signed = `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(digits)}`;
+  // signed as shown: −0.3 ms at no decimals is 0 ms, not −0
+  const shown = Math.abs(value).toFixed(digits);
+  const sign = Number(shown) === 0 ? '' : value > 0 ? '+' : '−';
+  const signed = `${sign}${shown}`;
   return `${signed}${ci95 ? ` ±${((ci95[1] - ci95[0]) / 2).toFixed(digits)}` : ''} ${unit}`;
 };
 
@@ -189,7 +192,7 @@ export function shortBudgetText({ maxTime, counted, roundSeconds, pilot, suggest
     return `no round ran within the ${budgetOf(maxTime)} budget: calibrating took ${about(seconds)}; ${give}`;
   // a sweep's round is one of each point: what the points that ran one took, times their count
   const took = points
-    ? `a round of all ${points} points would take ${about(roundSeconds)} (${about(roundSeconds / points)} a point)`
+    ? `a round of the ${points} points that can run would take ${about(roundSeconds)} (${about(roundSeconds / points)} a point)`
     : null;
   if (counted === 0) {
     const sized = pilot ? ' and sized the cells (it counts in no figure)' : '';
@@ -244,7 +247,14 @@ export function straysText(document) {
   const cells = cellsIn(document).filter((cell) => cell.strays);
   if (!cells.length) return null;
   const processes = cells.reduce((sum, cell) => sum + cell.strays, 0);
-  return `the task left ${processes} process${processes === 1 ? '' : 'es'} running when ${cells.length === 1 ? 'its cell' : `${cells.length} of its cells`} ended; mmapbench killed them: end the processes a task starts in its teardown`;
+  const left = `${processes} process${processes === 1 ? '' : 'es'} running when ${cells.length === 1 ? 'its cell' : `${cells.length} of its cells`} ended; mmapbench killed them`;
+  // a --node script that execs node may have started them before its exec
+  const wrapper = /** @type {any} */ (document).environment?.node?.wrapper
+    ? /** @type {any} */ (document).environment.node.path
+    : null;
+  return wrapper
+    ? `the task, or the --node script ${wrapper} before it ran node, left ${left}: end the processes a task starts in its teardown, and a script's before it execs node`
+    : `the task left ${left}: end the processes a task starts in its teardown`;
 }
 
 /**

@@ -88,7 +88,7 @@ const keptGrowth = (cell) => {
 
 /** MiB that may be below 0 (the app can hold less after than before), with a true minus sign. */
 const signedMiB = (/** @type {number} */ value, digits = 1) =>
-  `${value < 0 ? '−' : ''}${fixed(Math.abs(value), digits)} MiB`;
+  `${value < 0 && Number(Math.abs(value).toFixed(digits)) !== 0 ? '−' : ''}${fixed(Math.abs(value), digits)} MiB`;
 
 /** @type {Measure[]} */
 export const MEASURES = [

@@ -57,7 +57,7 @@ const REPORTED_VARS = (/** @type {string} */ name) => ALLOCATOR_VARS.test(name) 
 /**
  * Facts that change what a cell measures. Node is the one the cells ran on (--node); the
  * allocator variables are those the cells were started with.
- * @param {{ node: { version: string, path: string, poolSize?: number }, env: NodeJS.ProcessEnv }} run
+ * @param {{ node: { version: string, path: string, poolSize?: number, wrapper?: true }, env: NodeJS.ProcessEnv }} run
  */
 export function describeEnvironment({ node, env }) {
   let cpuinfo = '';
@@ -67,7 +67,13 @@ export function describeEnvironment({ node, env }) {
   const cpus = os.cpus();
   return {
     // its Buffer pool by default, read from it (8 KiB, or 64 KiB from 24.18.0 and 26.3.0)
-    node: { version: node.version, path: node.path, ...(node.poolSize ? { poolSize: node.poolSize } : {}) },
+    node: {
+      version: node.version,
+      path: node.path,
+      ...(node.poolSize ? { poolSize: node.poolSize } : {}),
+      // --node is a script that execs node (system/node.js)
+      ...(node.wrapper ? { wrapper: true } : {}),
+    },
     platform: `${process.platform}-${process.arch}`,
     kernel: os.release(),
     glibc: /** @type {any} */ (process.report?.getReport())?.header?.glibcVersionRuntime ?? null,

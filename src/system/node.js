@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
@@ -11,7 +11,8 @@ const MIN_MAJOR = 18;
 const HARNESS = fileURLToPath(new URL('../version.js', import.meta.url));
 /** What a Node given by --node runs: its version, its Buffer.poolSize, and proof it ran JavaScript. */
 const PROBE = `import(require('node:url').pathToFileURL(process.argv[1]).href).then(() => console.log(
-  process.version, Buffer.poolSize, require('node:crypto').createHash('sha256').update(process.argv[2]).digest('hex')))`;
+  process.version, Buffer.poolSize, require('node:crypto').createHash('sha256').update(process.argv[2]).digest('hex'),
+  encodeURIComponent(process.execPath)))`;
 
 /**
  * `26`, `v24.19`, `24.19.0`: the release asked for; null when `spec` is not a version (a path).
@@ -36,7 +37,8 @@ export const stderrLine = (/** @type {string} */ line) => void process.stderr.wr
  * A Node that runs the cells: its binary, its version, and what of its defaults the tasks depend
  * on, read from it (Buffer.poolSize: 8 KiB before 24.18.0 and 26.3.0, 64 KiB from them,
  * src/reference/node-changes.js).
- * @typedef {{ path: string, version: string, poolSize: number }} NodeBinary
+ * @typedef {{ path: string, version: string, poolSize: number, wrapper?: true }} NodeBinary  wrapper:
+ *   the path is no Node binary but runs one (a script that execs node)
  */
 
 // One answer per binary and run: a sweep or reproduce plans many settings on the same node, and
@@ -117,7 +119,7 @@ async function check(spec, path, interrupt) {
     throw usageError(
       `--node ${spec} did not run as Node.js (${result.shortMessage ?? result.message}); pass the path of a node binary`,
     );
-  const [version = '', poolSize, proof] = String(result.stdout).trim().split(' ');
+  const [version = '', poolSize, proof, execPath = ''] = String(result.stdout).trim().split(' ');
   const major = Number(/^v(\d+)\./.exec(version.trim())?.[1]);
   if (!major)
     throw usageError(
@@ -133,5 +135,21 @@ async function check(spec, path, interrupt) {
     throw usageError(
       `--node ${spec} printed a version but did not run mmapbench's harness (${HARNESS}) as Node.js does; pass the path of a node binary`,
     );
-  return { path, version: version.trim(), poolSize: Number(poolSize) };
+  // a script that execs node: what it starts before the exec is its own, not the task's
+  const wrapper = realOrSelf(decodeURIComponent(execPath)) !== realOrSelf(path);
+  return {
+    path,
+    version: version.trim(),
+    poolSize: Number(poolSize),
+    ...(wrapper ? { wrapper: /** @type {const} */ (true) } : {}),
+  };
 }
+
+/** @param {string} path */
+const realOrSelf = (path) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};

@@ -149,8 +149,10 @@ export const percent = (name) => (raw) => {
       `${name} ${value} is invalid: it must be a fraction between 0 and 1, such as 0.05, or a text such as '5%'`,
     );
   }
-  const number = Number(String(value).replace(/%$/, ''));
-  if (typeof value === 'boolean' || String(value).trim() === '' || !(number > 0 && number < 100)) {
+  // a number as people write it, as every other option's (Number() would also read ' 10', 0x2)
+  const digits = String(value).replace(/%$/, '');
+  const number = Number(digits);
+  if (typeof value === 'boolean' || !DECIMAL.test(digits) || !(number > 0 && number < 100)) {
     throw usageError(`${name} ${value} is invalid: it must be a percentage between 0 and 100, such as 5%`);
   }
   return number / 100;

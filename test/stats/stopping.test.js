@@ -154,7 +154,10 @@ test('row 22: a sweep whose budget ran out says what a round of all its points w
   );
   assert.equal(short.points, 3);
   const text = shortBudgetText(short, 11);
-  assert.match(text, /^no round counted within the 10 s budget: a round of all 3 points would take ~?4(\.\d)? s/);
+  assert.match(
+    text,
+    /^no round counted within the 10 s budget: a round of the 3 points that can run would take ~?4(\.\d)? s/,
+  );
   assert.doesNotMatch(text, /the first round took/);
   // a compare's own round is one it ran
   const one = /** @type {any} */ (
