@@ -10,7 +10,6 @@ import { resolveFile } from './fixtures.js';
 import { taskUnavailable } from './task-check.js';
 import { memoryLimitUnavailable } from '../system/memory-limit.js';
 import { resolvePool } from './pool/resolve.js';
-import { checkBatch } from './work.js';
 import { MARGIN } from '../stats/sequential.js';
 
 /**
@@ -448,4 +447,17 @@ function checkFault(kind) {
       `--fault native-oom needs a memory limit on the measured tree, and none can be set here (${why}); run as root where cgroup v1's memory controller or v2's memory.max is, or choose another --fault`,
     );
   return kind;
+}
+
+/**
+ * Refuses a --batch over a worker's window of `iterations` ops: checked by the plan where the
+ * work is fixed, before any cell, and once a calibration has sized it (work.js).
+ * @param {number} batch
+ * @param {number} iterations
+ */
+export function checkBatch(batch, iterations) {
+  if (batch > iterations)
+    throw usageError(
+      `--batch ${batch} is more than a worker's window of ${iterations} ops: a pool task is at most that; give --batch ${iterations} or less, or more --iterations (or a longer --duration)`,
+    );
 }

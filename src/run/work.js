@@ -1,6 +1,6 @@
 // What each worker or process of a cell is handed: the task, its file and parameters, its work
 // (a fixed warm-up or one until steady, capped) and the app's load beside it.
-import { usageError } from '../errors.js';
+import { checkBatch } from './plan.js';
 
 /**
  * @typedef {import('./plan.js').Plan} Plan
@@ -76,19 +76,6 @@ function batchOf(batch, work) {
   if (batch === null) return poolBatchOf(work);
   checkBatch(batch, work.iterations);
   return batch;
-}
-
-/**
- * Refuses a --batch over a worker's window of `iterations` ops: checked by the plan where the
- * work is fixed, before any cell, and once a calibration has sized it.
- * @param {number} batch
- * @param {number} iterations
- */
-export function checkBatch(batch, iterations) {
-  if (batch > iterations)
-    throw usageError(
-      `--batch ${batch} is more than a worker's window of ${iterations} ops: a pool task is at most that; give --batch ${iterations} or less, or more --iterations (or a longer --duration)`,
-    );
 }
 
 /**

@@ -1,0 +1,281 @@
+#!/usr/bin/env node
+// Does mmapbench's presence in a cell move which heap state its trees draw? A fair judge: tree by
+// tree in turn, a plain tree of the task's work (an app of a few lines, no mmapbench) and a
+// mmapbench cell of the same work (`compare --rounds 1`, one tree a mode), per mode, k and way of
+// dispatch (raw, or through tinypool). Each tree's state is read from its workers' page faults per
+// timed op: slow above SLOW_FAULTS (docs/how-it-measures.md, "Why fresh trees differ", argues the
+// rule). Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
+// the two shares; the row holds where the test finds no difference (p ≥ 0.05). Nothing here is
+// asserted: read the output. `--json` prints each row as one JSON object a line, for
+// scripts/self-check.js.
+//
+//   node scripts/heap-judge.js [--trees 40] [--k 1,2] [--via raw,tinypool] [--ops 12000]
+//     [--warmup 8000] [--batch 400] [--env NAME=VALUE ...] [--arm plain,mmapbench] [--json]
+// An arm `mmapbench+NAME=VALUE+...` is a cell with those variables in its environment (--env): a
+// part of the cell switched off, to find which part draws the state (the first two arms are
+// tested against each other).
+import { fork, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const me = fileURLToPath(import.meta.url);
+const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
+
+/**
+ * A tree is slow above this many page faults per timed op. A fast tree keeps its heap's top and
+ * faults almost never (0.0-0.6 an op here); a slow one gives a GC batch of freed 64 KiB buffers
+ * back to the kernel and faults it in again (3-6 an op, up to 16: a buffer's pages). One fault an
+ * op, a sixteenth of a buffer, lies in the gap between the two.
+ */
+export const SLOW_FAULTS = 1;
+
+// ---- the plain tree: an app of a few lines, its workers reading the file ----
+
+/** This thread's minor page faults, from its /proc stat, read into a buffer made once. */
+const statBuffer = Buffer.alloc(1024);
+function minorFaults() {
+  const fd = openSync('/proc/thread-self/stat', 'r');
+  const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
+  closeSync(fd);
+  const text = statBuffer.toString('latin1', 0, length);
+  // after the command's closing parenthesis: state, ppid, pgrp, session, tty, tpgid, flags, minflt
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[7]);
+}
+
+/** A worker's work: `warmup` reads untimed, then `ops` timed; its ops, ns and page faults. */
+function work(/** @type {{ file: string, ops: number, warmup: number }} */ job) {
+  for (let i = 0; i < job.warmup; i++) readFileSync(job.file);
+  const faults = minorFaults();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < job.ops; i++) readFileSync(job.file);
+  const ns = Number(process.hrtime.bigint() - start);
+  return { ops: job.ops, ns, faults: minorFaults() - faults };
+}
+
+/** The pool's task module: `ops` reads, with the page faults they took. */
+const POOL_TASK = `import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+const buffer = Buffer.alloc(1024);
+const faults = () => {
+  const fd = openSync('/proc/thread-self/stat', 'r');
+  const text = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  closeSync(fd);
+  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[7]);
+};
+export default ({ file, ops }) => {
+  const from = faults();
+  for (let i = 0; i < ops; i++) readFileSync(file);
+  return { ops, faults: faults() - from };
+};
+`;
+
+/**
+ * One plain tree: `k` workers in `mode`, raw (each its own loop) or through tinypool (tasks of
+ * `batch` reads, K in flight: `warmup` ops a worker, then `ops` timed); its ops and faults.
+ * @param {{ mode: 'thread'|'child', k: number, via: 'raw'|'tinypool', job: { file: string, ops: number, warmup: number }, batch: number, module: string }} o
+ */
+async function plainTree(o) {
+  if (o.via === 'tinypool') {
+    const { default: Tinypool } = await import('tinypool');
+    const pool = new Tinypool({
+      filename: o.module,
+      runtime: o.mode === 'thread' ? 'worker_threads' : 'child_process',
+      minThreads: o.k,
+      maxThreads: o.k,
+      idleTimeout: Infinity,
+      env: /** @type {Record<string, string>} */ (process.env),
+    });
+    const drain = async (/** @type {number} */ tasks) => {
+      let submitted = 0;
+      const results = [];
+      const lane = async () => {
+        while (submitted++ < tasks) results.push(await pool.run({ file: o.job.file, ops: o.batch }));
+      };
+      await Promise.all(Array.from({ length: o.k }, lane));
+      return results;
+    };
+    await drain(Math.ceil((o.k * o.job.warmup) / o.batch));
+    const results = await drain(Math.ceil((o.k * o.job.ops) / o.batch));
+    await pool.destroy();
+    return {
+      ops: results.reduce((sum, one) => sum + one.ops, 0),
+      faults: results.reduce((sum, one) => sum + one.faults, 0),
+    };
+  }
+  const results = await Promise.all(
+    Array.from({ length: o.k }, () => {
+      if (o.mode === 'thread') {
+        const thread = new Worker(me, { workerData: o.job });
+        return new Promise((resolve) => thread.once('message', resolve));
+      }
+      const child = fork(me, ['--child', JSON.stringify(o.job)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      return new Promise((resolve) => child.once('message', resolve));
+    }),
+  );
+  return {
+    ops: results.reduce((sum, one) => sum + one.ops, 0),
+    faults: results.reduce((sum, one) => sum + one.faults, 0),
+  };
+}
+
+// ---- the statistics: a share's interval, and two shares' test ----
+
+/** The 95% Wilson interval of a share of `n`. */
+export function wilson(/** @type {number} */ slow, /** @type {number} */ n) {
+  if (!n) return [0, 1];
+  const z = 1.959964;
+  const p = slow / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)) || 0;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const logFactorials = (/** @type {number} */ n) => {
+  const table = [0];
+  for (let i = 1; i <= n; i++) table.push(table[i - 1] + Math.log(i));
+  return table;
+};
+
+/**
+ * Fisher's exact test, two-sided, of a 2 × 2 table: `a` of `n1` against `b` of `n2`. Every table
+ * of the same margins as likely or less is summed.
+ */
+export function fisher(
+  /** @type {number} */ a,
+  /** @type {number} */ n1,
+  /** @type {number} */ b,
+  /** @type {number} */ n2,
+) {
+  const n = n1 + n2;
+  const k = a + b;
+  const lf = logFactorials(n);
+  const probability = (/** @type {number} */ x) =>
+    Math.exp(lf[k] + lf[n - k] + lf[n1] + lf[n2] - lf[n] - lf[x] - lf[k - x] - lf[n1 - x] - lf[n2 - k + x]);
+  const observed = probability(a);
+  let p = 0;
+  for (let x = Math.max(0, k - n2); x <= Math.min(k, n1); x++) {
+    const one = probability(x);
+    if (one <= observed * (1 + 1e-9)) p += one;
+  }
+  return Math.min(1, p);
+}
+
+/** A tree's state by the rule. @param {{ ops: number, faults: number }} tree */
+export const slowTree = (tree) => tree.faults / tree.ops > SLOW_FAULTS;
+
+// ---- the run ----
+
+if (!isMainThread) {
+  parentPort?.postMessage(work(workerData));
+} else if (process.argv[2] === '--child') {
+  process.send?.(work(JSON.parse(process.argv[3])), () => process.exit(0));
+} else if (process.argv[2] === '--plain') {
+  process.stdout.write(JSON.stringify(await plainTree(JSON.parse(process.argv[3]))));
+  process.exit(0);
+} else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main();
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      trees: { type: 'string', default: '40' },
+      k: { type: 'string', default: '1,2' },
+      via: { type: 'string', default: 'raw,tinypool' },
+      ops: { type: 'string', default: '12000' },
+      warmup: { type: 'string', default: '8000' },
+      batch: { type: 'string', default: '400' },
+      env: { type: 'string', multiple: true, default: [] },
+      arm: { type: 'string', default: 'plain,mmapbench' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'heap-judge-'));
+  const file = join(dir, 'data.bin');
+  writeFileSync(file, Buffer.alloc(64 * 1024, 7));
+  const module = join(dir, 'pool-task.mjs');
+  writeFileSync(module, POOL_TASK);
+  // the cells' environment, as the CLI gives it: its own, less what a child would pay at start
+  const { NODE_EXTRA_CA_CERTS: _, ...env } = process.env;
+  for (const pair of values.env) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
+  const job = { file, ops: Number(values.ops), warmup: Number(values.warmup) };
+  const batch = Number(values.batch);
+  const arms = values.arm.split(',');
+  const say = (/** @type {string} */ line) => !values.json && console.log(line);
+  if (!values.json) {
+    say(`slow: above ${SLOW_FAULTS} page fault per timed op; ${values.trees} trees an arm, taken in turn`);
+    say(`| via | k | mode | ${arms.map((arm) => `${arm}: slow of trees (95% CI)`).join(' | ')} | Fisher p | holds |`);
+    say(`|---|---|---|${arms.map(() => '---|').join('')}---|---|`);
+  }
+  try {
+    for (const via of values.via.split(','))
+      for (const k of values.k.split(',').map(Number)) {
+        /** @type {Record<string, Record<string, Array<{ ops: number, faults: number }>>>} */
+        const trees = Object.fromEntries(arms.map((arm) => [arm, { thread: [], child: [] }]));
+        for (let i = 0; i < Number(values.trees); i++) {
+          // the arms take turns, and which goes first alternates
+          const order = i % 2 ? [...arms].reverse() : arms;
+          for (const arm of order) {
+            if (arm === 'plain')
+              for (const mode of /** @type {const} */ (['thread', 'child'])) {
+                const run = spawnSync(
+                  process.execPath,
+                  [me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
+                  { encoding: 'utf8', env, timeout: 120000 },
+                );
+                trees[arm][mode].push(JSON.parse(run.stdout));
+              }
+            else {
+              const args = ['compare', '-k', String(k), '--rounds', '1', '--iterations', values.ops];
+              args.push('--warmup', values.warmup, '--file', file, '--main', 'off', '--json', '--no-save');
+              if (via === 'tinypool') args.push('--pool', 'tinypool', '--batch', String(batch));
+              for (const pair of [...values.env, ...arm.split('+').slice(1)]) args.push('--env', pair);
+              const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 300000 });
+              const document = JSON.parse(run.stdout);
+              for (const [mode, key] of /** @type {const} */ ([
+                ['thread', 'workers'],
+                ['child', 'procs'],
+              ])) {
+                const cell = document.rounds[0][key];
+                trees[arm][mode].push({ ops: cell.totalOps, faults: cell.account?.minflt ?? NaN });
+              }
+            }
+          }
+        }
+        for (const mode of /** @type {const} */ (['thread', 'child'])) {
+          const shares = arms.map((arm) => {
+            const slow = trees[arm][mode].filter(slowTree).length;
+            const n = trees[arm][mode].length;
+            return {
+              arm,
+              slow,
+              trees: n,
+              ci95: wilson(slow, n),
+              faultsPerOp: trees[arm][mode].map((t) => t.faults / t.ops),
+            };
+          });
+          const [a, b] = shares;
+          const test = a && b && a.trees && b.trees ? fisher(a.slow, a.trees, b.slow, b.trees) : null;
+          const row = {
+            via,
+            k,
+            mode,
+            ...Object.fromEntries(shares.map((one) => [one.arm, one])),
+            p: test,
+            holds: test === null ? null : test >= 0.05,
+          };
+          if (values.json) console.log(JSON.stringify(row));
+          const share = (/** @type {{ slow: number, trees: number, ci95: number[] }} */ one) =>
+            `${one.slow} of ${one.trees} (${one.ci95.map((x) => `${Math.round(x * 100)}%`).join('-')})`;
+          say(
+            `| ${via} | ${k} | ${mode} | ${shares.map((one) => `${one.arm}: ${share(one)}`).join(' | ')} | ${test === null ? '-' : test.toFixed(3)} | ${row.holds === null ? '-' : row.holds ? 'yes' : 'NO'} |`,
+          );
+        }
+      }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
