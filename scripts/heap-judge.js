@@ -3,8 +3,8 @@
 // tree in turn, a plain tree of the task's work (an app of a few lines, no mmapbench) and a
 // mmapbench cell of the same work (`compare --rounds 1`, one tree a mode), per mode, k and way of
 // dispatch (raw, or through tinypool). Each tree's state is read from its workers' page faults per
-// timed op: slow above SLOW_FAULTS (docs/how-it-measures.md, "Why fresh trees differ", argues the
-// rule). Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
+// timed op: slow above SLOW_FAULTS, the rule the answer reads trees by (src/stats/trees.js). The
+// plain arm uses nothing of mmapbench's. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
 // the two shares; the row holds where the test finds no difference (p ≥ 0.05). Nothing here is
 // asserted: read the output. `--json` prints each row as one JSON object a line, for
 // scripts/self-check.js.
@@ -21,17 +21,11 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+// the one rule a tree's state is read by, the answer's too (stats/trees.js argues it)
+import { SLOW_FAULTS } from '../src/stats/trees.js';
 
 const me = fileURLToPath(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
-
-/**
- * A tree is slow above this many page faults per timed op. A fast tree keeps its heap's top and
- * faults almost never (0.0-0.6 an op here); a slow one gives a GC batch of freed 64 KiB buffers
- * back to the kernel and faults it in again (3-6 an op, up to 16: a buffer's pages). One fault an
- * op, a sixteenth of a buffer, lies in the gap between the two.
- */
-export const SLOW_FAULTS = 1;
 
 // ---- the plain tree: an app of a few lines, its workers reading the file ----
 

@@ -134,6 +134,33 @@ export function spreadNext({ verdict, stop, ratio, config, spread }) {
 }
 
 /**
+ * The fresh trees' split in short, where some mode's trees fell in two states: the answer says it
+ * always, in at most two lines, before what to try next (treesText's whole line is --verbose's and
+ * the page's). `fresh trees in two states: workers 8 of 16 at 42% of the others' speed, 9.60 page
+ * faults per op against 0.01; procs in one; more with --verbose`; without the page faults where
+ * `faults` is false. Null where no mode's trees split.
+ * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'aa'>} document
+ * @param {boolean} [faults]
+ * @returns {string | null}
+ */
+export function splitText(document, faults = true) {
+  const found = MODES.flatMap((mode) => {
+    const trees = document[mode]?.trees;
+    return trees ? [{ mode, trees }] : [];
+  });
+  if (!found.some(({ trees }) => trees.states.length === 2)) return null;
+  const name = (/** @type {'workers'|'procs'} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  return `fresh trees in two states: ${found
+    .map(({ mode, trees }) => {
+      if (trees.states.length === 1) return `${name(mode)} in one`;
+      const [fast, slow] = trees.states;
+      const counted = faults && slow.figures.minflt !== undefined && fast.figures.minflt !== undefined;
+      return `${name(mode)} ${slow.trees} of ${trees.rates.length} at ${percentText(slow.rate / fast.rate)} of the others' speed${counted ? `, ${fixed(slow.figures.minflt)} page faults per op against ${fixed(fast.figures.minflt)}` : ''}`;
+    })
+    .join('; ')}; more with --verbose`;
+}
+
+/**
  * The fresh trees in one line, where a mode's differ by more than the windows inside them
  * (stats/trees.js): `fresh trees: workers 5 of 16 ran at 46% of the others' speed (31,000 against
  * 68,000 ops/s) for their whole window, at 2.40 page faults per op against 1.10; procs: one state

@@ -6,6 +6,7 @@
 // (the two-group rule of stats/groups.js, which the account's groups use too: a mixture of two
 // normals on the log rates, kept over one by the BIC and when its components lie apart), a tree
 // far from every state, and what goes with the slow state (page faults and system time per op).
+// Where every tree counted its page faults, a tree's state is read from them (SLOW_FAULTS).
 import jstat from 'jstat';
 import { mean, median, medianAbsoluteDeviation, quantile, sampleVariance } from 'simple-statistics';
 import { twoGroups, GROUPED } from './groups.js';
@@ -18,6 +19,32 @@ const DIFFER_ALPHA = 0.01;
 const OUTLIER = 5;
 // what goes with the slow state, as the account counts it per op
 const FIGURES = /** @type {const} */ (['minflt', 'systemNs']);
+
+/**
+ * A tree is slow above this many page faults per op of its window: its heap gives a GC batch of
+ * freed buffers back to the kernel and faults it in again, batch after batch (docs/how-it-
+ * measures.md, "Why fresh trees differ"). A tree that keeps its heap's top faults almost never
+ * (0.0-0.6 an op of a 64 KiB read here); one that gives it back, 2-10 (a buffer's 16 pages each
+ * time it is trimmed whole). One fault an op, a sixteenth of a 64 KiB buffer, lies between the
+ * two; scripts/heap-judge.js reads a plain script's trees by the same rule.
+ */
+export const SLOW_FAULTS = 1;
+
+/**
+ * Each tree's state by its page faults per op, where every tree counted them: 1 where it kept its
+ * heap (at most SLOW_FAULTS), 0 where it faulted it in again; two states only where each holds
+ * at least `least` trees. null where a tree has no count, or the trees fall in one state.
+ * @param {CellResult[]} cells
+ * @param {number} least
+ * @returns {number[] | null}
+ */
+function faultStates(cells, least) {
+  const perOps = cells.map((cell) => (cell.account && cell.account.ops > 0 ? perOp(cell.account, 'minflt') : null));
+  if (!perOps.every((value) => typeof value === 'number')) return null;
+  const groups = perOps.map((value) => (/** @type {number} */ (value) > SLOW_FAULTS ? 0 : 1));
+  const slow = groups.filter((group) => group === 0).length;
+  return slow >= least && cells.length - slow >= least ? groups : null;
+}
 
 /**
  * @typedef {import('./cell-summary.js').CellResult} CellResult
@@ -60,7 +87,12 @@ export function treesOf(cells, more) {
   const split = halvesOf(counted);
   const windowVariance = split ? withinTree(split) : null;
   const sd = counted.length >= 2 ? Math.sqrt(sampleVariance(logs)) : 0;
-  const groups = counted.length >= GROUPED.trees ? twoGroups(logs, GROUPED.least(counted.length)) : null;
+  // by page faults per op where every tree counted them (the heap's two states say themselves
+  // there), else by their rates' two groups
+  const groups =
+    counted.length >= GROUPED.trees
+      ? (faultStates(counted, GROUPED.least(counted.length)) ?? twoGroups(logs, GROUPED.least(counted.length)))
+      : null;
   const members = groups ? [1, 0].map((which) => counted.filter((_, i) => groups[i] === which)) : [counted];
   const states = members.map((trees) => stateOf(trees, counted.length, more));
   return {

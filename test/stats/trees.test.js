@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import jstat from 'jstat';
-import { treesOf } from '../../src/stats/trees.js';
+import { SLOW_FAULTS, treesOf } from '../../src/stats/trees.js';
 
 /**
  * A tree's cell: its rate, its window's two halves at `first` and `second` times that rate, and
@@ -135,4 +135,29 @@ test('traced trees that split: the line adds what the trace counted per op in ea
     /** @type {string} */ (line),
     /; traced workers 5 of 16 slow \([\d,]+ against [\d,]+ ops\/s\); per op, mmap_lock taken for write under mprotect 0\.80, 120 ns waited for it, against 0\.20, 30 ns/,
   );
+});
+
+test("issue 102: where every tree counted its page faults, a tree's state is read from them, the judge's rule: slow above 1 an op", () => {
+  // rates that overlap (fast trees 50-80k, slow 30-55k): by rates alone no two groups stand out
+  const fast = around(62000, 10, 0.15, 0.03, 0.02);
+  const slow = around(42000, 6, 0.15, 0.03, 9.6);
+  const trees = /** @type {import('../../src/stats/trees.js').Trees} */ (treesOf([...fast, ...slow]));
+  assert.equal(SLOW_FAULTS, 1);
+  assert.equal(trees.states.length, 2);
+  assert.deepEqual(
+    trees.states.map((state) => state.trees),
+    [10, 6],
+  );
+  assert.deepEqual(trees.stateOf, [...fast.map(() => 0), ...slow.map(() => 1)]);
+  assert.ok(trees.states[1].figures.minflt > SLOW_FAULTS && trees.states[0].figures.minflt <= SLOW_FAULTS);
+  // one slow tree of 16 is no state of its own (a tenth, and two, at least)
+  const one = /** @type {import('../../src/stats/trees.js').Trees} */ (
+    treesOf([...around(62000, 15, 0.01, 0.03, 0.02), tree(30000, { faults: 9 })])
+  );
+  assert.equal(one.states.length, 1);
+  // a tree at exactly one fault an op keeps its heap
+  const edge = /** @type {import('../../src/stats/trees.js').Trees} */ (
+    treesOf([...fast, ...around(62000, 6, 0.15, 0.03, 1)])
+  );
+  assert.equal(edge.states.length, 1);
 });

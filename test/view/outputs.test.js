@@ -48,6 +48,7 @@ const FILES = [
   'compare-app.json',
   'compare-end.json',
   'compare-ramp.json',
+  'compare-two-states.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',

@@ -42,7 +42,7 @@ for (const file of FILES)
 // where each kind of output says its verdict
 // (reproduce's: a claim's row, its verdict in the last column)
 const VERDICT =
-  /^(workers are|procs are|no significant difference|no verdict|workers\/procs ratio|A\/B ratio|A and B|A is|B is|best: |no candidate|workers faster at|│ [\w-]+ +│ .+ │ (holds|does not hold|inconclusive))/m;
+  /^(workers are|procs are|no significant difference|no verdict|inconclusive: |workers and procs are equal|workers\/procs ratio|A\/B ratio|A and B|A is|B is|best: |no candidate|workers faster at|│ [\w-]+ +│ .+ │ (holds|does not hold|inconclusive))/m;
 
 // the commands that decide something: an audit, and workers or procs alone, list what they saw
 const decides = (/** @type {string} */ file) => {
@@ -79,14 +79,18 @@ for (const file of FILES.filter(decides))
       .join(' ');
     assert.match(
       said,
-      /\(95% CI [\d.]+-[\d.]+( spans 1)?\)$|^no verdict: [^;]+$|too few for a meaningful interval \(3 or more\)$/,
+      /\((workers\/procs [\d.]+, )?95% CI [\d.]+-[\d.]+( spans 1)?\)$|^no verdict: [^;]+$|too few for a meaningful interval \(3 or more\)$/,
       said,
     );
     assert.doesNotMatch(said, /;/, `more than the verdict: ${said}`);
     const table = lines.findIndex((line) => line.startsWith('┌'));
     const pool = lines.findIndex((line) => line.startsWith('through '));
     const poolLines = pool === -1 || table === -1 ? 0 : table - pool;
-    if (table !== -1) assert.ok(table - poolLines <= 4, `${table} lines before the table`);
+    // the verdict is one sentence, which may wrap (an inconclusive one names both bounds)
+    const verdictLines =
+      lines.findIndex((line, i) => i > verdict && (line === '' || /^(with |through |┌)/.test(line))) - verdict;
+    if (table !== -1)
+      assert.ok(table - poolLines - Math.max(0, verdictLines - 1) <= 4, `${table} lines before the table`);
     // each row a line: no row name takes a second
     const rows = lines.slice(
       lines.findIndex((line) => line.startsWith('├')) + 1,

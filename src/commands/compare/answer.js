@@ -24,7 +24,7 @@ import { roundsUntilHalfWidth } from '../../stats/stopping.js';
 import { MARGIN } from '../../stats/sequential.js';
 import { furtherMeasuresOf } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
-import { spreadText, treesText } from '../../document/spread-words.js';
+import { splitText, spreadText, treesText } from '../../document/spread-words.js';
 import { faultText } from '../../document/fault-words.js';
 import { poolText } from '../../document/pool-words.js';
 import { ops, percentText, plural } from '../../words/spelling.js';
@@ -232,6 +232,15 @@ function stoppedLine(document) {
 }
 
 /**
+ * The trees' split in two lines at most: its page faults left out where they would take a third.
+ * @param {ResultsDocument} document
+ */
+const splitShort = (document) => {
+  const full = splitText(document);
+  return full && linesOf(full) <= 2 ? full : splitText(document, false);
+};
+
+/**
  * compare's answer (and a traced compare's, before its kernel evidence).
  * @param {ResultsDocument} document
  * @returns {ReportModel}
@@ -252,8 +261,11 @@ export function compareAnswer(document) {
   const candidates = [
     [stopped, 0],
     [tighten.join('; '), 1],
-    // the trees' states, where a mode's trees differ by more than their windows
-    [document.config.quick ? null : treesText(document), 1],
+    // the trees' states: where a mode's fell in two, said always, in two lines (the heap's state
+    // is what the run found); else where a mode's trees differ by more than their windows
+    .../** @type {Array<[string | null, number]>} */ (
+      document.config.quick ? [] : splitText(document) ? [[splitShort(document), 0]] : [[treesText(document), 1]]
+    ),
     // --fault: what one crash took down in each mode, asked for
     [faultText(document), 0],
     // a run that did not finish: how to go on with it

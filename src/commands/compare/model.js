@@ -17,7 +17,7 @@ import { THROUGHPUT } from '../../points/measures.js';
 import { median } from 'simple-statistics';
 import { centreOf, figureOf, furtherMeasuresOf, medianCell, missingMeasures } from '../../points/points.js';
 import { measurePoints } from '../../document/points-of.js';
-import { spreadText } from '../../document/spread-words.js';
+import { spreadText, treesText } from '../../document/spread-words.js';
 import { nextWords, sizingText, startupEnvText, verdictWords } from './words.js';
 import { appText, cyclesText, harnessText, tradeOffText } from './costs.js';
 
@@ -226,6 +226,8 @@ export function compareModel(document) {
       words?.unexplained,
       words?.regime,
       spreadText(document),
+      // the trees' states in full (the answer's is at most two lines)
+      treesText(document),
       noiseText(document),
       stopText(document),
       resumeText(document),

@@ -200,3 +200,30 @@ test('round five, row 10: two rounds tell one story, no verdict: no faster arm, 
   assert.equal(aa.ratio.halfWidth, null);
   assert.ok(!compareAnswer(aa).notes?.some((note) => /noise floor/.test(note)));
 });
+
+test('issue 102: where trees fell in two states, the answer says so in two lines at most, before every note of rank 2 or more, within 24 lines', async () => {
+  const { renderSaved } = await import('../../../src/commands/index.js');
+  const saved = {
+    ...loadSaved(fixture('saved/compare-two-states.json')),
+    path: 'test/fixtures/saved/compare-two-states.json',
+  };
+  assert.equal(saved.document.workers.trees.states.length, 2, 'a run of this version whose workers fell in two states');
+  const lines = renderSaved(saved, 'terminal', { columns: 80, isTTY: false, write() {} })
+    .trimEnd()
+    .split('\n');
+  assert.ok(lines.length <= 24, `${lines.length} lines`);
+  assert.ok(lines.every((line) => line.length <= 80));
+  const at = lines.findIndex((line) => line.startsWith('fresh trees in two states: workers 6 of 16 at'));
+  assert.ok(at > 0, lines.join('\n'));
+  // two lines at most: the next begins a note of its own
+  assert.ok(!lines[at + 2]?.includes('more with --verbose'));
+  assert.ok(`${lines[at]} ${lines[at + 1]}`.includes('more with --verbose'));
+  // before the account's reading (rank 3), the start-up note (6) and next (2)
+  for (const later of [/^workers and procs spend/, /^start-up ran without/, /^next:/]) {
+    const index = lines.findIndex((line) => later.test(line));
+    if (index >= 0) assert.ok(index > at, `${later} at ${index}, the trees at ${at}`);
+  }
+  // the whole line is --verbose's
+  const verbose = renderSaved(saved, 'terminal', { columns: 80, isTTY: false, write() {} }, { verbose: true });
+  assert.match(verbose.replace(/\n/g, ' '), /fresh trees: workers 6 of 16 ran at \d+% of the others' speed/);
+});
