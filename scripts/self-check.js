@@ -4,7 +4,7 @@
 // table (the figure, the script's, the target, whether it holds) and always exits 0. The scripts
 // use nothing of mmapbench's: each is a fresh Node process started here with a role (below), in
 // the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
-//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault,pool]
+//   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault,pool,judge]
 import { fork, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -779,6 +779,27 @@ async function main() {
         tool.join() === byHand.join(),
       );
     }
+  }
+  if (wants('judge')) {
+    say('heap states: scripts/heap-judge.js, 40 plain trees and 40 cells a row, in turn');
+    const judged = spawnSync(process.execPath, [fileURLToPath(new URL('./heap-judge.js', import.meta.url)), '--json'], {
+      encoding: 'utf8',
+      env,
+    })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text));
+    const share = (/** @type {{ slow: number, trees: number, ci95: number[] }} */ one) =>
+      `${one.slow} of ${one.trees} slow (${one.ci95.map((x) => `${Math.round(x * 100)}%`).join('-')})`;
+    for (const row of judged)
+      rows.push({
+        figure: `slow trees, ${row.via}, k=${row.k}, ${row.mode === 'thread' ? 'threads' : 'processes'}`,
+        tool: share(row.mmapbench),
+        script: share(row.plain),
+        difference: '',
+        judged: `Fisher's exact p = ${row.p.toFixed(3)}`,
+        holds: row.holds,
+      });
   }
   rmSync(dir, { recursive: true });
 
