@@ -99,6 +99,19 @@ async function until(/** @type {() => boolean} */ ready, ms = 30000) {
 
 const nativeOom = memoryLimitUnavailable();
 
+/** `compare --quick -k 2 --fault native-oom`, its cells marked, started. @param {string} mark */
+const nativeOomRun = (mark) =>
+  execa(
+    process.execPath,
+    [
+      BIN,
+      ...['compare', '--quick', '-k', '2', '--fault', 'native-oom', '--no-save'],
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ],
+    { reject: false, env: ENV },
+  );
+
 test(
   'row 1: SIGKILL at any moment of a native-oom fault round leaves no cgroup in any hierarchy, and the limit sits below the CLI',
   { ...LIMIT, skip: nativeOom && !process.env.CI ? `--fault native-oom cannot run here: ${nativeOom}` : false },
@@ -112,22 +125,7 @@ test(
       [2, 150],
     ]) {
       const mark = uniqueMark();
-      const run = execa(
-        process.execPath,
-        [
-          BIN,
-          'compare',
-          '--quick',
-          '-k',
-          '2',
-          '--fault',
-          'native-oom',
-          '--no-save',
-          '--env',
-          `MMAPBENCH_TEST_MARK=${mark}`,
-        ],
-        { reject: false, env: ENV },
-      );
+      const run = nativeOomRun(mark);
       const pid = /** @type {number} */ (run.pid);
       const limits = new Set();
       // a limit of this run's holds one of its marked processes, whatever the folder's name
@@ -156,22 +154,7 @@ test(
   { ...LIMIT, skip: nativeOom && !process.env.CI ? `--fault native-oom cannot run here: ${nativeOom}` : false },
   async () => {
     const mark = uniqueMark();
-    const run = execa(
-      process.execPath,
-      [
-        BIN,
-        'compare',
-        '--quick',
-        '-k',
-        '2',
-        '--fault',
-        'native-oom',
-        '--no-save',
-        '--env',
-        `MMAPBENCH_TEST_MARK=${mark}`,
-      ],
-      { reject: false, env: ENV },
-    );
+    const run = nativeOomRun(mark);
     /** @type {Map<string, Map<number, number>>} each of the run's limits: the pids it held, with their parents */
     const held = new Map();
     while (run.exitCode === null) {

@@ -216,26 +216,20 @@ test('round five, row 5: a raw run resumed through a pool, a pool run without on
     () => checkContinues(pooled, pooled, /** @type {any} */ (planOf(pooled.config, pooled)), where),
     /resume\.pool asks for no pool, but round 1's workers cell ran through one/,
   );
-  refused(
-    () =>
-      checkContinues(
-        pooled,
-        pooled,
-        /** @type {any} */ ({ ...poolPlanOf(pooled), pool: { name: 'workerpool', batch: null, isolate: false } }),
-        where,
-      ),
-    /resume\.pool asks for pool workerpool, but its rounds ran tinypool/,
-  );
-  refused(
-    () =>
-      checkContinues(
-        pooled,
-        pooled,
-        /** @type {any} */ ({ ...poolPlanOf(pooled), pool: { name: 'tinypool', batch: null, isolate: true } }),
-        where,
-      ),
-    /resume\.isolate asks for isolate true, but its rounds ran false/,
-  );
+  for (const [pool, said] of /** @type {const} */ ([
+    [{ name: 'workerpool', isolate: false }, /resume\.pool asks for pool workerpool, but its rounds ran tinypool/],
+    [{ name: 'tinypool', isolate: true }, /resume\.isolate asks for isolate true, but its rounds ran false/],
+  ]))
+    refused(
+      () =>
+        checkContinues(
+          pooled,
+          pooled,
+          /** @type {any} */ ({ ...poolPlanOf(pooled), pool: { ...pool, batch: null } }),
+          where,
+        ),
+      said,
+    );
 });
 
 test("round five, row 22: a kept file's settings a run refuses are named as the file's, not as options the user typed", async () => {
