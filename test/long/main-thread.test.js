@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { cli, fixture } from '../helpers.js';
 
 const QUICK = ['compare', '--quick'];
-// --quick's cells of 20 ops can end before the app's first request: windows of 0.1 s hold ~50
-const WINDOWS = [...QUICK, '--duration', '0.1'];
+// --quick's cells of 20 ops can end before the app's first request: windows of 0.25 s hold ~125,
+// so that two rounds pool the 100 a p99 is read from at least (stats/pooled.js)
+const WINDOWS = [...QUICK, '--duration', '0.25'];
 
 /**
  * One run, saved: its document, and its answer and whole text as `report` prints them (as the
