@@ -34,41 +34,62 @@ export const lockFolder = (dir, what, options) =>
   take(dir, { lock: join(dir, LOCK), owner: join(dir, OWNER), place: dir, noun: 'folder' }, what, options);
 
 /**
- * Where the lock of a results file is: keyed by its device and inode, so every name of one file
- * (a hard link, in any folder) takes the same lock, in this user's state folder
- * (`~/.local/state/mmapbench/locks`); beside the file as `FILE.lock` where that folder cannot be
- * made.
+ * Where the second lock of a results file is: keyed by its device and inode, so every name of one
+ * file (a hard link, in any folder) takes it, in this user's state folder
+ * (`~/.local/state/mmapbench/locks`); null where that folder cannot be made.
  * @param {string} file  an existing file
  * @param {NodeJS.ProcessEnv} [env]
  */
-export function fileLockOf(file, env = process.env) {
+export function inodeLockOf(file, env = process.env) {
   const { dev, ino } = statSync(file);
   const dir = join(stateHome(env), 'mmapbench', 'locks');
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return join(dir, `${dev}-${ino}.lock`);
   } catch {
-    return `${file}.lock`;
+    return null;
   }
 }
 
 /**
  * Takes a results file for this run alone (a `--resume`d run replaces it after every round):
- * two runs going on with one file, by whatever name, would each replace the other's rounds.
+ * two runs going on with one file, by whatever name, would each replace the other's rounds. Two
+ * locks: one beside it (`FILE.lock`), held by its name, which the file replaced after a round
+ * keeps; one keyed by the inode it had when the run began, which a hard link to it shares.
  * @param {string} file  an existing file
  * @param {string} what  how the user named it, for the message
  * @param {{ warn?: (message: string) => void }} [options]
  * @returns {Promise<() => void>} release
  */
-export const lockFile = (file, what, options) => {
-  const lock = fileLockOf(file);
-  return take(file, { lock, owner: `${lock}.owner`, place: dirname(file), noun: 'file' }, what, options);
-};
+export async function lockFile(file, what, options) {
+  const byInode = inodeLockOf(file);
+  const paths = (/** @type {string} */ lock) => ({
+    lock,
+    owner: `${lock}.owner`,
+    place: dirname(file),
+    noun: 'file',
+    shown: file,
+  });
+  const releaseName = await take(file, paths(`${file}.lock`), what, options);
+  if (!byInode) return releaseName;
+  try {
+    // its own target: proper-lockfile holds one lock a target
+    const releaseInode = await take(byInode.replace(/\.lock$/, ''), paths(byInode), what, options);
+    return () => {
+      releaseInode();
+      releaseName();
+    };
+  } catch (error) {
+    releaseName();
+    throw error;
+  }
+}
 
 /**
  * @param {string} target  the folder or file taken
- * @param {{ lock: string, owner: string, place: string, noun: string }} paths  the lock, the
- *   file naming its holder, the folder a failure to write them is about, and what the target is
+ * @param {{ lock: string, owner: string, place: string, noun: string, shown?: string }} paths  the
+ *   lock, the file naming its holder, the folder a failure to write them is about, what the target
+ *   is, and how a message names it (the target, unless said)
  * @param {string} what
  * @param {{ warn?: (message: string) => void }} [options]
  * @returns {Promise<() => void>}
@@ -79,10 +100,10 @@ async function take(target, paths, what, { warn = () => {} } = {}) {
     lockfilePath: paths.lock,
     stale: STALE_MS,
     onCompromised: (/** @type {Error} */ error) =>
-      warn(`the lock on ${target} was lost (${error.message}); another run may now write there too`),
+      warn(`the lock on ${paths.shown ?? target} was lost (${error.message}); another run may now write there too`),
   };
   const elsewhere = (/** @type {string} */ how) =>
-    usageError(`${what} ${target} is ${how}; wait for it to finish or pass another ${paths.noun}`);
+    usageError(`${what} ${paths.shown ?? target} is ${how}; wait for it to finish or pass another ${paths.noun}`);
   let release;
   try {
     release = await lockfile.lock(target, options);

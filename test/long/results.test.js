@@ -2,6 +2,7 @@
 // report): diff of two real runs, the HTML page in a real browser, a save killed at any moment,
 // report and diff refusing what is not a results document, and --no-save.
 import { test } from 'node:test';
+import { SCHEMA } from '../../src/version.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -219,5 +220,5 @@ test('compare saves the --json document, says where last, and report prints it e
   const json = await cli(['compare', '--smoke', '--json', '--out', out]);
   const document = JSON.parse(json.stdout);
   assert.deepEqual(JSON.parse(readFileSync(savedPath(json), 'utf8')), document);
-  assert.equal(document.schema, 2);
+  assert.equal(document.schema, SCHEMA);
 });

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { fileLockOf } from '../../src/system/out-lock.js';
 import { BIN, cli, ENV, fixture, keptIn, namedAgain, until } from '../helpers.js';
 
 test('--resume reads the task module the run began with, from any folder, and refuses it changed unless --force; two runs going on with one file, each into its own --out, cannot', async () => {
@@ -63,7 +62,6 @@ test('--resume reads the task module the run began with, from any folder, and re
 
   // two runs going on with one file into two folders: the second is refused while the first runs
   const [a, b] = ['a', 'b'].map((name) => join(began, name));
-  const lock = fileLockOf(third);
   const one = execa(
     process.execPath,
     [BIN, 'compare', '--resume', third, ...namedAgain(document), '--force', '--out', a],
@@ -72,7 +70,7 @@ test('--resume reads the task module the run began with, from any folder, and re
       env: ENV,
     },
   );
-  assert.ok(await until(() => existsSync(lock), 30000), 'the first took the file');
+  assert.ok(await until(() => existsSync(`${third}.lock`), 30000), 'the first took the file');
   const two = await cli(['compare', '--resume', third, ...namedAgain(document), '--force', '--out', b]);
   assert.equal(two.exitCode, 2, two.stderr);
   assert.match(two.stderr, /^mmapbench: --resume \S+third\.json is in use by another mmapbench run/);
