@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
-import { run } from '../src/cli/index.js';
+import { escapeLines, escapeText, run } from '../src/cli/index.js';
 import { EXIT_CODES, MmapbenchError } from '../src/errors.js';
 import { killChildren } from '../src/system/children.js';
-import { escapeLines, escapeText } from '../src/cli/terminal.js';
 
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose');

@@ -216,3 +216,6 @@ export async function run(args, context = {}) {
   const lines = running ? running.module.examples : first === undefined ? TOP_EXAMPLES : null;
   stdout.write(`${printed}\n${lines && /^mmapbench|^Usage/.test(printed) ? examplesText(lines) : ''}`);
 }
+
+// what a task wrote or threw, as bin/ prints it with --verbose: its control characters escaped
+export { escapeLines, escapeText } from '../words/escape.js';

@@ -93,6 +93,3 @@ export function roundLines(stderr, { aa = null, labels = new Map(), sequential =
     stderr.write(`${at}: ${subject} ${seen.ratios.at(-1)?.toFixed(2)}; so far ${sofar}; ${seconds} s\n`);
   };
 }
-
-// what a task wrote or threw, as bin/ prints it with --verbose: its control characters escaped
-export { escapeLines, escapeText } from '../words/escape.js';
