@@ -11,10 +11,11 @@
 //
 //   node scripts/heap-judge.js [--trees 40] [--k 1,2] [--via raw,tinypool] [--ops 12000]
 //     [--warmup 8000] [--batch 400] [--env NAME=VALUE ...] [--arm plain,mmapbench] [--json]
+//     [--wrap 'setarch -R'] [--node-flag FLAG ...] [--trims]
 // An arm `mmapbench+NAME=VALUE+...` is a cell with those variables in its environment (--env): a
 // part of the cell switched off, to find which part draws the state (the first two arms are
 // tested against each other).
-import { fork, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { SLOW_FAULTS } from '../src/stats/trees.js';
 
 const me = fileURLToPath(import.meta.url);
+/** How a plain tree is started: node, or what --wrap and --node-flag make of it. */
+let plainCommand = [process.execPath];
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 
 // ---- the plain tree: an app of a few lines, its workers reading the file ----
@@ -47,7 +50,7 @@ function work(/** @type {{ file: string, ops: number, warmup: number }} */ job) 
   const start = process.hrtime.bigint();
   for (let i = 0; i < job.ops; i++) readFileSync(job.file);
   const ns = Number(process.hrtime.bigint() - start);
-  return { ops: job.ops, ns, faults: minorFaults() - faults };
+  return { ops: job.ops, ns, faults: minorFaults() - faults, pid: process.pid };
 }
 
 /** The pool's task module: `ops` reads, with the page faults they took. */
@@ -112,6 +115,45 @@ async function plainTree(o) {
   return {
     ops: results.reduce((sum, one) => sum + one.ops, 0),
     faults: results.reduce((sum, one) => sum + one.faults, 0),
+    // the processes whose heaps the reads were in: the app's for threads, each child's
+    pids: [...new Set(results.map((one) => one.pid))],
+  };
+}
+
+/**
+ * Each process's heap trims while it runs, counted by bpftrace (root): a main arena's top given
+ * back (`brk` to a lower break) and a thread heap's (`madvise(MADV_DONTNEED)`, which V8 also
+ * calls on pages of its own: a thread tree's count holds both), with the bytes given back.
+ */
+const TRIMS = `
+tracepoint:syscalls:sys_exit_brk { if (@last[pid] != 0 && args->ret < @last[pid]) { @brk[pid] = count(); @brkBytes[pid] = sum(@last[pid] - args->ret); } @last[pid] = args->ret; }
+tracepoint:syscalls:sys_enter_madvise /args->behavior == 4/ { @dontneed[pid] = count(); @dontneedBytes[pid] = sum(args->len_in); }
+END { clear(@last); }
+`;
+
+/** Starts the trims' counting; `stop()` resolves with them by pid. */
+function countTrims() {
+  const child = spawn('bpftrace', ['-e', TRIMS], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout.on('data', (chunk) => (text += chunk));
+  const attached = new Promise((resolve) => child.stdout.once('data', resolve));
+  return {
+    attached,
+    /** @returns {Promise<Map<number, Record<string, number>>>} */
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          /** @type {Map<number, Record<string, number>>} */
+          const by = new Map();
+          for (const [, name, pid, value] of text.matchAll(/^@(\w+)\[(\d+)\]: (\d+)$/gm)) {
+            const one = by.get(Number(pid)) ?? {};
+            one[name] = Number(value);
+            by.set(Number(pid), one);
+          }
+          resolve(by);
+        });
+        child.kill('SIGINT');
+      }),
   };
 }
 
@@ -170,10 +212,10 @@ if (!isMainThread) {
   process.stdout.write(JSON.stringify(await plainTree(JSON.parse(process.argv[3]))));
   process.exit(0);
 } else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main();
+  await main();
 }
 
-function main() {
+async function main() {
   const { values } = parseArgs({
     options: {
       trees: { type: 'string', default: '40' },
@@ -185,6 +227,12 @@ function main() {
       env: { type: 'string', multiple: true, default: [] },
       arm: { type: 'string', default: 'plain,mmapbench' },
       json: { type: 'boolean', default: false },
+      // each plain tree's heap trims, counted (bpftrace, root), as a table of their own
+      trims: { type: 'boolean', default: false },
+      // the plain trees' command before the script: `setarch -R` (no ASLR), a node flag
+      // (`--no-concurrent-array-buffer-sweeping`): a switch's share, read with --arm plain
+      wrap: { type: 'string', default: '' },
+      'node-flag': { type: 'string', multiple: true, default: [] },
     },
   });
   const dir = mkdtempSync(join(tmpdir(), 'heap-judge-'));
@@ -198,11 +246,18 @@ function main() {
   const job = { file, ops: Number(values.ops), warmup: Number(values.warmup) };
   const batch = Number(values.batch);
   const arms = values.arm.split(',');
+  const wrap = values.wrap.split(' ').filter(Boolean);
+  plainCommand = [...wrap, process.execPath, ...values['node-flag']];
   const say = (/** @type {string} */ line) => !values.json && console.log(line);
   if (!values.json) {
     say(`slow: above ${SLOW_FAULTS} page fault per timed op; ${values.trees} trees an arm, taken in turn`);
     say(`| via | k | mode | ${arms.map((arm) => `${arm}: slow of trees (95% CI)`).join(' | ')} | Fisher p | holds |`);
     say(`|---|---|---|${arms.map(() => '---|').join('')}---|---|`);
+  }
+  if (values.trims) {
+    await trimsTable(values, { file, module, env, job });
+    rmSync(dir, { recursive: true, force: true });
+    return;
   }
   try {
     for (const via of values.via.split(','))
@@ -216,8 +271,8 @@ function main() {
             if (arm === 'plain')
               for (const mode of /** @type {const} */ (['thread', 'child'])) {
                 const run = spawnSync(
-                  process.execPath,
-                  [me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
+                  plainCommand[0],
+                  [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
                   { encoding: 'utf8', env, timeout: 120000 },
                 );
                 trees[arm][mode].push(JSON.parse(run.stdout));
@@ -271,5 +326,59 @@ function main() {
       }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Plain trees, k=1, raw, with each one's heap trims counted: per mode, the slow trees' against the
+ * fast ones' (their medians), and each tree a line.
+ * @param {any} values
+ * @param {{ file: string, module: string, env: NodeJS.ProcessEnv, job: { file: string, ops: number, warmup: number } }} run
+ */
+async function trimsTable(values, { module, env, job }) {
+  const counting = countTrims();
+  await counting.attached;
+  /** @type {Record<string, Array<{ ops: number, faults: number, pids: number[] }>>} */
+  const trees = { thread: [], child: [] };
+  for (let i = 0; i < Number(values.trees); i++)
+    for (const mode of /** @type {const} */ (['thread', 'child'])) {
+      const run = spawnSync(
+        plainCommand[0],
+        [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k: 1, via: 'raw', job, batch: 1, module })],
+        { encoding: 'utf8', env, timeout: 120000 },
+      );
+      trees[mode].push(JSON.parse(run.stdout));
+    }
+  const by = await counting.stop();
+  const median = (/** @type {number[]} */ xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+  };
+  console.log(`${values.trees} plain trees a mode, k=1, raw; trims counted per tree (bpftrace)`);
+  console.log('| mode | state | trees | faults an op | brk trims | MiB by brk | madvise DONTNEED | MiB by madvise |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const mode of /** @type {const} */ (['thread', 'child'])) {
+    const rows = trees[mode].map((tree) => {
+      const counts = tree.pids.map((pid) => by.get(pid) ?? {});
+      const sum = (/** @type {string} */ key) => counts.reduce((total, one) => total + (one[key] ?? 0), 0);
+      return {
+        slow: slowTree(tree),
+        faults: tree.faults / tree.ops,
+        brk: sum('brk'),
+        brkMiB: sum('brkBytes') / 2 ** 20,
+        dontneed: sum('dontneed'),
+        dontneedMiB: sum('dontneedBytes') / 2 ** 20,
+      };
+    });
+    for (const slow of [false, true]) {
+      const state = rows.filter((row) => row.slow === slow);
+      if (!state.length) continue;
+      const m = (/** @type {(row: typeof state[number]) => number} */ of, digits = 0) =>
+        median(state.map(of)).toFixed(digits);
+      console.log(
+        `| ${mode} | ${slow ? 'slow' : 'fast'} | ${state.length} | ${m((r) => r.faults, 2)} | ${m((r) => r.brk)} | ${m((r) => r.brkMiB, 1)} | ${m((r) => r.dontneed)} | ${m((r) => r.dontneedMiB, 1)} |`,
+      );
+    }
+    if (values.json) for (const row of rows) console.log(JSON.stringify({ mode, ...row }));
   }
 }
