@@ -508,3 +508,14 @@ export async function quickMarked(extra) {
   await noneLeft(mark);
   return result;
 }
+
+/**
+ * A document's complete rounds, each with whether its workers timed ops: the second complete
+ * round, the fourth, ... (run/scheduler.js, timedRound); the others read memory.
+ * @param {any} document
+ * @returns {Array<{ round: any, timed: boolean }>}
+ */
+export const roundsByTiming = (document) =>
+  document.rounds
+    .filter((/** @type {any} */ round) => round.complete)
+    .map((round, i) => ({ round, timed: i % 2 === 1 }));

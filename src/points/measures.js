@@ -90,6 +90,18 @@ const keptGrowth = (cell) => {
 const signedMiB = (/** @type {number} */ value, digits = 1) =>
   `${value < 0 && Number(Math.abs(value).toFixed(digits)) !== 0 ? '−' : ''}${fixed(Math.abs(value), digits)} MiB`;
 
+/**
+ * What a cell's K workers added to their parent's anonymous memory, MiB a worker, whether or not
+ * they timed ops (addedMemory below reads it in the rounds that time none); null where nothing
+ * was added or it was not read.
+ * @param {Pick<CellResult, 'memory' | 'workers' | 'main'>} cell
+ */
+export function addedMiB({ memory, workers, main }) {
+  if (typeof memory?.anonBytes !== 'number' || typeof memory.anonymousBefore !== 'number') return null;
+  const added = memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0);
+  return added > 0 ? added / workers.length / MiB : null;
+}
+
 /** @type {Measure[]} */
 export const MEASURES = [
   {
@@ -143,14 +155,14 @@ export const MEASURES = [
     // not what the workers added
     // Nothing or less added reads nothing: the app's Buffers outgrew what the tree's anonymous
     // memory did, or no worker was left to hold any (a cell is a figure, never a clamp at 0)
-    of: ({ memory, workers, main }) => {
-      if (typeof memory?.anonBytes !== 'number' || typeof memory.anonymousBefore !== 'number') return null;
-      const added = memory.anonBytes - memory.anonymousBefore - Math.max(0, main?.buffersAdded ?? 0);
-      return added > 0 ? added / workers.length / MiB : null;
-    },
+    // A round whose workers timed ops has none: the sampled loop's compiling kept more in each
+    // thread's allocator than a plain script's loop, so the figure comes from the rounds that
+    // time no op (run/scheduler.js, timedRound)
+    of: (cell) => (cell.memory?.timedOps ? null : addedMiB(cell)),
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>
       memory?.unavailable ??
+      (memory?.timedOps ? 'read in the rounds that time no op (every other complete round, from the first): none ran' : null) ??
       (memory?.anonBytes === null
         ? 'smaps_rollup has no Pss_Anon nor Anonymous'
         : typeof memory?.anonBytes === 'number'

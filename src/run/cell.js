@@ -46,20 +46,21 @@ export const LABELS = { workers: 'the workers host process', procs: 'the procs p
  * @param {import('./plan.js').Work} work  iterations and warmup per worker
  * @param {'workers'|'procs'} mode
  * @param {AbortSignal} [interrupt]  aborted on Ctrl-C
- * @param {{ trace?: Tracer, alone?: boolean }} [options]  alone: the cell also reads the app
- *   alone, before its workers start (aloneRound)
+ * @param {{ trace?: Tracer, alone?: boolean, timesOps?: boolean }} [options]  alone: the cell also
+ *   reads the app alone, before its workers start (aloneRound); timesOps: false in a round that
+ *   times no op, whose memory is the figure (timedRound)
  *   trace: stopped when the cell's processes have exited; started before they are spawned
  *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
  *   process startup, module loading and warmup)
  */
-export async function runCell(plan, work, mode, interrupt, { trace, alone = false } = {}) {
+export async function runCell(plan, work, mode, interrupt, { trace, alone = false, timesOps = true } = {}) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   // when bpftrace was attached: the traced window's length is what wait times are shares of
   let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(20, signal); // the host's, the tracer's and the stop's listeners, with room
-  const spec = JSON.stringify(runnerSpec(plan, work, { alone }));
+  const spec = JSON.stringify(runnerSpec(plan, work, { alone, timesOps }));
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
   let host = /** @type {({ subprocess: Host } & ReturnType<typeof track>) | null} */ (null);
@@ -220,7 +221,9 @@ function cellOf(mode, plan, message, { steal, memory, strays, ended, spawned, ex
   const samples = message.samples ?? [];
   const cell = summarizeCell(mode, samples, plan.task.metrics);
   cell.machine = machineShare(message, cell, plan.k, steal);
-  cell.memory = memory;
+  // the tree's memory where its workers timed ops is not a plain script's: the sampled loop's
+  // compiling kept more in each thread's allocator; the memory figure is read in the other rounds
+  cell.memory = cell.latency && 'histogram' in cell.latency ? { ...memory, timedOps: true } : memory;
   if (strays.length) cell.strays = strays.length;
   // what the task wrote past what a thread's stream may hold (run/task-output.js)
   const dropped = samples.reduce((sum, sample) => sum + (sample.droppedOutput ?? 0), 0);

@@ -183,6 +183,10 @@ export function runOps(task, ctx, ops) {
 
 // why a window (or a pool task) timed no op
 export const TOO_SHORT = 'the window was too short to time an op';
+// Every other round times ops, from the second (scheduler.js, timedRound); the others time none,
+// so that their memory is read as a plain script's would be: the sampled loop's compiling kept
+// 0.6-0.7 MiB more in each thread's allocator (docs/how-it-measures.md, "What a mode costs")
+export const UNTIMED_ROUND = 'timed in every other complete round, from the second (the others read memory)';
 
 /**
  * What a window's sampler timed, as it crosses to the CLI: a histogram, not the times.

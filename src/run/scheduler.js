@@ -22,6 +22,21 @@ const ALONE_EVERY = 3;
  */
 export const aloneRound = (plan, index) => plan.main !== null && plan.main !== undefined && index % ALONE_EVERY === 1;
 
+// Op latency is timed in one complete round in TIMED_EVERY, from the second; the first and
+// every other time none, and their memory is the figure: the sampled loop's compiling kept
+// 0.6-0.7 MiB more in each thread's allocator than a plain script's loop does
+// (docs/how-it-measures.md, "What a mode costs"). Counted by a point's complete rounds, not the
+// run's: a pilot round before them, or a sweep's points started at other rounds, move nothing.
+const TIMED_EVERY = 2;
+
+/**
+ * Whether a point's next cells time some of their ops (run/latency-sampler.js): those of its
+ * second complete round, its fourth, and so on.
+ * @param {{ session: { rounds: Round[] } }} point
+ * @param {Mode[]} arms
+ */
+export const timedRound = (point, arms) => completeRounds(point.session, arms).length % TIMED_EVERY === 1;
+
 /**
  * @typedef {'workers'|'procs'} Mode
  *
@@ -313,6 +328,7 @@ async function runSteps(point, round, steps, { cells, interrupt, skip, beforeCel
       cells.runCell(point.plan, ops ? { ...work, iterations: ops } : work, step.runs, interrupt, {
         ...(step.traced ? { trace: point.tracer } : {}),
         alone: aloneRound(point.plan, index),
+        timesOps: timedRound(point, point.arms),
       }),
     );
     clock.lastCellEnded = performance.now();

@@ -1,7 +1,7 @@
 // Runs inside every measured worker thread and child process, so it imports nothing from
 // node_modules: a cell's process tree stays as light as the bare loop it is compared with.
 
-import { latencySampler, opTimesOf, runOps, runSampled } from './latency-sampler.js';
+import { UNTIMED_ROUND, latencySampler, opTimesOf, runOps, runSampled } from './latency-sampler.js';
 import { minorFaults, readCounters, watchGc, windowAccount } from './thread-counters.js';
 import { setUpTask } from './set-up.js';
 
@@ -37,6 +37,8 @@ export { hostTimeline } from './set-up.js';
  * @property {string[]} metrics  the names of the metrics the task declared
  * @property {boolean} [slices]  run the timed window in tenths, for the regime (built-in tasks
  *   without metrics of their own)
+ * @property {false} [timesOps]  false: a round that times no op (scheduler.js, timedRound), so
+ *   that its memory is read as a plain script's
  * @property {'process'|'thread'} [parentOver]  calibration only: whom a task that talks to its
  *   parent talks to (calibrate-host.js)
  * @property {boolean} [parent]  the task talks to the worker's parent: the host gives each worker
@@ -138,9 +140,20 @@ const median = (/** @type {number[]} */ values) => {
 export const accounting = () => process.env.MMAPBENCH_ACCOUNT !== 'off';
 // off only to measure what sampling op latency costs (scripts/account-overhead.js --off latency)
 const sampling = () => process.env.MMAPBENCH_LATENCY !== 'off';
-/** Whether a window of `iterations` ops times some of them: a built-in task's, cut in tenths. */
-const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
+/** Whether a window of `iterations` ops could time some of them: a built-in task's, cut in tenths. */
+const timeableWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
   accounting() && spec.slices === true && iterations >= SLICES && sampling();
+/** Whether it does: in the rounds that time ops (scheduler.js, timedRound), not the others. */
+const sampledWindow = (/** @type {RunnerSpec} */ spec, /** @type {number} */ iterations) =>
+  timeableWindow(spec, iterations) && spec.timesOps !== false;
+/**
+ * What a window that could have timed ops says in a round that times none.
+ * @param {RunnerSpec} spec
+ * @param {number} iterations
+ * @returns {OpTimes | null}
+ */
+const untimedRound = (spec, iterations) =>
+  timeableWindow(spec, iterations) && spec.timesOps === false ? { untimed: UNTIMED_ROUND } : null;
 
 /**
  * One pool task's ops (compare --pool, pool/work.js), run as a window's are: through the sampler
@@ -169,12 +182,13 @@ export async function poolBatch(set, ops, { timed, counted }) {
   const end = process.hrtime.bigint();
   const after = before ? readCounters() : null;
   set.opNs = Number(end - start) / Math.max(ops, 1);
+  const opTimes = sampler ? opTimesOf(sampler) : untimedRound(spec, spec.iterations);
   const metrics = sampler ? null : declaredMetrics(returned?.metrics, spec.metrics);
   return {
     start,
     end,
     ...(before && after ? { counters: /** @type {[Counters, Counters]} */ ([before, after]) } : {}),
-    ...(sampler && timed ? { opTimes: opTimesOf(sampler) } : {}),
+    ...(timed && opTimes ? { opTimes } : {}),
     ...(metrics && timed ? { metrics } : {}),
   };
 }
@@ -383,7 +397,8 @@ export async function measure({ task, ctx, spec, warmup, opNs, loaded, setUp, wa
     sample.account = { ...windowAccount(before, after, pauses), wallNs: Number(end - start) };
   }
   if (slices) sample.slices = slices;
-  if (sampler) sample.opTimes = opTimesOf(sampler);
+  const opTimes = sampler ? opTimesOf(sampler) : untimedRound(spec, iterations);
+  if (opTimes) sample.opTimes = opTimes;
   if (warmup) sample.warmup = warmup;
   const metrics = declaredMetrics(returned?.metrics, spec.metrics);
   if (metrics) sample.metrics = metrics;

@@ -28,10 +28,11 @@ export const fewestOps = (plan) => (plan.task?.op ? MIN_TIMED_OPS : 1);
  * What each worker or process is handed.
  * @param {Plan} plan
  * @param {Work} work
- * @param {{ alone?: boolean }} [cell]  alone: the cell also reads the app alone
+ * @param {{ alone?: boolean, timesOps?: boolean }} [cell]  alone: the cell also reads the app
+ *   alone; timesOps: false in a round that times no op (scheduler.js, timedRound)
  * @returns {import('./task-runner.js').RunnerSpec}
  */
-export const runnerSpec = (plan, work, { alone = false } = {}) => ({
+export const runnerSpec = (plan, work, { alone = false, timesOps = true } = {}) => ({
   taskUrl: plan.task.url,
   file: plan.file.path,
   fileSize: plan.file.size,
@@ -45,6 +46,7 @@ export const runnerSpec = (plan, work, { alone = false } = {}) => ({
   // op(ctx) is, so its window can be run in tenths and its ops timed; a task with run() of its
   // own is promised one call per cell, and gets one
   slices: (plan.task.builtin || plan.task.op) && Object.keys(plan.task.metrics).length === 0,
+  ...(timesOps ? {} : { timesOps: /** @type {const} */ (false) }),
   ...(plan.task.parent ? { parent: true } : {}),
   main: plan.main && { ...plan.main, alone },
   end: plan.end,

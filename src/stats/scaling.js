@@ -50,7 +50,7 @@ import { ratioStats, sideOf } from './ratio.js';
 
 /**
  * The scaling reading of one group of points that differ only in k.
- * @typedef {{ throughput: number, memory?: { anonBytes?: number | null } }} ScalingCell
+ * @typedef {{ throughput: number, memory?: { anonBytes?: number | null, timedOps?: true } }} ScalingCell
  * @param {Array<{ k: number, rounds: Array<{ workers: ScalingCell, procs: ScalingCell }>, ratio: { ci95: [number, number] | null, n: number } | null }>} group
  *   each point's complete rounds, and its ratio
  * @param {{ cpus?: number }} [limits]  the CPUs this process may use
@@ -140,7 +140,9 @@ export function recommendK(steps, cpus, share = ADDED_SHARE) {
 function treeMemory(points, name) {
   const steps = points.flatMap(({ k, rounds }) => {
     const read = rounds.flatMap((round) => {
-      const bytes = round[name].memory?.anonBytes;
+      const memory = round[name].memory;
+      // a round whose workers timed ops holds more than a plain script's (measures.js, addedMemory)
+      const bytes = memory?.timedOps ? null : memory?.anonBytes;
       return typeof bytes === 'number' ? [bytes / MiB] : [];
     });
     return read.length ? [{ k, read }] : [];

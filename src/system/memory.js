@@ -9,10 +9,12 @@ const KIB = 1024;
  * @typedef {{ pid: number, pssBytes: number, anonBytes: number | null, fileBytes: number | null,
  *   peakRssBytes: number | null }} ProcessMemory  anonBytes: Pss_Anon; fileBytes: Pss_File
  * @typedef {{ pssBytes: number | null, anonBytes?: number | null, fileBytes?: number | null,
- *   processes: ProcessMemory[], unavailable?: string, anonymousBefore?: number | null }} TreeMemory
+ *   processes: ProcessMemory[], unavailable?: string, anonymousBefore?: number | null,
+ *   timedOps?: true }} TreeMemory
  *   pssBytes, anonBytes, fileBytes: the sums over the processes; null, with the reason in a few
  *   words, where the kernel did not say; anonymousBefore: the parent's anonymous memory before
- *   it started any worker, the baseline of what the workers add
+ *   it started any worker, the baseline of what the workers add; timedOps: the workers timed ops
+ *   in this round, so the memory figure is read in the others (points/measures.js, addedMemory)
  */
 
 /**

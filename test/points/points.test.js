@@ -143,6 +143,32 @@ test("memory per added worker leaves out the app's own Buffers, and where nothin
   assert.match(String(added?.why?.(cell(25 * MiB))), /held no more anonymous memory than the app did before/);
 });
 
+test('issue 102: memory per added worker is read in the rounds that time no op; one that timed ops has none and says where it is read', async () => {
+  const { harnessText } = await import('../../src/commands/compare/costs.js');
+  const added = /** @type {import('../../src/points/measures.js').Measure} */ (
+    MEASURES.find((measure) => measure.key === 'addedMemory')
+  );
+  const MiB = 2 ** 20;
+  const cell = (/** @type {number} */ anon, /** @type {boolean} */ timedOps) =>
+    /** @type {any} */ ({
+      workers: [{}, {}],
+      memory: { anonBytes: anon * MiB, anonymousBefore: 10 * MiB, ...(timedOps ? { timedOps: true } : {}) },
+    });
+  assert.equal(added.of(cell(30, false)), 10);
+  assert.equal(added.of(cell(32, true)), null);
+  assert.match(String(added.why?.(cell(32, true))), /rounds that time no op/);
+  // --verbose's harness line sets the timed rounds' memory beside the figure, both of this run
+  const round = (/** @type {number} */ anon, /** @type {boolean} */ timedOps) => ({
+    complete: true,
+    workers: cell(anon, timedOps),
+    procs: cell(anon - 1, timedOps),
+  });
+  const text = harnessText(
+    /** @type {any} */ ({ config: { k: 2, end: {} }, rounds: [round(30, false), round(32, true), round(30.4, false)] }),
+  );
+  assert.match(String(text), /workers 11\.0 against 10\.1 MiB, procs 10\.5 against 9\.6 MiB/);
+});
+
 test('a mode figure read as a difference is its mean over the rounds (what the verdict differences), any other its median', () => {
   const kept = /** @type {import('../../src/points/measures.js').Measure} */ (
     MEASURES.find((measure) => measure.key === 'keptMemory')

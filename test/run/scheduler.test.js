@@ -434,3 +434,27 @@ test("round five, row 3: a resumed sweep's point that had its rounds runs no mor
   assert.equal(completeRounds(behind.session, ARMS).length, 2);
   assert.ok(ran.every((cell) => cell.plan === behind.plan));
 });
+
+test("issue 102: a point's first complete round times no op and reads memory, its second times ops, and so on; a pilot round moves nothing", async () => {
+  // a pilot (the calibration's windows twice as long as asked), then four rounds
+  const timed = [];
+  const p = calibratedPoint(4);
+  await runRounds([p], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells: {
+      async runCell(_p, work, mode, _interrupt, { timesOps } = {}) {
+        timed.push(timesOps);
+        return { throughput: 1000, mode, elapsedNs: work.iterations * 40_000 };
+      },
+      async calibrate() {
+        return { iterations: 5000 };
+      },
+    },
+  });
+  assert.deepEqual(
+    p.session.rounds.map((round) => Boolean(round.pilot)),
+    [true, false, false, false, false],
+  );
+  // two cells a round: the pilot's, then the complete rounds 1 to 4
+  assert.deepEqual(timed, [false, false, false, false, true, true, false, false, true, true]);
+});

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { loopOf, measure, prepare, stillTiering, stoppedTrending } from '../../src/run/task-runner.js';
-import { latencySampler, opTimesOf, runSampled } from '../../src/run/latency-sampler.js';
+import { UNTIMED_ROUND, latencySampler, opTimesOf, runSampled } from '../../src/run/latency-sampler.js';
 import { fixture } from '../helpers.js';
 
 test('steady: the last three batches no more than 5% faster than the three before, by medians', () => {
@@ -141,6 +141,30 @@ test("a built-in task's window carries its sampled latency, and none with MMAPBE
   } finally {
     delete process.env.MMAPBENCH_LATENCY;
   }
+});
+
+test("issue 102: in a round that times no op, a built-in task's window is still cut in tenths and says why it has no latency", async () => {
+  const prepared = await prepare(
+    {
+      ...spec('warms-up.js', 2000),
+      steady: undefined,
+      warmup: 100,
+      slices: true,
+      timesOps: /** @type {const} */ (false),
+    },
+    0,
+    'procs',
+  );
+  const sample = await measure(prepared, 2000);
+  assert.deepEqual(sample.opTimes, { untimed: UNTIMED_ROUND });
+  assert.equal(sample.slices?.length, 10);
+  // a user's task with a run() of its own is never timed, and says nothing of rounds
+  const own = await prepare(
+    { ...spec('warms-up.js', 2000), steady: undefined, warmup: 100, timesOps: false },
+    0,
+    'procs',
+  );
+  assert.equal((await measure(own, 2000)).opTimes, undefined);
 });
 
 test("a built-in task warms up through the window's own sampled loop, and each window's sampler starts afresh", async () => {

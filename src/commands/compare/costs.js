@@ -6,7 +6,7 @@ import { cpusOf } from '../../system/cpus.js';
 import { sideOf, meanInterval, neutralOf, summarize } from '../../stats/ratio.js';
 import { INTERVAL_ROUNDS } from '../../stats/stopping.js';
 import { decision } from '../../stats/sequential.js';
-import { MEASURES } from '../../points/measures.js';
+import { MEASURES, addedMiB } from '../../points/measures.js';
 import { percentileOf } from '../../stats/histogram.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
 
@@ -282,15 +282,29 @@ export function cyclesText(document, point) {
 }
 
 /**
- * What of `memory per added worker` is the harness's own, for --verbose: the ops each worker
- * timed in a cell (measured in this run; their clock reads allocate, which a thread's young
- * generation grows with), beside the reference figures of scripts/harness-footprint.js; null
- * where no cell timed an op (a task with its own run(), whose workers hold nothing of the
- * harness's but its code).
+ * What of `memory per added worker` is the harness's own, for --verbose. Where the rounds that
+ * timed ops left the figure to the others (memory.timedOps), what those held a worker, measured
+ * in this run beside the figure; in a file from before, the ops each worker timed in a cell
+ * beside the reference figures of scripts/harness-footprint.js. Null where no cell timed an op
+ * (a task with its own run(), whose workers hold nothing of the harness's but its code).
  * @param {ResultsDocument} document
  * @returns {string | null}
  */
 export function harnessText(document) {
+  const held = (/** @type {'workers'|'procs'} */ mode, /** @type {boolean} */ timed) =>
+    document.rounds.flatMap((round) => {
+      const cell = round.complete ? round[mode] : undefined;
+      const mib = cell && Boolean(cell.memory?.timedOps) === timed ? addedMiB(cell) : null;
+      return mib === null ? [] : [mib];
+    });
+  const timedHeld = MODES.flatMap((mode) => {
+    const [timed, untimed] = [held(mode, true), held(mode, false)];
+    return timed.length && untimed.length
+      ? [`${mode} ${fixed(summarize(timed).median, 1)} against ${fixed(summarize(untimed).median, 1)} MiB`]
+      : [];
+  });
+  if (timedHeld.length)
+    return `harness: memory per added worker is read in the rounds whose workers time no op (the first complete round, the third, ...); those that timed ops held, a worker (median): ${timedHeld.join(', ')}; compiling the sampled loop leaves more in each worker's allocator`;
   // a file saved before the cells ended their workers also timed up to 65,536 ops a window:
   // the reference figures are not its own
   if (!document.config.end) return null;
