@@ -162,7 +162,9 @@ export const MEASURES = [
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>
       memory?.unavailable ??
-      (memory?.timedOps ? 'read in the rounds that time no op (every other complete round, from the first): none ran' : null) ??
+      (memory?.timedOps
+        ? 'read in the rounds that time no op (every other complete round, from the first): none ran'
+        : null) ??
       (memory?.anonBytes === null
         ? 'smaps_rollup has no Pss_Anon nor Anonymous'
         : typeof memory?.anonBytes === 'number'
