@@ -412,14 +412,25 @@ async function main() {
 
   if (wants('memory')) {
     say(
-      'memory per added worker, reuse-buffer, k=2: 6 apps a mode, then compare --rounds 6 (its figure from the 3 rounds that time no op)',
+      "memory per added worker, reuse-buffer, k=2: compare --rounds 6 (its figure from the 3 rounds that time no op), then 6 apps a mode of its workers' ops",
     );
-    const ops = 20000;
+    const args = ['compare', '-k', '2', '--task', 'reuse-buffer', '--file', file, '--rounds', '6', '--duration', '0.5'];
+    const { document } = mmapbench([...args, '--main', 'off']);
+    // The same work: as many reads a worker as the tool's ran, its warmup's and its window's (the
+    // median over its cells). What a worker holds grows with how long it ran, as V8 compiles
+    // more: a plain child read 9.3 MiB after 20,000 reads and 10.4 after 200,000
+    const ops = Math.round(
+      median(
+        document.rounds.flatMap((/** @type {any} */ round) =>
+          round.complete
+            ? modes.flatMap((mode) => round[mode].workers.map((/** @type {any} */ w) => w.ops + (w.warmup?.ops ?? 0)))
+            : [],
+        ),
+      ),
+    );
     const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
     for (let run = 0; run < 6; run++)
       for (const mode of modes) byHand[mode].push(app('memory', { mode, k: 2, file, ops }));
-    const args = ['compare', '-k', '2', '--task', 'reuse-buffer', '--file', file, '--rounds', '6', '--duration', '0.5'];
-    const { document } = mmapbench([...args, '--main', 'off']);
     // the figure is read in the rounds whose workers time no op; what the others held, shown
     // apart: the sampled loop's compiling, kept by each worker's allocator
     const { addedMiB } = await import('../src/points/measures.js');
