@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Does mmapbench's presence in a cell move which heap state its trees draw? A fair judge: tree by
 // tree in turn, a plain tree of the task's work (an app of a few lines, no mmapbench) and a
-// mmapbench cell of the same work (`compare --rounds 1`, one tree a mode), per mode, k and way of
+// mmapbench cell of the same work (`compare --rounds 2`, two trees a mode: a compare's first round
+// reads memory, its second times ops), per mode, k and way of
 // dispatch (raw, or through tinypool). Each tree's state is read from its workers' page faults per
 // timed op: slow above SLOW_FAULTS, the rule the answer reads trees by (src/stats/trees.js). The
 // plain arm uses nothing of mmapbench's. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
@@ -264,33 +265,41 @@ async function main() {
       for (const k of values.k.split(',').map(Number)) {
         /** @type {Record<string, Record<string, Array<{ ops: number, faults: number }>>>} */
         const trees = Object.fromEntries(arms.map((arm) => [arm, { thread: [], child: [] }]));
-        for (let i = 0; i < Number(values.trees); i++) {
+        // two trees a turn in each arm: a compare of two rounds, two plain trees
+        for (let i = 0; i < Math.ceil(Number(values.trees) / 2); i++) {
           // the arms take turns, and which goes first alternates
           const order = i % 2 ? [...arms].reverse() : arms;
           for (const arm of order) {
             if (arm === 'plain')
-              for (const mode of /** @type {const} */ (['thread', 'child'])) {
-                const run = spawnSync(
-                  plainCommand[0],
-                  [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
-                  { encoding: 'utf8', env, timeout: 120000 },
-                );
-                trees[arm][mode].push(JSON.parse(run.stdout));
-              }
+              for (let tree = 0; tree < 2; tree++)
+                for (const mode of /** @type {const} */ (['thread', 'child'])) {
+                  const run = spawnSync(
+                    plainCommand[0],
+                    [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
+                    { encoding: 'utf8', env, timeout: 120000 },
+                  );
+                  trees[arm][mode].push(JSON.parse(run.stdout));
+                }
             else {
-              const args = ['compare', '-k', String(k), '--rounds', '1', '--iterations', values.ops];
+              // two rounds, as a compare has them: the first times no op and reads memory, the
+              // second times ops (run/scheduler.js, timedRound); a tree each
+              const args = ['compare', '-k', String(k), '--rounds', '2', '--iterations', values.ops];
               args.push('--warmup', values.warmup, '--file', file, '--main', 'off', '--json', '--no-save');
               if (via === 'tinypool') args.push('--pool', 'tinypool', '--batch', String(batch));
               for (const pair of [...values.env, ...arm.split('+').slice(1)]) args.push('--env', pair);
               const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 300000 });
               const document = JSON.parse(run.stdout);
-              for (const [mode, key] of /** @type {const} */ ([
-                ['thread', 'workers'],
-                ['child', 'procs'],
-              ])) {
-                const cell = document.rounds[0][key];
-                trees[arm][mode].push({ ops: cell.totalOps, faults: cell.account?.minflt ?? NaN });
-              }
+              for (const round of document.rounds)
+                for (const [mode, key] of /** @type {const} */ ([
+                  ['thread', 'workers'],
+                  ['child', 'procs'],
+                ])) {
+                  const cell = round[key];
+                  const faults = cell.account?.minflt;
+                  // a cell without its account (MMAPBENCH_ACCOUNT=off) has no state to read
+                  if (typeof faults !== 'number') throw new Error(`arm ${arm}: a ${key} cell without its page faults`);
+                  trees[arm][mode].push({ ops: cell.totalOps, faults });
+                }
             }
           }
         }

@@ -796,7 +796,7 @@ async function main() {
     }
   }
   if (wants('judge')) {
-    say('heap states: scripts/heap-judge.js, 40 plain trees and 40 cells a row, in turn');
+    say('heap states: scripts/heap-judge.js, 40 plain trees and 40 cells (20 compares of 2 rounds) a row, in turn');
     const judged = spawnSync(process.execPath, [fileURLToPath(new URL('./heap-judge.js', import.meta.url)), '--json'], {
       encoding: 'utf8',
       env,
