@@ -91,7 +91,7 @@ test("npm run bench:self prints one table: each figure, its script's in the same
     [5, 'processes'],
   ]) {
     const row = new RegExp(
-      `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB \\([\\d.]+ MiB unsampled\\) +\\| [\\d.]+ MiB +\\| ([+−])(\\d+)% +\\| script against itself ±(\\d+)% \\(6 vs 6\\) +\\| (yes|NO) +\\|$`,
+      `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB \\([\\d.]+ MiB in the rounds timing ops\\) +\\| [\\d.]+ MiB +\\| ([+−])(\\d+)% +\\| script against itself ±(\\d+)% \\(3 vs 6\\) +\\| (yes|NO) +\\|$`,
     ).exec(lines[i]);
     assert.ok(row, lines[i]);
     // judged by the script's own spread: it holds where the difference is within it
