@@ -49,6 +49,7 @@ const FILES = [
   'compare-end.json',
   'compare-ramp.json',
   'compare-two-states.json',
+  'compare-turns.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',

@@ -170,11 +170,30 @@ async function roundCharts({ document, point, modes, series, arm }) {
           measure,
           // a pooled measure's bar is every round's timings pooled, not the dots' median
           ...(pooledIn(measure, point) ? { subtitle: `one dot per round; ${pooledBar(measure)}` } : {}),
+          ...everyOther(document, measure),
         },
       ),
     );
   return charts;
 }
+
+// Memory per added worker is read in the rounds that time no op, op latency in the others
+// (run/scheduler.js, timedRound): in a run that took turns, each chart holds every other round
+const EVERY_OTHER = /** @type {Record<string, string>} */ ({
+  addedMemory: 'one dot per round that timed no op (the others timed ops); the bar marks the median',
+  latencyP99Us: 'one dot per round that timed ops (every other, from the second); the bar marks the median',
+  latencyP999Us: 'one dot per round that timed ops (every other, from the second); the bar marks the median',
+});
+
+/**
+ * The subtitle of a measure read in every other round, where the run took turns; none otherwise.
+ * @param {import('../../document/document.js').ResultsDocument} document
+ * @param {import('../../points/measures.js').Measure} measure
+ */
+const everyOther = (document, measure) =>
+  EVERY_OTHER[measure.key] && document.rounds.some((round) => MODES.some((mode) => round[mode]?.memory?.timedOps))
+    ? { subtitle: EVERY_OTHER[measure.key] }
+    : {};
 
 /**
  * The latencies of the ops and of the app's requests, what the app keeps across its workers'
