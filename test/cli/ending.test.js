@@ -55,7 +55,7 @@ test('each cell ends its workers and reads what the app kept, once per --cycles;
   assert.match(
     verbose,
     // the timed rounds' memory beside the figure, both of this run (issue 102)
-    / harness: memory per added worker is read in the rounds whose workers time no op \(the first complete round, the third, ...\); those that timed ops held, a worker \(median\): workers [\d.]+ against [\d.]+ MiB, procs [\d.]+ against [\d.]+ MiB; /,
+    / harness: memory per added worker is read in the rounds whose workers time no op \(the first complete round, the third, ...\); those that timed ops held, a worker \(median\): workers [\d.]+ against [\d.]+ MiB, procs [\d.]+ against [\d.]+ MiB; for reference, on reuse-buffer /,
   );
   assert.match(
     verbose,

@@ -304,7 +304,7 @@ export function harnessText(document) {
       : [];
   });
   if (timedHeld.length)
-    return `harness: memory per added worker is read in the rounds whose workers time no op (the first complete round, the third, ...); those that timed ops held, a worker (median): ${timedHeld.join(', ')}; compiling the sampled loop leaves more in each worker's allocator`;
+    return `harness: memory per added worker is read in the rounds whose workers time no op (the first complete round, the third, ...); those that timed ops held, a worker (median): ${timedHeld.join(', ')}; for reference, on reuse-buffer a thread that timed ops held 0.6-0.8 MiB more, what compiling the sampled loop left in its allocator (2026-11-29; docs/how-it-measures.md, "Memory, start-up and tail latency")`;
   // a file saved before the cells ended their workers also timed up to 65,536 ops a window:
   // the reference figures are not its own
   if (!document.config.end) return null;
