@@ -185,7 +185,8 @@ export function runOps(task, ctx, ops) {
 export const TOO_SHORT = 'the window was too short to time an op';
 // Every other round times ops, from the second (scheduler.js, timedRound); the others time none,
 // so that their memory is read as a plain script's would be: the sampled loop's compiling kept
-// 0.6-0.7 MiB more in each thread's allocator (docs/how-it-measures.md, "What a mode costs")
+// 0.6-0.7 MiB more in each thread's allocator (docs/how-it-measures.md, "Memory, start-up and
+// tail latency")
 export const UNTIMED_ROUND = 'timed in every other complete round, from the second (the others read memory)';
 
 /**

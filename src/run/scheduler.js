@@ -25,8 +25,9 @@ export const aloneRound = (plan, index) => plan.main !== null && plan.main !== u
 // Op latency is timed in one complete round in TIMED_EVERY, from the second; the first and
 // every other time none, and their memory is the figure: the sampled loop's compiling kept
 // 0.6-0.7 MiB more in each thread's allocator than a plain script's loop does
-// (docs/how-it-measures.md, "What a mode costs"). Counted by a point's complete rounds, not the
-// run's: a pilot round before them, or a sweep's points started at other rounds, move nothing.
+// (docs/how-it-measures.md, "Memory, start-up and tail latency"). Counted by a point's complete
+// rounds, not the run's: a pilot round before them, or a sweep's points started at other rounds,
+// move nothing.
 const TIMED_EVERY = 2;
 
 /**

@@ -179,10 +179,11 @@ async function roundCharts({ document, point, modes, series, arm }) {
 
 // Memory per added worker is read in the rounds that time no op, op latency in the others
 // (run/scheduler.js, timedRound): in a run that took turns, each chart holds every other round
+const TIMED = 'one dot per round that timed ops (every other, from the second); the bar marks the median';
 const EVERY_OTHER = /** @type {Record<string, string>} */ ({
   addedMemory: 'one dot per round that timed no op (the others timed ops); the bar marks the median',
-  latencyP99Us: 'one dot per round that timed ops (every other, from the second); the bar marks the median',
-  latencyP999Us: 'one dot per round that timed ops (every other, from the second); the bar marks the median',
+  latencyP99Us: TIMED,
+  latencyP999Us: TIMED,
 });
 
 /**
