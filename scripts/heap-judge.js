@@ -5,8 +5,12 @@
 // reads memory, its second times ops), per mode, k and way of
 // dispatch (raw, or through tinypool). Each tree's state is read from its workers' page faults per
 // timed op: slow above SLOW_FAULTS, the rule the answer reads trees by (src/stats/trees.js). The
-// plain arm uses nothing of mmapbench's. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
-// the two shares; the row holds where the test finds no difference (p ≥ 0.05). Nothing here is
+// plain arm uses nothing of mmapbench's: raw, it is the plain app a compare runs beside its cells
+// (src/run/plain-host.js, its members importing node:fs and the task alone), started on its own;
+// through tinypool, a pool of a task module of a few lines. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
+// the two shares; the row holds where the test finds no difference (p ≥ 0.05). Raw, each compare
+// also ran a plain tree a mode beside its cells (run/plain-tree.js), whose share its answer reads
+// as an app's: those against the plain arm's, a second test. Nothing here is
 // asserted: read the output. `--json` prints each row as one JSON object a line, for
 // scripts/self-check.js.
 //
@@ -16,42 +20,64 @@
 // An arm `mmapbench+NAME=VALUE+...` is a cell with those variables in its environment (--env): a
 // part of the cell switched off, to find which part draws the state (the first two arms are
 // tested against each other).
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 // the one rule a tree's state is read by, the answer's too (stats/trees.js argues it)
-import { SLOW_FAULTS } from '../src/stats/trees.js';
+import { SLOW_FAULTS, wilson } from '../src/stats/trees.js';
+
+export { wilson };
 
 const me = fileURLToPath(import.meta.url);
 /** How a plain tree is started: node, or what --wrap and --node-flag make of it. */
 let plainCommand = [process.execPath];
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 
-// ---- the plain tree: an app of a few lines, its workers reading the file ----
+// ---- the plain tree: the run's own plain app (src/run/plain-host.js), or a plain tinypool app ----
 
-/** This thread's minor page faults, from its /proc stat, read into a buffer made once. */
-const statBuffer = Buffer.alloc(1024);
-function minorFaults() {
-  const fd = openSync('/proc/thread-self/stat', 'r');
-  const length = readSync(fd, statBuffer, 0, statBuffer.length, 0);
-  closeSync(fd);
-  const text = statBuffer.toString('latin1', 0, length);
-  // after the command's closing parenthesis: state, ppid, pgrp, session, tty, tpgid, flags, minflt
-  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[7]);
-}
+const plainHost = fileURLToPath(new URL('../src/run/plain-host.js', import.meta.url));
+const readTask = pathToFileURL(fileURLToPath(new URL('../src/tasks/readfilesync.js', import.meta.url))).href;
 
-/** A worker's work: `warmup` reads untimed, then `ops` timed; its ops, ns and page faults. */
-function work(/** @type {{ file: string, ops: number, warmup: number }} */ job) {
-  for (let i = 0; i < job.warmup; i++) readFileSync(job.file);
-  const faults = minorFaults();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < job.ops; i++) readFileSync(job.file);
-  const ns = Number(process.hrtime.bigint() - start);
-  return { ops: job.ops, ns, faults: minorFaults() - faults, pid: process.pid };
+/**
+ * A raw plain tree: the app the run puts beside its cells (plain-host.js), K members of the
+ * readfilesync task, started by the plain command (node, or what --wrap and --node-flag make
+ * of it); its ops, page faults and the processes whose heaps the reads were in.
+ * @param {{ mode: 'thread'|'child', k: number, job: { file: string, ops: number, warmup: number } }} o
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<{ ops: number, faults: number, pids: number[] }>}
+ */
+function hostTree(o, env) {
+  const spec = {
+    taskUrl: readTask,
+    file: o.job.file,
+    fileSize: 64 * 1024,
+    params: {},
+    k: o.k,
+    mode: o.mode === 'thread' ? 'workers' : 'procs',
+    warmup: o.job.warmup,
+    iterations: o.job.ops,
+  };
+  const child = spawn(plainCommand[0], [...plainCommand.slice(1), plainHost, JSON.stringify(spec)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env,
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (/** @type {any} */ message) => {
+      child.send({ type: 'exit' });
+      if (message.type !== 'result') return reject(new Error(`the plain app failed: ${message.message}`));
+      /** @type {Array<{ ops: number, minflt: number, pid: number }>} */
+      const members = message.members;
+      resolve({
+        ops: members.reduce((sum, one) => sum + one.ops, 0),
+        faults: members.reduce((sum, one) => sum + one.minflt, 0),
+        pids: [...new Set(members.map((one) => one.pid))],
+      });
+    });
+    child.once('error', reject);
+  });
 }
 
 /** The pool's task module: `ops` reads, with the page faults they took. */
@@ -71,12 +97,12 @@ export default ({ file, ops }) => {
 `;
 
 /**
- * One plain tree: `k` workers in `mode`, raw (each its own loop) or through tinypool (tasks of
- * `batch` reads, K in flight: `warmup` ops a worker, then `ops` timed); its ops and faults.
- * @param {{ mode: 'thread'|'child', k: number, via: 'raw'|'tinypool', job: { file: string, ops: number, warmup: number }, batch: number, module: string }} o
+ * One plain tree through tinypool: `k` workers in `mode`, tasks of `batch` reads, K in flight
+ * (`warmup` ops a worker, then `ops` timed); its ops and faults.
+ * @param {{ mode: 'thread'|'child', k: number, job: { file: string, ops: number, warmup: number }, batch: number, module: string }} o
  */
-async function plainTree(o) {
-  if (o.via === 'tinypool') {
+async function poolTree(o) {
+  {
     const { default: Tinypool } = await import('tinypool');
     const pool = new Tinypool({
       filename: o.module,
@@ -103,22 +129,6 @@ async function plainTree(o) {
       faults: results.reduce((sum, one) => sum + one.faults, 0),
     };
   }
-  const results = await Promise.all(
-    Array.from({ length: o.k }, () => {
-      if (o.mode === 'thread') {
-        const thread = new Worker(me, { workerData: o.job });
-        return new Promise((resolve) => thread.once('message', resolve));
-      }
-      const child = fork(me, ['--child', JSON.stringify(o.job)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-      return new Promise((resolve) => child.once('message', resolve));
-    }),
-  );
-  return {
-    ops: results.reduce((sum, one) => sum + one.ops, 0),
-    faults: results.reduce((sum, one) => sum + one.faults, 0),
-    // the processes whose heaps the reads were in: the app's for threads, each child's
-    pids: [...new Set(results.map((one) => one.pid))],
-  };
 }
 
 /**
@@ -160,16 +170,6 @@ function countTrims() {
 
 // ---- the statistics: a share's interval, and two shares' test ----
 
-/** The 95% Wilson interval of a share of `n`. */
-export function wilson(/** @type {number} */ slow, /** @type {number} */ n) {
-  if (!n) return [0, 1];
-  const z = 1.959964;
-  const p = slow / n;
-  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
-  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)) || 0;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
-
 const logFactorials = (/** @type {number} */ n) => {
   const table = [0];
   for (let i = 1; i <= n; i++) table.push(table[i - 1] + Math.log(i));
@@ -205,12 +205,8 @@ export const slowTree = (tree) => tree.faults / tree.ops > SLOW_FAULTS;
 
 // ---- the run ----
 
-if (!isMainThread) {
-  parentPort?.postMessage(work(workerData));
-} else if (process.argv[2] === '--child') {
-  process.send?.(work(JSON.parse(process.argv[3])), () => process.exit(0));
-} else if (process.argv[2] === '--plain') {
-  process.stdout.write(JSON.stringify(await plainTree(JSON.parse(process.argv[3]))));
+if (process.argv[2] === '--pool') {
+  process.stdout.write(JSON.stringify(await poolTree(JSON.parse(process.argv[3]))));
   process.exit(0);
 } else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   await main();
@@ -252,11 +248,13 @@ async function main() {
   const say = (/** @type {string} */ line) => !values.json && console.log(line);
   if (!values.json) {
     say(`slow: above ${SLOW_FAULTS} page fault per timed op; ${values.trees} trees an arm, taken in turn`);
-    say(`| via | k | mode | ${arms.map((arm) => `${arm}: slow of trees (95% CI)`).join(' | ')} | Fisher p | holds |`);
-    say(`|---|---|---|${arms.map(() => '---|').join('')}---|---|`);
+    say(
+      `| via | k | mode | ${arms.map((arm) => `${arm}: slow of trees (95% CI)`).join(' | ')} | Fisher p | holds | the run's plain trees, against plain: p, holds |`,
+    );
+    say(`|---|---|---|${arms.map(() => '---|').join('')}---|---|---|`);
   }
   if (values.trims) {
-    await trimsTable(values, { file, module, env, job });
+    await trimsTable(values, { env, job });
     rmSync(dir, { recursive: true, force: true });
     return;
   }
@@ -265,6 +263,10 @@ async function main() {
       for (const k of values.k.split(',').map(Number)) {
         /** @type {Record<string, Record<string, Array<{ ops: number, faults: number }>>>} */
         const trees = Object.fromEntries(arms.map((arm) => [arm, { thread: [], child: [] }]));
+        // the plain trees each compare ran beside its cells (raw: one a mode, in its second
+        // round): the share its answer reads as an app's without mmapbench
+        /** @type {Record<string, Array<{ ops: number, faults: number }>>} */
+        const beside = { thread: [], child: [] };
         // two trees a turn in each arm: a compare of two rounds, two plain trees
         for (let i = 0; i < Math.ceil(Number(values.trees) / 2); i++) {
           // the arms take turns, and which goes first alternates
@@ -273,9 +275,13 @@ async function main() {
             if (arm === 'plain')
               for (let tree = 0; tree < 2; tree++)
                 for (const mode of /** @type {const} */ (['thread', 'child'])) {
+                  if (via === 'raw') {
+                    trees[arm][mode].push(await hostTree({ mode, k, job }, env));
+                    continue;
+                  }
                   const run = spawnSync(
                     plainCommand[0],
-                    [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k, via, job, batch, module })],
+                    [...plainCommand.slice(1), me, '--pool', JSON.stringify({ mode, k, job, batch, module })],
                     { encoding: 'utf8', env, timeout: 120000 },
                   );
                   trees[arm][mode].push(JSON.parse(run.stdout));
@@ -299,6 +305,8 @@ async function main() {
                   // a cell without its account (MMAPBENCH_ACCOUNT=off) has no state to read
                   if (typeof faults !== 'number') throw new Error(`arm ${arm}: a ${key} cell without its page faults`);
                   trees[arm][mode].push({ ops: cell.totalOps, faults });
+                  const plain = round.plain?.[key];
+                  if (plain && arm === 'mmapbench') beside[mode].push({ ops: plain.ops, faults: plain.minflt });
                 }
             }
           }
@@ -317,6 +325,14 @@ async function main() {
           });
           const [a, b] = shares;
           const test = a && b && a.trees && b.trees ? fisher(a.slow, a.trees, b.slow, b.trees) : null;
+          // the run's own plain trees against the judge's: whether the share the answer reads as
+          // an app's is one
+          const slowBeside = beside[mode].filter(slowTree).length;
+          const answer = beside[mode].length
+            ? { slow: slowBeside, trees: beside[mode].length, ci95: wilson(slowBeside, beside[mode].length) }
+            : null;
+          const plainArm = shares.find((one) => one.arm === 'plain');
+          const answerP = answer && plainArm ? fisher(answer.slow, answer.trees, plainArm.slow, plainArm.trees) : null;
           const row = {
             via,
             k,
@@ -324,12 +340,15 @@ async function main() {
             ...Object.fromEntries(shares.map((one) => [one.arm, one])),
             p: test,
             holds: test === null ? null : test >= 0.05,
+            answer,
+            answerP,
+            answerHolds: answerP === null ? null : answerP >= 0.05,
           };
           if (values.json) console.log(JSON.stringify(row));
           const share = (/** @type {{ slow: number, trees: number, ci95: number[] }} */ one) =>
             `${one.slow} of ${one.trees} (${one.ci95.map((x) => `${Math.round(x * 100)}%`).join('-')})`;
           say(
-            `| ${via} | ${k} | ${mode} | ${shares.map((one) => `${one.arm}: ${share(one)}`).join(' | ')} | ${test === null ? '-' : test.toFixed(3)} | ${row.holds === null ? '-' : row.holds ? 'yes' : 'NO'} |`,
+            `| ${via} | ${k} | ${mode} | ${shares.map((one) => `${one.arm}: ${share(one)}`).join(' | ')} | ${test === null ? '-' : test.toFixed(3)} | ${row.holds === null ? '-' : row.holds ? 'yes' : 'NO'} | ${answer ? `${share(answer)}, p ${/** @type {number} */ (answerP).toFixed(3)} ${row.answerHolds ? 'yes' : 'NO'}` : '-'} |`,
           );
         }
       }
@@ -342,22 +361,16 @@ async function main() {
  * Plain trees, k=1, raw, with each one's heap trims counted: per mode, the slow trees' against the
  * fast ones' (their medians), and each tree a line.
  * @param {any} values
- * @param {{ file: string, module: string, env: NodeJS.ProcessEnv, job: { file: string, ops: number, warmup: number } }} run
+ * @param {{ env: NodeJS.ProcessEnv, job: { file: string, ops: number, warmup: number } }} run
  */
-async function trimsTable(values, { module, env, job }) {
+async function trimsTable(values, { env, job }) {
   const counting = countTrims();
   await counting.attached;
   /** @type {Record<string, Array<{ ops: number, faults: number, pids: number[] }>>} */
   const trees = { thread: [], child: [] };
   for (let i = 0; i < Number(values.trees); i++)
-    for (const mode of /** @type {const} */ (['thread', 'child'])) {
-      const run = spawnSync(
-        plainCommand[0],
-        [...plainCommand.slice(1), me, '--plain', JSON.stringify({ mode, k: 1, via: 'raw', job, batch: 1, module })],
-        { encoding: 'utf8', env, timeout: 120000 },
-      );
-      trees[mode].push(JSON.parse(run.stdout));
-    }
+    for (const mode of /** @type {const} */ (['thread', 'child']))
+      trees[mode].push(await hostTree({ mode, k: 1, job }, env));
   const by = await counting.stop();
   const median = (/** @type {number[]} */ xs) => {
     const sorted = [...xs].sort((a, b) => a - b);

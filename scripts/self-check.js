@@ -796,7 +796,9 @@ async function main() {
     }
   }
   if (wants('judge')) {
-    say('heap states: scripts/heap-judge.js, 40 plain trees and 40 cells (20 compares of 2 rounds) a row, in turn');
+    say(
+      "heap states: scripts/heap-judge.js, 40 plain trees and 40 cells (20 compares of 2 rounds) a row, in turn; raw, the compares' own plain trees too (one a compare)",
+    );
     const judged = spawnSync(process.execPath, [fileURLToPath(new URL('./heap-judge.js', import.meta.url)), '--json'], {
       encoding: 'utf8',
       env,
@@ -806,15 +808,27 @@ async function main() {
       .map((text) => JSON.parse(text));
     const share = (/** @type {{ slow: number, trees: number, ci95: number[] }} */ one) =>
       `${one.slow} of ${one.trees} slow (${one.ci95.map((x) => `${Math.round(x * 100)}%`).join('-')})`;
-    for (const row of judged)
+    for (const row of judged) {
+      const of = `${row.via}, k=${row.k}, ${row.mode === 'thread' ? 'threads' : 'processes'}`;
       rows.push({
-        figure: `slow trees, ${row.via}, k=${row.k}, ${row.mode === 'thread' ? 'threads' : 'processes'}`,
+        figure: `slow trees, ${of}`,
         tool: share(row.mmapbench),
         script: share(row.plain),
         difference: '',
         judged: `Fisher's exact p = ${row.p.toFixed(3)}`,
         holds: row.holds,
       });
+      // raw: the plain trees each compare ran beside its cells, the share its answer reads as an app's
+      if (row.answer)
+        rows.push({
+          figure: `slow trees an app draws, as the run reads them, ${of}`,
+          tool: share(row.answer),
+          script: share(row.plain),
+          difference: '',
+          judged: `Fisher's exact p = ${row.answerP.toFixed(3)}`,
+          holds: row.answerHolds,
+        });
+    }
   }
   rmSync(dir, { recursive: true });
 

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { fixed, ops, MODES, percentText } from '../words/spelling.js';
 import { commandLine } from '../words/command-line.js';
+import { SLOW_FAULTS } from '../stats/trees.js';
 
 /**
  * @typedef {import('./document.js').ResultsDocument} ResultsDocument
@@ -138,24 +139,36 @@ export function spreadNext({ verdict, stop, ratio, config, spread }) {
  * always, in at most two lines, before what to try next (treesText's whole line is --verbose's and
  * the page's). `fresh trees in two states: workers 8 of 16 at 42% of the others' speed, 9.60 page
  * faults per op against 0.01; procs in one; more with --verbose`; without the page faults where
- * `faults` is false. Null where no mode's trees split.
+ * `faults` is false. Where the run had plain trees beside its cells, each mode's slow share of
+ * them follows its clause, unless `plain` is false; without the page faults then in short
+ * (`workers 3 of 12 slow (80% speed), a plain app 0 of 6`). Null where no mode's trees split.
  * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'aa'>} document
  * @param {boolean} [faults]
+ * @param {boolean} [plain]
  * @returns {string | null}
  */
-export function splitText(document, faults = true) {
+export function splitText(document, faults = true, plain = true) {
   const found = MODES.flatMap((mode) => {
     const trees = document[mode]?.trees;
     return trees ? [{ mode, trees }] : [];
   });
   if (!found.some(({ trees }) => trees.states.length === 2)) return null;
   const name = (/** @type {'workers'|'procs'} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
+  // the plain app's share beside each mode's, where the run had plain trees (run/plain-tree.js)
+  const beside = (/** @type {'workers'|'procs'} */ mode) => {
+    const share = plain ? document[mode]?.plain : null;
+    return share ? `, a plain app ${share.slow} of ${share.trees}` : '';
+  };
   return `fresh trees in two states: ${found
     .map(({ mode, trees }) => {
-      if (trees.states.length === 1) return `${name(mode)} in one`;
+      if (trees.states.length === 1) return `${name(mode)} in one${beside(mode)}`;
       const [fast, slow] = trees.states;
       const counted = faults && slow.figures.minflt !== undefined && fast.figures.minflt !== undefined;
-      return `${name(mode)} ${slow.trees} of ${trees.rates.length} at ${percentText(slow.rate / fast.rate)} of the others' speed${counted ? `, ${fixed(slow.figures.minflt)} page faults per op against ${fixed(fast.figures.minflt)}` : ''}`;
+      const speed = percentText(slow.rate / fast.rate);
+      // without the page faults, beside a plain app's share: the short form, to fit two lines
+      if (!faults && beside(mode))
+        return `${name(mode)} ${slow.trees} of ${trees.rates.length} slow (${speed} speed)${beside(mode)}`;
+      return `${name(mode)} ${slow.trees} of ${trees.rates.length} at ${speed} of the others' speed${counted ? `, ${fixed(slow.figures.minflt)} page faults per op against ${fixed(fast.figures.minflt)}` : ''}${beside(mode)}`;
     })
     .join('; ')}; more with --verbose`;
 }
@@ -218,7 +231,27 @@ export function treesText(document) {
   const remedy = faulting
     ? `; the slow trees' extra page faults are the heap's, ${remedyOf('minflt', { glibc: Boolean(document.environment?.glibc) })}`
     : '';
-  return `fresh trees: ${[...clauses, ...traced].join('; ')}${both}${remedy}`;
+  return `fresh trees: ${[...clauses, ...traced].join('; ')}${plainText(document)}${both}${remedy}`;
+}
+
+/**
+ * The plain trees' slow shares, where the run had them: `; a plain app of the same work, the same
+ * minutes (above 1 page fault per op): workers 1 of 8 slow (95% CI 2-47%), procs 0 of 8 (0-32%)`.
+ * @param {Pick<ResultsDocument, 'workers' | 'procs' | 'aa'>} document
+ */
+function plainText(document) {
+  const shares = MODES.flatMap((mode) => {
+    const share = document[mode]?.plain;
+    return share ? [{ mode, share }] : [];
+  });
+  if (!shares.length) return '';
+  const range = (/** @type {[number, number]} */ [low, high]) => `${Math.round(low * 100)}-${Math.round(high * 100)}%`;
+  return `; a plain app of the same work, the same minutes (above ${SLOW_FAULTS} page fault per op): ${shares
+    .map(
+      ({ mode, share }, i) =>
+        `${mode} ${share.slow} of ${share.trees}${i ? '' : ' slow'} (${i ? '' : '95% CI '}${range(share.ci95)})`,
+    )
+    .join(', ')}`;
 }
 
 // a slow state whose page faults per op are this many times its fast state's goes with them

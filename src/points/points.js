@@ -17,9 +17,11 @@ import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
  *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
  *   mainAccount?: MainAccount, mainHistogram?: ModeHistogram,
- *   trees?: import('../stats/trees.js').Trees | null }} ModeSummary  a mode's figures over its
+ *   trees?: import('../stats/trees.js').Trees | null,
+ *   plain?: import('../stats/trees.js').PlainShare }} ModeSummary  a mode's figures over its
  *   rounds and, by its key, each measure beyond throughput (measures.js) some cell had: read it
- *   with figureOf; trees: its fresh trees' states (absent in files from before them)
+ *   with figureOf; trees: its fresh trees' states (absent in files from before them); plain: the
+ *   plain trees beside them, where the run had some
  * @typedef {{ cells: number, ops: number, bits: number,
  *   ns: import('../stats/histogram.js').Histogram }} ModeHistogram  the ops every complete cell
  *   of a mode timed, merged: how many cells and ops, the buckets' resolution (2^bits to a power

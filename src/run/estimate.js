@@ -36,6 +36,8 @@ export const windowOf = (plan) => plan.duration ?? (plan.quick ? 0 : 1);
  * @property {number} k
  * @property {number} cells  cells in each round (its modes)
  * @property {number} [traced]  of those, how many bpftrace attaches to
+ * @property {number} [plain]  plain trees a round, on average (run/plain-tree.js): each a window
+ *   and a tree's start, counted in the seconds, not the cells
  * @property {boolean} [calibrates]  whether it calibrates its ops before its first round
  * @property {number} [cycles]  times each cell starts, runs and ends its workers (--cycles): a
  *   later cycle starts, warms and runs K workers again, about what a whole cell costs
@@ -51,8 +53,8 @@ export const windowOf = (plan) => plan.duration ?? (plan.quick ? 0 : 1);
  */
 export function estimateRun(settings, { rounds, budget = Infinity, minRounds = 1 }) {
   const perRound = settings.reduce(
-    (sum, { window, k, cells, traced = 0, cycles = 1 }) =>
-      sum + cells * cycles * cellSeconds(window, k) + traced * COSTS.traceAttach,
+    (sum, { window, k, cells, traced = 0, cycles = 1, plain = 0 }) =>
+      sum + cells * cycles * cellSeconds(window, k) + traced * COSTS.traceAttach + plain * cellSeconds(window, k),
     0,
   );
   const calibration = settings.filter((setting) => setting.calibrates).length * COSTS.calibration;

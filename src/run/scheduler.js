@@ -4,6 +4,7 @@
 import { MmapbenchError } from '../errors.js';
 import { calibrate } from './calibrate.js';
 import { runCell } from './cell.js';
+import { PLAIN_EVERY, plainWarmup, runPlainTree } from './plain-tree.js';
 import { fixedWork } from './work.js';
 import { sizeByPilot } from './pilot.js';
 import { scheduleByNoise } from './schedule.js';
@@ -42,8 +43,9 @@ export const timedRound = (point, arms) => completeRounds(point.session, arms).l
  * @typedef {'workers'|'procs'} Mode
  *
  * One cell of a round: the arm it is filed under, the mode it runs (an A/A run's arms both run
- * one mode), and whether it runs under the tracer.
- * @typedef {{ arm: Mode, runs: Mode, traced: boolean }} Step
+ * one mode), and whether it runs under the tracer; plain: not a cell but a plain tree of the
+ * same work (plain-tree.js), kept in the round's `plain`.
+ * @typedef {{ arm: Mode, runs: Mode, traced: boolean, plain?: true }} Step
  *
  * @typedef {import('../stats/cell-summary.js').RoundCells & { order: Mode[], pilot?: true,
  *   scheduled?: { scale: number, windows: number } }} Round  order: the order its arms ran in;
@@ -111,20 +113,34 @@ export const newSession = (plan) => ({
 });
 
 /**
- * The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with --trace.
+ * The steps of compare and sweep: each arm, in alternating order; traced too, by turns, with
+ * --trace; with `plain`, a plain tree of each after them in every PLAIN_EVERY-th round.
  * @param {Readonly<import('./plan.js').Plan>} plan
  * @param {Mode[]} arms
+ * @param {{ plain?: boolean }} [also]
  * @returns {(index: number) => Step[]}
  */
-export const armSteps = (plan, arms) => (index) =>
-  roundOrder(arms, index).flatMap((arm) =>
-    (plan.trace ? roundOrder([false, true], index) : [false]).map((traced) => ({
-      arm,
-      // an A/A run keeps the arms' names (workers = A, procs = B) but runs plan.aa in both
-      runs: plan.aa ?? arm,
-      traced,
-    })),
-  );
+export const armSteps =
+  (plan, arms, { plain = false } = {}) =>
+  (index) => [
+    ...roundOrder(arms, index).flatMap((arm) =>
+      (plan.trace ? roundOrder([false, true], index) : [false]).map((traced) => ({
+        arm,
+        // an A/A run keeps the arms' names (workers = A, procs = B) but runs plan.aa in both
+        runs: plan.aa ?? arm,
+        traced,
+      })),
+    ),
+    ...(plain && index % PLAIN_EVERY === 0
+      ? // which goes first alternates from one round of them to the next
+        roundOrder(arms, index / PLAIN_EVERY).map((arm) => ({
+          arm,
+          runs: arm,
+          traced: false,
+          plain: /** @type {const} */ (true),
+        }))
+      : []),
+  ];
 
 /**
  * Runs rounds until the stop rule has stopped every point. Each point is calibrated first
@@ -145,8 +161,9 @@ export const armSteps = (plan, arms) => (index) =>
  * @param {{ seconds: number, rounds: RoundsRun['rounds'] }} [hooks.resumed]  what a kept run had
  *   done: its points' sessions come filled in, their rounds go on after the last it had, and its
  *   time counts toward the budget
- * @param {{ runCell: typeof runCell, calibrate: typeof calibrate }} [hooks.cells]  what runs a
- *   cell and a calibration: a fresh process tree; a stand-in in the scheduler's own tests
+ * @param {{ runCell: typeof runCell, calibrate: typeof calibrate, runPlain?: typeof runPlainTree }} [hooks.cells]
+ *   what runs a cell, a calibration and a plain tree: a fresh process tree; a stand-in in the
+ *   scheduler's own tests
  * @param {boolean} [hooks.isolate]  a point whose calibration or cell fails stops alone, with
  *   its error, and the others go on (advise: a candidate that cannot run); Ctrl-C still ends all
  * @param {number} [hooks.budget]  seconds (--max-time, calibration included): once they are
@@ -156,7 +173,7 @@ export const armSteps = (plan, arms) => (index) =>
  */
 export async function runRounds(points, hooks) {
   const { stop, interrupt, onCalibrated, skip, beforeCell, onCell, onRound, resumed, budget = Infinity } = hooks;
-  const { cells = { runCell, calibrate }, isolate = false } = hooks;
+  const { cells = { runCell, calibrate, runPlain: runPlainTree }, isolate = false } = hooks;
   const started = performance.now() - (resumed?.seconds ?? 0) * 1000;
   const elapsed = () => (performance.now() - started) / 1000;
   // the budget spent: every point still running stops, and nothing more starts
@@ -310,7 +327,7 @@ const isolated =
  * @param {Measurement} point
  * @param {Round} round
  * @param {Step[]} steps
- * @param {{ cells: { runCell: typeof runCell }, interrupt?: AbortSignal,
+ * @param {{ cells: { runCell: typeof runCell, runPlain?: typeof runPlainTree }, interrupt?: AbortSignal,
  *   skip?: (point: Measurement, index: number, step: Step) => boolean,
  *   beforeCell?: (point: Measurement, step: Step) => void,
  *   onCell?: (point: Measurement, round: Round, step: Step, cell: any) => void,
@@ -320,6 +337,10 @@ async function runSteps(point, round, steps, { cells, interrupt, skip, beforeCel
   const { index } = round;
   const work = /** @type {import('./plan.js').Work} */ (point.session.work);
   for (const step of steps) {
+    if (step.plain) {
+      await plainStep(point, round, step, { cells, interrupt, clock });
+      continue;
+    }
     if (skip?.(point, index, step)) continue;
     beforeCell?.(point, step);
     const betweenNs = Math.round((performance.now() - clock.lastCellEnded) * 1e6);
@@ -343,6 +364,28 @@ async function runSteps(point, round, steps, { cells, interrupt, skip, beforeCel
     else if (complete && !round.pilot) scheduleByNoise(point, round);
     onCell?.(point, round, step, cell);
   }
+}
+
+/**
+ * A plain tree of a step's arm, after the round's cells and on their work, kept in the round's
+ * `plain`; none in a pilot round (its cells ran the calibration's work) or where a cell failed.
+ * @param {Measurement} point
+ * @param {Round} round
+ * @param {Step} step
+ * @param {{ cells: { runPlain?: typeof runPlainTree }, interrupt?: AbortSignal, clock: { lastCellEnded: number } }} run
+ */
+async function plainStep(point, round, step, { cells, interrupt, clock }) {
+  const cell = round.cells[step.arm];
+  if (round.pilot || !cell || !cells.runPlain) return;
+  const work = /** @type {import('./plan.js').Work} */ (point.session.work);
+  const iterations = work.byMode?.[step.arm] ?? work.iterations;
+  const run = cells.runPlain;
+  const tree = await timed(point, () =>
+    run(point.plan, { iterations, warmup: plainWarmup(work, cell, iterations) }, step.arm, interrupt),
+  );
+  // the next cell's time between cells is the CLI's own, not this tree's
+  clock.lastCellEnded = performance.now();
+  (round.plain ??= {})[step.arm] = tree;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { plainTreesIn } from './plain-tree.js';
 import { armSteps, newSession, runRounds, stopOnWidthOrTime } from './scheduler.js';
 
 /**
@@ -23,7 +24,8 @@ export async function runSession(plan, modes, { interrupt, onCell, onRound, onFa
     id: 'p1',
     plan,
     arms: modes,
-    steps: armSteps(plan, modes),
+    // a plain tree of each mode's work beside its cells, every other round (plain-tree.js)
+    steps: armSteps(plan, modes, { plain: plainTreesIn(plan, modes) }),
     tracer: plan.trace ? tracerFor(plan.trace) : undefined,
     pilot: true,
     // compare's one point may lengthen its window from its noise; advise's candidates, which

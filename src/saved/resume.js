@@ -192,6 +192,7 @@ export function sessionOf(point, modes) {
             ),
           }
         : {}),
+      ...(round.plain ? { plain: round.plain } : {}),
     })),
     error: null,
     stop: null,

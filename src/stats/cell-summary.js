@@ -60,6 +60,8 @@ import { cellRamp } from './ramp.js';
  * @property {Partial<Record<Mode, CellResult>>} cells
  * @property {Partial<Record<Mode, CellResult>>} [traced]  the same arms run again under the
  *   tracer, each cell with its `trace`
+ * @property {Partial<Record<Mode, import('./trees.js').PlainTree>>} [plain]  a plain tree
+ *   of each arm's work after its cells, in a compare's every other round (run/plain-tree.js)
  */
 
 /**

@@ -31,6 +31,49 @@ const FIGURES = /** @type {const} */ (['minflt', 'systemNs']);
 export const SLOW_FAULTS = 1;
 
 /**
+ * The 95% Wilson interval of a share: `hits` of `n`.
+ * @param {number} hits @param {number} n
+ * @returns {[number, number]}
+ */
+export function wilson(hits, n) {
+  if (!n) return [0, 1];
+  const z = 1.959964;
+  const p = hits / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n)) || 0;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * One plain tree's window (run/plain-tree.js): an app of the task's work without mmapbench.
+ * @typedef {object} PlainTree
+ * @property {number} ops  every member's timed ops
+ * @property {number} minflt  the page faults they took, the members' threads' own
+ * @property {number} throughput  ops/s, the members' rates summed
+ * @property {number} warmup  ops a member ran before its window
+ *
+ * @typedef {object} PlainShare  a mode's plain trees (run/plain-tree.js): the state an app without
+ *   mmapbench drew, the same minutes as the cells (docs/json.md)
+ * @property {number} trees
+ * @property {number} slow  above SLOW_FAULTS page faults per op
+ * @property {[number, number]} ci95  the slow share's, Wilson's
+ * @property {number[]} faultsPerOp  each tree's, in round order
+ */
+
+/**
+ * A mode's plain trees' slow share, by the rule the cells' states are read by; null without one.
+ * @param {PlainTree[]} trees
+ * @returns {PlainShare | null}
+ */
+export function plainShare(trees) {
+  const counted = trees.filter((tree) => tree.ops > 0);
+  if (!counted.length) return null;
+  const faultsPerOp = counted.map((tree) => tree.minflt / tree.ops);
+  const slow = faultsPerOp.filter((value) => value > SLOW_FAULTS).length;
+  return { trees: counted.length, slow, ci95: wilson(slow, counted.length), faultsPerOp };
+}
+
+/**
  * Each tree's state by its page faults per op, where every tree counted them: 1 where it kept its
  * heap (at most SLOW_FAULTS), 0 where it faulted it in again; two states only where each holds
  * at least `least` trees. null where a tree has no count, or the trees fall in one state.

@@ -458,3 +458,68 @@ test("issue 102: a point's first complete round times no op and reads memory, it
   // two cells a round: the pilot's, then the complete rounds 1 to 4
   assert.deepEqual(timed, [false, false, false, false, true, true, false, false, true, true]);
 });
+
+test('issue 102: a compare with plain trees runs one of each arm after its cells in every other round, from the second, on their work; none in a pilot', async () => {
+  const { ran, cells } = stand_in();
+  /** @type {Array<{ mode: string, work: { iterations: number, warmup: number } }>} */
+  const plain = [];
+  const p = { ...point('p1', plan({ rounds: 4 })), steps: armSteps(plan({ rounds: 4 }), ARMS, { plain: true }) };
+  const run = await runRounds([p], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells: {
+      ...cells,
+      async runPlain(_plan, work, mode) {
+        plain.push({ mode, work });
+        return { ops: work.iterations, minflt: 0, throughput: 1000, warmup: work.warmup };
+      },
+    },
+  });
+  assert.equal(run.error, null);
+  assert.equal(ran.length, 8, 'the cells as without them');
+  assert.deepEqual(
+    p.session.rounds.map((round) => Object.keys(round.plain ?? {})),
+    [[], ['workers', 'procs'], [], ['procs', 'workers']],
+  );
+  // the plan's fixed warm-up and window
+  assert.ok(plain.every((one) => one.work.iterations === 10 && one.work.warmup === 2));
+  // the steps say so without running: round 2 ends in the plain trees, its arms' order turned
+  assert.deepEqual(
+    armSteps(plan(), ARMS, { plain: true })(2).map((step) => [step.arm, Boolean(step.plain)]),
+    [
+      ['procs', false],
+      ['workers', false],
+      ['workers', true],
+      ['procs', true],
+    ],
+  );
+  assert.ok(armSteps(plan(), ARMS, { plain: true })(3).every((step) => !step.plain));
+
+  // a pilot round (its cells ran the calibration's work) runs none
+  const piloted = { ...point('p2', plan({ rounds: 2 })), steps: armSteps(plan({ rounds: 2 }), ARMS, { plain: true }) };
+  piloted.session.rounds.push({ index: 1, order: ARMS, cells: {} });
+  const again = stand_in();
+  let plainRuns = 0;
+  await runRounds([piloted], {
+    stop: stopOnWidthOrTime(Infinity),
+    cells: {
+      ...again.cells,
+      async runPlain() {
+        plainRuns++;
+        return { ops: 1, minflt: 0, throughput: 1, warmup: 0 };
+      },
+    },
+    beforeCell: (pointNow) => {
+      const round = pointNow.session.rounds.at(-1);
+      if (round.index === 2) round.pilot = true;
+    },
+  });
+  const pilotRound = piloted.session.rounds.find((round) => round.index === 2);
+  assert.equal(pilotRound?.pilot, true);
+  assert.equal(pilotRound?.plain, undefined, 'round 2 was a pilot: no plain tree');
+  // the rounds after it go on to their own: round 4's
+  assert.deepEqual(
+    piloted.session.rounds.flatMap((round) => (round.plain ? [round.index] : [])),
+    [4],
+  );
+  assert.equal(plainRuns, 2);
+});

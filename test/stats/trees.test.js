@@ -161,3 +161,29 @@ test("issue 102: where every tree counted its page faults, a tree's state is rea
   );
   assert.equal(edge.states.length, 1);
 });
+
+test("issue 102: a plain tree is slow by the cells' rule, above SLOW_FAULTS page faults per op; its share with a Wilson interval", async () => {
+  const { plainShare, wilson } = await import('../../src/stats/trees.js');
+  const tree = (/** @type {number} */ perOp) => ({
+    ops: 1000,
+    minflt: Math.round(perOp * 1000),
+    throughput: 1,
+    warmup: 0,
+  });
+  const share = /** @type {NonNullable<ReturnType<typeof plainShare>>} */ (
+    plainShare([tree(0.02), tree(SLOW_FAULTS), tree(SLOW_FAULTS + 0.001), tree(5.2)])
+  );
+  // at the threshold is fast, as a cell's state reads it
+  assert.equal(share.slow, 2);
+  assert.equal(share.trees, 4);
+  assert.deepEqual(share.faultsPerOp, [0.02, 1, 1.001, 5.2]);
+  assert.deepEqual(share.ci95, wilson(2, 4));
+  // a window of no ops says nothing; none at all, no share
+  assert.equal(plainShare([{ ops: 0, minflt: 0, throughput: 0, warmup: 0 }]), null);
+  // Wilson's interval: inside [0, 1], around the share, and [0, 1] of nothing
+  const [low, high] = wilson(1, 8);
+  assert.ok(low > 0 && low < 1 / 8 && high > 1 / 8 && high < 1);
+  assert.deepEqual(wilson(0, 0), [0, 1]);
+  assert.equal(wilson(0, 10)[0], 0);
+  assert.ok(Math.abs(wilson(0, 10)[1] - 0.2775) < 1e-3);
+});

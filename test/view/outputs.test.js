@@ -50,6 +50,7 @@ const FILES = [
   'compare-ramp.json',
   'compare-two-states.json',
   'compare-turns.json',
+  'compare-plain-trees.json',
   'workers.json',
   'trace-compare.json',
   'sweep.json',

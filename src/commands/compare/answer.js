@@ -232,13 +232,14 @@ function stoppedLine(document) {
 }
 
 /**
- * The trees' split in two lines at most: its page faults left out where they would take a third.
+ * The trees' split in two lines at most: its page faults left out where they would take a third,
+ * then the plain app's shares (which --verbose's line holds).
  * @param {ResultsDocument} document
  */
-const splitShort = (document) => {
-  const full = splitText(document);
-  return full && linesOf(full) <= 2 ? full : splitText(document, false);
-};
+const splitShort = (document) =>
+  [splitText(document), splitText(document, false), splitText(document, false, false)].find(
+    (text) => text === null || linesOf(text) <= 2,
+  ) ?? null;
 
 /**
  * compare's answer (and a traced compare's, before its kernel evidence).

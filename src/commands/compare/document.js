@@ -7,7 +7,7 @@ import { traceResults } from '../../trace/counts.js';
 import { accountResults } from '../../stats/account.js';
 import { phasesSummary } from '../../stats/phases.js';
 import { spreadAttribution } from '../../stats/spread.js';
-import { treesOf } from '../../stats/trees.js';
+import { plainShare, treesOf } from '../../stats/trees.js';
 import { noiseSplit } from '../../stats/noise.js';
 import { MMAP_LOCK_WAITS } from '../../reference/published.js';
 import { budgetShortfall, halfWidth, INTERVAL_ROUNDS } from '../../stats/stopping.js';
@@ -144,6 +144,7 @@ function roundsOf(session, modes, complete, traced) {
     ...Object.fromEntries(modes.map((mode) => [mode, round.cells[mode] ?? null])),
     ...(modes.length === 2 && complete.includes(round) ? { ratio: roundRatio(round) } : {}),
     ...(traced ? { traced: Object.fromEntries(modes.map((mode) => [mode, round.traced?.[mode] ?? null])) } : {}),
+    ...(round.plain ? { plain: round.plain } : {}),
   }));
 }
 
@@ -230,6 +231,11 @@ export function buildDocument(plan, session, modes, environment, machineCheck = 
       plan,
       modes.length === 2 ? complete.map((round) => round.cells[mode === 'workers' ? 'procs' : 'workers']) : null,
     );
+  // the plain trees beside the cells, where the run had them: of every round but a pilot
+  for (const mode of modes) {
+    const plain = plainShare(session.rounds.flatMap((round) => round.plain?.[mode] ?? []));
+    if (plain && document[mode]) document[mode].plain = plain;
+  }
   if (modes.length === 2) {
     Object.assign(document, ratioAndVerdict(complete, plan.stop, session.stop));
     const measures = measureRatios(complete);

@@ -1,6 +1,7 @@
 import { buildPlan, checkK } from '../../run/plan.js';
 import { usableCpus } from '../../system/cpus.js';
 import { runSession } from '../../run/session.js';
+import { PLAIN_EVERY, plainTreesIn } from '../../run/plain-tree.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { buildDocument } from './document.js';
@@ -156,6 +157,7 @@ function expected(plan, modes, kept) {
             k: plan.k,
             cells: modes.length * (plan.trace ? 2 : 1),
             traced: plan.trace ? modes.length : 0,
+            plain: plainTreesIn(plan, modes) ? modes.length / PLAIN_EVERY : 0,
             calibrates: !kept && plan.iterations === null,
             cycles: plan.end.cycles,
           },

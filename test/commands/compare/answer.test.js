@@ -227,3 +227,41 @@ test('issue 102: where trees fell in two states, the answer says so in two lines
   const verbose = renderSaved(saved, 'terminal', { columns: 80, isTTY: false, write() {} }, { verbose: true });
   assert.match(verbose.replace(/\n/g, ' '), /fresh trees: workers 6 of 16 ran at \d+% of the others' speed/);
 });
+
+test("issue 102: a run with plain trees beside its cells says each mode's share of them in the trees' two lines, and --verbose's line gives their intervals", async () => {
+  const { renderSaved } = await import('../../../src/commands/index.js');
+  const saved = {
+    ...loadSaved(fixture('saved/compare-plain-trees.json')),
+    path: 'test/fixtures/saved/compare-plain-trees.json',
+  };
+  const { document } = saved;
+  assert.equal(document.workers.trees.states.length, 2, 'a run of this version whose workers fell in two states');
+  assert.ok(document.rounds.some((/** @type {any} */ round) => round.plain));
+  const stream = { columns: 80, isTTY: false, write() {} };
+  const lines = renderSaved(saved, 'terminal', stream).trimEnd().split('\n');
+  assert.ok(lines.length <= 24, `${lines.length} lines`);
+  const at = lines.findIndex((line) => line.startsWith('fresh trees in two states:'));
+  assert.ok(at > 0, lines.join('\n'));
+  const split = `${lines[at]} ${lines[at + 1]}`;
+  assert.ok(split.endsWith('more with --verbose'), split);
+  for (const mode of /** @type {const} */ (['workers', 'procs'])) {
+    const { slow, trees } = document[mode].plain;
+    assert.ok(split.includes(`, a plain app ${slow} of ${trees}`), `${mode}: ${split}`);
+  }
+  const verbose = renderSaved(saved, 'terminal', stream, { verbose: true }).replace(/\n/g, ' ');
+  const { ci95 } = document.workers.plain;
+  assert.ok(
+    verbose.includes(
+      `a plain app of the same work, the same minutes (above 1 page fault per op): workers ${document.workers.plain.slow} of ${document.workers.plain.trees} slow (95% CI ${Math.round(ci95[0] * 100)}-${Math.round(ci95[1] * 100)}%)`,
+    ),
+    verbose,
+  );
+  // a run without them reads as before: no plain clause
+  const before = renderSaved(
+    { ...loadSaved(fixture('saved/compare-two-states.json')), path: 'test/fixtures/saved/compare-two-states.json' },
+    'terminal',
+    stream,
+    { verbose: true },
+  );
+  assert.ok(!before.includes('a plain app'));
+});

@@ -1,0 +1,123 @@
+// Issue 102: a compare's rounds hold plain trees beside its cells (run/plain-tree.js): an app of
+// a few lines running the task's work with nothing of mmapbench's, so the answer reads the heap
+// state an app without mmapbench draws the same minutes. What the trees measured is never
+// asserted, only where they ran, what they counted and where the answer puts them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+
+const LIMIT = { timeout: 120000 };
+const HOST = fileURLToPath(new URL('../../src/run/plain-host.js', import.meta.url));
+const MEMBER = fileURLToPath(new URL('../../src/run/plain-member.js', import.meta.url));
+
+test(
+  "a compare of fixed rounds runs a plain tree a mode in its second round, on its cells' work, and keeps it in the round and the mode",
+  LIMIT,
+  async () => {
+    const mark = uniqueMark();
+    const run = await cli([
+      'compare',
+      '-k',
+      '2',
+      '--rounds',
+      '2',
+      '--iterations',
+      '300',
+      '--warmup',
+      '30',
+      '--main',
+      'off',
+      '--json',
+      '--no-save',
+      '--env',
+      `MMAPBENCH_TEST_MARK=${mark}`,
+    ]);
+    assert.equal(run.exitCode, 0, run.stderr);
+    const document = JSON.parse(run.stdout);
+    const [first, second] = document.rounds;
+    assert.equal(first.plain, undefined, 'none in the first round');
+    for (const mode of ['workers', 'procs']) {
+      const tree = second.plain[mode];
+      // both members' windows: the cells' 300 ops a member, after their 30
+      assert.equal(tree.ops, 600);
+      assert.equal(tree.warmup, 30);
+      assert.ok(Number.isInteger(tree.minflt) && tree.minflt >= 0);
+      assert.ok(tree.throughput > 0);
+      const share = document[mode].plain;
+      assert.equal(share.trees, 1);
+      assert.equal(share.faultsPerOp.length, 1);
+      assert.equal(share.faultsPerOp[0], tree.minflt / tree.ops);
+      assert.equal(share.slow, tree.minflt / tree.ops > 1 ? 1 : 0);
+    }
+    assert.deepEqual(processesMarked(mark), [], 'no plain tree left running');
+  },
+);
+
+test(
+  'a task of one op (op(ctx)) runs in a plain tree too; --quick, a pool and an A/A run have none',
+  LIMIT,
+  async () => {
+    const op = await cli([
+      'compare',
+      '--task',
+      fixture('sync-op.mjs'),
+      '-k',
+      '1',
+      '--rounds',
+      '2',
+      '--iterations',
+      '200',
+      '--warmup',
+      '10',
+      '--main',
+      'off',
+      '--json',
+      '--no-save',
+    ]);
+    assert.equal(op.exitCode, 0, op.stderr);
+    assert.equal(JSON.parse(op.stdout).rounds[1].plain.procs.ops, 200);
+    for (const more of [
+      ['--quick'],
+      ['--pool', 'tinypool', '--rounds', '2', '--iterations', '200'],
+      ['--aa', 'workers', '--rounds', '2', '--iterations', '200'],
+    ]) {
+      const run = await cli(['compare', '-k', '1', '--main', 'off', '--json', '--no-save', ...more]);
+      assert.equal(run.exitCode, 0, `${more.join(' ')}: ${run.stderr}`);
+      const document = JSON.parse(run.stdout);
+      assert.ok(
+        document.rounds.every((round) => round.plain === undefined),
+        `${more.join(' ')}: no plain tree`,
+      );
+      assert.equal(document.workers?.plain, undefined);
+    }
+  },
+);
+
+test('the plain app imports nothing of mmapbench, and its members node:fs and the task alone (a thread, node:worker_threads for its job)', () => {
+  const imports = (/** @type {string} */ source) =>
+    [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+  const host = readFileSync(HOST, 'utf8');
+  assert.deepEqual(imports(host), ['node:child_process', 'node:url', 'node:worker_threads']);
+  assert.ok(!/await import\(/.test(host));
+  const member = readFileSync(MEMBER, 'utf8');
+  assert.deepEqual(imports(member), ['node:fs']);
+  assert.deepEqual(
+    [...member.matchAll(/await import\(([^)]*)\)/g)].map((match) => match[1]),
+    ['spec.taskUrl', "'node:worker_threads'"],
+  );
+});
+
+test("a kept run's plain trees come back with its rounds when it is resumed, and count in its share again", async () => {
+  const { loadSaved } = await import('../../src/commands/index.js');
+  const { sessionOf } = await import('../../src/saved/resume.js');
+  const { document } = loadSaved(fixture('saved/compare-plain-trees.json'));
+  const session = sessionOf(document, ['workers', 'procs']);
+  const kept = document.rounds.flatMap((/** @type {any} */ round) => (round.plain ? [[round.index, round.plain]] : []));
+  assert.ok(kept.length >= 2);
+  assert.deepEqual(
+    session.rounds.flatMap((round) => (round.plain ? [[round.index, round.plain]] : [])),
+    kept,
+  );
+});
