@@ -4,9 +4,12 @@
 // asserted, only where they ran, what they counted and where the answer puts them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { execa } from 'execa';
+import { BIN, ENV, cli, fixture, keptIn, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
 
 const LIMIT = { timeout: 120000 };
 const HOST = fileURLToPath(new URL('../../src/run/plain-host.js', import.meta.url));
@@ -121,3 +124,51 @@ test("a kept run's plain trees come back with its rounds when it is resumed, and
     kept,
   );
 });
+
+test(
+  "Ctrl-C while a plain tree runs: exit 130, nothing of it left running, and the round's cells kept",
+  LIMIT,
+  async () => {
+    const out = mkdtempSync(join(tmpdir(), 'mmapbench-plain-'));
+    const mark = uniqueMark();
+    const run = execa(
+      process.execPath,
+      [
+        BIN,
+        'compare',
+        '-k',
+        '2',
+        '--rounds',
+        '2',
+        '--iterations',
+        '400000',
+        '--warmup',
+        '10',
+        '--main',
+        'off',
+        '--out',
+        out,
+        '--env',
+        `MMAPBENCH_TEST_MARK=${mark}`,
+      ],
+      { reject: false, env: ENV },
+    );
+    // the plain app started, its members under way
+    const plainRunning = () =>
+      processesMarked(mark).some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('plain-member.js');
+        } catch {
+          return false;
+        }
+      });
+    await until(plainRunning, 100000);
+    run.kill('SIGINT');
+    assert.equal((await run).exitCode, 130);
+    await noneLeft(mark);
+    const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
+    const second = kept.document.rounds.find((/** @type {any} */ round) => round.index === 2);
+    assert.ok(second.workers && second.procs, 'the cells before it kept');
+    assert.ok(!second.plain?.workers || !second.plain?.procs, 'a plain tree cut short is not kept');
+  },
+);
