@@ -17,7 +17,7 @@ const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 // the fixtures saved at schema 2: each other was saved at schema 1
 const TWO = ['compare-ramp.json', 'sweep-ramp.json', 'reproduce-gap.json', 'compare-pool-interrupted.json'];
 // and at this layout
-const TODAY = ['compare-five.json', 'compare-two-states.json', 'compare-turns.json'];
+const TODAY = ['compare-five.json', 'compare-two-states.json', 'compare-turns.json', 'compare-plain-trees.json'];
 const OLD = readdirSync(SAVED).filter((name) => name.endsWith('.json') && !TODAY.includes(name));
 
 test('the layout is at schema 3, and every kept fixture but those of today was saved at 1 or 2', () => {
