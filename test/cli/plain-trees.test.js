@@ -141,7 +141,7 @@ test(
         '--rounds',
         '2',
         '--iterations',
-        '400000',
+        '60000',
         '--warmup',
         '10',
         '--main',
