@@ -5,9 +5,9 @@
 // pool's dispatch, its queue and its messages are in what is measured. Each worker's ops are
 // timed in the worker (work.js); a worker's window runs from its first timed op to its last, so
 // the gaps between its pool tasks (the round trip, the queue) count against its rate.
-import { createRequire } from 'node:module';
 import { BroadcastChannel } from 'node:worker_threads';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { poolBuilder } from './build.js';
 import { accounting, hostTimeline, serializeError, usageBetween } from '../task-runner.js';
 import { anonymousBytes } from '../../system/memory.js';
 import { parentApp } from '../main-load.js';
@@ -58,7 +58,12 @@ const anonymousBefore = anonymousBytes(process.pid);
 const memoryBefore = spec.end ? await collectedAnonymous() : null;
 // the pool's package is loaded as the app loads its modules, before it asks for its workers:
 // start-up, as a raw cell's, runs from that request to the last set up
-const build = await poolBuilder(spec.pool, mode);
+const build = await poolBuilder(spec.pool, mode, {
+  tinypool: new URL('./tinypool.js', import.meta.url).href,
+  // a path, not a URL's pathname: a folder with a space in it stays as it is
+  workerpool: fileURLToPath(new URL('./workerpool.js', import.meta.url)),
+  semiSpaceMb: spec.semiSpaceMb,
+});
 const requested = String(process.hrtime.bigint());
 // the app's pool: built again for each further cycle (--cycles), as an app that recycles it
 let pool = build(spec.k);
@@ -100,70 +105,6 @@ function poolFailure(error) {
   if (code !== undefined && /^\d+$/.test(code))
     return { message: `exited with code ${code} before finishing`, exitCode: Number(code) };
   return { ...serialized, message: 'workerpool lost a worker, which ended without its exit code or signal' };
-}
-
-/**
- * The pool's package loaded, and how to build a pool of K workers from it (min = max = K) in
- * `arm`'s runtime; `run` submits one pool task.
- * @param {PoolSpec} pool
- * @param {'workers'|'procs'} arm
- * @returns {Promise<(k: number) => { run: (message: object) => Promise<any>, destroy: () => Promise<unknown> }>}
- */
-async function poolBuilder(pool, arm) {
-  // --semi-space, as an app sets it and a raw cell's hosts do: a thread's resourceLimits (V8's
-  // young generation is three semi-spaces), a child's execArgv
-  const semi = spec.semiSpaceMb;
-  const resourceLimits = semi && arm === 'workers' ? { resourceLimits: { maxYoungGenerationSizeMb: 3 * semi } } : {};
-  const execArgv = semi && arm === 'procs' ? [...process.execArgv, `--max-semi-space-size=${semi}`] : null;
-  if (pool.name === 'piscina' && arm === 'workers') {
-    const { default: Piscina } = await import(pathToFileURL(pool.module).href);
-    return (k) => {
-      const piscina = new Piscina({
-        filename: new URL('./tinypool.js', import.meta.url).href,
-        minThreads: k,
-        maxThreads: k,
-        // a worker kept however long it idles: the window's tasks follow its warmup at once
-        idleTimeout: Infinity,
-        ...resourceLimits,
-      });
-      return { run: (message) => piscina.run(message), destroy: () => piscina.destroy() };
-    };
-  }
-  if (pool.name === 'tinypool' || pool.name === 'piscina') {
-    // piscina's process arm: tinypool's child_process runtime, mmapbench's copy (resolve.js)
-    const module = pool.name === 'piscina' ? /** @type {string} */ (pool.processModule) : pool.module;
-    const { default: Tinypool } = await import(pathToFileURL(module).href);
-    return (k) => {
-      const tiny = new Tinypool({
-        filename: new URL('./tinypool.js', import.meta.url).href,
-        runtime: arm === 'workers' ? 'worker_threads' : 'child_process',
-        minThreads: k,
-        maxThreads: k,
-        isolateWorkers: pool.isolate,
-        // the plan's environment (--env, MALLOC_*, the tree's marker) in both runtimes, as vitest
-        // passes its own: tinypool's default gives a child process TINYPOOL_WORKER_ID alone
-        env: /** @type {Record<string, string>} */ (process.env),
-        ...resourceLimits,
-        ...(execArgv ? { execArgv } : {}),
-      });
-      return { run: (message) => tiny.run(message), destroy: () => tiny.destroy() };
-    };
-  }
-  // workerpool's workers load it from the environment they inherit (workerpool.js)
-  process.env.MMAPBENCH_POOL_MODULE = pool.module;
-  const workerpool = createRequire(import.meta.url)(pool.module);
-  // a path, not a URL's pathname: a folder with a space in it stays as it is
-  const script = fileURLToPath(new URL('./workerpool.js', import.meta.url));
-  return (k) => {
-    const used = workerpool.pool(script, {
-      minWorkers: k,
-      maxWorkers: k,
-      workerType: arm === 'workers' ? 'thread' : 'process',
-      ...(semi && arm === 'workers' ? { workerThreadOpts: resourceLimits } : {}),
-      ...(execArgv ? { forkOpts: { execArgv } } : {}),
-    });
-    return { run: (message) => used.exec('run', [message]), destroy: () => used.terminate() };
-  };
 }
 
 /**
