@@ -8,7 +8,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 /**
  * @typedef {{ taskUrl: string, file: string, fileSize: number, params: Record<string, any>,
- *   k: number, mode: 'workers'|'procs', warmup: number, iterations: number }} PlainSpec
+ *   k: number, mode: 'workers'|'procs', warmup: number, iterations: number, semiSpaceMb?: number,
+ *   pool?: import('./pool/build.js').PoolChoice & { batch: number } }} PlainSpec  pool: through
+ *   the app's pool (plain-host.js)
  * @typedef {{ ops: number, ns: number, minflt: number, pid: number }} PlainMember  one member's window
  */
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { spawnHost, track } from './host-process.js';
+import { poolBatchOf } from './work.js';
 
 const host = fileURLToPath(new URL('./plain-host.js', import.meta.url));
 
@@ -16,14 +17,15 @@ export const PLAIN_EVERY = 2;
 /** @typedef {import('../stats/trees.js').PlainTree} PlainTree */
 
 /**
- * Whether a run's rounds hold plain trees: a compare of both modes, raw (a pool's tree is its
- * pool's), not an A/A run, of a task that does not talk to its parent (which a plain app would have
- * to be), and one that measures (--quick measures nothing).
+ * Whether a run's rounds hold plain trees: a compare of both modes (raw, or through a pool, whose
+ * plain app builds the same pool; not with --isolate, whose every pool task is a fresh worker and
+ * draws no state a window long), not an A/A run, of a task that does not talk to its parent
+ * (which a plain app would have to be), and one that measures (--quick measures nothing).
  * @param {Readonly<import('./plan.js').Plan>} plan
  * @param {Array<'workers'|'procs'>} modes
  */
 export const plainTreesIn = (plan, modes) =>
-  modes.length === 2 && !plan.pool && !plan.aa && !plan.task.parent && !plan.quick;
+  modes.length === 2 && !plan.aa && !plan.task.parent && !plan.quick && !plan.pool?.isolate;
 
 /**
  * What a plain member warms up: the plan's fixed count, or, where the cells warmed up until
@@ -48,6 +50,7 @@ export function plainWarmup(work, cell, iterations) {
  * @returns {Promise<PlainTree>}
  */
 export async function runPlainTree(plan, work, mode, interrupt) {
+  const { pool } = plan;
   const spec = {
     taskUrl: plan.task.url,
     file: plan.file.path,
@@ -56,6 +59,19 @@ export async function runPlainTree(plan, work, mode, interrupt) {
     k: plan.k,
     mode,
     ...work,
+    ...(plan.semiSpaceMb ? { semiSpaceMb: plan.semiSpaceMb } : {}),
+    ...(pool
+      ? {
+          // the cells' pool, its tasks as many ops (work.js)
+          pool: {
+            name: pool.name,
+            module: pool.module,
+            processModule: pool.processModule ?? null,
+            isolate: pool.isolate,
+            batch: pool.batch ?? poolBatchOf(work),
+          },
+        }
+      : {}),
   };
   const subprocess = spawnHost(plan, host, [JSON.stringify(spec)], interrupt);
   const label = `the plain ${mode === 'workers' ? "threads' app" : "processes' app"}`;

@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { BIN, ENV, cli, fixture, keptIn, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
 
 const LIMIT = { timeout: 120000 };
-const HOST = fileURLToPath(new URL('../../src/run/plain-host.js', import.meta.url));
-const MEMBER = fileURLToPath(new URL('../../src/run/plain-member.js', import.meta.url));
 
 test(
   "a compare of fixed rounds runs a plain tree a mode in its second round, on its cells' work, and keeps it in the round and the mode",
@@ -59,7 +56,7 @@ test(
 );
 
 test(
-  'a task of one op (op(ctx)) runs in a plain tree too; --quick, a pool and an A/A run have none',
+  "a task of one op (op(ctx)) runs in a plain tree too, and a pool run's through the same pool in both runtimes; --quick, --isolate and an A/A run have none",
   LIMIT,
   async () => {
     const op = await cli([
@@ -81,9 +78,22 @@ test(
     ]);
     assert.equal(op.exitCode, 0, op.stderr);
     assert.equal(JSON.parse(op.stdout).rounds[1].plain.procs.ops, 200);
+    for (const pool of ['tinypool', 'workerpool']) {
+      const args = ['compare', '-k', '2', '--pool', pool, '--rounds', '2', '--iterations', '400', '--batch', '100'];
+      const run = await cli([...args, '--warmup', '100', '--main', 'off', '--json', '--no-save']);
+      assert.equal(run.exitCode, 0, `${pool}: ${run.stderr}`);
+      const { rounds, workers, procs } = JSON.parse(run.stdout);
+      for (const mode of ['workers', 'procs']) {
+        // K workers' windows through the pool, in tasks of --batch ops: 8 tasks of 100
+        assert.equal(rounds[1].plain[mode].ops, 800, `${pool} ${mode}`);
+        assert.equal(rounds[1].plain[mode].warmup, 100);
+      }
+      assert.equal(workers.plain.trees, 1);
+      assert.equal(procs.plain.trees, 1);
+    }
     for (const more of [
       ['--quick'],
-      ['--pool', 'tinypool', '--rounds', '2', '--iterations', '200'],
+      ['--pool', 'tinypool', '--isolate', '--rounds', '2', '--iterations', '200'],
       ['--aa', 'workers', '--rounds', '2', '--iterations', '200'],
     ]) {
       const run = await cli(['compare', '-k', '1', '--main', 'off', '--json', '--no-save', ...more]);
@@ -98,18 +108,21 @@ test(
   },
 );
 
-test('the plain app imports nothing of mmapbench, and its members node:fs and the task alone (a thread, node:worker_threads for its job)', () => {
-  const imports = (/** @type {string} */ source) =>
-    [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
-  const host = readFileSync(HOST, 'utf8');
-  assert.deepEqual(imports(host), ['node:child_process', 'node:url', 'node:worker_threads']);
-  assert.ok(!/await import\(/.test(host));
-  const member = readFileSync(MEMBER, 'utf8');
-  assert.deepEqual(imports(member), ['node:fs']);
-  assert.deepEqual(
-    [...member.matchAll(/await import\(([^)]*)\)/g)].map((match) => match[1]),
-    ['spec.taskUrl', "'node:worker_threads'"],
-  );
+test("the plain app imports nothing of mmapbench but the pool builder (Node's modules alone), and its members and pool tasks node:fs and the task alone", () => {
+  const source = (/** @type {string} */ name) =>
+    readFileSync(new URL(`../../src/run/${name}`, import.meta.url), 'utf8');
+  const imports = (/** @type {string} */ name) =>
+    [...source(name).matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
+  const dynamic = (/** @type {string} */ name) =>
+    [...source(name).matchAll(/await import\(([^)]*)\)/g)].map((match) => match[1]);
+  assert.deepEqual(imports('plain-host.js'), ['node:child_process', 'node:url', 'node:worker_threads']);
+  assert.deepEqual(dynamic('plain-host.js'), ["'./pool/build.js'"]);
+  assert.deepEqual(imports('pool/build.js'), ['node:module', 'node:url']);
+  assert.deepEqual(imports('plain-member.js'), ['node:fs']);
+  assert.deepEqual(dynamic('plain-member.js'), ['spec.taskUrl', "'node:worker_threads'"]);
+  assert.deepEqual(imports('pool/plain-task.js'), ['node:fs']);
+  assert.deepEqual(dynamic('pool/plain-task.js'), ['spec.taskUrl']);
+  assert.deepEqual(imports('pool/plain-workerpool.js'), ['node:module', './plain-task.js']);
 });
 
 test("a kept run's plain trees come back with its rounds when it is resumed, and count in its share again", async () => {
