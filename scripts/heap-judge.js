@@ -6,9 +6,9 @@
 // dispatch (raw, or through tinypool). Each tree's state is read from its workers' page faults per
 // timed op: slow above SLOW_FAULTS, the rule the answer reads trees by (src/stats/trees.js). The
 // plain arm uses nothing of mmapbench's: raw, it is the plain app a compare runs beside its cells
-// (src/run/plain-host.js, its members importing node:fs and the task alone), started on its own;
-// through tinypool, a pool of a task module of a few lines. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
-// the two shares; the row holds where the test finds no difference (p ≥ 0.05). Raw, each compare
+// (src/run/plain-host.js, its members importing node:fs and the task alone), started on its own,
+// raw or through tinypool. Per row: each arm's slow share with its 95% Wilson interval, and Fisher's exact test of
+// the two shares; the row holds where the test finds no difference (p ≥ 0.05). Each compare
 // also ran a plain tree a mode beside its cells (run/plain-tree.js), whose share its answer reads
 // as an app's: those against the plain arm's, a second test. Nothing here is
 // asserted: read the output. `--json` prints each row as one JSON object a line, for
@@ -31,7 +31,6 @@ import { SLOW_FAULTS, wilson } from '../src/stats/trees.js';
 
 export { wilson };
 
-const me = fileURLToPath(import.meta.url);
 /** How a plain tree is started: node, or what --wrap and --node-flag make of it. */
 let plainCommand = [process.execPath];
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
@@ -42,10 +41,11 @@ const plainHost = fileURLToPath(new URL('../src/run/plain-host.js', import.meta.
 const readTask = pathToFileURL(fileURLToPath(new URL('../src/tasks/readfilesync.js', import.meta.url))).href;
 
 /**
- * A raw plain tree: the app the run puts beside its cells (plain-host.js), K members of the
- * readfilesync task, started by the plain command (node, or what --wrap and --node-flag make
- * of it); its ops, page faults and the processes whose heaps the reads were in.
- * @param {{ mode: 'thread'|'child', k: number, job: { file: string, ops: number, warmup: number } }} o
+ * A plain tree: the app the run puts beside its cells (plain-host.js), K members of the
+ * readfilesync task, raw or through tinypool (tasks of `batch` reads), started by the plain
+ * command (node, or what --wrap and --node-flag make of it); its ops, page faults and the
+ * processes whose heaps the reads were in.
+ * @param {{ mode: 'thread'|'child', k: number, job: { file: string, ops: number, warmup: number }, via?: string, batch?: number }} o
  * @param {NodeJS.ProcessEnv} env
  * @returns {Promise<{ ops: number, faults: number, pids: number[] }>}
  */
@@ -59,6 +59,16 @@ function hostTree(o, env) {
     mode: o.mode === 'thread' ? 'workers' : 'procs',
     warmup: o.job.warmup,
     iterations: o.job.ops,
+    ...(o.via === 'tinypool'
+      ? {
+          pool: {
+            name: 'tinypool',
+            module: fileURLToPath(import.meta.resolve('tinypool')),
+            isolate: false,
+            batch: o.batch,
+          },
+        }
+      : {}),
   };
   const child = spawn(plainCommand[0], [...plainCommand.slice(1), plainHost, JSON.stringify(spec)], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -78,57 +88,6 @@ function hostTree(o, env) {
     });
     child.once('error', reject);
   });
-}
-
-/** The pool's task module: `ops` reads, with the page faults they took. */
-const POOL_TASK = `import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-const buffer = Buffer.alloc(1024);
-const faults = () => {
-  const fd = openSync('/proc/thread-self/stat', 'r');
-  const text = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
-  closeSync(fd);
-  return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[7]);
-};
-export default ({ file, ops }) => {
-  const from = faults();
-  for (let i = 0; i < ops; i++) readFileSync(file);
-  return { ops, faults: faults() - from };
-};
-`;
-
-/**
- * One plain tree through tinypool: `k` workers in `mode`, tasks of `batch` reads, K in flight
- * (`warmup` ops a worker, then `ops` timed); its ops and faults.
- * @param {{ mode: 'thread'|'child', k: number, job: { file: string, ops: number, warmup: number }, batch: number, module: string }} o
- */
-async function poolTree(o) {
-  {
-    const { default: Tinypool } = await import('tinypool');
-    const pool = new Tinypool({
-      filename: o.module,
-      runtime: o.mode === 'thread' ? 'worker_threads' : 'child_process',
-      minThreads: o.k,
-      maxThreads: o.k,
-      idleTimeout: Infinity,
-      env: /** @type {Record<string, string>} */ (process.env),
-    });
-    const drain = async (/** @type {number} */ tasks) => {
-      let submitted = 0;
-      const results = [];
-      const lane = async () => {
-        while (submitted++ < tasks) results.push(await pool.run({ file: o.job.file, ops: o.batch }));
-      };
-      await Promise.all(Array.from({ length: o.k }, lane));
-      return results;
-    };
-    await drain(Math.ceil((o.k * o.job.warmup) / o.batch));
-    const results = await drain(Math.ceil((o.k * o.job.ops) / o.batch));
-    await pool.destroy();
-    return {
-      ops: results.reduce((sum, one) => sum + one.ops, 0),
-      faults: results.reduce((sum, one) => sum + one.faults, 0),
-    };
-  }
 }
 
 /**
@@ -205,10 +164,7 @@ export const slowTree = (tree) => tree.faults / tree.ops > SLOW_FAULTS;
 
 // ---- the run ----
 
-if (process.argv[2] === '--pool') {
-  process.stdout.write(JSON.stringify(await poolTree(JSON.parse(process.argv[3]))));
-  process.exit(0);
-} else if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   await main();
 }
 
@@ -235,8 +191,6 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'heap-judge-'));
   const file = join(dir, 'data.bin');
   writeFileSync(file, Buffer.alloc(64 * 1024, 7));
-  const module = join(dir, 'pool-task.mjs');
-  writeFileSync(module, POOL_TASK);
   // the cells' environment, as the CLI gives it: its own, less what a child would pay at start
   const { NODE_EXTRA_CA_CERTS: _, ...env } = process.env;
   for (const pair of values.env) env[pair.slice(0, pair.indexOf('='))] = pair.slice(pair.indexOf('=') + 1);
@@ -275,16 +229,7 @@ async function main() {
             if (arm === 'plain')
               for (let tree = 0; tree < 2; tree++)
                 for (const mode of /** @type {const} */ (['thread', 'child'])) {
-                  if (via === 'raw') {
-                    trees[arm][mode].push(await hostTree({ mode, k, job }, env));
-                    continue;
-                  }
-                  const run = spawnSync(
-                    plainCommand[0],
-                    [...plainCommand.slice(1), me, '--pool', JSON.stringify({ mode, k, job, batch, module })],
-                    { encoding: 'utf8', env, timeout: 120000 },
-                  );
-                  trees[arm][mode].push(JSON.parse(run.stdout));
+                  trees[arm][mode].push(await hostTree({ mode, k, job, via, batch }, env));
                 }
             else {
               // two rounds, as a compare has them: the first times no op and reads memory, the

@@ -797,7 +797,7 @@ async function main() {
   }
   if (wants('judge')) {
     say(
-      "heap states: scripts/heap-judge.js, 40 plain trees and 40 cells (20 compares of 2 rounds) a row, in turn; raw, the compares' own plain trees too (one a compare)",
+      "heap states: scripts/heap-judge.js, 40 plain trees and 40 cells (20 compares of 2 rounds) a row, in turn; and the compares' own plain trees (one a compare)",
     );
     const judged = spawnSync(process.execPath, [fileURLToPath(new URL('./heap-judge.js', import.meta.url)), '--json'], {
       encoding: 'utf8',
@@ -818,7 +818,7 @@ async function main() {
         judged: `Fisher's exact p = ${row.p.toFixed(3)}`,
         holds: row.holds,
       });
-      // raw: the plain trees each compare ran beside its cells, the share its answer reads as an app's
+      // the plain trees each compare ran beside its cells, the share its answer reads as an app's
       if (row.answer)
         rows.push({
           figure: `slow trees an app draws, as the run reads them, ${of}`,
