@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /**
- * @typedef {import('./plain-member.js').PlainSpec} PlainSpec
+ * @typedef {import('./plain-ops.js').PlainSpec} PlainSpec
  * @typedef {import('./plain-member.js').PlainMember} PlainMember
  */
 

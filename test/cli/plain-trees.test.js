@@ -118,10 +118,12 @@ test("the plain app imports nothing of mmapbench but the pool builder (Node's mo
   assert.deepEqual(imports('plain-host.js'), ['node:child_process', 'node:url', 'node:worker_threads']);
   assert.deepEqual(dynamic('plain-host.js'), ["'./pool/build.js'"]);
   assert.deepEqual(imports('pool/build.js'), ['node:module', 'node:url']);
-  assert.deepEqual(imports('plain-member.js'), ['node:fs']);
-  assert.deepEqual(dynamic('plain-member.js'), ['spec.taskUrl', "'node:worker_threads'"]);
-  assert.deepEqual(imports('pool/plain-task.js'), ['node:fs']);
-  assert.deepEqual(dynamic('pool/plain-task.js'), ['spec.taskUrl']);
+  assert.deepEqual(imports('plain-member.js'), ['./plain-ops.js']);
+  assert.deepEqual(dynamic('plain-member.js'), ["'node:worker_threads'"]);
+  assert.deepEqual(imports('plain-ops.js'), ['node:fs']);
+  assert.deepEqual(dynamic('plain-ops.js'), ['spec.taskUrl']);
+  assert.deepEqual(imports('pool/plain-task.js'), ['../plain-ops.js']);
+  assert.deepEqual(dynamic('pool/plain-task.js'), []);
   assert.deepEqual(imports('pool/plain-workerpool.js'), ['node:module', './plain-task.js']);
 });
 
