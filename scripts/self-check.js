@@ -6,7 +6,7 @@
 // the environment the cells get (the CLI's, less NODE_EXTRA_CA_CERTS).
 //   node scripts/self-check.js [--only startup,memory,kept,main,loop,fresh,help,json,advise,fault,pool,judge]
 import { fork, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -82,20 +82,32 @@ const WORK = {
     const { default: task } = await import(job.task);
     await task.setup?.({ file: job.file, params: {}, state: {} });
   },
-  /** reuse-buffer: read a file into one buffer, `ops` times */
-  reuse(/** @type {any} */ job) {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    for (let i = 0; i < job.ops; i++) {
-      const fd = openSync(job.file, 'r');
-      readSync(fd, buffer, 0, buffer.length, null);
-      closeSync(fd);
-    }
-  },
   /** readFileSync until the time is up */
   read(/** @type {any} */ job) {
     while (Date.now() < job.until) for (let i = 0; i < 100; i++) readFileSync(job.file);
   },
 };
+
+/**
+ * The memory role's worker, a file of its own written to the sitting's folder: reuse-buffer's
+ * reads into one buffer, `ops` times, then `done`, holding still until ended; node:fs alone (a
+ * thread imports node:worker_threads to answer).
+ */
+const REUSE_WORKER = `import { closeSync, openSync, readSync } from 'node:fs';
+const child = process.argv[2] === '--worker';
+const job = child ? JSON.parse(process.argv[3]) : (await import('node:worker_threads')).workerData;
+const buffer = Buffer.allocUnsafe(64 * 1024);
+for (let i = 0; i < job.ops; i++) {
+  const fd = openSync(job.file, 'r');
+  readSync(fd, buffer, 0, buffer.length, null);
+  closeSync(fd);
+}
+if (child) {
+  process.on('disconnect', () => process.exit(0));
+  process.send('done');
+} else (await import('node:worker_threads')).parentPort.postMessage('done');
+setInterval(() => {}, 1 << 30);
+`;
 
 /** A worker: do the work, say so, and stay until ended (as a pool's idle worker), unless told to exit. */
 async function worker(/** @type {any} */ job) {
@@ -108,12 +120,15 @@ async function worker(/** @type {any} */ job) {
   setInterval(() => {}, 1 << 30);
 }
 
-/** Starts K workers of `mode` on `job`; resolves once each has said `done`. */
-function startWorkers(/** @type {string} */ mode, /** @type {number} */ k, /** @type {any} */ job) {
+/**
+ * Starts K workers of `mode` on `job`; resolves once each has said `done`. Each loads this file,
+ * or `script` (a child gets `--worker` and the job; a thread, the job as its workerData).
+ */
+function startWorkers(/** @type {string} */ mode, /** @type {number} */ k, /** @type {any} */ job, script = me) {
   const workers = Array.from({ length: k }, () =>
     mode === 'workers'
-      ? new Worker(me, { workerData: job })
-      : fork(me, ['--worker', JSON.stringify(job)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+      ? new Worker(script, { workerData: job })
+      : fork(script, ['--worker', JSON.stringify(job)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
   );
   const done = Promise.all(workers.map((one) => new Promise((resolve) => one.once('message', resolve))));
   return { workers, done };
@@ -143,10 +158,15 @@ const APPS = {
     await end(workers);
     return ms;
   },
-  /** what each added worker holds, reuse-buffer, all holding still: (tree − before) / K */
+  /**
+   * what each added worker holds, reuse-buffer, all holding still: (tree − before) / K. Its
+   * workers load REUSE_WORKER (node:fs alone), not this file: what a worker loads is held in it
+   * (this file's imports, node:child_process, node:util and node:worker_threads among them, held
+   * 0.2-0.4 MiB more a worker, 2026-11-29)
+   */
   async memory(/** @type {any} */ o) {
     const before = pssAnon(process.pid);
-    const { workers, done } = startWorkers(o.mode, o.k, { work: 'reuse', file: o.file, ops: o.ops });
+    const { workers, done } = startWorkers(o.mode, o.k, { file: o.file, ops: o.ops }, o.worker);
     await done;
     const tree = workers.reduce((sum, one) => sum + ('pid' in one ? pssAnon(one.pid) : 0), pssAnon(process.pid));
     await end(workers);
@@ -412,7 +432,7 @@ async function main() {
 
   if (wants('memory')) {
     say(
-      "memory per added worker, reuse-buffer, k=2: compare --rounds 6 (its figure from the 3 rounds that time no op), then 6 apps a mode of its workers' ops",
+      "memory per added worker, reuse-buffer, k=2: compare --rounds 6 (its figure the plain app's, beside the cells in rounds 2, 4 and 6; its cells' from the 3 rounds that time no op shown apart), then 6 apps a mode of its workers' ops",
     );
     const args = ['compare', '-k', '2', '--task', 'reuse-buffer', '--file', file, '--rounds', '6', '--duration', '0.5'];
     const { document } = mmapbench([...args, '--main', 'off']);
@@ -428,22 +448,31 @@ async function main() {
         ),
       ),
     );
+    const reuseWorker = join(dir, 'reuse-worker.mjs');
+    writeFileSync(reuseWorker, REUSE_WORKER);
     const byHand = { workers: /** @type {number[]} */ ([]), procs: /** @type {number[]} */ ([]) };
     for (let run = 0; run < 6; run++)
-      for (const mode of modes) byHand[mode].push(app('memory', { mode, k: 2, file, ops }));
-    // the figure is read in the rounds whose workers time no op; what the others held, shown
-    // apart: the sampled loop's compiling, kept by each worker's allocator
+      for (const mode of modes) byHand[mode].push(app('memory', { mode, k: 2, file, ops, worker: reuseWorker }));
+    // the figure the answer shows: the plain app's beside the cells, where the run had plain
+    // trees; the cells' (mmapbench's runner in each worker), and what those that timed ops
+    // held, shown apart
     const { addedMiB } = await import('../src/points/measures.js');
     for (const mode of modes) {
       const timed = document.rounds.flatMap((/** @type {any} */ round) =>
         round[mode]?.memory?.timedOps ? [addedMiB(round[mode])] : [],
       );
+      const shown = document[mode].plain?.addedMemory ?? document[mode].addedMemory;
+      const cells = document[mode].plain?.addedMemory ? `; cells ${mib(document[mode].addedMemory.median * MiB)}` : '';
       beside(
         `memory per added worker, ${label[mode]} (reuse-buffer)`,
-        document[mode].addedMemory.median * MiB,
-        { units: byHand[mode], of: median, toolN: document[mode].addedMemory.samples.length },
+        shown.median * MiB,
+        { units: byHand[mode], of: median, toolN: shown.samples.length },
         mib,
-        timed.length ? { toolExtra: ` (${mib(median(timed) * MiB)} in the rounds timing ops)` } : {},
+        {
+          toolExtra: `${document[mode].plain?.addedMemory ? ' (plain app)' : ''}${cells}${
+            timed.length ? `; ${mib(median(timed) * MiB)} in the rounds timing ops` : ''
+          }`,
+        },
       );
     }
   }

@@ -53,6 +53,8 @@
  * @property {CellResult | null} [procs]
  * @property {number} [ratio]  workers/procs, complete rounds of a compare
  * @property {Partial<Record<Mode, CellResult | null>>} [traced]  with --trace
+ * @property {Partial<Record<Mode, import('../stats/trees.js').PlainTree>>} [plain]  the plain trees
+ *   beside its cells (run/plain-tree.js), where the run had them
  * @typedef {ReturnType<typeof import('../system/environment.js').describeEnvironment>} Environment
  * @typedef {{ bpftrace: { path: string, version: string }, script: string, window: 'timed'|'cell',
  *   published: typeof import('../reference/published.js').MMAP_LOCK_WAITS } & ReturnType<typeof import('../trace/counts.js').traceResults>} TraceSection

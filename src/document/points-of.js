@@ -6,7 +6,7 @@ import { pointOf } from '../points/points.js';
 /** @typedef {import('../points/points.js').Point} Point @typedef {import('../points/points.js').Round} Round */
 
 /**
- * The cells of a measure document's rounds (one mode or both).
+ * The cells of a measure document's rounds (one mode or both), and their plain trees.
  * @param {import('../document/document.js').SavedRound[]} rounds
  * @returns {Round[]}
  */
@@ -14,7 +14,11 @@ const roundsOf = (rounds) =>
   rounds
     // a pilot round ran other work (it sized the cells): it counts in no figure, here neither
     .filter((round) => !round.pilot)
-    .map((round) => Object.fromEntries(MODES.map((mode) => [mode, round[mode]])));
+    .map((round) => ({
+      ...Object.fromEntries(MODES.map((mode) => [mode, round[mode]])),
+      // the plain trees beside its cells, where the run had them (a measure they read is theirs)
+      ...(round.plain ? { plain: round.plain } : {}),
+    }));
 
 /**
  * What a run concluded of a point, as a compare saves it at its top level and a sweep per point

@@ -28,6 +28,10 @@ import { fixed, ops } from '../words/spelling.js';
  *   the mode's figure and the ratio are read from the pooled histogram (stats/pooled.js), where a
  *   cell holds too few for that percentile of its own (in the measure's unit: ns × `scale`);
  *   `of` stays each cell's own
+ * @property {(tree: import('../stats/trees.js').PlainTree) => number | null} [plain]  a plain
+ *   tree's figure (run/plain-tree.js): where a run had plain trees beside its cells, the mode's
+ *   figure and the ratio are theirs, an app's without mmapbench's runner, and the cells' are
+ *   the harness's, shown apart (points/points.js, figureOf)
  */
 
 const MiB = 2 ** 20;
@@ -159,6 +163,10 @@ export const MEASURES = [
     // thread's allocator than a plain script's loop, so the figure comes from the rounds that
     // time no op (run/scheduler.js, timedRound)
     of: (cell) => (cell.memory?.timedOps ? null : addedMiB(cell)),
+    // A cell's workers hold mmapbench's runner too (its modules: about 0.6 MiB a child on
+    // reuse-buffer, docs/how-it-measures.md): where the run had plain trees, what the app's own
+    // workers add is theirs
+    plain: (tree) => tree.addedMiB ?? null,
     // (a cell saved before both trees had a parent has no anonBytes at all: nothing to say)
     why: ({ memory }) =>
       memory?.unavailable ??

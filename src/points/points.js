@@ -4,7 +4,7 @@
 // point, a reproduce run one per experiment and setting. The tables, the HTML page, diff, the
 // exports, the gate and --verbose read a measure of a point with figureOf, and a cell's figure
 // with valueOf: nowhere else is a measure applied to a cell.
-import { ratioStats } from '../stats/ratio.js';
+import { ratioStats, summarize } from '../stats/ratio.js';
 import { envText, pointLabel, poolKey } from './point-name.js';
 import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
 
@@ -12,7 +12,9 @@ import { FURTHER_MEASURES, MEASURES, THROUGHPUT } from './measures.js';
  * @typedef {import('../stats/cell-summary.js').CellResult} CellResult
  * @typedef {ReturnType<typeof import('../stats/account.js').accountResults> & { words?: unknown }} Account
  *   where each mode's time per op went (words: a file saved before kept them, document/sentences.js)
- * @typedef {Partial<Record<'workers'|'procs', CellResult | null>>} Round  a round's cells
+ * @typedef {Partial<Record<'workers'|'procs', CellResult | null>> & {
+ *   plain?: Partial<Record<'workers'|'procs', import('../stats/trees.js').PlainTree>> }} Round  a
+ *   round's cells, and the plain trees beside them where it ran some
  * @typedef {import('../stats/ratio.js').Summary} Summary
  * @typedef {{ throughput: Summary, spread: Summary, releaseSkewNs: Summary,
  *   metrics?: Record<string, Summary | null>, latencyHistogram?: ModeHistogram,
@@ -62,6 +64,13 @@ export function valueOf(measure, cell) {
  * @property {Account | null} account  where each mode's time per op went, when the run kept it
  * @property {import('../stats/phases.js').PhasesSummary | null} phases  where a round's time went
  * @property {number | null} seconds  what the point's rounds cost, where the run timed it
+ * @property {Record<string, Figure>} plain  of each measure with a plain tree's figure, what
+ *   the plain trees beside the cells read, where the run had them (figureOf)
+ */
+
+/**
+ * @typedef {{ workers: Summary | null, procs: Summary | null,
+ *   ratio: import('../stats/ratio.js').RatioStats | null, perRound: { workers: number[], procs: number[] } }} Figure
  */
 
 /** @typedef {import('./point-name.js').Setting & { file?: { size: number } }} Setting */
@@ -90,6 +99,7 @@ export function pointOf(
       return [measure.key, { workers: perMode('workers'), procs: perMode('procs') }];
     }),
   );
+  const plain = Object.fromEntries(MEASURES.flatMap((measure) => plainFigure(measure, rounds, summary)));
   const complete = rounds.flatMap(({ workers, procs }) => (workers && procs ? [{ workers, procs }] : []));
   const ratios = complete.map((round) => round.workers.throughput / round.procs.throughput);
   return {
@@ -116,7 +126,44 @@ export function pointOf(
     account,
     phases,
     seconds,
+    plain,
   };
+}
+
+/**
+ * A measure's figure from the plain trees beside a point's cells: each mode's summary as its run
+ * saved it (document: `workers.plain`), the per-round values, and workers/procs over the rounds
+ * whose two trees both read it; none without a plain tree's reading.
+ * @param {Measure} measure
+ * @param {Round[]} rounds
+ * @param {Partial<Point['summary']>} summary
+ * @returns {Array<[string, Figure]>}
+ */
+function plainFigure(measure, rounds, summary) {
+  const read = measure.plain;
+  if (!read) return [];
+  const value = (/** @type {import('../stats/trees.js').PlainTree | undefined} */ tree) => {
+    const figure = tree ? read(tree) : null;
+    return typeof figure === 'number' && Number.isFinite(figure) ? figure : null;
+  };
+  const perMode = (/** @type {'workers'|'procs'} */ mode) =>
+    rounds.flatMap((round) => value(round.plain?.[mode]) ?? []);
+  const perRound = { workers: perMode('workers'), procs: perMode('procs') };
+  if (!perRound.workers.length && !perRound.procs.length) return [];
+  const ratios = rounds.flatMap((round) => {
+    const [w, p] = [value(round.plain?.workers), value(round.plain?.procs)];
+    return w && p ? [w / p] : [];
+  });
+  const saved = (/** @type {'workers'|'procs'} */ mode) =>
+    /** @type {Record<string, Summary | undefined> | undefined} */ (/** @type {unknown} */ (summary[mode]?.plain))?.[
+      measure.key
+    ] ?? (perRound[mode].length ? summarize(perRound[mode]) : null);
+  return [
+    [
+      measure.key,
+      { workers: saved('workers'), procs: saved('procs'), ratio: ratios.length ? ratioStats(ratios) : null, perRound },
+    ],
+  ];
 }
 
 /** The rounds a point has: complete ones, or a one-mode run's. */
@@ -125,13 +172,25 @@ export const roundCount = (/** @type {Point} */ point) =>
 
 /**
  * What a point has of one measure: each mode's summary over its rounds (median, interval, as
- * its run saved them), their workers/procs ratio, and the per-round values.
+ * its run saved them), their workers/procs ratio, and the per-round values; of a measure a plain
+ * tree reads (memory per added worker), the plain trees' where the run had them, an app's
+ * without mmapbench's runner in its workers.
  * @param {Measure} measure
  * @param {Point} point
- * @returns {{ workers: import('../stats/ratio.js').Summary | null, procs: import('../stats/ratio.js').Summary | null,
- *   ratio: import('../stats/ratio.js').RatioStats | null, perRound: { workers: number[], procs: number[] } }}
+ * @returns {Figure}
  */
 export function figureOf(measure, point) {
+  return point.plain?.[measure.key] ?? cellsFigureOf(measure, point);
+}
+
+/**
+ * What a point's cells have of one measure, where a plain tree's figure stands in for it
+ * (figureOf): the harness's, shown apart.
+ * @param {Measure} measure
+ * @param {Point} point
+ * @returns {Figure}
+ */
+export function cellsFigureOf(measure, point) {
   const summary = (/** @type {'workers'|'procs'} */ mode) =>
     /** @type {Record<string, import('../stats/ratio.js').Summary | undefined> | null} */ (
       /** @type {unknown} */ (point.summary[mode])

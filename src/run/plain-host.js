@@ -7,6 +7,7 @@
 // (and, through a pool, the pool's builder, pool/build.js, which imports those alone); its
 // members, node:fs and the task.
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
@@ -16,6 +17,21 @@ import { Worker } from 'node:worker_threads';
  */
 
 const member = fileURLToPath(new URL('./plain-member.js', import.meta.url));
+
+/**
+ * This process's anonymous memory in bytes, by the rule mmapbench reads a tree's by
+ * (system/memory.js: Pss_Anon, or Anonymous where the kernel has no Pss_Anon); null where /proc
+ * does not say. Read here, in a few lines, so the app loads nothing of mmapbench's.
+ */
+function anonymousNow() {
+  try {
+    const rollup = readFileSync('/proc/self/smaps_rollup', 'latin1');
+    const kib = /^Pss_Anon:\s+(\d+) kB$/m.exec(rollup) ?? /^Anonymous:\s+(\d+) kB$/m.exec(rollup);
+    return kib ? Number(kib[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** @param {unknown} error @param {number} worker */
 const failed = (error, worker) => ({
@@ -76,7 +92,7 @@ async function pooled(spec, choice) {
   /** @param {number} ops  a worker's */
   const drain = async (ops) => {
     let left = Math.ceil((spec.k * ops) / choice.batch);
-    /** @type {Array<{ ops: number, minflt: number }>} */
+    /** @type {Array<{ ops: number, minflt: number, pid: number }>} */
     const done = [];
     const lane = async (/** @type {number} */ index) => {
       while (left-- > 0) done.push(await pool.run({ spec, index, ops: choice.batch }));
@@ -90,9 +106,13 @@ async function pooled(spec, choice) {
     const tasks = await drain(spec.iterations);
     const ns = Number(process.hrtime.bigint() - from);
     const sum = (/** @type {'ops'|'minflt'} */ key) => tasks.reduce((total, one) => total + one[key], 0);
-    return [{ ops: sum('ops'), ns, minflt: sum('minflt'), pid: process.pid }];
-  } finally {
+    // the pool stays, its workers holding what they hold, until the app exits; `pids`: its
+    // processes, which mmapbench reads with the app
+    const pids = [...new Set(tasks.map((one) => one.pid))];
+    return [{ ops: sum('ops'), ns, minflt: sum('minflt'), pid: process.pid, pids }];
+  } catch (error) {
     await pool.destroy();
+    throw error;
   }
 }
 
@@ -103,10 +123,13 @@ async function pooled(spec, choice) {
 async function app(spec) {
   const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
   try {
+    // before any member: the baseline of what they add (a cell's host reads its own alike)
+    const anonymousBefore = anonymousNow();
     const windows = await (spec.pool ? pooled(spec, spec.pool) : raw(spec));
-    // alive until told, so mmapbench can find what the task left running while this is its parent
+    // alive until told, its members holding still, so mmapbench reads the tree's memory and finds
+    // what the task left running while this is its parent
     process.on('message', (/** @type {any} */ message) => message?.type === 'exit' && process.exit(0));
-    send({ type: 'result', members: windows });
+    send({ type: 'result', members: windows, anonymousBefore });
   } catch (error) {
     send(failed(error, /** @type {{ index?: number }} */ (error).index ?? 0), () => process.exit(1));
   }

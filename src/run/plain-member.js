@@ -9,7 +9,8 @@ import { minorFaults, setUpPlain } from './plain-ops.js';
 
 /**
  * @typedef {import('./plain-ops.js').PlainSpec} PlainSpec
- * @typedef {{ ops: number, ns: number, minflt: number, pid: number }} PlainMember  one member's window
+ * @typedef {{ ops: number, ns: number, minflt: number, pid: number, pids?: number[] }} PlainMember  one
+ *   member's window; pids: a pool's processes, where its window is the pool's (plain-host.js)
  */
 
 /**
@@ -29,15 +30,31 @@ async function member(spec, index) {
   return { ops: spec.iterations, ns, minflt, pid: process.pid };
 }
 
-/** @param {{ spec: PlainSpec, index: number }} job @param {(message: unknown) => void} reply */
+/**
+ * Runs the job and says how it went; a member whose window ran then holds still, alive with what
+ * it holds, until its app exits (mmapbench reads the tree's memory first, as a cell's); one that
+ * failed ends once it has said so.
+ * @param {{ spec: PlainSpec, index: number }} job
+ * @param {(message: unknown, failed: boolean) => void} reply
+ */
 const answer = (job, reply) =>
-  member(job.spec, job.index).then(reply, (error) => reply({ error: String(error?.message ?? error) }));
+  member(job.spec, job.index).then(
+    (window) => reply(window, false),
+    (error) => reply({ error: String(error?.message ?? error) }, true),
+  );
 
 // a child is handed its job after `--child`; a Worker thread as workerData, imported only there
 // (a child never loads node:worker_threads)
-if (process.argv[2] === '--child')
-  answer(JSON.parse(process.argv[3]), (message) => process.send?.(message, () => process.exit(0)));
-else {
+if (process.argv[2] === '--child') {
+  // the channel holds it (a 'disconnect' listener refs it) until its app's exit closes it
+  process.on('disconnect', () => process.exit(0));
+  answer(JSON.parse(process.argv[3]), (message, failed) => process.send?.(message, () => failed && process.exit(0)));
+} else {
   const { parentPort, workerData } = await import('node:worker_threads');
-  answer(workerData, (message) => parentPort?.postMessage(message));
+  // a listener on the port holds the thread until its app exits
+  parentPort?.on('message', () => {});
+  answer(workerData, (message, failed) => {
+    parentPort?.postMessage(message);
+    if (failed) parentPort?.close();
+  });
 }

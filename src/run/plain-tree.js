@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
 import { descendantsOf, gone, killStrays } from '../system/descendants.js';
+import { treeMemory } from '../system/memory.js';
 import { spawnHost, track } from './host-process.js';
 import { poolBatchOf } from './work.js';
 
@@ -79,7 +80,11 @@ export async function runPlainTree(plan, work, mode, interrupt) {
   const hostPids = subprocess.pid ? [subprocess.pid] : [];
   /** @type {ReturnType<typeof descendantsOf>} */
   let left = [];
-  tracked.result.then(() => {
+  /** @type {number | null} */
+  let addedMiB = null;
+  tracked.result.then((/** @type {any} */ message) => {
+    // its members hold still until dismissed: what they added, read as a cell's tree is
+    addedMiB = addedBy(message, hostPids, plan.k);
     left = descendantsOf(hostPids);
     tracked.dismiss();
   });
@@ -95,5 +100,22 @@ export async function runPlainTree(plan, work, mode, interrupt) {
     minflt: windows.reduce((sum, one) => sum + one.minflt, 0),
     throughput: windows.reduce((sum, one) => sum + (one.ops * 1e9) / Math.max(one.ns, 1), 0),
     warmup: work.warmup,
+    ...(addedMiB === null ? {} : { addedMiB }),
   };
+}
+
+/**
+ * The anonymous memory the plain app's K members added to it, in MiB a member: the tree's (the
+ * app and its members' processes) less the app's before it started any, over K; null where
+ * /proc did not say, or nothing was added (points/measures.js, addedMiB, reads a cell's alike).
+ * @param {{ members: Array<{ pid: number, pids?: number[] }>, anonymousBefore?: number | null }} message
+ * @param {number[]} hostPids
+ * @param {number} k
+ */
+function addedBy({ members, anonymousBefore }, hostPids, k) {
+  const pids = new Set([...hostPids, ...members.flatMap((one) => one.pids ?? [one.pid])]);
+  const { anonBytes } = treeMemory([...pids]);
+  if (typeof anonBytes !== 'number' || typeof anonymousBefore !== 'number') return null;
+  const added = anonBytes - anonymousBefore;
+  return added > 0 ? added / k / 2 ** 20 : null;
 }

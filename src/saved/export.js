@@ -52,8 +52,8 @@ function exportedPoints(saved) {
     ratio: figure(point.ratios),
     // each measure beyond throughput the run had
     measures: FURTHER_MEASURES.flatMap((measure) => {
-      const { workers, procs } = point.perRound[measure.key];
       const summaries = figureOf(measure, point);
+      const { workers, procs } = summaries.perRound;
       // a pooled measure's figure is its run's pooled percentile, with its bootstrap interval
       const of = (/** @type {'workers'|'procs'} */ mode, /** @type {number[]} */ samples) => {
         const pooled = summaries[mode]?.pooled;

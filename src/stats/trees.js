@@ -12,6 +12,7 @@ import { mean, median, medianAbsoluteDeviation, quantile, sampleVariance } from 
 import { twoGroups, GROUPED } from './groups.js';
 import { halves, withinTree } from './noise.js';
 import { perOp } from './spread.js';
+import { summarize } from './ratio.js';
 
 // the trees differ by more than the windows inside them at this level (one-sided F test)
 const DIFFER_ALPHA = 0.01;
@@ -51,6 +52,8 @@ export function wilson(hits, n) {
  * @property {number} minflt  the page faults they took, the members' threads' own
  * @property {number} throughput  ops/s, the members' rates summed
  * @property {number} warmup  ops a member ran before its window
+ * @property {number} [addedMiB]  the anonymous memory a member added to the app, held at the
+ *   window's end (absent where /proc did not say, and in files from before it was read)
  *
  * @typedef {object} PlainShare  a mode's plain trees (run/plain-tree.js): the state an app without
  *   mmapbench drew, the same minutes as the cells (docs/json.md)
@@ -58,6 +61,8 @@ export function wilson(hits, n) {
  * @property {number} slow  above SLOW_FAULTS page faults per op
  * @property {[number, number]} ci95  the slow share's, Wilson's
  * @property {number[]} faultsPerOp  each tree's, in round order
+ * @property {import('./ratio.js').Summary} [addedMemory]  memory per added worker over the trees
+ *   that read it, MiB: what the answer shows as the mode's (points/points.js, figureOf)
  */
 
 /**
@@ -70,7 +75,14 @@ export function plainShare(trees) {
   if (!counted.length) return null;
   const faultsPerOp = counted.map((tree) => tree.minflt / tree.ops);
   const slow = faultsPerOp.filter((value) => value > SLOW_FAULTS).length;
-  return { trees: counted.length, slow, ci95: wilson(slow, counted.length), faultsPerOp };
+  const added = trees.flatMap((tree) => (typeof tree.addedMiB === 'number' ? [tree.addedMiB] : []));
+  return {
+    trees: counted.length,
+    slow,
+    ci95: wilson(slow, counted.length),
+    faultsPerOp,
+    ...(added.length ? { addedMemory: summarize(added) } : {}),
+  };
 }
 
 /**

@@ -50,6 +50,10 @@ test(
       assert.equal(share.faultsPerOp.length, 1);
       assert.equal(share.faultsPerOp[0], tree.minflt / tree.ops);
       assert.equal(share.slow, tree.minflt / tree.ops > 1 ? 1 : 0);
+      // its members held still until their tree's memory was read: what they added, a worker
+      assert.equal(typeof tree.addedMiB, 'number', mode);
+      assert.ok(tree.addedMiB > 0, mode);
+      assert.deepEqual(share.addedMemory.samples, [tree.addedMiB]);
     }
     assert.deepEqual(processesMarked(mark), [], 'no plain tree left running');
   },
@@ -88,6 +92,8 @@ test(
       // K workers' windows through the pool, in tasks of --batch ops: 8 tasks of 100
       assert.equal(rounds[1].plain[mode].ops, 800, mode);
       assert.equal(rounds[1].plain[mode].warmup, 100);
+      // the pool's workers, and in processes the pool's children, held until read
+      assert.ok(rounds[1].plain[mode].addedMiB > 0, mode);
     }
     assert.equal(workers.plain.trees, 1);
     assert.equal(procs.plain.trees, 1);
@@ -119,7 +125,7 @@ test("the plain app imports nothing of mmapbench but the pool builder (Node's mo
     [...source(name).matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);
   const dynamic = (/** @type {string} */ name) =>
     [...source(name).matchAll(/await import\(([^)]*)\)/g)].map((match) => match[1]);
-  assert.deepEqual(imports('plain-host.js'), ['node:child_process', 'node:url', 'node:worker_threads']);
+  assert.deepEqual(imports('plain-host.js'), ['node:child_process', 'node:fs', 'node:url', 'node:worker_threads']);
   assert.deepEqual(dynamic('plain-host.js'), ["'./pool/build.js'"]);
   assert.deepEqual(imports('pool/build.js'), ['node:module', 'node:url']);
   assert.deepEqual(imports('plain-member.js'), ['./plain-ops.js']);

@@ -169,6 +169,64 @@ test('issue 102: memory per added worker is read in the rounds that time no op; 
   assert.match(String(text), /workers 11\.0 against 10\.1 MiB, procs 10\.5 against 9\.6 MiB/);
 });
 
+test("issue 102: where a run had plain trees, memory per added worker is theirs (an app without mmapbench's runner); the cells' is shown apart, and diff sets like beside like", async () => {
+  const { measurePoints } = await import('../../src/document/points-of.js');
+  const { plainShare } = await import('../../src/stats/trees.js');
+  const { harnessText } = await import('../../src/commands/compare/costs.js');
+  const { cellsFigureOf } = await import('../../src/points/points.js');
+  const { diffDocument } = await import('../../src/commands/diff/document.js');
+  const added = /** @type {import('../../src/points/measures.js').Measure} */ (
+    MEASURES.find((measure) => measure.key === 'addedMemory')
+  );
+  const { document } = /** @type {any} */ (saved('compare-plain-trees.json'));
+  // the kept run's plain trees, as a run that read their memory keeps them
+  const read = structuredClone(document);
+  let tree = 0;
+  for (const round of read.rounds)
+    if (round.plain) {
+      round.plain.workers.addedMiB = 40 + (tree++ % 3);
+      round.plain.procs.addedMiB = 40;
+    }
+  for (const mode of /** @type {const} */ (['workers', 'procs']))
+    read[mode].plain = plainShare(read.rounds.flatMap((/** @type {any} */ round) => round.plain?.[mode] ?? []));
+  assert.deepEqual(read.workers.plain.addedMemory.samples, [40, 41, 42, 40, 41, 42]);
+  const [point] = measurePoints(read);
+  const figure = figureOf(added, point);
+  assert.deepEqual(figure.workers, read.workers.plain.addedMemory);
+  assert.deepEqual(figure.perRound, { workers: [40, 41, 42, 40, 41, 42], procs: [40, 40, 40, 40, 40, 40] });
+  // workers/procs over the rounds whose two plain trees read it
+  assert.equal(figure.ratio?.n, 6);
+  assert.ok(Math.abs(/** @type {number} */ (figure.ratio?.median) - 41 / 40) < 1e-9);
+  // the cells' figure stays, apart
+  const cells = cellsFigureOf(added, point);
+  assert.deepEqual(cells.workers, document.workers.addedMemory);
+  assert.deepEqual(cells.ratio, document.measures.addedMemory);
+  // a file whose plain trees read no memory (from before): the cells'
+  const [old] = measurePoints(document);
+  assert.deepEqual(figureOf(added, old), cellsFigureOf(added, old));
+  // --verbose says whose the figure is, and the cells' beside it
+  assert.match(
+    String(harnessText(read)),
+    /is the plain app's, its trees beside the cells; .*: workers 41\.0 MiB over 6 trees, cells 42\.6 \(\+1\.6\); procs 40\.0 MiB over 6 trees, cells 41\.[0-9] \(\+1\.[0-9]\)/,
+  );
+  // diff: a run with the plain app's figure beside one without reads the cells' of both
+  const run = (/** @type {any} */ doc, /** @type {string} */ path) => ({
+    run: { path, mmapbench: doc.mmapbench, command: 'compare' },
+    points: measurePoints(doc),
+    facts: {},
+  });
+  const change = (/** @type {any} */ base, /** @type {any} */ next) =>
+    /** @type {any} */ (diffDocument(/** @type {any} */ (run(base, 'a')), /** @type {any} */ (run(next, 'b'))))
+      .points[0].measures.addedMemory.workers.change;
+  // the same cells both sides: no change, where the plain app's 41 against the cells' 42.6 would be one
+  assert.equal(change(document, read), 1);
+  assert.equal(change(read, document), 1);
+  // two runs with plain trees: the plain app's against the plain app's
+  const less = structuredClone(read);
+  for (const round of less.rounds) if (round.plain) round.plain.workers.addedMiB /= 2;
+  assert.ok(Math.abs(change(read, less) - 0.5) < 1e-9);
+});
+
 test('a mode figure read as a difference is its mean over the rounds (what the verdict differences), any other its median', () => {
   const kept = /** @type {import('../../src/points/measures.js').Measure} */ (
     MEASURES.find((measure) => measure.key === 'keptMemory')

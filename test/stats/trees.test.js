@@ -178,6 +178,11 @@ test("issue 102: a plain tree is slow by the cells' rule, above SLOW_FAULTS page
   assert.equal(share.trees, 4);
   assert.deepEqual(share.faultsPerOp, [0.02, 1, 1.001, 5.2]);
   assert.deepEqual(share.ci95, wilson(2, 4));
+  // trees that read no memory (a file from before, or /proc that did not say) have no figure of it
+  assert.equal(share.addedMemory, undefined);
+  const withMemory = plainShare([{ ...tree(0.02), addedMiB: 9 }, tree(0.02), { ...tree(5), addedMiB: 8 }]);
+  assert.deepEqual(withMemory?.addedMemory?.samples, [9, 8]);
+  assert.equal(withMemory?.addedMemory?.median, 8.5);
   // a window of no ops says nothing; none at all, no share
   assert.equal(plainShare([{ ops: 0, minflt: 0, throughput: 0, warmup: 0 }]), null);
   // Wilson's interval: inside [0, 1], around the share, and [0, 1] of nothing

@@ -282,15 +282,49 @@ export function cyclesText(document, point) {
 }
 
 /**
- * What of `memory per added worker` is the harness's own, for --verbose. Where the rounds that
- * timed ops left the figure to the others (memory.timedOps), what those held a worker, measured
- * in this run beside the figure; in a file from before, the ops each worker timed in a cell
- * beside the reference figures of scripts/harness-footprint.js. Null where no cell timed an op
- * (a task with its own run(), whose workers hold nothing of the harness's but its code).
+ * What of `memory per added worker` is the harness's own, for --verbose. Where the run had plain
+ * trees, the figure is theirs, and the cells' (mmapbench's runner in each worker) is set beside
+ * it. Otherwise, where the rounds that timed ops left the figure to the others
+ * (memory.timedOps), what those held a worker, measured in this run beside the figure; in a file
+ * from before, the ops each worker timed in a cell beside the reference figures of
+ * scripts/harness-footprint.js. Null where no cell timed an op (a task with its own run(), whose
+ * workers hold nothing of the harness's but its code).
  * @param {ResultsDocument} document
  * @returns {string | null}
  */
 export function harnessText(document) {
+  return plainMemoryText(document) ?? cellsMemoryText(document);
+}
+
+/**
+ * The plain app's memory per added worker against the cells', each mode, where the run's plain
+ * trees read it; null where none did.
+ * @param {ResultsDocument} document
+ */
+function plainMemoryText(document) {
+  const parts = MODES.flatMap((mode) => {
+    const plain = document[mode]?.plain?.addedMemory;
+    const cells = /** @type {Record<string, import('../../stats/ratio.js').Summary | undefined> | null | undefined} */ (
+      /** @type {unknown} */ (document[mode])
+    )?.addedMemory;
+    if (!plain) return [];
+    const more = cells ? cells.median - plain.median : 0;
+    const beside = cells
+      ? `, cells ${fixed(cells.median, 1)} (${more < 0 ? '−' : '+'}${fixed(Math.abs(more), 1)})`
+      : '';
+    return [`${mode} ${fixed(plain.median, 1)} MiB over ${plain.samples.length} trees${beside}`];
+  });
+  return parts.length
+    ? `harness: memory per added worker is the plain app's, its trees beside the cells; the cells' workers hold mmapbench's runner too (its modules, and what it compiles), read in the rounds that time no op: ${parts.join('; ')}`
+    : null;
+}
+
+/**
+ * The cells' memory per added worker and what of it is the harness's, where the run had no plain
+ * trees to read it (harnessText).
+ * @param {ResultsDocument} document
+ */
+function cellsMemoryText(document) {
   const held = (/** @type {'workers'|'procs'} */ mode, /** @type {boolean} */ timed) =>
     document.rounds.flatMap((round) => {
       const cell = round.complete ? round[mode] : undefined;

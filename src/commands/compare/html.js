@@ -192,9 +192,15 @@ const EVERY_OTHER = /** @type {Record<string, string>} */ ({
  * @param {import('../../points/measures.js').Measure} measure
  */
 const everyOther = (document, measure) =>
-  EVERY_OTHER[measure.key] && document.rounds.some((round) => MODES.some((mode) => round[mode]?.memory?.timedOps))
-    ? { subtitle: EVERY_OTHER[measure.key] }
-    : {};
+  measure.plain && MODES.some((mode) => document[mode]?.plain?.[/** @type {'addedMemory'} */ (measure.key)])
+    ? { subtitle: PLAIN_DOTS }
+    : EVERY_OTHER[measure.key] && document.rounds.some((round) => MODES.some((mode) => round[mode]?.memory?.timedOps))
+      ? { subtitle: EVERY_OTHER[measure.key] }
+      : {};
+
+// where a run had plain trees, memory per added worker is theirs (points/points.js, figureOf)
+const PLAIN_DOTS =
+  "one dot per plain tree, an app of the task's work without mmapbench beside the cells (every other round, from the second); the bar marks the median";
 
 /**
  * The latencies of the ops and of the app's requests, what the app keeps across its workers'

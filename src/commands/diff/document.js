@@ -5,7 +5,7 @@ import { decision, MARGIN } from '../../stats/sequential.js';
 import { usageError } from '../../errors.js';
 import { changeBetween, sideOf } from '../../stats/ratio.js';
 import { SCHEMA, version } from '../../version.js';
-import { roundCount } from '../../points/points.js';
+import { cellsFigureOf, figureOf, roundCount } from '../../points/points.js';
 import { FURTHER_MEASURES } from '../../points/measures.js';
 import { PART_WORDS } from '../../document/account-text.js';
 import { faultDiff } from '../../document/fault-words.js';
@@ -120,7 +120,12 @@ function pointDiff(base, next) {
  */
 function measureChanges(base, next) {
   const changes = FURTHER_MEASURES.flatMap((measure) => {
-    const [b, n] = [base.perRound[measure.key], next.perRound[measure.key]];
+    // like with like: a plain app's figure (memory per added worker, where a run had plain trees)
+    // against another's, or else the cells' against the cells'
+    const plainIn = (/** @type {import('../../points/points.js').Point} */ point) =>
+      Boolean(point.plain?.[measure.key]);
+    const read = plainIn(base) === plainIn(next) ? figureOf : cellsFigureOf;
+    const [b, n] = [read(measure, base).perRound, read(measure, next).perRound];
     /** @param {'workers'|'procs'} mode */
     // a change is new / base on logs: a figure that can be 0 or below (what a mode kept) has none
     const of = (mode) =>
