@@ -58,9 +58,9 @@ function optionsOf(given, command) {
     throw usageError('signal must be an AbortSignal, as AbortSignal.timeout(60_000) or an AbortController gives');
   for (const [name, callback] of Object.entries({ onProgress, onWarning }))
     if (callback !== undefined && typeof callback !== 'function') throw usageError(`${name} must be a function`);
-  const { specs, notInApi } = specsOf(command);
-  const refused = Object.keys(notInApi).find((name) => rest[name] !== undefined);
-  if (refused) throw usageError(`${refused} is the command line's: ${notInApi[refused]}`);
+  const { specs } = specsOf(command);
+  const refused = Object.keys(specs).find((name) => specs[name].cli && rest[name] !== undefined);
+  if (refused) throw usageError(`${refused} is the command line's: ${specs[refused].cli}`);
   // nothing is saved unless `out` says where; a resumed run goes on in its own file
   const saves = !specs.save || rest.out !== undefined || rest.resume !== undefined || rest.save !== undefined;
   const opts = readObject(saves ? rest : { ...rest, save: false }, specs, command);

@@ -146,6 +146,9 @@ const usage = [
   [['compare', '--aa', 'threads'], /^--aa threads is invalid: it must be one of workers, procs$/],
   [['workers', '--aa', 'procs'], /^--aa is for compare, which runs both arms; drop it or run `mmapbench compare`$/],
   [['procs', '--precision', '5%'], /^--precision is for compare/],
+  // every option compare's table has and workers' has not is compare's, read from the two tables
+  [['workers', '--isolate'], /^--isolate is for compare, which runs both arms/],
+  [['procs', '--batch', '100'], /^--batch is for compare, which runs both arms/],
   [
     ['compare', '--rounds', '3', '--precision', '5%'],
     /^--precision cannot be used with --rounds; see `mmapbench compare --help`$/,

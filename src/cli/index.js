@@ -3,7 +3,7 @@ import leven from 'leven';
 import { MmapbenchError, usageError } from '../errors.js';
 import { version } from '../version.js';
 import { COMMANDS, nameOf } from './commands.js';
-import { COMMON, COMPARE_ONLY, declare, examplesText, flagName } from '../core/option-spec.js';
+import { COMMON, declare, examplesText, flagName } from '../core/option-spec.js';
 import { camel, kebab } from '../words/vocabulary.js';
 
 const NAMES = COMMANDS.map(nameOf);
@@ -74,8 +74,6 @@ function buildYargs(args, context = {}, running = null) {
   }
   return parser.fail((message, error) => {
     if (error instanceof MmapbenchError) throw error;
-    const compareOnly = compareOption(error?.message ?? message, args);
-    if (compareOnly) throw usageError(compareOnly);
     throw usageError(`${parseProblem(error?.message ?? message, args, parser)}; see \`${helpCommand(args)}\``);
   });
 }
@@ -102,23 +100,6 @@ const helpCommand = (/** @type {string[]} */ args) => {
   const name = args.find((arg) => NAMES.includes(arg));
   return `mmapbench ${name ? `${name} ` : ''}--help`;
 };
-
-/**
- * workers or procs given one of compare's options: which command takes it, rather than an
- * unknown option.
- * @param {string} message  yargs' parse error
- * @param {string[]} args
- */
-function compareOption(message, args) {
-  const command = args.find((arg) => NAMES.includes(arg));
-  if (command !== 'workers' && command !== 'procs') return null;
-  if (!/^Unknown arguments?: /.test(message)) return null;
-  const flags = COMPARE_ONLY.map(flagName);
-  const typed = args.find((arg) => flags.includes(arg.split('=')[0]));
-  return typed
-    ? `${typed.split('=')[0]} is for compare, which runs both arms; drop it or run \`mmapbench compare\``
-    : null;
-}
 
 /** The long options the command takes, as typed: `--iterations`, `--no-save`. */
 const knownFlags = (/** @type {import('yargs').Argv} */ parser) =>

@@ -2,7 +2,7 @@
 // declares for it, what the API checks an options object against (and types it as: ApiOptions),
 // and what docs/options.md lists.
 import { positiveInteger, positiveNumber, variant } from '../words/vocabulary.js';
-import { flag, repeat, value } from './option-spec.js';
+import { PRINTED, RETURNED, flag, repeat, value } from './option-spec.js';
 import {
   COMMON,
   DIFF_GATE,
@@ -35,6 +35,7 @@ export function sweepSpecs() {
           (/** @type {ReturnType<typeof variant> | undefined} */ previous, raw) => variant(raw, previous),
           undefined,
         ),
+      tags: ['axis'],
     }),
     ...WORK,
     ...stopSpecs({
@@ -86,20 +87,27 @@ export function adviseSpecs() {
   };
 }
 
+const AUDIT = 'an audit of another process is `mmapbench trace --pid`';
+
 /** What `trace` adds to compare's options: an audit of another process, instead of cells. */
 const TRACE = {
   pid: {
     takes: 'pid',
     describe: 'audit a running process (all its threads) and everything it starts, instead of cells',
     read: positiveInteger('--pid'),
+    tags: /** @type {const} */ (['audit']),
+    cli: AUDIT,
   },
   stacks: flag(
     'with --pid or --: the user stacks of the write acquisitions too, resolved while the target runs (best effort)',
+    { tags: ['audit'], cli: AUDIT },
   ),
   seconds: {
     takes: 'seconds',
     describe: 'with --pid or --: stop after this long (default: when the target exits, or Ctrl-C)',
     read: positiveNumber('--seconds'),
+    tags: /** @type {const} */ (['audit']),
+    cli: AUDIT,
   },
 };
 
@@ -116,12 +124,13 @@ export const SPECS_OF = {
   trace: () => ({ ...measurementSpecs({ compare: true }), ...TRACE }),
   diff: () => ({
     ...COMMON,
-    json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
-    markdown: flag('print the tables as markdown'),
+    json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'], cli: RETURNED }),
+    markdown: flag('print the tables as markdown', { cli: PRINTED }),
     ...DIFF_GATE,
   }),
   report: () => ({
-    ...COMMON,
+    // report() prints what --verbose prints: the API takes it
+    verbose: flag(COMMON.verbose.describe),
     markdown: flag('print the tables as markdown', { conflicts: ['html'] }),
     html: value('write one HTML page with the tables and charts of every file (opens from disk, offline)', {
       takes: 'file',
@@ -130,50 +139,28 @@ export const SPECS_OF = {
   }),
 };
 
-// what only says how the command line prints: a function returns the document
-/** @typedef {'json' | 'markdown' | 'verbose'} Printing */
-/** @type {Record<Printing, string>} */
-const PRINTING = {
-  json: 'the API returns the document',
-  markdown: 'the API returns the document (report() prints one)',
-  verbose: 'the API returns the document (report() prints one)',
-};
-const AUDIT = 'an audit of another process is `mmapbench trace --pid`';
 /**
- * What the API refuses of each command's options, and why: what only the command line does
- * (its type names them, for the API's types below: the checker holds the two together).
- * @type {{ compare: Record<Printing, string>, workers: Record<Printing, string>,
- *   procs: Record<Printing, string>, sweep: Record<Printing, string>, advise: Record<Printing, string>,
- *   trace: Record<Printing | 'pid' | 'stacks' | 'seconds', string>, diff: Record<Printing | 'ci', string>,
- *   report: {} }}
+ * What compare takes and one mode alone does not (the ratio's stopping rule, A/A, the pool, the
+ * fault round, the gate): read from the two tables, so workers or procs given one is told which
+ * command takes it.
  */
-export const NOT_IN_API = {
-  compare: PRINTING,
-  workers: PRINTING,
-  procs: PRINTING,
-  sweep: PRINTING,
-  advise: PRINTING,
-  trace: { ...PRINTING, pid: AUDIT, stacks: AUDIT, seconds: AUDIT },
-  diff: { ...PRINTING, ci: "the step summary is the command line's (--ci)" },
-  report: {},
+export const compareOnly = () => {
+  const one = SPECS_OF.workers();
+  return Object.keys(SPECS_OF.compare()).filter((name) => !Object.hasOwn(one, name));
 };
 
 /**
- * A command's specs and what the API refuses of them, by its name as a string (the CLI's and the
- * API's dispatch).
+ * A command's specs, by its name as a string (the CLI's and the API's dispatch).
  * @param {string} command
- * @returns {{ specs: import('./option-spec.js').Specs, notInApi: Record<string, string> }}
+ * @returns {{ specs: import('./option-spec.js').Specs }}
  */
-export const optionsOf = (command) => ({
-  specs: /** @type {Record<string, () => Specs>} */ (SPECS_OF)[command](),
-  notInApi: /** @type {Record<string, Record<string, string>>} */ (NOT_IN_API)[command],
-});
+export const optionsOf = (command) => ({ specs: /** @type {Record<string, () => Specs>} */ (SPECS_OF)[command]() });
 
 /**
  * Each command's options as the API takes them (docs/api.md): made by TypeScript from the specs
  * above, so a new or changed option cannot leave its type behind.
  * @template {keyof typeof SPECS_OF} C
- * @typedef {import('./option-spec.js').OptionsOf<ReturnType<(typeof SPECS_OF)[C]>, keyof (typeof NOT_IN_API)[C]>} ApiOptions
+ * @typedef {import('./option-spec.js').OptionsOf<ReturnType<(typeof SPECS_OF)[C]>>} ApiOptions
  */
 /** @typedef {ApiOptions<'compare'>} CompareOptions */
 /** @typedef {ApiOptions<'workers'>} WorkersOptions */

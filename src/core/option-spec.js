@@ -20,6 +20,23 @@ import { refusal } from '../saved/validate.js';
  * @property {boolean} [list]  a comma-separated list (sweep's axes), as its help says
  * @property {readonly string[]} [conflicts]  options that may not be given with it
  * @property {boolean} [hidden]
+ * @property {readonly Tag[]} [tags]  what else the code asks of it (Tag)
+ * @property {unknown} [default]  its value where it is not given, where the code reads it here
+ * @property {string} [cli]  the command line's alone: why the API refuses it (the API's types
+ *   leave it out)
+ */
+
+/**
+ * What an option is, beyond how it is typed and read, for the code that asks:
+ * - `resume`: it may be given with --resume (how to print, save, export and gate; --force; what
+ *   the file names to run, load or write in, given again as the user's word that it may)
+ * - `kept`: a kept run's options keep it as typed, checked and read again as the command line
+ *   reads it (typed-options.js, keptOptions)
+ * - `again`: it names a program or a folder that a results file may not choose on its own: a
+ *   resumed run uses the file's only where it is given again
+ * - `audit`: `trace --pid` and `trace -- COMMAND` take it
+ * - `axis`: a sweep's axis, a list of values
+ * @typedef {'resume'|'kept'|'again'|'audit'|'axis'} Tag
  */
 
 /** @typedef {Record<string, OptionSpec>} Specs  by name as the code reads it (camelCase) */
@@ -51,12 +68,18 @@ import { refusal } from '../saved/validate.js';
 
 /**
  * A command's options as the API takes them, from its specs: every option but the hidden ones
- * and those in `Left` (what only the command line does), each optional.
+ * and the command line's own (`cli`), each optional.
  * @template S
- * @template {PropertyKey} [Left=never]
- * @typedef {{ [N in keyof S as N extends Left ? never : S[N] extends { hidden: true } ? never : N]?:
+ * @typedef {{ [N in keyof S as S[N] extends { hidden: true } | { cli: string } ? never : N]?:
  *   InputType<S[N]> }} OptionsOf
  */
+
+/**
+ * The names of the options in `specs` that carry `tag`, in the table's order.
+ * @param {Specs} specs
+ * @param {Tag} tag
+ */
+export const tagged = (specs, tag) => Object.keys(specs).filter((name) => specs[name].tags?.includes(tag));
 
 /** How an option is typed on the command line. */
 export const flagName = (/** @type {string} */ name) => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
@@ -270,22 +293,13 @@ export function readObject(given, specs, command) {
 // alone of the options): the option every command takes, and the names of compare's own, for
 // the error that says which command takes one.
 
-/** What compare takes and one mode alone does not: the ratio's stopping rule, A/A, the gate. */
-export const COMPARE_ONLY = [
-  'aa',
-  'fault',
-  'pool',
-  'batch',
-  'precision',
-  'margin',
-  'maxTime',
-  'failBelow',
-  'failInconclusive',
-  'ci',
-];
+// why the API refuses what only says how the command line prints: a function returns the document
+export const RETURNED = 'the API returns the document';
+export const PRINTED = `${RETURNED} (report() prints one)`;
 
 export const COMMON = {
   verbose: flag(
     'the whole text: every round, the account, the warm-up and the sizing after the answer; stack traces and task output on failure',
+    { tags: ['resume', 'audit'], cli: PRINTED },
   ),
 };

@@ -15,6 +15,7 @@ import {
   percent,
   positiveInteger,
   positiveNumber,
+  TASK_PARAMETERS,
   requestBytes,
   requestEveryMs,
   text,
@@ -22,9 +23,9 @@ import {
 } from '../words/vocabulary.js';
 import { DEFAULT_OUT } from '../saved/out.js';
 import { FORMATS, readExports } from '../saved/export-request.js';
-import { checked, flag, flagName, repeat, value, COMMON, COMPARE_ONLY } from './option-spec.js';
+import { checked, flag, flagName, repeat, value, COMMON, PRINTED, RETURNED } from './option-spec.js';
 
-export { COMMON, COMPARE_ONLY };
+export { COMMON };
 
 /** @typedef {import('./option-spec.js').Specs} Specs */
 
@@ -33,14 +34,16 @@ export { COMMON, COMPARE_ONLY };
 export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
   takes: 'seconds',
   read: timeoutSeconds('--timeout'),
+  tags: ['kept'],
 });
-export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what);
+export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what, { tags: ['resume', 'kept'] });
 export const fixturesOption = value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`, {
   takes: 'dir',
+  tags: ['resume', 'kept', 'again'],
 });
 export const nodeOption = value(
   'the Node the cells run on: a release (24, 26.10: installed from the npm registry on first use) or a binary (default: this node)',
-  { takes: 'version|path' },
+  { takes: 'version|path', tags: ['resume', 'kept', 'again'] },
 );
 
 /**
@@ -62,6 +65,18 @@ const listsOf = (name, item, example) => (/** @type {string[]} */ values) => {
   return values.length ? list : undefined;
 };
 
+/** How a task parameter's option checks what was typed, by what it takes. */
+const PARAM_CHECKS = { count: positiveInteger, bytes, name: text, path: text };
+
+/**
+ * A task parameter's option (settingSpecs): what it takes, one value checked or, in a sweep
+ * (`L`), an axis.
+ * @template {string} T
+ * @template {boolean} L
+ * @typedef {{ describe: string, kind: L extends true ? 'repeat' : 'value', takes: T }
+ *   & (L extends true ? Axis : { read: (raw: any) => any })} ParamSpec
+ */
+
 /**
  * What one setting measures: -k, the task, the file and the task's parameters. With `list`,
  * each takes a comma-separated list, repeatable (sweep's axes).
@@ -76,54 +91,46 @@ export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
    * @template {string} T
    * @template [O={ read: (raw: any) => any }]
    * @param {string} name @param {T} takes @param {(name: string) => (raw: any) => any} item @param {string} example
+   * @param {readonly import('./option-spec.js').Tag[]} [tags]  its own, beside `axis` in a sweep
    * @param {O} [single]
    * @returns {{ takes: T } & (L extends true ? Axis : O)}
    */
-  const one = (name, takes, item, example, single = /** @type {O} */ ({ read: item(flagName(name)) })) =>
+  const one = (name, takes, item, example, tags = [], single = /** @type {O} */ ({ read: item(flagName(name)) })) =>
     /** @type {any} */ ({
       takes,
       ...(list ? { kind: 'repeat', list: true, read: listsOf(name, item, example) } : single),
+      tags: list ? [...tags, 'axis'] : tags,
     });
   return {
     k: value(
       `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
-      one('k', 'count', positiveInteger, '1,2,4,8'),
+      one('k', 'count', positiveInteger, '1,2,4,8', ['kept']),
     ),
     task: value(
       `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
-      one('task', 'name|path', text, 'readfilesync,reuse-buffer', {}),
+      one('task', 'name|path', text, 'readfilesync,reuse-buffer', ['resume', 'kept'], {}),
     ),
     file: value(
       'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
-      one('file', 'name|size|path', text, '4k,64k,1m', {}),
+      one('file', 'name|size|path', text, '4k,64k,1m', ['kept'], {}),
     ),
-    concurrency: value(
-      'task parameter: operations in flight per worker',
-      one('concurrency', 'count', positiveInteger, '1,8'),
-    ),
-    poolSize: value('task parameter: Buffer.poolSize (bytes, 256k, 1m)', one('poolSize', 'bytes', bytes, '8k,256k,1m')),
-    size: value('task parameter: bytes each op allocates, or a message holds', one('size', 'bytes', bytes, '4k,64k')),
-    partition: value(
-      'task parameter: threadpool-clog reads in chunks of this many bytes',
-      one('partition', 'bytes', bytes, '64k,512k'),
-    ),
-    shape: value(
-      'task parameter: what the message task sends, object, json, buffer, transfer or shared',
-      one('shape', 'name', text, 'object,buffer'),
-    ),
-    serialization: value(
-      "task parameter: the message task's fork serialization in procs mode, json or advanced",
-      one('serialization', 'name', text, 'json,advanced'),
-    ),
-    message: value(
-      'task parameter: a JSON or JSON-lines file of your own messages for the message task',
-      one('message', 'path', text, 'jobs.jsonl'),
+    // each task parameter with an option of its own, as vocabulary.js declares it
+    .../** @type {{ [N in keyof typeof TASK_PARAMETERS]: ParamSpec<(typeof TASK_PARAMETERS)[N]['takes'], L> }} */ (
+      /** @type {unknown} */ (
+        Object.fromEntries(
+          Object.entries(TASK_PARAMETERS).map(([name, { describe, takes, example }]) => [
+            name,
+            value(`task parameter: ${describe}`, one(name, takes, PARAM_CHECKS[takes], example)),
+          ]),
+        )
+      )
     ),
     param: repeat(
       `task parameter for your own task, KEY=VALUE (repeatable${list ? '; VALUE may be a comma-separated list' : ''})`,
       {
         takes: 'KEY=VALUE',
         read: (/** @type {unknown} */ given) => pairs(given, '--param', list ? 'concurrency=1,8' : 'concurrency=8'),
+        tags: list ? ['axis'] : [],
       },
     ),
   };
@@ -135,14 +142,15 @@ export const WORK = {
     takes: 'count',
     ...checked(positiveInteger)('iterations'),
     conflicts: ['duration'],
+    tags: ['kept'],
   }),
   duration: value(
     'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 where compare stops on its own, without --rounds; else 1)',
-    { takes: 'seconds', ...checked(positiveNumber)('duration') },
+    { takes: 'seconds', ...checked(positiveNumber)('duration'), tags: ['kept'] },
   ),
   warmup: value(
     'untimed ops per worker before the barrier; steady: until the rate stops trending and V8 has stopped optimizing, in tenths of the timed ops, within ten timed windows or 5 s (default: steady)',
-    { takes: 'count|steady', ...checked(warmupCount)('warmup') },
+    { takes: 'count|steady', ...checked(warmupCount)('warmup'), tags: ['kept'] },
   ),
 };
 
@@ -159,46 +167,50 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
     env: repeat('KEY=VALUE set in every cell at process start (repeatable)', {
       takes: 'KEY=VALUE',
       read: (/** @type {unknown} */ given) => pairs(given, '--env', 'MALLOC_ARENA_MAX=1'),
+      tags: ['resume'],
     }),
     inheritEnv: flag(
       'give the cells the variables Node reads at every process start (NODE_EXTRA_CA_CERTS), which they do not get otherwise: start-up then shows what each child process pays for them',
+      { tags: ['kept'] },
     ),
     node: either(
       repeat(
         'Node releases (20,24,26: installed on first use) or binaries the cells run on, an axis; comma-separated or repeated',
-        { takes: 'version|path', read: listsOf('node', text, '20,24,26') },
+        { takes: 'version|path', read: listsOf('node', text, '20,24,26'), tags: ['resume', 'again', 'axis'] },
       ),
       nodeOption,
     ),
     main: value(
       "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
-      { takes: 'on|off', choices: ['on', 'off'] },
+      { takes: 'on|off', choices: ['on', 'off'], tags: ['kept'] },
     ),
     requestEvery: value("ms between the app's requests on its main thread (default: 2)", {
       takes: 'ms',
       ...checked(requestEveryMs)('requestEvery'),
+      tags: ['kept'],
     }),
     requestSize: value(
       "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
-      { takes: 'bytes', ...checked(requestBytes)('requestSize') },
+      { takes: 'bytes', ...checked(requestBytes)('requestSize'), tags: ['kept'] },
     ),
     settle: value('ms the app waits after its workers have ended before it reads what it kept (default: 10)', {
       takes: 'ms',
       ...checked(settleMs)('settle'),
+      tags: ['kept'],
     }),
     cycles: either(
       repeat(
         'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
-        { takes: 'count', read: listsOf('cycles', cycleCount, '1,2,4,8') },
+        { takes: 'count', read: listsOf('cycles', cycleCount, '1,2,4,8'), tags: ['axis'] },
       ),
       value(
         "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
-        { takes: 'count', ...checked(cycleCount)('cycles') },
+        { takes: 'count', ...checked(cycleCount)('cycles'), tags: ['kept'] },
       ),
     ),
     semiSpace: value(
       "MiB of V8's semi-space (half of its new space) in each worker, set as an app sets it: a thread's resourceLimits.maxYoungGenerationSizeMb (3 × this), a child's --max-semi-space-size in execArgv (default: V8's)",
-      { takes: 'MiB', ...checked(semiSpaceMiB)('semiSpace') },
+      { takes: 'MiB', ...checked(semiSpaceMiB)('semiSpace'), tags: ['kept'] },
     ),
     timeout: timeoutOption,
     force: forceOption(sweep ? 'run a -k above 4 × CPUs (or 256), or a sweep of more than 64 points' : undefined),
@@ -207,14 +219,18 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
 };
 
 export const OUTPUT = {
-  json: flag('print one JSON document on stdout and nothing else', { conflicts: ['markdown'] }),
-  markdown: flag('print the tables as markdown'),
+  json: flag('print one JSON document on stdout and nothing else', {
+    conflicts: ['markdown'],
+    tags: ['resume', 'audit'],
+    cli: RETURNED,
+  }),
+  markdown: flag('print the tables as markdown', { tags: ['resume', 'audit'], cli: PRINTED }),
   out: value(
     `save the results (the --json document) in this folder as <command>-<UTC time>.json (default: $MMAPBENCH_RESULTS or ./${DEFAULT_OUT})`,
-    { takes: 'dir' },
+    { takes: 'dir', tags: ['resume', 'audit'] },
   ),
-  save: flag('save the results (--no-save: do not)', { conflicts: ['out'] }),
-  quick: flag('a tiny run that proves every path works; measures nothing'),
+  save: flag('save the results (--no-save: do not)', { conflicts: ['out'], tags: ['audit'] }),
+  quick: flag('a tiny run that proves every path works; measures nothing', { tags: ['kept'] }),
   smoke: flag('', { hidden: true }),
 };
 
@@ -222,7 +238,7 @@ export const OUTPUT = {
 export const RESUME = {
   resume: value(
     'go on with the run this saved file is of (killed or stopped), with the settings it was started with, on the same machine; only output options may be given with it',
-    { takes: 'file', conflicts: ['save'] },
+    { takes: 'file', conflicts: ['save'], tags: ['resume'] },
   ),
 };
 
@@ -231,21 +247,24 @@ export const EXPORT = {
   export: repeat(`write the results for a benchmark dashboard as FORMAT=FILE (repeatable): ${FORMATS.join(', ')}`, {
     takes: 'FORMAT=FILE',
     read: readExports,
+    tags: ['resume'],
   }),
 };
 
 /** The CI gate of compare and sweep, and diff's gate's inconclusive switch. */
 const failInconclusive = flag(
   'with a gate: exit 5 when the interval straddles the threshold (default: exit 0; the last line says inconclusive)',
+  { tags: ['resume'] },
 );
 export const GATE = {
   failBelow: value(
     'a CI gate: exit 4 when the whole interval the verdict was read from (workers/procs) is below this ratio, 0 when it is at or above (0.8: threads at most 20% behind)',
-    { takes: 'ratio', ...checked(positiveNumber)('failBelow') },
+    { takes: 'ratio', ...checked(positiveNumber)('failBelow'), tags: ['resume'] },
   ),
   failInconclusive,
   ci: flag(
     'a CI job: --max-time 30 unless given, a line per round instead of a progress bar, the results saved as <out>/<command>-ci.json (replacing it), the verdict and tables appended to $GITHUB_STEP_SUMMARY when set, the gate last',
+    { tags: ['resume'] },
   ),
 };
 
@@ -260,7 +279,9 @@ export const DIFF_GATE = {
     { takes: 'percent', ...checked(percent)('maxSlowdown') },
   ),
   failInconclusive,
-  ci: flag('a CI job: the table and the gate appended to $GITHUB_STEP_SUMMARY when it is set'),
+  ci: flag('a CI job: the table and the gate appended to $GITHUB_STEP_SUMMARY when it is set', {
+    cli: "the step summary is the command line's (--ci)",
+  }),
 };
 
 /**
@@ -270,10 +291,15 @@ export const DIFF_GATE = {
  *   its words begin with (`compare: `)
  */
 export const stopSpecs = (describe) => ({
-  rounds: value(describe.rounds, { takes: 'count', ...checked(positiveInteger)('rounds') }),
+  rounds: value(describe.rounds, { takes: 'count', ...checked(positiveInteger)('rounds'), tags: ['kept'] }),
   precision: value(describe.precision, { takes: 'percent', ...checked(percent)('precision'), conflicts: ['rounds'] }),
   // a fixed count runs every round asked for, so a budget beside it would go unheeded
-  maxTime: value(describe.maxTime, { takes: 'seconds', ...checked(positiveNumber)('maxTime'), conflicts: ['rounds'] }),
+  maxTime: value(describe.maxTime, {
+    takes: 'seconds',
+    ...checked(positiveNumber)('maxTime'),
+    conflicts: ['rounds'],
+    tags: ['kept'],
+  }),
   margin: value(
     `${describe.margin ?? ''}the verdict says "equal" when the whole interval of workers/procs lies within ± this (default: 10%)`,
     { takes: 'percent', ...checked(percent)('margin') },
@@ -284,14 +310,16 @@ export const stopSpecs = (describe) => ({
 export const POOL = {
   pool: value(
     "compare, sweep, advise: run the task through this pool, built fresh in each cell with K workers, its two runtimes the arms (tinypool's worker_threads and child_process, workerpool's thread and process; piscina, threads only, against tinypool's child_process); the project's own copy first (piscina: the project's only)",
-    { takes: 'name', choices: ['tinypool', 'workerpool', 'piscina'] },
+    { takes: 'name', choices: ['tinypool', 'workerpool', 'piscina'], tags: ['kept'] },
   ),
   batch: value("with --pool: ops of the task in one pool task (default: a fiftieth of a worker's window)", {
     takes: 'count',
     ...checked(positiveInteger)('batch'),
+    tags: ['kept'],
   }),
   isolate: flag(
     "with --pool tinypool: a fresh worker for every pool task (tinypool's isolateWorkers, as vitest isolates each test file): the spawn, the setup and the cold ops in every task",
+    { tags: ['kept'] },
   ),
 };
 
@@ -318,6 +346,7 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
         rounds: value('cells to run one after another (default: 1; 2 with --quick)', {
           takes: 'count',
           ...checked(positiveInteger)('rounds'),
+          tags: ['kept'],
         }),
       },
     ),
@@ -327,17 +356,23 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
         aa: value('compare: an A/A run, both arms this mode: the noise floor of this machine', {
           takes: 'mode',
           choices: ['workers', 'procs'],
+          tags: ['kept'],
         }),
         fault: value(
           'compare: after the measured rounds, one more round per mode in which one worker fails this way, to measure what it takes down (native-oom: root)',
-          { takes: 'kind', choices: [...FAULT_KINDS] },
+          { takes: 'kind', choices: [...FAULT_KINDS], tags: ['kept'] },
         ),
       },
       {},
     ),
     protocol: value(
       'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
-      { takes: 'name', choices: ['steady', 'published'], conflicts: ['iterations', 'duration', 'warmup'] },
+      {
+        takes: 'name',
+        choices: ['steady', 'published'],
+        conflicts: ['iterations', 'duration', 'warmup'],
+        tags: ['kept'],
+      },
     ),
     ...runSpecs(),
     ...OUTPUT,
@@ -345,11 +380,14 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     // a gate on the workers/procs ratio: compare's (and trace compare's)
     ...either(GATE, {}),
     trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
-    mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted'),
+    mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted', { tags: ['audit'] }),
     traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
       takes: 'window',
       choices: ['timed', 'cell'],
     }),
-    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)', { takes: 'path' }),
+    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)', {
+      takes: 'path',
+      tags: ['resume', 'again', 'audit'],
+    }),
   };
 }

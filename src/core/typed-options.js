@@ -9,27 +9,20 @@ import { defaultOut } from '../saved/out.js';
 import { parseVersionSpec } from '../system/node.js';
 import { checkDistinct, checkOutput } from '../system/safe-fs.js';
 import { quoted, refusal } from '../saved/validate.js';
-import { kebab, PARAM_OPTIONS } from '../words/vocabulary.js';
-import { COMPARE_ONLY, measurementSpecs } from './options.js';
-import { apiSchema, flagName, readValue } from './option-spec.js';
+import { kebab, TASK_PARAMETERS } from '../words/vocabulary.js';
+import { measurementSpecs } from './options.js';
+import { compareOnly } from './command-options.js';
+import { apiSchema, flagName, readValue, tagged } from './option-spec.js';
 
 /**
- * What may be given with --resume: how to print, save, export and gate, not what to measure;
- * --force to go on with a task module that changed or a k above the cap; what the file names to
- * run, load or write in (a Node or bpftrace binary, a task module, an environment for the cells,
- * the fixtures' folder) given again, as the user's word that it may.
- */
-const WITH_RESUME = [
-  ...['verbose', 'json', 'markdown', 'out', 'export', 'failBelow', 'failInconclusive', 'ci', 'resume'],
-  ...['force', 'node', 'bpftrace', 'task', 'env', 'fixturesDir'],
-];
-
-/**
- * With --resume the settings come from the file: any option that would change them is refused.
+ * With --resume the settings come from the file: any option that would change them is refused,
+ * and only those tagged `resume` may be given (option-spec.js, Tag).
  * @param {Record<string, any>} opts  from readOptions
+ * @param {import('./option-spec.js').Specs} specs  the command's
  */
-export function resumeOnly(opts) {
-  const other = Object.keys(opts).find((name) => !WITH_RESUME.includes(name));
+export function resumeOnly(opts, specs) {
+  const allowed = tagged(specs, 'resume');
+  const other = Object.keys(opts).find((name) => !allowed.includes(name));
   if (other)
     throw usageError(
       `${flagName(other)} cannot be used with --resume: the run goes on with the settings it was started with; drop ${flagName(other)}`,
@@ -44,28 +37,11 @@ const SPECS = measurementSpecs({ compare: true });
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The fields of a kept run's options that an option sets as it was typed: each is checked, and
- * read, as the command line checks and reads that option (a usage error naming it).
+ * The fields of a kept run's options that an option sets as it was typed (tagged `kept`): each
+ * is checked, and read, as the command line checks and reads that option (a usage error naming
+ * it).
  */
-const AS_TYPED = [
-  ...[
-    'task',
-    'file',
-    'node',
-    'fixturesDir',
-    'force',
-    'quick',
-    'inheritEnv',
-    'protocol',
-    'aa',
-    'fault',
-    'pool',
-    'isolate',
-    'main',
-  ],
-  ...['k', 'iterations', 'duration', 'warmup', 'rounds', 'timeout', 'maxTime', 'batch'],
-  ...['requestEvery', 'requestSize', 'settle', 'cycles', 'semiSpace'],
-];
+const AS_KEPT = tagged(SPECS, 'kept');
 
 /** A text field: what an option taking any text keeps (not empty, no NUL). */
 const TEXT = { type: 'string', minLength: 1, pattern: '^[^\\u0000]*$' };
@@ -79,7 +55,7 @@ const KEPT = {
   type: 'object',
   properties: {
     ...Object.fromEntries(
-      AS_TYPED.map((name) => {
+      AS_KEPT.map((name) => {
         const schema = apiSchema(name, SPECS[name]);
         return [name, schema.type === 'string' && !SPECS[name].read ? TEXT : schema];
       }),
@@ -120,7 +96,7 @@ const keptField = (name, value, shown = name) => {
   const wrong = refusal(KEPT, `#/properties/${name}`, value, shown);
   if (wrong) return wrong;
   if (name === 'cwd' && !isAbsolute(String(value))) return `cwd must be an absolute path (it is ${quoted(value)})`;
-  return AS_TYPED.includes(name) || name === 'precision' || name === 'margin'
+  return AS_KEPT.includes(name) || name === 'precision' || name === 'margin'
     ? keptValue(name, SPECS[name], value, shown)
     : null;
 };
@@ -183,7 +159,7 @@ export function keptOptions(options, { path, field, given, k }) {
   // what the command line converts, as it would: the typed values
   /** @type {Record<string, unknown>} */
   const read = {};
-  for (const name of AS_TYPED)
+  for (const name of AS_KEPT)
     if (SPECS[name].read && kept[/** @type {keyof typeof kept} */ (name)] !== undefined)
       read[name] = readValue(name, SPECS[name], kept[/** @type {keyof typeof kept} */ (name)]);
   // --force is the user's word, typed now: a file's own `force` would lift the cap on k for it
@@ -274,7 +250,7 @@ export function keptSweep(request, { path, given }) {
  */
 export function measureOptions(opts, command, { trace = false } = {}) {
   if (command !== 'compare') {
-    const given = COMPARE_ONLY.filter((name) => opts[name] !== undefined);
+    const given = compareOnly().filter((name) => opts[name] !== undefined);
     if (given.length) {
       throw usageError(
         `--${kebab(given[0])} is for compare, which runs both arms; drop it or run \`mmapbench compare\``,
@@ -283,7 +259,7 @@ export function measureOptions(opts, command, { trace = false } = {}) {
   }
   /** @type {Record<string, unknown>} */
   const params = { ...opts.param };
-  for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  for (const name of Object.keys(TASK_PARAMETERS)) if (opts[name] !== undefined) params[name] = opts[name];
   const published = opts.protocol === 'published';
   return {
     command,

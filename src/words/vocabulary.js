@@ -17,17 +17,45 @@ export const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase
  * @typedef {(name: string) => (raw: unknown) => T} Check
  */
 
-/** Task parameters common enough to have their own option; the rest go through --param. */
-export const PARAM_OPTIONS = ['concurrency', 'poolSize', 'size', 'partition', 'shape', 'serialization', 'message'];
+/**
+ * The task parameters common enough to have an option of their own, declared once: what each
+ * sets, what it takes (its check: a count a positive integer, bytes a size, anything else text)
+ * and an example of a sweep's list of it. The option table makes each an option
+ * (core/options.js, settingSpecs); the rest go through --param.
+ */
+export const TASK_PARAMETERS = /** @type {const} */ ({
+  concurrency: { describe: 'operations in flight per worker', takes: 'count', example: '1,8' },
+  poolSize: { describe: 'Buffer.poolSize (bytes, 256k, 1m)', takes: 'bytes', example: '8k,256k,1m' },
+  size: { describe: 'bytes each op allocates, or a message holds', takes: 'bytes', example: '4k,64k' },
+  partition: { describe: 'threadpool-clog reads in chunks of this many bytes', takes: 'bytes', example: '64k,512k' },
+  shape: {
+    describe: 'what the message task sends, object, json, buffer, transfer or shared',
+    takes: 'name',
+    example: 'object,buffer',
+  },
+  serialization: {
+    describe: "the message task's fork serialization in procs mode, json or advanced",
+    takes: 'name',
+    example: 'json,advanced',
+  },
+  message: {
+    describe: 'a JSON or JSON-lines file of your own messages for the message task',
+    takes: 'path',
+    example: 'jobs.jsonl',
+  },
+});
+
+/** Whether a task parameter has an option of its own (TASK_PARAMETERS). @param {string} name */
+export const ownOption = (name) => Object.hasOwn(TASK_PARAMETERS, name);
 
 /** How a user sets a parameter on the command line. @param {string} name */
-export const paramFlag = (name) => (PARAM_OPTIONS.includes(name) ? `--${kebab(name)}` : `--param ${name}=`);
+export const paramFlag = (name) => (ownOption(name) ? `--${kebab(name)}` : `--param ${name}=`);
 
 /**
  * A parameter set to a value as typed: `--size 64k`, `--param op=stat`.
  * @param {string} name @param {unknown} value
  */
-export const paramSetting = (name, value) => `${paramFlag(name)}${PARAM_OPTIONS.includes(name) ? ' ' : ''}${value}`;
+export const paramSetting = (name, value) => `${paramFlag(name)}${ownOption(name) ? ' ' : ''}${value}`;
 
 /** A decimal number as typed: `2`, `-0.5`, `.5`, `1e9`. */
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;

@@ -1,6 +1,6 @@
 // compare, workers and procs on the command line: one module a command, their options from the
 // option table (core/command-options.js); each runs its core (run.js) and prints what it kept.
-import { optionsOf } from '../../core/command-options.js';
+import { SPECS_OF, compareOnly, optionsOf } from '../../core/command-options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 import { output } from '../../core/typed-options.js';
 
@@ -11,7 +11,16 @@ import { output } from '../../core/typed-options.js';
  * @returns {import('../../cli/context.js').CommandModule}
  */
 function measuring(command, examples) {
-  const { specs } = optionsOf(command);
+  // workers and procs read compare's own options too, unlisted, so one typed anyway is refused
+  // by name (measureOptions: it is for compare), not as an unknown option
+  /** @type {import('../../core/option-spec.js').Specs} */
+  const compare = SPECS_OF.compare();
+  const specs = {
+    ...optionsOf(command).specs,
+    ...(command === 'compare'
+      ? {}
+      : Object.fromEntries(compareOnly().map((name) => [name, { ...compare[name], hidden: true }]))),
+  };
   return {
     builder: (yargs) => declare(yargs, specs),
     examples,

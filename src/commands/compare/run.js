@@ -17,6 +17,7 @@ import {
 } from '../../saved/resume.js';
 import { checkContinues } from '../../saved/continues.js';
 import { keptOptions, measureOptions, resumeOnly } from '../../core/typed-options.js';
+import { SPECS_OF } from '../../core/command-options.js';
 import { usageError } from '../../errors.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
 import { MODES } from '../../words/spelling.js';
@@ -53,7 +54,7 @@ function soFarOf(session, modes, sequential) {
  */
 export async function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
-  resumeOnly(opts);
+  resumeOnly(opts, SPECS_OF[command]());
   // any kind of saved file may be passed: the registry of every kind says which it is
   const { loadSaved } = await import('../index.js');
   const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);

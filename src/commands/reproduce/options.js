@@ -12,6 +12,7 @@ import { EXPERIMENT_NAMES } from './experiments.js';
 import { definitionOf, firstBadField } from '../../saved/validate.js';
 import { resumable, resumedFile } from '../../saved/resume.js';
 import { keptValue } from '../../core/typed-options.js';
+import { tagged } from '../../core/option-spec.js';
 import { SPECS } from './specs.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 
@@ -40,19 +41,6 @@ import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
  * @property {import('./protocols.js').ProtocolChoice} [protocol]
  * @property {import('../../saved/export.js').ExportRequest[]} [export]  written once the run is complete
  */
-
-// Options that shape the measurement; --resume takes them from the results file instead.
-const MEASUREMENT_OPTIONS = [
-  'experiments',
-  'quick',
-  'k',
-  'rounds',
-  'maxRounds',
-  'precision',
-  'duration',
-  'timeout',
-  'protocol',
-];
 
 /**
  * What a new run is asked for, checked before anything starts.
@@ -118,10 +106,12 @@ function checkOptions(options, { force = false } = {}) {
   return /** @type {import('./types.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
 }
 
-// What a results file may not decide on its own: the programs and files root runs or writes,
-// and the folder it writes fixtures in.
-/** @type {Record<'node' | 'jemalloc' | 'thpPath' | 'fixturesDir', string | undefined>} */
-const MUST_BE_GIVEN_AGAIN = { node: undefined, jemalloc: undefined, thpPath: THP_PATH, fixturesDir: undefined };
+// What a results file may not decide on its own (tagged `again`): the programs and files root
+// runs or writes, and the folder it writes fixtures in; each needs naming again unless the file
+// keeps the option's own default.
+const GIVEN_AGAIN = /** @type {Array<'node' | 'jemalloc' | 'thpPath' | 'fixturesDir'>} */ (tagged(SPECS, 'again'));
+/** @param {string} name */
+const defaultOf = (name) => /** @type {Record<string, { default?: unknown }>} */ (SPECS)[name].default;
 
 /**
  * The stored options of a run to resume, checked like new ones, and the flags given with it.
@@ -136,27 +126,26 @@ function resumedOptions(request, stored, file) {
   } catch (error) {
     throw usageError(`--resume ${file}: its stored options are invalid (${error.message})`, error);
   }
-  for (const [key, fallback] of Object.entries(MUST_BE_GIVEN_AGAIN)) {
-    const name = /** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key);
+  for (const name of GIVEN_AGAIN) {
     const stored = options[name];
     confirmBinary(`--${kebab(name)}`, stored, request[name], file, {
       same: (given, kept) => resolve(given) === resolve(kept),
       // the default (--thp-path's own) needs no naming
-      needed: stored !== undefined && stored !== fallback,
+      needed: stored !== undefined && stored !== defaultOf(name),
     });
   }
   return options;
 }
 
 /**
- * The flags a resume must be given again (see MUST_BE_GIVEN_AGAIN).
+ * The flags a resume must be given again (GIVEN_AGAIN).
  * @param {import('./types.js').ReproduceOptions} options
  * @returns {string[]}
  */
 export const resumeFlags = (options) =>
-  Object.entries(MUST_BE_GIVEN_AGAIN).flatMap(([key, fallback]) => {
-    const value = options[/** @type {keyof typeof MUST_BE_GIVEN_AGAIN} */ (key)];
-    return value !== fallback ? [`--${kebab(key)}`, String(value)] : [];
+  GIVEN_AGAIN.flatMap((name) => {
+    const value = options[name];
+    return value !== defaultOf(name) ? [`--${kebab(name)}`, String(value)] : [];
   });
 
 /**
@@ -167,11 +156,15 @@ export const resumeFlags = (options) =>
  */
 export async function requestedOptions(request) {
   if (!request.resume) return { options: newOptions(request), resumed: null };
-  const given = MEASUREMENT_OPTIONS.filter(
-    (name) =>
-      /** @type {Record<string, unknown>} */ (request)[name] !== undefined &&
-      !(name === 'experiments' && request.experiments.length === 0),
-  );
+  // what shapes the measurement (every option not tagged `resume`, and the experiments named)
+  // comes from the results file
+  const mayResume = tagged(SPECS, 'resume');
+  const given = [
+    ...(request.experiments?.length ? ['experiments'] : []),
+    ...Object.keys(SPECS).filter(
+      (name) => !mayResume.includes(name) && /** @type {Record<string, unknown>} */ (request)[name] !== undefined,
+    ),
+  ];
   if (given.length)
     throw usageError(
       `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,

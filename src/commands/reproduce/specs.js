@@ -12,6 +12,9 @@ const flag = (/** @type {string} */ describe, more = {}) => ({
   describe,
   ...more,
 });
+const RESUME = /** @type {const} */ (['resume']);
+const GIVEN_AGAIN = /** @type {const} */ (['resume', 'again']);
+
 export const SPECS = {
   ...COMMON,
   list: flag('list the experiments: the claim each tests, what it needs, whether it runs here, estimated time', {
@@ -53,26 +56,37 @@ export const SPECS = {
   timeout: timeoutOption,
   force: forceOption(),
   node: nodeOption,
-  out: { takes: 'dir', describe: 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)' },
+  // what may be given with --resume (tagged `resume`; the rest shape the measurement, which the
+  // results file keeps), and what the file may not choose alone (`again`: option-spec.js, Tag)
+  out: {
+    takes: 'dir',
+    describe: 'folder for REPORT.md and the results file (default: ./mmapbench-reproduce)',
+    tags: RESUME,
+  },
   resume: {
     takes: 'file',
     describe:
       'continue the run whose results file this is (a .json, or the .jsonl of an earlier mmapbench), with the options it was started with',
+    tags: RESUME,
   },
   jemalloc: {
     takes: 'path',
     describe:
       'path of libjemalloc.so for the jemalloc experiment (default: found with ldconfig -p or in the usual paths)',
+    tags: GIVEN_AGAIN,
   },
   thpPath: {
     takes: 'path',
     describe: `the THP setting file the thp experiment changes, a stand-in for tests (default: ${THP_PATH})`,
+    tags: GIVEN_AGAIN,
+    default: THP_PATH,
   },
   thpRestoreFile: {
     takes: 'file',
     describe: `where the original THP mode is kept while it is changed (default: ${defaultRestoreFile()})`,
+    tags: RESUME,
   },
   fixturesDir: fixturesOption,
-  markdown: flag('print the report as markdown (REPORT.md is always markdown)'),
+  markdown: flag('print the report as markdown (REPORT.md is always markdown)', { tags: RESUME }),
   ...EXPORT,
 };

@@ -17,14 +17,13 @@ import {
 import { buildSweepDocument } from './document.js';
 import { keptPoints } from '../../saved/continues.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
+import { SPECS_OF } from '../../core/command-options.js';
+import { tagged } from '../../core/option-spec.js';
 import { about, ruleText } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
 import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
-import { listOf, PARAM_OPTIONS, text } from '../../words/vocabulary.js';
+import { listOf, TASK_PARAMETERS, text } from '../../words/vocabulary.js';
 import { MODES, plural } from '../../words/spelling.js';
-
-// the options that are axes in a sweep, besides the task parameters
-const AXES = ['k', 'cycles', 'task', 'file', 'node', 'variant', 'param'];
 
 /**
  * sweep's command line as axes and shared options.
@@ -37,7 +36,7 @@ function sweepRequest(opts) {
   // --param op=stat,readFile: a list, as the named task parameters take
   for (const [name, value] of Object.entries(/** @type {Record<string, string>} */ (opts.param ?? {})))
     params[name] = listOf(`--param ${name}=`, text, 'readFile,stat')(value, []);
-  for (const name of PARAM_OPTIONS) if (opts[name] !== undefined) params[name] = opts[name];
+  for (const name of Object.keys(TASK_PARAMETERS)) if (opts[name] !== undefined) params[name] = opts[name];
   /** @type {Array<string | undefined>} */
   const nodes = opts.node ?? [undefined];
   const twice = nodes.find(
@@ -58,7 +57,7 @@ function sweepRequest(opts) {
     shared: measureOptions(
       {
         ...opts,
-        ...Object.fromEntries([...AXES, ...PARAM_OPTIONS].map((name) => [name, undefined])),
+        ...Object.fromEntries(tagged(SPECS_OF.sweep(), 'axis').map((name) => [name, undefined])),
       },
       'compare',
     ),
@@ -73,7 +72,7 @@ function sweepRequest(opts) {
  */
 export async function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
-  resumeOnly(opts);
+  resumeOnly(opts, SPECS_OF.sweep());
   // any kind of saved file may be passed: the registry of every kind says which it is
   const { loadSaved } = await import('../index.js');
   const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), 'sweep');

@@ -1,24 +1,14 @@
 import { usageError } from '../../errors.js';
 import { SPECS_OF } from '../../core/command-options.js';
-import { declare, flagName, readOptions } from '../../core/option-spec.js';
+import { declare, flagName, readOptions, tagged } from '../../core/option-spec.js';
 import { measureOptions, output } from '../../core/typed-options.js';
 
 // what `trace` measures: one mode's cells, or compare's
 const TRACED = ['workers', 'procs', 'compare'];
 const SPECS = SPECS_OF.trace();
-// what an audit of another process takes; everything else is about mmapbench's own cells
-const AUDIT_OPTIONS = [
-  'pid',
-  'seconds',
-  'stacks',
-  'bpftrace',
-  'mountTracefs',
-  'json',
-  'markdown',
-  'out',
-  'save',
-  'verbose',
-];
+// what an audit of another process takes (tagged `audit`); everything else is about mmapbench's
+// own cells
+const AUDIT = tagged(SPECS, 'audit');
 
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('mode', {
@@ -44,7 +34,7 @@ export async function handler(argv, context = {}) {
   // the command after --, if there was one (yargs keeps it apart from the modes)
   const command = context.args?.includes('--') ? (argv['--'] ?? []).map(String) : undefined;
   if (opts.pid !== undefined || command) {
-    const extra = Object.keys(opts).filter((name) => !AUDIT_OPTIONS.includes(name));
+    const extra = Object.keys(opts).filter((name) => !AUDIT.includes(name));
     if (modes.length) throw usageError(`an audit traces its target, not mmapbench's cells: drop ${modes.join(' ')}`);
     if (extra.length)
       throw usageError(`${flagName(extra[0])} is for tracing mmapbench's own cells, not an audit; drop it`);
