@@ -2,6 +2,7 @@
 // declares for it, what the API checks an options object against (and types it as: ApiOptions),
 // and what docs/options.md lists.
 import { positiveInteger, positiveNumber, variant } from '../words/vocabulary.js';
+import { ADVISE_SECONDS, PRECISION, SMOKE_CELLS } from '../run/defaults.js';
 import { PRINTED, RETURNED, flag, repeat, value } from './option-spec.js';
 import {
   COMMON,
@@ -39,9 +40,9 @@ export function sweepSpecs() {
     }),
     ...WORK,
     ...stopSpecs({
-      rounds: 'run exactly this many rounds at every point (default: until decided, or --max-time; 2 with --quick)',
+      rounds: `run exactly this many rounds at every point (default: until decided, or --max-time; ${SMOKE_CELLS.rounds} with --quick)`,
       precision: 'stop a point once its ratio is known to ± this, and not as soon as its verdict is decided',
-      maxTime: 'wall time for the whole sweep, calibration included (default: 60 per point)',
+      maxTime: `wall time for the whole sweep, calibration included (default: ${PRECISION.maxSeconds} per point)`,
     }),
     ...runSpecs({ sweep: true }),
     ...POOL,
@@ -64,7 +65,7 @@ export function adviseSpecs() {
         'run exactly this many interleaved rounds of every candidate, none raced out (default: the race, until --max-time)',
       precision:
         'with --no-race: stop a candidate once its workers/procs ratio is known to ± this, and not as soon as its verdict is decided',
-      maxTime: 'wall time for the whole run, every candidate together (default: 60)',
+      maxTime: `wall time for the whole run, every candidate together (default: ${ADVISE_SECONDS})`,
     }),
     ...POOL,
     race: flag(

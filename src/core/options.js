@@ -4,6 +4,8 @@
 // --resume, --export and the CI gate. Below src/cli/ nothing reads argv.
 import { FAULT_KINDS } from '../run/fault.js';
 import { FIXTURES_DIR_DESCRIPTION } from '../run/fixtures.js';
+import { DEFAULTS, PRECISION, SMOKE_CELLS } from '../run/defaults.js';
+import { MARGIN } from '../stats/sequential.js';
 import {
   bytes,
   cycleCount,
@@ -31,11 +33,10 @@ export { COMMON };
 
 /** Options every command takes. */
 
-export const timeoutOption = value('seconds a cell may take before it is terminated (default: 300; 60 with --quick)', {
-  takes: 'seconds',
-  read: timeoutSeconds('--timeout'),
-  tags: ['kept'],
-});
+export const timeoutOption = value(
+  `seconds a cell may take before it is terminated (default: ${DEFAULTS.timeout}; ${SMOKE_CELLS.timeout} with --quick)`,
+  { takes: 'seconds', read: timeoutSeconds('--timeout'), tags: ['kept'] },
+);
 export const forceOption = (what = 'run a -k above 4 × CPUs (or 256)') => flag(what, { tags: ['resume', 'kept'] });
 export const fixturesOption = value(`where named and sized files are created (default: ${FIXTURES_DIR_DESCRIPTION})`, {
   takes: 'dir',
@@ -103,15 +104,15 @@ export function settingSpecs({ list = /** @type {L} */ (false) } = {}) {
     });
   return {
     k: value(
-      `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; 2 with --quick)`,
+      `workers (threads or processes) side by side${list ? ', e.g. 1,2,4,8' : ''} (default: the number of CPUs; ${SMOKE_CELLS.k} with --quick)`,
       one('k', 'count', positiveInteger, '1,2,4,8', ['kept']),
     ),
     task: value(
-      `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: readfilesync)`,
+      `built-in task${s} (see \`mmapbench tasks\`) or path${s} to a task module (default: ${DEFAULTS.task})`,
       one('task', 'name|path', text, 'readfilesync,reuse-buffer', ['resume', 'kept'], {}),
     ),
     file: value(
-      'small, med, large, huge, a size (64k, 8m) or a path (default: med, 64 KiB)',
+      `small, med, large, huge, a size (64k, 8m) or a path (default: ${DEFAULTS.file}, 64 KiB)`,
       one('file', 'name|size|path', text, '4k,64k,1m', ['kept'], {}),
     ),
     // each task parameter with an option of its own, as vocabulary.js declares it
@@ -145,7 +146,7 @@ export const WORK = {
     tags: ['kept'],
   }),
   duration: value(
-    'target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: 0.1 where compare stops on its own, without --rounds; else 1)',
+    `target seconds per cell; picks --iterations by calibrating, and resizes after the first round if its windows were over a quarter shorter or half again as long (default: ${PRECISION.duration} where compare stops on its own, without --rounds; else ${DEFAULTS.duration})`,
     { takes: 'seconds', ...checked(positiveNumber)('duration'), tags: ['kept'] },
   ),
   warmup: value(
@@ -184,27 +185,30 @@ export const runSpecs = ({ sweep = /** @type {W} */ (false) } = {}) => {
       "the app's own load on the parent's main thread while the workers run: on (a request every --request-every ms, timed, and the event loop's delay) or off (default: on)",
       { takes: 'on|off', choices: ['on', 'off'], tags: ['kept'] },
     ),
-    requestEvery: value("ms between the app's requests on its main thread (default: 2)", {
+    requestEvery: value(`ms between the app's requests on its main thread (default: ${DEFAULTS.everyMs})`, {
       takes: 'ms',
       ...checked(requestEveryMs)('requestEvery'),
       tags: ['kept'],
     }),
     requestSize: value(
-      "bytes each of the app's requests allocates and fills, before a small JSON round trip (default: 64k; a task's own request(context) replaces it)",
+      `bytes each of the app's requests allocates and fills, before a small JSON round trip (default: ${DEFAULTS.requestBytes / 1024}k; a task's own request(context) replaces it)`,
       { takes: 'bytes', ...checked(requestBytes)('requestSize'), tags: ['kept'] },
     ),
-    settle: value('ms the app waits after its workers have ended before it reads what it kept (default: 10)', {
-      takes: 'ms',
-      ...checked(settleMs)('settle'),
-      tags: ['kept'],
-    }),
+    settle: value(
+      `ms the app waits after its workers have ended before it reads what it kept (default: ${DEFAULTS.settleMs})`,
+      {
+        takes: 'ms',
+        ...checked(settleMs)('settle'),
+        tags: ['kept'],
+      },
+    ),
     cycles: either(
       repeat(
-        'times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: 1)',
+        `times each cell starts, runs and ends its K workers, as a pool that recycles them, an axis (1,2,4,8); comma-separated or repeated (default: ${DEFAULTS.cycles})`,
         { takes: 'count', read: listsOf('cycles', cycleCount, '1,2,4,8'), tags: ['axis'] },
       ),
       value(
-        "start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: 1)",
+        `start, run and end the K workers this many times in each cell, as a pool that recycles them; the app's memory is read after each (default: ${DEFAULTS.cycles})`,
         { takes: 'count', ...checked(cycleCount)('cycles'), tags: ['kept'] },
       ),
     ),
@@ -301,7 +305,7 @@ export const stopSpecs = (describe) => ({
     tags: ['kept'],
   }),
   margin: value(
-    `${describe.margin ?? ''}the verdict says "equal" when the whole interval of workers/procs lies within ± this (default: 10%)`,
+    `${describe.margin ?? ''}the verdict says "equal" when the whole interval of workers/procs lies within ± this (default: ${MARGIN * 100}%)`,
     { takes: 'percent', ...checked(percent)('margin') },
   ),
 });
@@ -337,17 +341,20 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
     ...WORK,
     ...either(
       stopSpecs({
-        rounds: 'run exactly this many interleaved rounds (default: until decided, or --max-time; 2 with --quick)',
+        rounds: `run exactly this many interleaved rounds (default: until decided, or --max-time; ${SMOKE_CELLS.rounds} with --quick)`,
         precision: 'compare: stop once the ratio is known to ± this, and not as soon as the verdict is decided',
         margin: 'compare: ',
-        maxTime: 'compare: stop after this much wall time, calibration included (default: 60)',
+        maxTime: `compare: stop after this much wall time, calibration included (default: ${PRECISION.maxSeconds})`,
       }),
       {
-        rounds: value('cells to run one after another (default: 1; 2 with --quick)', {
-          takes: 'count',
-          ...checked(positiveInteger)('rounds'),
-          tags: ['kept'],
-        }),
+        rounds: value(
+          `cells to run one after another (default: ${DEFAULTS.rounds}; ${SMOKE_CELLS.rounds} with --quick)`,
+          {
+            takes: 'count',
+            ...checked(positiveInteger)('rounds'),
+            tags: ['kept'],
+          },
+        ),
       },
     ),
     ...either(

@@ -11,6 +11,7 @@ import { taskUnavailable } from './task-check.js';
 import { memoryLimitUnavailable } from '../system/memory-limit.js';
 import { resolvePool } from './pool/resolve.js';
 import { MARGIN } from '../stats/sequential.js';
+import { DEFAULTS, PRECISION, SMOKE_CELLS } from './defaults.js';
 
 /**
  * What `sweep` was asked for: the axes (each a list of values; the points are their cartesian
@@ -28,20 +29,11 @@ import { MARGIN } from '../stats/sequential.js';
 // A task that talks to its parent (message) keeps 1 s cells even then: in 0.1 s cells its round
 // trips run well below their rate, in 1 s cells at the rate of a script of round trips by hand
 // (docs/tasks.md, "message").
-export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
+// (run/defaults.js: PRECISION, with every other default)
+export { PRECISION };
 
-const DEFAULTS = {
-  duration: 1,
-  rounds: { single: 1 },
-  timeout: 300,
-  file: 'med',
-  task: 'readfilesync',
-};
-/** --quick proves every path runs; it measures nothing worth quoting. */
 // an adaptive run stops on width or time long before this; it bounds memory, not the run
 const MAX_ROUNDS = 100_000;
-/** compare, workers, procs and sweep --quick: cells of a few ms that prove every path works and measure nothing. */
-const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
 
 /**
  * What a measuring command was asked for, converted once from the command line (or built by
@@ -182,7 +174,7 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     ...featuresOf(options, cwd, task, iterations),
     main: mainOf(options, task),
     // --quick measures nothing: it ends the workers and reads the memory at once
-    end: { settleMs: options.settle ?? (quick ? 0 : END_DEFAULTS.settleMs), cycles: options.cycles ?? 1 },
+    end: { settleMs: options.settle ?? (quick ? 0 : DEFAULTS.settleMs), cycles: options.cycles ?? DEFAULTS.cycles },
     // each worker's young generation, as an app sets it (workers-host.js, procs-host.js)
     semiSpaceMb: options.semiSpace ?? null,
     envOverrides,
@@ -214,8 +206,7 @@ function workOf(options, task, quick) {
   }
   /** @type {Warmup} */
   const warmup = options.warmup ?? (quick ? SMOKE_CELLS.warmup : 'steady');
-  const fixedRounds =
-    options.rounds ?? (quick ? SMOKE_CELLS.rounds : command === 'compare' ? null : DEFAULTS.rounds.single);
+  const fixedRounds = options.rounds ?? (quick ? SMOKE_CELLS.rounds : command === 'compare' ? null : DEFAULTS.rounds);
   /** @type {import('../stats/stopping.js').StopRule} */
   const stop = {
     rounds: fixedRounds,
@@ -327,14 +318,6 @@ export const oversubscribed = (/** @type {number} */ k, /** @type {number} */ co
  *   or until the rate stops trending (task-runner.js, stoppedTrending), within STEADY_CAP
  */
 
-// What an app has left once its workers ended is read this long after their last exit event: by
-// hand, a parent's anonymous memory read at once and 500 ms later differed by 0.1 MiB at most,
-// and every cell pays the wait (docs/how-it-measures.md, "What ending a worker returns", and
-// "Figures behind the defaults"); `npm run bench:self` sets the figure beside a script
-const END_DEFAULTS = { settleMs: 10 };
-
-/** The app's load by default: a request every 2 ms that allocates and fills 64 KiB. */
-const MAIN_DEFAULTS = { everyMs: 2, size: 64 * 1024 };
 // the app alone is read over this many of its requests (at least 100 ms): a p99 of its own
 const ALONE_REQUESTS = 50;
 
@@ -346,10 +329,10 @@ const ALONE_REQUESTS = 50;
  */
 function mainOf(options, task) {
   if (options.main === 'off') return null;
-  const everyMs = options.requestEvery ?? MAIN_DEFAULTS.everyMs;
+  const everyMs = options.requestEvery ?? DEFAULTS.everyMs;
   return {
     everyMs,
-    size: options.requestSize ?? MAIN_DEFAULTS.size,
+    size: options.requestSize ?? DEFAULTS.requestBytes,
     // --quick proves the path with a few requests (a smoke run); a run that measures reads 50
     aloneMs: options.quick ? 20 : Math.max(100, ALONE_REQUESTS * everyMs),
     requestUrl: task.request ? task.url : null,

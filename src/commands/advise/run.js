@@ -12,9 +12,8 @@ import { runPlanned } from '../sweep/run.js';
 import adviseKind from './kind.js';
 import { measureOptions } from '../../core/typed-options.js';
 import { listOf, text } from '../../words/vocabulary.js';
-
-/** advise's budget unless --max-time says otherwise: every candidate together. */
-const ADVISE_SECONDS = 60;
+// advise's budget unless --max-time says otherwise: every candidate together
+import { ADVISE_SECONDS } from '../../run/defaults.js';
 
 /**
  * @param {Record<string, any>} opts  from readOptions

@@ -15,6 +15,7 @@ import { keptValue } from '../../core/typed-options.js';
 import { tagged } from '../../core/option-spec.js';
 import { SPECS } from './specs.js';
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
+import { DEFAULTS } from '../../run/defaults.js';
 
 /**
  * What `mmapbench reproduce` was asked, as typed: undefined where an option was not given
@@ -57,8 +58,8 @@ function newOptions(request) {
       maxRounds: request.maxRounds ?? ROUNDS.max,
       // none: every claim decided by the verdict's rule (runner.js); a width only when asked for
       precision: request.precision ?? null,
-      duration: request.duration ?? 1,
-      timeout: request.timeout ?? (request.quick ? QUICK_EXPERIMENTS.timeout : 300),
+      duration: request.duration ?? DEFAULTS.duration,
+      timeout: request.timeout ?? (request.quick ? QUICK_EXPERIMENTS.timeout : DEFAULTS.timeout),
       node: request.node,
       jemalloc: request.jemalloc,
       thpPath: request.thpPath ?? THP_PATH,

@@ -3,6 +3,7 @@
 import { THP_PATH } from '../../system/environment.js';
 import { defaultRestoreFile } from '../../system/thp-file.js';
 import { ROUNDS } from './bounds.js';
+import { DEFAULTS } from '../../run/defaults.js';
 import { PROTOCOL_CHOICES } from './protocols.js';
 import { COMMON, EXPORT, fixturesOption, forceOption, nodeOption, timeoutOption } from '../../core/options.js';
 import { percent, positiveInteger, positiveNumber } from '../../words/vocabulary.js';
@@ -46,7 +47,11 @@ export const SPECS = {
     describe: `most rounds an undecided experiment gets (default: ${ROUNDS.max})`,
     read: positiveInteger('--max-rounds'),
   },
-  duration: { takes: 'seconds', describe: 'target seconds per cell (default: 1)', read: positiveNumber('--duration') },
+  duration: {
+    takes: 'seconds',
+    describe: `target seconds per cell (default: ${DEFAULTS.duration})`,
+    read: positiveNumber('--duration'),
+  },
   protocol: {
     takes: 'name',
     describe:
