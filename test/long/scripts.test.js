@@ -91,7 +91,8 @@ test("npm run bench:self prints one table: each figure, its script's in the same
     [5, 'processes'],
   ]) {
     const row = new RegExp(
-      `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB \\([\\d.]+ MiB in the rounds timing ops\\) +\\| [\\d.]+ MiB +\\| ([+−])(\\d+)% +\\| script against itself ±(\\d+)% \\(3 vs 6\\) +\\| (yes|NO) +\\|$`,
+      // the plain app's figure, where the compare ran plain trees, then the cells' beside it
+      `^\\| memory per added worker, ${mode} \\(reuse-buffer\\) +\\| [\\d.]+ MiB \\(plain app\\); cells [\\d.]+ MiB; [\\d.]+ MiB in the rounds timing ops +\\| [\\d.]+ MiB +\\| ([+−])(\\d+)% +\\| script against itself ±(\\d+)% \\(3 vs 6\\) +\\| (yes|NO) +\\|$`,
     ).exec(lines[i]);
     assert.ok(row, lines[i]);
     // judged by the script's own spread: it holds where the difference is within it
