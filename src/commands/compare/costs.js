@@ -315,7 +315,7 @@ function plainMemoryText(document) {
     return [`${mode} ${fixed(plain.median, 1)} MiB over ${plain.samples.length} trees${beside}`];
   });
   return parts.length
-    ? `harness: memory per added worker is the plain app's, its trees beside the cells; the cells' workers hold mmapbench's runner too (its modules, and what it compiles), read in the rounds that time no op: ${parts.join('; ')}`
+    ? `harness: memory per added worker is the plain app's, its trees beside the cells; the cells', read in the rounds that time no op, differ by mmapbench's runner in each worker (its modules, and what it compiles) and by the heap state they drew (a heap that gives its top back holds less): ${parts.join('; ')}`
     : null;
 }
 
