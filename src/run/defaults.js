@@ -26,7 +26,8 @@ export const DEFAULTS = {
 /**
  * A compare, sweep or advise that stops on its own (no --rounds): rounds until its verdict is
  * decided or its ratio known to ± precision, at least minRounds, within maxSeconds, and cells of
- * 0.1 s, as many fresh trees are what make the interval narrow (plan.js says why).
+ * 0.1 s, as many fresh trees are what make the interval narrow (plan.js says why, beside where it
+ * reads these).
  */
 export const PRECISION = { precision: 0.05, maxSeconds: 60, minRounds: 5, duration: 0.1 };
 

@@ -21,16 +21,12 @@ import { DEFAULTS, PRECISION, SMOKE_CELLS } from './defaults.js';
  * @property {MeasureOptions} shared  iterations, duration, rounds, env, ...
  */
 
-/**
- * compare's default: rounds until the ratio is known to ±5% or a minute is spent. Short cells,
- * many fresh trees: each tree has a speed of its own, so precision comes from more trees, not
- * from longer cells (measured here: docs/how-it-measures.md).
- */
-// A task that talks to its parent (message) keeps 1 s cells even then: in 0.1 s cells its round
-// trips run well below their rate, in 1 s cells at the rate of a script of round trips by hand
+// compare's default (run/defaults.js, PRECISION): rounds until the ratio is known to ±5% or a
+// minute is spent. Short cells, many fresh trees: each tree has a speed of its own, so precision
+// comes from more trees, not from longer cells (measured here: docs/how-it-measures.md). A task
+// that talks to its parent (message) keeps 1 s cells even then: in 0.1 s cells its round trips
+// run well below their rate, in 1 s cells at the rate of a script of round trips by hand
 // (docs/tasks.md, "message").
-// (run/defaults.js: PRECISION, with every other default)
-export { PRECISION };
 
 // an adaptive run stops on width or time long before this; it bounds memory, not the run
 const MAX_ROUNDS = 100_000;

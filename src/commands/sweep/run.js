@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { usageError } from '../../errors.js';
-import { PRECISION } from '../../run/plan.js';
+import { PRECISION } from '../../run/defaults.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from './points.js';
 import { describeEnvironment } from '../../system/environment.js';
