@@ -49,14 +49,11 @@ export async function collectedAnonymous() {
 }
 
 /**
- * End `workers` with `end` (terminate, kill) and wait for every one's `exit`; then settle and read.
+ * End `workers` with `end` (terminate, kill) and wait for every one's `exit`.
  * @param {import('node:events').EventEmitter[]} workers
  * @param {(worker: any) => void} end
- * @param {number} settleMs
- * @returns {Promise<EndCycle>}
  */
-export async function endAll(workers, end, settleMs) {
-  const from = process.hrtime.bigint();
+export async function exitAll(workers, end) {
   const exited = workers.map(
     (worker, index) =>
       new Promise((resolve, reject) => {
@@ -72,9 +69,6 @@ export async function endAll(workers, end, settleMs) {
   );
   for (const worker of workers) end(worker);
   await Promise.all(exited);
-  const teardownNs = Number(process.hrtime.bigint() - from);
-  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return { teardownNs, ...(await collectedAnonymous()) };
 }
 
 /**
@@ -86,27 +80,43 @@ export async function endAll(workers, end, settleMs) {
  */
 
 /**
- * The end of a cell: ends the first cycle's workers, and with more cycles starts, runs and ends
- * K again each time, then tells the CLI what the host kept after each.
- * @param {{ spec: EndSpec, first: Pick<Cycle, 'members'>, start: () => Cycle, end: (worker: any) => void,
- *   before: { anonBytes: number | null, heapBytes: number | null } | null, failed: () => boolean,
- *   send: (message: EndedMessage) => void }} host
+ * A further cycle of K workers started, warmed, released and run to its results.
+ * @template {Cycle} C
+ * @param {C} cycle
+ * @returns {Promise<C>}
  */
-export async function endCycles({ spec, first, start, end, before, failed, send }) {
-  const ended = [await endAll(first.members, end, spec.settleMs)];
-  for (let cycle = 1; cycle < spec.cycles && !failed(); cycle++) {
-    const next = start();
-    await next.ready;
-    next.release();
-    await next.finished;
-    ended.push(await endAll(next.members, end, spec.settleMs));
-  }
+export async function ranCycle(cycle) {
+  await cycle.ready;
+  cycle.release();
+  await cycle.finished;
+  return cycle;
+}
+
+/**
+ * The end of a cell: ends the first cycle's workers, and with more cycles runs K again and ends
+ * them each time (`again`), then tells the CLI what the host kept after each: each end timed (the
+ * request to the last worker gone), the settle time waited, the host's memory read.
+ * @template T
+ * @param {{ spec: EndSpec, first: T, again: () => Promise<T>, end: (cycle: T) => Promise<unknown>,
+ *   before: { anonBytes: number | null, heapBytes: number | null } | null, failed: () => boolean,
+ *   send: (message: EndedMessage) => void }} host  end: ends a cycle's workers (exitAll), a pool
+ */
+export async function endCycles({ spec, first, again, end, before, failed, send }) {
+  const ended = async (/** @type {T} */ cycle) => {
+    const from = process.hrtime.bigint();
+    await end(cycle);
+    const teardownNs = Number(process.hrtime.bigint() - from);
+    if (spec.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, spec.settleMs));
+    return { teardownNs, ...(await collectedAnonymous()) };
+  };
+  const cycles = [await ended(first)];
+  for (let cycle = 1; cycle < spec.cycles && !failed(); cycle++) cycles.push(await ended(await again()));
   if (!failed())
     send({
       type: 'ended',
       settleMs: spec.settleMs,
       beforeBytes: before?.anonBytes ?? null,
       beforeHeapBytes: before?.heapBytes ?? null,
-      cycles: ended,
+      cycles,
     });
 }

@@ -6,31 +6,22 @@
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { hostTimeline, serializeError } from './task-runner.js';
-import { anonymousBytes } from '../system/memory.js';
 import { diesWithParent } from '../system/children.js';
 import { ECHO } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { membersCount, parentApp, unfinishedThenExit } from './main-load.js';
-import { collectedAnonymous, endCycles } from './ending.js';
+import { membersCount, unfinishedThenExit } from './main-load.js';
+import { endCycles, exitAll, ranCycle } from './ending.js';
+import { hostShell } from './host-shell.js';
 
-const host = hostTimeline();
-/** @type {import('./task-runner.js').RunnerSpec} */
-const spec = JSON.parse(process.argv[2]);
-// a host is started with an IPC channel, so process.send is there
-const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 // A child sends ready, then result or failed; one that floods the channel is stopped.
 const MAX_MESSAGES = 64;
 
 /** @type {import('node:child_process').ChildProcess[]} */
 const children = [];
 const endChildren = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
-process.on('disconnect', () => {
-  endChildren();
-  process.exit(0);
-});
-// Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
-process.on('SIGINT', () => {});
+// the host that fails or loses the CLI stops its children with it
+const shell = await hostShell({ stop: endChildren });
+const { timeline: host, spec, send, fail, failed, app, anonymousBefore, memoryBefore } = shell;
 // the CLI stopping the cell (another failed, Ctrl-C, --timeout) stops the children with it,
 // saying whose windows had not ended
 /** @type {() => number[]} */
@@ -40,25 +31,6 @@ process.on('SIGTERM', () => {
   unfinishedThenExit(send, unfinished());
 });
 
-let failed = false;
-/**
- * @param {number} worker
- * @param {Omit<import('./task-runner.js').FailedMessage, 'type' | 'worker'>} details
- */
-const fail = (worker, details) => {
-  if (failed) return; // a child that throws also exits: report the first cause only
-  failed = true;
-  endChildren();
-  send({ type: 'failed', worker, ...details }, () => process.exit(1));
-};
-
-// the app's own work on this main thread, from before its workers start to their last result
-const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
-
-// what the app held before it added any worker: the baseline of the memory they add
-const anonymousBefore = anonymousBytes(process.pid);
-// and collected, for what it keeps once they have ended (ending.js)
-const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 const child = fileURLToPath(new URL('./proc-host.js', import.meta.url));
 // Each child dies with this process, even when it is SIGKILLed (with the CLI) while the child
@@ -104,7 +76,7 @@ function watchExit(subprocess, index, finished, lost) {
   subprocess.on('exit', (code, signal) => {
     const at = children.indexOf(subprocess);
     if (at >= 0) children.splice(at, 1);
-    if (finished() || failed) return;
+    if (finished() || failed()) return;
     if (lost) return lost(index, `'exit' (${signal ?? `code ${code}`})`);
     fail(
       index,
@@ -136,7 +108,7 @@ function startChildren({ quiet = false, windowsOver = () => {}, own = spec, lost
   const tell = (/** @type {object} */ message) => cycle.forEach((subprocess) => subprocess.send(message, ignore));
   /** @type {ReturnType<typeof membersCount<import('./task-runner.js').ResultMessage>>} */
   const members = membersCount(own.k, { quiet, windowsOver, collect: () => tell({ type: 'collect' }), say: send });
-  for (let index = 0; index < own.k && !failed; index++) {
+  for (let index = 0; index < own.k && !failed(); index++) {
     const subprocess = fork(child, [own === spec ? process.argv[2] : JSON.stringify(own), String(index)], {
       execPath,
       // a fault round's `oom` child: its JavaScript heap's limit, as an app forks one with it
@@ -194,15 +166,20 @@ process.on('message', (/** @type {any} */ message) => {
     if (spec.parent) parentFrom = readCounters().cpuNs;
   }
   if (message?.type === 'end')
-    endCycles({
-      spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
-      first,
-      start: () => startChildren({ quiet: true }),
-      end: (/** @type {import('node:child_process').ChildProcess} */ subprocess) => subprocess.kill(),
-      before: memoryBefore,
-      failed: () => failed,
-      send,
-    }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));
+    shell.ending(
+      endCycles({
+        spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
+        first,
+        again: () => ranCycle(startChildren({ quiet: true })),
+        end: (cycle) =>
+          exitAll(cycle.members, (/** @type {import('node:child_process').ChildProcess} */ subprocess) =>
+            subprocess.kill(),
+          ),
+        before: memoryBefore,
+        failed,
+        send,
+      }),
+    );
   // once the CLI has read the tree's memory: the children first, then this process
   if (message?.type === 'exit') {
     let left = children.filter((subprocess) => subprocess.exitCode === null && subprocess.signalCode === null);

@@ -3,34 +3,14 @@
 // coordinates (it reports ready once all K are, and opens the gate on release) and, for a task
 // that talks to its parent (message), answers the workers.
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { hostTimeline, serializeError, usageBetween } from './task-runner.js';
+import { serializeError, usageBetween } from './task-runner.js';
 import { echoOn } from './parent-channel.js';
 import { readCounters } from './thread-counters.js';
-import { anonymousBytes } from '../system/memory.js';
-import { membersCount, parentApp, unfinishedThenExit } from './main-load.js';
-import { collectedAnonymous, endCycles } from './ending.js';
+import { membersCount, unfinishedThenExit } from './main-load.js';
+import { endCycles, exitAll, ranCycle } from './ending.js';
+import { hostShell } from './host-shell.js';
 
-const host = hostTimeline();
-
-/** @type {import('./task-runner.js').RunnerSpec} */
-const spec = JSON.parse(process.argv[2]);
-// a host is started with an IPC channel, so process.send is there
-const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
-
-process.on('disconnect', () => process.exit(0));
-// Ctrl-C reaches the whole process group; the CLI decides how the cell ends and reports it.
-process.on('SIGINT', () => {});
-
-let failed = false;
-/**
- * @param {number} worker
- * @param {Omit<import('./task-runner.js').FailedMessage, 'type' | 'worker'>} details
- */
-const fail = (worker, details) => {
-  if (failed) return; // a thread that throws also exits: report the first cause only
-  failed = true;
-  send({ type: 'failed', worker, ...details }, () => process.exit(1));
-};
+const { timeline: host, spec, send, fail, failed, app, anonymousBefore, memoryBefore, ending } = await hostShell();
 
 // the host's CPU time covers all its threads: read from the release to the last result
 /** @type {NodeJS.ResourceUsage | undefined} */
@@ -41,15 +21,17 @@ process.on('message', (/** @type {any} */ message) => {
   // once the CLI has read the tree's memory, with every thread still holding its heap
   if (message?.type === 'exit') process.exit(0);
   if (message?.type === 'end')
-    endCycles({
-      spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
-      first,
-      start: () => startWorkers({ quiet: true }),
-      end: (/** @type {Worker} */ worker) => worker.terminate(),
-      before: memoryBefore,
-      failed: () => failed,
-      send,
-    }).catch((error) => fail(-1, { ...serializeError(error), ending: true }));
+    ending(
+      endCycles({
+        spec: /** @type {import('./ending.js').EndSpec} */ (spec.end),
+        first,
+        again: () => ranCycle(startWorkers({ quiet: true })),
+        end: (cycle) => exitAll(cycle.members, (/** @type {Worker} */ worker) => worker.terminate()),
+        before: memoryBefore,
+        failed,
+        send,
+      }),
+    );
   if (message?.type !== 'go') return;
   first.release();
   before = process.resourceUsage(); // after the release: the threads must not wait for it
@@ -67,13 +49,6 @@ const notStarted = (/** @type {number} */ index, /** @type {Error & { code?: str
     code: error.code,
   });
 
-// the app's own work on this main thread, from before its workers start to their last result
-const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
-
-// what the app held before it added any worker: the baseline of the memory they add
-const anonymousBefore = anonymousBytes(process.pid);
-// and collected, for what it keeps once they have ended (ending.js)
-const memoryBefore = spec.end ? await collectedAnonymous() : null;
 const requested = String(process.hrtime.bigint());
 /** @type {import('./task-runner.js').CellMain | undefined} */
 let main;
@@ -118,7 +93,7 @@ function startWorkers({ quiet = false, windowsOver = () => {}, own = spec, lost,
     collect: () => workers.forEach((one) => one.postMessage({ type: 'collect' })),
     say: send,
   });
-  for (let index = 0; index < own.k && !failed; index++) {
+  for (let index = 0; index < own.k && !failed(); index++) {
     let worker;
     try {
       // a task that talks to its parent gets a port to this thread, which sends everything back

@@ -8,10 +8,9 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { poolBuilder } from './build.js';
-import { accounting, hostTimeline, serializeError, usageBetween } from '../task-runner.js';
-import { anonymousBytes } from '../../system/memory.js';
-import { parentApp } from '../main-load.js';
-import { collectedAnonymous } from '../ending.js';
+import { accounting, serializeError, usageBetween } from '../task-runner.js';
+import { endCycles } from '../ending.js';
+import { hostShell } from '../host-shell.js';
 import { readCounters, windowAccount } from '../thread-counters.js';
 import { cellAccount } from '../../stats/account.js';
 import { combineMetrics } from '../../stats/cell-summary.js';
@@ -19,11 +18,10 @@ import { mergeHistograms } from '../../stats/histogram.js';
 import { TOO_SHORT } from '../latency-sampler.js';
 import { EXITING } from './exiting.js';
 
-const host = hostTimeline();
-/** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */
-const spec = JSON.parse(process.argv[2]);
+const shell = await hostShell();
+const { timeline: host, send, fail, failed, app, anonymousBefore, memoryBefore } = shell;
+const spec = /** @type {import('../task-runner.js').RunnerSpec & { pool: PoolSpec }} */ (shell.spec);
 const mode = /** @type {'workers'|'procs'} */ (process.argv[3]);
-const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind(process);
 
 /**
  * @typedef {object} PoolSpec  the pool a cell builds (plan.pool)
@@ -36,15 +34,6 @@ const send = /** @type {NonNullable<typeof process.send>} */ (process.send).bind
  *   each combines over a worker's pool tasks
  */
 
-process.on('disconnect', () => process.exit(0));
-process.on('SIGINT', () => {});
-let failed = false;
-const fail = (/** @type {number} */ worker, /** @type {object} */ details) => {
-  if (failed) return;
-  failed = true;
-  send({ type: 'failed', worker, ...details }, () => process.exit(1));
-};
-
 // a pool's thread that exits (the task's process.exit) ends without settling its pool task:
 // it says so on its way out (work.js), and the cell fails at once, as a raw cell's would
 const exiting = mode === 'workers' ? new BroadcastChannel(EXITING) : null;
@@ -53,9 +42,6 @@ if (exiting)
   exiting.onmessage = (/** @type {any} */ { data }) =>
     fail(-1, { message: `exited with code ${data.code} before finishing`, exitCode: data.code });
 
-const app = await parentApp(spec, (error) => fail(-1, { ...serializeError(error), main: true }));
-const anonymousBefore = anonymousBytes(process.pid);
-const memoryBefore = spec.end ? await collectedAnonymous() : null;
 // the pool's package is loaded as the app loads its modules, before it asks for its workers:
 // start-up, as a raw cell's, runs from that request to the last set up
 const build = await poolBuilder(spec.pool, mode, {
@@ -80,7 +66,7 @@ try {
   send({ type: 'ready' });
   process.on('message', (/** @type {any} */ message) => {
     if (message?.type === 'go') window(members, warm).catch((error) => fail(-1, poolFailure(error)));
-    if (message?.type === 'end') end().catch((error) => fail(-1, { ...poolFailure(error), ending: true }));
+    if (message?.type === 'end') shell.ending(end(), poolFailure);
     if (message?.type === 'exit') {
       exiting?.close();
       process.exit(0);
@@ -423,38 +409,22 @@ const NO_GC = "a pool's workers do not watch their GC pauses";
  * sets up, warms and runs a pool again and ends it each time, as an app that recycles its pool
  * (each further window untimed: throughput is the first's).
  */
-async function end() {
-  const cycles = [await destroyed()];
-  for (let cycle = 1; cycle < (spec.end?.cycles ?? 1) && !failed; cycle++) {
-    pool = build(spec.k);
-    if (!spec.pool.isolate) {
-      await setUpMembers();
-      await warmUp();
-    }
-    await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), () => {});
-    if (!spec.pool.isolate) await tearDownMembers();
-    cycles.push(await destroyed());
-  }
-  if (failed) return;
-  send({
-    type: 'ended',
-    settleMs: spec.end?.settleMs ?? 0,
-    beforeBytes: memoryBefore?.anonBytes ?? null,
-    beforeHeapBytes: memoryBefore?.heapBytes ?? null,
-    cycles,
+const end = () =>
+  endCycles({
+    spec: /** @type {import('../ending.js').EndSpec} */ (spec.end),
+    first: pool,
+    async again() {
+      pool = build(spec.k);
+      if (!spec.pool.isolate) {
+        await setUpMembers();
+        await warmUp();
+      }
+      await drain(Math.ceil((spec.k * spec.iterations) / spec.pool.batch), () => {});
+      if (!spec.pool.isolate) await tearDownMembers();
+      return pool;
+    },
+    end: (built) => built.destroy(),
+    before: memoryBefore,
+    failed,
+    send,
   });
-}
-
-/**
- * The pool destroyed, timed (the request to its promise's end), then the settle time and what
- * the app holds.
- * @returns {Promise<import('../ending.js').EndCycle>}
- */
-async function destroyed() {
-  const from = process.hrtime.bigint();
-  await pool.destroy();
-  const teardownNs = Number(process.hrtime.bigint() - from);
-  const settleMs = spec.end?.settleMs ?? 0;
-  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return { teardownNs, ...(await collectedAnonymous()) };
-}
