@@ -4,7 +4,7 @@
 import { usageError } from '../errors.js';
 import { readUserFile } from '../system/safe-fs.js';
 import { MAX_RESULTS_BYTES } from './out.js';
-import { envText } from '../points/point-name.js';
+import { machineFacts } from '../document/machine-facts.js';
 import { changedFile, firstBadField, MAX_DEPTH, nestsDeeperThan, printable, quoted } from './validate.js';
 import { firstInconsistency } from './relations.js';
 import { checkSchema, fromReproduceLines, upgraded } from './migrate.js';
@@ -93,22 +93,6 @@ export function checkedDocument(document, what, kinds, notOurs) {
   if (missing) throw changedFile(what, missing);
   return { kind, document: printable(today) };
 }
-
-/**
- * The facts of a machine that can change a run's figures, as every reader names them: what
- * diff and the report page list, what an export's line says, what a resumed run must share.
- * @param {import('../document/document.js').Environment} env
- * @returns {Record<string, string>}
- */
-export const machineFacts = (env) => ({
-  kernel: env.kernel,
-  glibc: env.glibc ?? 'n/a',
-  CPU: env.cpu.model ?? 'unknown',
-  cores: `${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical`,
-  THP: env.thp ?? 'n/a',
-  'libuv pool': String(env.uvThreadpoolSize ?? 'n/a'),
-  'allocator env': envText(env.allocatorEnv) || 'none',
-});
 
 /**
  * The facts of a run that can change its figures: its Node, its machine's, and how it measured.

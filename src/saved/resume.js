@@ -1,7 +1,7 @@
 // `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
-import { machineFacts } from './load.js';
+import { machineFacts } from '../document/machine-facts.js';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

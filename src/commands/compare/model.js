@@ -11,7 +11,7 @@ import {
   accountWordsOf,
 } from '../../document/sentences.js';
 import { plural, duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
-import { cpusText } from '../../system/cpus.js';
+import { factsLine } from '../../document/machine-facts.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { median } from 'simple-statistics';
@@ -59,18 +59,7 @@ function header(document) {
   const env = Object.entries(config.env)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
-  const facts = [
-    `node ${environment.node.version}`,
-    environment.kernel,
-    `glibc ${environment.glibc ?? 'n/a'}`,
-    cpusText(environment.cpu),
-    `THP ${environment.thp ?? 'n/a'}`,
-    ...(environment.perVmaLock === undefined
-      ? []
-      : [`per-VMA locks ${environment.perVmaLock === null ? 'unknown' : environment.perVmaLock ? 'yes' : 'no'}`]),
-    `libuv pool ${environment.uvThreadpoolSize ?? 4}`,
-    ...(env ? [env] : []),
-  ];
+  const facts = [`node ${environment.node.version}`, ...factsLine(environment), ...(env ? [env] : [])];
   // no-break spaces inside a fact, so a narrow terminal wraps between facts, not within one
   const lines = [
     `${rounds} × ${work}${pilot}${quick}`,

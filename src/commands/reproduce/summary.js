@@ -5,6 +5,7 @@ import { plural, percentText } from '../../words/spelling.js';
 import { QUICK_EXPERIMENTS } from './bounds.js';
 import { PUBLISHED } from './protocols.js';
 import { DECIDES, kNote, shown } from './sections.js';
+import { machineFacts } from '../../document/machine-facts.js';
 
 /**
  * @typedef {import('./experiments.js').ClaimVerdict} ClaimVerdict
@@ -37,10 +38,8 @@ export function environmentModel(document, { file, bounds }) {
     ['mmapbench', document.mmapbench],
     ['started', document.started],
     ['node', `${env.node.version} (${env.node.path})`],
-    ['kernel', `${env.kernel} (${env.platform})`],
-    ['glibc', env.glibc ?? 'n/a'],
-    ['CPU', `${env.cpu.model ?? 'unknown'}: ${env.cpu.logicalCores} logical, ${env.cpu.physicalCores} physical cores`],
-    ['THP', env.thp ?? 'n/a'],
+    // a name on one line: the fit to the screen wraps the figures, not the names
+    ...Object.entries(machineFacts(env)).map(([name, value]) => [name.replaceAll(' ', '\u00a0'), value]),
     ['k', kNote(options.k, env.cpu.logicalCores)],
     [
       'cells',

@@ -1,6 +1,7 @@
 import { poolText } from '../../document/pool-words.js';
 import { plural, fixed, ops, MODES, percentText } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
+import { factsLine } from '../../document/machine-facts.js';
 import { lineOf } from '../../document/account-text.js';
 import { about, pct, resumeText, ruleText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { UNIT } from '../compare/model.js';
@@ -70,7 +71,7 @@ export function sweepModel(document, { width = 80, answer = false } = {}) {
     : varying(axes);
   const cores = cpusOf(environment.cpu);
   const read = sweepPoints(document);
-  const { title, lines } = headerOf(document, cores);
+  const { title, lines } = headerOf(document);
   const notes = sweepNotes(document, columns, cores, answer);
   const metrics = answer ? [] : metricsTable(points, columns);
   const accounted = answer ? [] : accountTable(points, columns);
@@ -133,9 +134,8 @@ function pointsTable(points, read, columns) {
  * A sweep's title (what every point shares) and the lines under it: how it stopped, the
  * machine, each variant's environment and each Node's path.
  * @param {SweepDocument} document
- * @param {number} cores
  */
-function headerOf(document, cores) {
+function headerOf(document) {
   const { axes, points, config, environment } = document;
   const state = document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`;
   const fixedAxes = [
@@ -154,12 +154,7 @@ function headerOf(document, cores) {
     config.rounds === null
       ? `each point: rounds ${ruleText(config)}; the whole sweep: a ${about(config.maxTime ?? 0)} budget, interleaved`
       : `${config.rounds} interleaved round${config.rounds === 1 ? '' : 's'} at every point`;
-  const facts = [
-    environment.kernel,
-    `glibc ${environment.glibc ?? 'n/a'}`,
-    plural(cores, 'CPU'),
-    `THP ${environment.thp ?? 'n/a'}`,
-  ];
+  const facts = factsLine(environment);
   const lines = [
     `${stopRule}${config.quick ? ' (--quick: not a measurement)' : ''}; took ${about(document.seconds)}`,
     facts.map((fact) => fact.replaceAll(' ', '\u00a0')).join(' · '),
