@@ -1,6 +1,7 @@
 // `advise`'s ranking as a table and its verdict in a sentence: the best fix with its gain and
 // its cost, and the exact line that applies it; the published ranking beside it where it covers
 // the task, labelled with its source.
+import { titleState } from '../../document/status-words.js';
 import { poolText } from '../../document/pool-words.js';
 import { MITIGATION_RANKING } from '../../reference/published.js';
 import { differenceText, formatCI } from '../../document/sentences.js';
@@ -152,7 +153,7 @@ export function adviceModel(document) {
   const task = document.axes.task[0];
   const notes = adviceNotes(document);
   return {
-    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${objective === 'throughput' ? '' : `, ranked by ${words.ranked}`}${document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`}`,
+    title: `mmapbench advise: ${task}, ${advice.rows.length - 1} candidates against the baseline${objective === 'throughput' ? '' : `, ranked by ${words.ranked}`}${titleState(document.status)}`,
     tables: [{ head, rows }],
     notes,
   };

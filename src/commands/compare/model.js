@@ -12,6 +12,7 @@ import {
 } from '../../document/sentences.js';
 import { plural, duration, fixed, ops, rate, MODES } from '../../words/spelling.js';
 import { factsLine } from '../../document/machine-facts.js';
+import { titleState } from '../../document/status-words.js';
 import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { median } from 'simple-statistics';
@@ -34,11 +35,8 @@ const LOW_CPU_SHARE = 0.5;
  * What a run that did not complete says after its title: ` — INTERRUPTED after 3 of 10 rounds`.
  * @param {ResultsDocument} document
  */
-export function stateText({ config, status, rounds }) {
-  if (status === 'complete') return '';
-  const done = rounds.filter((round) => round.complete).length;
-  return ` — ${status.toUpperCase()} after ${done}${config.rounds ? ` of ${config.rounds}` : ''} round${(config.rounds ?? done) === 1 ? '' : 's'}`;
-}
+export const stateText = ({ config, status, rounds }) =>
+  titleState(status, { done: rounds.filter((round) => round.complete).length, of: config.rounds });
 
 /** @param {ResultsDocument} document */
 function header(document) {

@@ -1,7 +1,7 @@
 // The report page's section for a reproduce run: its published tables beside the measured ones.
 import { plural } from '../../words/spelling.js';
 import { reproducePoints } from './models.js';
-import { statusText } from './summary.js';
+import { statusSentence } from '../../document/status-words.js';
 import { forestChart, forestRow } from '../../view/charts.js';
 import { section } from '../../view/html-page.js';
 import { cellsUnder } from './protocols.js';
@@ -50,7 +50,7 @@ export async function reproduceSection(saved, { facts, models }) {
       heading: `reproduce: ${plural(new Set(records.map((r) => r.experiment)).size, 'experiment')}`,
       path: saved.path,
       document: {
-        status: statusText(document),
+        status: statusSentence(document),
         mmapbench: document.mmapbench,
         environment: document.environment,
       },

@@ -1,7 +1,7 @@
 // A reproduce run's results document: its options, the machine, a record per calibration and
 // finished cell, the experiments it skipped, and how it ended.
 import { reproduceAnswer, reproducePoints, savedReportModels } from './models.js';
-import { statusText } from './summary.js';
+import { statusSentence } from '../../document/status-words.js';
 
 /**
  * @typedef {import('./types.js').ReproduceDocument} Document
@@ -13,7 +13,7 @@ export default {
   commands: ['reproduce'],
   command: () => 'reproduce',
   environment: (/** @type {Document} */ { environment }) => environment,
-  status: statusText,
+  status: statusSentence,
   settings: (/** @type {Document} */ { options }) => options,
   nodes: (/** @type {Document} */ { environment }) => environment.node.version,
   tasks: () => null,

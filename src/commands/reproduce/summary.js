@@ -6,24 +6,12 @@ import { QUICK_EXPERIMENTS } from './bounds.js';
 import { PUBLISHED } from './protocols.js';
 import { DECIDES, kNote, shown } from './sections.js';
 import { machineFacts } from '../../document/machine-facts.js';
+import { statusSentence } from '../../document/status-words.js';
 
 /**
  * @typedef {import('./experiments.js').ClaimVerdict} ClaimVerdict
  * @typedef {import('../../words/report-model.js').ReportModel} ReportModel
  */
-
-/**
- * How the run ended, in the report's words.
- * @param {Pick<import('./types.js').ReproduceDocument, 'status' | 'error'>} document
- */
-export const statusText = ({ status, error }) =>
-  status === 'failed'
-    ? `failed: ${error?.message}`
-    : status === 'interrupted'
-      ? 'interrupted: resume with --resume'
-      : status === 'incomplete'
-        ? 'ended without a report (killed): resume with --resume'
-        : status;
 
 /**
  * The report's first block: what this run ran on and how.
@@ -34,7 +22,7 @@ export const statusText = ({ status, error }) =>
 export function environmentModel(document, { file, bounds }) {
   const { environment: env, options } = document;
   const rows = [
-    ['status', statusText(document)],
+    ['status', statusSentence(document)],
     ['mmapbench', document.mmapbench],
     ['started', document.started],
     ['node', `${env.node.version} (${env.node.path})`],

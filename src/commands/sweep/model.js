@@ -2,6 +2,7 @@ import { poolText } from '../../document/pool-words.js';
 import { plural, fixed, ops, MODES, percentText } from '../../words/spelling.js';
 import { cpusOf, cpusText } from '../../system/cpus.js';
 import { factsLine } from '../../document/machine-facts.js';
+import { titleState } from '../../document/status-words.js';
 import { lineOf } from '../../document/account-text.js';
 import { about, pct, resumeText, ruleText, withCI, contrastCell, accountWordsOf } from '../../document/sentences.js';
 import { UNIT } from '../compare/model.js';
@@ -137,7 +138,7 @@ function pointsTable(points, read, columns) {
  */
 function headerOf(document) {
   const { axes, points, config, environment } = document;
-  const state = document.status === 'complete' ? '' : ` — ${document.status.toUpperCase()}`;
+  const state = titleState(document.status);
   const fixedAxes = [
     axes.node.length === 1 ? `node ${axes.node[0].version}` : null,
     axes.task.length === 1 ? `task ${axes.task[0]}` : null,
