@@ -10,6 +10,7 @@ import { terminalReporter } from './terminal.js';
 import { about, formatCI, lookClause } from '../document/sentences.js';
 import { verdictWords } from '../commands/compare/words.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
+import { columnLines } from '../view/table.js';
 import { PHASES } from '../stats/phases.js';
 
 /**
@@ -241,13 +242,13 @@ export function phaseLines(summary, names) {
     ['phase', ...modes.map((mode, i) => names[i] ?? mode)],
     ...keys.map((key, row) => [HEADINGS[row], ...modes.map((mode) => ms(summary.modes[mode][key]))]),
   ];
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const columns = columnLines(rows, {
+    align: ['left', ...modes.map(() => /** @type {const} */ ('right'))],
+    min: [0, ...modes.map(() => 7)],
+  });
   return [
     `mmapbench: where a round's time went (ms per cell, mean of ${plural(summary.rounds, 'round')}):`,
-    ...rows.map(
-      (row) =>
-        `mmapbench:   ${row.map((cell, i) => (i ? cell.padStart(Math.max(widths[i], 7)) : cell.padEnd(widths[i]))).join('  ')}`,
-    ),
+    ...columns.map((line) => `mmapbench:   ${line}`),
     `mmapbench:   ${roundCost(summary)}`,
   ];
 }

@@ -298,3 +298,26 @@ export const NBSP = '\u00a0';
  */
 export const wrapText = (text, width) =>
   wrapAnsi(text.replace(NUMBER_UNIT, `$1${NBSP}`), width, { hard: true }).replaceAll(NBSP, ' ');
+
+/**
+ * Rows as columns without borders, as a listing prints them: each column as wide as its widest
+ * cell (at least `min`), its cells to the left or the right; with a `width`, the last column
+ * wrapped between words under itself within it.
+ * @param {string[][]} rows
+ * @param {{ align?: Array<'left'|'right'>, min?: number[], width?: number }} [how]
+ * @returns {string[]}
+ */
+export function columnLines(rows, { align = [], min = [], width } = {}) {
+  const last = rows[0].length - 1;
+  const widths = rows[0].map((_, column) => Math.max(min[column] ?? 0, ...rows.map((row) => [...row[column]].length)));
+  const padded = (/** @type {string} */ cell, /** @type {number} */ column) =>
+    align[column] === 'right' ? cell.padStart(widths[column]) : cell.padEnd(widths[column]);
+  return rows.flatMap((row) => {
+    const head = row.slice(0, last).map((cell, column) => `${padded(cell, column)}  `);
+    const indent = [...head.join('')].length;
+    if (width === undefined) return [`${head.join('')}${padded(row[last], last)}`.trimEnd()];
+    return wrapText(row[last], Math.max(20, width - indent))
+      .split('\n')
+      .map((line, i) => `${i === 0 ? head.join('') : ' '.repeat(indent)}${line}`);
+  });
+}

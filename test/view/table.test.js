@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitContents, fitWidths, renderTerminal } from '../../src/view/table.js';
+import { columnLines, fitContents, fitWidths, renderTerminal } from '../../src/view/table.js';
 
 const widest = (text) => Math.max(...text.split('\n').map((line) => [...line].length));
 
@@ -61,4 +61,29 @@ test('a cell is measured in terminal columns: a wide character takes two, so a c
   // wrapped by the columns it takes, the cell is whole: none of it cut off with an ellipsis
   assert.equal(text.match(/読読読読読/g)?.length, 8, text);
   assert.ok(!text.includes('…'), text);
+});
+
+test('a listing without borders: columns as wide as their widest cell or their least, the last wrapped under itself', () => {
+  const rows = [
+    ['heap', 'runs', 'the threads fault their buffers back in after each collection, the processes do not'],
+    ['a-longer-name', 'skipped', 'short'],
+  ];
+  const lines = columnLines(rows, { min: [0, 8], width: 60 });
+  assert.deepEqual(lines, [
+    'heap           runs      the threads fault their buffers',
+    '                         back in after each collection, the',
+    '                         processes do not',
+    'a-longer-name  skipped   short',
+  ]);
+  // right-aligned figures, and no wrapping without a width: the line ends where its text does
+  assert.deepEqual(
+    columnLines(
+      [
+        ['phase', 'workers'],
+        ['set up', '1.5'],
+      ],
+      { align: ['left', 'right'] },
+    ),
+    ['phase   workers', 'set up      1.5'],
+  );
 });

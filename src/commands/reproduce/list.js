@@ -1,5 +1,5 @@
 // reproduce --list: every experiment, the claim it tests, whether it runs here, its time.
-import { renderMarkdown, renderTerminal, wrapText } from '../../view/table.js';
+import { columnLines, renderMarkdown, renderTerminal, wrapText } from '../../view/table.js';
 import { usageError } from '../../errors.js';
 import { EXPERIMENTS } from './experiments.js';
 import { roundBounds } from './bounds.js';
@@ -86,16 +86,16 @@ const decidedOn = ([deciding, beside]) =>
  */
 function lineEach(rows, options, width) {
   const [min] = roundBounds(options);
-  const nameWidth = Math.max(...rows.map((row) => row[0].length));
-  const lines = rows.flatMap(([name, claim, , here, time, decided]) => {
-    const state = here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs';
-    const reading = decided.startsWith('warm') ? 'warm' : decided.split(/[: ]/)[0];
-    const head = `${name.padEnd(nameWidth)}  ${state.padEnd(8)}  ${time.replace(/ \(--quick.*/, '').padEnd(7)}  ${reading.padEnd(9)}  `;
-    const indent = [...head].length;
-    return wrapText(claim, Math.max(20, width - indent))
-      .split('\n')
-      .map((line, i) => `${i === 0 ? head : ' '.repeat(indent)}${line}`);
-  });
+  const lines = columnLines(
+    rows.map(([name, claim, , here, time, decided]) => [
+      name,
+      here === 'runs' ? 'runs' : here.startsWith('skipped') ? 'skipped' : 'installs',
+      time.replace(/ \(--quick.*/, ''),
+      decided.startsWith('warm') ? 'warm' : decided.split(/[: ]/)[0],
+      claim,
+    ]),
+    { min: [0, 8, 7, 9], width },
+  );
   return `${[
     `mmapbench reproduce: ${EXPERIMENTS.length} experiments; \`reproduce --list NAME\` describes one`,
     ...lines,

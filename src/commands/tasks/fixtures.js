@@ -1,5 +1,6 @@
 import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../../run/fixtures.js';
 import { formatSize } from '../../words/spelling.js';
+import { columnLines } from '../../view/table.js';
 import { COMMON } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
 
@@ -24,9 +25,11 @@ export function handler(argv, context = {}) {
   const files = Object.entries(NAMED_FILES).map(([name, size]) => ({ name, size, ...fixtureIn(dir, name, size) }));
   const out = context.stdout ?? process.stdout;
   if (opts.json) return void out.write(`${JSON.stringify(files, null, 2)}\n`);
-  for (const file of files) {
-    out.write(
-      `${file.name.padEnd(6)} ${formatSize(file.size).padStart(8)}  ${file.path}  ${file.created ? 'created' : 'already there'}\n`,
-    );
-  }
+  const rows = files.map((file) => [
+    file.name,
+    formatSize(file.size),
+    file.path,
+    file.created ? 'created' : 'already there',
+  ]);
+  for (const line of columnLines(rows, { align: ['left', 'right'] })) out.write(`${line}\n`);
 }

@@ -2,7 +2,7 @@
 import { BUFFER_OPTION, hasBufferOption, NODE_CHANGES, sinceText } from '../../reference/node-changes.js';
 import { formatSize } from '../../words/spelling.js';
 import { kebab, paramSetting } from '../../words/vocabulary.js';
-import { wrapText } from '../../view/table.js';
+import { columnLines, wrapText } from '../../view/table.js';
 
 /**
  * A task as `tasks` shows it (and --json prints it).
@@ -41,11 +41,8 @@ function taskLines({ name, description, params }, nameWidth, width) {
   const flags = Object.keys(params)
     .map((key) => `--${kebab(key)}`)
     .join(' ');
-  const indent = nameWidth + 2;
   const clause = description.split(/ \(|; |: /)[0];
-  const lines = wrapText(clause, width - indent)
-    .split('\n')
-    .map((line, i) => `${i === 0 ? name.padEnd(nameWidth) : ''.padEnd(nameWidth)}  ${line}`);
+  const lines = columnLines([[name, clause]], { min: [nameWidth], width });
   if (!flags) return lines;
   const last = [...lines[lines.length - 1]].length;
   if (last + 2 + flags.length <= width) lines[lines.length - 1] += flags.padStart(width - last);
