@@ -11,7 +11,7 @@ import { cellPhases } from '../stats/phases.js';
 import { runnerSpec } from './work.js';
 import { spawnHost, started, track } from './host-process.js';
 
-export const hosts = {
+const hosts = {
   workers: fileURLToPath(new URL('./workers-host.js', import.meta.url)),
   procs: fileURLToPath(new URL('./procs-host.js', import.meta.url)),
 };
@@ -24,7 +24,7 @@ const POOL_HOST = fileURLToPath(new URL('./pool/host.js', import.meta.url));
 // one does not.
 const releaseLeadNs = (/** @type {number} */ processes) => BigInt((5 + processes) * 1e6);
 /** Who a cell's host is, in its messages. */
-export const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
+const LABELS = { workers: 'the workers host process', procs: 'the procs parent process' };
 
 /**
  * How a cell is traced: the window, and how to start the tracer.
@@ -52,15 +52,50 @@ export const LABELS = { workers: 'the workers host process', procs: 'the procs p
  *   trace: stopped when the cell's processes have exited; started before they are spawned
  *   (window 'cell') or once every worker is warm (window 'timed': the timed loops without
  *   process startup, module loading and warmup)
+ * @returns {Promise<import('../stats/cell-summary.js').CellResult>}
  */
-export async function runCell(plan, work, mode, interrupt, { trace, alone = false, timesOps = true } = {}) {
+export async function runCell(plan, work, mode, interrupt, options = {}) {
+  return /** @type {Promise<import('../stats/cell-summary.js').CellResult>} */ (
+    treeOf(plan, work, mode, interrupt, options)
+  );
+}
+
+/**
+ * A fault round's tree (fault-cell.js): a cell whose host is told which of its workers fails and
+ * how, and which returns what the app saw of it once the host has said so, or how the app ended
+ * where it did not live to say.
+ * @param {import('./plan.js').Plan} plan
+ * @param {import('./plan.js').Work} work
+ * @param {'workers'|'procs'} mode
+ * @param {AbortSignal | undefined} interrupt
+ * @param {{ fault: import('./fault.js').FaultSpec, spawned?: (pid: number | undefined) => void }} fault
+ *   spawned: called with the host's pid as soon as it is started
+ * @returns {Promise<{ seen: import('./fault.js').FaultSeen } | { ended: string }>}  ended: the
+ *   signal the app died of, which mmapbench did not send
+ */
+export const faultTree = (plan, work, mode, interrupt, fault) =>
+  /** @type {Promise<{ seen: import('./fault.js').FaultSeen } | { ended: string }>} */ (
+    treeOf(plan, work, mode, interrupt, fault)
+  );
+
+/**
+ * A cell's tree, from its spawn to its last process gone: a measured cell's (runCell), or a fault
+ * round's (faultTree).
+ * @param {import('./plan.js').Plan} plan
+ * @param {import('./plan.js').Work} work
+ * @param {'workers'|'procs'} mode
+ * @param {AbortSignal | undefined} interrupt
+ * @param {{ trace?: Tracer, alone?: boolean, timesOps?: boolean, fault?: import('./fault.js').FaultSpec,
+ *   spawned?: (pid: number | undefined) => void }} options
+ */
+async function treeOf(plan, work, mode, interrupt, { trace, alone = false, timesOps = true, fault, spawned: onSpawn }) {
   let tracer = trace?.window === 'cell' ? await asInterrupted(trace.start(), interrupt) : null;
   // when bpftrace was attached: the traced window's length is what wait times are shares of
   let tracedFrom = process.hrtime.bigint();
   const stop = new AbortController();
   const signal = interrupt ? AbortSignal.any([interrupt, stop.signal]) : stop.signal;
   setMaxListeners(20, signal); // the host's, the tracer's and the stop's listeners, with room
-  const spec = JSON.stringify(runnerSpec(plan, work, { alone, timesOps }));
+  const spec = JSON.stringify({ ...runnerSpec(plan, work, { alone, timesOps }), ...(fault ? { fault } : {}) });
   const limitBefore = pidsLimit();
   const spawned = process.hrtime.bigint();
   let host = /** @type {({ subprocess: Host } & ReturnType<typeof track>) | null} */ (null);
@@ -69,6 +104,7 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     // one host in either mode: an app's main process, which adds the K workers (threads, or processes it forks)
     const { subprocess, tracked } = startHost(plan, mode, spec, { signal, interrupt });
     host = { subprocess, ...tracked };
+    onSpawn?.(subprocess.pid);
     // its failure stops the tree, and is the one reported
     tracked.done.catch((error) => {
       firstFailure ??= error;
@@ -86,19 +122,12 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     // the host has its result and is still there, its workers holding their heaps: what the
     // tree holds at the end of its timed windows, before any of it is torn down
     const message = await Promise.race([tracked.result, tracked.done]);
+    if (fault) return { seen: await faultSeen(message, tracked, mode, subprocess) };
     const hostPids = subprocess.pid ? [subprocess.pid] : [];
     const memory = treeAtEnd(hostPids, message, plan);
     const { ended, strays } = await endTree(subprocess, tracked, hostPids);
-    const exited = process.hrtime.bigint();
-    const cell = cellOf(mode, plan, message, {
-      steal,
-      memory,
-      strays,
-      ended,
-      spawned,
-      exited,
-      received: tracked.received(),
-    });
+    const [exited, received] = [process.hrtime.bigint(), tracked.received()];
+    const cell = cellOf(mode, plan, message, { steal, memory, strays, ended, spawned, exited, received });
     if (tracer) {
       // stop() settles bpftrace either way; the catch below must not cancel it a second time
       const traced = tracer;
@@ -109,8 +138,45 @@ export async function runCell(plan, work, mode, interrupt, { trace, alone = fals
     return cell;
   } catch (error) {
     // what failed first, before stopping the tree makes the other processes fail too
-    throw await stoppedTree(firstFailure ?? error, { host, stop, tracer, mode, limitBefore, interrupt });
+    const stopped = await stoppedTree(firstFailure ?? error, { host, stop, tracer, mode, limitBefore, interrupt });
+    const died = fault && host ? await diedOf(host.subprocess, interrupt) : null;
+    if (died) return { ended: died };
+    throw stopped;
   }
+}
+
+/**
+ * A fault round's result: the host dismissed and gone, what it saw of the fault.
+ * @param {ResultMessage} message
+ * @param {ReturnType<typeof track>} tracked
+ * @param {'workers'|'procs'} mode
+ * @param {Host} subprocess
+ */
+async function faultSeen(message, tracked, mode, subprocess) {
+  tracked.dismiss();
+  await tracked.done;
+  const hostPids = subprocess.pid ? [subprocess.pid] : [];
+  await gone(killStrays(hostPids, descendantsOf(hostPids)));
+  await subprocess.box.end();
+  if (!message.fault) throw new MmapbenchError(`${LABELS[mode]} reported no fault round`);
+  return /** @type {import('./fault.js').FaultSeen} */ (message.fault);
+}
+
+/**
+ * The signal an app died of where mmapbench sent none (no kill of ours: a timeout, Ctrl-C, a
+ * flood of messages): a fault round's fault took it down (a thread's abort, the OOM killer).
+ * @param {Host} subprocess
+ * @param {AbortSignal} [interrupt]
+ * @returns {Promise<string | null>}
+ */
+async function diedOf(subprocess, interrupt) {
+  const ended = await subprocess.then(
+    () => null,
+    (/** @type {any} */ exit) => exit,
+  );
+  return ended?.signal && !subprocess.killed && !ended.timedOut && !ended.isCanceled && !interrupt?.aborted
+    ? ended.signal
+    : null;
 }
 
 /**
@@ -138,7 +204,7 @@ function startHost(plan, mode, spec, { signal, interrupt }) {
  * @returns {Promise<ReturnType<typeof stealTicks>>}  the CPU steal, read before the release time
  *   is set, not inside its lead
  */
-export async function release(subprocess, plan, mode) {
+async function release(subprocess, plan, mode) {
   const steal = stealTicks();
   const at = String(process.hrtime.bigint() + releaseLeadNs(mode === 'procs' ? plan.k : 1));
   await subprocess.sendMessage({ type: 'go', at }).catch(() => {});

@@ -1,14 +1,11 @@
-// A fault round's tree (compare --fault, run/fault.js): the cell's own host, told which worker
-// fails and how; what the app saw, read into figures; and an app that died of the fault (a
+// A fault round's tree (compare --fault, run/fault.js): a cell (cell.js faultTree) whose host is
+// told which worker fails and how; what the app saw, read into figures; and an app that died of the fault (a
 // thread's abort, the OOM killer) read as the outcome it is, not as the run's failure.
 import { MmapbenchError } from '../errors.js';
-import { descendantsOf, gone, killStrays } from '../system/descendants.js';
 import { memberMemoryLimit } from '../system/memory-limit.js';
 import { fullSpeedAt } from '../stats/ramp.js';
-import { hosts, LABELS, release } from './cell.js';
+import { faultTree } from './cell.js';
 import { faultOp } from './fault.js';
-import { spawnHost, started, track } from './host-process.js';
-import { runnerSpec } from './work.js';
 
 /**
  * A request of the app's counts as stalled when its timer called it this much later than its
@@ -54,34 +51,15 @@ export async function runFaultCell(plan, work, mode, kind, { interrupt, limitByt
     afterOps: faultOp(work.iterations),
     ...(limit && mode === 'procs' ? { limit: limit.procs } : {}),
   };
-  const spec = JSON.stringify({ ...runnerSpec(plan, work, {}), fault });
-  const subprocess = spawnHost(plan, hosts[mode], [spec], interrupt);
-  const hostPids = subprocess.pid ? [subprocess.pid] : [];
-  const tracked = track(subprocess, { mode, label: LABELS[mode], plan, interrupt, dismissed: true });
   try {
-    // at once, long before the host has started its app and its workers
-    if (mode === 'workers') limit?.enter(subprocess.pid);
-    await started(subprocess);
-    await Promise.race([tracked.ready, tracked.done]);
-    await release(subprocess, plan, mode);
-    const message = await Promise.race([tracked.result, tracked.done]);
-    tracked.dismiss();
-    await tracked.done;
-    if (!message.fault) throw new MmapbenchError(`${LABELS[mode]} reported no fault round`);
-    return outcomeOf(/** @type {import('./fault.js').FaultSeen} */ (message.fault), fault.afterOps);
-  } catch (error) {
-    const ended = await subprocess.then(
-      () => null,
-      (/** @type {any} */ exit) => exit,
-    );
-    // the app itself ended by a signal it did not get from mmapbench (no kill of ours: a timeout,
-    // Ctrl-C, a flood of messages): the fault took it down
-    if (ended?.signal && !subprocess.killed && !ended.timedOut && !ended.isCanceled && !interrupt?.aborted)
-      return { ...NOTHING_LEFT, workersLost: plan.k, event: ended.signal, afterOps: fault.afterOps };
-    throw error;
+    const tree = await faultTree(plan, work, mode, interrupt, {
+      fault,
+      // at once, long before the host has started its app and its workers
+      spawned: (pid) => (mode === 'workers' ? limit?.enter(pid) : undefined),
+    });
+    if ('ended' in tree) return { ...NOTHING_LEFT, workersLost: plan.k, event: tree.ended, afterOps: fault.afterOps };
+    return outcomeOf(tree.seen, fault.afterOps);
   } finally {
-    await gone(killStrays(hostPids, descendantsOf(hostPids)));
-    await subprocess.box.end();
     await limit?.remove();
   }
 }
