@@ -36,3 +36,9 @@ export const ADVISE_SECONDS = 60;
 
 /** compare, workers, procs and sweep --quick: cells of a few ms that prove every path works and measure nothing. */
 export const SMOKE_CELLS = { iterations: 20, warmup: 2, rounds: 2, k: 2, timeout: 60 };
+
+/** reproduce without --rounds: rounds until every claim is decided, between these bounds. */
+export const REPRODUCE_ROUNDS = { min: 5, max: 12 };
+
+/** reproduce's --protocol choices, as results.schema.json's reproduceOptions keeps them (a test holds them alike). */
+export const PROTOCOL_CHOICES = /** @type {const} */ (['fresh', 'steady', 'published', 'both']);

@@ -4,7 +4,9 @@ import os from 'node:os';
 import { usableCpus } from './cpus.js';
 import { gunzipSync } from 'node:zlib';
 
-export const THP_PATH = '/sys/kernel/mm/transparent_hugepage/enabled';
+import { THP_PATH } from './thp-file.js';
+
+export { THP_PATH };
 
 /**
  * The bracketed token of a sysfs choice file: `always [madvise] never` -> `madvise`. A file

@@ -1,8 +1,9 @@
 import { SEQUENCE_ROUNDS } from '../../stats/sequential.js';
 /** --quick: every path of every experiment, in about a minute on 2 cores; decides little. */
 export const QUICK_EXPERIMENTS = { iterations: 200, warmup: 50, rounds: 2, timeout: 60 };
-/** The default: rounds until every claim is decided, between these bounds. */
-export const ROUNDS = { min: 5, max: 12 };
+/** The default: rounds until every claim is decided, between these bounds (run/defaults.js). */
+export { REPRODUCE_ROUNDS as ROUNDS } from '../../run/defaults.js';
+import { REPRODUCE_ROUNDS as ROUNDS } from '../../run/defaults.js';
 
 /** Rounds at least and at most; the run stops between them once every claim is decided. */
 /** @param {{ quick: boolean, rounds?: number | null, maxRounds?: number }} options */

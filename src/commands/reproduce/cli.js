@@ -1,6 +1,8 @@
 import { declare, readOptions } from '../../core/option-spec.js';
 import { EXPERIMENT_NAMES } from './names.js';
-import { SPECS } from './specs.js';
+import { SPECS_OF } from '../../core/command-options.js';
+
+const SPECS = SPECS_OF.reproduce();
 
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, SPECS).positional('experiments', {

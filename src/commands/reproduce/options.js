@@ -13,7 +13,9 @@ import { definitionOf, firstBadField } from '../../saved/validate.js';
 import { resumable, resumedFile } from '../../saved/resume.js';
 import { keptValue } from '../../core/typed-options.js';
 import { tagged } from '../../core/option-spec.js';
-import { SPECS } from './specs.js';
+import { SPECS_OF } from '../../core/command-options.js';
+
+const SPECS = SPECS_OF.reproduce();
 import { QUICK_EXPERIMENTS, ROUNDS } from './bounds.js';
 import { DEFAULTS } from '../../run/defaults.js';
 

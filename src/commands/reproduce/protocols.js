@@ -9,8 +9,7 @@
  * (stats/ramp.js): fresh workers, as the investigation timed them, and the same cells once warm
  * beside them, in one run.
  */
-/** --protocol's choices, as results.schema.json's reproduceOptions keeps them (a test holds them alike). */
-export const PROTOCOL_CHOICES = /** @type {const} */ (['fresh', 'steady', 'published', 'both']);
+export { PROTOCOL_CHOICES } from '../../run/defaults.js';
 export { PUBLISHED_PROTOCOL as PUBLISHED } from '../../reference/published.js';
 
 /**

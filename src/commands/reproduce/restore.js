@@ -1,6 +1,8 @@
 import { COMMON } from '../../core/options.js';
 import { declare, readOptions } from '../../core/option-spec.js';
-import { SPECS as REPRODUCE } from './specs.js';
+import { SPECS_OF } from '../../core/command-options.js';
+
+const REPRODUCE = SPECS_OF.reproduce();
 
 // reproduce's own THP options: restore writes only the real THP file, or the stand-in a run was
 // given when it is given again, and reads only the restore file
