@@ -11,6 +11,7 @@ import { about, formatCI, lookClause } from '../document/sentences.js';
 import { verdictWords } from '../commands/compare/words.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
 import { columnLines } from '../view/table.js';
+import { commandLine } from '../words/command-line.js';
 import { PHASES } from '../stats/phases.js';
 
 /**
@@ -32,11 +33,19 @@ export async function runPrinted(run, output, { interrupt, stdout = process.stdo
  * @param {{ stdout: NodeJS.WritableStream & { columns?: number }, stderr: NodeJS.WritableStream }} streams
  */
 export function printRun(finished, output, { stdout, stderr }) {
-  const { document, saved, exported, runError, kind } = finished;
-  stdout.write(renderKind(kind, document, output.format, stdout, { verbose: output.verbose }));
+  const { document, saved, exported, runError, kind, written = [], resume } = finished;
+  const path = saved && 'path' in saved ? saved.path : undefined;
+  stdout.write(renderKind(kind, document, output.format, stdout, { verbose: output.verbose, path }));
   if (output.verbose)
     for (const line of verboseLines(kind.points?.(document) ?? [], document)) stderr.write(`${line}\n`);
-  // the path, then the run's own error (or the save's), whose line comes last
+  for (const file of written) stderr.write(`mmapbench: wrote ${shown(file)}\n`);
+  // the path, then the run's own error (or the save's), whose line comes last: after how to go
+  // on with the run, where it says
+  if (runError && resume) {
+    if (path) stderr.write(`mmapbench: saved ${shown(path)}\n`);
+    stderr.write(`mmapbench: to finish the run: ${commandLine(resume)}\n`);
+    throw runError;
+  }
   savedLine(saved, runError, stderr);
   for (const file of exported) stderr.write(`mmapbench: exported ${shown(file)}\n`);
   if (output.summary)
@@ -122,6 +131,7 @@ export function appendSummary(file, files, parts, stderr) {
  * @returns {string[]}
  */
 function verboseLines(points, document) {
+  if (!points.length) return [];
   if (points.length > 1)
     return points.flatMap((point) => (point.phases ? [`mmapbench: ${point.label}: ${roundCost(point.phases)}`] : []));
   const [{ phases }] = points;

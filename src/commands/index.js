@@ -7,6 +7,8 @@
 import { usageError } from '../errors.js';
 import { checkedDocument, readSaved } from '../saved/load.js';
 import { renderKind } from '../view/index.js';
+import { resumeOnly } from '../core/typed-options.js';
+import { resumable, resumedFile } from '../saved/resume.js';
 import advise from './advise/kind.js';
 import audit from './trace/kind.js';
 import compare from './compare/kind.js';
@@ -39,6 +41,20 @@ export function kindOf({ command }) {
  * @returns {import('../saved/load.js').Saved<Kind>}
  */
 export const loadSaved = (path, what = path) => readSaved(path, what, KINDS);
+
+/**
+ * The run a --resume names, for `command` to go on with, by every measuring command the same way:
+ * the options given beside it are only those tagged `resume` (the rest the file keeps), and the
+ * file, read as any kind, is an unfinished run of this command.
+ * @param {Record<string, any>} given  the options given (and reproduce's
+ *   experiment names, where any are)
+ * @param {'compare'|'workers'|'procs'|'sweep'|'reproduce'} command
+ * @param {import('../core/option-spec.js').Specs} specs  the command's
+ */
+export function resumedRun(given, command, specs) {
+  resumeOnly(given, specs);
+  return resumable(loadSaved(resumedFile(given.resume), `--resume ${given.resume}`), command);
+}
 
 /**
  * A document given as it is (the API's report(document)), checked as a saved file is.

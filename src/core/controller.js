@@ -134,6 +134,8 @@ export function gateOf(document, request, { fixedRounds, kind }) {
  * @property {string[]} exported
  * @property {Error | null} runError
  * @property {import('../view/kind.js').Kind} kind  the kind of file the command saves
+ * @property {string[]} [written]  other files it wrote (reproduce's REPORT.md)
+ * @property {string[]} [resume]  how to go on with it where a run error stopped it: a command line
  */
 
 /**

@@ -23,9 +23,11 @@ import { apiSchema, flagName, readValue, tagged } from './option-spec.js';
 export function resumeOnly(opts, specs) {
   const allowed = tagged(specs, 'resume');
   const other = Object.keys(opts).find((name) => !allowed.includes(name));
-  if (other)
+  // reproduce's experiments are named, not flagged
+  const shown = other === 'experiments' ? 'the experiment names' : other && flagName(other);
+  if (shown)
     throw usageError(
-      `${flagName(other)} cannot be used with --resume: the run goes on with the settings it was started with; drop ${flagName(other)}`,
+      `${shown} cannot be used with --resume: the run goes on with the settings it was started with; drop ${shown}`,
     );
 }
 

@@ -181,7 +181,12 @@ for (const [args, pattern, code] of [
   ],
   [
     ['reproduce', '--resume', BIN, '--quick'],
-    /^mmapbench: --resume continues a run with the options it was started with; drop --quick$/,
+    /^mmapbench: --quick cannot be used with --resume: the run goes on with the settings it was started with; drop --quick$/,
+    2,
+  ],
+  [
+    ['reproduce', '--resume', BIN, 'gap'],
+    /^mmapbench: the experiment names cannot be used with --resume: the run goes on with the settings it was started with; drop the experiment names$/,
     2,
   ],
   [

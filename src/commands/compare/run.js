@@ -6,17 +6,9 @@ import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { buildDocument } from './document.js';
 import compareKind from './kind.js';
-import {
-  checkModules,
-  keptDocument,
-  modulesOf,
-  resumable,
-  resumedFile,
-  resumingLine,
-  sessionOf,
-} from '../../saved/resume.js';
+import { checkModules, keptDocument, modulesOf, resumingLine, sessionOf } from '../../saved/resume.js';
 import { checkContinues } from '../../saved/continues.js';
-import { keptOptions, measureOptions, resumeOnly } from '../../core/typed-options.js';
+import { keptOptions, measureOptions } from '../../core/typed-options.js';
 import { SPECS_OF } from '../../core/command-options.js';
 import { usageError } from '../../errors.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
@@ -54,10 +46,8 @@ function soFarOf(session, modes, sequential) {
  */
 export async function measureOrResume(opts, command, output, context) {
   if (!opts.resume) return measureCommand(measureOptions(opts, command), output, context);
-  resumeOnly(opts, SPECS_OF[command]());
   // any kind of saved file may be passed: the registry of every kind says which it is
-  const { loadSaved } = await import('../index.js');
-  const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), command);
+  const kept = (await import('../index.js')).resumedRun(opts, command, SPECS_OF[command]());
   const options = keptOptions(kept.request, {
     path: kept.path,
     field: 'resume',

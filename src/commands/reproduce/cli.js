@@ -1,4 +1,5 @@
 import { declare, readOptions } from '../../core/option-spec.js';
+import { textWidth } from '../../view/table.js';
 import { EXPERIMENT_NAMES } from './names.js';
 import { SPECS_OF } from '../../core/command-options.js';
 
@@ -18,12 +19,30 @@ export const examples = [
 ];
 
 /**
+ * The experiments' run, printed as every run is (cli/finish.js): the verdicts, or with --verbose
+ * the whole report, then the files it wrote; or with --list, the experiments.
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
  * @param {import('../../cli/context.js').Context} [context]
  */
-export async function handler(argv, context) {
+export async function handler(argv, context = {}) {
   const { smoke, verbose, ...rest } = readOptions(argv, SPECS, 'reproduce');
-  const { reproduce } = await import('./cli-run.js');
   const experiments = [argv.experiments ?? []].flat().map(String);
-  return reproduce({ ...rest, verbose, experiments, quick: rest.quick || smoke || undefined }, context);
+  /** @type {import('./options.js').ReproduceRequest} */
+  const request = { ...rest, verbose, experiments, quick: rest.quick || smoke || undefined };
+  const [{ listed, reproduceRun }, { runPrinted }] = await Promise.all([
+    import('./run.js'),
+    import('../../cli/finish.js'),
+  ]);
+  const { stdout = process.stdout, stderr = process.stderr, interrupt } = context;
+  if (request.list) {
+    const say = (/** @type {string} */ line) => void stderr.write(`mmapbench: ${line}\n`);
+    return void stdout.write(await listed(request, { width: textWidth(stdout), interrupt, say }));
+  }
+  // its results file and REPORT.md are its own (--out): kept as it goes, whatever the format
+  /** @type {import('../../core/typed-options.js').Output} */
+  const output = {
+    ...{ format: request.markdown ? 'markdown' : 'terminal', save: null, exports: [], gate: null },
+    ...{ ci: false, summary: null, verbose: Boolean(verbose) },
+  };
+  await runPrinted((core) => reproduceRun(request, core), output, context);
 }

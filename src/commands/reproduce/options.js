@@ -10,7 +10,6 @@ import { confirmBinary } from '../../saved/given-again.js';
 import { kebab } from '../../words/vocabulary.js';
 import { EXPERIMENT_NAMES } from './experiments.js';
 import { definitionOf, firstBadField } from '../../saved/validate.js';
-import { resumable, resumedFile } from '../../saved/resume.js';
 import { keptValue } from '../../core/typed-options.js';
 import { tagged } from '../../core/option-spec.js';
 import { SPECS_OF } from '../../core/command-options.js';
@@ -161,20 +160,13 @@ export async function requestedOptions(request) {
   if (!request.resume) return { options: newOptions(request), resumed: null };
   // what shapes the measurement (every option not tagged `resume`, and the experiments named)
   // comes from the results file
-  const mayResume = tagged(SPECS, 'resume');
-  const given = [
-    ...(request.experiments?.length ? ['experiments'] : []),
-    ...Object.keys(SPECS).filter(
-      (name) => !mayResume.includes(name) && /** @type {Record<string, unknown>} */ (request)[name] !== undefined,
+  const given = Object.fromEntries(
+    Object.entries(request).filter(
+      ([name, value]) => value !== undefined && (name !== 'experiments' || /** @type {string[]} */ (value).length),
     ),
-  ];
-  if (given.length)
-    throw usageError(
-      `--resume continues a run with the options it was started with; drop ${given.map((n) => (n === 'experiments' ? 'the experiment names' : `--${kebab(n)}`)).join(', ')}`,
-    );
+  );
   // any kind of saved file may be passed: the registry of every kind says which it is
-  const { loadSaved } = await import('../index.js');
-  const kept = resumable(loadSaved(resumedFile(request.resume), `--resume ${request.resume}`), 'reproduce');
+  const kept = (await import('../index.js')).resumedRun({ ...given, resume: request.resume }, 'reproduce', SPECS);
   return {
     options: resumedOptions(request, kept.request, request.resume),
     resumed: { path: kept.path, document: kept.document },

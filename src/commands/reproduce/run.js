@@ -19,19 +19,44 @@ import { roundBounds } from './bounds.js';
 import { renderMarkdown } from '../../view/table.js';
 import reproduceKind from './kind.js';
 import { controlRun } from '../../core/controller.js';
+import { resultsFolder } from '../../saved/save.js';
+import { listing } from './list.js';
+import { machine, select } from './machine.js';
+import { requestedOptions, resumeFlags } from './options.js';
 
 /** @typedef {import('./types.js').ReproduceDocument} ReproduceDocument */
 
 /**
- * What a reproduce run kept: its report's models, where REPORT.md went (or why it could not),
- * the results file, the exports written, and the error that stopped it.
- * @typedef {object} Reproduced
- * @property {import('../../words/report-model.js').ReportModel[]} models
- * @property {{ path: string } | { error: Error }} report
- * @property {string} file
- * @property {string[]} exported
- * @property {Error | null} error
+ * `mmapbench reproduce`: the experiments' rounds, the results file saved after every round, then
+ * REPORT.md; or, with `resume`, the cells that file is missing. What it kept is a run's like any
+ * other, which the CLI prints (cli/finish.js).
+ * @param {import('./options.js').ReproduceRequest} request  what the command line asked for, read
+ * @param {import('../../core/reporter.js').Context} context
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
+export async function reproduceRun(request, { interrupt, reporter }) {
+  const { options, resumed } = await requestedOptions(request);
+  // a folder (not a link to one, as compare's --out) this user can write, before anything is installed
+  const out = resultsFolder(request.out ?? (request.resume ? dirname(request.resume) : 'mmapbench-reproduce'));
+  const ctx = await machine(options, request, interrupt, { say: (line) => reporter?.say(line) });
+  const { runnable, skipped } = select(options, ctx);
+  return measureReproduce(
+    { exports: request.export ?? [], options, ctx, runnable, skipped, resumed, out },
+    { interrupt, reporter },
+  );
+}
+
+/**
+ * `mmapbench reproduce --list`: every experiment a line, or the ones named in full; nothing is
+ * installed.
+ * @param {import('./options.js').ReproduceRequest} request
+ * @param {{ width: number, interrupt?: AbortSignal, say: (line: string) => void }} how
+ */
+export async function listed(request, { width, interrupt, say }) {
+  const { options } = await requestedOptions(request);
+  const ctx = await machine(options, request, interrupt, { install: false, say });
+  return listing(ctx, options, { width, markdown: request.markdown, names: request.experiments });
+}
 
 /**
  * The run, with --out held: its document saved after every round, then the report. A resumed run
@@ -43,12 +68,9 @@ import { controlRun } from '../../core/controller.js';
  *   skipped: Array<{ name: string, reason: string }>,
  *   resumed: { path: string, document: ReproduceDocument } | null, out: string }} run
  * @param {import('../../core/reporter.js').Context} context
- * @returns {Promise<Reproduced>}
+ * @returns {Promise<import('../../core/controller.js').Finished>}
  */
-export async function measureReproduce(
-  { exports, options, ctx, runnable, skipped, resumed, out },
-  { interrupt, reporter },
-) {
+async function measureReproduce({ exports, options, ctx, runnable, skipped, resumed, out }, { interrupt, reporter }) {
   const folders = [...new Set([out, ...(resumed ? [dirname(resumed.path)] : [])])];
   // node-fix runs on the Nodes found now, never on paths a results file names: a resumed run
   // continues the settings whose versions are still the ones found
@@ -189,11 +211,12 @@ async function holding(warn, body, { folders, out, document, resumed, run }) {
 }
 
 /**
- * What the run keeps however it ended: its document with how it ended, REPORT.md, the exports.
+ * What the run keeps however it ended: its document with how it ended, REPORT.md, the exports;
+ * where it stopped, how to go on with it.
  * @param {Error | null} error  what stopped it
  * @param {{ file: string, keeper: ReturnType<typeof keeper>, exports: import('../../saved/export.js').ExportRequest[],
  *   document: ReproduceDocument, plan: ReturnType<typeof planOf>, out: string }} run
- * @returns {Reproduced}
+ * @returns {import('../../core/controller.js').Finished}
  */
 function kept(error, { file, keeper: keeping, exports, document, plan, out }) {
   Object.assign(document, endOf(/** @type {any} */ (error)));
@@ -204,20 +227,23 @@ function kept(error, { file, keeper: keeping, exports, document, plan, out }) {
   }
   const models = reportModels(document, plan, file);
   const reportFile = join(out, 'REPORT.md');
-  /** @type {Reproduced['report']} */
-  let report;
+  /** @type {Error | null} */
+  let reportError = null;
   try {
     // the report file is the whole text: the machine, the published figures, every experiment
     // a name of mmapbench's own in the folder it holds: a link planted there is replaced
     writeFileAtomic(reportFile, models.map((model) => renderMarkdown(model)).join('\n'), {
       links: 'replace',
     });
-    report = { path: reportFile };
   } catch (writeError) {
-    report = { error: fileError(writeError, reportFile, '--out') };
+    reportError = fileError(writeError, reportFile, '--out');
   }
+  const runError = error ?? reportError;
   // every setting's rounds, a resumed run's too, as `report` reads them from its file
-  const saved = { kind: reproduceKind, path: file, document };
-  const exported = error || 'error' in report ? [] : writeExports([saved], exports);
-  return { models, report, file, exported, error };
+  const exported = runError ? [] : writeExports([{ kind: reproduceKind, path: file, document }], exports);
+  return {
+    ...{ document, saved: { path: file }, exported, runError, kind: reproduceKind },
+    written: reportError ? [] : [reportFile],
+    resume: ['mmapbench', 'reproduce', '--resume', file, ...resumeFlags(document.options)],
+  };
 }

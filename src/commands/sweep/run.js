@@ -5,15 +5,7 @@ import { estimateRun, windowOf } from '../../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from './points.js';
 import { describeEnvironment } from '../../system/environment.js';
 import sweepKind from './kind.js';
-import {
-  checkModules,
-  keptDocument,
-  modulesOf,
-  resumable,
-  resumedFile,
-  resumingLine,
-  sessionOf,
-} from '../../saved/resume.js';
+import { checkModules, keptDocument, modulesOf, resumingLine, sessionOf } from '../../saved/resume.js';
 import { buildSweepDocument } from './document.js';
 import { keptPoints } from '../../saved/continues.js';
 import { controlRun, keptAsResults } from '../../core/controller.js';
@@ -21,7 +13,7 @@ import { SPECS_OF } from '../../core/command-options.js';
 import { tagged } from '../../core/option-spec.js';
 import { about, ruleText } from '../../document/sentences.js';
 import { pointLabel } from '../../points/point-name.js';
-import { keptSweep, measureOptions, resumeOnly } from '../../core/typed-options.js';
+import { keptSweep, measureOptions } from '../../core/typed-options.js';
 import { listOf, TASK_PARAMETERS, text } from '../../words/vocabulary.js';
 import { MODES, plural } from '../../words/spelling.js';
 
@@ -72,10 +64,8 @@ function sweepRequest(opts) {
  */
 export async function sweepOrResume(opts, output, context) {
   if (!opts.resume) return sweepCommand(sweepRequest(opts), output, context);
-  resumeOnly(opts, SPECS_OF.sweep());
   // any kind of saved file may be passed: the registry of every kind says which it is
-  const { loadSaved } = await import('../index.js');
-  const kept = resumable(loadSaved(resumedFile(opts.resume), `--resume ${opts.resume}`), 'sweep');
+  const kept = (await import('../index.js')).resumedRun(opts, 'sweep', SPECS_OF.sweep());
   const request = keptSweep(kept.request, { path: kept.path, given: opts });
   return sweepCommand(request, output, context, {
     ...kept,
