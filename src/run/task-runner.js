@@ -18,7 +18,7 @@ import { setUpTask } from './set-up.js';
 /** @typedef {import('./latency-sampler.js').LoopedTask} LoopedTask */
 /** @typedef {import('./thread-counters.js').Counters} Counters */
 // The tenths a timed window is cut into for the regime (see measure)
-const SLICES = 10;
+export const SLICES = 10;
 
 export { hostTimeline } from './set-up.js';
 

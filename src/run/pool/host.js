@@ -8,7 +8,7 @@
 import { BroadcastChannel } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { poolBuilder } from './build.js';
-import { accounting, serializeError, usageBetween } from '../task-runner.js';
+import { accounting, serializeError, SLICES, usageBetween } from '../task-runner.js';
 import { endCycles } from '../ending.js';
 import { hostShell } from '../host-shell.js';
 import { readCounters, windowAccount } from '../thread-counters.js';
@@ -377,8 +377,6 @@ function metricsOf(tasks) {
   );
 }
 
-// a window cut in tenths, as a raw cell's built-in task's (task-runner.js)
-const SLICES = 10;
 
 /**
  * A worker's window in tenths of its pool tasks, in order, as a raw window's tenths: each its
