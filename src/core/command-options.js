@@ -10,7 +10,7 @@ import {
   REPRODUCE_ROUNDS,
   SMOKE_CELLS,
 } from '../run/defaults.js';
-import { defaultRestoreFile, THP_PATH } from '../system/thp-file.js';
+import { RESTORE_FILE_DESCRIPTION, THP_PATH } from '../system/thp-file.js';
 import { PRINTED, RETURNED, flag, repeat, value } from './option-spec.js';
 import {
   COMMON,
@@ -104,7 +104,7 @@ const RESUME_TAG = /** @type {const} */ (['resume']);
 const GIVEN_AGAIN = /** @type {const} */ (['resume', 'again']);
 
 /** reproduce's options: the experiments' run, and where its report and results go. */
-export const reproduceSpecs = () => ({
+const REPRODUCE = {
   ...COMMON,
   list: flag('list the experiments: the claim each tests, what it needs, whether it runs here, estimated time', {
     conflicts: ['resume'],
@@ -176,13 +176,13 @@ export const reproduceSpecs = () => ({
   },
   thpRestoreFile: {
     takes: 'file',
-    describe: `where the original THP mode is kept while it is changed (default: ${defaultRestoreFile()})`,
+    describe: `where the original THP mode is kept while it is changed (default: ${RESTORE_FILE_DESCRIPTION})`,
     tags: RESUME_TAG,
   },
   fixturesDir: fixturesOption,
   markdown: flag('print the report as markdown (REPORT.md is always markdown)', { tags: RESUME_TAG }),
   ...EXPORT,
-});
+};
 
 const AUDIT = 'an audit of another process is `mmapbench trace --pid`';
 
@@ -225,7 +225,7 @@ export const SPECS_OF = {
     markdown: flag('print the tables as markdown', { cli: PRINTED }),
     ...DIFF_GATE,
   }),
-  reproduce: reproduceSpecs,
+  reproduce: () => REPRODUCE,
   report: () => ({
     // report() prints what --verbose prints: the API takes it
     verbose: flag(COMMON.verbose.describe),

@@ -327,6 +327,33 @@ export const POOL = {
   ),
 };
 
+/** How cells are measured: warm, or as the investigation did. */
+const PROTOCOL = {
+  protocol: value(
+    'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
+    {
+      takes: 'name',
+      choices: ['steady', 'published'],
+      conflicts: ['iterations', 'duration', 'warmup'],
+      tags: ['kept'],
+    },
+  ),
+};
+
+/** A run's cells under bpftrace (--trace), and what trace --pid shares of it. */
+const TRACING = {
+  trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
+  mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted', { tags: ['audit'] }),
+  traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
+    takes: 'window',
+    choices: ['timed', 'cell'],
+  }),
+  bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)', {
+    takes: 'path',
+    tags: ['resume', 'again', 'audit'],
+  }),
+};
+
 /**
  * Options of workers, procs, compare and trace.
  * @template {boolean} [C=false]
@@ -372,29 +399,12 @@ export function measurementSpecs({ compare = /** @type {C} */ (false) } = {}) {
       },
       {},
     ),
-    protocol: value(
-      'published: 2,000 iterations per worker and no warmup, as the investigation measured (= --iterations 2000 --warmup 0 --main off; with --trace, the whole-cell window); steady: warm cells (default)',
-      {
-        takes: 'name',
-        choices: ['steady', 'published'],
-        conflicts: ['iterations', 'duration', 'warmup'],
-        tags: ['kept'],
-      },
-    ),
+    ...PROTOCOL,
     ...runSpecs(),
     ...OUTPUT,
     ...EXPORT,
     // a gate on the workers/procs ratio: compare's (and trace compare's)
     ...either(GATE, {}),
-    trace: flag('also run each cell under bpftrace (mmap-lock.bt) and report mmap_lock waits; needs root'),
-    mountTracefs: flag('with --trace: mount tracefs at /sys/kernel/tracing if it is not mounted', { tags: ['audit'] }),
-    traceWindow: value('with --trace: from the barrier release (timed) or the whole cell (cell) (default: timed)', {
-      takes: 'window',
-      choices: ['timed', 'cell'],
-    }),
-    bpftrace: value('with --trace: the bpftrace binary (default: bpftrace on PATH)', {
-      takes: 'path',
-      tags: ['resume', 'again', 'audit'],
-    }),
+    ...TRACING,
   };
 }

@@ -29,7 +29,8 @@ export async function holdingResults(save, resumed, warn, body) {
  * file, which it replaces in place unless `--out` was given (then the file is only read, and
  * the continued run is a new file in that folder). A resumed file is locked either way, so two
  * runs going on with one file cannot replace each other's rounds, nor each continue it into a
- * folder of its own; it is checked writable now, not after the first round.
+ * folder of its own; it is checked writable now, not after the first round. Replaced in place,
+ * its folder is locked too: the run that is still writing it holds that folder.
  * @param {import('./save.js').SaveTo} save
  * @param {{ path: string } | null} resumed
  * @param {(warning: { code: string, text: string }) => void} warning
@@ -43,7 +44,11 @@ async function claimResults(save, resumed, warning) {
   const releaseFile = resumed ? await lockResumed(resumed.path, inPlace, warn) : () => {};
   let releaseFolder = () => {};
   try {
-    if (!inPlace) releaseFolder = await lockFolder(resultsFolder(save.out), '--out', { warn });
+    // the folder it writes in: --out, or the resumed file's own, which the run still writing
+    // that file holds (a new run holds its folder, not yet its file)
+    releaseFolder = inPlace
+      ? await lockFolder(dirname(resumed.path), '--resume', { warn, fix: 'pass --out DIR to go on in another folder' })
+      : await lockFolder(resultsFolder(save.out), '--out', { warn });
   } catch (error) {
     releaseFile();
     throw error;

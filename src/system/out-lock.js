@@ -27,7 +27,7 @@ const owner = (/** @type {string} */ path) => {
  * holder's lock is waited out until it is stale, then taken over.
  * @param {string} dir  an existing folder
  * @param {string} what  how the user named it, for the message
- * @param {{ warn?: (message: string) => void }} [options]
+ * @param {{ warn?: (message: string) => void, fix?: string }} [options]  fix: what to do instead of waiting
  * @returns {Promise<() => void>} release
  */
 export const lockFolder = (dir, what, options) =>
@@ -91,10 +91,11 @@ export async function lockFile(file, what, options) {
  *   lock, the file naming its holder, the folder a failure to write them is about, what the target
  *   is, and how a message names it (the target, unless said)
  * @param {string} what
- * @param {{ warn?: (message: string) => void }} [options]
+ * @param {{ warn?: (message: string) => void, fix?: string }} [options]  fix: what the user can do
+ *   instead of waiting (another folder or file, by default)
  * @returns {Promise<() => void>}
  */
-async function take(target, paths, what, { warn = () => {} } = {}) {
+async function take(target, paths, what, { warn = () => {}, fix = `pass another ${paths.noun}` } = {}) {
   const options = {
     realpath: false,
     lockfilePath: paths.lock,
@@ -103,7 +104,7 @@ async function take(target, paths, what, { warn = () => {} } = {}) {
       warn(`the lock on ${paths.shown ?? target} was lost (${error.message}); another run may now write there too`),
   };
   const elsewhere = (/** @type {string} */ how) =>
-    usageError(`${what} ${paths.shown ?? target} is ${how}; wait for it to finish or pass another ${paths.noun}`);
+    usageError(`${what} ${paths.shown ?? target} is ${how}; wait for it to finish or ${fix}`);
   let release;
   try {
     release = await lockfile.lock(target, options);

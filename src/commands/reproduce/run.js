@@ -7,9 +7,9 @@ import { oversubscribed } from '../../run/plan.js';
 import { inheritedEnv } from '../../run/cell-env.js';
 import { usableCpus } from '../../system/cpus.js';
 import { describeEnvironment } from '../../system/environment.js';
-import { lockFolder } from '../../system/out-lock.js';
 import { fileError, writeFileAtomic } from '../../system/safe-fs.js';
-import { endOf, keeper } from '../../saved/save.js';
+import { endOf } from '../../saved/save.js';
+import { holdingResults } from '../../saved/claim.js';
 import { SCHEMA, version } from '../../version.js';
 import { estimate } from './estimate.js';
 import { planOf, reportModels } from './models.js';
@@ -40,8 +40,9 @@ export async function reproduceRun(request, { interrupt, reporter }) {
   const out = resultsFolder(request.out ?? (request.resume ? dirname(request.resume) : 'mmapbench-reproduce'));
   const ctx = await machine(options, request, interrupt, { say: (line) => reporter?.say(line) });
   const { runnable, skipped } = select(options, ctx);
+  const outGiven = request.out !== undefined;
   return measureReproduce(
-    { exports: request.export ?? [], options, ctx, runnable, skipped, resumed, out },
+    { exports: request.export ?? [], options, ctx, runnable, skipped, resumed, out, outGiven },
     { interrupt, reporter },
   );
 }
@@ -66,12 +67,15 @@ export async function listed(request, { width, interrupt, say }) {
  *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>>,
  *   runnable: import('./experiments.js').Experiment[],
  *   skipped: Array<{ name: string, reason: string }>,
- *   resumed: { path: string, document: ReproduceDocument } | null, out: string }} run
+ *   resumed: { path: string, document: ReproduceDocument } | null, out: string, outGiven: boolean }} run  out:
+ *   the folder it writes (outGiven: --out); without --out a resumed file is replaced in place
  * @param {import('../../core/reporter.js').Context} context
  * @returns {Promise<import('../../core/controller.js').Finished>}
  */
-async function measureReproduce({ exports, options, ctx, runnable, skipped, resumed, out }, { interrupt, reporter }) {
-  const folders = [...new Set([out, ...(resumed ? [dirname(resumed.path)] : [])])];
+async function measureReproduce(
+  { exports, options, ctx, runnable, skipped, resumed, out, outGiven },
+  { interrupt, reporter },
+) {
   // node-fix runs on the Nodes found now, never on paths a results file names: a resumed run
   // continues the settings whose versions are still the ones found
   const plan = planOf(runnable, ctx, options);
@@ -79,13 +83,13 @@ async function measureReproduce({ exports, options, ctx, runnable, skipped, resu
   const document = resumed ? { ...resumed.document, skipped } : newDocument(options, ctx, skipped);
   // the file it is saved in once --out is held: a resumed document's (a reproduce run an earlier
   // mmapbench saved as lines goes on in a new one), or a new one's
-  const run = /** @type {{ file: string, keeper: ReturnType<typeof keeper> }} */ ({});
+  const run = /** @type {{ file: string, keeper: import('../../saved/save.js').Keeper }} */ ({});
   return controlRun(
     {
       hold: (warn, body) =>
         holding(warn, body, {
-          folders,
           out,
+          outGiven,
           run,
           document,
           resumed: resumed?.path.endsWith('.json') ? resumed.path : null,
@@ -135,7 +139,7 @@ const newDocument = (options, ctx, skipped) => ({
  * document saved; whatever stops them, what finished is reported before the error.
  * @param {ReturnType<typeof planOf>} plan
  * @param {{ options: import('./types.js').ReproduceOptions, document: ReproduceDocument,
- *   run: { keeper: ReturnType<typeof keeper> }, interrupt?: AbortSignal,
+ *   run: { keeper: import('../../saved/save.js').Keeper }, interrupt?: AbortSignal,
  *   told: import('../../core/reporter.js').Reporter,
  *   ctx: Awaited<ReturnType<typeof import('./machine.js').machine>> }} how
  */
@@ -186,35 +190,29 @@ function expected(plan, options, records) {
 }
 
 /**
- * Holds --out (and a resumed file's folder) while `body` runs, with the document saved once
- * before the first cell, so its file is named before anything is measured.
+ * Holds where the run writes while `body` runs, as compare's and sweep's runs hold theirs
+ * (saved/claim.js): the --out folder, or a resumed file with its folder, the file replaced in
+ * place where no --out is given; a run an earlier mmapbench saved as lines goes on in a new file
+ * beside it. The document is saved once before the first cell, so its file is named before
+ * anything is measured; after each round the experiments' runner saves it, not the controller
+ * (`body` is given no journal).
  * @param {(warning: { code: string, text: string }) => void} warn
  * @param {(value: null) => Promise<any>} body
- * @param {{ folders: string[], out: string, document: ReproduceDocument, resumed: string | null,
- *   run: { file: string, keeper: ReturnType<typeof keeper> } }} held  `run` is filled in
+ * @param {{ out: string, outGiven: boolean, document: ReproduceDocument, resumed: string | null,
+ *   run: { file: string, keeper: import('../../saved/save.js').Keeper } }} held  `run` is filled in
  */
-async function holding(warn, body, { folders, out, document, resumed, run }) {
-  const releases = [];
-  try {
-    for (const folder of folders)
-      releases.push(
-        await lockFolder(folder, folder === out ? '--out' : '--resume', {
-          warn: (text) => warn({ code: 'unlocked', text }),
-        }),
-      );
-    run.keeper = keeper({ out, outGiven: true, command: 'reproduce' }, warn, resumed);
+const holding = (warn, body, { out, outGiven, document, resumed, run }) =>
+  holdingResults({ out, outGiven, command: 'reproduce' }, resumed ? { path: resumed } : null, warn, (keeping) => {
+    run.keeper = /** @type {import('../../saved/save.js').Keeper} */ (keeping);
     run.file = run.keeper.write(document);
-    return await body(null);
-  } finally {
-    for (const release of releases) release();
-  }
-}
+    return body(null);
+  });
 
 /**
  * What the run keeps however it ended: its document with how it ended, REPORT.md, the exports;
  * where it stopped, how to go on with it.
  * @param {Error | null} error  what stopped it
- * @param {{ file: string, keeper: ReturnType<typeof keeper>, exports: import('../../saved/export.js').ExportRequest[],
+ * @param {{ file: string, keeper: import('../../saved/save.js').Keeper, exports: import('../../saved/export.js').ExportRequest[],
  *   document: ReproduceDocument, plan: ReturnType<typeof planOf>, out: string }} run
  * @returns {import('../../core/controller.js').Finished}
  */
