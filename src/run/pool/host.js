@@ -377,7 +377,6 @@ function metricsOf(tasks) {
   );
 }
 
-
 /**
  * A worker's window in tenths of its pool tasks, in order, as a raw window's tenths: each its
  * tasks' ops over the time from the last tenth's end to its own (the time between tasks in it),
