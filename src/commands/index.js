@@ -67,14 +67,6 @@ export const checkDocument = (document, what) =>
   );
 
 /**
- * The models a document prints as: its answer, or with `verbose` its whole text.
- * @param {{ command: string }} document
- * @param {{ verbose?: boolean, width?: number }} [options]
- */
-export const modelsOf = (document, { verbose = false, width = 80 } = {}) =>
-  kindOf(document).models(document, { verbose, width, path: 'this run' });
-
-/**
  * A document as the user asked to see it: its answer, or with `verbose` its whole text.
  * @param {{ command: string }} document  as the run built it, or as it was saved
  * @param {import('../view/index.js').Format} format
