@@ -6,6 +6,7 @@ import { compile } from 'vega-lite';
 import { MODES } from '../words/spelling.js';
 import { THROUGHPUT } from '../points/measures.js';
 import { middleOf } from '../stats/histogram.js';
+import { wrapText } from './table.js';
 
 const capitalized = (/** @type {string} */ text) => text[0].toUpperCase() + text.slice(1);
 
@@ -60,7 +61,7 @@ const CONFIG = {
  * @returns {Promise<Chart>}
  */
 export async function draw(spec) {
-  const { spec: compiled } = compile(/** @type {any} */ ({ ...spec, config: CONFIG }));
+  const { spec: compiled } = compile(/** @type {any} */ ({ ...spec, title: wrapped(spec), config: CONFIG }));
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
@@ -69,6 +70,20 @@ export async function draw(spec) {
     svg: svg.replace('<svg ', `<svg role="img" aria-label="${escapeAttribute(spec.title.text)}" `),
   };
 }
+
+/**
+ * A chart's title with its subtitle in lines no wider than the chart: a line wider draws the SVG
+ * wider, and the page then shrinks the whole chart to fit (its dots and its words with it).
+ * @param {{ title: { text: string, subtitle?: string }, width?: unknown }} spec
+ */
+function wrapped({ title, width }) {
+  if (!title.subtitle || typeof width !== 'number') return title;
+  // a subtitle's character at its 11 px is about 6 px wide; the axis's labels add some room
+  const lines = wrapText(title.subtitle, Math.floor((width + 60) / SUBTITLE_CHAR_PX)).split('\n');
+  return { ...title, subtitle: lines.length > 1 ? lines : title.subtitle };
+}
+
+const SUBTITLE_CHAR_PX = 6;
 
 const escapeAttribute = (/** @type {string} */ text) =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
