@@ -161,8 +161,8 @@ export async function sweep(options) {
  */
 export async function advise(options) {
   const { opts, context } = optionsOf(options, 'advise');
-  const { adviseCommand } = await import('./commands/advise/run.js');
-  return contained(() => documentOf(adviseCommand(opts, output(opts, 'advise'), context)));
+  const { adviseOrResume } = await import('./commands/advise/run.js');
+  return contained(() => documentOf(adviseOrResume(opts, output(opts, 'advise'), context)));
 }
 
 /**

@@ -48,7 +48,7 @@ export const loadSaved = (path, what = path) => readSaved(path, what, KINDS);
  * file, read as any kind, is an unfinished run of this command.
  * @param {Record<string, any>} given  the options given (and reproduce's
  *   experiment names, where any are)
- * @param {'compare'|'workers'|'procs'|'sweep'|'reproduce'} command
+ * @param {'compare'|'workers'|'procs'|'sweep'|'advise'|'reproduce'} command
  * @param {import('../core/option-spec.js').Specs} specs  the command's
  */
 export function resumedRun(given, command, specs) {

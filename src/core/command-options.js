@@ -97,6 +97,7 @@ export function adviseSpecs() {
     ),
     ...OUTPUT,
     ...EXPORT,
+    ...RESUME,
   };
 }
 

@@ -238,7 +238,7 @@ export const OUTPUT = {
   smoke: flag('', { hidden: true }),
 };
 
-/** `--resume FILE`: compare, workers, procs and sweep go on with a run they kept. */
+/** `--resume FILE`: compare, workers, procs, sweep and advise go on with a run they kept. */
 export const RESUME = {
   resume: value(
     'go on with the run this saved file is of (killed or stopped), with the settings it was started with, on the same machine; only output options may be given with it',

@@ -11,7 +11,7 @@ import { checkDistinct, checkOutput } from '../system/safe-fs.js';
 import { quoted, refusal } from '../saved/validate.js';
 import { kebab, TASK_PARAMETERS } from '../words/vocabulary.js';
 import { measurementSpecs } from './options.js';
-import { compareOnly } from './command-options.js';
+import { adviseSpecs, compareOnly } from './command-options.js';
 import { apiSchema, flagName, readValue, tagged } from './option-spec.js';
 
 /**
@@ -240,6 +240,56 @@ export function keptSweep(request, { path, given }) {
     },
     shared,
   };
+}
+
+/**
+ * What advise keeps of its own options beside the shared ones: what it ranks by, which
+ * candidates (`--only` as typed), the race, the whole k range and other Nodes.
+ * @typedef {{ for: string, only: string | null, race: boolean, kAuto: boolean, node: string[] }} AdviseOwn
+ * @typedef {{ shared: import('../run/plan.js').MeasureOptions, advise: AdviseOwn }} AdviseRequest
+ */
+
+/** advise's own options, the fields of AdviseOwn. */
+const ADVISE_OWN = ['for', 'only', 'race', 'kAuto', 'node'];
+
+/**
+ * A kept advise's request: its shared options checked as keptOptions checks one compare's, and
+ * each of its own as the command line checks that option; a Node binary named again.
+ * @param {unknown} request  `resume` of a kept advise
+ * @param {{ path: string, given: Record<string, any> }} where
+ * @returns {AdviseRequest}
+ */
+export function keptAdvice(request, { path, given }) {
+  const refuse = (/** @type {string} */ why) => usageError(`--resume ${path}: resume.${why}; start a new run`);
+  const own = isRecord(request) ? request.advise : undefined;
+  if (!isRecord(own)) throw refuse('advise must be the settings the advise run was started with');
+  const specs = adviseSpecs();
+  for (const name of ADVISE_OWN) {
+    const value = own[name];
+    const shown = `advise.${name}`;
+    const why =
+      name === 'only' && value === null
+        ? null
+        : (refusal(apiSchema(name, specs[name]), '#', value, shown) ??
+          (name === 'node' ? null : keptValue(name, specs[name], value, shown)));
+    if (why) throw refuse(why);
+  }
+  const extra = Object.keys(own).find((name) => !ADVISE_OWN.includes(name));
+  if (extra) throw refuse(`advise.${extra} is no setting advise keeps`);
+  const nodes = [own.node].flat();
+  if (nodes.some((node) => typeof node !== 'string'))
+    throw refuse('advise.node must be a list of Node versions or paths');
+  const binaries = nodes.filter((node) => !parseVersionSpec(node));
+  if (binaries.length)
+    confirmBinary('--node', binaries.join(','), [given.node ?? []].flat().join(',') || undefined, path);
+  const shared = keptOptions(/** @type {any} */ (request).shared, {
+    path,
+    field: 'resume.shared',
+    given: { ...given, node: undefined },
+  });
+  confirmModules([shared.task], shared.cwd, given, path);
+  confirmEnv([['resume.shared.env', shared.env ?? {}]], given, path);
+  return { shared, advise: /** @type {AdviseOwn} */ ({ ...own, node: nodes }) };
 }
 
 /**

@@ -223,12 +223,24 @@ const pointKey = (at) => JSON.stringify([at.k, at.task, at.file, at.params, at.v
  * @param {P[]} planned
  * @param {any} document  the kept sweep
  * @param {string} path
+ * @param {{ asks: string, field: string, fix: string }} [planning]  what planned the points (a
+ *   sweep's axes, or the candidates an advise run finds on the machine), the field of the file
+ *   that set their work, and how to mend it
  * @returns {P[]}
  */
-export function keptPoints(planned, document, path) {
-  const refuse = (/** @type {string} */ why) =>
-    usageError(`--resume ${path}: ${why}; restore resume.axes as the run began, or start a new run`);
-  const describe = (/** @type {any} */ at) => `k ${at.k}, ${at.task}, ${at.file}`;
+export function keptPoints(
+  planned,
+  document,
+  path,
+  { asks, field, fix } = {
+    asks: 'resume.axes',
+    field: 'resume.axes',
+    fix: 'restore resume.axes as the run began, or start a new run',
+  },
+) {
+  const refuse = (/** @type {string} */ why) => usageError(`--resume ${path}: ${why}; ${fix}`);
+  const describe = (/** @type {any} */ at) =>
+    `k ${at.k}, ${at.task}, ${at.file}${at.variant && at.variant !== 'default' ? `, ${at.variant}` : ''}`;
   const ofPlanned = (/** @type {P} */ point) => ({
     k: point.plan.k,
     task: point.plan.task.name,
@@ -256,15 +268,15 @@ export function keptPoints(planned, document, path) {
     const found = byKey.get(pointKey(at));
     if (!found)
       throw refuse(
-        `resume.axes no longer asks for point ${point.id} (${describe(at)}), which kept ${point.rounds?.length ?? 0} rounds`,
+        `${asks} no longer asks for point ${point.id} (${describe(at)}), which kept ${point.rounds?.length ?? 0} rounds`,
       );
     return { kept: point, planned: found };
   });
   const taken = new Set(matched.map(({ planned: one }) => one));
   const added = planned.find((point) => !taken.has(point));
-  if (added) throw refuse(`resume.axes asks for a point the kept run never planned (${describe(ofPlanned(added))})`);
+  if (added) throw refuse(`${asks} asks for a point the kept run never planned (${describe(ofPlanned(added))})`);
   return matched.map(({ kept: point, planned: one }) => {
-    checkContinues(point, document, one.plan, { path, field: 'resume.axes', at: `point ${point.id}` });
+    checkContinues(point, document, one.plan, { path, field, at: `point ${point.id}` });
     return { ...one, id: point.id };
   });
 }

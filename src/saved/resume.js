@@ -1,4 +1,4 @@
-// `--resume FILE`: a compare, workers, procs or sweep that was killed or stopped goes on from
+// `--resume FILE`: a compare, workers, procs, sweep or advise run that was killed or stopped goes on from
 // the document it kept, with the settings it was started with, on the same machine. Its rounds
 // become the sessions the scheduler continues (run/scheduler.js), numbered on from the last.
 import { machineFacts } from '../document/machine-facts.js';
@@ -27,7 +27,7 @@ export function resumedFile(path) {
  * A kept run that can go on: its document, and what it was asked (the options or the sweep's
  * request), checked to be of `command` and not finished.
  * @param {import('./load.js').Saved} saved  the file --resume names, loaded
- * @param {'compare'|'workers'|'procs'|'sweep'|'reproduce'} command
+ * @param {'compare'|'workers'|'procs'|'sweep'|'advise'|'reproduce'} command
  * @returns {{ path: string, document: any, request: any }}
  */
 export function resumable(saved, command) {
@@ -38,7 +38,7 @@ export function resumable(saved, command) {
   const document = /** @type {any} */ (saved).document;
   if (document.command !== command)
     throw usageError(
-      `--resume ${path} is a ${document.command} run; resume it with \`mmapbench ${document.command} --resume\``,
+      `--resume ${path} is ${/^[aeiou]/.test(document.command) ? 'an' : 'a'} ${document.command} run; resume it with \`mmapbench ${document.command} --resume\``,
     );
   if (document.status === 'complete')
     throw usageError(`--resume ${path} finished (status complete): there is nothing to go on with; start a new run`);
@@ -97,7 +97,7 @@ export function resumingLine({ path, document }, environment, rounds) {
  * `incomplete`.
  * @template {{ status: string }} D
  * @param {D} document  the document as built from the run so far
- * @param {unknown} request  the options, or a sweep's request; null for a run that does not go on
+ * @param {unknown} request  the options, or a sweep's or an advise's request
  * @param {boolean} finished  false while the run is still going
  * @param {Record<string, string>} modules  modulesOf the run's plans
  * @returns {D & { resume?: unknown, modules?: Record<string, string> }}
@@ -108,8 +108,8 @@ export const keptDocument = (document, request, finished, modules) =>
     : {
         ...document,
         status: document.status === 'complete' ? 'incomplete' : document.status,
-        // a run that does not go on (advise's) keeps no request: its file reads back as it is
-        ...(request === null ? {} : { resume: request, modules }),
+        resume: request,
+        modules,
       };
 
 /**

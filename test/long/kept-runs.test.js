@@ -1,6 +1,6 @@
 // A kept run's file, edited or interrupted, end to end (issue rows 2-5): a resumed compare whose
 // settings were edited is refused before it measures, a sweep whose axes were reordered goes on
-// at each point's own values, and an interrupted advise's file reads back.
+// at each point's own values, and an interrupted advise's file reads back and goes on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -70,6 +70,38 @@ test('row 4: a sweep whose k axis was reordered goes on with each kept round at 
   const refused = await cli(['sweep', '--resume', dropped]);
   assert.equal(refused.exitCode, 2);
   assert.match(refused.stderr, /resume\.axes no longer asks for point p2 \(k 2/);
+});
+
+test('a killed advise goes on with --resume: its kept rounds as they were, each candidate to its --rounds, one file', async () => {
+  const kept = await killedRun(
+    ['advise', '-k', '1', '--iterations', '300', '--rounds', '3', '--only', 'TOP_PAD'],
+    2,
+    (d) => d?.order?.length ?? 0,
+  );
+  assert.deepEqual(kept.document.resume.advise, {
+    for: 'throughput',
+    only: 'TOP_PAD',
+    race: true,
+    kAuto: false,
+    node: [],
+  });
+  const result = await cli(['advise', '--resume', kept.path, '--json']);
+  assert.equal(result.exitCode, 0, result.stderr);
+  assert.match(result.stderr, /^mmapbench: resuming \S+: \d+ rounds? kept/m);
+  const document = JSON.parse(readFileSync(kept.path, 'utf8'));
+  assert.equal(document.status, 'complete');
+  assert.equal(document.command, 'advise');
+  assert.ok(document.advice.rows.length >= 1, 'ranked');
+  for (const point of document.points) {
+    const before = kept.document.points.find((/** @type {any} */ one) => one.id === point.id);
+    // what was kept is there as it was, under the same round numbers
+    for (const round of before.rounds)
+      assert.deepEqual(
+        point.rounds.find((/** @type {any} */ one) => one.index === round.index),
+        round,
+      );
+    assert.equal(point.rounds.filter((/** @type {any} */ round) => round.complete).length, 3, point.id);
+  }
 });
 
 test("row 5: an interrupted advise's own file reads back in report, report --html and diff", async () => {

@@ -18,6 +18,6 @@ export const examples = [
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, 'advise');
   const out = output(opts, 'advise', { summary: process.env.GITHUB_STEP_SUMMARY });
-  const [{ adviseCommand }, { runPrinted }] = await Promise.all([import('./run.js'), import('../../cli/finish.js')]);
-  return runPrinted((core) => adviseCommand(opts, out, core), out, context);
+  const [{ adviseOrResume }, { runPrinted }] = await Promise.all([import('./run.js'), import('../../cli/finish.js')]);
+  return runPrinted((core) => adviseOrResume(opts, out, core), out, context);
 }

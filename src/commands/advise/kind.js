@@ -11,7 +11,6 @@ export default {
   ...sweep,
   name: 'advise',
   commands: ['advise'],
-  resumeWith: () => 'an advise run, which does not go on: start a new `mmapbench advise`',
   // its ranking first
   models: (/** @type {Document} */ document, { verbose, width }) =>
     verbose

@@ -95,13 +95,16 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
  * advise's candidates (`shape` adds its ranking to the document, `isolate` lets a candidate
  * fail alone).
  * @param {import('./points.js').PlannedSetting[]} points
- * @param {import('../../run/plan.js').SweepRequest | null} request  what a kept document resumes with
+ * @param {import('../../run/plan.js').SweepRequest | import('../../core/typed-options.js').AdviseRequest} request  what a
+ *   kept document resumes with
  * @param {import('../../core/typed-options.js').Output} output
  * @param {import('../../core/reporter.js').Context} context
  * @param {{ resumed?: import('../../saved/resume.js').Resumed | null, isolate?: boolean, race?: import('../../run/race.js').RaceScore | false,
- *   shape?: (document: any) => any, opening?: string, kind?: import('../../view/kind.js').Kind }} [how]  opening: the first
+ *   shape?: (document: any) => any, opening?: string, kind?: import('../../view/kind.js').Kind,
+ *   planning?: { asks: string, field: string, fix: string } }} [how]  opening: the first
  *   line's start; kind: the kind of file it saves (a sweep's, or advise's);
- *   race: advise's candidates race against the first point (run/race.js)
+ *   race: advise's candidates race against the first point (run/race.js); planning: what
+ *   planned the points, for a resumed run's refusal (saved/continues.js keptPoints)
  * @returns {Promise<import('../../core/controller.js').Finished>}
  */
 export async function runPlanned(
@@ -109,11 +112,19 @@ export async function runPlanned(
   request,
   output,
   { interrupt, reporter: given },
-  { resumed = null, isolate = false, race = false, shape = (document) => document, opening, kind = sweepKind } = {},
+  {
+    resumed = null,
+    isolate = false,
+    race = false,
+    shape = (document) => document,
+    opening,
+    kind = sweepKind,
+    planning = undefined,
+  } = {},
 ) {
   const kept = resumed?.document;
   // kept rounds attach to the point measured at their values, whatever its place now
-  if (resumed) points = keptPoints(points, kept, resumed.path);
+  if (resumed) points = keptPoints(points, kept, resumed.path, planning);
   const environment = describeEnvironment(points[0].plan);
   checkNodesDistinct(points);
   const [{ plan: first }] = points;
