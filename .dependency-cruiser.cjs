@@ -1,10 +1,10 @@
 // The layers of src/, highest first: a module may import its own folder and any folder below
 // it, never one above (see docs/development.md for what lives where). `npm run lint` checks it.
 const LAYERS = [
-  // the shell (argv to a command, what it prints, exit codes) and a folder a command (its core,
-  // document, tables and text, saved kind, HTML section): a command's folder may use another's
-  // (advise runs on sweep's, trace on compare's) and the shell's printing, without a cycle
-  ['cli', 'commands'],
+  ['cli'], // the shell: argv to a command (each command's yargs module), what it prints, exit codes
+  // a folder a command (its core, document, tables and text, saved kind, HTML section): a
+  // command's folder may use another's (advise runs on sweep's, trace on compare's), without a cycle
+  ['commands'],
   ['core'], // what every command runs on: the option table, the run loop, the end of a run
   ['view'], // models to text, markdown, JSON and HTML: tables and a first screen's fit, charts, the page, progress
   ['saved'], // files on disk: save, load and check, resume, exports
@@ -14,7 +14,7 @@ const LAYERS = [
   // what a cell runs; numbers in, numbers out; published figures; the kernel tracer (bpftrace)
   ['tasks', 'stats', 'reference', 'trace'],
   ['system'], // outside Node: environment, THP, bpftrace, files, locks, child processes
-  ['words', 'errors.js', 'version.js'], // how things are spelled; the one error class; versions
+  ['words', 'errors.js', 'escape.js', 'version.js'], // how things are spelled; the one error class; text made safe to show; versions
 ];
 
 const path = (names) => `^src/(${names.map((name) => name.replace('.', '\\.')).join('|')})(/|$)`;

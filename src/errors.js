@@ -1,4 +1,4 @@
-import { escapeText } from './words/escape.js';
+import { escapeText } from './escape.js';
 /**
  * The one error type mmapbench throws on purpose. `bin/` prints `message` (one line) and sets
  * the exit code; everything else is for `--json`, tests and `--verbose`.

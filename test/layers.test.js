@@ -37,7 +37,10 @@ test(
       "/** @typedef {import('../view/table.js').Model} Said */\n/** @type {Said | null} */\nexport const said = null;\n",
     );
     assert.notEqual(upward.exitCode, 0, upward.stdout);
-    assert.match(upward.stdout, /words-errors-version-looks-down: src\/words\/planted\.js → src\/view\/table\.js/);
+    assert.match(
+      upward.stdout,
+      /words-errors-escape-version-looks-down: src\/words\/planted\.js → src\/view\/table\.js/,
+    );
     const clean = await cruise('/** @typedef {{ text: string }} Said */\nexport const said = null;\n');
     assert.equal(clean.exitCode, 0, clean.stdout);
   },

@@ -16,70 +16,70 @@ export const COMMANDS = [
   {
     command: 'compare',
     describe: 'Run workers and procs in interleaved rounds until they decide: which is faster, equal, or inconclusive',
-    load: async () => (await import('../commands/compare/cli.js')).compare,
+    load: async () => (await import('./compare.js')).compare,
   },
   {
     command: 'sweep',
     describe:
       'Compare workers and procs at every point of a grid (k, files, tasks, variants, Node binaries), interleaved',
-    load: () => import('../commands/sweep/cli.js'),
+    load: () => import('./sweep.js'),
   },
   {
     command: 'advise',
     describe:
       "Rank the fixes for your task (glibc's heap settings, other allocators, the task's own fixes, processes) by measuring each beside it",
-    load: () => import('../commands/advise/cli.js'),
+    load: () => import('./advise.js'),
   },
   {
     command: 'workers',
     describe: "Run K Worker threads in one fresh process, released together; print each worker's throughput",
-    load: async () => (await import('../commands/compare/cli.js')).workers,
+    load: async () => (await import('./compare.js')).workers,
   },
   {
     command: 'procs',
     describe: "Run K fresh child processes, released together; print each process's throughput",
-    load: async () => (await import('../commands/compare/cli.js')).procs,
+    load: async () => (await import('./compare.js')).procs,
   },
   {
     command: 'trace [mode..]',
     describe:
       'Run workers, procs or compare under bpftrace: mmap_lock wait per acquisition, by system call, as a histogram; or audit any process (--pid, -- COMMAND)',
-    load: () => import('../commands/trace/cli.js'),
+    load: () => import('./trace.js'),
   },
   {
     command: 'reproduce [experiments..]',
     describe: "Re-check the investigation's published tables on this machine, with a verdict per claim",
-    load: () => import('../commands/reproduce/cli.js'),
+    load: () => import('./reproduce.js'),
   },
   {
     command: 'report <files..>',
     describe: 'Print saved results again as the run printed them, or as one self-contained HTML page',
-    load: () => import('../commands/report/cli.js'),
+    load: () => import('./report.js'),
   },
   {
     command: 'diff <base> <new>',
     describe: 'What changed between two saved runs: the workers/procs ratio and each mode, with 95% CIs',
-    load: () => import('../commands/diff/cli.js'),
+    load: () => import('./diff.js'),
   },
   {
     command: 'tasks [name]',
     describe: 'List the built-in tasks a line each; `tasks NAME` describes one, or your own module',
-    load: () => import('../commands/tasks/cli.js'),
+    load: () => import('./tasks.js'),
   },
   {
     command: 'init-task <name>',
     describe: 'Write NAME.mjs: a commented task module to start your own from',
-    load: () => import('../commands/tasks/init-task.js'),
+    load: () => import('./init-task.js'),
   },
   {
     command: 'fixtures',
     describe: 'Create the small, med, large and huge files (random bytes)',
-    load: () => import('../commands/tasks/fixtures.js'),
+    load: () => import('./fixtures.js'),
   },
   {
     command: 'restore',
     describe: 'Put back the transparent hugepage mode a killed reproduce run left changed',
-    load: () => import('../commands/reproduce/restore.js'),
+    load: () => import('./restore.js'),
   },
 ];
 

@@ -13,7 +13,7 @@
  */
 
 /**
- * A command's yargs module (src/commands/NAME/cli.js).
+ * A command's yargs module (src/cli/NAME.js).
  * @typedef {object} CommandModule
  * @property {(yargs: import('yargs').Argv) => import('yargs').Argv} builder  its options
  * @property {(argv: any, context: Context & { args: string[] }) => unknown} handler

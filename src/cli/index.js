@@ -199,4 +199,4 @@ export async function run(args, context = {}) {
 }
 
 // what a task wrote or threw, as bin/ prints it with --verbose: its control characters escaped
-export { escapeLines, escapeText } from '../words/escape.js';
+export { escapeLines, escapeText } from '../escape.js';

@@ -263,6 +263,7 @@ export function keptAdvice(request, { path, given }) {
   const refuse = (/** @type {string} */ why) => usageError(`--resume ${path}: resume.${why}; start a new run`);
   const own = isRecord(request) ? request.advise : undefined;
   if (!isRecord(own)) throw refuse('advise must be the settings the advise run was started with');
+  /** @type {import('./option-spec.js').Specs} */
   const specs = adviseSpecs();
   for (const name of ADVISE_OWN) {
     const value = own[name];

@@ -14,7 +14,7 @@ import { randomFillSync } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { ensurePrivateDir, fileError, temporaryBeside } from '../system/safe-fs.js';
-import { escapeText } from '../words/escape.js';
+import { escapeText } from '../escape.js';
 import { cacheHome } from '../system/user-folders.js';
 import { formatSize, parseSize } from '../words/spelling.js';
 

@@ -5,7 +5,7 @@ import { accessSync, constants, linkSync, lstatSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import stringify from 'json-stringify-pretty-compact';
 import { usageError } from '../errors.js';
-import { escapeText } from '../words/escape.js';
+import { escapeText } from '../escape.js';
 import { measuredIn } from '../document/sentences.js';
 import { fileError, makeFolder, writeFileAtomic, writtenBeside } from '../system/safe-fs.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { usageError } from '../errors.js';
 import { plural } from '../words/spelling.js';
-import { escapeText } from '../words/escape.js';
+import { escapeText } from '../escape.js';
 
 /**
  * The error for a file a reader refuses by a field: the file as the command names it

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { usageError } from '../errors.js';
-import { escapeText } from '../words/escape.js';
+import { escapeText } from '../escape.js';
 import { runBoxed } from '../system/containment.js';
 import { notAFile, sha256Of } from '../system/safe-fs.js';
 import { describeExport, MARK } from './declared.js';

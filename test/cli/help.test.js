@@ -96,7 +96,12 @@ test('--help loads no command: their names and descriptions only, yargs through 
 
 test("a command's --help loads that command's module and no other command's", async () => {
   const files = await loaded(['tasks', '--help']);
-  assert.ok(files.includes('src/commands/tasks/cli.js'), files.join(' '));
+  assert.ok(files.includes('src/cli/tasks.js'), files.join(' '));
+  // the shell's own modules and this command's: no other command's yargs module
+  assert.deepEqual(
+    files.filter((file) => /^src\/cli\//.test(file) && !/^src\/cli\/(index|commands|tasks)\.js$/.test(file)),
+    [],
+  );
   // a folder a command: nothing of another's
   assert.deepEqual(
     files.filter((file) => /^src\/commands\/[^/]+\//.test(file) && !file.startsWith('src/commands/tasks/')),

@@ -21,7 +21,7 @@ import { page } from '../../view/html-page.js';
 
 /**
  * Checks `--html` before anything is drawn: its folder must exist. (That it is none of the
- * files read is report's check, by device and inode: commands/report/cli-run.js.)
+ * files read is report's check, by device and inode: cli/report-run.js.)
  * @param {string} path
  */
 function checkTarget(path) {

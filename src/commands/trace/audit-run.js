@@ -9,7 +9,8 @@ import { holdingResults } from '../../saved/claim.js';
  * `mmapbench trace --pid PID` / `trace -- COMMAND`: trace, print, save.
  * @param {import('./audit-trace.js').AuditRequest} request
  * @param {ReturnType<typeof import('../../core/typed-options.js').output>} output
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {{ interrupt?: AbortSignal, stdout?: NodeJS.WritableStream & { columns?: number, isTTY?: boolean },
+ *   stderr?: NodeJS.WritableStream }} [context]  Ctrl-C, and where it writes
  */
 export async function auditCommand(
   request,

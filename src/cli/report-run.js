@@ -1,10 +1,10 @@
-import { shown } from '../../saved/save.js';
-import { reportFiles } from './run.js';
+import { shown } from '../saved/save.js';
+import { reportFiles } from '../commands/report/run.js';
 
 /**
  * `mmapbench report FILE...`: the files as their runs printed them, or the page written.
  * @param {Parameters<typeof reportFiles>[0]} request
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function reportCommand(request, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const { text, page, exported } = await reportFiles(request, stdout);

@@ -1,8 +1,8 @@
-import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../../run/fixtures.js';
-import { formatSize } from '../../words/spelling.js';
-import { columnLines } from '../../view/table.js';
-import { COMMON } from '../../core/options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
+import { FIXTURES_DIR_DESCRIPTION, NAMED_FILES, defaultFixturesDir, fixtureIn } from '../run/fixtures.js';
+import { formatSize } from '../words/spelling.js';
+import { columnLines } from '../view/table.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,
@@ -17,7 +17,7 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'fixtures');

@@ -1,6 +1,6 @@
-import { SPECS_OF } from '../../core/command-options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
-import { output } from '../../core/typed-options.js';
+import { SPECS_OF } from '../core/command-options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
 const SPECS = SPECS_OF.advise();
 
@@ -13,11 +13,14 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, 'advise');
   const out = output(opts, 'advise', { summary: process.env.GITHUB_STEP_SUMMARY });
-  const [{ adviseOrResume }, { runPrinted }] = await Promise.all([import('./run.js'), import('../../cli/finish.js')]);
+  const [{ adviseOrResume }, { runPrinted }] = await Promise.all([
+    import('../commands/advise/run.js'),
+    import('./finish.js'),
+  ]);
   return runPrinted((core) => adviseOrResume(opts, out, core), out, context);
 }

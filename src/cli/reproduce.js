@@ -1,7 +1,7 @@
-import { declare, readOptions } from '../../core/option-spec.js';
-import { textWidth } from '../../view/table.js';
-import { EXPERIMENT_NAMES } from './names.js';
-import { SPECS_OF } from '../../core/command-options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { textWidth } from '../view/table.js';
+import { EXPERIMENT_NAMES } from '../commands/reproduce/names.js';
+import { SPECS_OF } from '../core/command-options.js';
 
 const SPECS = SPECS_OF.reproduce();
 
@@ -22,16 +22,16 @@ export const examples = [
  * The experiments' run, printed as every run is (cli/finish.js): the verdicts, or with --verbose
  * the whole report, then the files it wrote; or with --list, the experiments.
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
   const { smoke, verbose, ...rest } = readOptions(argv, SPECS, 'reproduce');
   const experiments = [argv.experiments ?? []].flat().map(String);
-  /** @type {import('./options.js').ReproduceRequest} */
+  /** @type {import('../commands/reproduce/options.js').ReproduceRequest} */
   const request = { ...rest, verbose, experiments, quick: rest.quick || smoke || undefined };
   const [{ listed, reproduceRun }, { runPrinted }] = await Promise.all([
-    import('./run.js'),
-    import('../../cli/finish.js'),
+    import('../commands/reproduce/run.js'),
+    import('./finish.js'),
   ]);
   const { stdout = process.stdout, stderr = process.stderr, interrupt } = context;
   if (request.list) {
@@ -39,7 +39,7 @@ export async function handler(argv, context = {}) {
     return void stdout.write(await listed(request, { width: textWidth(stdout), interrupt, say }));
   }
   // its results file and REPORT.md are its own (--out): kept as it goes, whatever the format
-  /** @type {import('../../core/typed-options.js').Output} */
+  /** @type {import('../core/typed-options.js').Output} */
   const output = {
     ...{ format: request.markdown ? 'markdown' : 'terminal', save: null, exports: [], gate: null },
     ...{ ci: false, summary: null, verbose: Boolean(verbose) },

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { usageError } from '../../errors.js';
-import { fileError } from '../../system/safe-fs.js';
-import { COMMON } from '../../core/options.js';
-import { declare } from '../../core/option-spec.js';
+import { usageError } from '../errors.js';
+import { fileError } from '../system/safe-fs.js';
+import { COMMON } from '../core/options.js';
+import { declare } from '../core/option-spec.js';
 
 export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
   declare(yargs, COMMON).positional('name', {
@@ -11,12 +11,12 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) =>
     type: 'string',
   });
 
-const TEMPLATE = new URL('../../../examples/my-task.mjs', import.meta.url);
+const TEMPLATE = new URL('../../examples/my-task.mjs', import.meta.url);
 const MAX_NAME = 64;
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export function handler(argv, context = {}) {
   const name = String(argv.name);

@@ -1,5 +1,5 @@
-import { SPECS_OF } from '../../core/command-options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
+import { SPECS_OF } from '../core/command-options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = SPECS_OF.diff();
 
@@ -19,7 +19,7 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const opts = readOptions(argv, SPECS, 'diff');
@@ -31,12 +31,12 @@ export async function handler(argv, { stdout = process.stdout, stderr = process.
     { appendSummary, endWithGate },
     { checkDistinct },
   ] = await Promise.all([
-    import('./run.js'),
-    import('./model.js'),
-    import('../../view/index.js'),
-    import('../../view/table.js'),
-    import('../../cli/finish.js'),
-    import('../../system/safe-fs.js'),
+    import('../commands/diff/run.js'),
+    import('../commands/diff/model.js'),
+    import('../view/index.js'),
+    import('../view/table.js'),
+    import('./finish.js'),
+    import('../system/safe-fs.js'),
   ]);
   const [basePath, newPath] = [String(argv.base), String(argv.new)];
   const read = [basePath, newPath].map((path) => ({ path, what: `${path}, which diff reads` }));

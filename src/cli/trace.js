@@ -1,7 +1,7 @@
-import { usageError } from '../../errors.js';
-import { SPECS_OF } from '../../core/command-options.js';
-import { declare, flagName, readOptions, tagged } from '../../core/option-spec.js';
-import { measureOptions, output } from '../../core/typed-options.js';
+import { usageError } from '../errors.js';
+import { SPECS_OF } from '../core/command-options.js';
+import { declare, flagName, readOptions, tagged } from '../core/option-spec.js';
+import { measureOptions, output } from '../core/typed-options.js';
 
 // what `trace` measures: one mode's cells, or compare's
 const TRACED = ['workers', 'procs', 'compare'];
@@ -26,7 +26,7 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'trace');
@@ -38,7 +38,7 @@ export async function handler(argv, context = {}) {
     if (modes.length) throw usageError(`an audit traces its target, not mmapbench's cells: drop ${modes.join(' ')}`);
     if (extra.length)
       throw usageError(`${flagName(extra[0])} is for tracing mmapbench's own cells, not an audit; drop it`);
-    const { auditCommand } = await import('./audit-run.js');
+    const { auditCommand } = await import('../commands/trace/audit-run.js');
     return auditCommand(
       {
         pid: opts.pid,
@@ -64,8 +64,8 @@ export async function handler(argv, context = {}) {
     );
   const out = output(opts, 'trace', { summary: process.env.GITHUB_STEP_SUMMARY });
   const [{ measureCommand }, { runPrinted }] = await Promise.all([
-    import('../compare/run.js'),
-    import('../../cli/finish.js'),
+    import('../commands/compare/run.js'),
+    import('./finish.js'),
   ]);
   return runPrinted((core) => measureCommand(measureOptions(opts, mode, { trace: true }), out, core), out, context);
 }

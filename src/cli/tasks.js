@@ -1,5 +1,5 @@
-import { COMMON } from '../../core/options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = {
   ...COMMON,
@@ -20,12 +20,12 @@ export const examples = [
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'tasks');
   if (argv.name !== undefined) opts.task ??= String(argv.name);
-  const { BUILTIN_TASKS, loadTask } = await import('../../tasks/index.js');
+  const { BUILTIN_TASKS, loadTask } = await import('../tasks/index.js');
   const tasks = await Promise.all(
     (opts.task ? [opts.task] : BUILTIN_TASKS).map((name) => loadTask(name, { interrupt: context.interrupt })),
   );
@@ -39,8 +39,8 @@ export async function handler(argv, context = {}) {
   }));
   const out = context.stdout ?? process.stdout;
   if (opts.json) return void out.write(`${JSON.stringify(list, null, 2)}\n`);
-  const { taskListing, taskText } = await import('./list.js');
-  const { textWidth } = await import('../../view/table.js');
+  const { taskListing, taskText } = await import('../commands/tasks/list.js');
+  const { textWidth } = await import('../view/table.js');
   out.write(
     opts.task
       ? taskText(list[0], {

@@ -1,5 +1,5 @@
-import { SPECS_OF } from '../../core/command-options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
+import { SPECS_OF } from '../core/command-options.js';
+import { declare, readOptions } from '../core/option-spec.js';
 
 const SPECS = SPECS_OF.report();
 
@@ -16,11 +16,11 @@ export const examples = [
 ];
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context) {
   const opts = readOptions(argv, SPECS, 'report');
-  const { reportCommand } = await import('./cli-run.js');
+  const { reportCommand } = await import('./report-run.js');
   const files = [argv.files].flat().map(String);
   return reportCommand(
     {

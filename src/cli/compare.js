@@ -1,19 +1,19 @@
 // compare, workers and procs on the command line: one module a command, their options from the
 // option table (core/command-options.js); each runs its core (run.js) and prints what it kept.
-import { SPECS_OF, compareOnly, optionsOf } from '../../core/command-options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
-import { output } from '../../core/typed-options.js';
+import { SPECS_OF, compareOnly, optionsOf } from '../core/command-options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { output } from '../core/typed-options.js';
 
 /**
  * The yargs module of compare, workers or procs.
  * @param {'compare'|'workers'|'procs'} command
  * @param {string[][]} examples
- * @returns {import('../../cli/context.js').CommandModule}
+ * @returns {import('./context.js').CommandModule}
  */
 function measuring(command, examples) {
   // workers and procs read compare's own options too, unlisted, so one typed anyway is refused
   // by name (measureOptions: it is for compare), not as an unknown option
-  /** @type {import('../../core/option-spec.js').Specs} */
+  /** @type {import('../core/option-spec.js').Specs} */
   const compare = SPECS_OF.compare();
   const specs = {
     ...optionsOf(command).specs,
@@ -26,14 +26,14 @@ function measuring(command, examples) {
     examples,
     /**
      * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
-     * @param {import('../../cli/context.js').Context} [context]
+     * @param {import('./context.js').Context} [context]
      */
     async handler(argv, context) {
       const opts = readOptions(argv, specs, command);
       const out = output(opts, command, { summary: process.env.GITHUB_STEP_SUMMARY });
       const [{ measureOrResume }, { runPrinted }] = await Promise.all([
-        import('./run.js'),
-        import('../../cli/finish.js'),
+        import('../commands/compare/run.js'),
+        import('./finish.js'),
       ]);
       return runPrinted((core) => measureOrResume(opts, command, out, core), out, context);
     },

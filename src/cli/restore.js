@@ -1,6 +1,6 @@
-import { COMMON } from '../../core/options.js';
-import { declare, readOptions } from '../../core/option-spec.js';
-import { SPECS_OF } from '../../core/command-options.js';
+import { COMMON } from '../core/options.js';
+import { declare, readOptions } from '../core/option-spec.js';
+import { SPECS_OF } from '../core/command-options.js';
 
 const REPRODUCE = SPECS_OF.reproduce();
 
@@ -12,12 +12,12 @@ export const builder = (/** @type {import('yargs').Argv} */ yargs) => declare(ya
 
 /**
  * @param {Record<string, any>} argv  yargs' parsed arguments, read by readOptions
- * @param {import('../../cli/context.js').Context} [context]
+ * @param {import('./context.js').Context} [context]
  */
 export async function handler(argv, context = {}) {
   const opts = readOptions(argv, SPECS, 'restore');
   const out = context.stdout ?? process.stdout;
-  const { restoreThp } = await import('../../system/thp.js');
+  const { restoreThp } = await import('../system/thp.js');
   const done = restoreThp({ restoreFile: opts.thpRestoreFile, thpPath: opts.thpPath });
   out.write(
     done
