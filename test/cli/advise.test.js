@@ -44,17 +44,12 @@ function stopped(/** @type {(document: any) => void} */ edit) {
   return path;
 }
 
-test('--resume of a stopped advise checks its own kept settings, as the command line checks them, before anything runs', async () => {
+test('--resume of a stopped advise checks its kept settings before anything runs (each field: test/core/kept-options.test.js)', async () => {
   for (const [edit, message] of /** @type {Array<[(d: any) => void, RegExp]>} */ ([
     [
       (d) => (d.resume.advise.for = 'speed'),
       /resume\.advise\.for must be one of throughput, memory, kept-memory, main-latency \(it is "speed"\)/,
     ],
-    [(d) => (d.resume.advise.race = 'yes'), /resume\.advise\.race must be/],
-    [(d) => (d.resume.advise.extra = 1), /resume\.advise\.extra is no setting advise keeps/],
-    [(d) => delete d.resume.advise, /resume\.advise must be the settings the advise run was started with/],
-    [(d) => (d.resume.advise.node = ['/opt/node/bin/node']), /runs \/opt\/node\/bin\/node \(--node\)/],
-    [(d) => (d.resume.shared.k = 0), /resume\.shared\.k/],
     [(d) => delete d.resume, /does not say how it was started/],
   ])) {
     const file = stopped(edit);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { keptOptions, keptSweep } from '../../src/core/typed-options.js';
+import { keptAdvice, keptOptions, keptSweep } from '../../src/core/typed-options.js';
 import { MmapbenchError } from '../../src/errors.js';
 import { findAllocators } from '../../src/system/allocators.js';
 
@@ -135,4 +135,32 @@ test('each kept field an option sets is checked as that option is typed; a field
   // read as the command line reads it: a size with its unit
   const kept = compare({ ...base, requestSize: '64k', k: 2, main: 'on' });
   assert.deepEqual([kept.requestSize, kept.k, kept.main], [65536, 2, 'on']);
+});
+
+test("a kept advise's own settings are checked as its options are typed; a Node binary is named again", () => {
+  const advise = { for: 'throughput', only: null, race: true, kAuto: false, node: [] };
+  const request = (/** @type {Record<string, unknown>} */ own, shared = {}) => ({
+    shared: { command: 'compare', cwd: '/tmp', k: 1, ...shared },
+    advise: { ...advise, ...own },
+  });
+  const kept = (/** @type {unknown} */ one, given = {}) => keptAdvice(one, { path, given });
+  assert.deepEqual(kept(request({ only: 'TOP_PAD' })).advise, { ...advise, only: 'TOP_PAD' });
+  for (const [one, message] of /** @type {Array<[unknown, RegExp]>} */ ([
+    [request({ for: 'speed' }), /resume\.advise\.for must be one of throughput, memory, kept-memory, main-latency/],
+    [request({ race: 'yes' }), /resume\.advise\.race must be/],
+    [request({ kAuto: 1 }), /resume\.advise\.kAuto must be/],
+    [request({ only: 7 }), /resume\.advise\.only must be/],
+    [request({ node: [7] }), /resume\.advise\.node/],
+    [request({ extra: 1 }), /resume\.advise\.extra is no setting advise keeps/],
+    [{ shared: {} }, /resume\.advise must be the settings the advise run was started with/],
+    [request({}, { k: 0 }), /resume\.shared\.k/],
+    [request({}, { task: './mine.mjs' }), /--task/],
+  ]))
+    refused(() => kept(one), message);
+  // a Node it names by path runs only when named again; a version is the registry's
+  refused(() => kept(request({ node: ['/opt/node/bin/node'] })), /runs \/opt\/node\/bin\/node \(--node\)/);
+  assert.deepEqual(kept(request({ node: ['/opt/node/bin/node'] }), { node: ['/opt/node/bin/node'] }).advise.node, [
+    '/opt/node/bin/node',
+  ]);
+  assert.deepEqual(kept(request({ node: ['24'] })).advise.node, ['24']);
 });

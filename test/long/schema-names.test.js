@@ -1,4 +1,4 @@
-// The runs test/cli/schema-names.test.js leaves out for their time or their needs: advise, a
+// The runs schema-names-quick.test.js leaves out for their time or their needs: advise, a
 // traced compare and an audit (root and bpftrace, which CI installs) write only fields the
 // results schema names.
 import { test } from 'node:test';

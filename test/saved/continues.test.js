@@ -157,17 +157,23 @@ test('row 4: axes that drop a measured point or ask for others are refused, and 
   );
 });
 
-test("row 5: an interrupted advise's own file reads back: it keeps no request to go on with", () => {
+test("row 5: an interrupted advise's own file reads back, and keeps what it was asked, for --resume", () => {
   const document = {
     ...read('advise.json'),
     status: 'interrupted',
     error: { kind: 'interrupted', message: 'interrupted by SIGINT', worker: null },
   };
-  const kept = keptDocument(document, null, false, {});
-  assert.equal('resume' in kept, false);
+  const request = {
+    shared: { command: 'compare', k: 1 },
+    advise: { for: 'throughput', only: null, race: true, kAuto: false, node: [] },
+  };
+  const kept = keptDocument(document, request, false, {});
+  assert.deepEqual(kept.resume, request);
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-kept-')), 'advise.json');
   writeFileSync(path, JSON.stringify(kept));
-  assert.equal(loadSaved(path).document.status, 'interrupted');
+  const loaded = loadSaved(path).document;
+  assert.equal(loaded.status, 'interrupted');
+  assert.deepEqual(loaded.resume, request);
   // a compare's, which goes on, keeps what it was asked
   assert.deepEqual(keptDocument({ ...read('compare.json'), status: 'interrupted' }, { k: 2 }, false, {}).resume, {
     k: 2,

@@ -1,5 +1,5 @@
 // The results schema names every field a run writes: every saved fixture, of every kind and
-// layout (the CLI's fresh runs are test/cli/schema-names.test.js's).
+// layout (the CLI's fresh runs are test/long/schema-names-quick.test.js's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
