@@ -11,6 +11,7 @@ import { checkMachine } from '../system/machine-load.js';
 import { keepingWarnings } from './reporter.js';
 import { MmapbenchError } from '../errors.js';
 import { asSaved, saveDocument } from '../saved/save.js';
+import { flagsGivenAgain } from '../saved/given-again.js';
 import { ratioGate } from '../document/gate.js';
 import { droppedOutputText, shortBudgetText, straysText } from '../document/sentences.js';
 
@@ -162,7 +163,15 @@ export async function keepRun(measured, output, { runError, reporter, kept = nul
     broken || !output.exports.length
       ? []
       : (await import('../saved/export.js')).writeExports([{ kind, path: 'this run', document }], output.exports);
-  return { document, saved, exported, runError: runError ?? null, kind };
+  // a run stopped by Ctrl-C or a signal, kept with what it was asked, says how to go on with it
+  const path = saved && 'path' in saved ? saved.path : null;
+  const goesOn = runError instanceof MmapbenchError && runError.kind === 'interrupted' && path && measured.resume;
+  return {
+    ...{ document, saved, exported, runError: runError ?? null, kind },
+    ...(goesOn
+      ? { resume: ['mmapbench', measured.command, '--resume', path, ...flagsGivenAgain(measured.resume)] }
+      : {}),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { usageError } from '../errors.js';
 import { findAllocators } from '../system/allocators.js';
+import { parseVersionSpec } from '../system/node.js';
 import { looksLikePath } from '../tasks/index.js';
 import { commandLine } from '../words/command-line.js';
 import { pairs } from '../words/vocabulary.js';
@@ -94,4 +95,39 @@ export function confirmEnv(environments, given, path) {
       throw usageError(
         `--env ${name}=${commandLine([value])} is not what --resume ${path} ran with: a resumed run goes on with the same environment; drop it, or start a new run`,
       );
+}
+
+/**
+ * What `--resume` of a kept compare, sweep or advise must be given again, as flags, for the line
+ * that says how to finish it: each Node binary and task module it names by path, the folder it
+ * keeps fixtures in, its bpftrace, and every variable it sets in the cells that no known setting
+ * lets through (each as the checks above compare it: a binary as kept, a module resolved).
+ * @param {any} request  the document's `resume`: a compare's options, or a sweep's or an
+ *   advise's request (`shared`, and `axes` or `advise`)
+ * @returns {string[]}
+ */
+export function flagsGivenAgain(request) {
+  const shared = request.shared ?? request;
+  const nodes = /** @type {unknown[]} */ (request.axes?.node ?? request.advise?.node ?? [shared.node]);
+  const tasks = /** @type {unknown[]} */ (request.axes?.task ?? [shared.task]);
+  const environments = [shared.env ?? {}, ...(request.axes?.variant ?? []).map((/** @type {any} */ v) => v?.env ?? {})];
+  /** @type {string[] | undefined} */
+  let found;
+  const allocators = () =>
+    (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
+  const env = new Map(
+    environments.flatMap((one) =>
+      Object.entries(/** @type {Record<string, string>} */ (one)).filter(
+        ([name, value]) => !knownSetting(name, value, allocators),
+      ),
+    ),
+  );
+  const modules = tasks.filter((task) => typeof task === 'string' && looksLikePath(task));
+  return [
+    ...nodes.flatMap((node) => (typeof node === 'string' && !parseVersionSpec(node) ? ['--node', node] : [])),
+    ...modules.flatMap((task) => ['--task', resolve(shared.cwd ?? process.cwd(), String(task))]),
+    ...(shared.fixturesDir ? ['--fixtures-dir', String(shared.fixturesDir)] : []),
+    ...(shared.trace?.bpftrace ? ['--bpftrace', String(shared.trace.bpftrace)] : []),
+    ...[...env].flatMap(([name, value]) => ['--env', `${name}=${value}`]),
+  ];
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
 import { childrenOf, cli, fixture, processCounter, processesMarked, uniqueMark, until } from '../helpers.js';
@@ -162,7 +162,7 @@ test('a failure in a later round still prints the rounds already measured', asyn
   assert.deepEqual(saved, doc);
 });
 
-test('Ctrl-C stops every process, prints what finished marked interrupted, exits 130', async () => {
+test('Ctrl-C stops every process, prints what finished marked interrupted and how to finish it, exits 130', async () => {
   const mark = uniqueMark();
   const run = cli([
     'compare',
@@ -192,9 +192,16 @@ test('Ctrl-C stops every process, prints what finished marked interrupted, exits
   assert.ok(doc.rounds.length < 20);
   assert.match(result.stderr, /interrupted by SIGINT; the results above are what finished/);
   assert.deepEqual(processesMarked(mark), []);
-  const saved = JSON.parse(readFileSync(result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], 'utf8'));
+  const file = result.stderr.match(/^mmapbench: saved (\S+)$/m)[1];
+  const saved = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(saved.status, 'interrupted');
   assert.deepEqual(saved, doc);
+  // then how to go on with it, with what its --resume must be given again, and the error last
+  assert.deepEqual(result.stderr.trim().split('\n').slice(-3), [
+    `mmapbench: saved ${file}`,
+    `mmapbench: to finish the run: mmapbench compare --resume ${resolve(file)} --task ${fixture('slow.js')} --env MMAPBENCH_TEST_MARK\\=${mark}`,
+    'mmapbench: interrupted by SIGINT; the results above are what finished',
+  ]);
 });
 
 test('a task returns only its declared metrics, as finite numbers, to the CLI', async () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { keptAdvice, keptOptions, keptSweep } from '../../src/core/typed-options.js';
 import { MmapbenchError } from '../../src/errors.js';
+import { flagsGivenAgain } from '../../src/saved/given-again.js';
 import { findAllocators } from '../../src/system/allocators.js';
 
 const path = '/tmp/kept.json';
@@ -163,4 +164,85 @@ test("a kept advise's own settings are checked as its options are typed; a Node 
     '/opt/node/bin/node',
   ]);
   assert.deepEqual(kept(request({ node: ['24'] })).advise.node, ['24']);
+});
+
+/**
+ * Flags as the command line reads them into options (only those flagsGivenAgain writes).
+ * @param {string[]} flags
+ * @param {boolean} lists  a sweep's or an advise's: --node and --task are lists
+ */
+function givenBy(flags, lists) {
+  /** @type {Record<string, any>} */
+  const given = {};
+  for (let i = 0; i < flags.length; i += 2) {
+    const name = {
+      '--node': 'node',
+      '--task': 'task',
+      '--env': 'env',
+      '--fixtures-dir': 'fixturesDir',
+      '--bpftrace': 'bpftrace',
+    }[flags[i]];
+    assert.ok(name, flags[i]);
+    if (name === 'env' || (lists && (name === 'node' || name === 'task'))) (given[name] ??= []).push(flags[i + 1]);
+    else given[name] = flags[i + 1];
+  }
+  return given;
+}
+
+test('the line that says how to finish an interrupted run names what its --resume must be given again, and it is taken', () => {
+  const resume = {
+    command: 'compare',
+    cwd: '/work/app',
+    task: './my-task.mjs',
+    node: '/opt/node/bin/node',
+    fixturesDir: 'files',
+    env: { MALLOC_ARENA_MAX: '1', NODE_OPTIONS: '--require ./x.cjs' },
+    trace: { bpftrace: '/opt/bpftrace' },
+  };
+  const flags = flagsGivenAgain(resume);
+  assert.deepEqual(flags, [
+    ...['--node', '/opt/node/bin/node', '--task', '/work/app/my-task.mjs', '--fixtures-dir', 'files'],
+    ...['--bpftrace', '/opt/bpftrace', '--env', 'NODE_OPTIONS=--require ./x.cjs'],
+  ]);
+  assert.equal(compare(resume, givenBy(flags, false)).task, './my-task.mjs');
+  // a built-in task, a Node by version and known settings alone: nothing to give again
+  assert.deepEqual(
+    flagsGivenAgain({ command: 'compare', task: 'json', node: '24', env: { UV_THREADPOOL_SIZE: '8' } }),
+    [],
+  );
+  const sweep = {
+    axes: {
+      node: [null, '/opt/node/bin/node', '24'],
+      task: ['json', './my-task.mjs'],
+      variant: [
+        { name: 'default', env: {} },
+        { name: 'mine', env: { LD_LIBRARY_PATH: '/opt/lib' } },
+      ],
+      file: [null],
+      params: {},
+      k: [1],
+      cycles: [null],
+    },
+    shared: { command: 'compare', cwd: '/work/app', env: {} },
+  };
+  const swept = flagsGivenAgain(sweep);
+  assert.deepEqual(swept, [
+    '--node',
+    '/opt/node/bin/node',
+    '--task',
+    '/work/app/my-task.mjs',
+    '--env',
+    'LD_LIBRARY_PATH=/opt/lib',
+  ]);
+  assert.equal(keptSweep(sweep, { path, given: givenBy(swept, true) }).axes.task[1], './my-task.mjs');
+  const advise = {
+    shared: { command: 'compare', cwd: '/work/app', k: 1 },
+    advise: { for: 'throughput', only: null, race: true, kAuto: false, node: ['24', '/opt/node/bin/node'] },
+  };
+  const advised = flagsGivenAgain(advise);
+  assert.deepEqual(advised, ['--node', '/opt/node/bin/node']);
+  assert.deepEqual(keptAdvice(advise, { path, given: givenBy(advised, true) }).advise.node, [
+    '24',
+    '/opt/node/bin/node',
+  ]);
 });

@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, fixture, keptIn, until } from '../helpers.js';
+import { parse } from 'shell-quote';
+import { BIN, cli, ENV, fixture, keptIn, SLEEPS, until } from '../helpers.js';
 
 /** A run of `args` into a fresh --out, SIGKILLed once `rounds` of it are kept: its file and document. */
 async function killedRun(args, rounds, roundsOf) {
@@ -102,6 +103,24 @@ test('a killed advise goes on with --resume: its kept rounds as they were, each 
       );
     assert.equal(point.rounds.filter((/** @type {any} */ round) => round.complete).length, 3, point.id);
   }
+});
+
+test('an interrupted sweep prints the command that finishes it, with what it must be given again, and that command does', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'mmapbench-finish-'));
+  const args = ['sweep', ...SLEEPS, '--rounds', '3', '--variant', 'default', '--variant', 'mine:FOO=1'];
+  const run = execa(process.execPath, [BIN, ...args, '--out', out], { reject: false, env: ENV });
+  assert.ok(await until(() => (keptIn(out)?.document.order?.length ?? 0) >= 1, 60000), 'a round kept');
+  run.kill('SIGINT');
+  const stopped = await run;
+  assert.equal(stopped.exitCode, 130, stopped.stderr);
+  const line = stopped.stderr.match(/^mmapbench: to finish the run: mmapbench (.+)$/m)?.[1];
+  assert.ok(line, stopped.stderr);
+  const words = /** @type {string[]} */ (parse(line));
+  assert.deepEqual(words.slice(0, 2), ['sweep', '--resume']);
+  assert.ok(words.includes('FOO=1') && words.includes(resolve(SLEEPS[1])), line);
+  const finished = await cli(words);
+  assert.equal(finished.exitCode, 0, finished.stderr);
+  assert.equal(JSON.parse(readFileSync(words[2], 'utf8')).status, 'complete');
 });
 
 test("row 5: an interrupted advise's own file reads back in report, report --html and diff", async () => {
