@@ -56,6 +56,17 @@ export function confirmModules(tasks, cwd = process.cwd(), given, path) {
 }
 
 /**
+ * The malloc replacements this machine has, by path: looked for once, and only when a kept
+ * LD_PRELOAD asks.
+ * @returns {() => string[]}
+ */
+function allocatorsFound() {
+  /** @type {string[] | undefined} */
+  let found;
+  return () => (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
+}
+
+/**
  * What a kept run may set in its cells without the user naming it: glibc's malloc settings as
  * numbers, the libuv pool's size, and a malloc replacement this machine has (what --variant and
  * advise's candidates set). Anything else (NODE_OPTIONS, LD_LIBRARY_PATH, another LD_PRELOAD)
@@ -79,10 +90,7 @@ const knownSetting = (name, value, allocators) =>
  */
 export function confirmEnv(environments, given, path) {
   const named = pairs(given.env, '--env', 'MALLOC_ARENA_MAX=1');
-  /** @type {string[] | undefined} */
-  let found;
-  const allocators = () =>
-    (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
+  const allocators = allocatorsFound();
   for (const [field, env] of environments)
     for (const [name, value] of Object.entries(env)) {
       if (named[name] === value || knownSetting(name, value, allocators)) continue;
@@ -111,10 +119,7 @@ export function flagsGivenAgain(request) {
   const nodes = /** @type {unknown[]} */ (request.axes?.node ?? request.advise?.node ?? [shared.node]);
   const tasks = /** @type {unknown[]} */ (request.axes?.task ?? [shared.task]);
   const environments = [shared.env ?? {}, ...(request.axes?.variant ?? []).map((/** @type {any} */ v) => v?.env ?? {})];
-  /** @type {string[] | undefined} */
-  let found;
-  const allocators = () =>
-    (found ??= findAllocators().flatMap((allocator) => (allocator.path ? [allocator.path] : [])));
+  const allocators = allocatorsFound();
   const env = new Map(
     environments.flatMap((one) =>
       Object.entries(/** @type {Record<string, string>} */ (one)).filter(
