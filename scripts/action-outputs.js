@@ -5,11 +5,15 @@
 // 95% CI), the verdict's outcome and line as the run printed it, and the file. The ratio is the
 // figure the verdict quotes: the geometric mean over rounds, the interval's centre; with fewer
 // than 3 rounds there is no interval, and the verdict quotes the rounds' median.
-import { readFileSync } from 'node:fs';
 import { verdictWords } from '../src/commands/compare/words.js';
+import { loadSaved } from '../src/commands/index.js';
+import { pointView } from '../src/document/points-of.js';
 
 const [file] = process.argv.slice(2);
-const document = JSON.parse(readFileSync(file, 'utf8'));
+// read as every command reads a results file: checked, and in this mmapbench's layout
+const saved = loadSaved(file);
+// a compare's one point with the run around it; a sweep's points have no one verdict
+const document = saved.kind.name === 'compare' ? pointView(saved.document) : saved.document;
 // a run that did not complete has no ratio that stands: its outputs say what stopped it
 const complete = document.status === 'complete';
 const ratio = complete ? document.ratio : null;

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from 'simple-statistics';
+import { pointView } from '../src/document/points-of.js';
 
 const split = process.argv.indexOf('--');
 const { values } = parseArgs({
@@ -36,7 +37,7 @@ for (let run = 0; run < Number(values.runs); run++) {
       stdio: ['ignore', 'pipe', 'ignore'],
       maxBuffer: 1 << 28,
     });
-    const document = JSON.parse(out);
+    const document = pointView(JSON.parse(out));
     for (const mode of ['workers', 'procs']) {
       /** @type {number[] | undefined} */
       const tenths = document.account?.regime?.[mode]?.tenths;

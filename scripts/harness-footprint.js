@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { pointView } from '../src/document/points-of.js';
 
 const me = fileURLToPath(import.meta.url);
 const MiB = 2 ** 20;
@@ -100,7 +101,7 @@ if (!isMainThread || process.argv[2] === '--child') {
       { encoding: 'utf8', maxBuffer: 1 << 28 },
     );
     if (run.status !== 0) throw new Error(`compare failed: ${run.stderr}`);
-    const document = JSON.parse(run.stdout);
+    const document = pointView(JSON.parse(run.stdout));
     for (const [mode, hand] of [
       ['workers', 'thread'],
       ['procs', 'child'],

@@ -28,6 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 // the one rule a tree's state is read by, the answer's too (stats/trees.js argues it)
 import { SLOW_FAULTS, wilson } from '../src/stats/trees.js';
+import { pointView } from '../src/document/points-of.js';
 
 export { wilson };
 
@@ -239,7 +240,7 @@ async function main() {
               if (via === 'tinypool') args.push('--pool', 'tinypool', '--batch', String(batch));
               for (const pair of [...values.env, ...arm.split('+').slice(1)]) args.push('--env', pair);
               const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 300000 });
-              const document = JSON.parse(run.stdout);
+              const document = pointView(JSON.parse(run.stdout));
               for (const round of document.rounds)
                 for (const [mode, key] of /** @type {const} */ ([
                   ['thread', 'workers'],

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { ratioStats } from '../src/stats/ratio.js';
+import { pointView } from '../src/document/points-of.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,7 +46,7 @@ async function compare(extra) {
     values.cycles,
     ...extra,
   ]);
-  return JSON.parse(stdout);
+  return pointView(JSON.parse(stdout));
 }
 
 const ci = (/** @type {any} */ ratio) =>

@@ -15,6 +15,7 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { objectOf } from '../src/tasks/message.js';
 import { parseSize } from '../src/words/spelling.js';
+import { pointView } from '../src/document/points-of.js';
 
 const { values } = parseArgs({
   options: {
@@ -183,7 +184,7 @@ if (!isMainThread) {
   args.push(...(values.rounds ? ['--rounds', values.rounds] : ['--max-time', values['max-time']]));
   args.push('--shape', values.shape, '--size', values.size, '--serialization', values.serialization);
   const { stdout } = await execa(process.execPath, [bin, ...args, '--json', '--no-save']);
-  const document = JSON.parse(stdout);
+  const document = pointView(JSON.parse(stdout));
   const fmt = (/** @type {number} */ n) => Math.round(n).toLocaleString('en-US');
   console.log(
     `message ${values.shape} of ${values.size} bytes, serialization ${values.serialization} (procs), k=${k}; by hand ${values.repeats} sets of workers a mode, ${values.trips} round trips each; node ${process.version}`,

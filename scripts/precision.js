@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
+import { pointView } from '../src/document/points-of.js';
 
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 const split = process.argv.indexOf('--');
@@ -30,7 +31,7 @@ function compare(args) {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const doc = JSON.parse(out);
+  const doc = pointView(JSON.parse(out));
   return { seconds, doc };
 }
 

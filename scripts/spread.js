@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sampleStandardDeviation } from 'simple-statistics';
+import { pointView } from '../src/document/points-of.js';
 
 const split = process.argv.indexOf('--');
 const { values } = parseArgs({
@@ -44,7 +45,7 @@ for (const [name, args] of runs) {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const doc = JSON.parse(out);
+  const doc = pointView(JSON.parse(out));
   /** @type {number[]} */
   const logs = doc.rounds
     .filter((/** @type {any} */ round) => round.complete && !round.pilot)

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { median } from 'simple-statistics';
+import { pointView } from '../src/document/points-of.js';
 
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 const split = process.argv.indexOf('--');
@@ -41,7 +42,7 @@ function aa(mode) {
     maxBuffer: 1 << 28,
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const { verdict, stop, ratio } = JSON.parse(out);
+  const { verdict, stop, ratio } = pointView(JSON.parse(out));
   return { mode, outcome: verdict.outcome, seconds, rounds: ratio?.n ?? 0, stop, interval: verdict.interval };
 }
 

@@ -12,10 +12,10 @@
 // (a copy) counts once. Nothing here is asserted: read the output.
 //
 //   node scripts/verdict-replay.js [--shuffles N] FILE.json...
-import { readFileSync } from 'node:fs';
 import jstat from 'jstat';
 import { mean, sampleStandardDeviation } from 'simple-statistics';
 import { SEQUENCE_ROUNDS, decision, lookInterval, sequenceDecides } from '../src/stats/sequential.js';
+import { loadSaved } from '../src/commands/index.js';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--shuffles');
@@ -24,15 +24,16 @@ const shuffles = at === -1 ? 2000 : Number(args.splice(at, 2)[1]);
 const seen = new Set();
 /** The per-round ratios of a saved compare (or of each point of a sweep), in order. */
 function seriesOf(/** @type {string} */ path) {
-  const document = JSON.parse(readFileSync(path, 'utf8'));
-  const key = JSON.stringify([document.started, document.seconds, document.ratio?.samples?.slice(0, 3)]);
+  // read as every command reads a results file: a compare's of any version has its points
+  const { document } = loadSaved(path);
+  const key = JSON.stringify([document.started, document.seconds, document.points[0]?.ratio?.samples?.slice(0, 3)]);
   if (seen.has(key)) return [];
   seen.add(key);
   const of = (/** @type {any} */ point) =>
     (point.rounds ?? [])
       .filter((/** @type {any} */ round) => !round.pilot && round.workers && round.procs)
       .map((/** @type {any} */ round) => round.workers.throughput / round.procs.throughput);
-  return document.command === 'sweep' ? document.points.map(of) : [of(document)];
+  return document.points.map(of);
 }
 
 /** The rule before: ±5% from round 5, else everything the budget gave; a 95% t interval. */

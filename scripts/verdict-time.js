@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { basename } from 'node:path';
 import { median } from 'simple-statistics';
+import { pointView } from '../src/document/points-of.js';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const spin = fileURLToPath(new URL('tasks/spin.mjs', import.meta.url));
@@ -69,7 +70,7 @@ function compare(dir, args) {
     },
   );
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  const { verdict, stop, ratio } = JSON.parse(out);
+  const { verdict, stop, ratio } = pointView(JSON.parse(out));
   const outcome = verdict?.outcome ?? verdict?.faster ?? 'undecided';
   return { seconds, stop, outcome, rounds: ratio?.n ?? 0, ratio: ratio?.geomean ?? null };
 }

@@ -35,8 +35,9 @@ export { MmapbenchError, EXIT_CODES } from './errors.js';
  * @typedef {import('./core/command-options.js').DiffOptions} DiffOptions
  * @typedef {import('./core/command-options.js').ReportOptions} ReportOptions
  *
- * @typedef {import('./document/document.js').ResultsDocument} CompareDocument  what compare,
- *   workers, procs and trace print with `--json` (docs/json.md)
+ * @typedef {import('./document/document.js').MeasureDocument} CompareDocument  what compare,
+ *   workers, procs and trace print with `--json` (docs/json.md): laid out as a sweep's, its one
+ *   point's figures under `points`
  * @typedef {import('./commands/sweep/document.js').SweepDocument} SweepDocument  sweep's, and advise's with its `advice`
  * @typedef {SweepDocument & { advice: import('./commands/advise/types.js').Advice }} AdviseDocument
  * @typedef {import('./commands/diff/document.js').DiffDocument} DiffDocument

@@ -10,4 +10,4 @@ export const version = JSON.parse(readFileSync(new URL('../package.json', import
  * a document of the one before to it; `report` and `diff` refuse a document from a newer
  * mmapbench rather than misread it.
  */
-export const SCHEMA = 3;
+export const SCHEMA = 4;

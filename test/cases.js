@@ -2,7 +2,7 @@
 // fails in a cell, a hang past --timeout, a calibration that fails. Each asserts the exit code,
 // the last line and that no process is left.
 import assert from 'node:assert/strict';
-import { cli, fixture, processesMarked, uniqueMark } from './helpers.js';
+import { cli, fixture, measured, processesMarked, uniqueMark } from './helpers.js';
 
 /** A task that fails in a cell, per mode, and the last line the CLI must end with. */
 export const FAULTS = [
@@ -80,7 +80,7 @@ export async function calibrationFails(args, message) {
 async function procsRun(options) {
   const result = await cli(['procs', '-k', '1', '--rounds', '2', ...options, '--json', '--no-save']);
   assert.equal(result.exitCode, 0, result.stderr);
-  return JSON.parse(result.stdout);
+  return measured(result.stdout);
 }
 
 /** The account probe (test/fixtures/account-probe.js) doing `kind` per op: its account per op, by line. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import assert from 'node:assert/strict';
+import { pointView } from '../src/document/points-of.js';
 
 export const BIN = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
 export const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -112,6 +113,13 @@ export const resultsFile = (out) =>
   );
 
 /** The records of a reproduce run's results file: its calibrations and cells, in order. */
+/**
+ * A compare, workers or procs run's JSON (what --json printed, or its kept file) as that
+ * command's readers take it: its one point's figures and rounds beside the run's fields.
+ * @param {string} text
+ */
+export const measured = (text) => pointView(JSON.parse(text));
+
 export const records = (file) => JSON.parse(readFileSync(file, 'utf8')).records;
 
 /** How many cells a reproduce run in `out` has appended so far; 0 before its file exists. */
@@ -307,7 +315,7 @@ export async function noneLeft(mark) {
 export async function quickCompare(task, extra = []) {
   const result = await cli(['compare', '--task', task, '--quick', ...extra, '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.equal(doc.status, 'complete');
   assert.equal(doc.config.task.name, task);
   assert.equal(doc.rounds.length, 2);
@@ -348,7 +356,7 @@ export async function quickCompare(task, extra = []) {
     doc.ratio.samples,
     doc.rounds.map((round) => round.ratio),
   );
-  return JSON.parse(result.stdout);
+  return doc;
 }
 
 /** A trace's by-syscall rows add up to its totals, for writes and reads alike. */
@@ -460,7 +468,7 @@ export async function killedCompare(rounds) {
   const out = mkdtempSync(join(tmpdir(), 'mmapbench-kept-'));
   const mark = uniqueMark();
   const args = ['compare', ...SLEEPS, '--rounds', String(rounds), '--out', out, '--env', `MMAPBENCH_TEST_MARK=${mark}`];
-  const { run } = await startUntil(args, () => (keptIn(out)?.document.rounds.length ?? 0) >= 2);
+  const { run } = await startUntil(args, () => (keptIn(out)?.document.order.length ?? 0) >= 2);
   run.kill('SIGKILL');
   await run;
   await noneLeft(mark);

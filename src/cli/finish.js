@@ -9,6 +9,7 @@ import { endingError } from '../core/controller.js';
 import { terminalReporter } from './terminal.js';
 import { about, formatCI, lookClause } from '../document/sentences.js';
 import { verdictWords } from '../commands/compare/words.js';
+import { pointView } from '../document/points-of.js';
 import { plural, fixed, seconds } from '../words/spelling.js';
 import { columnLines } from '../view/table.js';
 import { commandLine } from '../words/command-line.js';
@@ -57,7 +58,7 @@ export function printRun(finished, output, { stdout, stderr }) {
       ],
       () => ({
         title: `mmapbench ${kind.title(document)}`,
-        verdict: document.verdict ? verdictWords(document) : null,
+        verdict: kind.name === 'compare' && document.points[0].verdict ? verdictWords(pointView(document)) : null,
         gate: document.gate ?? null,
         tables: renderKind(kind, document, 'markdown'),
       }),

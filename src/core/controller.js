@@ -104,10 +104,10 @@ export const keptAsResults = (output, resumed, { fixedRounds, kind }) => ({
 export function gateOf(document, request, { fixedRounds, kind }) {
   if (!request || document.status !== 'complete') return null;
   const points = kind.points?.(document) ?? [];
-  // each point's verdict (a sweep's by its id, a compare's its own): the gate reads the interval
-  // the verdict was read from, valid where the rounds stopped (stats/sequential.js)
+  // each point's verdict, by its id: the gate reads the interval the verdict was read from, valid
+  // where the rounds stopped (stats/sequential.js)
   const verdictOf = (/** @type {string} */ id) =>
-    (document.points?.find((/** @type {{ id: string }} */ point) => point.id === id) ?? document).verdict;
+    document.points.find((/** @type {{ id: string }} */ point) => point.id === id)?.verdict;
   return ratioGate(
     points.map(({ id, label, ratio, seconds }) => {
       const verdict = verdictOf(id);

@@ -61,7 +61,9 @@
  */
 
 /**
- * The results document: what `--json` prints and what the renderers read (docs/json.md).
+ * A compare, workers or procs run's document as its readers see it (document/points-of.js
+ * pointView): the run's fields and its one point's, side by side. The file keeps the point under
+ * `points` (MeasureDocument).
  * @typedef {object} ResultsDocument
  * @property {string} mmapbench  its version
  * @property {number} schema  the layout's version (SCHEMA)
@@ -117,4 +119,18 @@
  *   lagP99Ns?: number, loopDelayP99Ns?: number, histogram: ModeHistogram }} AppAlone  lagP99Ns:
  *   the timer's lag, every cell's ticks pooled; loopDelayP99Ns: in a file saved before that, the
  *   median over cells of Node's loop delay monitor's p99
+ */
+
+/**
+ * A measured point as every measuring command saves it (buildPoint): its figures and rounds.
+ * @typedef {Pick<ResultsDocument, 'stop' | 'seconds' | 'workers' | 'procs' | 'ratio' | 'verdict' | 'measures' | 'account' | 'spread' | 'phases' | 'noise'
+ *   | 'calibration' | 'sizing' | 'rounds' | 'appAlone' | 'trace' | 'fault' | 'pool'> & Required<Pick<ResultsDocument, 'workers' | 'procs' | 'ratio' | 'verdict'>>} MeasuredPoint
+ *   workers, procs, ratio, verdict: null where the run has none
+ */
+
+/**
+ * What a compare, workers or procs run saves and `--json` prints (docs/json.md): laid out as a
+ * sweep's, its run's fields, the rounds' `order` and one point holding its figures and rounds.
+ * @typedef {Pick<ResultsDocument, 'mmapbench' | 'schema' | 'command' | 'status' | 'resume' | 'error' | 'config' | 'environment' | 'aa' | 'seconds' | 'machine' | 'next' | 'shortBudget' | 'gate'>
+ *   & { order: Array<{ index: number, points: string[] }>, points: Array<{ id: string } & MeasuredPoint> }} MeasureDocument
  */

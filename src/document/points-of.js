@@ -21,8 +21,17 @@ const roundsOf = (rounds) =>
     }));
 
 /**
- * What a run concluded of a point, as a compare saves it at its top level and a sweep per point
- * (savedPoint in document/document.js).
+ * A compare, workers or procs document read as its one point with the run around it: the flat
+ * view every reader of such a run's figures takes (the answer, the tables, the page, the diff),
+ * as a sweep's reader takes one of its points with the sweep around it.
+ * @param {import('../document/document.js').MeasureDocument} document
+ * @returns {import('../document/document.js').ResultsDocument}
+ */
+export const pointView = ({ points, order, ...run }) => /** @type {any} */ ({ ...run, ...points[0] });
+
+/**
+ * What a run concluded of a point, as every measuring command saves it (buildPoint in
+ * commands/compare/document.js).
  * @param {string} id
  * @param {Pick<import('../document/document.js').ResultsDocument, 'ratio' | 'account' | 'phases' | 'seconds' | 'workers' | 'procs' | 'measures'>} saved
  */
@@ -37,11 +46,11 @@ const concluded = (id, saved) => ({
 });
 
 /**
- * The point of a compare, workers or procs document.
+ * The point of a compare, workers or procs document, read through its view (pointView).
  * @param {import('../document/document.js').ResultsDocument} document
  * @returns {Point[]}
  */
-export const measurePoints = (document) => {
+export const viewPoints = (document) => {
   const { config } = document;
   return [
     pointOf(
@@ -59,6 +68,12 @@ export const measurePoints = (document) => {
     ),
   ];
 };
+
+/**
+ * The point of a compare, workers or procs document.
+ * @param {import('../document/document.js').MeasureDocument} saved
+ */
+export const measurePoints = (saved) => viewPoints(pointView(saved));
 
 /**
  * The points of a sweep or advise document (its points as the sweep's document saves them).

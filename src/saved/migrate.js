@@ -93,8 +93,55 @@ function toSchema3(document) {
   document.schema = 3;
 }
 
+/** What a compare, workers or procs document keeps of its run; the rest is its point's. */
+const OF_THE_RUN = [
+  'mmapbench',
+  'schema',
+  'command',
+  'status',
+  'error',
+  'resume',
+  'modules',
+  'warnings',
+  'config',
+  'aa',
+  'seconds',
+  'machine',
+  'environment',
+  'shortBudget',
+  'gate',
+  'next',
+];
+
+/**
+ * Schema 3 to 4. Until later on 2026-11-29 a compare, workers or procs document held its one point's
+ * figures and rounds at its top level; since, it is laid out as a sweep's: its run's fields, the
+ * rounds' `order`, and `points` holding that one point (`p1`). Nothing is read again.
+ * @param {any} document  a copy, changed in place
+ */
+function toSchema4(document) {
+  if (!['compare', 'workers', 'procs'].includes(document.command) || document.points) {
+    document.schema = 4;
+    return;
+  }
+  // the run's one point took the run's time, as a sweep's point keeps its own
+  /** @type {Record<string, unknown>} */
+  const point = { id: 'p1', seconds: document.seconds };
+  for (const key of Object.keys(document))
+    if (!OF_THE_RUN.includes(key)) {
+      point[key] = document[key];
+      delete document[key];
+    }
+  document.order = /** @type {Array<{ index: number }>} */ (point.rounds ?? []).map((round) => ({
+    index: round.index,
+    points: ['p1'],
+  }));
+  document.points = [point];
+  document.schema = 4;
+}
+
 /** Each step, by the schema it upgrades from. */
-const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2, 2: toSchema3 });
+const STEPS = /** @type {Record<number, (document: any) => void>} */ ({ 1: toSchema2, 2: toSchema3, 3: toSchema4 });
 
 /**
  * The document in this mmapbench's layout: itself when it is in it, else an upgraded copy (the

@@ -119,6 +119,9 @@ function pointInconsistency(point, at) {
  * @returns {string | null}
  */
 export function firstInconsistency(document) {
+  // a compare's task is its run's, beside its one point
+  const task = document.config?.task && Array.isArray(document.points) ? taskInconsistency(document.config, '') : null;
+  if (task) return task;
   if (Array.isArray(document.points)) {
     for (const [i, point] of document.points.entries()) {
       const found = pointInconsistency(point, `points[${i}].`);

@@ -2,7 +2,7 @@
 // modes, adding up, and counting page faults (test/long/account.test.js: blocked and user time).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, roundsByTiming } from '../helpers.js';
+import { cli, measured, roundsByTiming } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
 import { PHASES } from '../../src/stats/phases.js';
 import { accountWordsOf } from '../../src/document/sentences.js';
@@ -13,7 +13,7 @@ const mean = (doc, key, mode) => lineOf(doc, key)?.modes[mode]?.mean;
 test("compare --quick carries an account for both modes, its wall time the workers' own timed windows", async () => {
   const result = await cli(['compare', '--quick', '--json', '--verbose']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   // where each cell's wall time went: every phase, adding up to the cell from spawn to exit
   for (const round of doc.rounds.filter((r) => r.complete)) {
     for (const mode of ['workers', 'procs']) {

@@ -61,7 +61,7 @@ test('compare resolves with the document --json prints; nothing is written or sa
   assert.equal(document.command, 'compare');
   assert.equal(document.status, 'complete');
   assert.equal(document.config.env.MMAPBENCH_API, '1');
-  assert.equal(events.length, 2 * document.rounds.length, 'two cells a round');
+  assert.equal(events.length, 2 * document.points[0].rounds.length, 'two cells a round');
   assert.deepEqual(Object.keys(events[0]).sort(), ['command', 'mode', 'round', 'soFar']);
   assert.ok(events.at(-1).soFar.ratio > 0);
   assert.deepEqual(readdirSync(dir), [], 'nothing saved');

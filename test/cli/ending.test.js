@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from '../helpers.js';
+import { cli, measured } from '../helpers.js';
 
 test('each cell ends its workers and reads what the app kept, once per --cycles; the rows, the verdict and the recycling note say it', async () => {
   const out = mkdtempSync(join(tmpdir(), 'mmapbench-ending-'));
@@ -24,7 +24,7 @@ test('each cell ends its workers and reads what the app kept, once per --cycles;
     out,
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.deepEqual(document.config.end, { settleMs: 10, cycles: 3 });
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) {

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BUILTIN_TASKS } from '../../src/tasks/index.js';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
-import { childrenOf, cli, fixture, processCounter, processesMarked, uniqueMark, until } from '../helpers.js';
+import { childrenOf, cli, fixture, measured, processCounter, processesMarked, uniqueMark, until } from '../helpers.js';
 
-const json = (result) => JSON.parse(result.stdout);
+const json = (result) => measured(result.stdout);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed
 test('--env reaches the cells at process start', async () => {
   const probe = fixture('env-probe.js');
@@ -65,7 +65,7 @@ test('workers and procs print one row per worker and the aggregate', async () =>
 test('tasks lists every built-in task with its parameters', async () => {
   const result = await cli(['tasks', '--json']);
   assert.equal(result.exitCode, 0);
-  const list = json(result);
+  const list = JSON.parse(result.stdout);
   assert.deepEqual(
     list.map((task) => task.name),
     BUILTIN_TASKS,
@@ -94,7 +94,7 @@ test('fixtures creates the four named files', async () => {
   const result = await cli(['fixtures', '--fixtures-dir', dir, '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
   assert.deepEqual(
-    json(result).map((file) => [file.name, file.size]),
+    JSON.parse(result.stdout).map((file) => [file.name, file.size]),
     [
       ['small', 128],
       ['med', 65536],
@@ -158,7 +158,7 @@ test('a failure in a later round still prints the rounds already measured', asyn
   assert.equal(doc.ratio.n, 1);
   // the rounds measured are saved, with the failure, and the error is the last word
   assert.match(result.stderr, /^mmapbench: saved (\S+)\nmmapbench: (worker|process) \d failed: round two/);
-  const saved = JSON.parse(readFileSync(result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], 'utf8'));
+  const saved = measured(readFileSync(result.stderr.match(/^mmapbench: saved (\S+)$/m)[1], 'utf8'));
   assert.deepEqual(saved, doc);
 });
 
@@ -193,7 +193,7 @@ test('Ctrl-C stops every process, prints what finished marked interrupted and ho
   assert.match(result.stderr, /interrupted by SIGINT; the results above are what finished/);
   assert.deepEqual(processesMarked(mark), []);
   const file = result.stderr.match(/^mmapbench: saved (\S+)$/m)[1];
-  const saved = JSON.parse(readFileSync(file, 'utf8'));
+  const saved = measured(readFileSync(file, 'utf8'));
   assert.equal(saved.status, 'interrupted');
   assert.deepEqual(saved, doc);
   // then how to go on with it, with what its --resume must be given again, and the error last

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, roundsByTiming } from '../helpers.js';
+import { cli, measured, roundsByTiming } from '../helpers.js';
 import { nextWords } from '../../src/commands/compare/words.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mmapbench-message-cli-'));
@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mmapbench-message-cli-'));
 test('compare --task message: round trips in both modes, each mode with its latency and no word of the machine', async () => {
   const result = await cli(['compare', '--task', 'message', '--shape', 'buffer', '--size', '4k', '--quick', '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.equal(doc.config.task.parent, true);
   assert.deepEqual(doc.config.params, { shape: 'buffer', size: 4096, serialization: 'json' });
   for (const { round, timed } of roundsByTiming(doc))
@@ -73,7 +73,7 @@ test('workers --shape transfer moves the buffer to the thread and back', async (
     '--json',
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
-  assert.ok(JSON.parse(result.stdout).workers.throughput.median > 0);
+  assert.ok(measured(result.stdout).workers.throughput.median > 0);
 });
 
 test('a message the run cannot carry: one line naming the fix, exit 2, nothing run', async () => {

@@ -3,12 +3,12 @@
 // each does, never a time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { quickMarked } from '../helpers.js';
+import { measured, quickMarked } from '../helpers.js';
 
 test('--pool tinypool: every op of both modes goes through the pool, which the document names; nothing left', async () => {
   const result = await quickMarked(['--pool', 'tinypool']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.equal(document.pool.name, 'tinypool');
   const rounds = document.rounds.filter((/** @type {any} */ round) => round.complete);
   assert.ok(rounds.length >= 1);
@@ -22,7 +22,7 @@ test('--pool tinypool: every op of both modes goes through the pool, which the d
 test('--fault throw: after the measured rounds, a round per mode says what one failing worker took down', async () => {
   const result = await quickMarked(['--fault', 'throw']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.equal(document.status, 'complete');
   assert.equal(document.fault.kind, 'throw');
   for (const mode of ['workers', 'procs']) {

@@ -7,7 +7,7 @@ import { linkSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { asRoot, BIN, cli, ENV, killedCompare, namedAgain, tmpfs } from '../helpers.js';
+import { BIN, ENV, asRoot, cli, killedCompare, measured, namedAgain, tmpfs } from '../helpers.js';
 
 const LIMIT = { timeout: 90000 };
 
@@ -106,11 +106,11 @@ test(
       assert.equal(result.exitCode, 3, result.stderr);
       assert.match(result.stderr, /no space left to write .*\(ENOSPC\)/);
       // every round that ran prints, with the save's failure
-      const document = JSON.parse(result.stdout);
+      const document = measured(result.stdout);
       assert.equal(document.status, 'failed');
       assert.equal(document.rounds.length, 2);
       for (const name of readdirSync(out)) {
-        const kept = JSON.parse(readFileSync(join(out, name), 'utf8'));
+        const kept = measured(readFileSync(join(out, name), 'utf8'));
         assert.ok(
           kept.rounds.length === 2 || kept.status === 'failed',
           `${name}: ${kept.status}, ${kept.rounds.length} rounds`,

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, fixture, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
+import { BIN, cli, fixture, measured, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
 
 const LIMIT = { timeout: 60000 };
 const SAVED = fixture('saved/compare.json');
@@ -371,7 +371,7 @@ test(
         '--no-save',
       ]);
       assert.equal(result.exitCode, 0, `${stream}: ${result.stderr.slice(-600)}`);
-      const document = JSON.parse(result.stdout);
+      const document = measured(result.stdout);
       const cells = document.rounds.flatMap((/** @type {any} */ round) => [round.workers, round.procs]);
       assert.ok(
         cells.every((/** @type {any} */ cell) => cell.droppedOutput > 0),

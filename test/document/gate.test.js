@@ -17,6 +17,11 @@ import { fixture } from '../helpers.js';
 const compare = loadSaved(fixture('saved/compare.json')).document;
 // p1 0.94 (0.91-0.98), p2 1.22 (0.59-2.52), 3 rounds each
 const sweep = loadSaved(fixture('saved/sweep.json')).document;
+/** A copy of a compare's document whose one point has these fields instead. */
+const withPoint = (/** @type {any} */ document, /** @type {object} */ fields) => ({
+  ...document,
+  points: [{ ...document.points[0], ...fields }],
+});
 const gate = (document, threshold, { failInconclusive = false, fixedRounds = false } = {}) =>
   /** @type {import('../../src/document/gate.js').Gate} */ (
     gateOf(document, { threshold, failInconclusive }, { fixedRounds, kind: kindOf(document) })
@@ -50,7 +55,7 @@ test('the document keeps the gate as figures; its line is drawn from them, and a
 });
 
 test('compare: a threshold exactly on the low bound passes; exactly on the high bound is inconclusive', () => {
-  const [low, high] = compare.ratio.ci95;
+  const [low, high] = compare.points[0].ratio.ci95;
   assert.equal(gate(compare, low).outcome, 'pass');
   assert.equal(gate(compare, high).outcome, 'inconclusive');
 });
@@ -135,14 +140,14 @@ test('diff: the change of the ratio and of each mode against the allowed worseni
 test('the step summary: the command and verdict, the gate with its mark, and the tables folded', () => {
   const summary = stepSummary({
     title: 'mmapbench compare readfilesync, k=2',
-    verdict: compare.verdict.text,
+    verdict: compare.points[0].verdict.text,
     gate: gate(compare, 2),
     tables: '| mode | ops/s |\n|---|---|\n| workers | 59,352 |\n',
   });
   assert.equal(
     summary,
     [
-      `**mmapbench compare readfilesync, k=2**: ${compare.verdict.text}`,
+      `**mmapbench compare readfilesync, k=2**: ${compare.points[0].verdict.text}`,
       '',
       '❌ **gate failed (workers/procs, --fail-below 2): 0.91 (95% CI 0.47-1.77) is below 2**',
       '',
@@ -176,7 +181,7 @@ test('a diff gate refuses two runs of different tasks: it would judge the change
 });
 
 test('an estimate within noise of the threshold is not told to run for days', () => {
-  const close = { ...compare, ratio: { ...compare.ratio, geomean: 1.0001, ci95: [0.9, 1.1] } };
+  const close = withPoint(compare, { ratio: { ...compare.points[0].ratio, geomean: 1.0001, ci95: [0.9, 1.1] } });
   assert.match(
     gateLine(gate(close, 1)),
     /straddles 1, so close to it that no practical run decides it \(about \d+ h more\); choose a threshold further from the ratio;/,
@@ -242,9 +247,10 @@ test('over several points, any fail fails the gate, else any inconclusive', () =
 
 test("a run that stopped on its verdict is gated by the verdict's interval, named with its own confidence", () => {
   const decided = {
-    ...compare,
+    ...withPoint(compare, {
+      verdict: { outcome: 'procs', interval: [0.85, 0.97], look: 'sequence', confidence: 0.995, margin: 0.1 },
+    }),
     config: { ...compare.config, rounds: null },
-    verdict: { outcome: 'procs', interval: [0.85, 0.97], look: 'sequence', confidence: 0.995, margin: 0.1 },
   };
   const judged = gate(decided, 1);
   assert.equal(
@@ -258,7 +264,10 @@ test("a run that stopped on its verdict is gated by the verdict's interval, name
     gateLine(judged),
     /^gate failed \(workers\/procs, --fail-below 1\): 0\.91 \(99\.5% CI 0\.85-0\.97, valid at every round\) is below 1$/,
   );
-  const atBudget = gate({ ...decided, verdict: { ...decided.verdict, look: 'final', confidence: 0.955 } }, 1);
+  const atBudget = gate(
+    withPoint(decided, { verdict: { ...decided.points[0].verdict, look: 'final', confidence: 0.955 } }),
+    1,
+  );
   assert.match(gateLine(atBudget), /\(95\.5% CI 0\.85-0\.97\) is below/);
   assert.match(gateLine(gate(compare, 0.8)), /\(95% CI /, 'a file saved before verdicts: its 95% interval');
 });

@@ -3,7 +3,7 @@
 // the account's lines in the JSON and the page-fault probe).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, fixture } from '../helpers.js';
+import { cli, fixture, measured } from '../helpers.js';
 import { accountProbe as probe, offQueue } from '../cases.js';
 import { accountWordsOf } from '../../src/document/sentences.js';
 
@@ -22,7 +22,7 @@ test("a built-in task's cells say their regime: the window's last tenth against 
     '--no-save',
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.equal(doc.rounds[0].procs.account.slices.length, 10);
   assert.match(
     accountWordsOf(doc.account, doc)?.regime ?? '',
@@ -44,7 +44,7 @@ test('compare warms up until steady by default: each worker says how long, and t
     '--json',
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   // a user's task has no tenths, so its regime line is the warmup alone
   assert.match(
     accountWordsOf(doc.account, doc)?.regime ?? '',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { parse } from 'yaml';
-import { ENV, fixture } from '../helpers.js';
+import { ENV, fixture, measured } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
@@ -78,7 +78,7 @@ test('the steps run a gated compare: outputs set, summary written, exit as the g
     /^(workers are|procs are|workers and procs are equal|inconclusive|no significant difference)/,
   );
   assert.equal(passing.outputs['results-file'], 'mmapbench-results/compare-ci.json');
-  const saved = JSON.parse(readFileSync(join(passing.dir, passing.outputs['results-file']), 'utf8'));
+  const saved = measured(readFileSync(join(passing.dir, passing.outputs['results-file']), 'utf8'));
   assert.equal(saved.command, 'compare');
   assert.equal(passing.outputs.outcome, saved.verdict.outcome);
   assert.match(passing.outputs.outcome, /^(workers|procs|equal|inconclusive)$/);
@@ -143,7 +143,7 @@ test('args split at newlines as at spaces; --out in args is refused, not overrid
 test("the outputs are this run's or empty: ratio as the verdict quotes it, no interval below 3 rounds", async () => {
   const two = await runAction({ args: '--quick --rounds 2 -k 2 --task json' });
   assert.equal(two.result?.exitCode, 0, two.result?.stderr);
-  const saved = JSON.parse(readFileSync(join(two.dir, two.outputs['results-file']), 'utf8'));
+  const saved = measured(readFileSync(join(two.dir, two.outputs['results-file']), 'utf8'));
   assert.equal(Number(two.outputs.ratio), saved.ratio.median);
   assert.match(two.outputs.verdict, new RegExp(`ratio ${saved.ratio.median.toFixed(2)} from 2 rounds`));
   assert.equal(two.outputs.low, '');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture } from '../helpers.js';
+import { cli, fixture, measured } from '../helpers.js';
 
 test('advise ranks glibc settings and every allocator installed against readfilesync, as JSON', async () => {
   const result = await cli([
@@ -113,7 +113,7 @@ test('--semi-space reaches each worker as an app sets it: a thread through resou
       ...extra,
     ]);
     assert.equal(result.exitCode, 0, result.stderr);
-    return JSON.parse(result.stdout);
+    return measured(result.stdout);
   };
   const young = await run(['--semi-space', '64']);
   const own = await run([]);
@@ -135,7 +135,7 @@ test("--semi-space through a pool reaches each worker as an app sets it: a threa
         ...['--json', '--no-save', ...extra],
       ]);
       assert.equal(result.exitCode, 0, result.stderr);
-      return JSON.parse(result.stdout);
+      return measured(result.stdout);
     };
     const young = await run(['--semi-space', '64']);
     const own = await run([]);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { cli, quickMarked } from '../helpers.js';
+import { cli, measured, quickMarked } from '../helpers.js';
 import { memoryLimitUnavailable } from '../../src/system/memory-limit.js';
 
 /** `compare --quick -k 2 --fault KIND`, nothing of its trees left behind. */
@@ -36,7 +36,7 @@ function survivedLosingOne(outcome) {
 test('--fault abort: a thread that aborts takes the app and every worker with it, a child only itself; exit 0, the measured rounds kept', async () => {
   const result = await faultRun('abort');
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.equal(document.status, 'complete');
   assert.equal(document.rounds.length, 2);
   assert.equal(document.fault.kind, 'abort');
@@ -55,7 +55,7 @@ for (const [kind, heard] of [
   test(`--fault ${kind}: the app survives in both modes, losing the one worker and replacing it`, async () => {
     const result = await faultRun(kind);
     assert.equal(result.exitCode, 0, result.stderr);
-    const { fault } = JSON.parse(result.stdout);
+    const { fault } = measured(result.stdout);
     assert.equal(fault.kind, kind);
     for (const mode of /** @type {const} */ (['workers', 'procs'])) {
       survivedLosingOne(fault[mode]);
@@ -73,7 +73,7 @@ test('--fault native-oom: the kernel OOM killer takes the whole app in threads, 
     return;
   }
   assert.equal(result.exitCode, 0, result.stderr);
-  const { fault } = JSON.parse(result.stdout);
+  const { fault } = measured(result.stdout);
   assert.equal(fault.workers.appSurvived, false);
   assert.equal(fault.workers.workersLost, 2);
   assert.equal(fault.workers.event, 'SIGKILL');

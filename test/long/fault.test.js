@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { BIN, ENV, noneLeft, uniqueMark } from '../helpers.js';
+import { BIN, ENV, noneLeft, uniqueMark, measured } from '../helpers.js';
 
 test('Ctrl-C in the fault rounds keeps every measured round and the mode already faulted; exit 130, nothing left', async () => {
   const mark = uniqueMark();
@@ -20,7 +20,7 @@ test('Ctrl-C in the fault rounds keeps every measured round and the mode already
   run.kill('SIGINT');
   const result = await run;
   assert.equal(result.exitCode, 130, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.equal(document.status, 'interrupted');
   assert.equal(document.rounds.filter((round) => round.complete).length, 2);
   assert.equal(document.fault.workers.appSurvived, true);

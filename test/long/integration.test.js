@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
-import { cli, fixture, processesMarked, uniqueMark } from '../helpers.js';
+import { cli, fixture, processesMarked, uniqueMark, measured } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-ci-test-'));
@@ -96,7 +96,7 @@ test('--aa workers: both arms are fresh workers trees, labelled A and B, with th
 test("--protocol published: the investigation's 2,000 iterations with no warmup, said in the JSON and the table", async () => {
   const json = await cli(['compare', '--protocol', 'published', '--rounds', '2', '-k', '1', '--json']);
   assert.equal(json.exitCode, 0, json.stderr);
-  const doc = JSON.parse(json.stdout);
+  const doc = measured(json.stdout);
   assert.equal(doc.config.protocol, 'published');
   assert.equal(doc.config.iterations, 2000);
   assert.equal(doc.config.warmup, 0);

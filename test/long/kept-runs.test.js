@@ -32,7 +32,7 @@ test('rows 2 and 3: a resumed compare whose settings were edited is refused befo
   const kept = await killedRun(
     ['compare', '-k', '1', '--iterations', '500', '--rounds', '8'],
     2,
-    (d) => d?.rounds.length ?? 0,
+    (d) => d?.order.length ?? 0,
   );
   for (const [edit, message] of /** @type {Array<[(d: any) => void, RegExp]>} */ ([
     [(d) => (d.resume.task = 'json'), /resume\.task asks for task json, but its rounds ran readfilesync/],

@@ -10,6 +10,7 @@ import {
   cli,
   fixture,
   goneWithin,
+  measured,
   noneLeft,
   processCounter,
   processesMarked,
@@ -82,7 +83,7 @@ test('two SIGINTs milliseconds apart (a terminal, `timeout -s INT`) are one Ctrl
   run.kill('SIGINT');
   const result = await run;
   assert.equal(result.exitCode, 130, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.equal(doc.status, 'interrupted');
   assert.ok(doc.rounds.filter((round) => round.complete).length >= 1, 'the finished rounds are in the document');
   assert.doesNotMatch(result.stderr, /again/);
@@ -119,7 +120,7 @@ test('processes that ignore SIGTERM still end on the first: their parent kills t
   assert.equal(result.exitCode, 143, result.stderr);
   // the procs parent ends its children when it is stopped, so no second signal is needed
   assert.doesNotMatch(result.stderr, /again/);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.equal(doc.status, 'interrupted');
   assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
   await goneWithin(mark, 1000);
@@ -140,7 +141,7 @@ test('without a cgroup (MMAPBENCH_CGROUP=0), what a task leaves running, an orph
     env: { MMAPBENCH_CGROUP: '0' },
   });
   assert.equal(result.exitCode, 0, result.stderr);
-  const [cell] = JSON.parse(result.stdout).rounds.map((round) => round.workers);
+  const [cell] = measured(result.stdout).rounds.map((round) => round.workers);
   assert.ok(cell.strays >= 2 * 7, `strays: ${cell.strays}`);
   assert.match(result.stderr, /^mmapbench: warning: the task left \d+ processes running when/m);
   assert.deepEqual(processesMarked(mark), []);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture } from '../helpers.js';
+import { cli, fixture, measured } from '../helpers.js';
 
 const QUICK = ['compare', '--quick'];
 // --quick's cells of 20 ops can end before the app's first request: windows of 0.25 s hold ~125,
@@ -25,7 +25,7 @@ async function runOnce(args, env = {}) {
   assert.equal(result.exitCode, 0, result.stderr);
   const file = join(out, readdirSync(out).find((name) => name.endsWith('.json')) ?? '');
   return {
-    document: JSON.parse(result.stdout),
+    document: measured(result.stdout),
     text: (await cli(['report', file])).stdout,
     verbose: (await cli(['report', file, '--verbose'])).stdout,
   };
@@ -108,7 +108,7 @@ test("a task's own request(context) is what the app serves, on the parent's main
     { env: { MMAPBENCH_TEST_REQUESTS: marker } },
   );
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.deepEqual(document.config.main, { everyMs: 5, size: 1024, aloneMs: 20, request: 'task' });
   assert.ok(
     document.rounds.every((round) => round.workers.main.during.requests > 0 && round.procs.main.during.requests > 0),
@@ -136,7 +136,7 @@ test('a task that gives op(ctx), sync or async, gets its ops timed: op latency p
     assert.match(verbose, /^│ op latency p99 /m, task);
     assert.match(verbose, /^│ op latency p99\.9 /m, task);
   }
-  const own = JSON.parse(
+  const own = measured(
     (await cli([...QUICK, '--no-save', '--json', '--main', 'off', '--task', fixture('account-probe.js')])).stdout,
   );
   assert.equal(own.workers.latencyP99Us, undefined);

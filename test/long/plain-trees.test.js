@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ENV, cli, fixture, keptIn, noneLeft, processesMarked, uniqueMark, until } from '../helpers.js';
+import { BIN, ENV, cli, fixture, keptIn, noneLeft, processesMarked, uniqueMark, until, measured } from '../helpers.js';
 
 const LIMIT = { timeout: 120000 };
 
@@ -35,7 +35,7 @@ test(
       `MMAPBENCH_TEST_MARK=${mark}`,
     ]);
     assert.equal(run.exitCode, 0, run.stderr);
-    const document = JSON.parse(run.stdout);
+    const document = measured(run.stdout);
     const [first, second] = document.rounds;
     assert.equal(first.plain, undefined, 'none in the first round');
     for (const mode of ['workers', 'procs']) {
@@ -81,13 +81,13 @@ test(
       '--no-save',
     ]);
     assert.equal(op.exitCode, 0, op.stderr);
-    assert.equal(JSON.parse(op.stdout).rounds[1].plain.procs.ops, 200);
+    assert.equal(measured(op.stdout).rounds[1].plain.procs.ops, 200);
     // workerpool: its workers' script of the plain app's own (pool/plain-workerpool.js); tinypool's
     // and piscina's take pool/plain-task.js as it is, through the builder the pool cells test
     const args = ['compare', '-k', '2', '--pool', 'workerpool', '--rounds', '2', '--iterations', '400'];
     const run = await cli([...args, '--batch', '100', '--warmup', '100', '--main', 'off', '--json', '--no-save']);
     assert.equal(run.exitCode, 0, run.stderr);
-    const { rounds, workers, procs } = JSON.parse(run.stdout);
+    const { rounds, workers, procs } = measured(run.stdout);
     for (const mode of ['workers', 'procs']) {
       // K workers' windows through the pool, in tasks of --batch ops: 8 tasks of 100
       assert.equal(rounds[1].plain[mode].ops, 800, mode);
@@ -115,7 +115,7 @@ test('which runs have plain trees: a compare of both modes, raw or pooled; not -
   // and --quick's run holds none, as the CLI runs it
   const quick = await cli(['compare', '--quick', '-k', '1', '--main', 'off', '--json', '--no-save']);
   assert.equal(quick.exitCode, 0, quick.stderr);
-  assert.ok(JSON.parse(quick.stdout).rounds.every((/** @type {any} */ round) => round.plain === undefined));
+  assert.ok(measured(quick.stdout).rounds.every((/** @type {any} */ round) => round.plain === undefined));
 });
 
 test("the plain app imports nothing of mmapbench but the pool builder (Node's modules alone), and its members and pool tasks node:fs and the task alone", () => {
@@ -140,7 +140,8 @@ test("the plain app imports nothing of mmapbench but the pool builder (Node's mo
 test("a kept run's plain trees come back with its rounds when it is resumed, and count in its share again", async () => {
   const { loadSaved } = await import('../../src/commands/index.js');
   const { sessionOf } = await import('../../src/saved/resume.js');
-  const { document } = loadSaved(fixture('saved/compare-plain-trees.json'));
+  const { pointView } = await import('../../src/document/points-of.js');
+  const document = pointView(loadSaved(fixture('saved/compare-plain-trees.json')).document);
   const session = sessionOf(document, ['workers', 'procs']);
   const kept = document.rounds.flatMap((/** @type {any} */ round) => (round.plain ? [[round.index, round.plain]] : []));
   assert.ok(kept.length >= 2);
@@ -192,7 +193,7 @@ test(
     assert.equal((await run).exitCode, 130);
     await noneLeft(mark);
     const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
-    const second = kept.document.rounds.find((/** @type {any} */ round) => round.index === 2);
+    const second = kept.document.points[0].rounds.find((/** @type {any} */ round) => round.index === 2);
     assert.ok(second.workers && second.procs, 'the cells before it kept');
     assert.ok(!second.plain?.workers || !second.plain?.procs, 'a plain tree cut short is not kept');
   },

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, ENV, fixture, quickMarked, roundsByTiming } from '../helpers.js';
+import { cli, ENV, fixture, quickMarked, roundsByTiming, measured } from '../helpers.js';
 import { resolvePool } from '../../src/run/pool/resolve.js';
 
 for (const [pool, runtimes] of [
@@ -17,7 +17,7 @@ for (const [pool, runtimes] of [
   test(`--pool ${pool}: K workers through the pool in each runtime, named with its version; nothing left`, async () => {
     const result = await quickMarked(['--pool', pool]);
     assert.equal(result.exitCode, 0, result.stderr);
-    const document = JSON.parse(result.stdout);
+    const document = measured(result.stdout);
     assert.equal(document.pool.name, pool);
     assert.match(document.pool.version, /^\d+\.\d+\.\d+/);
     assert.deepEqual(document.pool.runtimes, runtimes);
@@ -77,7 +77,7 @@ function assertAccounted(cell, mode, batch, timed = true) {
 test('--pool tinypool --isolate: a fresh worker a pool task, K lanes as K workers; nothing left', async () => {
   const result = await quickMarked(['--pool', 'tinypool', '--isolate']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   assert.equal(document.pool.isolate, true);
   for (const { round, timed } of roundsByTiming(document))
     for (const mode of ['workers', 'procs']) {
@@ -165,7 +165,7 @@ test('--pool workerpool from a folder whose path has a space: its worker script 
     { reject: false, env: ENV },
   );
   assert.equal(result.exitCode, 0, result.stderr);
-  assert.equal(JSON.parse(result.stdout).pool.name, 'workerpool');
+  assert.equal(measured(result.stdout).pool.name, 'workerpool');
 });
 
 test('a pool neither the project nor mmapbench has: an environment error naming its install line', () => {
@@ -209,7 +209,7 @@ test("the project's own copy comes first", () => {
 test('--pool --cycles 3: the app builds, runs and destroys its pool three times, each end read; nothing left', async () => {
   const result = await quickMarked(['--pool', 'tinypool', '--cycles', '3']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) {
       const cycles = round[mode].end.cycles;
@@ -222,7 +222,7 @@ test('--pool --cycles 3: the app builds, runs and destroys its pool three times,
 test("a task's own metrics through a pool: each worker's combined over its pool tasks as the task declares", async () => {
   const result = await quickMarked(['--pool', 'tinypool', '--task', fixture('noisy-metrics.js')]);
   assert.equal(result.exitCode, 0, result.stderr);
-  const document = JSON.parse(result.stdout);
+  const document = measured(result.stdout);
   for (const round of document.rounds)
     for (const mode of ['workers', 'procs']) {
       const cell = round[mode];

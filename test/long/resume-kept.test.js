@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, fixture, killedCompare, namedAgain } from '../helpers.js';
+import { cli, fixture, killedCompare, measured, namedAgain } from '../helpers.js';
 
 // one killed run serves both tests: the first resumes it, the second refuses its copy
 const killed = killedCompare(6);
@@ -14,9 +14,12 @@ const killed = killedCompare(6);
 test('a SIGKILLed compare keeps every finished round; report and diff read it as incomplete; --resume goes on with it', async () => {
   const { path, copy, document: kept } = await killed;
   assert.equal(kept.status, 'incomplete');
-  assert.ok(kept.rounds.length >= 2 && kept.rounds.length < 6, `${kept.rounds.length} rounds kept`);
   assert.ok(
-    kept.rounds.every((round) => round.workers && round.procs),
+    kept.points[0].rounds.length >= 2 && kept.points[0].rounds.length < 6,
+    `${kept.points[0].rounds.length} rounds kept`,
+  );
+  assert.ok(
+    kept.points[0].rounds.every((round) => round.workers && round.procs),
     'whole rounds only',
   );
   assert.equal(kept.resume.command, 'compare');
@@ -39,8 +42,11 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
   symlinkSync(path, link);
   const resumed = await cli(['compare', '--resume', link, ...namedAgain(kept), '--json']);
   assert.equal(resumed.exitCode, 0, resumed.stderr);
-  assert.match(resumed.stderr, new RegExp(`^mmapbench: resuming ${path}: ${kept.rounds.length} rounds kept`, 'm'));
-  const doc = JSON.parse(resumed.stdout);
+  assert.match(
+    resumed.stderr,
+    new RegExp(`^mmapbench: resuming ${path}: ${kept.points[0].rounds.length} rounds kept`, 'm'),
+  );
+  const doc = measured(resumed.stdout);
   assert.equal(doc.status, 'complete');
   assert.equal(doc.resume, undefined, 'a finished run carries no resume');
   assert.deepEqual(
@@ -49,11 +55,11 @@ test('a SIGKILLed compare keeps every finished round; report and diff read it as
     'numbered on from the last kept round',
   );
   // what was kept is kept as it was measured
-  for (const [i, round] of kept.rounds.entries()) assert.deepEqual(doc.rounds[i].workers, round.workers);
+  for (const [i, round] of kept.points[0].rounds.entries()) assert.deepEqual(doc.rounds[i].workers, round.workers);
   assert.equal(doc.ratio.n, 6);
   assert.ok(doc.seconds > kept.seconds, 'its time goes on from the kept time');
   // the same file, now whole
-  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')).rounds.length, 6);
+  assert.deepEqual(measured(readFileSync(path, 'utf8')).rounds.length, 6);
   assert.match(resumed.stderr, new RegExp(`^mmapbench: saved ${path}$`, 'm'));
   assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
 });
@@ -202,8 +208,8 @@ test('a resumed file that sets NODE_OPTIONS, LD_PRELOAD or LD_LIBRARY_PATH for t
       new RegExp(`^mmapbench: --resume \\S+ sets ${name} in the cells \\(resume\\.env\\)`),
     );
     assert.deepEqual(
-      JSON.parse(readFileSync(path, 'utf8')).rounds,
-      kept.rounds,
+      JSON.parse(readFileSync(path, 'utf8')).points[0].rounds,
+      kept.points[0].rounds,
       `${name}=${value}: the file untouched`,
     );
   });

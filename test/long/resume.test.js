@@ -22,7 +22,7 @@ test('--resume reads the task module the run began with, from any folder, and re
     reject: false,
     env: ENV,
   });
-  assert.ok(await until(() => (keptIn(out)?.document.rounds.length ?? 0) >= 2, 60000), 'two rounds kept');
+  assert.ok(await until(() => (keptIn(out)?.document.order.length ?? 0) >= 2, 60000), 'two rounds kept');
   run.kill('SIGKILL');
   await run;
   const { path, document } = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));

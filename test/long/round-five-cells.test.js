@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, cli, ENV, fixture, keptIn, namedAgain, noneLeft, uniqueMark } from '../helpers.js';
+import { BIN, cli, ENV, fixture, keptIn, namedAgain, noneLeft, uniqueMark, measured } from '../helpers.js';
 import { memoryLimitUnavailable, ownV1Memory } from '../../src/system/memory-limit.js';
 
 const LIMIT = { timeout: 90000 };
@@ -187,17 +187,18 @@ test(
     assert.equal((await run).exitCode, 130);
     await noneLeft(mark);
     const kept = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(out));
-    assert.equal(kept.document.rounds.length, 2);
-    assert.equal(kept.document.fault.procs, undefined);
+    const [point] = kept.document.points;
+    assert.equal(point.rounds.length, 2);
+    assert.equal(point.fault.procs, undefined);
     const resumed = await cli(['compare', '--resume', kept.path, ...namedAgain(kept.document), '--json']);
     assert.equal(resumed.exitCode, 0, resumed.stderr);
-    const document = JSON.parse(resumed.stdout);
+    const document = measured(resumed.stdout);
     assert.equal(document.status, 'complete');
     assert.deepEqual(
       document.rounds.map((/** @type {any} */ round) => round.index),
       [1, 2],
     );
-    assert.deepEqual(document.fault.workers, kept.document.fault.workers);
+    assert.deepEqual(document.fault.workers, point.fault.workers);
     assert.equal(document.fault.procs.workersLost, 1);
     assert.doesNotMatch(resumed.stderr, /--fault throw, workers:/);
     await noneLeft(mark);
@@ -237,7 +238,7 @@ test(
         ...['--iterations', '3000', '--rounds', '1', '--json', '--no-save'],
       ]);
       assert.equal(result.exitCode, 0, `${pool}: ${result.stderr.slice(-600)}`);
-      const document = JSON.parse(result.stdout);
+      const document = measured(result.stdout);
       const cells = document.rounds.flatMap((/** @type {any} */ round) => [round.workers, round.procs]);
       assert.ok(
         cells.every((/** @type {any} */ cell) => cell.droppedOutput > 0),
@@ -277,7 +278,7 @@ test(
         { timeout: 40000 },
       );
       assert.equal(result.exitCode, 0, `${kind}: ${result.stderr}`);
-      const { fault } = JSON.parse(result.stdout);
+      const { fault } = measured(result.stdout);
       for (const mode of ['workers', 'procs']) {
         assert.equal(fault[mode].appSurvived, true, mode);
         assert.equal(fault[mode].workersLost, 0, mode);
@@ -293,7 +294,7 @@ test(
 test('row 17: no fault round starts once --max-time is spent, and the answer says so', LIMIT, async () => {
   const result = await cli(['compare', '-k', '1', '--fault', 'throw', '--max-time', '0.5', '--no-save', '--json']);
   assert.equal(result.exitCode === 0 || result.exitCode === 6, true, result.stderr);
-  const { fault } = JSON.parse(result.stdout);
+  const { fault } = measured(result.stdout);
   assert.deepEqual(fault, { kind: 'throw', unrun: 'max-time' });
   assert.doesNotMatch(result.stderr, /--fault throw, (workers|procs):/);
   const text = await cli(['compare', '-k', '1', '--fault', 'throw', '--max-time', '0.5', '--no-save']);

@@ -21,6 +21,7 @@ import {
   tmpfs,
   uniqueMark,
   until,
+  measured,
 } from '../helpers.js';
 
 test('compare --out on a read-only file system: exit 3, one line, nothing run', asRoot, async (t) => {
@@ -69,7 +70,7 @@ test(
     writeFileSync(join(dir, 'filler'), Buffer.alloc(254 * 4096));
     const result = await cli(['compare', '--quick', '--json', '--out', dir]);
     assert.equal(result.exitCode, 3, result.stderr);
-    const document = JSON.parse(result.stdout);
+    const document = measured(result.stdout);
     assert.equal(document.status, 'failed');
     assert.equal(document.error.kind, 'environment');
     assert.match(document.error.message, /^no space left to write /);
@@ -125,11 +126,12 @@ test(
     const written = /** @type {NonNullable<ReturnType<typeof keptIn>>} */ (keptIn(rw));
     assert.match(continued.stderr, new RegExp(`^mmapbench: saved ${written.path}$`, 'm'));
     assert.equal(written.document.status, 'complete');
+    const [point] = written.document.points;
     assert.deepEqual(
-      written.document.rounds.map((round) => round.index),
+      point.rounds.map((round) => round.index),
       [1, 2, 3, 4],
     );
-    assert.deepEqual(written.document.rounds[0].workers, kept.rounds[0].workers, 'the kept rounds come along');
+    assert.deepEqual(point.rounds[0].workers, kept.points[0].rounds[0].workers, 'the kept rounds come along');
     assert.equal(readFileSync(file, 'utf8'), readFileSync(path, 'utf8'), 'the read-only file is as it was');
   },
 );
@@ -180,13 +182,14 @@ test(
       again.stderr,
       new RegExp(`^mmapbench: --resume ${path} is in use by another mmapbench run \\(pid ${resumed.pid}, `),
     );
-    assert.ok(await until(() => JSON.parse(readFileSync(path, 'utf8')).rounds.length > kept.rounds.length, 20000));
+    const keptRounds = kept.points[0].rounds;
+    assert.ok(await until(() => measured(readFileSync(path, 'utf8')).rounds.length > keptRounds.length, 20000));
     resumed.kill('SIGINT');
     assert.equal((await resumed).exitCode, 130);
-    const rounds = JSON.parse(readFileSync(path, 'utf8')).rounds.map((round) => round.index);
+    const rounds = measured(readFileSync(path, 'utf8')).rounds.map((round) => round.index);
     assert.deepEqual(
-      rounds.slice(0, kept.rounds.length),
-      kept.rounds.map((round) => round.index),
+      rounds.slice(0, keptRounds.length),
+      keptRounds.map((round) => round.index),
       "the first run's rounds are kept",
     );
     assert.deepEqual(

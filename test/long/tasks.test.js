@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { compareModel } from '../../src/commands/compare/model.js';
 import { renderTerminal } from '../../src/view/table.js';
-import { cli } from '../helpers.js';
+import { cli, measured } from '../helpers.js';
 
 const json = (result) => JSON.parse(result.stdout);
 
@@ -45,7 +45,7 @@ for (const [task, args] of metricTasks) {
   test(`${task} ${args.join(' ')}: every declared metric measured in both modes, in every cell`, async () => {
     const result = await cli(['compare', '--task', task, '--quick', '--json', ...args]);
     assert.equal(result.exitCode, 0, result.stderr);
-    const doc = json(result);
+    const doc = measured(result.stdout);
     const names = Object.keys(doc.config.task.metrics);
     assert.ok(names.length >= 2);
     for (const mode of ['workers', 'procs']) {
@@ -77,7 +77,7 @@ test('throttle: the bounded queue never peaks above the unthrottled fan-out', as
     '--json',
   ]);
   assert.equal(result.exitCode, 0, result.stderr);
-  const { metrics } = json(result).rounds[0].workers;
+  const { metrics } = measured(result.stdout).rounds[0].workers;
   // one job in flight holds one descriptor; 400 started at once hold at least that
   assert.ok(metrics.limitPeakFds <= metrics.allPeakFds, JSON.stringify(metrics));
 });

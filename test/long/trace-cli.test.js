@@ -18,6 +18,7 @@ import {
   tracingHere,
   uniqueMark,
   until,
+  measured,
 } from '../helpers.js';
 
 const { skip: tracing, requireTracing } = tracingHere();
@@ -152,7 +153,7 @@ test(
     // the rounds before are saved, and the failure is the last line
     assert.match(result.stderr.trim(), /^mmapbench: saved \S+\nmmapbench: process \d was killed by SIGKILL/m);
     assert.doesNotMatch(result.stderr, /internal error/);
-    const doc = JSON.parse(result.stdout);
+    const doc = measured(result.stdout);
     assert.equal(doc.status, 'failed');
     assert.equal(doc.rounds.filter((round) => round.complete).length, 1, 'round one is kept');
     assert.deepEqual(processesMarked(mark), []);

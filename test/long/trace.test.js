@@ -17,6 +17,7 @@ import {
   tracers,
   tracingHere,
   uniqueMark,
+  measured,
 } from '../helpers.js';
 
 const { skip: tracing, requireTracing } = tracingHere();
@@ -41,7 +42,7 @@ test(
       `MMAPBENCH_TEST_MARK=${mark}`,
     ]);
     assert.equal(result.exitCode, 0, result.stderr);
-    const doc = JSON.parse(result.stdout);
+    const doc = measured(result.stdout);
     assert.equal(doc.config.trace, true);
     assert.equal(doc.trace.window, 'cell');
     assert.match(doc.trace.bpftrace.version, /^\d+\.\d+/);
@@ -84,7 +85,7 @@ test('--trace on compare is the same as the trace command', tracing, async () =>
   requireTracing();
   const result = await cli(['compare', '--trace', '--quick', '--rounds', '1', '--json']);
   assert.equal(result.exitCode, 0, result.stderr);
-  const doc = JSON.parse(result.stdout);
+  const doc = measured(result.stdout);
   assert.ok(doc.rounds[0].traced.workers.trace && doc.rounds[0].traced.procs.trace);
 });
 

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { loadSaved } from '../../src/commands/index.js';
 import { centreOf, figureOf, furtherMeasuresOf, valueOf } from '../../src/points/points.js';
 import { pointsOf } from '../../src/saved/load.js';
-import { savedPoint } from '../../src/commands/compare/document.js';
 import { MEASURES } from '../../src/points/measures.js';
 import { summarize } from '../../src/stats/ratio.js';
 import { fixture } from '../helpers.js';
@@ -36,7 +35,7 @@ test('a compare, a sweep and a reproduce run give points alike: an id, a full na
 test("a compare's point carries its document's ratio, account, phases and seconds; a sweep's, its point's", () => {
   const compare = saved('compare-tradeoff.json');
   const [point] = pointsOf(compare);
-  const { document } = /** @type {any} */ (compare);
+  const [document] = /** @type {any} */ (compare).document.points;
   assert.equal(point.id, 'p1');
   assert.deepEqual(point.ratio, document.ratio);
   assert.deepEqual(point.phases, document.phases);
@@ -66,34 +65,31 @@ test('an audit has no points: the error names the file and what to pass instead'
   );
 });
 
-// What a compare's document holds beside its one point: a field buildDocument adds is either here
-// or in savedPoint, so a sweep's points get every figure a compare has.
-const SURROUNDINGS = [
-  'mmapbench',
-  'schema',
-  'command',
-  'status',
-  'error',
-  'resume',
-  'config',
-  'aa',
-  'machine',
-  'environment',
-  'shortBudget',
-  'next',
-  'trace',
-  'gate',
-];
+// What a compare's document has at its top level that a sweep's has not: the A/A arm, and what
+// a compare's run adds (its gate, its budget's shortfall, the step it once kept in words).
+const COMPARE_OWN = ['aa', 'gate', 'shortBudget', 'next', 'resume', 'modules', 'warnings'];
 
-test("every field of a compare's document is its one measured point or what surrounds it", () => {
+test("a compare's document is laid out as a sweep's: the run's fields, the rounds' order, its one point", () => {
+  const sweepKeys = Object.keys(saved('sweep-tradeoff.json').document);
   for (const name of ['compare-tradeoff.json', 'compare-spread.json', 'trace-compare.json', 'compare-aa.json']) {
     const { document } = /** @type {any} */ (saved(name));
-    const point = Object.keys(savedPoint(document));
-    const rest = Object.keys(document).filter((key) => !point.includes(key));
     assert.deepEqual(
-      rest.filter((key) => !SURROUNDINGS.includes(key)),
+      Object.keys(document).filter((key) => !sweepKeys.includes(key) && !COMPARE_OWN.includes(key)),
       [],
-      `${name}: say in savedPoint or SURROUNDINGS which these are`,
+      name,
+    );
+    assert.deepEqual(
+      document.points.map((/** @type {{ id: string }} */ point) => point.id),
+      ['p1'],
+      name,
+    );
+    assert.deepEqual(
+      document.order,
+      document.points[0].rounds.map((/** @type {{ index: number }} */ round) => ({
+        index: round.index,
+        points: ['p1'],
+      })),
+      name,
     );
   }
 });
@@ -101,7 +97,7 @@ test("every field of a compare's document is its one measured point or what surr
 test('figureOf reads a measure of a point as its run saved it: each mode, the ratio, the rounds', () => {
   const compare = saved('compare-tradeoff.json');
   const [point] = pointsOf(compare);
-  const { document } = compare;
+  const [document] = compare.document.points;
   for (const measure of MEASURES) {
     const figure = figureOf(measure, point);
     assert.equal(figure.workers, document.workers[measure.key] ?? null, measure.key);
@@ -170,7 +166,8 @@ test('issue 102: memory per added worker is read in the rounds that time no op; 
 });
 
 test("issue 102: where a run had plain trees, memory per added worker is theirs (an app without mmapbench's runner); the cells' is shown apart, and diff sets like beside like", async () => {
-  const { measurePoints } = await import('../../src/document/points-of.js');
+  // the run's one point with the run around it, as compare's readers take it
+  const { viewPoints: measurePoints, pointView } = await import('../../src/document/points-of.js');
   const { plainShare } = await import('../../src/stats/trees.js');
   const { harnessText } = await import('../../src/commands/compare/costs.js');
   const { cellsFigureOf } = await import('../../src/points/points.js');
@@ -178,7 +175,7 @@ test("issue 102: where a run had plain trees, memory per added worker is theirs 
   const added = /** @type {import('../../src/points/measures.js').Measure} */ (
     MEASURES.find((measure) => measure.key === 'addedMemory')
   );
-  const { document } = /** @type {any} */ (saved('compare-plain-trees.json'));
+  const document = /** @type {any} */ (pointView(saved('compare-plain-trees.json').document));
   // the kept run's plain trees, as a run that read their memory keeps them
   const read = structuredClone(document);
   let tree = 0;

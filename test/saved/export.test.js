@@ -27,7 +27,10 @@ test('github-action-benchmark: each mode in ops/s and the ratio, with the interv
     ],
   );
   const ratio = entries[2];
-  assert.ok(Math.abs(ratio.value - compare.document.ratio.geomean) < 1e-12, 'the ratio is the run’s geometric mean');
+  assert.ok(
+    Math.abs(ratio.value - compare.document.points[0].ratio.geomean) < 1e-12,
+    'the ratio is the run’s geometric mean',
+  );
   assert.equal(ratio.range, '95% CI 0.4733-1.767');
   assert.match(ratio.extra, /^4 rounds; Node v20\.20\.2; kernel 6\.18\.\S+; glibc 2\.36; /);
 });
@@ -41,7 +44,7 @@ test('bencher: throughput per mode and the ratio as its own measure, with lower 
     'readfilesync · med (64 KiB) · k=2',
   ]);
   const ratio = document['readfilesync · med (64 KiB) · k=2']['workers-procs-ratio'];
-  assert.deepEqual([ratio.lower_value, ratio.upper_value], compare.document.ratio.ci95);
+  assert.deepEqual([ratio.lower_value, ratio.upper_value], compare.document.points[0].ratio.ci95);
   assert.ok(document['readfilesync · med (64 KiB) · k=2 procs'].throughput.value > 0);
 });
 

@@ -16,23 +16,52 @@ import { SCHEMA } from '../../src/version.js';
 const SAVED = fileURLToPath(new URL('../fixtures/saved/', import.meta.url));
 // the fixtures saved at schema 2: each other was saved at schema 1
 const TWO = ['compare-ramp.json', 'sweep-ramp.json', 'reproduce-gap.json', 'compare-pool-interrupted.json'];
+// at schema 3, a compare's figures at its top level
+const THREE = ['compare-five.json', 'compare-two-states.json', 'compare-turns.json', 'compare-plain-trees.json'];
 // and at this layout
-const TODAY = ['compare-five.json', 'compare-two-states.json', 'compare-turns.json', 'compare-plain-trees.json'];
+const TODAY = ['compare-points.json'];
 const OLD = readdirSync(SAVED).filter((name) => name.endsWith('.json') && !TODAY.includes(name));
 
-test('the layout is at schema 3, and every kept fixture but those of today was saved at 1 or 2', () => {
-  assert.equal(SCHEMA, 3);
-  assert.ok(OLD.length >= 22, OLD.join(' '));
+test('the layout is at schema 4, and every kept fixture but those of today was saved at 1, 2 or 3', () => {
+  assert.equal(SCHEMA, 4);
+  assert.ok(OLD.length >= 26, OLD.join(' '));
   for (const name of OLD)
-    assert.equal(JSON.parse(readFileSync(SAVED + name, 'utf8')).schema, TWO.includes(name) ? 2 : 1, name);
+    assert.equal(
+      JSON.parse(readFileSync(SAVED + name, 'utf8')).schema,
+      THREE.includes(name) ? 3 : TWO.includes(name) ? 2 : 1,
+      name,
+    );
   for (const name of TODAY) assert.equal(JSON.parse(readFileSync(SAVED + name, 'utf8')).schema, SCHEMA, name);
+});
+
+test("schema 3 to 4: a compare's figures and rounds move, as they were, into its one point, and its rounds' order is said", () => {
+  for (const name of ['compare-plain-trees.json', 'workers.json', 'trace-compare.json']) {
+    const saved = JSON.parse(readFileSync(SAVED + name, 'utf8'));
+    const { document } = loadSaved(SAVED + name);
+    const [point] = document.points;
+    assert.equal(document.points.length, 1, name);
+    assert.equal(point.id, 'p1');
+    for (const key of ['rounds', 'workers', 'procs', 'ratio', 'verdict', 'calibration', 'sizing', 'stop', 'trace'])
+      if (key in saved) {
+        assert.ok(!(key in document), `${name}: ${key} left at the top`);
+        // a verdict schema 3 read again stays as it read it
+        if (key !== 'verdict' && key !== 'ratio') assert.deepEqual(point[key], saved[key], `${name}: ${key}`);
+      }
+    assert.equal(point.seconds, saved.seconds);
+    for (const key of ['config', 'environment', 'machine', 'status', 'command'])
+      assert.deepEqual(document[key], saved[key], `${name}: ${key}`);
+    assert.deepEqual(
+      document.order.map((/** @type {{ index: number }} */ round) => round.index),
+      saved.rounds.map((/** @type {{ index: number }} */ round) => round.index),
+    );
+  }
 });
 
 test('schema 2 to 3: a verdict read from two rounds is read again as none, with no half-width', () => {
   const saved = JSON.parse(readFileSync(SAVED + 'compare-pool-interrupted.json', 'utf8'));
   assert.equal(saved.ratio.samples.length, 2);
   assert.equal(saved.verdict.outcome, 'workers', 'as 27ce800 saved it');
-  const { document } = loadSaved(SAVED + 'compare-pool-interrupted.json');
+  const [document] = loadSaved(SAVED + 'compare-pool-interrupted.json').document.points;
   assert.equal(document.verdict.outcome, 'inconclusive');
   assert.equal(document.verdict.interval, null);
   assert.equal(document.verdict.significant, false);

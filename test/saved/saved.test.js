@@ -44,12 +44,18 @@ function compareDocument({ workers, procs, node = 'v20.20.2', k = 2, file = 6553
       allocatorEnv: {},
       date: '2026-11-22T00:00:00.000Z',
     },
-    rounds: workers.map((w, i) => ({
-      index: i + 1,
-      order: ['workers', 'procs'],
-      workers: { throughput: w },
-      procs: { throughput: procs[i] },
-    })),
+    order: workers.map((_, i) => ({ index: i + 1, points: ['p1'] })),
+    points: [
+      {
+        id: 'p1',
+        rounds: workers.map((w, i) => ({
+          index: i + 1,
+          order: ['workers', 'procs'],
+          workers: { throughput: w },
+          procs: { throughput: procs[i] },
+        })),
+      },
+    ],
   };
 }
 
@@ -139,24 +145,28 @@ test('a saved figure that is not one (a word, a negative number, null) is refuse
     [null, 'must be a number (it is null)'],
   ]) {
     const document = compareDocument({ workers: [800, 850, 780], procs: [1000, 1000, 1000] });
-    document.rounds[1].workers.throughput = value;
+    document.points[0].rounds[1].workers.throughput = value;
     const path = join(dir, `bad-${String(value)}.json`);
     writeFileSync(path, JSON.stringify(document));
     assert.throws(
       () => loadSaved(path, `report ${path}`),
       {
         kind: 'usage',
-        message: `report ${path}: rounds[1].workers.throughput ${words}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
+        message: `report ${path}: points[0].rounds[1].workers.throughput ${words}; the file was changed or damaged after mmapbench saved it: pass the file as mmapbench saved it (docs/json.md, src/saved/results.schema.json)`,
       },
       String(value),
     );
   }
   const missing = compareDocument({ workers: [800], procs: [1000] });
-  delete missing.rounds[0].procs.throughput;
+  delete missing.points[0].rounds[0].procs.throughput;
   writeFileSync(join(dir, 'missing.json'), JSON.stringify(missing));
   assert.throws(() => loadSaved(join(dir, 'missing.json')), {
-    message: /: rounds\[0\]\.procs\.throughput is missing; /,
+    message: /: points\[0\]\.rounds\[0\]\.procs\.throughput is missing; /,
   });
+  // a compare of this layout keeps its figures in its one point, never at its top level
+  const { points, order, ...flat } = compareDocument({ workers: [800], procs: [1000] });
+  writeFileSync(join(dir, 'flat.json'), JSON.stringify({ ...flat, rounds: points[0].rounds }));
+  assert.throws(() => loadSaved(join(dir, 'flat.json')), { message: /: points is missing; / });
 });
 
 test('every saved fixture, of every kind, passes the schema', () => {

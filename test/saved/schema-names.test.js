@@ -20,6 +20,6 @@ test('a field the schema does not name is found, wherever it is', () => {
   const { document } = loadSaved(`${SAVED}compare-ramp.json`);
   const edited = structuredClone(document);
   edited.surprise = 1;
-  edited.rounds[0].workers.workers[0].surprise = 2;
-  assert.deepEqual(unnamedFields(edited).sort(), ['rounds[].workers.workers[].surprise', 'surprise']);
+  edited.points[0].rounds[0].workers.workers[0].surprise = 2;
+  assert.deepEqual(unnamedFields(edited).sort(), ['points[].rounds[].workers.workers[].surprise', 'surprise']);
 });

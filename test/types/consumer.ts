@@ -31,12 +31,15 @@ export async function gate(): Promise<boolean> {
     onProgress: (event) => seen.push(event),
   });
   // what a run resolves with is typed: its figures, and nothing it does not hold
-  const lower: number | undefined = result.ratio?.ci95?.[0];
-  const faster: 'workers' | 'procs' | null | undefined = result.verdict?.faster;
+  const [point] = result.points;
+  const lower: number | undefined = point?.ratio?.ci95?.[0];
+  const faster: 'workers' | 'procs' | null | undefined = point?.verdict?.faster;
   // @ts-expect-error a misspelled field is refused
-  result.ratoi;
+  point?.ratoi;
+  // @ts-expect-error a compare's figures are its point's, as a sweep's are
+  result.ratio;
   // @ts-expect-error a ratio's interval holds numbers
-  const wrong: string | undefined = result.ratio?.ci95?.[0];
+  const wrong: string | undefined = point?.ratio?.ci95?.[0];
   try {
     const swept = await sweep({ k: [1, 2, 4] });
     const ks: number[] = swept.points.map((point) => point.k);

@@ -66,8 +66,9 @@ test("a compare whose cells kept their latency histograms draws each mode's late
     ]),
   });
   const document = structuredClone(one.document);
-  Object.assign(/** @type {any} */ (document.workers), { latencyHistogram: histogram(2_097_152) });
-  Object.assign(/** @type {any} */ (document.procs), { latencyHistogram: histogram(1_048_576) });
+  const [point] = document.points;
+  Object.assign(/** @type {any} */ (point.workers), { latencyHistogram: histogram(2_097_152) });
+  Object.assign(/** @type {any} */ (point.procs), { latencyHistogram: histogram(1_048_576) });
   const path = join(mkdtempSync(join(tmpdir(), 'mmapbench-html-')), 'page.html');
   await writeHtmlReport([{ ...one, document }], path);
   const html = readFileSync(path, 'utf8');

@@ -78,14 +78,15 @@ test("a sweep with an account gives each point's page faults and blocked time pe
 test('workers and procs mark a pilot round as compare does, and the header counts it', () => {
   const one = saved('workers.json');
   const document = structuredClone(one.document);
+  const [point] = document.points;
   // as a calibrated run that resized its cells after the first round saves it
-  document.rounds[0].pilot = true;
-  document.rounds[0].complete = false;
+  point.rounds[0].pilot = true;
+  point.rounds[0].complete = false;
   document.config.rounds = 1;
   const terminal = renderSaved({ ...one, document }, 'terminal', pipe, { verbose: true });
   assert.match(terminal, /^1 round × [\d,]+ iterations per worker and a pilot round that sized them\b/m);
   const rows = terminal.split('\n').filter((line) => /^│ \d/.test(line));
-  const [first, second] = document.rounds.map((round) => round.workers.workers.length + 1);
+  const [first, second] = point.rounds.map((round) => round.workers.workers.length + 1);
   assert.equal(rows.filter((row) => row.startsWith('│ 1 (pilot) │')).length, first, terminal);
   assert.equal(rows.filter((row) => /^│ 2 +│/.test(row)).length, second, terminal);
 });
@@ -93,9 +94,10 @@ test('workers and procs mark a pilot round as compare does, and the header count
 test('a measure no cell could have says why in one line, and its rows and line are left out', () => {
   const one = saved('compare-tradeoff.json');
   const hidden = { pssBytes: null, processes: [], unavailable: '/proc hides other processes here (hidepid)' };
-  for (const round of one.document.rounds) for (const mode of ['workers', 'procs']) round[mode].memory = hidden;
-  for (const mode of ['workers', 'procs']) delete one.document[mode].memoryPerWorker;
-  delete one.document.measures.memoryPerWorker;
+  const [point] = one.document.points;
+  for (const round of point.rounds) for (const mode of ['workers', 'procs']) round[mode].memory = hidden;
+  for (const mode of ['workers', 'procs']) delete point[mode].memoryPerWorker;
+  delete point.measures.memoryPerWorker;
   const text = renderSaved(one, 'terminal', pipe, { verbose: true });
   // one line, wrapped at 80 columns
   assert.match(
@@ -121,7 +123,7 @@ test('a budget that ran out on rounds that disagree says what their spread goes 
 
 test("a current run's spread names the two groups its cells fall in, and the stop line what would remove the spread before more minutes", () => {
   const one = saved('compare-spread.json');
-  const document = /** @type {any} */ (one.document);
+  const [document] = /** @type {any} */ (one.document).points;
   // as this version saves it: with the groups
   for (const mode of ['workers', 'procs'])
     document.spread[mode] = spreadAttribution(document.rounds.filter((r) => r.complete).map((r) => r[mode]));
@@ -146,7 +148,9 @@ test("a current run's spread names the two groups its cells fall in, and the sto
 
 test('next: a run that did not decide, on cells that disagree with their page faults, is pointed at advise for its task', async () => {
   const { nextStep } = await import('../../src/commands/compare/words.js');
-  const document = /** @type {any} */ (saved('compare-spread.json').document);
+  const { pointView } = await import('../../src/document/points-of.js');
+  // the run's one point with the run around it, as compare's readers take it
+  const document = /** @type {any} */ (pointView(saved('compare-spread.json').document));
   assert.equal(document.verdict.significant, false);
   assert.equal(
     nextStep(document),

@@ -63,7 +63,7 @@ for (const file of FILES.filter(decides))
       lines.slice(0, 5).some((line) => VERDICT.test(line)),
       `no verdict in the first 5 lines:\n${lines.slice(0, 5).join('\n')}`,
     );
-    if (saved.kind.name !== 'compare' || saved.document.trace) return;
+    if (saved.kind.name !== 'compare' || saved.document.points[0].trace) return;
     // the line after the title (line 2 unless the title's setting takes two): which mode is
     // faster, by how much, with its interval, and nothing more
     const verdict = lines.findIndex((line) => VERDICT.test(line));

@@ -23,7 +23,7 @@ import { THROUGHPUT } from '../../points/measures.js';
 import { roundsUntilHalfWidth } from '../../stats/stopping.js';
 import { MARGIN } from '../../stats/sequential.js';
 import { furtherMeasuresOf } from '../../points/points.js';
-import { measurePoints } from '../../document/points-of.js';
+import { viewPoints } from '../../document/points-of.js';
 import { splitText, spreadText, treesText } from '../../document/spread-words.js';
 import { faultText } from '../../document/fault-words.js';
 import { poolText } from '../../document/pool-words.js';
@@ -151,7 +151,7 @@ export const ANSWER_ROWS = [
  * @param {(mode: Mode) => string} name
  */
 function tradeOff(document, name) {
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   const rank = (/** @type {import('../../points/measures.js').Measure} */ measure) => ANSWER_ROWS.indexOf(measure.key);
   const further = furtherMeasuresOf([point]).filter((measure) => rank(measure) !== -1);
   const measures = [THROUGHPUT, ...further.sort((a, b) => rank(a) - rank(b))];
@@ -249,7 +249,7 @@ const splitShort = (document) =>
 export function compareAnswer(document) {
   const name = (/** @type {Mode} */ mode) => (document.aa ? (mode === 'workers' ? 'A' : 'B') : mode);
   const stopped = stoppedLine(document);
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   // line 2, the verdict alone; then what adding the workers costs the app, where that differs
   // (what would tighten an undecided one, after its `;`, goes under the table)
   const [verdict, ...tighten] = document.verdict

@@ -26,6 +26,7 @@ import {
 
 /**
  * @typedef {import('../../document/document.js').ResultsDocument} ResultsDocument
+ * @typedef {import('../../document/document.js').MeasureDocument} MeasureDocument
  * @typedef {import('../../document/document.js').Mode} Mode
  * @typedef {import('../../document/document.js').Environment} Environment
  * @typedef {import('../../document/document.js').AppAlone} AppAlone
@@ -198,76 +199,106 @@ function ratioAndVerdict(complete, rule, stop) {
 }
 
 /**
- * Builds the results document. Every figure in it was measured in this run.
+ * A measured point, whatever command measured it: why its rounds stopped and what they cost,
+ * each mode's figures, the ratio and its verdict, the further measures, the account, the spread
+ * and the phases, how its cells were sized, its rounds, and what a compare's flags added (the
+ * app alone, the kernel's waits, the fault round, the pool). A compare's document holds one, a
+ * sweep's one per point: a figure added here reaches both. Every figure was measured in this run.
  * @param {import('../../run/plan.js').Plan} plan
  * @param {import('../../run/scheduler.js').Session} session
  * @param {Mode[]} modes
- * @param {Environment} environment
- * @param {import('../../system/machine-load.js').MachineCheck | null} [machineCheck]
- * @returns {ResultsDocument}
+ * @returns {{ config: ResultsDocument['config'], point: import('../../document/document.js').MeasuredPoint }}
  */
-export function buildDocument(plan, session, modes, environment, machineCheck = null) {
+export function buildPoint(plan, session, modes) {
   const complete = completeRounds(session, modes);
-  const { error } = session;
-  /** @type {ResultsDocument} */
-  const document = {
-    mmapbench: version,
-    schema: SCHEMA,
-    command: plan.command,
-    ...endOf(error),
-    config: configOf(plan, session),
-    aa: plan.aa,
+  const config = configOf(plan, session);
+  /** @type {import('../../document/document.js').MeasuredPoint} */
+  const point = {
     stop: session.stop,
     seconds: session.seconds,
-    machine: machineCheck,
-    environment,
+    workers: null,
+    procs: null,
+    ratio: null,
+    verdict: null,
     calibration: session.calibration,
     sizing: session.sizing,
     rounds: roundsOf(session, modes, complete, Boolean(plan.trace)),
   };
   for (const mode of modes)
-    document[mode] = modeSummary(
-      complete.flatMap((round) => round.cells[mode] ?? []),
-      plan,
-      modes.length === 2 ? complete.map((round) => round.cells[mode === 'workers' ? 'procs' : 'workers']) : null,
+    point[mode] = /** @type {any} */ (
+      modeSummary(
+        complete.flatMap((round) => round.cells[mode] ?? []),
+        plan,
+        modes.length === 2 ? complete.map((round) => round.cells[mode === 'workers' ? 'procs' : 'workers']) : null,
+      )
     );
   // the plain trees beside the cells, where the run had them: of every round but a pilot
   for (const mode of modes) {
     const plain = plainShare(session.rounds.flatMap((round) => round.plain?.[mode] ?? []));
-    if (plain && document[mode]) document[mode].plain = plain;
+    const summary = point[mode];
+    if (plain && summary) summary.plain = plain;
   }
   if (modes.length === 2) {
-    Object.assign(document, ratioAndVerdict(complete, plan.stop, session.stop));
+    Object.assign(point, ratioAndVerdict(complete, plan.stop, session.stop));
     const measures = measureRatios(complete);
-    if (measures) document.measures = measures;
+    if (measures) point.measures = measures;
   }
+  if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account)))
+    point.account = accountResults(complete, modes, plan.k);
+  const attribution = spreadOf(complete, modes);
+  if (attribution) point.spread = attribution;
+  const phases = phasesSummary(complete, modes);
+  if (phases) point.phases = phases;
+  const noise = modes.length === 2 ? noiseSplit({ rounds: point.rounds, config, phases: point.phases }) : null;
+  if (noise) point.noise = noise;
   // every cell that read it, a pilot round's too: the app alone runs before any worker, whatever
   // the workers' windows were sized to
   const alone = appAlone(session.rounds.flatMap((round) => modes.flatMap((mode) => round.cells[mode] ?? [])));
-  if (alone) document.appAlone = alone;
-  if (modes.length === 2) {
-    const short = budgetShortfall({
-      stop: session.stop,
-      maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
-      seconds: session.seconds,
-      counted: complete.length,
-      rounds: document.rounds,
-    });
-    if (short) document.shortBudget = short;
-  }
-  if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account))) {
-    document.account = accountResults(complete, modes, plan.k);
-  }
-  const attribution = spreadOf(complete, modes);
-  if (attribution) document.spread = attribution;
-  const phases = phasesSummary(complete, modes);
-  if (phases) document.phases = phases;
-  const noise = modes.length === 2 ? noiseSplit(document) : null;
-  if (noise) document.noise = noise;
-  if (plan.trace) document.trace = traceOf(plan.trace, session, modes, plan.k);
-  if (session.fault) document.fault = session.fault;
-  if (plan.pool) document.pool = poolOf(plan.pool, session, complete, modes);
-  return document;
+  if (alone) point.appAlone = alone;
+  if (plan.trace) point.trace = traceOf(plan.trace, session, modes, plan.k);
+  if (session.fault) point.fault = session.fault;
+  if (plan.pool) point.pool = poolOf(plan.pool, session, complete, modes);
+  const { calibration, sizing, rounds, ...figures } = point;
+  // the figures first, then how the cells were sized and the raw rounds they read
+  return { config, point: { ...figures, calibration, sizing, rounds } };
+}
+
+/**
+ * Builds the results document of a compare, workers or procs run: the run's header and settings,
+ * its one point (buildPoint), and the rounds' order, as a sweep's document is laid out.
+ * @param {import('../../run/plan.js').Plan} plan
+ * @param {import('../../run/scheduler.js').Session} session
+ * @param {Mode[]} modes
+ * @param {Environment} environment
+ * @param {import('../../system/machine-load.js').MachineCheck | null} [machineCheck]
+ * @returns {MeasureDocument}
+ */
+export function buildDocument(plan, session, modes, environment, machineCheck = null) {
+  const { config, point } = buildPoint(plan, session, modes);
+  const short =
+    modes.length === 2
+      ? budgetShortfall({
+          stop: session.stop,
+          maxTime: plan.stop.rounds === null ? plan.stop.maxSeconds : null,
+          seconds: session.seconds,
+          counted: completeRounds(session, modes).length,
+          rounds: point.rounds,
+        })
+      : null;
+  return {
+    mmapbench: version,
+    schema: SCHEMA,
+    command: plan.command,
+    ...endOf(session.error),
+    config,
+    aa: plan.aa,
+    seconds: session.seconds,
+    machine: machineCheck,
+    environment,
+    order: point.rounds.map((round) => ({ index: round.index, points: ['p1'] })),
+    points: [{ id: 'p1', ...point }],
+    ...(short ? { shortBudget: short } : {}),
+  };
 }
 
 /**
@@ -305,27 +336,3 @@ function poolOf(pool, session, complete, modes) {
     perTaskUs,
   };
 }
-
-/**
- * A measured point, whatever command measured it: why its rounds stopped and what they cost,
- * each mode's figures, the ratio and its verdict, the further measures, the account, the spread
- * and the phases, how its cells were sized, and its rounds. A compare's document holds one at
- * its top level, a sweep's one per point: a figure added to buildDocument reaches both.
- * @param {ResultsDocument} document
- */
-export const savedPoint = (document) => ({
-  stop: document.stop,
-  seconds: document.seconds,
-  workers: document.workers ?? null,
-  procs: document.procs ?? null,
-  ratio: document.ratio ?? null,
-  verdict: document.verdict ?? null,
-  ...(document.measures ? { measures: document.measures } : {}),
-  ...(document.account ? { account: document.account } : {}),
-  ...(document.spread ? { spread: document.spread } : {}),
-  ...(document.phases ? { phases: document.phases } : {}),
-  ...(document.noise ? { noise: document.noise } : {}),
-  calibration: document.calibration,
-  sizing: document.sizing,
-  rounds: document.rounds,
-});

@@ -8,7 +8,7 @@ import { faultText } from '../../document/fault-words.js';
 import { appMemoryByCycle, THROUGHPUT } from '../../points/measures.js';
 import { summarize } from '../../stats/ratio.js';
 import { centreOf, figureOf, furtherMeasuresOf } from '../../points/points.js';
-import { measurePoints } from '../../document/points-of.js';
+import { viewPoints } from '../../document/points-of.js';
 import {
   accountChart,
   forestChart,
@@ -42,7 +42,7 @@ import { partsOf, perCellFigure, rampRows, roundDots, spreadWords } from '../../
  * @returns {Promise<Section>}
  */
 export async function compareSection({ path, document }, { facts, models }) {
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   const modes = MODES.filter((mode) => document[mode] !== undefined);
   // an A/A run's arms both ran one mode: they are A and B, as in its table
   /** @type {import('../../view/charts.js').Series} */

@@ -3,11 +3,11 @@ import { compareAnswer } from './answer.js';
 import { traceAnswer } from '../trace/model.js';
 import { compareModel, singleModel } from './model.js';
 import { traceModel } from '../trace/model.js';
-import { measurePoints } from '../../document/points-of.js';
+import { measurePoints, pointView } from '../../document/points-of.js';
 
-/** @typedef {import('../../document/document.js').ResultsDocument} Document */
+/** @typedef {import('../../document/document.js').MeasureDocument} Document */
 
-/** @param {Document} document */
+/** @param {import('../../document/document.js').ResultsDocument} document  its view */
 const whole = (document) => [
   document.command === 'compare' ? compareModel(document) : singleModel(/** @type {any} */ (document)),
   ...(document.trace ? [traceModel(/** @type {any} */ (document))] : []),
@@ -29,10 +29,13 @@ export default {
   points: measurePoints,
   noRounds: null,
   // a workers or procs run has no answer of its own: its table is the answer
-  models: (/** @type {Document} */ document, { verbose }) =>
-    verbose || document.command !== 'compare'
+  models: (/** @type {Document} */ saved, { verbose }) => {
+    const document = pointView(saved);
+    return verbose || document.command !== 'compare'
       ? whole(document)
-      : [compareAnswer(document), ...(document.trace ? [traceAnswer(/** @type {any} */ (document))] : [])],
+      : [compareAnswer(document), ...(document.trace ? [traceAnswer(/** @type {any} */ (document))] : [])];
+  },
   // the page's code (and its chart library) loads only when a page is drawn
-  section: async (saved, shown) => (await import('./html.js')).compareSection(saved, shown),
+  section: async ({ path, document }, shown) =>
+    (await import('./html.js')).compareSection({ path, document: pointView(document) }, shown),
 };

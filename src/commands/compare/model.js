@@ -17,7 +17,7 @@ import { accountTable, sourcesNote } from '../../document/account-text.js';
 import { THROUGHPUT } from '../../points/measures.js';
 import { median } from 'simple-statistics';
 import { centreOf, figureOf, furtherMeasuresOf, medianCell, missingMeasures } from '../../points/points.js';
-import { measurePoints } from '../../document/points-of.js';
+import { viewPoints } from '../../document/points-of.js';
 import { spreadText, treesText } from '../../document/spread-words.js';
 import { nextWords, sizingText, startupEnvText, verdictWords } from './words.js';
 import { appText, cyclesText, harnessText, tradeOffText } from './costs.js';
@@ -195,7 +195,7 @@ export function compareModel(document) {
     rate(round.procs?.throughput),
     round.pilot ? 'pilot' : round.ratio === undefined ? (round.complete ? '-' : 'incomplete') : fixed(round.ratio),
   ]);
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   const { workers, procs, ratio } = figureOf(THROUGHPUT, point);
   if (workers && procs && ratio)
     rows.push(['median', '', ops(workers.median), ops(procs.median), withCI(ratio, '', { label: false })]);
@@ -282,7 +282,7 @@ export function singleModel(document) {
     notes.push(
       `${mode}: ${ops(throughput.median)} ops/s${range}; slowest/fastest worker ${fixed(summary.spread.median)}; barrier release skew ${duration(summary.releaseSkewNs.max)}`,
     );
-    const [point] = measurePoints(document);
+    const [point] = viewPoints(document);
     for (const measure of furtherMeasuresOf([point])) {
       const figures = /** @type {import('../../stats/ratio.js').Summary} */ (figureOf(measure, point)[mode]);
       const over =

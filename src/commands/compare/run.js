@@ -5,6 +5,7 @@ import { PLAIN_EVERY, plainTreesIn } from '../../run/plain-tree.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { describeEnvironment } from '../../system/environment.js';
 import { buildDocument } from './document.js';
+import { pointView } from '../../document/points-of.js';
 import compareKind from './kind.js';
 import { checkModules, keptDocument, modulesOf, resumingLine, sessionOf } from '../../saved/resume.js';
 import { checkContinues } from '../../saved/continues.js';
@@ -92,7 +93,8 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
     );
   });
   const environment = describeEnvironment(plan);
-  const kept = resumed?.document;
+  // its one point, with the run around it (its settings, its time)
+  const kept = resumed ? pointView(resumed.document) : undefined;
   // new rounds are averaged with the kept ones: they must measure what those did
   if (resumed) checkContinues(kept, kept, plan, { path: resumed.path, field: 'resume' });
   // the ratio so far and its interval, for the progress after each cell
@@ -102,7 +104,7 @@ export async function measureCommand(options, output, { interrupt, reporter } = 
     {
       ...keptAsResults(output, resumed, { fixedRounds: plan.stop.rounds !== null, kind: compareKind }),
       before: [
-        ...(resumed ? [{ say: resumingLine(resumed, environment, kept.rounds.length) }] : []),
+        ...(resumed && kept ? [{ say: resumingLine(resumed, environment, kept.rounds.length) }] : []),
         ...(resumed?.warnings ?? []).map((warn) => ({ warn })),
         ...(plan.trace?.mounted ? [{ say: `mounted tracefs at ${plan.trace.tracefs} (it stays mounted)` }] : []),
         ...plan.warnings.map((warn) => ({ warn })),

@@ -59,5 +59,7 @@ const runOf = ({ kind, path, document }) => {
  * @param {Saved} saved
  * @returns {{ round: import('../../run/fault-cell.js').FaultRound, k: number } | null}
  */
-const faultOf = ({ document }) =>
-  document?.fault ? { round: document.fault, k: Number(document.config?.k ?? 0) } : null;
+const faultOf = ({ kind, document }) => {
+  const fault = kind.name === 'compare' ? document.points[0].fault : null;
+  return fault ? { round: fault, k: Number(document.config.k) } : null;
+};

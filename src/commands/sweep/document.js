@@ -5,7 +5,7 @@ import { armsOf } from './points.js';
 import { scaling } from '../../stats/scaling.js';
 import { sweepShortfall } from '../../stats/stopping.js';
 import { endOf } from '../../saved/save.js';
-import { buildDocument, savedPoint } from '../compare/document.js';
+import { buildPoint } from '../compare/document.js';
 import { SCHEMA, version } from '../../version.js';
 
 /**
@@ -29,7 +29,8 @@ export function buildSweepDocument(run, { environment, machine, stop, quick }) {
   // the CPUs the header names: read once, with the machine, not again after every round
   const cores = cpusOf(environment.cpu);
   const points = run.points.map((point) => {
-    const document = buildDocument(point.plan, point.session, armsOf(point.plan), environment, null);
+    const { config, point: measured } = buildPoint(point.plan, point.session, armsOf(point.plan));
+    const { status, error: failed } = endOf(point.session.error);
     const { plan } = point;
     return {
       id: point.id,
@@ -44,14 +45,13 @@ export function buildSweepDocument(run, { environment, machine, stop, quick }) {
       node: plan.node,
       oversubscribed: plan.k > cores,
       // a point whose task cannot run on its Node ran no cell: why, in the task's words
-      status: plan.unavailable ? 'unavailable' : document.status,
+      status: plan.unavailable ? 'unavailable' : status,
       unavailable: plan.unavailable,
       // a point that failed alone (an advise candidate): why
-      ...(document.error && document.status === 'failed' ? { error: document.error } : {}),
-      config: pointConfig(document.config),
-      ...savedPoint(document),
-      // through a pool (--pool): its name, version and runtimes, this point's batch and dispatch
-      ...(document.pool ? { pool: document.pool } : {}),
+      ...(failed && status === 'failed' ? { error: failed } : {}),
+      config: pointConfig(config),
+      // its figures and rounds, as a compare's point (through a pool: its pool, batch and dispatch)
+      ...measured,
       // an advise candidate raced out: after which round, below which leader (run/race.js)
       ...(point.session.dropped ? { dropped: point.session.dropped } : {}),
     };

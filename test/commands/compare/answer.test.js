@@ -9,18 +9,19 @@ import { writeHtmlReport } from '../../../src/commands/report/html.js';
 import { loadSaved } from '../../../src/commands/index.js';
 import { ANSWER_ROWS, compareAnswer } from '../../../src/commands/compare/answer.js';
 import { costsText } from '../../../src/commands/compare/costs.js';
-import { measurePoints } from '../../../src/document/points-of.js';
+import { pointView, viewPoints } from '../../../src/document/points-of.js';
 import { figureOf } from '../../../src/points/points.js';
 import { MEASURES } from '../../../src/points/measures.js';
 import { fixture } from '../../helpers.js';
 
-const documentOf = (/** @type {string} */ name) => loadSaved(fixture(`saved/${name}`)).document;
+// a compare's document as its readers take it: its one point with the run around it
+const documentOf = (/** @type {string} */ name) => pointView(loadSaved(fixture(`saved/${name}`)).document);
 const measure = (/** @type {string} */ key) =>
   /** @type {import('../../../src/points/measures.js').Measure} */ (MEASURES.find((one) => one.key === key));
 
 test('the costs name each measure whose interval lies off no difference, and no other', () => {
   const document = documentOf('compare-end.json');
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   const text = costsText(document, point);
   // start-up 1.73 (1.60-1.86); kept +20.4 ±3.1 MiB (and after the last cycle +22.7 ±4.3 MiB:
   // past two lines, so left to the table); memory 0.86 (0.70-1.04) and the app's request p99
@@ -95,7 +96,7 @@ test("the answer table's row names take one line beside 6-digit throughputs: 15 
 test("fresh workers' rows follow throughput, the costs say them in words, and next names a pool", () => {
   // k=8 on 16 CPUs: the first 2,000 ops 0.59 (0.56-0.63), to full speed +86 ±41 ms
   const document = documentOf('compare-ramp.json');
-  const [point] = measurePoints(document);
+  const [point] = viewPoints(document);
   const answer = compareAnswer(document);
   assert.deepEqual(
     answer.tables[0].rows.slice(0, 3).map((row) => row[0]),
@@ -149,10 +150,10 @@ test('a k the default chose is said, with the sweep that measures the k a user d
 });
 
 test("the page's answer says the default k as the terminal's does", async () => {
-  const chosen = structuredClone(documentOf('compare-ramp.json'));
+  const saved = loadSaved(fixture('saved/compare-ramp.json'));
+  const chosen = structuredClone(saved.document);
   chosen.config.kDefault = true;
   const page = join(mkdtempSync(join(tmpdir(), 'mmapbench-k-')), 'page.html');
-  const saved = loadSaved(fixture('saved/compare-ramp.json'));
   await writeHtmlReport([{ ...saved, document: chosen }], page);
   assert.ok(
     readFileSync(page, 'utf8').includes('k=8 is the default, one per CPU; your own k: `mmapbench sweep -k 1,2,4,8`'),
@@ -164,11 +165,12 @@ test('a run that stopped once decided says so in every place that names its rule
   const { verdictOf } = await import('../../../src/stats/sequential.js');
   const one = load(fixture('saved/compare-app.json'));
   const { document } = one;
+  const [point] = document.points;
   // the same rounds, as a run that stops once decided keeps them when its budget ran out first
   Object.assign(document.config, { precision: null, sequential: true, margin: 0.1 });
-  Object.assign(document, {
+  Object.assign(point, {
     stop: 'max-time',
-    verdict: verdictOf(document.ratio.samples, { look: 'final', margin: 0.1 }),
+    verdict: verdictOf(point.ratio.samples, { look: 'final', margin: 0.1 }),
   });
   const pipe = { columns: undefined, isTTY: false, write() {} };
   const answer = renderSaved(one, 'terminal', pipe);
@@ -177,7 +179,7 @@ test('a run that stopped once decided says so in every place that names its rule
   assert.match(answer, /^procs are 1\.19x faster than workers \(95\.5% CI 1\.03-1\.37\)$/m);
   assert.match(
     answer,
-    new RegExp(`decided at the last look, when the 20 s budget ran out,\\s+after ${document.ratio.n} rounds`),
+    new RegExp(`decided at the last look, when the 20 s budget ran out,\\s+after ${point.ratio.n} rounds`),
   );
   assert.match(answer, /throughput's interval is the verdict's\s+\(95\.5%, at the budget\)/);
   assert.match(verbose, /^rounds until decided: one mode faster, or equal within ±10%, or 20 s/m);
@@ -207,7 +209,11 @@ test('issue 102: where trees fell in two states, the answer says so in two lines
     ...loadSaved(fixture('saved/compare-two-states.json')),
     path: 'test/fixtures/saved/compare-two-states.json',
   };
-  assert.equal(saved.document.workers.trees.states.length, 2, 'a run of this version whose workers fell in two states');
+  assert.equal(
+    saved.document.points[0].workers.trees.states.length,
+    2,
+    'a run of this version whose workers fell in two states',
+  );
   const lines = renderSaved(saved, 'terminal', { columns: 80, isTTY: false, write() {} })
     .trimEnd()
     .split('\n');
@@ -234,7 +240,7 @@ test("issue 102: a run with plain trees beside its cells says each mode's share 
     ...loadSaved(fixture('saved/compare-plain-trees.json')),
     path: 'test/fixtures/saved/compare-plain-trees.json',
   };
-  const { document } = saved;
+  const [document] = saved.document.points;
   assert.equal(document.workers.trees.states.length, 2, 'a run of this version whose workers fell in two states');
   assert.ok(document.rounds.some((/** @type {any} */ round) => round.plain));
   const stream = { columns: 80, isTTY: false, write() {} };
