@@ -99,3 +99,18 @@ export const sweepPoints = ({ axes, points }) =>
       concluded(point.id, point),
     ),
   );
+
+/**
+ * What every document laid out with points (a compare's, a sweep's, an advise's) answers alike,
+ * where each keeps it: its command, its machine, its status and its run's settings, and no
+ * refusal to resume.
+ * @type {Pick<import('../view/kind.js').Kind, 'command' | 'environment' | 'status' | 'settings' | 'resumeWith' | 'noRounds'>}
+ */
+export const RUN_FIELDS = {
+  command: (document) => document.command,
+  environment: (document) => document.environment,
+  status: (document) => document.status,
+  settings: (document) => document.config,
+  resumeWith: () => null,
+  noRounds: null,
+};

@@ -32,3 +32,33 @@ test('a failure at one point keeps the rounds every point finished, prints them,
   assert.equal(second.ratio, null);
   assert.deepEqual(processesMarked(mark), []);
 });
+
+test('compare --json and sweep --json have one shape: the run, the rounds in order, and points each holding its figures and rounds', async () => {
+  const [compare, sweep] = await Promise.all(
+    [['compare'], ['sweep', '-k', '1,2']].map(async (args) => {
+      const result = await cli([...args, '--smoke', '--main', 'off', '--json', '--no-save']);
+      assert.equal(result.exitCode, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    }),
+  );
+  // the sweep's own reading of its axes beside the run's fields, a compare's A/A arm beside its;
+  // warnings where the run had any
+  const own = { sweep: ['axes', 'scaling', 'warnings'], compare: ['aa', 'warnings'] };
+  const run = (/** @type {any} */ document, /** @type {string[]} */ apart) =>
+    Object.keys(document).filter((key) => !apart.includes(key));
+  assert.deepEqual(run(compare, own.compare).sort(), run(sweep, own.sweep).sort());
+  for (const document of [compare, sweep]) {
+    assert.deepEqual(
+      document.order.flatMap((/** @type {{ points: string[] }} */ round) => round.points).sort(),
+      document.points.flatMap((/** @type {any} */ point) => point.rounds.map(() => point.id)).sort(),
+      `${document.command}: each point's rounds in the order`,
+    );
+    for (const point of document.points)
+      for (const key of ['stop', 'seconds', 'workers', 'procs', 'ratio', 'verdict', 'calibration', 'sizing', 'rounds'])
+        assert.ok(key in point, `${document.command} ${point.id}: ${key}`);
+  }
+  assert.deepEqual(
+    compare.points.map((/** @type {{ id: string }} */ point) => point.id),
+    ['p1'],
+  );
+});

@@ -3,7 +3,7 @@ import { compareAnswer } from './answer.js';
 import { traceAnswer } from '../trace/model.js';
 import { compareModel, singleModel } from './model.js';
 import { traceModel } from '../trace/model.js';
-import { measurePoints, pointView } from '../../document/points-of.js';
+import { measurePoints, pointView, RUN_FIELDS } from '../../document/points-of.js';
 
 /** @typedef {import('../../document/document.js').MeasureDocument} Document */
 
@@ -17,17 +17,12 @@ const whole = (document) => [
 export default {
   name: 'compare',
   commands: ['compare', 'workers', 'procs'],
-  command: (/** @type {Document} */ document) => document.command,
-  environment: (/** @type {Document} */ document) => document.environment,
-  status: (/** @type {Document} */ document) => document.status,
-  settings: (/** @type {Document} */ document) => document.config,
+  ...RUN_FIELDS,
   nodes: (/** @type {Document} */ document) => document.environment.node.version,
   tasks: (/** @type {Document} */ document) => document.config.task.name,
   title: (/** @type {Document} */ document) =>
     `${document.command} ${document.config.task.name}, k=${document.config.k}`,
-  resumeWith: () => null,
   points: measurePoints,
-  noRounds: null,
   // a workers or procs run has no answer of its own: its table is the answer
   models: (/** @type {Document} */ saved, { verbose }) => {
     const document = pointView(saved);

@@ -1,7 +1,7 @@
 // A sweep: a compare at every point of its axes.
 import { sweepAnswer } from './model.js';
 import { sweepModel } from './model.js';
-import { sweepPoints } from '../../document/points-of.js';
+import { RUN_FIELDS, sweepPoints } from '../../document/points-of.js';
 
 /** @typedef {import('./document.js').SweepDocument} Document */
 
@@ -9,16 +9,11 @@ import { sweepPoints } from '../../document/points-of.js';
 export default {
   name: 'sweep',
   commands: ['sweep'],
-  command: (/** @type {Document} */ document) => document.command,
-  environment: (/** @type {Document} */ document) => document.environment,
-  status: (/** @type {Document} */ document) => document.status,
-  settings: (/** @type {Document} */ document) => document.config,
+  ...RUN_FIELDS,
   nodes: (/** @type {Document} */ document) => document.axes.node.map((node) => node.version).join(', '),
   tasks: (/** @type {Document} */ document) => document.axes.task.join(','),
   title: (/** @type {Document} */ document) => document.command,
-  resumeWith: () => null,
   points: sweepPoints,
-  noRounds: null,
   models: (/** @type {Document} */ document, { verbose, width }) =>
     verbose ? [sweepModel(document, { width })] : [sweepAnswer(document)],
   // the page's code (and its chart library) loads only when a page is drawn
