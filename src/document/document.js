@@ -125,7 +125,8 @@
  * A measured point as every measuring command saves it (buildPoint): its figures and rounds.
  * @typedef {Pick<ResultsDocument, 'stop' | 'seconds' | 'workers' | 'procs' | 'ratio' | 'verdict' | 'measures' | 'account' | 'spread' | 'phases' | 'noise'
  *   | 'calibration' | 'sizing' | 'rounds' | 'appAlone' | 'trace' | 'fault' | 'pool'> & Required<Pick<ResultsDocument, 'workers' | 'procs' | 'ratio' | 'verdict'>>} MeasuredPoint
- *   workers, procs, ratio, verdict: null where the run has none
+ *   workers, procs, ratio, verdict: null where the run has none; a run of one mode (workers, procs)
+ *   has neither the other mode's nor a ratio and a verdict
  */
 
 /**

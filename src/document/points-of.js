@@ -104,7 +104,8 @@ export const sweepPoints = ({ axes, points }) =>
  * What every document laid out with points (a compare's, a sweep's, an advise's) answers alike,
  * where each keeps it: its command, its machine, its status and its run's settings, and no
  * refusal to resume.
- * @type {Pick<import('../view/kind.js').Kind, 'command' | 'environment' | 'status' | 'settings' | 'resumeWith' | 'noRounds'>}
+ * @type {{ command: (document: any) => string, environment: (document: any) => any, status: (document: any) => string,
+ *   settings: (document: any) => any, resumeWith: () => null, noRounds: null }}
  */
 export const RUN_FIELDS = {
   command: (document) => document.command,

@@ -21,7 +21,8 @@ test('a signal stops the run: it resolves with the rounds that finished, marked 
     },
   });
   assert.equal(document.status, 'interrupted');
-  assert.ok(document.rounds.filter((/** @type {any} */ round) => round.complete).length >= 2);
+  // a compare's one point holds its rounds, as each of a sweep's
+  assert.ok(document.points[0].rounds.filter((/** @type {any} */ round) => round.complete).length >= 2);
   const [file] = readdirSync(out);
   assert.match(file, /^compare-.*\.json$/);
   // report and diff read what it saved
@@ -48,11 +49,12 @@ test('resume goes on with a stopped run in its own file, without out', async () 
   const [file] = readdirSync(out);
   const resumed = await compare({ resume: join(out, file) });
   assert.equal(resumed.status, 'complete');
-  assert.ok(resumed.rounds.length > stopped.rounds.length, 'more rounds');
-  assert.deepEqual(resumed.rounds.slice(0, stopped.rounds.length), stopped.rounds, 'the kept rounds as they were');
+  const [before, after] = [stopped.points[0].rounds, resumed.points[0].rounds];
+  assert.ok(after.length > before.length, 'more rounds');
+  assert.deepEqual(after.slice(0, before.length), before, 'the kept rounds as they were');
   assert.deepEqual(readdirSync(out), [file], 'the file replaced in place, no other saved');
   // the document keeps figures; report() draws its sentences, as the CLI prints them
-  assert.equal(resumed.verdict?.text, undefined);
+  assert.equal(resumed.points[0].verdict?.text, undefined);
   assert.equal(resumed.next, undefined);
   const text = await report(resumed);
   assert.match(text, /^mmapbench compare: readfilesync, med \(64 KiB\), k=2 /);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { calibrationFails, failsNamingIt, FAULTS, hangIsKilled } from '../cases.js';
 import { cli, fixture, processesMarked, uniqueMark, measured } from '../helpers.js';
 
-const json = (result) => JSON.parse(result.stdout);
+const json = (result) => measured(result.stdout);
 const folder = () => mkdtempSync(join(tmpdir(), 'mmapbench-ci-test-'));
 const lastLine = (text) => text.trimEnd().split('\n').at(-1);
 // a run's table without measuring again: `report` prints a saved run exactly as it printed

@@ -43,7 +43,7 @@ test(
       [
         '--input-type=module',
         '-e',
-        "import { compare } from 'mmapbench'; const d = await compare({ quick: true }); console.log(d.command, d.status, d.rounds.length);",
+        "import { compare } from 'mmapbench'; const d = await compare({ quick: true }); console.log(d.command, d.status, d.points[0].rounds.length);",
       ],
       { cwd: project, env, reject: false },
     );

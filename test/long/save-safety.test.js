@@ -93,7 +93,7 @@ test(
     assert.equal(error.code, 'environment');
     assert.match(error.message, /^no space left to write /);
     assert.equal(error.document.status, 'failed');
-    assert.ok(error.document.rounds.length > 0, 'what was measured is all there');
+    assert.ok(error.document.points[0].rounds.length > 0, 'what was measured is all there');
     assert.deepEqual(
       warned.map(({ code }) => code),
       ['save-failed'],

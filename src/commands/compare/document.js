@@ -212,37 +212,31 @@ function ratioAndVerdict(complete, rule, stop) {
 export function buildPoint(plan, session, modes) {
   const complete = completeRounds(session, modes);
   const config = configOf(plan, session);
-  /** @type {import('../../document/document.js').MeasuredPoint} */
-  const point = {
-    stop: session.stop,
-    seconds: session.seconds,
-    workers: null,
-    procs: null,
-    ratio: null,
-    verdict: null,
-    calibration: session.calibration,
-    sizing: session.sizing,
-    rounds: roundsOf(session, modes, complete, Boolean(plan.trace)),
-  };
-  for (const mode of modes)
-    point[mode] = /** @type {any} */ (
-      modeSummary(
+  // each mode's figures: a run of one mode (workers, procs) has neither the other's nor a ratio
+  const summaries = Object.fromEntries(
+    modes.map((mode) => {
+      const summary = modeSummary(
         complete.flatMap((round) => round.cells[mode] ?? []),
         plan,
         modes.length === 2 ? complete.map((round) => round.cells[mode === 'workers' ? 'procs' : 'workers']) : null,
-      )
-    );
-  // the plain trees beside the cells, where the run had them: of every round but a pilot
-  for (const mode of modes) {
-    const plain = plainShare(session.rounds.flatMap((round) => round.plain?.[mode] ?? []));
-    const summary = point[mode];
-    if (plain && summary) summary.plain = plain;
-  }
-  if (modes.length === 2) {
-    Object.assign(point, ratioAndVerdict(complete, plan.stop, session.stop));
-    const measures = measureRatios(complete);
-    if (measures) point.measures = measures;
-  }
+      );
+      // the plain trees beside the cells, where the run had them: of every round but a pilot
+      const plain = plainShare(session.rounds.flatMap((round) => round.plain?.[mode] ?? []));
+      return [mode, summary && plain ? { ...summary, plain } : summary];
+    }),
+  );
+  /** @type {import('../../document/document.js').MeasuredPoint} */
+  const point = /** @type {any} */ ({
+    stop: session.stop,
+    seconds: session.seconds,
+    ...summaries,
+    ...(modes.length === 2 ? ratioAndVerdict(complete, plan.stop, session.stop) : {}),
+    calibration: session.calibration,
+    sizing: session.sizing,
+    rounds: roundsOf(session, modes, complete, Boolean(plan.trace)),
+  });
+  const measures = modes.length === 2 ? measureRatios(complete) : null;
+  if (measures) point.measures = measures;
   if (complete.some((round) => modes.some((mode) => round.cells[mode]?.account)))
     point.account = accountResults(complete, modes, plan.k);
   const attribution = spreadOf(complete, modes);
