@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { pointView } from '../src/document/points-of.js';
 
 const me = fileURLToPath(import.meta.url);
 const MiB = 2 ** 20;
@@ -54,6 +53,8 @@ if (!isMainThread || process.argv[2] === '--child') {
   console.log(JSON.stringify((tree - before) / Number(k)));
   process.exit(0);
 } else {
+  // loaded here alone: this file is also each worker the rows measure by hand
+  const { pointView } = await import('../src/document/points-of.js');
   const { values } = parseArgs({
     options: {
       k: { type: 'string', short: 'k', default: '2' },

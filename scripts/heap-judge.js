@@ -28,7 +28,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 // the one rule a tree's state is read by, the answer's too (stats/trees.js argues it)
 import { SLOW_FAULTS, wilson } from '../src/stats/trees.js';
-import { pointView } from '../src/document/points-of.js';
 
 export { wilson };
 
@@ -170,6 +169,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
 }
 
 async function main() {
+  // loaded here alone: this file is also the trees' own workers, whose heap the rows read
+  const { pointView } = await import('../src/document/points-of.js');
   const { values } = parseArgs({
     options: {
       trees: { type: 'string', default: '40' },

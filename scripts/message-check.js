@@ -15,7 +15,6 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { objectOf } from '../src/tasks/message.js';
 import { parseSize } from '../src/words/spelling.js';
-import { pointView } from '../src/document/points-of.js';
 
 const { values } = parseArgs({
   options: {
@@ -184,6 +183,8 @@ if (!isMainThread) {
   args.push(...(values.rounds ? ['--rounds', values.rounds] : ['--max-time', values['max-time']]));
   args.push('--shape', values.shape, '--size', values.size, '--serialization', values.serialization);
   const { stdout } = await execa(process.execPath, [bin, ...args, '--json', '--no-save']);
+  // loaded here alone: this file is also the workers it times by hand
+  const { pointView } = await import('../src/document/points-of.js');
   const document = pointView(JSON.parse(stdout));
   const fmt = (/** @type {number} */ n) => Math.round(n).toLocaleString('en-US');
   console.log(

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { pointView } from '../src/document/points-of.js';
 
 const me = fileURLToPath(import.meta.url);
 const bin = fileURLToPath(new URL('../bin/mmapbench.js', import.meta.url));
@@ -35,6 +34,8 @@ const seeded =
   };
 /** @type {typeof import('jstat').default} loaded by main() alone */
 let jstat;
+/** @type {typeof import('../src/document/points-of.js').pointView} loaded by main() alone */
+let pointView;
 
 /**
  * What a script shows against itself at two sample sizes, as an A/A of it would: the 95%
@@ -305,6 +306,8 @@ async function main() {
   // script's worker (a thread loads it whole), whose start-up and memory the rows set beside the
   // tool's (jstat there, loaded by each thread, doubled a script's start-up to 150 ms)
   ({ default: jstat } = await import('jstat'));
+  // and how a compare's document is read (its one point beside the run's fields)
+  ({ pointView } = await import('../src/document/points-of.js'));
   const { values } = parseArgs({ options: { only: { type: 'string' } } });
   const only = values.only?.split(',');
   const wants = (/** @type {string} */ name) => !only || only.includes(name);
