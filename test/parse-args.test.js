@@ -91,6 +91,11 @@ const usage = [
     ['procs', '-k', '4000'],
     /^-k 4000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
   ],
+  // refused before the task is loaded or a Node installed: the one check of k, in the plan
+  [
+    ['procs', '-k', '4000', '--task', './no-such-task.js', '--node', '99'],
+    /^-k 4000 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); pass --force to run it anyway$/,
+  ],
   [
     ['procs', '-k', '100000', '--force'],
     /^-k 100000 is more than 4096, the most threads or processes one cell may start, even with --force; lower -k$/,

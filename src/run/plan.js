@@ -119,14 +119,26 @@ const MAX_ROUNDS = 100_000;
 
 /**
  * @param {MeasureOptions} options
- * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]  say: how a Node
- *   release being installed says so
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void, resumed?: string }} [context]
+ *   say: how a Node release being installed says so; resumed: the file a compare's options were
+ *   kept in (--resume), which a refused k names
  * @returns {Promise<Readonly<Plan>>}
  */
-export async function buildPlan(options, { interrupt, say } = {}) {
+export async function buildPlan(options, { interrupt, say, resumed } = {}) {
   const { command } = options;
   const quick = Boolean(options.quick);
   const cwd = options.cwd ?? process.cwd();
+  // the CPUs this process may use: its affinity mask and its cgroup's quota, not the host's
+  const cores = usableCpus().usable;
+  // checked before a task is loaded or a Node installed
+  const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), {
+    force: options.force,
+    cores,
+    ...(resumed && {
+      as: `--resume ${resumed}: resume.k ${options.k}`,
+      fix: 'add --force to go on at this k, or start a new run',
+    }),
+  });
   const task = await loadTask(options.task ?? DEFAULTS.task, { cwd, timeout: options.timeout, interrupt });
   const fixtures = options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir);
   const file = resolveFile(options.file ?? task.defaultFile ?? DEFAULTS.file, fixtures, cwd);
@@ -139,9 +151,6 @@ export async function buildPlan(options, { interrupt, say } = {}) {
     throw environmentError(`task ${task.name} cannot run on Node ${node.version}: ${unavailable}`);
   const envOverrides = { ...options.env };
   if (envOverrides.LD_PRELOAD) await checkPreload(node.path, envOverrides);
-  // the CPUs this process may use: its affinity mask and its cgroup's quota, not the host's
-  const cores = usableCpus().usable;
-  const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), { force: options.force, cores });
   const warnings = [];
   if (k > cores) warnings.push({ code: 'oversubscribed', text: oversubscribed(k, cores) });
   const { iterations, duration, schedule, warmup, stop, rounds } = workOf(options, task, quick);
@@ -268,6 +277,8 @@ function deepFreeze(object) {
 const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 
 /**
+ * Every run's k, where it is planned (and reproduce's, before its first experiment): at most
+ * 4 × CPUs or 256 without --force, and never past HARD_MAX_K.
  * @param {number} k
  * @param {{ force?: boolean, cores: number, as?: string, fix?: string }} machine  as: how the k
  *   was given (`-k 300`, a resumed file's `resume.k 300`), and the fix that lifts the cap for it

@@ -1,5 +1,4 @@
-import { buildPlan, checkK } from '../../run/plan.js';
-import { usableCpus } from '../../system/cpus.js';
+import { buildPlan } from '../../run/plan.js';
 import { runSession } from '../../run/session.js';
 import { PLAIN_EVERY, plainTreesIn } from '../../run/plain-tree.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
@@ -57,13 +56,6 @@ export async function measureOrResume(opts, command, output, context) {
   });
   if (options.command !== command)
     throw usageError(`--resume ${kept.path}: resume.command is ${options.command}, not ${command}; start a new run`);
-  if (options.k !== undefined)
-    checkK(options.k, {
-      force: options.force,
-      cores: usableCpus().usable,
-      as: `--resume ${kept.path}: resume.k ${options.k}`,
-      fix: 'add --force to go on at this k, or start a new run',
-    });
   return measureCommand(options, output, context, {
     ...kept,
     warnings: checkModules(kept, Boolean(opts.force), [options.task], options.cwd),
@@ -84,9 +76,10 @@ export async function measureOrResume(opts, command, output, context) {
 export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt, say: reporter?.say }).catch((error) => {
+  const plan = await buildPlan(options, { interrupt, say: reporter?.say, resumed: resumed?.path }).catch((error) => {
     // a kept run's settings the user did not type: the file's fields are named, not options
-    if (!resumed || error?.kind !== 'usage') throw error;
+    // (a refusal that names the file already, as a k past the cap, says its own fix)
+    if (!resumed || error?.kind !== 'usage' || error.message.startsWith('--resume ')) throw error;
     throw usageError(
       `--resume ${resumed.path}: its kept settings (resume) are refused: ${String(error.message).replace(/; [^;]*$/, '')}; restore the file or start a new run`,
       error,

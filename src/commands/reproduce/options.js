@@ -1,9 +1,9 @@
 // What a reproduce run is asked for, checked once: a new run's flags, or the options a results
 // document kept for --resume, each checked as its flag is (a results file is data, and never
 // chooses what runs).
-import os from 'node:os';
 import { resolve } from 'node:path';
 import { usageError } from '../../errors.js';
+import { usableCpus } from '../../system/cpus.js';
 import { checkK } from '../../run/plan.js';
 import { THP_PATH } from '../../system/environment.js';
 import { confirmBinary } from '../../saved/given-again.js';
@@ -49,7 +49,8 @@ import { DEFAULTS } from '../../run/defaults.js';
  * @param {ReproduceRequest & { precision?: number }} request
  */
 function newOptions(request) {
-  const cores = os.availableParallelism();
+  // the CPUs this process may use (its affinity and its cgroup's quota), as a compare's plan counts them
+  const cores = usableCpus().usable;
   return checkOptions(
     {
       experiments: [request.experiments ?? []].flat(),
@@ -103,7 +104,8 @@ function checkOptions(options, { force = false } = {}) {
   }
   for (const name of ['k', 'maxRounds', 'duration', 'timeout'])
     if (checked[name] === undefined) throw usageError(`${name} is missing`);
-  checkK(checked.k, { force, cores: os.availableParallelism() });
+  // before the first experiment: its plans are made one experiment at a time
+  checkK(checked.k, { force, cores: usableCpus().usable });
   // every field checked above, each as its flag would be
   return /** @type {import('./types.js').ReproduceOptions} */ (/** @type {unknown} */ (checked));
 }
