@@ -76,20 +76,31 @@ export function tradeOffText(document, point) {
 }
 
 // What adding the workers costs the app, as a person says it: each measure's words for workers
-// against procs, from the ratio (or, kept memory, the difference in MiB a worker)
-/** @type {Record<string, (by: string, up: boolean) => string>} */
+// against procs, from the ratio (or, kept memory, the difference in MiB a worker); `app` names
+// the app where a part speaks of it: "your app" the first time, "it" after
+/** @typedef {{ subject: string, possessive: string }} App */
+/** @type {Record<string, (by: string, up: boolean, app: App) => string>} */
 const COST_WORDS = {
   firstThroughput: (by, up) => `fresh ones do their first 2,000 ops ${by} ${up ? 'faster' : 'slower'}`,
   toFullSpeedMs: (by, up) => (up ? `they take ${by} longer to reach full speed` : `they reach full speed ${by} sooner`),
   addedMemory: (by, up) => `each worker takes ${by} ${up ? 'more' : 'less'} memory`,
   readyMs: (by, up) => (up ? `they take ${by} longer to start` : `they start ${by} sooner`),
-  mainRequestP99Us: (by, up) => `your app's requests are ${by} ${up ? 'slower' : 'faster'} at p99`,
-  lagP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
-  loopDelayP99Ms: (by, up) => `its event loop lags ${by} ${up ? 'more' : 'less'}`,
-  keptMemory: (by, up) => `it keeps ${by} ${up ? 'more' : 'less'} a worker once they end`,
-  keptLastMemory: (by, up) => `${by} ${up ? 'more' : 'less'} after the last cycle`,
-  keptGrowthPerCycle: (by, up) => `what it keeps grows ${by} ${up ? 'more' : 'less'} a cycle`,
+  mainRequestP99Us: (by, up, app) => `${app.possessive} requests are ${by} ${up ? 'slower' : 'faster'} at p99`,
+  lagP99Ms: (by, up, app) => `${app.possessive} event loop lags ${by} ${up ? 'more' : 'less'}`,
+  loopDelayP99Ms: (by, up, app) => `${app.possessive} event loop lags ${by} ${up ? 'more' : 'less'}`,
+  keptMemory: (by, up, app) => `${app.subject} keeps ${by} ${up ? 'more' : 'less'} a worker once they end`,
+  keptLastMemory: (by, up, app) => `${app.subject} keeps ${by} ${up ? 'more' : 'less'} after the last cycle`,
+  keptGrowthPerCycle: (by, up, app) => `what ${app.subject} keeps grows ${by} ${up ? 'more' : 'less'} a cycle`,
 };
+// the parts that name the app
+const OF_THE_APP = [
+  'mainRequestP99Us',
+  'lagP99Ms',
+  'loopDelayP99Ms',
+  'keptMemory',
+  'keptLastMemory',
+  'keptGrowthPerCycle',
+];
 
 /**
  * How long the workers had worked when they were ended (their warmup and window, the mean over
@@ -119,6 +130,8 @@ export function costsText(document, point) {
   if (document.aa) return null;
   // in COST_WORDS' order: the app's own rows before what it keeps
   const measures = Object.keys(COST_WORDS).flatMap((key) => MEASURES.filter((measure) => measure.key === key));
+  // the parts are said in this order, and cut from the end: the first that names the app says whose
+  let named = false;
   const parts = measures.flatMap((measure) => {
     const { ratio } = figureOf(measure, point);
     const favoured = favouredMode(ratio, measure.better);
@@ -135,7 +148,9 @@ export function costsText(document, point) {
         : percentText(Math.abs(times - 1));
     const worked = workSeconds(document);
     const after = measure.key === 'keptMemory' && worked !== null ? ` (after ${fixed(worked, 1)} s of work)` : '';
-    return [`${COST_WORDS[measure.key](by, up)}${after}`];
+    const app = named ? { subject: 'it', possessive: 'its' } : { subject: 'your app', possessive: "your app's" };
+    named ||= OF_THE_APP.includes(measure.key);
+    return [`${COST_WORDS[measure.key](by, up, app)}${after}`];
   });
   if (!parts.length) return null;
   const said = (/** @type {string[]} */ some, more = false) =>

@@ -28,7 +28,14 @@ test('the costs name each measure whose interval lies off no difference, and no 
   // 0.91 (0.44-1.89) span no difference
   assert.equal(
     text,
-    'with workers, they take 73% longer to start and it keeps 20.4 MiB more a worker once they end (after 0.2 s of work); more in the table',
+    'with workers, they take 73% longer to start and your app keeps 20.4 MiB more a worker once they end (after 0.2 s of work); more in the table',
+  );
+  // the app is named the first time a part speaks of it, and "it" after: never an "it" of no one
+  const ratio = { geomean: 0.7, median: 0.7, ci95: [0.6, 0.8], n: 10 };
+  const app = { ...point, plain: { ...point.plain, mainRequestP99Us: { ratio }, readyMs: { ratio: null } } };
+  assert.equal(
+    costsText(document, /** @type {any} */ (app)),
+    "with workers, your app's requests are 30% faster at p99 and it keeps 20.4 MiB more a worker once they end (after 0.2 s of work); more in the table",
   );
   for (const key of ['addedMemory', 'mainRequestP99Us']) {
     const { ratio } = figureOf(measure(key), point);
