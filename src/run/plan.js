@@ -134,10 +134,7 @@ export async function buildPlan(options, { interrupt, say, resumed } = {}) {
   const k = checkK(options.k ?? (quick ? Math.min(SMOKE_CELLS.k, cores) : cores), {
     force: options.force,
     cores,
-    ...(resumed && {
-      as: `--resume ${resumed}: resume.k ${options.k}`,
-      fix: 'add --force to go on at this k, or start a new run',
-    }),
+    resumed,
   });
   const task = await loadTask(options.task ?? DEFAULTS.task, { cwd, timeout: options.timeout, interrupt });
   const fixtures = options.fixturesDir === undefined ? undefined : resolve(cwd, options.fixturesDir);
@@ -280,10 +277,12 @@ const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
  * Every run's k, where it is planned (and reproduce's, before its first experiment): at most
  * 4 × CPUs or 256 without --force, and never past HARD_MAX_K.
  * @param {number} k
- * @param {{ force?: boolean, cores: number, as?: string, fix?: string }} machine  as: how the k
- *   was given (`-k 300`, a resumed file's `resume.k 300`), and the fix that lifts the cap for it
+ * @param {{ force?: boolean, cores: number, resumed?: string }} machine  resumed: the file a
+ *   compare's k was kept in, which the refusal names (`resume.k 300`) with the fix for it
  */
-export function checkK(k, { force = false, cores, as = `-k ${k}`, fix = 'pass --force to run it anyway' }) {
+export function checkK(k, { force = false, cores, resumed }) {
+  const as = resumed ? `--resume ${resumed}: resume.k ${k}` : `-k ${k}`;
+  const fix = resumed ? 'add --force to go on at this k, or start a new run' : 'pass --force to run it anyway';
   // past this no machine starts a cell: each thread or process needs megabytes and a pid
   if (k > HARD_MAX_K)
     throw usageError(
