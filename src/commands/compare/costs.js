@@ -92,15 +92,8 @@ const COST_WORDS = {
   keptLastMemory: (by, up, app) => `${app.subject} keeps ${by} ${up ? 'more' : 'less'} after the last cycle`,
   keptGrowthPerCycle: (by, up, app) => `what ${app.subject} keeps grows ${by} ${up ? 'more' : 'less'} a cycle`,
 };
-// the parts that name the app
-const OF_THE_APP = [
-  'mainRequestP99Us',
-  'lagP99Ms',
-  'loopDelayP99Ms',
-  'keptMemory',
-  'keptLastMemory',
-  'keptGrowthPerCycle',
-];
+// the parts that name the app: the last, from its requests on (the workers' own come first)
+const OF_THE_APP = Object.keys(COST_WORDS).slice(Object.keys(COST_WORDS).indexOf('mainRequestP99Us'));
 
 /**
  * How long the workers had worked when they were ended (their warmup and window, the mean over
