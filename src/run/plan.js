@@ -119,9 +119,8 @@ const MAX_ROUNDS = 100_000;
 
 /**
  * @param {MeasureOptions} options
- * @param {{ interrupt?: AbortSignal, say?: (line: string) => void, resumed?: string }} [context]
- *   say: how a Node release being installed says so; resumed: the file a compare's options were
- *   kept in (--resume), which a refused k names
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void, resumed?: KeptK }} [context]
+ *   say: how a Node release being installed says so; resumed: where a --resume kept the k
  * @returns {Promise<Readonly<Plan>>}
  */
 export async function buildPlan(options, { interrupt, say, resumed } = {}) {
@@ -274,14 +273,19 @@ function deepFreeze(object) {
 const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
 
 /**
+ * Where a resumed run's k was kept: the file and its field (`resume.k`, a sweep's `resume.axes.k`).
+ * @typedef {{ path: string, field: string }} KeptK
+ */
+
+/**
  * Every run's k, where it is planned (and reproduce's, before its first experiment): at most
  * 4 × CPUs or 256 without --force, and never past HARD_MAX_K.
  * @param {number} k
- * @param {{ force?: boolean, cores: number, resumed?: string }} machine  resumed: the file a
- *   compare's k was kept in, which the refusal names (`resume.k 300`) with the fix for it
+ * @param {{ force?: boolean, cores: number, resumed?: KeptK }} machine  resumed: where a
+ *   --resume kept the k, which the refusal names (`resume.k 300`) with the fix for it
  */
 export function checkK(k, { force = false, cores, resumed }) {
-  const as = resumed ? `--resume ${resumed}: resume.k ${k}` : `-k ${k}`;
+  const as = resumed ? `--resume ${resumed.path}: ${resumed.field} ${k}` : `-k ${k}`;
   const fix = resumed ? 'add --force to go on at this k, or start a new run' : 'pass --force to run it anyway';
   // past this no machine starts a cell: each thread or process needs megabytes and a pid
   if (k > HARD_MAX_K)

@@ -76,7 +76,11 @@ export async function measureOrResume(opts, command, output, context) {
 export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, { interrupt, say: reporter?.say, resumed: resumed?.path }).catch((error) => {
+  const plan = await buildPlan(options, {
+    interrupt,
+    say: reporter?.say,
+    resumed: resumed ? { path: resumed.path, field: 'resume.k' } : undefined,
+  }).catch((error) => {
     // a kept run's settings the user did not type: the file's fields are named, not options
     // (a refusal that names the file already, as a k past the cap, says its own fix)
     if (!resumed || error?.kind !== 'usage' || error.message.startsWith('--resume ')) throw error;

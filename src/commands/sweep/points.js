@@ -78,7 +78,7 @@ const product = (lists) =>
  * Plans every setting before anything runs, so a bad value at the last one is a usage error
  * now rather than a failure an hour in.
  * @param {SweepSetting[]} settings
- * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void, resumed?: import('../../run/plan.js').KeptK }} [context]
  * @returns {Promise<PlannedSetting[]>}
  */
 export async function planSettings(settings, context) {

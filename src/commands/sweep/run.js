@@ -86,6 +86,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
   const planned = await planSettings(sweepSettings(request), {
     interrupt: context.interrupt,
     say: context.reporter?.say,
+    resumed: resumed ? { path: resumed.path, field: 'resume.axes.k' } : undefined,
   });
   return runPlanned(planned, request, output, context, { resumed });
 }
