@@ -132,20 +132,29 @@ test("a resumed run goes on at its rounds' k, and only the user's --force lifts 
   );
 });
 
-test("a resumed sweep's k past the cap is refused naming the file's field and the fix", async () => {
-  const document = saved('sweep-quick.json');
-  document.status = 'interrupted';
+test("a resumed sweep's or advise's k past the cap is refused naming the file's field and the fix", async () => {
+  const shared = { command: 'compare', task: 'readfilesync', cwd: '/tmp', env: {}, params: {} };
   const axes = { node: [null], task: [null], variant: [{ name: 'default', env: {} }], file: [null], params: {} };
-  document.resume = {
-    axes: { ...axes, k: [300], cycles: [null] },
-    shared: { command: 'compare', task: 'readfilesync', cwd: '/tmp', env: {}, params: {} },
-  };
-  const path = join(folder(), 'sweep.json');
-  writeFileSync(path, JSON.stringify(document));
-  refusedWith(
-    await cli(['sweep', '--resume', path]),
-    /^--resume \S+: resume\.axes\.k 300 is more than \d+ \(4 × the \d+ CPUs here, or 256, whichever is larger\); add --force to go on at this k, or start a new run$/,
-  );
+  for (const [command, resume, field] of [
+    ['sweep', { axes: { ...axes, k: [300], cycles: [null] }, shared }, 'resume\\.axes\\.k'],
+    [
+      'advise',
+      { shared: { ...shared, k: 300 }, advise: { for: 'throughput', only: null, race: true, kAuto: false, node: [] } },
+      'resume\\.shared\\.k',
+    ],
+  ]) {
+    const document = saved(`${command}${command === 'sweep' ? '-quick' : ''}.json`);
+    document.status = 'interrupted';
+    document.resume = resume;
+    const path = join(folder(), `${command}.json`);
+    writeFileSync(path, JSON.stringify(document));
+    refusedWith(
+      await cli([command, '--resume', path]),
+      new RegExp(
+        `^--resume \\S+: ${field} 300 is more than \\d+ \\(4 × the \\d+ CPUs here, or 256, whichever is larger\\); add --force to go on at this k, or start a new run$`,
+      ),
+    );
+  }
 });
 
 test("a resumed file's built-in key names are names like any other: refused as no setting", async () => {

@@ -278,6 +278,14 @@ const maxK = (/** @type {number} */ cores) => Math.max(4 * cores, 256);
  */
 
 /**
+ * Where a --resume kept the k, for the plan's refusal to name; nothing for a new run.
+ * @param {{ path: string } | null | undefined} resumed
+ * @param {string} field
+ * @returns {KeptK | undefined}
+ */
+export const keptK = (resumed, field) => (resumed ? { path: resumed.path, field } : undefined);
+
+/**
  * Every run's k, where it is planned (and reproduce's, before its first experiment): at most
  * 4 × CPUs or 256 without --force, and never past HARD_MAX_K.
  * @param {number} k

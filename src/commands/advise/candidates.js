@@ -185,7 +185,7 @@ const USERS = ['baseline', 'node'];
  * loader refuses, a task that does not load) is skipped with its reason, not the whole run.
  * @param {Candidate[]} candidates
  * @param {import('../../run/plan.js').MeasureOptions} shared  the user's options, the baseline's
- * @param {{ interrupt?: AbortSignal, say?: (line: string) => void }} [context]
+ * @param {{ interrupt?: AbortSignal, say?: (line: string) => void, resumed?: import('../../run/plan.js').KeptK }} [context]
  * @param {Planned[]} [planned]  candidates planned already (the baseline), kept first
  *
  * @typedef {import('../sweep/points.js').SweepSetting & { plan: import('../../run/plan.js').Plan, candidate: Candidate }} Planned

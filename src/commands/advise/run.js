@@ -6,6 +6,7 @@ import { BASELINE, candidatesFor, planCandidates, scalingCandidates } from './ca
 import { usableCpus } from '../../system/cpus.js';
 import { findAllocators } from '../../system/allocators.js';
 import { resolveNode } from '../../system/node.js';
+import { keptK } from '../../run/plan.js';
 import { adviceOf, raceScoreOf } from './advice.js';
 import { fixesOf, loadTask } from '../../tasks/index.js';
 import { runPlanned } from '../sweep/run.js';
@@ -67,6 +68,7 @@ function adviseRequest(opts) {
  */
 async function adviseCommand(request, output, context, resumed = null) {
   const { shared, advise: own } = request;
+  const { interrupt } = context;
   // one of --for's choices: the command line's or a kept file's, checked by the option's own check
   const objective = /** @type {import('./types.js').Objective} */ (own.for);
   if (objective === 'main-latency' && shared.main === 'off')
@@ -74,12 +76,9 @@ async function adviseCommand(request, output, context, resumed = null) {
       "--for main-latency ranks the fixes by the app's request p99, which --main off does not measure; drop --main off, or rank by another cost",
     );
   // every --node is checked as compare checks its own, whether --only keeps it or not
-  const planning = { interrupt: context.interrupt, say: context.reporter?.say };
-  for (const node of own.node) await resolveNode(node, context.interrupt, planning.say);
-  const task = await loadTask(shared.task ?? 'readfilesync', {
-    timeout: shared.timeout,
-    interrupt: context.interrupt,
-  });
+  const planning = { interrupt, say: context.reporter?.say, resumed: keptK(resumed, 'resume.shared.k') };
+  for (const node of own.node) await resolveNode(node, interrupt, planning.say);
+  const task = await loadTask(shared.task ?? 'readfilesync', { timeout: shared.timeout, interrupt });
   // the baseline's plan says what the file is; it is planned once, and runs first
   const {
     planned: [baseline],

@@ -1,4 +1,4 @@
-import { buildPlan } from '../../run/plan.js';
+import { buildPlan, keptK } from '../../run/plan.js';
 import { runSession } from '../../run/session.js';
 import { PLAIN_EVERY, plainTreesIn } from '../../run/plain-tree.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
@@ -76,11 +76,8 @@ export async function measureOrResume(opts, command, output, context) {
 export async function measureCommand(options, output, { interrupt, reporter } = {}, resumed = null) {
   /** @type {Array<'workers'|'procs'>} */
   const modes = options.command === 'compare' ? MODES : [options.command];
-  const plan = await buildPlan(options, {
-    interrupt,
-    say: reporter?.say,
-    resumed: resumed ? { path: resumed.path, field: 'resume.k' } : undefined,
-  }).catch((error) => {
+  const planning = { interrupt, say: reporter?.say, resumed: keptK(resumed, 'resume.k') };
+  const plan = await buildPlan(options, planning).catch((error) => {
     // a kept run's settings the user did not type: the file's fields are named, not options
     // (a refusal that names the file already, as a k past the cap, says its own fix)
     if (!resumed || error?.kind !== 'usage' || error.message.startsWith('--resume ')) throw error;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { usageError } from '../../errors.js';
 import { PRECISION } from '../../run/defaults.js';
+import { keptK } from '../../run/plan.js';
 import { estimateRun, windowOf } from '../../run/estimate.js';
 import { armsOf, MAX_POINTS, planSettings, runSweep, sweepSettings } from './points.js';
 import { describeEnvironment } from '../../system/environment.js';
@@ -86,7 +87,7 @@ async function sweepCommand(request, output, context = {}, resumed = null) {
   const planned = await planSettings(sweepSettings(request), {
     interrupt: context.interrupt,
     say: context.reporter?.say,
-    resumed: resumed ? { path: resumed.path, field: 'resume.axes.k' } : undefined,
+    resumed: keptK(resumed, 'resume.axes.k'),
   });
   return runPlanned(planned, request, output, context, { resumed });
 }
